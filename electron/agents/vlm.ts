@@ -1,0 +1,185 @@
+/**
+ * The VLM agent: any OpenAI-compatible chat endpoint (OpenAI, Gemini's compatible API,
+ * OpenRouter, vLLM, Ollama, LM Studio). Streams the answer, parses it tolerantly, asks once
+ * for a repair when it is unusable, and relies on the SDK's backoff for 429/5xx/timeouts.
+ */
+import OpenAI from 'openai';
+import type { ChatCompletionMessageParam, ChatCompletionContentPart } from 'openai/resources/chat/completions';
+import { parseModelOutput, type ActionSpace } from '../actions/parse.ts';
+import { toWire } from '../actions/schema.ts';
+import type { GameDefinition } from '../../games/types.ts';
+import { render, loadTemplate, fill } from './prompts.ts';
+import { costOf, priceFor, type Price } from './pricing.ts';
+import type { Agent, DecideContext, Decision, Observation, TokenUsage } from './types.ts';
+
+export interface VlmSettings {
+  baseURL?: string;
+  apiKey?: string;
+  model: string;
+  /** Image detail hint for providers that honour it. */
+  detail: 'low' | 'high' | 'auto';
+  temperature?: number;
+  maxTokens?: number;
+  /** Frame–action pairs shown per request, the current frame included (1 = zero-shot). */
+  history: number;
+  /** Repair requests after an unusable answer. */
+  repairs: number;
+  timeoutMs: number;
+  maxRetries: number;
+  /** System prompt template path (default prompts/system.md). */
+  systemPrompt?: string;
+  /** Learned experience for the system prompt's slot (reflection fills this). */
+  experience?: string;
+  price?: Partial<Price>;
+  /** Include the game's text rendering with the screenshot (text+image modality). */
+  includeGameText?: boolean;
+}
+
+export const DEFAULT_VLM: Omit<VlmSettings, 'model'> = {
+  detail: 'auto',
+  history: 1,
+  repairs: 1,
+  timeoutMs: 120_000,
+  maxRetries: 3,
+};
+
+interface Turn {
+  image: string;
+  user: string;
+  answer: string;
+}
+
+export class VlmAgent implements Agent {
+  readonly name = 'vlm';
+  private client: OpenAI;
+  private turns: Turn[] = [];
+  private settings: VlmSettings;
+
+  constructor(settings: Partial<VlmSettings> & { model: string }) {
+    this.settings = { ...DEFAULT_VLM, ...settings };
+    this.client = new OpenAI({
+      baseURL: this.settings.baseURL ?? process.env.OPENAI_BASE_URL,
+      // Local servers (Ollama, vLLM, LM Studio) accept any key; the SDK insists on one.
+      apiKey: this.settings.apiKey ?? process.env.OPENAI_API_KEY ?? 'no-key',
+      maxRetries: this.settings.maxRetries,
+      timeout: this.settings.timeoutMs,
+    });
+  }
+
+  resetEpisode() {
+    this.turns = [];
+  }
+
+  setExperience(text: string | undefined) {
+    this.settings.experience = text;
+  }
+
+  systemPrompt(obs: Observation, space: ActionSpace, game?: GameDefinition): string {
+    const template = loadTemplate(this.settings.systemPrompt ?? 'system');
+    const gui = space === 'gui';
+    return fill(template, {
+      game_title: game?.title ?? 'a game',
+      action_space_name: gui ? 'mouse and keyboard actions' : 'named game moves',
+      rules: game?.rules ?? 'Play the game shown in the window as well as you can.',
+      controls: game ? (gui ? game.controls.gui : game.controls.semantic) : 'Use the mouse and keyboard as the game expects.',
+      action_reference: gui ? render('gui-actions', { image_width: obs.frame.width, image_height: obs.frame.height }) : '',
+      experience: this.settings.experience?.trim() || render('no-experience'),
+      action_format: gui ? render('format-gui') : render('format-semantic', { example_move: obs.validMoves?.[0] ?? 'move' }),
+    }).replace(/\n{3,}/g, '\n\n').trim();
+  }
+
+  async decide(obs: Observation, ctx: DecideContext): Promise<Decision> {
+    const image = `data:${obs.frame.mime};base64,${obs.frame.data.toString('base64')}`;
+    const gameText = this.settings.includeGameText && obs.gameText ? `\nThe board as text:\n${obs.gameText}` : '';
+    const user = render('user-step', { step: obs.step + 1, episode: obs.episode + 1, game_text: gameText });
+    const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: this.systemPrompt(obs, ctx.space, ctx.game) }];
+    const past = this.settings.history > 1 ? this.turns.slice(-(this.settings.history - 1)) : [];
+    for (const t of past) {
+      messages.push({ role: 'user', content: this.userContent(t.user, t.image) }, { role: 'assistant', content: t.answer });
+    }
+    messages.push({ role: 'user', content: this.userContent(user, image) });
+
+    const usage: TokenUsage = { input: 0, output: 0 };
+    const raws: string[] = [];
+    const parseErrors: string[] = [];
+    const started = performance.now();
+    let attempts = 0;
+    let lastReasoning = '';
+    for (let round = 0; round <= this.settings.repairs; round++) {
+      attempts++;
+      let answer: string;
+      try {
+        answer = await this.complete(messages, ctx, usage);
+      } catch (err) {
+        return this.finish({ reasoning: lastReasoning, actions: [], error: `model call failed: ${describeApiError(err)}`, raw: raws.join('\n\n---\n\n'), parseErrors }, usage, started, attempts);
+      }
+      raws.push(answer);
+      const parsed = parseModelOutput(answer, { space: ctx.space, parseMove: ctx.game?.parseMove });
+      lastReasoning = parsed.reasoning;
+      if (parsed.ok) {
+        this.turns.push({ image, user, answer: canonicalAnswer(parsed.reasoning, parsed.actions) });
+        return this.finish({ reasoning: parsed.reasoning, actions: parsed.actions, raw: raws.join('\n\n---\n\n'), parseErrors }, usage, started, attempts);
+      }
+      parseErrors.push(parsed.error);
+      messages.push({ role: 'assistant', content: answer || '(empty)' }, { role: 'user', content: render('repair', { error: parsed.error }) });
+    }
+    return this.finish({ reasoning: lastReasoning, actions: [], error: `unusable answer: ${parseErrors.at(-1)}`, raw: raws.join('\n\n---\n\n'), parseErrors }, usage, started, attempts);
+  }
+
+  private userContent(text: string, image: string): ChatCompletionContentPart[] {
+    return [
+      { type: 'text', text },
+      { type: 'image_url', image_url: { url: image, detail: this.settings.detail } },
+    ];
+  }
+
+  private finish(d: Decision, usage: TokenUsage, started: number, attempts: number): Decision {
+    return { ...d, usage, costUsd: costOf(usage, priceFor(this.settings.model, this.settings.price)), modelMs: performance.now() - started, attempts };
+  }
+
+  /** One streamed completion; returns the answer text and adds token usage. */
+  private async complete(messages: ChatCompletionMessageParam[], ctx: DecideContext, usage: TokenUsage): Promise<string> {
+    const stream = await this.client.chat.completions.create(
+      {
+        model: this.settings.model,
+        messages,
+        stream: true,
+        stream_options: { include_usage: true },
+        ...(this.settings.temperature !== undefined ? { temperature: this.settings.temperature } : {}),
+        ...(this.settings.maxTokens !== undefined ? { max_tokens: this.settings.maxTokens } : {}),
+      },
+      { signal: ctx.signal },
+    );
+    let text = '';
+    let sawUsage = false;
+    for await (const chunk of stream) {
+      const delta = chunk.choices[0]?.delta as { content?: string | null; reasoning_content?: string; reasoning?: string } | undefined;
+      const thinking = delta?.reasoning_content ?? delta?.reasoning;
+      if (thinking) ctx.onToken?.(thinking, 'thinking');
+      if (delta?.content) {
+        text += delta.content;
+        ctx.onToken?.(delta.content, 'answer');
+      }
+      if (chunk.usage) {
+        usage.input += chunk.usage.prompt_tokens ?? 0;
+        usage.output += chunk.usage.completion_tokens ?? 0;
+        sawUsage = true;
+      }
+    }
+    if (!sawUsage) usage.output += Math.ceil(text.length / 4); // estimate when the server reports none
+    return text;
+  }
+}
+
+function canonicalAnswer(reasoning: string, actions: Parameters<typeof toWire>[0][]): string {
+  return `### Reasoning\n${reasoning}\n\n### Actions\n${JSON.stringify(actions.map(toWire))}`;
+}
+
+export function describeApiError(err: unknown): string {
+  if (err instanceof OpenAI.APIError) {
+    const status = err.status ? `HTTP ${err.status}` : 'connection error';
+    return `${status}: ${err.message}`.slice(0, 500);
+  }
+  if ((err as Error)?.name === 'AbortError') return 'aborted';
+  return String((err as Error)?.message ?? err).slice(0, 500);
+}

@@ -1,0 +1,112 @@
+/**
+ * `gamepilot bench`: what the harness costs per step, measured on this machine.
+ * Stage figures: a 1280×800 capture, its encode to a 1024-wide JPEG, one key injection.
+ * Loop figure: steps per second on built-in 2048 with an agent that answers instantly.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { NutCapturer } from '../capture/nut-capturer.ts';
+import { encodeFrame } from '../capture/encode.ts';
+import { loadNut } from '../input/nut.ts';
+import { percentile, now } from '../util/time.ts';
+import { createWindowManager } from '../../native/index.ts';
+import { getGame } from '../../games/index.ts';
+import { BuiltinTarget } from '../session/targets.ts';
+import { Session } from '../session/session.ts';
+import { RunStore } from '../store/run-store.ts';
+import { SolverAgent } from '../agents/baselines.ts';
+
+export interface Stat {
+  p50: number;
+  p95: number;
+}
+
+export interface BenchResult {
+  region: { width: number; height: number };
+  encoded: { width: number; height: number; bytes_p50: number };
+  iterations: number;
+  capture_ms: Stat;
+  encode_ms: Stat;
+  input_ms: Stat;
+  step_overhead_p50_ms: number;
+  step_overhead_p95_ms: number;
+  loop: { game: string; steps: number; seconds: number; steps_per_second: number; step_ms: Stat };
+}
+
+const stat = (v: number[]): Stat => ({ p50: r2(percentile(v, 50)), p95: r2(percentile(v, 95)) });
+const r2 = (n: number) => Math.round(n * 100) / 100;
+
+export async function runBench(opts: { iterations: number; loopSteps: number; log: (s: string) => void }): Promise<BenchResult> {
+  const nut = await loadNut();
+  const width = Math.min(1280, await nut.screen.width());
+  const height = Math.min(800, await nut.screen.height());
+  const capturer = new NutCapturer();
+  const cap: number[] = [];
+  const enc: number[] = [];
+  const inp: number[] = [];
+  const total: number[] = [];
+  const sizes: number[] = [];
+  let encoded = { width: 0, height: 0 };
+  opts.log(`bench: ${opts.iterations} × (capture ${width}×${height} → JPEG long side 1024 → one key)`);
+  for (let i = 0; i < opts.iterations + 3; i++) {
+    const t0 = now();
+    const raw = await capturer.grab({ x: 0, y: 0, width, height });
+    const t1 = now();
+    const frame = await encodeFrame(raw, { longSide: 1024, format: 'jpeg', quality: 80 });
+    const t2 = now();
+    await nut.keyboard.pressKey(nut.Key.LeftShift);
+    await nut.keyboard.releaseKey(nut.Key.LeftShift);
+    const t3 = now();
+    if (i < 3) continue; // warm-up
+    cap.push(t1 - t0);
+    enc.push(t2 - t1);
+    inp.push(t3 - t2);
+    total.push(t3 - t0);
+    sizes.push(frame.data.length);
+    encoded = { width: frame.width, height: frame.height };
+  }
+
+  opts.log(`bench: loop of ${opts.loopSteps} steps on built-in 2048 with an instant agent`);
+  const wm = createWindowManager();
+  const target = await BuiltinTarget.open(getGame('2048'), wm);
+  const out = mkdtempSync(path.join(tmpdir(), 'gamepilot-bench-'));
+  let loop: BenchResult['loop'];
+  try {
+    const store = RunStore.create(out, { kind: 'agent', game: '2048', target: { kind: 'builtin', label: target.label }, agent: 'solver', model: null, action_space: 'gui', config: {} });
+    const session = new Session({ target, agent: new SolverAgent(), capturer, wm, store }, { space: 'gui', episodes: 1, maxSteps: opts.loopSteps, seed: 1 });
+    const stepMs: number[] = [];
+    session.on('step', (r) => stepMs.push(r.latency_ms.total));
+    const t0 = now();
+    const result = await session.run();
+    const seconds = (now() - t0) / 1000;
+    const steps = result.episodes.reduce((n, e) => n + e.steps, 0);
+    loop = { game: '2048', steps, seconds: r2(seconds), steps_per_second: r2(steps / seconds), step_ms: stat(stepMs) };
+  } finally {
+    await target.close();
+    rmSync(out, { recursive: true, force: true });
+  }
+  return {
+    region: { width, height },
+    encoded: { ...encoded, bytes_p50: percentile(sizes, 50) },
+    iterations: opts.iterations,
+    capture_ms: stat(cap),
+    encode_ms: stat(enc),
+    input_ms: stat(inp),
+    step_overhead_p50_ms: r2(percentile(total, 50)),
+    step_overhead_p95_ms: r2(percentile(total, 95)),
+    loop,
+  };
+}
+
+export function formatBench(b: BenchResult): string {
+  const row = (name: string, s: Stat) => `  ${name.padEnd(10)} p50 ${String(s.p50).padStart(7)} ms   p95 ${String(s.p95).padStart(7)} ms`;
+  return [
+    `harness cost per step (${b.region.width}×${b.region.height} → ${b.encoded.width}×${b.encoded.height} JPEG, ${b.iterations} iterations)`,
+    row('capture', b.capture_ms),
+    row('encode', b.encode_ms),
+    row('input', b.input_ms),
+    `  overhead   p50 ${b.step_overhead_p50_ms} ms   p95 ${b.step_overhead_p95_ms} ms`,
+    `loop on built-in ${b.loop.game}, instant agent: ${b.loop.steps_per_second} steps/s (${b.loop.steps} steps in ${b.loop.seconds} s; step p50 ${b.loop.step_ms.p50} ms)`,
+  ].join('\n');
+}

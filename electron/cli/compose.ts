@@ -1,0 +1,87 @@
+/**
+ * Builds the parts of a run from plain options: the composition root shared by the CLI,
+ * the web shell and the app, so every shell plays the same way.
+ */
+import { createWindowManager, type WindowManager } from '../../native/index.ts';
+import { getGame } from '../../games/index.ts';
+import { createCapturer, type CaptureBackend } from '../capture/index.ts';
+import type { ActionSpace } from '../actions/parse.ts';
+import type { Agent } from '../agents/types.ts';
+import { RandomAgent, SolverAgent } from '../agents/baselines.ts';
+import { VlmAgent, type VlmSettings } from '../agents/vlm.ts';
+import { RunStore } from '../store/run-store.ts';
+import { BuiltinTarget, WindowTarget, type Target } from '../session/targets.ts';
+import { Session, type SessionConfig } from '../session/session.ts';
+import type { EncodeOptions } from '../capture/encode.ts';
+
+export type AgentKind = 'random' | 'solver' | 'vlm';
+
+export interface RunOptions {
+  game?: string;
+  window?: string;
+  agent: AgentKind;
+  space: ActionSpace;
+  episodes: number;
+  maxSteps?: number;
+  seed: number;
+  outDir: string;
+  capture: CaptureBackend;
+  encode: EncodeOptions;
+  settleMs?: number;
+  vlm?: Partial<VlmSettings> & { model?: string };
+}
+
+export function makeAgent(opts: Pick<RunOptions, 'agent' | 'seed' | 'vlm'>): Agent {
+  if (opts.agent === 'random') return new RandomAgent(opts.seed);
+  if (opts.agent === 'solver') return new SolverAgent();
+  const model = opts.vlm?.model ?? process.env.GAMEPILOT_MODEL;
+  if (!model) throw new Error('the vlm agent needs a model: --model NAME (or GAMEPILOT_MODEL)');
+  return new VlmAgent({ ...opts.vlm, model });
+}
+
+export async function openTarget(opts: Pick<RunOptions, 'game' | 'window'>, wm: WindowManager): Promise<Target> {
+  if (opts.game && opts.window) throw new Error('give --game or --window, not both');
+  if (opts.game) return BuiltinTarget.open(getGame(opts.game), wm);
+  if (opts.window) {
+    let pattern: RegExp;
+    try {
+      pattern = new RegExp(opts.window, 'i');
+    } catch (err) {
+      throw new Error(`--window is not a valid regular expression: ${(err as Error).message}`);
+    }
+    return WindowTarget.find(wm, pattern);
+  }
+  throw new Error('give a target: --game <id> or --window <title regex>');
+}
+
+export interface PreparedRun {
+  session: Session;
+  target: Target;
+  store: RunStore;
+}
+
+/** Opens the target and wires a session to a fresh run folder. The caller closes the target. */
+export async function prepareRun(opts: RunOptions, wm: WindowManager = createWindowManager()): Promise<PreparedRun> {
+  const agent = makeAgent(opts);
+  if (opts.space === 'semantic' && !opts.game) throw new Error('--action-space semantic needs a built-in --game');
+  const target = await openTarget(opts, wm);
+  try {
+    const maxSteps = opts.maxSteps ?? target.game?.def.defaultMaxSteps ?? 50;
+    const { apiKey: _secret, ...vlmPublic } = opts.vlm ?? {};
+    const store = RunStore.create(opts.outDir, {
+      kind: 'agent',
+      game: target.game?.def.id ?? null,
+      target: { kind: target.kind, label: target.label, ...(opts.window ? { pattern: opts.window } : {}) },
+      agent: agent.name,
+      model: opts.agent === 'vlm' ? (opts.vlm?.model ?? process.env.GAMEPILOT_MODEL ?? null) : null,
+      action_space: opts.space,
+      config: { episodes: opts.episodes, max_steps: maxSteps, seed: opts.seed, capture: opts.capture, encode: opts.encode, ...(opts.agent === 'vlm' ? { vlm: vlmPublic } : {}) },
+    });
+    const config: Partial<SessionConfig> = { space: opts.space, episodes: opts.episodes, maxSteps, seed: opts.seed, encode: opts.encode, ...(opts.settleMs !== undefined ? { settleMs: opts.settleMs } : {}) };
+    const session = new Session({ target, agent, capturer: createCapturer(opts.capture), wm, store }, config);
+    return { session, target, store };
+  } catch (err) {
+    await target.close();
+    throw err;
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * `gamepilot` command line: windows, games, run, bench. Human-readable progress goes to
+ * stderr; with --json, stdout carries exactly one JSON object.
+ */
+import { parseArgs } from 'node:util';
+import { createWindowManager } from '../../native/index.ts';
+import { BUILTIN_GAMES } from '../../games/index.ts';
+import { prepareRun, type AgentKind } from './compose.ts';
+import { runBench, formatBench } from './bench.ts';
+import type { CaptureBackend } from '../capture/index.ts';
+
+const USAGE = `gamepilot — vision-language models play real games
+
+  gamepilot windows [--json]                 list top-level windows (id, title, pid, bounds)
+  gamepilot games [--json]                   list built-in games
+  gamepilot run (--game ID | --window REGEX) [options]
+      --agent random|solver|vlm   (default random)
+      --action-space gui|semantic (default gui)
+      --episodes N  --max-steps N  --seed S  --out DIR (default ./runs)
+      --model M  --base-url URL  --api-key KEY (or OPENAI_API_KEY)  --prompt FILE
+      --history K  --detail low|high|auto  --temperature T  --max-tokens N
+      --repairs N  --timeout-ms MS  --max-retries N  --price-in USD/M  --price-out USD/M
+      --image-size PX (long side, default 1280)  --format jpeg|png  --quality Q
+      --capture nut|screenshot-desktop  --settle-ms MS  --game-text  --json  --quiet
+  gamepilot bench [--json] [--iterations N] [--loop-steps N]
+`;
+
+type Out = { log: (s: string) => void; out: (s: string) => void };
+const io: Out = { log: (s) => process.stderr.write(s + '\n'), out: (s) => process.stdout.write(s + '\n') };
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'windows':
+        return await windowsCommand(rest);
+      case 'games':
+        return gamesCommand(rest);
+      case 'run':
+        return await runCommand(rest);
+      case 'bench':
+        return await benchCommand(rest);
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        io.out(USAGE);
+        return command ? 0 : 1;
+      default:
+        io.log(`gamepilot: unknown command "${command}"\n\n${USAGE}`);
+        return 2;
+    }
+  } catch (err) {
+    io.log(`gamepilot ${command}: ${(err as Error).message}`);
+    return 1;
+  }
+}
+
+async function windowsCommand(args: string[]) {
+  const { values } = parseArgs({ args, options: { json: { type: 'boolean' } } });
+  const list = await createWindowManager().list();
+  if (values.json) io.out(JSON.stringify(list));
+  else for (const w of list) io.out(`${w.id}  pid ${String(w.pid).padEnd(7)} ${w.bounds.width}×${w.bounds.height}+${w.bounds.x}+${w.bounds.y} ×${w.scaleFactor}  ${w.title}`);
+  return 0;
+}
+
+function gamesCommand(args: string[]) {
+  const { values } = parseArgs({ args, options: { json: { type: 'boolean' } } });
+  const games = Object.values(BUILTIN_GAMES).map((g) => ({ id: g.id, title: g.title, max_steps: g.defaultMaxSteps, spaces: ['gui', 'semantic'] }));
+  if (values.json) io.out(JSON.stringify(games));
+  else for (const g of games) io.out(`${g.id.padEnd(12)} ${g.title} (max steps ${g.max_steps})`);
+  return 0;
+}
+
+function num(v: string | undefined, name: string, opts: { min?: number; int?: boolean } = {}): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || (opts.int && !Number.isInteger(n)) || (opts.min !== undefined && n < opts.min)) {
+    throw new Error(`--${name} must be a ${opts.int ? 'whole ' : ''}number${opts.min !== undefined ? ` ≥ ${opts.min}` : ''}, got "${v}"`);
+  }
+  return n;
+}
+
+function oneOf<T extends string>(v: string | undefined, name: string, allowed: readonly T[], fallback: T): T {
+  if (v === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(v)) throw new Error(`--${name} must be one of ${allowed.join(', ')}, got "${v}"`);
+  return v as T;
+}
+
+async function runCommand(args: string[]) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      game: { type: 'string' }, window: { type: 'string' }, agent: { type: 'string' }, 'action-space': { type: 'string' },
+      episodes: { type: 'string' }, 'max-steps': { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' },
+      model: { type: 'string' }, 'base-url': { type: 'string' }, 'api-key': { type: 'string' }, prompt: { type: 'string' },
+      history: { type: 'string' }, detail: { type: 'string' }, temperature: { type: 'string' }, 'max-tokens': { type: 'string' },
+      repairs: { type: 'string' }, 'timeout-ms': { type: 'string' }, 'max-retries': { type: 'string' },
+      'price-in': { type: 'string' }, 'price-out': { type: 'string' },
+      'image-size': { type: 'string' }, format: { type: 'string' }, quality: { type: 'string' }, capture: { type: 'string' },
+      'settle-ms': { type: 'string' }, 'game-text': { type: 'boolean' }, json: { type: 'boolean' }, quiet: { type: 'boolean' },
+    },
+  });
+  const agent = oneOf(values.agent, 'agent', ['random', 'solver', 'vlm'] as const, 'random') as AgentKind;
+  const vlm = {
+    ...(values.model ? { model: values.model } : {}),
+    ...(values['base-url'] ? { baseURL: values['base-url'] } : {}),
+    ...(values['api-key'] ? { apiKey: values['api-key'] } : {}),
+    ...(values.prompt ? { systemPrompt: values.prompt } : {}),
+    ...(values.history ? { history: num(values.history, 'history', { min: 1, int: true })! } : {}),
+    ...(values.detail ? { detail: oneOf(values.detail, 'detail', ['low', 'high', 'auto'] as const, 'auto') } : {}),
+    ...(values.temperature ? { temperature: num(values.temperature, 'temperature', { min: 0 })! } : {}),
+    ...(values['max-tokens'] ? { maxTokens: num(values['max-tokens'], 'max-tokens', { min: 1, int: true })! } : {}),
+    ...(values.repairs ? { repairs: num(values.repairs, 'repairs', { min: 0, int: true })! } : {}),
+    ...(values['timeout-ms'] ? { timeoutMs: num(values['timeout-ms'], 'timeout-ms', { min: 1 })! } : {}),
+    ...(values['max-retries'] ? { maxRetries: num(values['max-retries'], 'max-retries', { min: 0, int: true })! } : {}),
+    ...(values['price-in'] || values['price-out'] ? { price: { inputPerM: num(values['price-in'], 'price-in', { min: 0 }) ?? 0, outputPerM: num(values['price-out'], 'price-out', { min: 0 }) ?? 0 } } : {}),
+    ...(values['game-text'] ? { includeGameText: true } : {}),
+  };
+  const settleMs = num(values['settle-ms'], 'settle-ms', { min: 0 });
+  const { session, target } = await prepareRun({
+    ...(values.game ? { game: values.game } : {}),
+    ...(values.window ? { window: values.window } : {}),
+    agent,
+    space: oneOf(values['action-space'], 'action-space', ['gui', 'semantic'] as const, 'gui'),
+    episodes: num(values.episodes, 'episodes', { min: 1, int: true }) ?? 1,
+    ...(values['max-steps'] ? { maxSteps: num(values['max-steps'], 'max-steps', { min: 1, int: true })! } : {}),
+    seed: num(values.seed, 'seed', { int: true }) ?? 0,
+    outDir: values.out ?? 'runs',
+    capture: oneOf(values.capture, 'capture', ['nut', 'screenshot-desktop'] as const, 'nut') as CaptureBackend,
+    encode: {
+      longSide: num(values['image-size'], 'image-size', { min: 64, int: true }) ?? 1280,
+      format: oneOf(values.format, 'format', ['jpeg', 'png'] as const, 'jpeg'),
+      quality: num(values.quality, 'quality', { min: 1, int: true }) ?? 80,
+    },
+    ...(settleMs !== undefined ? { settleMs } : {}),
+    vlm,
+  });
+  const onSignal = () => {
+    io.log('stopping: releasing held input…');
+    session.stop();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  if (!values.quiet) {
+    io.log(`run folder: ${session.store.dir}`);
+    session.on('step', (r) => {
+      const err = r.errors.length ? `  ! ${r.errors.join('; ')}` : '';
+      io.log(`ep ${r.episode + 1} step ${r.step + 1}: ${r.actionsText.join(', ') || '(no action)'}  [${r.latency_ms.total} ms]${r.score !== null && r.score !== undefined ? `  score ${r.score}` : ''}${err}`);
+    });
+    session.on('episode', (e) => io.log(`episode ${e.episode + 1}: score ${e.score ?? 'n/a'} after ${e.steps} steps (${e.end})`));
+  }
+  try {
+    const result = await session.run();
+    const summary = {
+      run_dir: result.runDir,
+      status: result.status,
+      episodes: result.episodes.map((e) => ({ episode: e.episode, score: e.score, steps: e.steps, end: e.end })),
+      mean: result.mean,
+      std: result.std,
+      ...(result.error ? { error: result.error } : {}),
+    };
+    if (values.json) io.out(JSON.stringify(summary));
+    else io.log(`done (${result.status}): mean ${result.mean ?? 'n/a'} ± ${result.std ?? 'n/a'} over ${result.episodes.length} episode(s)${result.error ? ` — ${result.error}` : ''}`);
+    return result.status === 'failed' ? 1 : 0;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await target.close();
+  }
+}
+
+async function benchCommand(args: string[]) {
+  const { values } = parseArgs({ args, options: { json: { type: 'boolean' }, iterations: { type: 'string' }, 'loop-steps': { type: 'string' } } });
+  const result = await runBench({
+    iterations: num(values.iterations, 'iterations', { min: 5, int: true }) ?? 60,
+    loopSteps: num(values['loop-steps'], 'loop-steps', { min: 5, int: true }) ?? 40,
+    log: values.json ? () => {} : io.log,
+  });
+  io.out(values.json ? JSON.stringify(result) : formatBench(result));
+  return 0;
+}

@@ -1,0 +1,120 @@
+/**
+ * One built-in game as the harness sees it: the engine instance plus the live view it
+ * drives. Input from the real window and semantic moves both go through here, so the
+ * engine state is the single source of truth.
+ */
+import { EventEmitter } from 'node:events';
+import type { GameDefinition, GameInstance, HitRect, MoveResult, ViewInput } from '../../games/types.ts';
+import { seededRng } from '../../games/shared/rng.ts';
+
+export interface ViewMetrics {
+  dpr: number;
+  innerWidth: number;
+  innerHeight: number;
+  outerWidth: number;
+  outerHeight: number;
+}
+
+export interface InputRecord {
+  t: number;
+  input: ViewInput;
+  result: MoveResult;
+}
+
+export class BuiltinGame extends EventEmitter {
+  instance!: GameInstance;
+  version = 0;
+  renderedVersion = -1;
+  hits: HitRect[] = [];
+  metrics?: ViewMetrics;
+  /** Inputs the view delivered since the last drain, for the step record. */
+  private inputs: InputRecord[] = [];
+  seed = 0;
+  episode = 0;
+
+  constructor(readonly def: GameDefinition, readonly title: string) {
+    super();
+    this.reset(0, 0);
+  }
+
+  reset(seed: number, episode: number) {
+    this.seed = seed;
+    this.episode = episode;
+    this.instance = this.def.create({ seed, episode, rng: seededRng(seed * 1000003 + episode) });
+    this.inputs = [];
+    this.changed();
+  }
+
+  applyMove(move: string): MoveResult {
+    const r = this.instance.applyMove(move);
+    this.changed();
+    return r;
+  }
+
+  /** Input that arrived through the real window. */
+  handleViewInput(input: ViewInput) {
+    const result = this.instance.handleInput(input);
+    this.inputs.push({ t: Date.now(), input, result });
+    this.changed();
+    this.emit('input', input, result);
+  }
+
+  /** Resolves once `count` inputs arrived since the last drain (or after `timeoutMs`). */
+  waitForInputs(count: number, timeoutMs: number): Promise<boolean> {
+    if (this.inputs.length >= count) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.off('input', check);
+        resolve(false);
+      }, timeoutMs);
+      const check = () => {
+        if (this.inputs.length < count) return;
+        clearTimeout(timer);
+        this.off('input', check);
+        resolve(true);
+      };
+      this.on('input', check);
+    });
+  }
+
+  drainInputs(): InputRecord[] {
+    const out = this.inputs;
+    this.inputs = [];
+    return out;
+  }
+
+  acknowledgeRender(version: number, hits: HitRect[], metrics: ViewMetrics) {
+    this.hits = hits;
+    this.metrics = metrics;
+    this.renderedVersion = Math.max(this.renderedVersion, version);
+    this.emit('rendered', version);
+  }
+
+  /** Resolves once the view shows the current engine state (or after `timeoutMs`). */
+  waitRendered(timeoutMs = 3000): Promise<boolean> {
+    if (this.renderedVersion >= this.version) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.off('rendered', check);
+        resolve(false);
+      }, timeoutMs);
+      const check = () => {
+        if (this.renderedVersion >= this.version) {
+          clearTimeout(timer);
+          this.off('rendered', check);
+          resolve(true);
+        }
+      };
+      this.on('rendered', check);
+    });
+  }
+
+  renderMessage() {
+    return { type: 'render', version: this.version, html: this.instance.html() };
+  }
+
+  private changed() {
+    this.version++;
+    this.emit('changed');
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * Opens a built-in game's view as a real top-level window outside the app: Electron where
+ * its binary is installed, else an installed Chromium/Chrome in app mode.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface LaunchedWindow {
+  pid: number;
+  kind: 'electron' | 'chromium';
+  close(): Promise<void>;
+}
+
+export interface LaunchOptions {
+  width: number;
+  height: number;
+  x?: number;
+  y?: number;
+}
+
+const BROWSER_CANDIDATES: Record<string, string[]> = {
+  linux: ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable', '/snap/bin/chromium'],
+  darwin: ['/Applications/Google Chrome.app/Contents/MacOS/Google Chrome', '/Applications/Chromium.app/Contents/MacOS/Chromium'],
+  win32: [
+    `${process.env['PROGRAMFILES'] ?? 'C:\\Program Files'}\\Google\\Chrome\\Application\\chrome.exe`,
+    `${process.env['PROGRAMFILES(X86)'] ?? 'C:\\Program Files (x86)'}\\Microsoft\\Edge\\Application\\msedge.exe`,
+  ],
+};
+
+export function findBrowser(): string | undefined {
+  const fromEnv = process.env.GAMEPILOT_BROWSER;
+  if (fromEnv && existsSync(fromEnv)) return fromEnv;
+  return (BROWSER_CANDIDATES[process.platform] ?? []).find((p) => existsSync(p));
+}
+
+/**
+ * The Electron binary when it was downloaded at install time (not on the dev machines).
+ * Read from the package's path.txt: requiring `electron` would try to download it.
+ */
+export function findElectron(): string | undefined {
+  try {
+    const pkgDir = path.dirname(createRequire(import.meta.url).resolve('electron/package.json'));
+    const rel = readFileSync(path.join(pkgDir, 'path.txt'), 'utf8').trim();
+    const bin = path.join(pkgDir, 'dist', rel);
+    return existsSync(bin) ? bin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Flags that keep a Chromium window quiet, offline and rendering even when not focused. */
+export const CHROMIUM_FLAGS = [
+  '--no-first-run', '--no-default-browser-check', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--disable-extensions', '--test-type', '--no-sandbox',
+  '--disable-renderer-backgrounding', '--disable-background-timer-throttling', '--disable-backgrounding-occluded-windows',
+  '--disable-features=Translate,MediaRouter', '--force-device-scale-factor=1', '--password-store=basic',
+];
+
+function killTree(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const timer = setTimeout(() => {
+      try {
+        child.kill('SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }, 2000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+export function launchViewWindow(url: string, opts: LaunchOptions, prefer: 'auto' | 'chromium' | 'electron' = 'auto'): LaunchedWindow {
+  const electron = prefer !== 'chromium' ? findElectron() : undefined;
+  if (electron) {
+    const script = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'app', 'view-window.cjs');
+    const child = spawn(electron, [script, url, String(opts.width), String(opts.height)], { stdio: 'ignore' });
+    return { pid: child.pid!, kind: 'electron', close: () => killTree(child) };
+  }
+  const browser = findBrowser();
+  if (!browser) {
+    throw new Error('no window host for built-in games: install Chromium or Chrome (or set GAMEPILOT_BROWSER), or run inside the Gamepilot app');
+  }
+  const profile = mkdtempSync(path.join(tmpdir(), 'gamepilot-view-'));
+  const args = [
+    ...CHROMIUM_FLAGS,
+    `--user-data-dir=${profile}`,
+    `--window-size=${opts.width},${opts.height}`,
+    ...(opts.x !== undefined ? [`--window-position=${opts.x},${opts.y ?? 0}`] : []),
+    `--app=${url}`,
+  ];
+  const child = spawn(browser, args, { stdio: 'ignore', detached: false });
+  return {
+    pid: child.pid!,
+    kind: 'chromium',
+    close: async () => {
+      await killTree(child);
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}

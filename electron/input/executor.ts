@@ -1,0 +1,226 @@
+/**
+ * Executes GUI actions with real OS input (nut-js), confined to the target window.
+ * Every action is checked against the window before anything is injected; a refused action
+ * stops the rest of that step's plan. Held keys and buttons are tracked so that every way a
+ * run ends can release them.
+ */
+import type { GuiAction } from '../actions/schema.ts';
+import { imageToScreen, type FrameGeometry } from './coordinates.ts';
+import { resolveKeyName, isModifier } from './keys.ts';
+import { loadNut } from './nut.ts';
+import { contains } from '../../native/types.ts';
+import { sleep } from '../util/time.ts';
+
+export interface ActionOutcome {
+  action: string;
+  ok: boolean;
+  error?: string;
+  /** Screen point the pointer acted at, for overlays. */
+  at?: { x: number; y: number };
+}
+
+type Button = 'left' | 'right' | 'middle';
+
+export class ActionExecutor {
+  private heldKeys = new Set<string>();
+  private heldButtons = new Set<Button>();
+
+  /** Runs one step's actions in order; stops at the first refusal or when `signal` aborts. */
+  async execute(actions: GuiAction[], g: FrameGeometry, signal?: AbortSignal): Promise<ActionOutcome[]> {
+    const outcomes: ActionOutcome[] = [];
+    for (const a of actions) {
+      if (signal?.aborted) break;
+      let outcome: ActionOutcome;
+      try {
+        outcome = await this.one(a, g, signal);
+      } catch (err) {
+        outcome = { action: a.type, ok: false, error: `input failed: ${(err as Error).message}` };
+      }
+      outcomes.push(outcome);
+      if (!outcome.ok) break;
+    }
+    return outcomes;
+  }
+
+  /** Releases every key and button this executor pressed and did not release. Never throws. */
+  async releaseAll(): Promise<string[]> {
+    const released: string[] = [];
+    const nut = await loadNut();
+    for (const k of [...this.heldKeys]) {
+      try {
+        await nut.keyboard.releaseKey(nut.Key[k as keyof typeof nut.Key]);
+        released.push(k);
+      } catch {
+        /* keep releasing the rest */
+      }
+      this.heldKeys.delete(k);
+    }
+    for (const b of [...this.heldButtons]) {
+      try {
+        await nut.mouse.releaseButton(nut.Button[b.toUpperCase() as 'LEFT']);
+        released.push(`mouse:${b}`);
+      } catch {
+        /* keep releasing the rest */
+      }
+      this.heldButtons.delete(b);
+    }
+    return released;
+  }
+
+  held(): string[] {
+    return [...this.heldKeys, ...[...this.heldButtons].map((b) => `mouse:${b}`)];
+  }
+
+  private async one(a: GuiAction, g: FrameGeometry, signal?: AbortSignal): Promise<ActionOutcome> {
+    const nut = await loadNut();
+    const ok = (at?: { x: number; y: number }): ActionOutcome => ({ action: a.type, ok: true, ...(at ? { at } : {}) });
+    const refuse = (error: string): ActionOutcome => ({ action: a.type, ok: false, error });
+    const screenWindow = { x: g.window.x / g.inputScale, y: g.window.y / g.inputScale, width: g.window.width / g.inputScale, height: g.window.height / g.inputScale };
+    const pointerInWindow = async () => {
+      const p = await nut.mouse.getPosition();
+      return contains(screenWindow, p.x, p.y) ? { x: p.x, y: p.y } : undefined;
+    };
+    const target = async (x?: number, y?: number): Promise<{ x: number; y: number } | string> => {
+      if (x === undefined || y === undefined) return (await pointerInWindow()) ?? 'the pointer is outside the target window';
+      const m = imageToScreen(g, x, y);
+      return m.ok ? { x: m.x, y: m.y } : m.error;
+    };
+    const moveTo = async (to: { x: number; y: number }, seconds = 0) => {
+      if (seconds <= 0) return nut.mouse.setPosition(new nut.Point(Math.round(to.x), Math.round(to.y)));
+      const from = await nut.mouse.getPosition();
+      const steps = Math.max(2, Math.round(seconds * 60));
+      for (let i = 1; i <= steps && !signal?.aborted; i++) {
+        const t = i / steps;
+        await nut.mouse.setPosition(new nut.Point(Math.round(from.x + (to.x - from.x) * t), Math.round(from.y + (to.y - from.y) * t)));
+        await sleep((seconds * 1000) / steps, signal);
+      }
+    };
+    const btn = (b: Button = 'left') => nut.Button[b.toUpperCase() as 'LEFT' | 'RIGHT' | 'MIDDLE'];
+    const key = (name: string) => {
+      const k = resolveKeyName(name);
+      if (!k) throw new Error(`unknown key "${name}"`);
+      return k;
+    };
+    const nutKey = (k: string) => nut.Key[k as keyof typeof nut.Key];
+
+    switch (a.type) {
+      case 'MOVE_TO':
+      case 'DRAG_TO': {
+        const to = await target(a.params.x, a.params.y);
+        if (typeof to === 'string') return refuse(to);
+        if (a.type === 'MOVE_TO') {
+          await moveTo(to, a.params.duration);
+          return ok(to);
+        }
+        if (!(await pointerInWindow())) return refuse('drag must start inside the target window');
+        await nut.mouse.pressButton(btn());
+        this.heldButtons.add('left');
+        await moveTo(to, a.params.duration ?? 0.2);
+        await nut.mouse.releaseButton(btn());
+        this.heldButtons.delete('left');
+        return ok(to);
+      }
+      case 'MOVE_BY': {
+        const p = await pointerInWindow();
+        if (!p) return refuse('the pointer is outside the target window');
+        const to = { x: p.x + a.params.dx / g.imageScale / g.inputScale, y: p.y + a.params.dy / g.imageScale / g.inputScale };
+        if (!contains(screenWindow, to.x, to.y)) return refuse(`MOVE_BY (${a.params.dx}, ${a.params.dy}) leaves the target window`);
+        await moveTo(to, a.params.duration);
+        return ok(to);
+      }
+      case 'CLICK':
+      case 'RIGHT_CLICK':
+      case 'DOUBLE_CLICK': {
+        const to = await target(a.params.x, a.params.y);
+        if (typeof to === 'string') return refuse(to);
+        await moveTo(to);
+        const button: Button = a.type === 'RIGHT_CLICK' ? 'right' : a.type === 'CLICK' ? (a.params.button ?? 'left') : 'left';
+        const clicks = a.type === 'DOUBLE_CLICK' ? 2 : a.type === 'CLICK' ? (a.params.num_clicks ?? 1) : 1;
+        for (let i = 0; i < clicks; i++) {
+          await nut.mouse.pressButton(btn(button));
+          await nut.mouse.releaseButton(btn(button));
+          if (i + 1 < clicks) await sleep(40, signal);
+        }
+        return ok(to);
+      }
+      case 'MOUSE_DOWN': {
+        const p = await pointerInWindow();
+        if (!p) return refuse('the pointer is outside the target window');
+        const b = a.params.button ?? 'left';
+        await nut.mouse.pressButton(btn(b));
+        this.heldButtons.add(b);
+        if (a.params.duration) await sleep(a.params.duration * 1000, signal);
+        return ok(p);
+      }
+      case 'MOUSE_UP': {
+        const b = a.params.button ?? 'left';
+        await nut.mouse.releaseButton(btn(b));
+        this.heldButtons.delete(b);
+        return ok();
+      }
+      case 'SCROLL': {
+        if (!(await pointerInWindow())) return refuse('the pointer is outside the target window');
+        const { dx, dy } = a.params;
+        if (dy > 0) await nut.mouse.scrollDown(dy);
+        if (dy < 0) await nut.mouse.scrollUp(-dy);
+        if (dx > 0) await nut.mouse.scrollRight(dx);
+        if (dx < 0) await nut.mouse.scrollLeft(-dx);
+        if (a.params.duration) await sleep(a.params.duration * 1000, signal);
+        return ok();
+      }
+      case 'TYPING': {
+        const interval = a.params.interval ?? 0;
+        if (interval <= 0) await nut.keyboard.type(a.params.text);
+        else {
+          for (const ch of a.params.text) {
+            if (signal?.aborted) break;
+            await nut.keyboard.type(ch);
+            await sleep(interval * 1000, signal);
+          }
+        }
+        return ok();
+      }
+      case 'PRESS': {
+        const k = key(a.params.key);
+        await nut.keyboard.pressKey(nutKey(k));
+        this.heldKeys.add(k);
+        if (a.params.duration) await sleep(a.params.duration * 1000, signal);
+        await nut.keyboard.releaseKey(nutKey(k));
+        this.heldKeys.delete(k);
+        return ok();
+      }
+      case 'KEY_DOWN': {
+        const k = key(a.params.key);
+        await nut.keyboard.pressKey(nutKey(k));
+        this.heldKeys.add(k);
+        if (a.params.duration) await sleep(a.params.duration * 1000, signal);
+        return ok();
+      }
+      case 'KEY_UP': {
+        const k = key(a.params.key);
+        await nut.keyboard.releaseKey(nutKey(k));
+        this.heldKeys.delete(k);
+        return ok();
+      }
+      case 'HOTKEY': {
+        const keys = a.params.keys.map(key).sort((x, y) => Number(isModifier(y)) - Number(isModifier(x)));
+        for (const k of keys) {
+          await nut.keyboard.pressKey(nutKey(k));
+          this.heldKeys.add(k);
+        }
+        if (a.params.duration) await sleep(a.params.duration * 1000, signal);
+        for (const k of [...keys].reverse()) {
+          await nut.keyboard.releaseKey(nutKey(k));
+          this.heldKeys.delete(k);
+        }
+        return ok();
+      }
+      case 'WAIT':
+        await sleep(a.params.duration * 1000, signal);
+        return ok();
+      case 'DONE':
+      case 'FAIL':
+        return ok();
+    }
+  }
+}

@@ -1,0 +1,335 @@
+/**
+ * One Session runs the loop: locate → raise → capture → encode → decide → act → record,
+ * over episodes, until the game ends, the agent says DONE/FAIL, or the step budget is spent.
+ * It emits every step as it happens (the UI's live view) and writes it to the run store.
+ */
+import { EventEmitter } from 'node:events';
+import type { Action, GuiAction } from '../actions/schema.ts';
+import { describeAction, isTerminal, toWire } from '../actions/schema.ts';
+import type { ActionSpace } from '../actions/parse.ts';
+import type { Agent, Decision, Observation } from '../agents/types.ts';
+import type { ScreenCapturer } from '../capture/types.ts';
+import { encodeFrame, type EncodeOptions, DEFAULT_ENCODE } from '../capture/encode.ts';
+import { ActionExecutor, type ActionOutcome } from '../input/executor.ts';
+import { inputScaleFor, type FrameGeometry } from '../input/coordinates.ts';
+import type { WindowManager } from '../../native/types.ts';
+import { RunStore, type EpisodeSummary, type RunStatus, type StepRecord } from '../store/run-store.ts';
+import { mean, now, sleep, std } from '../util/time.ts';
+import { TargetGoneError, type Target } from './targets.ts';
+
+export interface SessionConfig {
+  space: ActionSpace;
+  episodes: number;
+  maxSteps: number;
+  seed: number;
+  encode: EncodeOptions;
+  /** Wait after acting before the next capture, so the game can react (ms). */
+  settleMs: number;
+  /** Give up after this many consecutive steps without usable actions. */
+  maxConsecutiveErrors: number;
+}
+
+export const DEFAULT_SESSION: SessionConfig = {
+  space: 'gui',
+  episodes: 1,
+  maxSteps: 50,
+  seed: 0,
+  encode: DEFAULT_ENCODE,
+  settleMs: 150,
+  maxConsecutiveErrors: 5,
+};
+
+export interface SessionResult {
+  runDir: string;
+  status: RunStatus;
+  episodes: EpisodeSummary[];
+  mean: number | null;
+  std: number | null;
+  error?: string;
+}
+
+export interface SessionDeps {
+  target: Target;
+  agent: Agent;
+  capturer: ScreenCapturer;
+  wm: WindowManager;
+  store: RunStore;
+  executor?: ActionExecutor;
+}
+
+type EndReason = 'game_over' | 'done' | 'fail' | 'max_steps' | 'stopped';
+
+export class Session extends EventEmitter {
+  readonly config: SessionConfig;
+  readonly executor: ActionExecutor;
+  private abort = new AbortController();
+  private paused = false;
+  private resumeWaiters: (() => void)[] = [];
+  private singleSteps = 0;
+
+  constructor(private readonly deps: SessionDeps, config: Partial<SessionConfig> = {}) {
+    super();
+    this.config = { ...DEFAULT_SESSION, ...config };
+    this.executor = deps.executor ?? new ActionExecutor();
+    if (this.config.space === 'semantic' && !deps.target.game) throw new Error('the semantic action space needs a built-in game (a window has no declared moves)');
+  }
+
+  get store() {
+    return this.deps.store;
+  }
+
+  /** Stops at once: aborts the model call and any wait, then releases held input. */
+  stop() {
+    this.abort.abort();
+    this.wake();
+  }
+
+  pause() {
+    this.paused = true;
+    this.emit('status', 'paused');
+  }
+
+  resume() {
+    this.paused = false;
+    this.wake();
+    this.emit('status', 'running');
+  }
+
+  /** While paused, lets exactly one more step run. */
+  stepOnce() {
+    this.singleSteps++;
+    this.wake();
+  }
+
+  private wake() {
+    for (const w of this.resumeWaiters.splice(0)) w();
+  }
+
+  private async gate() {
+    while (this.paused && !this.abort.signal.aborted) {
+      if (this.singleSteps > 0) {
+        this.singleSteps--;
+        return;
+      }
+      await new Promise<void>((r) => this.resumeWaiters.push(r));
+    }
+  }
+
+  async run(): Promise<SessionResult> {
+    const { store, target, agent } = this.deps;
+    const episodes: EpisodeSummary[] = [];
+    let status: RunStatus = 'completed';
+    let error: string | undefined;
+    this.emit('status', 'running');
+    try {
+      for (let e = 0; e < this.config.episodes && !this.abort.signal.aborted; e++) {
+        target.game?.reset(this.config.seed, e);
+        agent.resetEpisode?.();
+        if (target.game) await target.game.waitRendered();
+        const { steps, end } = await this.episode(e);
+        const score = target.game ? round2(target.game.instance.score()) : null;
+        episodes.push({ episode: e, seed: this.config.seed, score, steps, end });
+        this.emit('episode', episodes.at(-1));
+        store.update({ episodes, ...summary(episodes) });
+        if (end === 'stopped') status = 'stopped';
+      }
+      if (this.abort.signal.aborted) status = 'stopped';
+    } catch (err) {
+      status = this.abort.signal.aborted ? 'stopped' : 'failed';
+      error = (err as Error).message;
+    } finally {
+      const released = await this.executor.releaseAll().catch(() => []);
+      if (released.length) this.emit('released', released);
+    }
+    store.update({ episodes, ...summary(episodes) });
+    store.close(status, error);
+    this.emit('status', status);
+    return { runDir: store.dir, status, episodes, ...summary(episodes), ...(error ? { error } : {}) };
+  }
+
+  private async episode(e: number): Promise<{ steps: number; end: EndReason }> {
+    let consecutiveErrors = 0;
+    for (let s = 0; s < this.config.maxSteps; s++) {
+      await this.gate();
+      if (this.abort.signal.aborted) return { steps: s, end: 'stopped' };
+      const { rec, terminal, refused } = await this.step(e, s);
+      consecutiveErrors = rec.actions.length === 0 && rec.errors.length ? consecutiveErrors + 1 : 0;
+      if (consecutiveErrors >= this.config.maxConsecutiveErrors) {
+        throw new Error(`${consecutiveErrors} steps in a row without usable actions; last error: ${rec.errors.at(-1)}`);
+      }
+      if (this.abort.signal.aborted) return { steps: s + 1, end: 'stopped' };
+      if (this.deps.target.game?.instance.isOver()) return { steps: s + 1, end: 'game_over' };
+      if (terminal && !refused) return { steps: s + 1, end: terminal === 'DONE' ? 'done' : 'fail' };
+    }
+    return { steps: this.config.maxSteps, end: 'max_steps' };
+  }
+
+  private async step(episode: number, step: number): Promise<{ rec: StepRecord; terminal?: string; refused: boolean }> {
+    const { target, agent, capturer, wm, store } = this.deps;
+    const tStart = now();
+    const errors: string[] = [];
+    this.emit('step-start', { episode, step });
+
+    // Locate (the window may have moved) and raise it, then capture.
+    let win;
+    try {
+      win = await target.locate();
+    } catch (err) {
+      if (err instanceof TargetGoneError) throw err;
+      throw new TargetGoneError(`cannot locate the target window: ${(err as Error).message}`);
+    }
+    await wm.focus(win.id);
+    const tCapture = Date.now();
+    const raw = await capturer.grab(win.bounds);
+    const tCaptured = now();
+    const frame = await encodeFrame(raw, this.config.encode);
+    const tEncoded = now();
+    const frameFile = store.writeFrame(episode, step, frame.data, frame.mime === 'image/png' ? 'png' : 'jpg');
+    const geometry: FrameGeometry = {
+      window: win.bounds,
+      imageScale: frame.scale,
+      imageWidth: frame.width,
+      imageHeight: frame.height,
+      inputScale: inputScaleFor(process.platform, win.scaleFactor),
+    };
+    const game = target.game;
+    const obs: Observation = {
+      step,
+      episode,
+      frame,
+      geometry,
+      tCapture,
+      ...(game ? { gameText: game.instance.text(), validMoves: game.instance.validMoves(), hits: target.hits() } : {}),
+    };
+    this.emit('frame', { episode, step, frame: frameFile, mime: frame.mime, data: frame.data, width: frame.width, height: frame.height, window: win.bounds });
+
+    // Decide.
+    const tDecide = now();
+    let decision: Decision;
+    try {
+      decision = await agent.decide(obs, {
+        space: this.config.space,
+        ...(game ? { game: game.def, instance: game.instance } : {}),
+        signal: this.abort.signal,
+        onToken: (text, channel) => this.emit('token', { episode, step, text, channel }),
+      });
+    } catch (err) {
+      decision = { reasoning: '', actions: [], error: `agent failed: ${(err as Error).message}` };
+    }
+    const tDecided = now();
+    if (decision.parseErrors?.length) errors.push(...decision.parseErrors.map((e) => `parse: ${e}`));
+    if (decision.error && !errors.includes(decision.error)) errors.push(decision.error);
+
+    // Act.
+    game?.drainInputs();
+    const outcomes = this.abort.signal.aborted ? [] : await this.act(decision.actions, geometry, win.id);
+    const refused = outcomes.find((o) => !o.ok);
+    if (refused) errors.push(`refused ${refused.action}: ${refused.error}`);
+    if (decision.actions.length && !this.abort.signal.aborted) await this.settle(decision.actions, outcomes);
+    const tActed = now();
+
+    const rec: StepRecord = {
+      step,
+      episode,
+      t_capture: tCapture,
+      frame: frameFile,
+      frame_size: { width: frame.width, height: frame.height, scale: frame.scale },
+      window: win.bounds,
+      reasoning: decision.reasoning,
+      raw: decision.raw ?? null,
+      actions: decision.actions.map(toWire),
+      outcomes,
+      errors,
+      latency_ms: {
+        capture: round2(tCaptured - tStart),
+        encode: round2(tEncoded - tCaptured),
+        model: round2(tDecided - tDecide),
+        act: round2(tActed - tDecided),
+        total: round2(tActed - tStart),
+      },
+      ...(decision.usage ? { tokens: decision.usage } : {}),
+      ...(decision.costUsd !== undefined ? { cost_usd: decision.costUsd } : {}),
+      ...(decision.attempts ? { attempts: decision.attempts } : {}),
+      ...(game ? { view_inputs: game.drainInputs().map((i) => ({ ...i.input, ...(i.result.ok ? {} : { error: i.result.error }) })), score: round2(game.instance.score()), game_state: game.instance.snapshot() } : { score: null }),
+    };
+    store.appendStep(rec);
+    this.emit('step', { ...rec, actionsText: decision.actions.map(describeAction) });
+    const terminal = decision.actions.find(isTerminal);
+    return { rec, refused: !!refused, ...(terminal?.kind === 'gui' ? { terminal: terminal.type } : {}) };
+  }
+
+  /**
+   * Lets the game react before the next capture. A built-in view reports each input it
+   * received, so we wait exactly until they all arrived and were drawn; another window
+   * gets a fixed settle time.
+   */
+  private async settle(actions: Action[], outcomes: ActionOutcome[]) {
+    const game = this.deps.target.game;
+    if (!game) return sleep(this.config.settleMs, this.abort.signal);
+    const executed = actions.slice(0, outcomes.length).filter((a, i) => a.kind === 'gui' && outcomes[i]?.ok);
+    const expected = executed.reduce((n, a) => n + viewInputsFrom(a as GuiAction), 0);
+    if (expected > 0) await game.waitForInputs(expected, Math.max(this.config.settleMs, 500));
+    await game.waitRendered(2000);
+  }
+
+  private async act(actions: Action[], geometry: FrameGeometry, windowId: string): Promise<ActionOutcome[]> {
+    const game = this.deps.target.game;
+    const outcomes: ActionOutcome[] = [];
+    let gui: GuiAction[] = [];
+    const flushGui = async () => {
+      if (!gui.length) return true;
+      await this.deps.wm.focus(windowId);
+      const out = await this.executor.execute(gui, geometry, this.abort.signal);
+      outcomes.push(...out);
+      gui = [];
+      return out.every((o) => o.ok);
+    };
+    for (const a of actions) {
+      if (a.kind === 'gui') {
+        gui.push(a);
+        continue;
+      }
+      if (!(await flushGui())) return outcomes;
+      if (!game) {
+        outcomes.push({ action: a.move, ok: false, error: 'semantic move without a built-in game' });
+        return outcomes;
+      }
+      const r = game.applyMove(a.move);
+      outcomes.push(r.ok ? { action: a.move, ok: true } : { action: a.move, ok: false, error: r.error });
+      if (game.instance.isOver()) break;
+    }
+    await flushGui();
+    return outcomes;
+  }
+}
+
+/** How many input messages a built-in view sends for an action (keydown, left mousedown). */
+function viewInputsFrom(a: GuiAction): number {
+  switch (a.type) {
+    case 'PRESS':
+    case 'KEY_DOWN':
+      return 1;
+    case 'HOTKEY':
+      return a.params.keys.length;
+    case 'TYPING':
+      return [...a.params.text].length;
+    case 'CLICK':
+      return (a.params.button ?? 'left') === 'left' ? (a.params.num_clicks ?? 1) : 0;
+    case 'DOUBLE_CLICK':
+      return 2;
+    case 'DRAG_TO':
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+function round2(n: number) {
+  return Math.round(n * 100) / 100;
+}
+
+function summary(episodes: EpisodeSummary[]): { mean: number | null; std: number | null } {
+  const scores = episodes.map((e) => e.score).filter((s): s is number => s !== null);
+  if (!scores.length) return { mean: null, std: null };
+  return { mean: round2(mean(scores)), std: round2(std(scores)) };
+}

@@ -1,0 +1,127 @@
+/**
+ * What a session plays: a built-in game opened as its own real window, or any existing
+ * window found by title. Either way the session only sees a window to capture and drive.
+ */
+import type { WindowInfo, WindowManager } from '../../native/types.ts';
+import { findWindow } from '../../native/types.ts';
+import type { GameDefinition, HitRect } from '../../games/types.ts';
+import { BuiltinGame } from '../games/builtin-game.ts';
+import { GameViewServer } from '../games/view-server.ts';
+import { launchViewWindow, type LaunchedWindow } from '../games/launcher.ts';
+import { randomBytes } from 'node:crypto';
+import { sleep } from '../util/time.ts';
+
+export class TargetGoneError extends Error {}
+
+export interface Target {
+  readonly kind: 'builtin' | 'window';
+  readonly label: string;
+  /** Present for built-in games: engine, view and ground truth. */
+  readonly game?: BuiltinGame;
+  /** Fresh facts of the window (it may have moved); throws TargetGoneError when it is gone. */
+  locate(): Promise<WindowInfo>;
+  /** Interactive elements of a built-in view, in window pixels. */
+  hits(): HitRect[] | undefined;
+  close(): Promise<void>;
+}
+
+async function waitForWindow(wm: WindowManager, pattern: RegExp, timeoutMs: number): Promise<WindowInfo> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const w = await findWindow(wm, pattern);
+    if (w) return w;
+    await sleep(100);
+  }
+  throw new Error(`no window matching ${pattern} appeared within ${timeoutMs} ms`);
+}
+
+export class WindowTarget implements Target {
+  readonly kind = 'window' as const;
+  readonly game = undefined;
+  private current: WindowInfo;
+
+  private constructor(private readonly wm: WindowManager, readonly pattern: RegExp, first: WindowInfo) {
+    this.current = first;
+  }
+
+  get label() {
+    return this.current.title;
+  }
+
+  static async find(wm: WindowManager, pattern: RegExp, timeoutMs = 0): Promise<WindowTarget> {
+    const w = timeoutMs > 0 ? await waitForWindow(wm, pattern, timeoutMs) : await findWindow(wm, pattern);
+    if (!w) {
+      const titles = (await wm.list()).map((x) => `  ${x.title}`).join('\n');
+      throw new Error(`no window title matches ${pattern}. Open windows:\n${titles || '  (none)'}`);
+    }
+    return new WindowTarget(wm, pattern, w);
+  }
+
+  async locate(): Promise<WindowInfo> {
+    const fresh = (await this.wm.get(this.current.id)) ?? (await findWindow(this.wm, this.pattern));
+    if (!fresh) throw new TargetGoneError(`the target window "${this.current.title}" is gone`);
+    this.current = fresh;
+    return fresh;
+  }
+
+  hits() {
+    return undefined;
+  }
+
+  async close() {}
+}
+
+export class BuiltinTarget implements Target {
+  readonly kind = 'builtin' as const;
+
+  private constructor(
+    readonly game: BuiltinGame,
+    private readonly window: WindowTarget,
+    private readonly server: GameViewServer,
+    private readonly launched: LaunchedWindow,
+  ) {}
+
+  get label() {
+    return this.game.title;
+  }
+
+  /** Opens the game's view as a real window and waits until it shows the first state. */
+  static async open(def: GameDefinition, wm: WindowManager, opts: { x?: number; y?: number; timeoutMs?: number } = {}): Promise<BuiltinTarget> {
+    const nonce = randomBytes(3).toString('hex');
+    const game = new BuiltinGame(def, `Gamepilot · ${def.title} · ${nonce}`);
+    const server = new GameViewServer();
+    await server.start();
+    const url = server.add(game);
+    const launched = launchViewWindow(url, { ...def.viewSize, x: opts.x ?? 40, y: opts.y ?? 40 });
+    try {
+      const window = await WindowTarget.find(wm, new RegExp(`Gamepilot · .* · ${nonce}$`), opts.timeoutMs ?? 20000);
+      if (!(await game.waitRendered(opts.timeoutMs ?? 20000))) throw new Error('the game view did not render');
+      return new BuiltinTarget(game, window, server, launched);
+    } catch (err) {
+      await launched.close();
+      await server.close();
+      throw err;
+    }
+  }
+
+  get pid() {
+    return this.launched.pid;
+  }
+
+  locate() {
+    return this.window.locate();
+  }
+
+  /** Hit rectangles shifted from viewport to window coordinates (window frames may add chrome). */
+  hits(): HitRect[] {
+    const m = this.game.metrics;
+    const dx = m ? Math.max(0, (m.outerWidth - m.innerWidth) / 2) * m.dpr : 0;
+    const dy = m ? Math.max(0, m.outerHeight - m.innerHeight) * m.dpr - dx : 0;
+    return this.game.hits.map((h) => ({ ...h, x: h.x + dx, y: h.y + dy }));
+  }
+
+  async close() {
+    await this.launched.close();
+    await this.server.close();
+  }
+}

@@ -1,0 +1,17 @@
+import type { GameDefinition } from './types.ts';
+import { tictactoe } from './tictactoe/index.ts';
+import { g2048 } from './g2048/index.ts';
+
+export * from './types.ts';
+
+/** Built-in games, by id. */
+export const BUILTIN_GAMES: Record<string, GameDefinition> = {
+  [tictactoe.id]: tictactoe,
+  [g2048.id]: g2048,
+};
+
+export function getGame(id: string): GameDefinition {
+  const g = BUILTIN_GAMES[id];
+  if (!g) throw new Error(`unknown game "${id}" (built-in games: ${Object.keys(BUILTIN_GAMES).join(', ')})`);
+  return g;
+}

@@ -1,0 +1,136 @@
+/**
+ * Tic-Tac-Toe against a perfect (minimax) opponent, scored as GameVerse defines it: a draw or
+ * a win is 100; a loss is 100·n/5 playing X and 100·n/4 playing O, n = pieces the agent
+ * placed. A move on an occupied cell or off the board loses at once.
+ */
+import type { GameDefinition, GameInstance, HitRect, MoveResult, ViewInput } from '../types.ts';
+import { pick, type Rng } from '../shared/rng.ts';
+import { bestMoves, cellName, emptyCells, isFull, other, parseCell, winner, type Board, type Mark } from './rules.ts';
+
+export const tictactoe: GameDefinition = {
+  id: 'tictactoe',
+  title: 'Tic-Tac-Toe',
+  rules:
+    'Tic-Tac-Toe on a 3×3 board against a computer opponent that never makes a mistake. ' +
+    'Players take turns placing their mark; three in a row, column or diagonal wins. X moves first. ' +
+    'The line under the board says which mark you play. Columns are A, B, C from left to right and rows 1, 2, 3 from top to bottom. ' +
+    'Placing a mark on an occupied cell, or clicking outside the board, loses the game at once. A draw is a good result against this opponent.',
+  controls: {
+    gui: 'Click the centre of an empty cell with CLICK at its pixel coordinates in the screenshot. One move per turn.',
+    semantic: 'Name one empty cell, for example "B2" (column letter, then row number). One move per turn.',
+  },
+  parseMove(move) {
+    const i = parseCell(move);
+    return i === undefined ? { ok: false, error: `"${move}" is not a cell (use A1…C3)` } : { ok: true, move: cellName(i) };
+  },
+  viewSize: { width: 480, height: 600 },
+  defaultMaxSteps: 10,
+  create: ({ episode, rng }) => new TicTacToeGame(episode % 2 === 0 ? 'X' : 'O', rng),
+};
+
+class TicTacToeGame implements GameInstance {
+  private board: Board = Array(9).fill(null);
+  private placed = 0;
+  private lostByRule: string | null = null;
+
+  constructor(private readonly agent: Mark, private readonly rng: Rng) {
+    if (agent === 'O') this.opponentMove();
+  }
+
+  private opponentMove() {
+    const moves = bestMoves(this.board, other(this.agent));
+    if (moves.length) this.board[pick(this.rng, moves)] = other(this.agent);
+  }
+
+  private place(cell: number | undefined, label: string): MoveResult {
+    if (this.isOver()) return { ok: false, error: 'the game is over' };
+    if (cell === undefined || cell < 0 || cell > 8) {
+      this.lostByRule = `move off the board (${label})`;
+      return { ok: false, error: this.lostByRule };
+    }
+    if (this.board[cell] !== null) {
+      this.lostByRule = `cell ${cellName(cell)} is already taken`;
+      return { ok: false, error: this.lostByRule };
+    }
+    this.board[cell] = this.agent;
+    this.placed++;
+    if (!winner(this.board) && !isFull(this.board)) this.opponentMove();
+    return { ok: true };
+  }
+
+  applyMove(move: string): MoveResult {
+    return this.place(parseCell(move), move);
+  }
+
+  handleInput(input: ViewInput): MoveResult {
+    if (input.type !== 'click') return { ok: true }; // keys do nothing in this game
+    if (this.isOver()) return { ok: false, error: 'the game is over' };
+    return this.place(input.hit ? parseCell(input.hit) : undefined, input.hit ?? 'outside the cells');
+  }
+
+  validMoves() {
+    return this.isOver() ? [] : emptyCells(this.board).map(cellName);
+  }
+
+  isOver() {
+    return this.lostByRule !== null || winner(this.board) !== null || isFull(this.board);
+  }
+
+  private outcome(): 'win' | 'loss' | 'draw' | 'playing' {
+    if (this.lostByRule) return 'loss';
+    const w = winner(this.board);
+    if (w) return w === this.agent ? 'win' : 'loss';
+    return isFull(this.board) ? 'draw' : 'playing';
+  }
+
+  score() {
+    const o = this.outcome();
+    if (o === 'win' || o === 'draw') return 100;
+    if (o === 'playing') return 0;
+    return (100 * this.placed) / (this.agent === 'X' ? 5 : 4);
+  }
+
+  status() {
+    const o = this.outcome();
+    if (o === 'playing') return `You play ${this.agent}. Your turn.`;
+    if (this.lostByRule) return `You lost: ${this.lostByRule}.`;
+    return o === 'draw' ? 'Draw.' : o === 'win' ? 'You won!' : 'You lost.';
+  }
+
+  text() {
+    const rows = [0, 1, 2].map((r) => `${r + 1} ${[0, 1, 2].map((c) => this.board[r * 3 + c] ?? '.').join(' ')}`);
+    return [`  A B C`, ...rows, this.status()].join('\n');
+  }
+
+  html() {
+    const cells = this.board
+      .map((c, i) => `<div class="cell ${c ? 'taken' : ''}" data-hit="${cellName(i)}">${c ?? ''}</div>`)
+      .join('');
+    return `<style>
+      body{margin:0;background:#f4f1ea;font-family:'DejaVu Sans',sans-serif;}
+      .wrap{display:flex;flex-direction:column;align-items:center;padding-top:24px;}
+      .board{display:grid;grid-template-columns:repeat(3,128px);grid-template-rows:repeat(3,128px);gap:0;background:#333;border:6px solid #333}
+      .cell{box-sizing:border-box;border:3px solid #333;background:#fffdf7;display:flex;align-items:center;justify-content:center;font-size:84px;font-weight:bold;color:#1f5fa8;cursor:pointer;user-select:none}
+      .cell.taken{cursor:default}
+      .row{display:flex;align-items:stretch}.rows{display:flex;flex-direction:column;justify-content:space-around;width:28px;color:#555;font-size:18px;text-align:center;padding-top:6px}
+      .labels{display:flex;width:396px;justify-content:space-around;color:#555;font-size:18px;margin-bottom:4px}
+      .status{margin-top:18px;font-size:22px;color:#222}
+    </style><div class="wrap"><div class="labels"><span>A</span><span>B</span><span>C</span></div>
+    <div class="row"><div class="rows"><span>1</span><span>2</span><span>3</span></div>
+    <div class="board">${cells.replace(/>O</g, ' style="color:#b8321f">O<')}</div><div class="rows"></div></div>
+    <div class="status">${this.status()}</div></div>`;
+  }
+
+  snapshot() {
+    return { board: [...this.board], agent: this.agent, placed: this.placed, outcome: this.outcome(), lostByRule: this.lostByRule };
+  }
+
+  solverMove() {
+    return cellName(pick(this.rng, bestMoves(this.board, this.agent)));
+  }
+
+  gestureFor(move: string, hits: HitRect[]) {
+    const h = hits.find((r) => r.id === move);
+    return h ? { type: 'click' as const, x: h.x + h.width / 2, y: h.y + h.height / 2 } : undefined;
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * What a built-in game provides to the harness. The engine runs in the core (ground truth,
+ * semantic moves, exact scores); the view is HTML rendered into a real window that is
+ * captured and driven by real OS input like any other game.
+ */
+import type { Rng } from './shared/rng.ts';
+
+/** A rectangle of an interactive element in the view, in window pixels. */
+export interface HitRect {
+  id: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Input the view forwards to the engine: what a person (or injected OS input) did. */
+export type ViewInput = { type: 'key'; key: string } | { type: 'click'; hit: string | null };
+
+export type MoveResult = { ok: true } | { ok: false; error: string };
+
+/** A GUI gesture that performs a semantic move, in window pixels (the solver's hands). */
+export type WindowGesture = { type: 'click'; x: number; y: number } | { type: 'key'; key: string };
+
+export interface GameInstance {
+  /** Applies a move from the semantic action space. Invalid moves follow the game's rules. */
+  applyMove(move: string): MoveResult;
+  /** Applies input that arrived through the real window. */
+  handleInput(input: ViewInput): MoveResult;
+  validMoves(): string[];
+  isOver(): boolean;
+  /** Score on the game's 0–100 scale as defined by the benchmark. */
+  score(): number;
+  /** Text rendering of the state (for text-modality prompts and logs). */
+  text(): string;
+  /** HTML for the view; elements with `data-hit` report their rectangles back. */
+  html(): string;
+  /** A short status line for people and logs. */
+  status(): string;
+  /** Ground truth for tests and records. */
+  snapshot(): unknown;
+  /** The solver baseline's choice. */
+  solverMove(): string;
+  /** How a person would perform `move` in the window, given the view's hit rectangles. */
+  gestureFor(move: string, hits: HitRect[]): WindowGesture | undefined;
+}
+
+export interface GameDefinition {
+  id: string;
+  title: string;
+  /** Rules and goal, written for the model's system prompt. */
+  rules: string;
+  /** How to act in each action space, for the prompt. */
+  controls: { gui: string; semantic: string };
+  /** The game's semantic move syntax: canonical form or a reason. */
+  parseMove(move: string): { ok: true; move: string } | { ok: false; error: string };
+  /** Preferred view size in CSS pixels. */
+  viewSize: { width: number; height: number };
+  defaultMaxSteps: number;
+  create(opts: { seed: number; episode: number; rng: Rng }): GameInstance;
+}

@@ -1,0 +1,4 @@
+declare module 'screenshot-desktop' {
+  function screenshot(options?: { format?: 'png' | 'jpg'; screen?: string | number }): Promise<Buffer>;
+  export default screenshot;
+}
