@@ -15,6 +15,8 @@ export function viewPageHtml(token: string, title: string): string {
     const r = e.getBoundingClientRect(), d = devicePixelRatio;
     return { id: e.dataset.hit, x: r.x * d, y: r.y * d, width: r.width * d, height: r.height * d };
   });
+  // The harness is gone (ended or crashed): close rather than linger as an orphan window.
+  ws.onclose = () => { document.getElementById('root').textContent = 'Gamepilot has stopped.'; setTimeout(() => window.close(), 200); };
   ws.onmessage = (m) => {
     const msg = JSON.parse(m.data);
     if (msg.type !== 'render') return;

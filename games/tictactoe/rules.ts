@@ -19,7 +19,18 @@ export const other = (m: Mark): Mark => (m === 'X' ? 'O' : 'X');
 export const emptyCells = (b: Board) => b.flatMap((c, i) => (c === null ? [i] : []));
 
 /** Value of the position for `me` with `turn` to move: +10-depth win, 0 draw, -(10-depth) loss. */
+const memo = new Map<string, number>();
+
 function minimax(b: Board, turn: Mark, me: Mark, depth: number): number {
+  const key = `${b.map((c) => c ?? '.').join('')}${turn}${me}${depth}`;
+  const known = memo.get(key);
+  if (known !== undefined) return known;
+  const v = search(b, turn, me, depth);
+  memo.set(key, v);
+  return v;
+}
+
+function search(b: Board, turn: Mark, me: Mark, depth: number): number {
   const w = winner(b);
   if (w) return w === me ? 10 - depth : depth - 10;
   if (isFull(b)) return 0;

@@ -1,0 +1,43 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+export const ROOT = path.resolve(import.meta.dirname, '..', '..');
+export const BIN = path.join(ROOT, 'bin', 'gamepilot.mjs');
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `gamepilot …` as a user would, in its own process. */
+export function runCli(args: string[], opts: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawnCli(args, opts.env);
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (d) => (stdout += d));
+    child.stderr!.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`gamepilot ${args.join(' ')} timed out\n${stderr}`));
+    }, opts.timeoutMs ?? 110_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+export function spawnCli(args: string[], env: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** Parses the one JSON object a `--json` command prints on stdout. */
+export function json<T = any>(r: CliResult): T {
+  try {
+    return JSON.parse(r.stdout) as T;
+  } catch {
+    throw new Error(`stdout is not one JSON object (exit ${r.code}):\n${r.stdout}\n--- stderr ---\n${r.stderr}`);
+  }
+}

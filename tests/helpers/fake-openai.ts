@@ -1,0 +1,108 @@
+/**
+ * A local OpenAI-compatible chat server for tests (the only stand-in allowed): it records
+ * every request and answers from a script, streamed as server-sent events or as one JSON.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ScriptedReply {
+  text?: string;
+  status?: number;
+  delayMs?: number;
+  headers?: Record<string, string>;
+  /** Reasoning tokens streamed before the answer (as `reasoning_content`). */
+  thinking?: string;
+  usage?: { prompt_tokens: number; completion_tokens: number };
+}
+
+export interface RecordedRequest {
+  body: any;
+  headers: http.IncomingHttpHeaders;
+  at: number;
+}
+
+export type Responder = (body: any, index: number) => ScriptedReply | Promise<ScriptedReply>;
+
+export class FakeOpenAI {
+  readonly requests: RecordedRequest[] = [];
+  private server: http.Server;
+  port = 0;
+
+  constructor(private responder: Responder) {
+    this.server = http.createServer((req, res) => void this.handle(req, res));
+  }
+
+  get baseURL() {
+    return `http://127.0.0.1:${this.port}/v1`;
+  }
+
+  setResponder(r: Responder) {
+    this.responder = r;
+  }
+
+  async start() {
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
+    this.port = (this.server.address() as AddressInfo).port;
+    return this;
+  }
+
+  async close() {
+    this.server.closeAllConnections();
+    await new Promise<void>((r) => this.server.close(() => r()));
+  }
+
+  /** The image data URLs in a request's last user message. */
+  static images(body: any): string[] {
+    const last = [...body.messages].reverse().find((m: any) => m.role === 'user');
+    return (Array.isArray(last?.content) ? last.content : []).filter((p: any) => p.type === 'image_url').map((p: any) => p.image_url.url);
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    if (req.method === 'GET' && req.url?.endsWith('/models')) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'test-vlm', object: 'model' }] }));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    let body: any;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      res.writeHead(400).end('{"error":{"message":"bad json"}}');
+      return;
+    }
+    const index = this.requests.length;
+    this.requests.push({ body, headers: req.headers, at: Date.now() });
+    const reply = await this.responder(body, index);
+    if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
+    if (res.destroyed) return;
+    if (reply.status && reply.status >= 400) {
+      res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
+      res.end(JSON.stringify({ error: { message: `scripted ${reply.status}`, type: 'test' } }));
+      return;
+    }
+    const text = reply.text ?? '';
+    const usage = reply.usage ?? { prompt_tokens: 1000, completion_tokens: Math.ceil(text.length / 4) };
+    const base = { id: `chatcmpl-${index}`, created: Math.floor(Date.now() / 1000), model: body.model };
+    if (!body.stream) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } }));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    const send = (obj: unknown) => res.write(`data: ${JSON.stringify(obj)}\n\n`);
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+      send({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });
+    chunk({ role: 'assistant', content: '' });
+    for (const piece of (reply.thinking ?? '').match(/.{1,12}/gs) ?? []) chunk({ reasoning_content: piece });
+    for (const piece of text.match(/.{1,12}/gs) ?? []) chunk({ content: piece });
+    chunk({}, 'stop');
+    if (body.stream_options?.include_usage) send({ ...base, object: 'chat.completion.chunk', choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } });
+    res.end('data: [DONE]\n\n');
+  }
+}
+
+/** A well-formed answer in the house format. */
+export function answer(reasoning: string, actions: unknown[]): string {
+  return `### Reasoning\n${reasoning}\n\n### Actions\n${JSON.stringify(actions)}`;
+}

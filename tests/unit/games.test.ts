@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { tictactoe } from '../../games/tictactoe/index.ts';
+import { g2048, MAX_NOOPS } from '../../games/g2048/index.ts';
+import { slide } from '../../games/g2048/rules.ts';
+import { seededRng, pick } from '../../games/shared/rng.ts';
+
+const ttt = (episode: number, seed = 1) => tictactoe.create({ seed, episode, rng: seededRng(seed * 31 + episode) });
+
+describe('Tic-Tac-Toe', () => {
+  it('lets the agent play X in even episodes and O in odd ones (opponent opens)', () => {
+    expect((ttt(0).snapshot() as { agent: string }).agent).toBe('X');
+    const asO = ttt(1).snapshot() as { agent: string; board: (string | null)[] };
+    expect(asO.agent).toBe('O');
+    expect(asO.board.filter((c) => c === 'X')).toHaveLength(1);
+  });
+
+  it('solver against minimax always scores 100 (win or draw)', () => {
+    for (let e = 0; e < 20; e++) {
+      const g = ttt(e, e + 7);
+      while (!g.isOver()) expect(g.applyMove(g.solverMove()).ok).toBe(true);
+      expect(g.score()).toBe(100);
+    }
+  });
+
+  it('scores a loss by pieces placed: 100·n/5 as X, 100·n/4 as O', () => {
+    const rng = seededRng(5);
+    let sawLossX = false;
+    let sawLossO = false;
+    for (let e = 0; e < 40; e++) {
+      const g = ttt(e, e);
+      let n = 0;
+      while (!g.isOver()) {
+        g.applyMove(pick(rng, g.validMoves()));
+        n++;
+      }
+      const s = g.snapshot() as { agent: string; outcome: string; placed: number };
+      expect(s.placed).toBe(n);
+      if (s.outcome === 'loss') {
+        expect(g.score()).toBeCloseTo((100 * n) / (s.agent === 'X' ? 5 : 4));
+        if (s.agent === 'X') sawLossX = true;
+        else sawLossO = true;
+      }
+    }
+    expect(sawLossX && sawLossO).toBe(true);
+  });
+
+  it('loses at once on an occupied cell or a click off the board', () => {
+    const g = ttt(0);
+    g.applyMove('B2');
+    const taken = (g.snapshot() as { board: (string | null)[] }).board.findIndex((c) => c === 'O');
+    const r = g.applyMove(['A1', 'B1', 'C1', 'A2', 'B2', 'C2', 'A3', 'B3', 'C3'][taken]!);
+    expect(r.ok).toBe(false);
+    expect(g.isOver()).toBe(true);
+    expect(g.score()).toBe(20); // one piece placed, as X
+    const h = ttt(0);
+    h.handleInput({ type: 'click', hit: null });
+    expect(h.isOver()).toBe(true);
+    expect(h.score()).toBe(0);
+  });
+});
+
+describe('2048', () => {
+  it('slides and merges each tile once, counting merge score', () => {
+    const r = slide([2, 2, 2, 2, 4, 0, 4, 8, 0, 0, 0, 0, 2, 0, 0, 2], 'left');
+    expect(r.grid).toEqual([4, 4, 0, 0, 8, 8, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0]);
+    expect(r.gained).toBe(4 + 4 + 8 + 4);
+    expect(slide([0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], 'right').moved).toBe(false);
+  });
+
+  it('spawns 2s and 4s at about 90/10', () => {
+    let twos = 0;
+    let fours = 0;
+    for (let s = 0; s < 400; s++) {
+      const grid = (g2048.create({ seed: s, episode: 0, rng: seededRng(s) }).snapshot() as { grid: number[] }).grid;
+      for (const v of grid) v === 2 ? twos++ : v === 4 ? fours++ : 0;
+    }
+    expect(fours / (twos + fours)).toBeGreaterThan(0.05);
+    expect(fours / (twos + fours)).toBeLessThan(0.15);
+  });
+
+  it('ends after five consecutive no-op moves', () => {
+    const g = g2048.create({ seed: 3, episode: 0, rng: seededRng(3) });
+    // Find a direction that does nothing by pushing everything one way first.
+    for (let i = 0; i < 4; i++) g.applyMove('left');
+    const before = JSON.stringify((g.snapshot() as { grid: number[] }).grid);
+    let noops = 0;
+    while (!g.isOver() && noops < MAX_NOOPS) {
+      g.applyMove('left');
+      if (JSON.stringify((g.snapshot() as { grid: number[] }).grid) === before) noops++;
+      else break;
+    }
+    if (noops === MAX_NOOPS) expect(g.isOver()).toBe(true);
+    expect((g.snapshot() as { noops: number }).noops).toBeLessThanOrEqual(MAX_NOOPS);
+  });
+
+  it('scores merge score / 20000 × 100, and the solver beats random', () => {
+    const play = (chooser: (g: ReturnType<typeof g2048.create>, rng: () => number) => string, seed: number) => {
+      const rng = seededRng(seed);
+      const g = g2048.create({ seed, episode: 0, rng: seededRng(seed + 100) });
+      for (let i = 0; i < 300 && !g.isOver(); i++) g.applyMove(chooser(g, rng));
+      const merged = (g.snapshot() as { merged: number }).merged;
+      expect(g.score()).toBeCloseTo(Math.min(100, (merged / 20000) * 100));
+      return g.score();
+    };
+    let solver = 0;
+    let random = 0;
+    for (let s = 0; s < 5; s++) {
+      solver += play((g) => g.solverMove(), s);
+      random += play((g, rng) => pick(rng, g.validMoves()), s);
+    }
+    expect(solver).toBeGreaterThan(random);
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { parseModelOutput } from '../../electron/actions/parse.ts';
+import { imageToScreen } from '../../electron/input/coordinates.ts';
+import { MALFORMED } from '../fixtures/malformed-outputs.ts';
+import { g2048 } from '../../games/g2048/index.ts';
+import { tictactoe } from '../../games/tictactoe/index.ts';
+
+const geometry = { window: { x: 100, y: 50, width: 520, height: 640 }, imageScale: 1, imageWidth: 520, imageHeight: 640, inputScale: 1 };
+
+describe('model output parser', () => {
+  it('has a corpus of at least 30 malformed answers', () => {
+    expect(MALFORMED.length).toBeGreaterThanOrEqual(30);
+  });
+
+  for (const c of MALFORMED) {
+    it(`rejects: ${c.name}`, () => {
+      const r = parseModelOutput(c.raw, { space: 'gui' });
+      if (c.stage === 'parse') {
+        expect(r.ok).toBe(false);
+        if (!r.ok) expect(r.error).toMatch(c.expect);
+      } else {
+        expect(r.ok).toBe(true);
+        if (!r.ok) return;
+        const a = r.actions[0]!;
+        expect(a.kind).toBe('gui');
+        const p = (a as { params: { x: number; y: number } }).params;
+        const m = imageToScreen(geometry, p.x, p.y);
+        expect(m.ok).toBe(false);
+        if (!m.ok) expect(m.error).toMatch(c.expect);
+      }
+    });
+  }
+
+  it('accepts the house format with prose and a fenced block', () => {
+    const raw = 'Sure! Here you go.\n### Reasoning\nThe 8s can merge.\n\n### Actions\nI will do this:\n```json\n[{"action_type": "press", "parameters": {"key": "ArrowLeft"}}]\n```\nGood luck.';
+    const r = parseModelOutput(raw, { space: 'gui' });
+    expect(r).toMatchObject({ ok: true, reasoning: 'The 8s can merge.', actions: [{ kind: 'gui', type: 'PRESS', params: { key: 'ArrowLeft' } }] });
+  });
+
+  it('accepts flat parameters, a single object, trailing commas and bold headers', () => {
+    const raw = '**Reasoning:** go\n**Actions:**\n{"action_type": "CLICK", "x": 10, "y": 20,}';
+    const r = parseModelOutput(raw, { space: 'gui' });
+    expect(r).toMatchObject({ ok: true, actions: [{ type: 'CLICK', params: { x: 10, y: 20 } }] });
+  });
+
+  it('accepts {"actions": [...]} wrappers and inline "Actions:" lines', () => {
+    const r = parseModelOutput('Reasoning: fine\nActions: {"actions": [{"action_type": "WAIT", "parameters": {"duration": 0.5}}]}', { space: 'gui' });
+    expect(r).toMatchObject({ ok: true, actions: [{ type: 'WAIT', params: { duration: 0.5 } }] });
+  });
+
+  it('parses semantic moves through the game and rejects non-moves', () => {
+    expect(parseModelOutput('### Actions\n[{"action": "b2"}]', { space: 'semantic', parseMove: tictactoe.parseMove })).toMatchObject({ ok: true, actions: [{ kind: 'semantic', move: 'B2' }] });
+    expect(parseModelOutput('### Actions\nLeft', { space: 'semantic', parseMove: g2048.parseMove })).toMatchObject({ ok: true, actions: [{ move: 'left' }] });
+    const bad = parseModelOutput('### Actions\n[{"action": "Z9"}]', { space: 'semantic', parseMove: tictactoe.parseMove });
+    expect(bad).toMatchObject({ ok: false });
+    if (!bad.ok) expect(bad.error).toMatch(/not a cell/);
+  });
+});

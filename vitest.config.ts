@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['tests/**/*.test.ts'],
+    globalSetup: ['tests/helpers/display-setup.ts'],
+    // Real input goes to one shared X display: suites must not interleave.
+    fileParallelism: false,
+    pool: 'forks',
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
+    reporters: ['default'],
+  },
+});
