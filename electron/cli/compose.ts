@@ -28,6 +28,7 @@ export interface RunOptions {
   capture: CaptureBackend;
   encode: EncodeOptions;
   settleMs?: number;
+  maxConsecutiveErrors?: number;
   vlm?: Partial<VlmSettings> & { model?: string };
 }
 
@@ -77,7 +78,7 @@ export async function prepareRun(opts: RunOptions, wm: WindowManager = createWin
       action_space: opts.space,
       config: { episodes: opts.episodes, max_steps: maxSteps, seed: opts.seed, capture: opts.capture, encode: opts.encode, ...(opts.agent === 'vlm' ? { vlm: vlmPublic } : {}) },
     });
-    const config: Partial<SessionConfig> = { space: opts.space, episodes: opts.episodes, maxSteps, seed: opts.seed, encode: opts.encode, ...(opts.settleMs !== undefined ? { settleMs: opts.settleMs } : {}) };
+    const config: Partial<SessionConfig> = { space: opts.space, episodes: opts.episodes, maxSteps, seed: opts.seed, encode: opts.encode, ...(opts.settleMs !== undefined ? { settleMs: opts.settleMs } : {}), ...(opts.maxConsecutiveErrors !== undefined ? { maxConsecutiveErrors: opts.maxConsecutiveErrors } : {}) };
     const session = new Session({ target, agent, capturer: createCapturer(opts.capture), wm, store }, config);
     return { session, target, store };
   } catch (err) {

@@ -103,7 +103,12 @@ export function launchViewWindow(url: string, opts: LaunchOptions, prefer: 'auto
     kind: 'chromium',
     close: async () => {
       await killTree(child);
-      rmSync(profile, { recursive: true, force: true });
+      // Chromium's helpers may still be flushing the profile for a moment; cleanup is best effort.
+      try {
+        rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+      } catch {
+        /* a leftover temp profile is harmless */
+      }
     },
   };
 }

@@ -206,15 +206,21 @@ export class Session extends EventEmitter {
     // Decide.
     const tDecide = now();
     let decision: Decision;
+    // A per-step signal: libraries that listen on it leave no listeners behind on the run's.
+    const stepAbort = new AbortController();
+    const forwardAbort = () => stepAbort.abort();
+    this.abort.signal.addEventListener('abort', forwardAbort, { once: true });
     try {
       decision = await agent.decide(obs, {
         space: this.config.space,
         ...(game ? { game: game.def, instance: game.instance } : {}),
-        signal: this.abort.signal,
+        signal: stepAbort.signal,
         onToken: (text, channel) => this.emit('token', { episode, step, text, channel }),
       });
     } catch (err) {
       decision = { reasoning: '', actions: [], error: `agent failed: ${(err as Error).message}` };
+    } finally {
+      this.abort.signal.removeEventListener('abort', forwardAbort);
     }
     const tDecided = now();
     if (decision.parseErrors?.length) errors.push(...decision.parseErrors.map((e) => `parse: ${e}`));

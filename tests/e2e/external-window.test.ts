@@ -1,0 +1,86 @@
+/**
+ * The same `gamepilot run` drives a real third-party window (Debian's gnome-2048) by title:
+ * only that window is captured (even under another window), keys land in it, steps are recorded.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import type { ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
+import { json, runCli } from '../helpers/cli.ts';
+import { solidWindow, startWindow, stop } from '../helpers/windows.ts';
+import { readRun } from '../../electron/store/run-store.ts';
+import type { WindowInfo } from '../../native/index.ts';
+import { NutCapturer } from '../../electron/capture/nut-capturer.ts';
+import { toRgb } from '../../electron/capture/encode.ts';
+
+const KEYS = ['left', 'up', 'right', 'down', 'left', 'up'];
+let server: FakeOpenAI;
+let game: { child: ChildProcess; window: WindowInfo };
+let decoy: { child: ChildProcess; window: WindowInfo };
+
+beforeAll(async () => {
+  server = await new FakeOpenAI((_b, i) => ({ text: answer('slide', [{ action_type: 'PRESS', parameters: { key: KEYS[i % KEYS.length] } }]) })).start();
+  game = await startWindow('/usr/games/gnome-2048', [], /^GNOME 2048$/);
+  await new Promise((r) => setTimeout(r, 1000)); // let GTK draw the first board
+  // A magenta window over the game: the harness must raise the game before capturing.
+  const b = game.window.bounds;
+  decoy = await solidWindow('#ff00ff', 'gp-decoy', { x: b.x + 40, y: b.y + 40, width: 300, height: 300 });
+});
+
+afterAll(async () => {
+  await stop(decoy.child);
+  await stop(game.child);
+  await server.close();
+});
+
+async function magentaShare(file: string | Buffer): Promise<number> {
+  const { data, info } = await sharp(file).raw().toBuffer({ resolveWithObject: true });
+  let n = 0;
+  for (let i = 0; i < data.length; i += info.channels) if (data[i]! > 200 && data[i + 1]! < 60 && data[i + 2]! > 200) n++;
+  return n / (info.width * info.height);
+}
+
+describe('gamepilot run --window (third-party game)', () => {
+  it('captures only the game window, lands keys in it and records every step', async () => {
+    // Before the run the decoy really covers part of the game.
+    const raw = await new NutCapturer().grab(game.window.bounds);
+    const png = await sharp(toRgb(raw).data, { raw: { width: raw.width, height: raw.height, channels: 4 } }).png().toBuffer();
+    expect(await magentaShare(png)).toBeGreaterThan(0.05);
+
+    const out = mkdtempSync(path.join(tmpdir(), 'gp-ext-'));
+    const r = await runCli(['run', '--window', '^GNOME 2048$', '--agent', 'vlm', '--model', 'test-vlm', '--base-url', server.baseURL, '--max-steps', '6', '--out', out, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const res = json(r);
+    expect(res.episodes).toEqual([{ episode: 0, score: null, steps: 6, end: 'max_steps' }]);
+    expect(res.mean).toBeNull();
+
+    const { meta, steps } = readRun(res.run_dir);
+    expect(meta.target).toMatchObject({ kind: 'window', label: 'GNOME 2048' });
+    expect(steps).toHaveLength(6);
+    const hashes = new Set<string>();
+    for (const s of steps) {
+      // Exactly the game's client area, at its own position.
+      expect(s.window).toEqual(game.window.bounds);
+      expect(s.frame_size).toMatchObject({ width: game.window.bounds.width, height: game.window.bounds.height });
+      expect(s.errors).toEqual([]);
+      expect(s.outcomes).toEqual([{ action: 'PRESS', ok: true }]);
+      const file = path.join(res.run_dir, s.frame!);
+      expect(await magentaShare(file)).toBeLessThan(0.001);
+      hashes.add(readFileSync(file).toString('base64'));
+    }
+    // The keys moved the tiles: the game's own pixels changed between steps.
+    expect(hashes.size).toBeGreaterThanOrEqual(3);
+    // Each request carried a frame of exactly that window.
+    expect(server.requests).toHaveLength(6);
+  });
+
+  it('says clearly when no window matches, and lists what is open', async () => {
+    const r = await runCli(['run', '--window', '^No Such Game$', '--max-steps', '1', '--out', mkdtempSync(path.join(tmpdir(), 'gp-ext-'))]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/no window title matches/);
+    expect(r.stderr).toMatch(/GNOME 2048/);
+  });
+});

@@ -1,0 +1,124 @@
+/**
+ * The VLM agent against a local OpenAI-compatible server through the real `openai` client:
+ * streaming, repair, retries on 429/5xx, time-outs, history and accounting.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeOpenAI, answer, type Responder } from '../helpers/fake-openai.ts';
+import { VlmAgent } from '../../electron/agents/vlm.ts';
+import type { Observation } from '../../electron/agents/types.ts';
+import { g2048 } from '../../games/g2048/index.ts';
+
+let server: FakeOpenAI;
+beforeAll(async () => {
+  server = await new FakeOpenAI(() => ({ text: '' })).start();
+});
+afterAll(() => server.close());
+
+function use(r: Responder) {
+  server.requests.length = 0;
+  server.setResponder(r);
+}
+
+const obs = (step = 0): Observation => ({
+  step,
+  episode: 0,
+  frame: { data: Buffer.from([0xff, 0xd8, step]), mime: 'image/jpeg', width: 520, height: 640, scale: 1 },
+  geometry: { window: { x: 0, y: 0, width: 520, height: 640 }, imageScale: 1, imageWidth: 520, imageHeight: 640, inputScale: 1 },
+  tCapture: Date.now(),
+  gameText: '2 . . .',
+  validMoves: ['up', 'down', 'left', 'right'],
+});
+const ctx = (space: 'gui' | 'semantic' = 'gui', onToken?: (t: string, c: 'answer' | 'thinking') => void) => ({ space, game: g2048, signal: new AbortController().signal, ...(onToken ? { onToken } : {}) });
+const agent = (extra: Record<string, unknown> = {}) => new VlmAgent({ model: 'gpt-4o', baseURL: server.baseURL, apiKey: 'k', maxRetries: 2, timeoutMs: 5000, ...extra });
+const PRESS_LEFT = answer('merge left', [{ action_type: 'PRESS', parameters: { key: 'left' } }]);
+
+describe('VlmAgent', () => {
+  it('streams reasoning and thinking tokens and returns parsed actions with usage and cost', async () => {
+    use(() => ({ text: PRESS_LEFT, thinking: 'considering the corners', usage: { prompt_tokens: 2000, completion_tokens: 100 } }));
+    const seen: Record<string, string> = { answer: '', thinking: '' };
+    const d = await agent().decide(obs(), ctx('gui', (t, c) => (seen[c] += t)));
+    expect(d.error).toBeUndefined();
+    expect(d.actions).toEqual([{ kind: 'gui', type: 'PRESS', params: { key: 'left' } }]);
+    expect(seen.answer).toBe(PRESS_LEFT);
+    expect(seen.thinking).toBe('considering the corners');
+    expect(d.usage).toEqual({ input: 2000, output: 100 });
+    expect(d.costUsd).toBeCloseTo((2000 * 2.5 + 100 * 10) / 1e6);
+    const req = server.requests[0]!.body;
+    expect(req.model).toBe('gpt-4o');
+    expect(req.stream).toBe(true);
+    expect(req.messages[0].content).toMatch(/### Actions/);
+    expect(req.messages[0].content).toMatch(/PRESS \{key/);
+    expect(req.messages[0].content).toMatch(/520×640/);
+    expect(FakeOpenAI.images(req)).toEqual([`data:image/jpeg;base64,${Buffer.from([0xff, 0xd8, 0]).toString('base64')}`]);
+  });
+
+  it('asks once for a repair and records the parse error', async () => {
+    use((_b, i) => ({ text: i === 0 ? 'I think left is best.' : PRESS_LEFT }));
+    const d = await agent().decide(obs(), ctx());
+    expect(d.actions).toHaveLength(1);
+    expect(d.parseErrors).toEqual(['no "### Actions" section found']);
+    expect(d.attempts).toBe(2);
+    const repair = server.requests[1]!.body.messages;
+    expect(repair.at(-2)).toMatchObject({ role: 'assistant', content: 'I think left is best.' });
+    expect(repair.at(-1).content).toMatch(/could not be used: no "### Actions" section/);
+  });
+
+  it('gives up after the configured repairs with a clear error', async () => {
+    use(() => ({ text: '### Actions\n[{"action_type": "FLY"}]' }));
+    const d = await agent({ repairs: 1 }).decide(obs(), ctx());
+    expect(d.actions).toEqual([]);
+    expect(d.error).toMatch(/unusable answer: action 1: unknown action type "FLY"/);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('retries 429 and 500 with backoff, then succeeds', async () => {
+    use((_b, i) => (i === 0 ? { status: 429, headers: { 'retry-after-ms': '20' } } : i === 1 ? { status: 500, headers: { 'retry-after-ms': '20' } } : { text: PRESS_LEFT }));
+    const d = await agent().decide(obs(), ctx());
+    expect(d.error).toBeUndefined();
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('reports a persistent 500 or 429 as an error without actions', async () => {
+    use(() => ({ status: 500, headers: { 'retry-after-ms': '10' } }));
+    const d = await agent({ maxRetries: 1 }).decide(obs(), ctx());
+    expect(d.actions).toEqual([]);
+    expect(d.error).toMatch(/model call failed: HTTP 500/);
+    expect(server.requests).toHaveLength(2);
+    use(() => ({ status: 429, headers: { 'retry-after-ms': '10' } }));
+    expect((await agent({ maxRetries: 0 }).decide(obs(), ctx())).error).toMatch(/HTTP 429/);
+  });
+
+  it('times out a model that does not answer', async () => {
+    use(() => ({ text: PRESS_LEFT, delayMs: 3000 }));
+    const t0 = Date.now();
+    const d = await agent({ timeoutMs: 300, maxRetries: 0 }).decide(obs(), ctx());
+    expect(d.error).toMatch(/model call failed: .*(timed out|timeout)/i);
+    expect(Date.now() - t0).toBeLessThan(2500);
+  });
+
+  it('keeps a history of the last K frame–action pairs', async () => {
+    use(() => ({ text: PRESS_LEFT }));
+    const a = agent({ history: 3 });
+    for (let s = 0; s < 4; s++) await a.decide(obs(s), ctx());
+    const last = server.requests.at(-1)!.body.messages;
+    // system + 2 past (user, assistant) pairs + current user
+    expect(last.map((m: { role: string }) => m.role)).toEqual(['system', 'user', 'assistant', 'user', 'assistant', 'user']);
+    expect(last[1].content[0].text).toMatch(/Step 2/);
+    expect(last[2].content).toMatch(/### Actions\n\[\{"action_type":"PRESS"/);
+    const zeroShot = agent({ history: 1 });
+    await zeroShot.decide(obs(0), ctx());
+    await zeroShot.decide(obs(1), ctx());
+    expect(server.requests.at(-1)!.body.messages).toHaveLength(2);
+  });
+
+  it('puts learned experience in the system prompt and uses semantic moves', async () => {
+    use(() => ({ text: '### Reasoning\nx\n### Actions\n[{"action": "Up"}]' }));
+    const a = agent({ experience: 'Keep the big tile in the bottom-left corner.' });
+    const d = await a.decide(obs(), ctx('semantic'));
+    expect(d.actions).toEqual([{ kind: 'semantic', move: 'up' }]);
+    const sys = server.requests[0]!.body.messages[0].content;
+    expect(sys).toMatch(/Keep the big tile in the bottom-left corner\./);
+    expect(sys).toMatch(/"up", "down", "left" or "right"/);
+    expect(sys).not.toMatch(/MOVE_TO/);
+  });
+});
