@@ -47,14 +47,19 @@ export class X11WindowManager implements WindowManager {
     return infos.filter((w): w is WindowInfo => !!w);
   }
 
+  private pids = new Map<string, number>();
+
   async get(id: string): Promise<WindowInfo | undefined> {
     const g = await clientGeometry(id);
     if (!g || !g.viewable) return undefined;
-    let pid = 0;
-    try {
-      pid = Number(/= (\d+)/.exec(await run('xprop', ['-id', id, '_NET_WM_PID']))?.[1] ?? 0);
-    } catch {
-      /* pid is optional */
+    let pid = this.pids.get(normId(id)) ?? 0;
+    if (!pid) {
+      try {
+        pid = Number(/= (\d+)/.exec(await run('xprop', ['-id', id, '_NET_WM_PID']))?.[1] ?? 0);
+        this.pids.set(normId(id), pid);
+      } catch {
+        /* pid is optional */
+      }
     }
     return { id: normId(id), title: g.title, pid, bounds: { x: g.x, y: g.y, width: g.width, height: g.height }, scaleFactor: 1 };
   }

@@ -41,6 +41,31 @@ export async function runBench(opts: { iterations: number; loopSteps: number; lo
   const nut = await loadNut();
   const width = Math.min(1280, await nut.screen.width());
   const height = Math.min(800, await nut.screen.height());
+  const wm = createWindowManager();
+  // A real game fills the captured region, so the encoder sees real content, not an empty desktop.
+  const target = await BuiltinTarget.open(getGame('2048'), wm, { x: 0, y: 0, width, height });
+  const out = mkdtempSync(path.join(tmpdir(), 'gamepilot-bench-'));
+  try {
+    await wm.focus((await target.locate()).id);
+    const stages = await measureStages(opts.iterations, { width, height }, opts.log);
+    opts.log(`bench: loop of ${opts.loopSteps} steps on built-in 2048 with an instant agent`);
+    const store = RunStore.create(out, { kind: 'agent', game: '2048', target: { kind: 'builtin', label: target.label }, agent: 'solver', model: null, action_space: 'gui', config: {} });
+    const session = new Session({ target, agent: new SolverAgent(), capturer: new NutCapturer(), wm, store }, { space: 'gui', episodes: 1, maxSteps: opts.loopSteps, seed: 1 });
+    const stepMs: number[] = [];
+    session.on('step', (r) => stepMs.push(r.latency_ms.total));
+    const t0 = now();
+    const result = await session.run();
+    const seconds = (now() - t0) / 1000;
+    const steps = result.episodes.reduce((n, e) => n + e.steps, 0);
+    return { ...stages, loop: { game: '2048', steps, seconds: r2(seconds), steps_per_second: r2(steps / seconds), step_ms: stat(stepMs) } };
+  } finally {
+    await target.close();
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+async function measureStages(iterations: number, region: { width: number; height: number }, log: (s: string) => void): Promise<Omit<BenchResult, 'loop'>> {
+  const nut = await loadNut();
   const capturer = new NutCapturer();
   const cap: number[] = [];
   const enc: number[] = [];
@@ -48,10 +73,10 @@ export async function runBench(opts: { iterations: number; loopSteps: number; lo
   const total: number[] = [];
   const sizes: number[] = [];
   let encoded = { width: 0, height: 0 };
-  opts.log(`bench: ${opts.iterations} × (capture ${width}×${height} → JPEG long side 1024 → one key)`);
-  for (let i = 0; i < opts.iterations + 3; i++) {
+  log(`bench: ${iterations} × (capture ${region.width}×${region.height} → JPEG long side 1024 → one key)`);
+  for (let i = 0; i < iterations + 3; i++) {
     const t0 = now();
-    const raw = await capturer.grab({ x: 0, y: 0, width, height });
+    const raw = await capturer.grab({ x: 0, y: 0, ...region });
     const t1 = now();
     const frame = await encodeFrame(raw, { longSide: 1024, format: 'jpeg', quality: 80 });
     const t2 = now();
@@ -66,36 +91,15 @@ export async function runBench(opts: { iterations: number; loopSteps: number; lo
     sizes.push(frame.data.length);
     encoded = { width: frame.width, height: frame.height };
   }
-
-  opts.log(`bench: loop of ${opts.loopSteps} steps on built-in 2048 with an instant agent`);
-  const wm = createWindowManager();
-  const target = await BuiltinTarget.open(getGame('2048'), wm);
-  const out = mkdtempSync(path.join(tmpdir(), 'gamepilot-bench-'));
-  let loop: BenchResult['loop'];
-  try {
-    const store = RunStore.create(out, { kind: 'agent', game: '2048', target: { kind: 'builtin', label: target.label }, agent: 'solver', model: null, action_space: 'gui', config: {} });
-    const session = new Session({ target, agent: new SolverAgent(), capturer, wm, store }, { space: 'gui', episodes: 1, maxSteps: opts.loopSteps, seed: 1 });
-    const stepMs: number[] = [];
-    session.on('step', (r) => stepMs.push(r.latency_ms.total));
-    const t0 = now();
-    const result = await session.run();
-    const seconds = (now() - t0) / 1000;
-    const steps = result.episodes.reduce((n, e) => n + e.steps, 0);
-    loop = { game: '2048', steps, seconds: r2(seconds), steps_per_second: r2(steps / seconds), step_ms: stat(stepMs) };
-  } finally {
-    await target.close();
-    rmSync(out, { recursive: true, force: true });
-  }
   return {
-    region: { width, height },
+    region,
     encoded: { ...encoded, bytes_p50: percentile(sizes, 50) },
-    iterations: opts.iterations,
+    iterations,
     capture_ms: stat(cap),
     encode_ms: stat(enc),
     input_ms: stat(inp),
     step_overhead_p50_ms: r2(percentile(total, 50)),
     step_overhead_p95_ms: r2(percentile(total, 95)),
-    loop,
   };
 }
 

@@ -29,6 +29,7 @@ export interface RunOptions {
   encode: EncodeOptions;
   settleMs?: number;
   maxConsecutiveErrors?: number;
+  minStepMs?: number;
   vlm?: Partial<VlmSettings> & { model?: string };
 }
 
@@ -78,7 +79,7 @@ export async function prepareRun(opts: RunOptions, wm: WindowManager = createWin
       action_space: opts.space,
       config: { episodes: opts.episodes, max_steps: maxSteps, seed: opts.seed, capture: opts.capture, encode: opts.encode, ...(opts.agent === 'vlm' ? { vlm: vlmPublic } : {}) },
     });
-    const config: Partial<SessionConfig> = { space: opts.space, episodes: opts.episodes, maxSteps, seed: opts.seed, encode: opts.encode, ...(opts.settleMs !== undefined ? { settleMs: opts.settleMs } : {}), ...(opts.maxConsecutiveErrors !== undefined ? { maxConsecutiveErrors: opts.maxConsecutiveErrors } : {}) };
+    const config: Partial<SessionConfig> = { space: opts.space, episodes: opts.episodes, maxSteps, seed: opts.seed, encode: opts.encode, ...(opts.settleMs !== undefined ? { settleMs: opts.settleMs } : {}), ...(opts.maxConsecutiveErrors !== undefined ? { maxConsecutiveErrors: opts.maxConsecutiveErrors } : {}), ...(opts.minStepMs !== undefined ? { minStepMs: opts.minStepMs } : {}) };
     const session = new Session({ target, agent, capturer: createCapturer(opts.capture), wm, store }, config);
     return { session, target, store };
   } catch (err) {

@@ -22,7 +22,7 @@ const USAGE = `gamepilot — vision-language models play real games
       --repairs N  --timeout-ms MS  --max-retries N  --price-in USD/M  --price-out USD/M
       --image-size PX (long side, default 1280)  --format jpeg|png  --quality Q
       --capture nut|screenshot-desktop  --settle-ms MS  --max-errors N (consecutive unusable steps before giving up, default 5)
-      --game-text (send the board as text too)  --json  --quiet
+      --pace-ms MS (minimum time per step, to watch fast agents)  --game-text (send the board as text too)  --json  --quiet
   gamepilot bench [--json] [--iterations N] [--loop-steps N]
 `;
 
@@ -99,7 +99,7 @@ async function runCommand(args: string[]) {
       repairs: { type: 'string' }, 'timeout-ms': { type: 'string' }, 'max-retries': { type: 'string' },
       'price-in': { type: 'string' }, 'price-out': { type: 'string' },
       'image-size': { type: 'string' }, format: { type: 'string' }, quality: { type: 'string' }, capture: { type: 'string' },
-      'settle-ms': { type: 'string' }, 'max-errors': { type: 'string' }, 'game-text': { type: 'boolean' }, json: { type: 'boolean' }, quiet: { type: 'boolean' },
+      'settle-ms': { type: 'string' }, 'max-errors': { type: 'string' }, 'pace-ms': { type: 'string' }, 'game-text': { type: 'boolean' }, json: { type: 'boolean' }, quiet: { type: 'boolean' },
     },
   });
   const agent = oneOf(values.agent, 'agent', ['random', 'solver', 'vlm'] as const, 'random') as AgentKind;
@@ -135,6 +135,7 @@ async function runCommand(args: string[]) {
       quality: num(values.quality, 'quality', { min: 1, int: true }) ?? 80,
     },
     ...(settleMs !== undefined ? { settleMs } : {}),
+    ...(values['pace-ms'] ? { minStepMs: num(values['pace-ms'], 'pace-ms', { min: 0 })! } : {}),
     ...(values['max-errors'] ? { maxConsecutiveErrors: num(values['max-errors'], 'max-errors', { min: 1, int: true })! } : {}),
     vlm,
   });

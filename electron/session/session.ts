@@ -27,6 +27,8 @@ export interface SessionConfig {
   settleMs: number;
   /** Give up after this many consecutive steps without usable actions. */
   maxConsecutiveErrors: number;
+  /** Minimum wall time per step, so people can follow a fast agent (ms; 0 = as fast as it goes). */
+  minStepMs: number;
 }
 
 export const DEFAULT_SESSION: SessionConfig = {
@@ -37,6 +39,7 @@ export const DEFAULT_SESSION: SessionConfig = {
   encode: DEFAULT_ENCODE,
   settleMs: 150,
   maxConsecutiveErrors: 5,
+  minStepMs: 0,
 };
 
 export interface SessionResult {
@@ -152,7 +155,10 @@ export class Session extends EventEmitter {
     for (let s = 0; s < this.config.maxSteps; s++) {
       await this.gate();
       if (this.abort.signal.aborted) return { steps: s, end: 'stopped' };
+      const started = now();
       const { rec, terminal, refused } = await this.step(e, s);
+      const spare = this.config.minStepMs - (now() - started);
+      if (spare > 0) await sleep(spare, this.abort.signal);
       consecutiveErrors = rec.actions.length === 0 && rec.errors.length ? consecutiveErrors + 1 : 0;
       if (consecutiveErrors >= this.config.maxConsecutiveErrors) {
         throw new Error(`${consecutiveErrors} steps in a row without usable actions; last error: ${rec.errors.at(-1)}`);
@@ -179,6 +185,7 @@ export class Session extends EventEmitter {
       throw new TargetGoneError(`cannot locate the target window: ${(err as Error).message}`);
     }
     await wm.focus(win.id);
+    const tLocated = now();
     const tCapture = Date.now();
     const raw = await capturer.grab(win.bounds);
     const tCaptured = now();
@@ -247,7 +254,8 @@ export class Session extends EventEmitter {
       outcomes,
       errors,
       latency_ms: {
-        capture: round2(tCaptured - tStart),
+        locate: round2(tLocated - tStart),
+        capture: round2(tCaptured - tLocated),
         encode: round2(tEncoded - tCaptured),
         model: round2(tDecided - tDecide),
         act: round2(tActed - tDecided),

@@ -86,13 +86,13 @@ export class BuiltinTarget implements Target {
   }
 
   /** Opens the game's view as a real window and waits until it shows the first state. */
-  static async open(def: GameDefinition, wm: WindowManager, opts: { x?: number; y?: number; timeoutMs?: number } = {}): Promise<BuiltinTarget> {
+  static async open(def: GameDefinition, wm: WindowManager, opts: { x?: number; y?: number; width?: number; height?: number; timeoutMs?: number } = {}): Promise<BuiltinTarget> {
     const nonce = randomBytes(3).toString('hex');
     const game = new BuiltinGame(def, `Gamepilot · ${def.title} · ${nonce}`);
     const server = new GameViewServer();
     await server.start();
     const url = server.add(game);
-    const launched = launchViewWindow(url, { ...def.viewSize, x: opts.x ?? 40, y: opts.y ?? 40 });
+    const launched = launchViewWindow(url, { width: opts.width ?? def.viewSize.width, height: opts.height ?? def.viewSize.height, x: opts.x ?? 40, y: opts.y ?? 40 });
     try {
       const window = await WindowTarget.find(wm, new RegExp(`Gamepilot · .* · ${nonce}$`), opts.timeoutMs ?? 20000);
       if (!(await game.waitRendered(opts.timeoutMs ?? 20000))) throw new Error('the game view did not render');

@@ -1,0 +1,48 @@
+/**
+ * `gamepilot bench --json` prints every figure it promises (timing itself is not judged here
+ * beyond generous bounds), and the screenshot-desktop fallback captures the same window.
+ */
+import { describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { json, runCli } from '../helpers/cli.ts';
+import { solidWindow, stop } from '../helpers/windows.ts';
+import { ScreenshotDesktopCapturer } from '../../electron/capture/screenshot-desktop-capturer.ts';
+import { NutCapturer } from '../../electron/capture/nut-capturer.ts';
+import { encodeFrame } from '../../electron/capture/encode.ts';
+
+describe('gamepilot bench', () => {
+  it('reports per-stage p50/p95, step overhead and loop speed', async () => {
+    const r = await runCli(['bench', '--json', '--iterations', '10', '--loop-steps', '10']);
+    expect(r.code, r.stderr).toBe(0);
+    const b = json(r);
+    expect(b.region).toEqual({ width: 1280, height: 800 });
+    expect(b.encoded).toMatchObject({ width: 1024, height: 640 });
+    for (const k of ['capture_ms', 'encode_ms', 'input_ms']) {
+      expect(b[k].p50).toBeGreaterThan(0);
+      expect(b[k].p95).toBeGreaterThanOrEqual(b[k].p50);
+    }
+    expect(b.step_overhead_p50_ms).toBeGreaterThan(0);
+    expect(b.step_overhead_p50_ms).toBeLessThan(1000);
+    expect(b.loop.steps).toBe(10);
+    expect(b.loop.steps_per_second).toBeGreaterThan(0.5);
+  });
+});
+
+describe('capture backends', () => {
+  it('nut-js and screenshot-desktop see the same window pixels, in the right colours', async () => {
+    const w = await solidWindow('#20a040', 'gp-colour', { x: 100, y: 120, width: 200, height: 150 });
+    try {
+      await new Promise((r) => setTimeout(r, 500));
+      for (const capturer of [new NutCapturer(), new ScreenshotDesktopCapturer()]) {
+        const raw = await capturer.grab(w.window.bounds);
+        expect([raw.width, raw.height]).toEqual([w.window.bounds.width, w.window.bounds.height]);
+        const png = await encodeFrame(raw, { longSide: 1280, format: 'png', quality: 80 });
+        const { data } = await sharp(png.data).raw().toBuffer({ resolveWithObject: true });
+        const mid = ((Math.floor(png.height / 2) * png.width + Math.floor(png.width / 2)) * 3);
+        expect([data[mid], data[mid + 1], data[mid + 2]], capturer.name).toEqual([0x20, 0xa0, 0x40]);
+      }
+    } finally {
+      await stop(w.child);
+    }
+  });
+});
