@@ -59,22 +59,9 @@ export class BuiltinGame extends EventEmitter {
     this.emit('input', input, result);
   }
 
-  /** Resolves once `count` inputs arrived since the last drain (or after `timeoutMs`). */
+  /** Resolves once `count` inputs arrived since the last drain (or false after `timeoutMs`). */
   waitForInputs(count: number, timeoutMs: number): Promise<boolean> {
-    if (this.inputs.length >= count) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.off('input', check);
-        resolve(false);
-      }, timeoutMs);
-      const check = () => {
-        if (this.inputs.length < count) return;
-        clearTimeout(timer);
-        this.off('input', check);
-        resolve(true);
-      };
-      this.on('input', check);
-    });
+    return this.waitUntil('input', () => this.inputs.length >= count, timeoutMs);
   }
 
   drainInputs(): InputRecord[] {
@@ -90,22 +77,22 @@ export class BuiltinGame extends EventEmitter {
     this.emit('rendered', version);
   }
 
-  /** Resolves once the view shows the current engine state (or after `timeoutMs`). */
+  /** Resolves once the view shows the current engine state (or false after `timeoutMs`). */
   waitRendered(timeoutMs = 3000): Promise<boolean> {
-    if (this.renderedVersion >= this.version) return Promise.resolve(true);
+    return this.waitUntil('rendered', () => this.renderedVersion >= this.version, timeoutMs);
+  }
+
+  private waitUntil(event: string, done: () => boolean, timeoutMs: number): Promise<boolean> {
+    if (done()) return Promise.resolve(true);
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.off('rendered', check);
-        resolve(false);
-      }, timeoutMs);
-      const check = () => {
-        if (this.renderedVersion >= this.version) {
-          clearTimeout(timer);
-          this.off('rendered', check);
-          resolve(true);
-        }
+      const finish = (ok: boolean) => {
+        clearTimeout(timer);
+        this.off(event, check);
+        resolve(ok);
       };
-      this.on('rendered', check);
+      const check = () => done() && finish(true);
+      const timer = setTimeout(() => finish(false), timeoutMs);
+      this.on(event, check);
     });
   }
 
