@@ -21,10 +21,10 @@ function run(cmd, args) {
   child.on('exit', (code) => process.exit(code ?? 0));
 }
 
-if (electronBin && existsSync(electronBin) && existsSync(path.join(root, 'electron', 'app', 'main.ts'))) {
+if (electronBin && existsSync(electronBin)) {
   run(process.execPath, [path.join(root, 'node_modules', '@electron-forge', 'cli', 'dist', 'electron-forge.js'), 'start']);
 } else {
-  console.error('The Electron binary is not installed here; playing the built-in default (2048, solver baseline) in a browser window.');
+  console.error('The Electron binary is not installed here; serving the same UI as the web shell and opening it in a browser window.');
   console.error('Install Electron (npm install with network access) for the desktop app. Ctrl+C stops.');
-  run(process.execPath, [path.join(root, 'bin', 'gamepilot.mjs'), 'run', '--game', '2048', '--agent', 'solver', '--max-steps', '200', '--pace-ms', '400']);
+  run(process.execPath, [path.join(root, 'bin', 'gamepilot.mjs'), 'web', '--open']);
 }

@@ -6,12 +6,17 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const PROMPTS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'prompts');
+const SOURCE_PROMPTS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'prompts');
+
+/** Where templates live: GAMEPILOT_PROMPTS_DIR (set by the packaged app), else the checkout's prompts/. */
+export function promptsDir(): string {
+  return process.env.GAMEPILOT_PROMPTS_DIR ?? SOURCE_PROMPTS_DIR;
+}
 
 const cache = new Map<string, string>();
 
 export function loadTemplate(nameOrPath: string): string {
-  const file = nameOrPath.includes('/') || nameOrPath.includes('\\') ? nameOrPath : path.join(PROMPTS_DIR, `${nameOrPath}.md`);
+  const file = nameOrPath.includes('/') || nameOrPath.includes('\\') ? nameOrPath : path.join(promptsDir(), `${nameOrPath}.md`);
   let text = cache.get(file);
   if (text === undefined) {
     try {

@@ -10,7 +10,7 @@ import type { Agent } from '../agents/types.ts';
 import { RandomAgent, SolverAgent } from '../agents/baselines.ts';
 import { VlmAgent, type VlmSettings } from '../agents/vlm.ts';
 import { RunStore } from '../store/run-store.ts';
-import { BuiltinTarget, WindowTarget, type Target } from '../session/targets.ts';
+import { BuiltinTarget, WindowTarget, type Target, type ViewLauncher } from '../session/targets.ts';
 import { Session, type SessionConfig } from '../session/session.ts';
 import type { EncodeOptions } from '../capture/encode.ts';
 
@@ -41,9 +41,9 @@ export function makeAgent(opts: Pick<RunOptions, 'agent' | 'seed' | 'vlm'>): Age
   return new VlmAgent({ ...opts.vlm, model });
 }
 
-export async function openTarget(opts: Pick<RunOptions, 'game' | 'window'>, wm: WindowManager): Promise<Target> {
+export async function openTarget(opts: Pick<RunOptions, 'game' | 'window'>, wm: WindowManager, launch?: ViewLauncher): Promise<Target> {
   if (opts.game && opts.window) throw new Error('give --game or --window, not both');
-  if (opts.game) return BuiltinTarget.open(getGame(opts.game), wm);
+  if (opts.game) return BuiltinTarget.open(getGame(opts.game), wm, launch ? { launch } : {});
   if (opts.window) {
     let pattern: RegExp;
     try {
@@ -68,22 +68,36 @@ export async function prepareRun(opts: RunOptions, wm: WindowManager = createWin
   if (opts.space === 'semantic' && !opts.game) throw new Error('--action-space semantic needs a built-in --game');
   const target = await openTarget(opts, wm);
   try {
-    const maxSteps = opts.maxSteps ?? target.game?.def.defaultMaxSteps ?? 50;
-    const { apiKey: _secret, ...vlmPublic } = opts.vlm ?? {};
-    const store = RunStore.create(opts.outDir, {
-      kind: 'agent',
-      game: target.game?.def.id ?? null,
-      target: { kind: target.kind, label: target.label, ...(opts.window ? { pattern: opts.window } : {}) },
-      agent: agent.name,
-      model: opts.agent === 'vlm' ? (opts.vlm?.model ?? process.env.GAMEPILOT_MODEL ?? null) : null,
-      action_space: opts.space,
-      config: { episodes: opts.episodes, max_steps: maxSteps, seed: opts.seed, capture: opts.capture, encode: opts.encode, ...(opts.agent === 'vlm' ? { vlm: vlmPublic } : {}) },
-    });
-    const config: Partial<SessionConfig> = { space: opts.space, episodes: opts.episodes, maxSteps, seed: opts.seed, encode: opts.encode, ...(opts.settleMs !== undefined ? { settleMs: opts.settleMs } : {}), ...(opts.maxConsecutiveErrors !== undefined ? { maxConsecutiveErrors: opts.maxConsecutiveErrors } : {}), ...(opts.minStepMs !== undefined ? { minStepMs: opts.minStepMs } : {}) };
-    const session = new Session({ target, agent, capturer: createCapturer(opts.capture), wm, store }, config);
-    return { session, target, store };
+    return { ...wireSession(opts, target, agent, wm), target };
   } catch (err) {
     await target.close();
     throw err;
   }
+}
+
+/** A session for an already open target: the run folder, its metadata, the loop. */
+export function wireSession(opts: RunOptions, target: Target, agent: Agent, wm: WindowManager): { session: Session; store: RunStore } {
+  const maxSteps = opts.maxSteps ?? target.game?.def.defaultMaxSteps ?? 50;
+  const { apiKey: _secret, ...vlmPublic } = opts.vlm ?? {};
+  const store = RunStore.create(opts.outDir, {
+    kind: 'agent',
+    game: target.game?.def.id ?? null,
+    target: { kind: target.kind, label: target.label, ...(opts.window ? { pattern: opts.window } : {}) },
+    agent: agent.name,
+    model: opts.agent === 'vlm' ? (opts.vlm?.model ?? process.env.GAMEPILOT_MODEL ?? null) : null,
+    action_space: opts.space,
+    config: { episodes: opts.episodes, max_steps: maxSteps, seed: opts.seed, capture: opts.capture, encode: opts.encode, ...(opts.agent === 'vlm' ? { vlm: vlmPublic } : {}) },
+  });
+  const config: Partial<SessionConfig> = {
+    space: opts.space,
+    episodes: opts.episodes,
+    maxSteps,
+    seed: opts.seed,
+    encode: opts.encode,
+    ...(opts.settleMs !== undefined ? { settleMs: opts.settleMs } : {}),
+    ...(opts.maxConsecutiveErrors !== undefined ? { maxConsecutiveErrors: opts.maxConsecutiveErrors } : {}),
+    ...(opts.minStepMs !== undefined ? { minStepMs: opts.minStepMs } : {}),
+  };
+  const session = new Session({ target, agent, capturer: createCapturer(opts.capture), wm, store }, config);
+  return { session, store };
 }

@@ -8,6 +8,8 @@ import { BUILTIN_GAMES } from '../../games/index.ts';
 import { prepareRun, type AgentKind } from './compose.ts';
 import { runBench, formatBench } from './bench.ts';
 import type { CaptureBackend } from '../capture/index.ts';
+import { defaultConfigDir, runWebShell } from '../web/shell.ts';
+import { launchViewWindow } from '../games/launcher.ts';
 
 const USAGE = `gamepilot — vision-language models play real games
 
@@ -24,6 +26,8 @@ const USAGE = `gamepilot — vision-language models play real games
       --capture nut|screenshot-desktop  --settle-ms MS  --max-errors N (consecutive unusable steps before giving up, default 5)
       --pace-ms MS (minimum time per step, to watch fast agents)  --game-text (send the board as text too)  --json  --quiet
   gamepilot bench [--json] [--iterations N] [--loop-steps N]
+  gamepilot web [--port P] [--runs-dir DIR] [--config-dir DIR] [--no-demo] [--open]
+      serves the UI on 127.0.0.1; the first line of output is its URL with a session token
 `;
 
 type Out = { log: (s: string) => void; out: (s: string) => void };
@@ -41,6 +45,8 @@ export async function main(argv: string[]): Promise<number> {
         return await runCommand(rest);
       case 'bench':
         return await benchCommand(rest);
+      case 'web':
+        return await webCommand(rest);
       case undefined:
       case 'help':
       case '--help':
@@ -181,5 +187,29 @@ async function benchCommand(args: string[]) {
     log: values.json ? () => {} : io.log,
   });
   io.out(values.json ? JSON.stringify(result) : formatBench(result));
+  return 0;
+}
+
+async function webCommand(args: string[]) {
+  const { values } = parseArgs({ args, options: { port: { type: 'string' }, 'runs-dir': { type: 'string' }, 'config-dir': { type: 'string' }, 'no-demo': { type: 'boolean' }, open: { type: 'boolean' } } });
+  const port = num(values.port, 'port', { min: 0, int: true });
+  const { shell, close } = await runWebShell({
+    ...(port !== undefined ? { port } : {}),
+    runsDir: values['runs-dir'] ?? 'runs',
+    configDir: values['config-dir'] ?? defaultConfigDir(),
+    demo: !values['no-demo'],
+    log: io.log,
+  });
+  io.out(shell.url);
+  io.log(`Gamepilot web shell on ${shell.url} (loopback only; the token is required). Ctrl+C stops.`);
+  const ui = values.open ? launchViewWindow(shell.url, { width: 1360, height: 860, x: 0, y: 0 }, 'chromium') : undefined;
+  await new Promise<void>((resolve) => {
+    const quit = () => resolve();
+    process.once('SIGINT', quit);
+    process.once('SIGTERM', quit);
+  });
+  io.log('stopping…');
+  await close();
+  await ui?.close();
   return 0;
 }

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 export interface LaunchedWindow {
   pid: number;
-  kind: 'electron' | 'chromium';
+  kind: 'electron' | 'chromium' | 'app';
   close(): Promise<void>;
 }
 

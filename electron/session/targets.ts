@@ -7,7 +7,10 @@ import { findWindow } from '../../native/types.ts';
 import type { GameDefinition, HitRect } from '../../games/types.ts';
 import { BuiltinGame } from '../games/builtin-game.ts';
 import { GameViewServer } from '../games/view-server.ts';
-import { launchViewWindow, type LaunchedWindow } from '../games/launcher.ts';
+import { launchViewWindow, type LaunchedWindow, type LaunchOptions } from '../games/launcher.ts';
+
+/** Opens a URL as a top-level window: a browser process from the CLI, a BrowserWindow in the app. */
+export type ViewLauncher = (url: string, opts: LaunchOptions) => LaunchedWindow | Promise<LaunchedWindow>;
 import { randomBytes } from 'node:crypto';
 import { sleep } from '../util/time.ts';
 
@@ -48,6 +51,13 @@ export class WindowTarget implements Target {
     return this.current.title;
   }
 
+  /** A window picked by id (from a list); followed by id, and by its exact title if it is recreated. */
+  static async byId(wm: WindowManager, id: string): Promise<WindowTarget> {
+    const w = await wm.get(id);
+    if (!w) throw new TargetGoneError(`window ${id} is gone`);
+    return new WindowTarget(wm, new RegExp(`^${w.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`), w);
+  }
+
   static async find(wm: WindowManager, pattern: RegExp, timeoutMs = 0): Promise<WindowTarget> {
     const w = timeoutMs > 0 ? await waitForWindow(wm, pattern, timeoutMs) : await findWindow(wm, pattern);
     if (!w) {
@@ -86,13 +96,17 @@ export class BuiltinTarget implements Target {
   }
 
   /** Opens the game's view as a real window and waits until it shows the first state. */
-  static async open(def: GameDefinition, wm: WindowManager, opts: { x?: number; y?: number; width?: number; height?: number; timeoutMs?: number } = {}): Promise<BuiltinTarget> {
+  static async open(
+    def: GameDefinition,
+    wm: WindowManager,
+    opts: { x?: number; y?: number; width?: number; height?: number; timeoutMs?: number; launch?: ViewLauncher } = {},
+  ): Promise<BuiltinTarget> {
     const nonce = randomBytes(3).toString('hex');
     const game = new BuiltinGame(def, `Gamepilot · ${def.title} · ${nonce}`);
     const server = new GameViewServer();
     await server.start();
     const url = server.add(game);
-    const launched = launchViewWindow(url, { width: opts.width ?? def.viewSize.width, height: opts.height ?? def.viewSize.height, x: opts.x ?? 40, y: opts.y ?? 40 });
+    const launched = await (opts.launch ?? launchViewWindow)(url, { width: opts.width ?? def.viewSize.width, height: opts.height ?? def.viewSize.height, x: opts.x ?? 40, y: opts.y ?? 40 });
     try {
       const window = await WindowTarget.find(wm, new RegExp(`Gamepilot · .* · ${nonce}$`), opts.timeoutMs ?? 20000);
       if (!(await game.waitRendered(opts.timeoutMs ?? 20000))) throw new Error('the game view did not render');

@@ -1,0 +1,189 @@
+/**
+ * The one typed contract between the renderer and the core. Requests are validated at the
+ * boundary (both transports call `parseRequest`); events are what a Session emits, shaped for
+ * the UI. Nothing here imports Node or Electron, so the renderer shares these types.
+ */
+import { z } from 'zod';
+
+export const PROVIDERS = {
+  openai: { label: 'OpenAI', baseURL: 'https://api.openai.com/v1' },
+  gemini: { label: 'Gemini (OpenAI-compatible)', baseURL: 'https://generativelanguage.googleapis.com/v1beta/openai/' },
+  openrouter: { label: 'OpenRouter', baseURL: 'https://openrouter.ai/api/v1' },
+  vllm: { label: 'vLLM', baseURL: 'http://localhost:8000/v1' },
+  ollama: { label: 'Ollama', baseURL: 'http://localhost:11434/v1' },
+  lmstudio: { label: 'LM Studio', baseURL: 'http://localhost:1234/v1' },
+  custom: { label: 'Custom base URL', baseURL: '' },
+} as const;
+export type Provider = keyof typeof PROVIDERS;
+
+export const SettingsSchema = z.object({
+  provider: z.enum(Object.keys(PROVIDERS) as [Provider, ...Provider[]]).default('openai'),
+  baseURL: z.string().max(500).default(''),
+  model: z.string().max(200).default(''),
+  imageSize: z.number().int().min(256).max(4096).default(1280),
+  detail: z.enum(['low', 'high', 'auto']).default('auto'),
+  history: z.number().int().min(1).max(16).default(1),
+  temperature: z.number().min(0).max(2).nullable().default(null),
+  stopHotkey: z.string().min(1).max(60).default('CommandOrControl+Shift+F12'),
+});
+export type Settings = z.infer<typeof SettingsSchema>;
+export const DEFAULT_SETTINGS: Settings = SettingsSchema.parse({});
+
+export const StartRunSchema = z.object({
+  target: z.union([z.object({ game: z.string().min(1) }), z.object({ windowId: z.string().min(1) })]),
+  agent: z.enum(['random', 'solver', 'vlm']),
+  space: z.enum(['gui', 'semantic']).default('gui'),
+  episodes: z.number().int().min(1).max(10000).default(1),
+  maxSteps: z.number().int().min(1).max(100000).optional(),
+  seed: z.number().int().default(0),
+  paceMs: z.number().min(0).max(60000).default(0),
+});
+export type StartRun = z.infer<typeof StartRunSchema>;
+
+const empty = z.object({}).strict();
+
+/** Every request: its params schema. Results are typed in `Results`. */
+export const REQUESTS = {
+  health: empty,
+  state: empty,
+  listTargets: empty,
+  thumbnail: z.object({ windowId: z.string().min(1), maxSide: z.number().int().min(32).max(640).default(240) }),
+  startRun: StartRunSchema,
+  control: z.object({ action: z.enum(['pause', 'resume', 'step', 'stop']) }),
+  getSettings: empty,
+  saveSettings: z.object({ settings: SettingsSchema.partial(), apiKey: z.string().max(500).optional() }),
+  testConnection: z.object({ settings: SettingsSchema.partial().optional(), apiKey: z.string().max(500).optional() }),
+  listRuns: empty,
+  getRun: z.object({ id: z.string().regex(/^[\w.-]+$/) }),
+  getFrame: z.object({ id: z.string().regex(/^[\w.-]+$/), frame: z.string().regex(/^frames\/[\w.-]+\.(jpg|png)$/) }),
+  exportRun: z.object({ id: z.string().regex(/^[\w.-]+$/), dest: z.string().max(1000).optional() }),
+} as const;
+export type Method = keyof typeof REQUESTS;
+export type Params<M extends Method> = z.input<(typeof REQUESTS)[M]>;
+
+export interface WindowSummary {
+  id: string;
+  title: string;
+  pid: number;
+  bounds: { x: number; y: number; width: number; height: number };
+  scaleFactor: number;
+}
+export interface GameSummary {
+  id: string;
+  title: string;
+  maxSteps: number;
+  viewSize: { width: number; height: number };
+}
+export type SessionStatus = 'idle' | 'starting' | 'running' | 'paused' | 'stopping';
+
+export interface LiveRun {
+  id: string;
+  dir: string;
+  target: string;
+  game: string | null;
+  agent: string;
+  model: string | null;
+  space: string;
+  demo: boolean;
+  episode: number;
+  step: number;
+  episodes: number;
+  maxSteps: number;
+  score: number | null;
+  tokens: { input: number; output: number };
+  costUsd: number | null;
+}
+
+export interface CoreState {
+  status: SessionStatus;
+  run: LiveRun | null;
+  modelConfigured: boolean;
+  /** Why the last run ended badly, if it did. */
+  lastError: string | null;
+  shell: 'electron' | 'web';
+  stopHotkey: string;
+}
+
+export interface RunSummary {
+  id: string;
+  created: string;
+  status: string;
+  kind: string;
+  game: string | null;
+  target: string;
+  agent: string;
+  model: string | null;
+  space: string;
+  mean: number | null;
+  std: number | null;
+  episodes: number;
+  steps: number;
+}
+
+export interface Results {
+  health: { ok: true; version: string };
+  state: CoreState;
+  listTargets: { windows: WindowSummary[]; games: GameSummary[] };
+  thumbnail: { dataUrl: string; width: number; height: number };
+  startRun: { id: string };
+  control: { status: SessionStatus };
+  getSettings: { settings: Settings; apiKeySet: boolean; secretStorage: string };
+  saveSettings: { settings: Settings; apiKeySet: boolean };
+  testConnection: { ok: boolean; models: string[]; error?: string; ms: number };
+  listRuns: { runs: RunSummary[] };
+  getRun: { meta: Record<string, unknown>; steps: Record<string, unknown>[] };
+  getFrame: { dataUrl: string };
+  exportRun: { path: string };
+}
+
+export interface StepEventData {
+  runId: string;
+  episode: number;
+  step: number;
+  reasoning: string;
+  actions: unknown[];
+  actionsText: string[];
+  outcomes: unknown[];
+  errors: string[];
+  latency_ms: Record<string, number>;
+  tokens?: { input: number; output: number };
+  cost_usd?: number | null;
+  score: number | null;
+  frame_size?: { width: number; height: number; scale: number };
+}
+
+export type CoreEvent =
+  | { type: 'state'; state: CoreState }
+  | { type: 'frame'; runId: string; episode: number; step: number; dataUrl: string; width: number; height: number }
+  | { type: 'token'; runId: string; episode: number; step: number; text: string; channel: 'answer' | 'thinking' }
+  | { type: 'step'; data: StepEventData }
+  | { type: 'episode'; runId: string; episode: number; score: number | null; steps: number; end: string }
+  | { type: 'released'; runId: string; inputs: string[] };
+
+/** Wire shapes, shared by both transports. */
+export interface WireRequest {
+  id: number;
+  method: string;
+  params?: unknown;
+}
+export type WireResponse = { id: number; result: unknown } | { id: number; error: string };
+
+export class ContractError extends Error {}
+
+/** Validates a request at the boundary: known method, params of the right shape. */
+export function parseRequest(method: string, params: unknown): { method: Method; params: unknown } {
+  if (!Object.prototype.hasOwnProperty.call(REQUESTS, method)) throw new ContractError(`unknown method "${method}"`);
+  const schema = REQUESTS[method as Method];
+  const r = schema.safeParse(params ?? {});
+  if (!r.success) {
+    const issue = r.error.issues[0]!;
+    throw new ContractError(`${method}: ${issue.path.join('.') || 'params'} ${issue.message}`);
+  }
+  return { method: method as Method, params: r.data };
+}
+
+/** What the renderer calls, whichever transport carries it. */
+export interface ApiClient {
+  request<M extends Method>(method: M, params?: Params<M>): Promise<Results[M]>;
+  onEvent(listener: (e: CoreEvent) => void): () => void;
+}

@@ -1,0 +1,278 @@
+/**
+ * The core behind the contract: one live session at a time, targets, settings, the runs
+ * library. Both transports (Electron IPC, WebSocket) call `handle` and relay `event`s, so the
+ * app and the web shell behave the same.
+ */
+import { EventEmitter } from 'node:events';
+import OpenAI from 'openai';
+import type { WindowManager } from '../../native/types.ts';
+import { BUILTIN_GAMES, getGame } from '../../games/index.ts';
+import { parseRequest, PROVIDERS, type CoreEvent, type CoreState, type LiveRun, type Method, type Results, type Settings, type StartRun, type WindowSummary } from './contract.ts';
+import type { SecretStore, SettingsStore } from './settings-store.ts';
+import { BuiltinTarget, WindowTarget, type Target, type ViewLauncher } from '../session/targets.ts';
+import { makeAgent, wireSession, type RunOptions } from '../cli/compose.ts';
+import type { Session } from '../session/session.ts';
+import { NutCapturer } from '../capture/nut-capturer.ts';
+import { encodeFrame } from '../capture/encode.ts';
+import { exportRun, listRuns, openRun, readFrame } from '../store/run-library.ts';
+import { describeApiError } from '../agents/vlm.ts';
+
+export interface CoreDeps {
+  wm: WindowManager;
+  settings: SettingsStore;
+  secrets: SecretStore;
+  runsDir: string;
+  exportDir: string;
+  shell: 'electron' | 'web';
+  version: string;
+  launchView?: ViewLauncher;
+  /** Windows of this app: never offered as targets. */
+  isOwnWindow?: (w: WindowSummary) => boolean;
+}
+
+/** Titles of Gamepilot's own windows: the control UI and the built-in game views. */
+const OWN_TITLE = /^Gamepilot( [·—-]|$)/;
+
+export class GamepilotCore extends EventEmitter {
+  private settings: Settings;
+  private live?: { session: Session; target: Target; run: LiveRun; done: Promise<void> };
+  private status: CoreState['status'] = 'idle';
+  private lastError: string | null = null;
+
+  constructor(private readonly deps: CoreDeps) {
+    super();
+    this.settings = deps.settings.load();
+    if (deps.settings.warning) this.lastError = deps.settings.warning;
+  }
+
+  /** Validates and serves one request from either transport. */
+  async handle(method: string, params: unknown): Promise<unknown> {
+    const req = parseRequest(method, params);
+    return this.dispatch(req.method, req.params as never);
+  }
+
+  private async dispatch<M extends Method>(method: M, p: any): Promise<Results[M]> {
+    const r = await (async (): Promise<unknown> => {
+      switch (method) {
+        case 'health':
+          return { ok: true, version: this.deps.version };
+        case 'state':
+          return this.state();
+        case 'listTargets':
+          return this.listTargets();
+        case 'thumbnail':
+          return this.thumbnail(p.windowId, p.maxSide);
+        case 'startRun':
+          return this.startRun(p);
+        case 'control':
+          return this.control(p.action);
+        case 'getSettings':
+          return { settings: this.settings, apiKeySet: !!this.deps.secrets.getApiKey(), secretStorage: this.deps.secrets.kind };
+        case 'saveSettings':
+          return this.saveSettings(p.settings, p.apiKey);
+        case 'testConnection':
+          return this.testConnection({ ...this.settings, ...(p.settings ?? {}) }, p.apiKey ?? this.deps.secrets.getApiKey());
+        case 'listRuns':
+          return { runs: listRuns(this.deps.runsDir) };
+        case 'getRun':
+          return openRun(this.deps.runsDir, p.id);
+        case 'getFrame': {
+          const f = readFrame(this.deps.runsDir, p.id, p.frame);
+          return { dataUrl: `data:${f.mime};base64,${f.data.toString('base64')}` };
+        }
+        case 'exportRun':
+          return { path: exportRun(this.deps.runsDir, p.id, p.dest ?? this.deps.exportDir) };
+      }
+    })();
+    return r as Results[M];
+  }
+
+  state(): CoreState {
+    return {
+      status: this.status,
+      run: this.live ? { ...this.live.run } : null,
+      modelConfigured: !!this.settings.model,
+      lastError: this.lastError,
+      shell: this.deps.shell,
+      stopHotkey: this.settings.stopHotkey,
+    };
+  }
+
+  private emitEvent(e: CoreEvent) {
+    this.emit('event', e);
+  }
+
+  private setStatus(s: CoreState['status']) {
+    this.status = s;
+    this.emitEvent({ type: 'state', state: this.state() });
+  }
+
+  private async listTargets(): Promise<Results['listTargets']> {
+    const own = this.deps.isOwnWindow ?? (() => false);
+    const windows = (await this.deps.wm.list()).filter((w) => !OWN_TITLE.test(w.title) && !own(w));
+    const games = Object.values(BUILTIN_GAMES).map((g) => ({ id: g.id, title: g.title, maxSteps: g.defaultMaxSteps, viewSize: g.viewSize }));
+    return { windows, games };
+  }
+
+  /** A small picture of a window as it is on screen now (without raising it). */
+  private async thumbnail(windowId: string, maxSide: number): Promise<Results['thumbnail']> {
+    const w = await this.deps.wm.get(windowId);
+    if (!w) throw new Error(`window ${windowId} is gone`);
+    const frame = await encodeFrame(await new NutCapturer().grab(w.bounds), { longSide: maxSide, format: 'jpeg', quality: 60 });
+    return { dataUrl: `data:image/jpeg;base64,${frame.data.toString('base64')}`, width: frame.width, height: frame.height };
+  }
+
+  private async saveSettings(patch: Partial<Settings>, apiKey?: string): Promise<Results['saveSettings']> {
+    const next = { ...this.settings, ...patch };
+    if (patch.provider && patch.provider !== 'custom' && patch.baseURL === undefined) next.baseURL = PROVIDERS[patch.provider].baseURL;
+    this.deps.settings.save(next);
+    this.settings = next;
+    if (apiKey !== undefined) this.deps.secrets.setApiKey(apiKey);
+    this.emitEvent({ type: 'state', state: this.state() });
+    return { settings: this.settings, apiKeySet: !!this.deps.secrets.getApiKey() };
+  }
+
+  private async testConnection(s: Settings, apiKey?: string): Promise<Results['testConnection']> {
+    const t0 = performance.now();
+    const baseURL = s.baseURL || PROVIDERS[s.provider].baseURL;
+    try {
+      const client = new OpenAI({ baseURL, apiKey: apiKey || 'no-key', maxRetries: 0, timeout: 10_000 });
+      const models: string[] = [];
+      for await (const m of client.models.list()) {
+        models.push(m.id);
+        if (models.length >= 200) break;
+      }
+      const known = !s.model || models.length === 0 || models.includes(s.model);
+      return { ok: true, models, ms: Math.round(performance.now() - t0), ...(known ? {} : { error: `connected, but the server does not list model "${s.model}"` }) };
+    } catch (err) {
+      return { ok: false, models: [], error: `${baseURL}: ${describeApiError(err)}`, ms: Math.round(performance.now() - t0) };
+    }
+  }
+
+  /** Starts a run; resolves once it is under way (the target is open and the loop started). */
+  async startRun(req: StartRun, opts: { demo?: boolean } = {}): Promise<{ id: string }> {
+    if (this.live || this.status !== 'idle') throw new Error('a run is already going; stop it first');
+    this.lastError = null;
+    this.setStatus('starting');
+    let target: Target | undefined;
+    try {
+      const vlm = req.agent === 'vlm' ? this.vlmSettings() : undefined;
+      const options: RunOptions = {
+        ...('game' in req.target ? { game: req.target.game } : {}),
+        agent: req.agent,
+        space: req.space,
+        episodes: req.episodes,
+        ...(req.maxSteps ? { maxSteps: req.maxSteps } : {}),
+        seed: req.seed,
+        outDir: this.deps.runsDir,
+        capture: 'nut',
+        encode: { longSide: this.settings.imageSize, format: 'jpeg', quality: 80 },
+        minStepMs: req.paceMs,
+        ...(vlm ? { vlm } : {}),
+      };
+      const agent = makeAgent(options);
+      if (req.space === 'semantic' && !('game' in req.target)) throw new Error('the semantic action space needs a built-in game');
+      target = 'game' in req.target
+        ? await BuiltinTarget.open(getGame(req.target.game), this.deps.wm, this.deps.launchView ? { launch: this.deps.launchView } : {})
+        : await WindowTarget.byId(this.deps.wm, req.target.windowId);
+      const { session, store } = wireSession(options, target, agent, this.deps.wm);
+      const run: LiveRun = {
+        id: store.meta.id, dir: store.dir, target: target.label, game: store.meta.game, agent: agent.name, model: store.meta.model,
+        space: req.space, demo: !!opts.demo, episode: 0, step: 0, episodes: req.episodes, maxSteps: Number(store.meta.config.max_steps),
+        score: null, tokens: { input: 0, output: 0 }, costUsd: null,
+      };
+      this.relay(session, run);
+      const done = session.run().then(
+        (result) => {
+          if (result.status === 'failed') this.lastError = result.error ?? 'the run failed';
+        },
+        (err) => {
+          this.lastError = (err as Error).message;
+        },
+      ).finally(async () => {
+        await target?.close().catch(() => {});
+        this.live = undefined;
+        this.setStatus('idle');
+      });
+      this.live = { session, target, run, done };
+      this.setStatus('running');
+      return { id: run.id };
+    } catch (err) {
+      await target?.close().catch(() => {});
+      this.lastError = (err as Error).message;
+      this.setStatus('idle');
+      throw err;
+    }
+  }
+
+  private vlmSettings(): RunOptions['vlm'] {
+    const s = this.settings;
+    if (!s.model) throw new Error('no model configured: open Settings, pick a provider and a model');
+    const apiKey = this.deps.secrets.getApiKey();
+    return {
+      model: s.model,
+      baseURL: s.baseURL || PROVIDERS[s.provider].baseURL,
+      ...(apiKey ? { apiKey } : {}),
+      detail: s.detail,
+      history: s.history,
+      ...(s.temperature !== null ? { temperature: s.temperature } : {}),
+    };
+  }
+
+  /** Forwards a session's events to the contract's event stream. */
+  private relay(session: Session, run: LiveRun) {
+    session.on('frame', (f) => {
+      run.episode = f.episode;
+      run.step = f.step;
+      this.emitEvent({ type: 'frame', runId: run.id, episode: f.episode, step: f.step, dataUrl: `data:${f.mime};base64,${f.data.toString('base64')}`, width: f.width, height: f.height });
+    });
+    session.on('token', (t) => this.emitEvent({ type: 'token', runId: run.id, ...t }));
+    session.on('step', (r) => {
+      run.score = r.score ?? null;
+      run.tokens.input += r.tokens?.input ?? 0;
+      run.tokens.output += r.tokens?.output ?? 0;
+      if (typeof r.cost_usd === 'number') run.costUsd = (run.costUsd ?? 0) + r.cost_usd;
+      this.emitEvent({
+        type: 'step',
+        data: {
+          runId: run.id, episode: r.episode, step: r.step, reasoning: r.reasoning, actions: r.actions, actionsText: r.actionsText,
+          outcomes: r.outcomes ?? [], errors: r.errors, latency_ms: r.latency_ms, ...(r.tokens ? { tokens: r.tokens } : {}),
+          ...(r.cost_usd !== undefined ? { cost_usd: r.cost_usd } : {}), score: r.score ?? null, ...(r.frame_size ? { frame_size: r.frame_size } : {}),
+        },
+      });
+    });
+    session.on('episode', (e) => this.emitEvent({ type: 'episode', runId: run.id, ...e }));
+    session.on('released', (inputs: string[]) => this.emitEvent({ type: 'released', runId: run.id, inputs }));
+    session.on('status', (s: string) => {
+      if (s === 'paused' || s === 'running') this.setStatus(s);
+    });
+  }
+
+  private async control(action: 'pause' | 'resume' | 'step' | 'stop'): Promise<Results['control']> {
+    const live = this.live;
+    if (!live) {
+      if (action === 'stop') return { status: this.status };
+      throw new Error('no run is going');
+    }
+    if (action === 'pause') live.session.pause();
+    if (action === 'resume') live.session.resume();
+    if (action === 'step') live.session.stepOnce();
+    if (action === 'stop') await this.stop();
+    return { status: this.status };
+  }
+
+  /** Stops the live run at once (hotkey, window close, signals) and waits until input is released. */
+  async stop(): Promise<void> {
+    const live = this.live;
+    if (!live) return;
+    this.setStatus('stopping');
+    live.session.stop();
+    await live.done;
+  }
+
+  /** With no model configured, a built-in game with a baseline agent already playing. */
+  async startDemo(): Promise<void> {
+    if (this.settings.model || this.live) return;
+    await this.startRun({ target: { game: '2048' }, agent: 'solver', space: 'gui', episodes: 1000, seed: Date.now() % 100000, paceMs: 500 }, { demo: true });
+  }
+}

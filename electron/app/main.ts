@@ -1,0 +1,87 @@
+/**
+ * The Electron shell: the only code that imports `electron`. It wires the shared core to a
+ * sandboxed renderer over IPC, opens built-in games as their own windows, keeps its own window
+ * out of captures, and registers the global stop hotkey.
+ */
+import { app, BrowserWindow, globalShortcut, ipcMain, session } from 'electron';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createWindowManager } from '../../native/index.ts';
+import { GamepilotCore } from '../api/core.ts';
+import { serveIpc } from '../api/ipc-transport.ts';
+import type { LaunchedWindow, LaunchOptions } from '../games/launcher.ts';
+import { ElectronSettingsStore, SafeStorageSecretStore } from './stores.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = app.isPackaged ? process.resourcesPath : path.resolve(here, '..');
+process.env.GAMEPILOT_PROMPTS_DIR = path.join(ROOT, 'prompts'); // the bundle no longer sits beside prompts/
+
+const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'";
+const SAFE_PREFS = { contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true } as const;
+
+let control: BrowserWindow | undefined;
+
+/** Built-in game views as plain, capturable BrowserWindows (no preload, no Node). */
+function openGameWindow(url: string, opts: LaunchOptions): LaunchedWindow {
+  const win = new BrowserWindow({ width: opts.width, height: opts.height, x: opts.x, y: opts.y, useContentSize: true, autoHideMenuBar: true, webPreferences: SAFE_PREFS });
+  win.loadURL(url);
+  return {
+    pid: process.pid,
+    kind: 'app',
+    close: async () => {
+      if (!win.isDestroyed()) win.destroy();
+    },
+  };
+}
+
+async function main() {
+  await app.whenReady();
+  session.defaultSession.webRequest.onHeadersReceived((details, done) => {
+    const isRenderer = details.url.startsWith('file:');
+    done({ responseHeaders: { ...details.responseHeaders, ...(isRenderer ? { 'Content-Security-Policy': [CSP] } : {}) } });
+  });
+  const settings = new ElectronSettingsStore();
+  const appPids = () => new Set(app.getAppMetrics().map((m) => m.pid));
+  const core = new GamepilotCore({
+    wm: createWindowManager(),
+    settings,
+    secrets: new SafeStorageSecretStore(settings),
+    runsDir: path.join(app.getPath('userData'), 'runs'),
+    exportDir: app.getPath('downloads'),
+    shell: 'electron',
+    version: app.getVersion(),
+    launchView: openGameWindow,
+    isOwnWindow: (w) => appPids().has(w.pid),
+  });
+
+  control = new BrowserWindow({
+    width: 1360, height: 880, title: 'Gamepilot — control', show: false,
+    webPreferences: { ...SAFE_PREFS, preload: path.join(here, 'preload.cjs') },
+  });
+  control.setContentProtection(true); // never part of a capture, even when it overlaps the game
+  control.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  control.webContents.on('will-navigate', (e) => e.preventDefault());
+  control.once('ready-to-show', () => control?.show());
+  await control.loadFile(path.join(ROOT, 'dist', 'renderer', 'index.html'));
+
+  serveIpc(core, ipcMain, () => (control && !control.isDestroyed() ? [control.webContents] : []));
+
+  const hotkey = core.state().stopHotkey;
+  if (!globalShortcut.register(hotkey, () => void core.stop())) {
+    console.error(`could not register the stop hotkey ${hotkey}; another program holds it`);
+  }
+
+  void core.startDemo().catch((err: Error) => console.error(`demo: ${err.message}`));
+
+  let quitting = false;
+  app.on('before-quit', (e) => {
+    if (quitting) return;
+    e.preventDefault();
+    quitting = true;
+    void core.stop().finally(() => app.quit());
+  });
+  app.on('window-all-closed', () => app.quit());
+  app.on('will-quit', () => globalShortcut.unregisterAll());
+}
+
+void main();

@@ -1,0 +1,78 @@
+/**
+ * Composition root of the web shell: the core with file settings and in-memory secrets,
+ * the renderer (built on first use), the loopback server, and the global stop hotkey.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createWindowManager } from '../../native/index.ts';
+import { GamepilotCore } from '../api/core.ts';
+import { JsonFileSettingsStore, MemorySecretStore } from '../api/settings-store.ts';
+import { startWebShell, type WebShell } from './server.ts';
+import { startStopHotkey } from '../input/stop-hotkey.ts';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const RENDERER_DIR = path.join(ROOT, 'dist', 'renderer');
+
+export function version(): string {
+  return (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+export function defaultConfigDir(): string {
+  if (process.env.GAMEPILOT_CONFIG_DIR) return process.env.GAMEPILOT_CONFIG_DIR;
+  if (process.platform === 'win32') return path.join(process.env.APPDATA ?? os.homedir(), 'Gamepilot');
+  if (process.platform === 'darwin') return path.join(os.homedir(), 'Library', 'Application Support', 'Gamepilot');
+  return path.join(process.env.XDG_CONFIG_HOME ?? path.join(os.homedir(), '.config'), 'gamepilot');
+}
+
+/** Builds the React renderer with Vite when it has not been built yet. */
+export async function ensureRenderer(log: (s: string) => void, force = false): Promise<string> {
+  if (!force && existsSync(path.join(RENDERER_DIR, 'index.html'))) return RENDERER_DIR;
+  log('building the renderer (first run)…');
+  const { build } = await import('vite');
+  await build({ configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'warn' });
+  return RENDERER_DIR;
+}
+
+export interface WebShellOptions {
+  port?: number;
+  runsDir: string;
+  configDir: string;
+  demo: boolean;
+  log: (s: string) => void;
+}
+
+export async function runWebShell(opts: WebShellOptions): Promise<{ shell: WebShell; core: GamepilotCore; close: () => Promise<void> }> {
+  const staticDir = await ensureRenderer(opts.log);
+  const core = new GamepilotCore({
+    wm: createWindowManager(),
+    settings: new JsonFileSettingsStore(path.join(opts.configDir, 'settings.json')),
+    secrets: new MemorySecretStore(),
+    runsDir: path.resolve(opts.runsDir),
+    exportDir: path.join(os.homedir(), 'Gamepilot exports'),
+    shell: 'web',
+    version: version(),
+  });
+  const shell = await startWebShell(core, { ...(opts.port !== undefined ? { port: opts.port } : {}), staticDir });
+  let stopHook: (() => void) | undefined;
+  try {
+    const hotkey = core.state().stopHotkey;
+    stopHook = await startStopHotkey(hotkey, () => {
+      opts.log(`stop hotkey ${hotkey}: stopping the run`);
+      void core.stop();
+    });
+  } catch (err) {
+    opts.log(`warning: no global stop hotkey (${(err as Error).message}); use the Stop button or Escape in the UI`);
+  }
+  if (opts.demo) core.startDemo().catch((err) => opts.log(`demo did not start: ${(err as Error).message}`));
+  return {
+    shell,
+    core,
+    close: async () => {
+      stopHook?.();
+      await core.stop();
+      await shell.close();
+    },
+  };
+}

@@ -1,0 +1,63 @@
+/** One window: live view, target picker, runs and replay, settings. */
+import { useEffect, useState } from 'react';
+import type { ApiClient } from '../../electron/api/contract.ts';
+import { useCore } from './useCore.ts';
+import { Controls } from './components/Controls.tsx';
+import { LiveView } from './components/LiveView.tsx';
+import { TargetPicker } from './components/TargetPicker.tsx';
+import { SettingsView } from './components/SettingsView.tsx';
+import { RunsView } from './components/RunsView.tsx';
+
+type Tab = 'live' | 'targets' | 'runs' | 'settings';
+
+export function App({ client, onConnection }: { client: ApiClient; onConnection?: (l: (c: boolean) => void) => () => void }) {
+  const live = useCore(client);
+  const [tab, setTab] = useState<Tab>('live');
+  const [error, setError] = useState<string | null>(null);
+  const [connected, setConnected] = useState(true);
+  const [runsKey, setRunsKey] = useState(0);
+  const core = live.core;
+  useEffect(() => onConnection?.(setConnected), [onConnection]);
+  useEffect(() => {
+    if (core?.status === 'idle') setRunsKey((k) => k + 1);
+  }, [core?.status]);
+  const busy = !!core && core.status !== 'idle';
+  const tabs: [Tab, string][] = [['live', 'Live'], ['targets', 'New run'], ['runs', 'Runs'], ['settings', 'Settings']];
+
+  return (
+    <div className="app">
+      <header>
+        <div className="brand">Gamepilot</div>
+        <nav role="tablist">
+          {tabs.map(([id, label]) => (
+            <button key={id} role="tab" aria-selected={tab === id} className={tab === id ? 'active' : ''} onClick={() => setTab(id)} data-testid={`tab-${id}`}>{label}</button>
+          ))}
+        </nav>
+        <div className="run-label">{core?.run ? `${core.run.target} · ${core.run.agent}${core.run.model ? ` (${core.run.model})` : ''} · ${core.run.space}` : 'idle'}</div>
+        <Controls client={client} core={core} onError={setError} />
+      </header>
+      {!connected && <div className="banner bad" role="alert">Connection to Gamepilot lost — reconnecting…</div>}
+      {core && !core.modelConfigured && (
+        <div className="banner" data-testid="first-launch">
+          {core.run?.demo ? 'A baseline agent is playing the built-in 2048 so you can see how it works. ' : ''}
+          No model is configured yet: open <button className="link" onClick={() => setTab('settings')}>Settings</button>, pick a provider (OpenAI, Gemini, OpenRouter, vLLM, Ollama, LM Studio), enter a model and key, then start a run from <button className="link" onClick={() => setTab('targets')}>New run</button>.
+        </div>
+      )}
+      {(error || core?.lastError) && (
+        <div className="banner bad" role="alert" data-testid="error">
+          {error ?? core?.lastError} <button className="link" onClick={() => setError(null)}>dismiss</button>
+        </div>
+      )}
+      <main>
+        {tab === 'live' && <LiveView live={live} />}
+        {tab === 'targets' && <TargetPicker client={client} modelConfigured={!!core?.modelConfigured} busy={busy} onError={setError} onStarted={() => { setError(null); setTab('live'); }} />}
+        {tab === 'runs' && <RunsView client={client} refreshKey={runsKey} />}
+        {tab === 'settings' && <SettingsView client={client} onSaved={() => setError(null)} />}
+      </main>
+      <footer>
+        {core?.shell === 'web' ? 'web shell' : 'app'} · stop hotkey <kbd>{core?.stopHotkey ?? '…'}</kbd> · keys: P pause/resume, N step, Esc stop
+        {live.released.length > 0 && <span> · released on stop: {live.released.join(', ')}</span>}
+      </footer>
+    </div>
+  );
+}

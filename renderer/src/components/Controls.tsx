@@ -1,0 +1,29 @@
+/** Start / pause / resume / single step / stop, with keyboard shortcuts (P, N, Escape). */
+import { useEffect } from 'react';
+import type { ApiClient, CoreState } from '../../../electron/api/contract.ts';
+
+export function Controls({ client, core, onError }: { client: ApiClient; core: CoreState | null; onError: (e: string) => void }) {
+  const status = core?.status ?? 'idle';
+  const act = (action: 'pause' | 'resume' | 'step' | 'stop') => client.request('control', { action }).catch((e: Error) => onError(e.message));
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.target as HTMLElement)?.closest('input, select, textarea')) return;
+      if (e.key === 'Escape' && (status === 'running' || status === 'paused')) act('stop');
+      else if (e.key === 'p' && status === 'running') act('pause');
+      else if (e.key === 'p' && status === 'paused') act('resume');
+      else if (e.key === 'n' && status === 'paused') act('step');
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  });
+  const live = status === 'running' || status === 'paused';
+  return (
+    <div className="controls" role="toolbar" aria-label="run controls">
+      <span className={`status status-${status}`} data-testid="status">{status}</span>
+      {status === 'running' && <button onClick={() => act('pause')} title="Pause (P)">❚❚ Pause</button>}
+      {status === 'paused' && <button onClick={() => act('resume')} title="Resume (P)">▶ Resume</button>}
+      <button onClick={() => act('step')} disabled={status !== 'paused'} title="One step while paused (N)">▶❚ Step</button>
+      <button className="stop" onClick={() => act('stop')} disabled={!live} title={`Stop (Escape, or ${core?.stopHotkey ?? 'the stop hotkey'} anywhere)`}>■ Stop</button>
+    </div>
+  );
+}

@@ -1,0 +1,83 @@
+/** What the agent sees and does, live: frame with overlay, streamed reasoning, actions, timings. */
+import { useEffect, useRef } from 'react';
+import type { LiveState } from '../useCore.ts';
+import { Overlay } from './Overlay.tsx';
+import { LatencyBar } from './LatencyBar.tsx';
+
+export function LiveView({ live }: { live: LiveState }) {
+  const run = live.core?.run ?? null;
+  const reasoningRef = useRef<HTMLPreElement>(null);
+  useEffect(() => {
+    const el = reasoningRef.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [live.answer, live.thinking]);
+  const step = live.step && live.frame && live.step.step === live.frame.step && live.step.episode === live.frame.episode ? live.step : null;
+  const refused = !!step?.errors.some((e) => e.startsWith('refused'));
+  const streamed = live.answer || step?.reasoning || '';
+
+  return (
+    <section className="live" aria-label="live view">
+      <div className="frame-pane">
+        {live.frame ? (
+          <div className="frame" data-testid="live-frame" data-step={live.frame.step} data-episode={live.frame.episode}>
+            <img src={live.frame.dataUrl} alt={`frame ${live.frame.step + 1} of episode ${live.frame.episode + 1}`} />
+            {step && <Overlay width={live.frame.width} height={live.frame.height} actions={step.actions} refused={refused} />}
+          </div>
+        ) : (
+          <div className="frame placeholder">{run ? 'Waiting for the first frame…' : 'No run. Pick a target to start.'}</div>
+        )}
+        <div className="counters" data-testid="counters">
+          <span>episode <b>{run ? run.episode + 1 : '–'}</b>/{run?.episodes ?? '–'}</span>
+          <span>step <b data-testid="step-counter">{run ? run.step + 1 : '–'}</b>/{run?.maxSteps ?? '–'}</span>
+          <span>score <b data-testid="score">{run?.score ?? '–'}</b></span>
+          <span>tokens <b>{run ? `${run.tokens.input.toLocaleString()} in · ${run.tokens.output.toLocaleString()} out` : '–'}</b></span>
+          <span>cost <b>{run?.costUsd != null ? `$${run.costUsd.toFixed(4)}` : '–'}</b></span>
+        </div>
+        <LatencyBar latency={step?.latency_ms} />
+      </div>
+      <div className="side-pane">
+        <h3>Reasoning {live.answer && !step ? <span className="pulse">streaming</span> : null}</h3>
+        {live.thinking && <pre className="thinking" aria-label="model thinking">{live.thinking}</pre>}
+        <pre className="reasoning" ref={reasoningRef} data-testid="reasoning" aria-live="polite">
+          {streamed || (run?.agent === 'vlm' ? 'The model’s answer streams here.' : `The ${run?.agent ?? ''} baseline does not explain itself.`)}
+        </pre>
+        <h3>Actions</h3>
+        <ol className="actions" data-testid="actions">
+          {step?.actionsText.map((a, i) => {
+            const o = step.outcomes[i] as { ok?: boolean; error?: string } | undefined;
+            return (
+              <li key={i} className={o && !o.ok ? 'bad' : ''}>
+                <code>{a}</code> {o && !o.ok ? <em>— {o.error}</em> : null}
+              </li>
+            );
+          })}
+        </ol>
+        {step && step.errors.length > 0 && (
+          <div className="errors" role="alert" data-testid="step-errors">
+            {step.errors.map((e, i) => (
+              <div key={i}>{e}</div>
+            ))}
+          </div>
+        )}
+        {live.episodes.length > 0 && (
+          <>
+            <h3>Episodes</h3>
+            <table className="episodes">
+              <tbody>
+                {live.episodes.map((e) => (
+                  <tr key={e.episode}>
+                    <td>#{e.episode + 1}</td>
+                    <td>{e.score ?? 'n/a'}</td>
+                    <td>{e.steps} steps</td>
+                    <td>{e.end}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </>
+        )}
+        <div className="reserved" aria-hidden="true" />
+      </div>
+    </section>
+  );
+}

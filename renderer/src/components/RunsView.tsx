@@ -1,0 +1,115 @@
+/** Every run on disk, and a replay viewer that scrubs through frame, reasoning, actions, timings. */
+import { useEffect, useState } from 'react';
+import type { ApiClient, RunSummary } from '../../../electron/api/contract.ts';
+import { Overlay } from './Overlay.tsx';
+import { LatencyBar } from './LatencyBar.tsx';
+
+interface StepRow {
+  step: number;
+  episode: number;
+  frame: string | null;
+  reasoning: string;
+  actions: unknown[];
+  errors: string[];
+  latency_ms: Record<string, number>;
+  frame_size?: { width: number; height: number };
+  score?: number | null;
+}
+
+export function RunsView({ client, refreshKey }: { client: ApiClient; refreshKey: number }) {
+  const [runs, setRuns] = useState<RunSummary[]>([]);
+  const [open, setOpen] = useState<string | null>(null);
+  useEffect(() => {
+    client.request('listRuns').then((r) => setRuns(r.runs), () => {});
+  }, [client, refreshKey]);
+  if (open) return <Replay client={client} id={open} onClose={() => setOpen(null)} />;
+  return (
+    <section className="runs" aria-label="runs">
+      <h2>Runs</h2>
+      {runs.length === 0 && <p className="muted">No runs yet.</p>}
+      <table className="run-table">
+        <thead>
+          <tr><th>Date</th><th>Game / window</th><th>Agent</th><th>Model</th><th>Mode</th><th>Score</th><th>Episodes</th><th>Steps</th><th>Status</th></tr>
+        </thead>
+        <tbody>
+          {runs.map((r) => (
+            <tr key={r.id} tabIndex={0} onClick={() => setOpen(r.id)} onKeyDown={(e) => e.key === 'Enter' && setOpen(r.id)} data-testid="run-row">
+              <td>{new Date(r.created).toLocaleString()}</td>
+              <td>{r.game ?? r.target}</td>
+              <td>{r.kind === 'human' ? 'human' : r.agent}</td>
+              <td>{r.model ?? '–'}</td>
+              <td>{r.space}</td>
+              <td>{r.mean === null ? '–' : `${r.mean}${r.std ? ` ± ${r.std}` : ''}`}</td>
+              <td>{r.episodes}</td>
+              <td>{r.steps}</td>
+              <td>{r.status}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function Replay({ client, id, onClose }: { client: ApiClient; id: string; onClose: () => void }) {
+  const [steps, setSteps] = useState<StepRow[]>([]);
+  const [meta, setMeta] = useState<Record<string, any> | null>(null);
+  const [i, setI] = useState(0);
+  const [img, setImg] = useState<string | null>(null);
+  const [note, setNote] = useState('');
+  useEffect(() => {
+    client.request('getRun', { id }).then((r) => {
+      setMeta(r.meta);
+      setSteps(r.steps as unknown as StepRow[]);
+    });
+  }, [client, id]);
+  const s = steps[i];
+  useEffect(() => {
+    if (!s?.frame) return setImg(null);
+    client.request('getFrame', { id, frame: s.frame }).then((f) => setImg(f.dataUrl), () => setImg(null));
+  }, [client, id, s?.frame]);
+  const exportIt = async () => {
+    try {
+      setNote(`Exported to ${(await client.request('exportRun', { id })).path}`);
+    } catch (e) {
+      setNote((e as Error).message);
+    }
+  };
+  return (
+    <section className="replay" aria-label="replay">
+      <div className="replay-head">
+        <button onClick={onClose}>← Runs</button>
+        <h2>{meta?.game ?? meta?.target?.label} · {meta?.agent}{meta?.model ? ` · ${meta.model}` : ''} · {meta?.status}</h2>
+        <button onClick={exportIt}>Export folder</button>
+        {note && <span className="muted" role="status">{note}</span>}
+      </div>
+      {steps.length === 0 ? <p className="muted">This run has no steps.</p> : (
+        <>
+          <div className="scrub">
+            <button onClick={() => setI(Math.max(0, i - 1))} aria-label="previous step">◀</button>
+            <input type="range" min={0} max={steps.length - 1} value={i} onChange={(e) => setI(Number(e.target.value))} aria-label="step" data-testid="scrub" />
+            <button onClick={() => setI(Math.min(steps.length - 1, i + 1))} aria-label="next step">▶</button>
+            <span data-testid="replay-position">episode {s!.episode + 1} · step {s!.step + 1} ({i + 1}/{steps.length})</span>
+          </div>
+          <div className="live">
+            <div className="frame-pane">
+              <div className="frame">
+                {img && <img src={img} alt={`step ${s!.step + 1}`} data-testid="replay-frame" />}
+                {img && s!.frame_size && <Overlay width={s!.frame_size.width} height={s!.frame_size.height} actions={s!.actions} refused={s!.errors.some((e) => e.startsWith('refused'))} />}
+              </div>
+              <LatencyBar latency={s!.latency_ms} />
+            </div>
+            <div className="side-pane">
+              <h3>Reasoning</h3>
+              <pre className="reasoning" data-testid="replay-reasoning">{s!.reasoning || '(none)'}</pre>
+              <h3>Actions</h3>
+              <pre className="json">{JSON.stringify(s!.actions, null, 1)}</pre>
+              {s!.errors.length > 0 && <div className="errors">{s!.errors.map((e, k) => <div key={k}>{e}</div>)}</div>}
+              {s!.score !== undefined && <p>score after this step: <b>{s!.score ?? 'n/a'}</b></p>}
+            </div>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,106 @@
+/** Pick what to play: a built-in game or any real window (live thumbnails), then how. */
+import { useEffect, useState } from 'react';
+import type { ApiClient, GameSummary, StartRun, WindowSummary } from '../../../electron/api/contract.ts';
+
+type Choice = { kind: 'game'; game: GameSummary } | { kind: 'window'; window: WindowSummary };
+
+export function TargetPicker({ client, modelConfigured, busy, onStarted, onError }: {
+  client: ApiClient;
+  modelConfigured: boolean;
+  busy: boolean;
+  onStarted: () => void;
+  onError: (e: string) => void;
+}) {
+  const [games, setGames] = useState<GameSummary[]>([]);
+  const [windows, setWindows] = useState<WindowSummary[]>([]);
+  const [thumbs, setThumbs] = useState<Record<string, string>>({});
+  const [choice, setChoice] = useState<Choice | null>(null);
+  const [agent, setAgent] = useState<StartRun['agent']>(modelConfigured ? 'vlm' : 'solver');
+  const [space, setSpace] = useState<StartRun['space']>('gui');
+  const [episodes, setEpisodes] = useState(1);
+  const [maxSteps, setMaxSteps] = useState<number | ''>('');
+  const [paceMs, setPaceMs] = useState(0);
+
+  useEffect(() => {
+    let alive = true;
+    const refresh = async () => {
+      try {
+        const t = await client.request('listTargets');
+        if (!alive) return;
+        setGames(t.games);
+        setWindows(t.windows);
+        for (const w of t.windows.slice(0, 12)) {
+          client.request('thumbnail', { windowId: w.id, maxSide: 200 }).then((th) => alive && setThumbs((m) => ({ ...m, [w.id]: th.dataUrl })), () => {});
+        }
+      } catch (e) {
+        onError((e as Error).message);
+      }
+    };
+    refresh();
+    const timer = setInterval(refresh, 3000);
+    return () => {
+      alive = false;
+      clearInterval(timer);
+    };
+  }, [client]);
+
+  const start = async () => {
+    if (!choice) return;
+    try {
+      await client.request('startRun', {
+        target: choice.kind === 'game' ? { game: choice.game.id } : { windowId: choice.window.id },
+        agent, space: choice.kind === 'window' ? 'gui' : space, episodes, ...(maxSteps ? { maxSteps } : {}), paceMs, seed: Math.floor(Math.random() * 1e6),
+      });
+      onStarted();
+    } catch (e) {
+      onError((e as Error).message);
+    }
+  };
+
+  const selected = (c: Choice) => (choice?.kind === c.kind && (c.kind === 'game' ? choice.kind === 'game' && choice.game.id === c.game.id : choice.kind === 'window' && choice.window.id === c.window.id));
+
+  return (
+    <section className="picker" aria-label="choose a target">
+      <h2>Built-in games</h2>
+      <div className="cards">
+        {games.map((g) => (
+          <button key={g.id} className={`card ${selected({ kind: 'game', game: g }) ? 'selected' : ''}`} onClick={() => setChoice({ kind: 'game', game: g })} data-testid={`game-${g.id}`} aria-pressed={selected({ kind: 'game', game: g })}>
+            <div className="card-title">{g.title}</div>
+            <div className="card-meta">{g.viewSize.width}×{g.viewSize.height} · max {g.maxSteps} steps · opens its own window</div>
+          </button>
+        ))}
+      </div>
+      <h2>Windows on this desktop</h2>
+      {windows.length === 0 && <p className="muted">No other windows found. Start a game, it will show up here.</p>}
+      <div className="cards">
+        {windows.map((w) => (
+          <button key={w.id} className={`card window ${selected({ kind: 'window', window: w }) ? 'selected' : ''}`} onClick={() => setChoice({ kind: 'window', window: w })} data-testid="window-card" aria-pressed={selected({ kind: 'window', window: w })}>
+            {thumbs[w.id] ? <img src={thumbs[w.id]} alt="" /> : <div className="thumb-placeholder" />}
+            <div className="card-title">{w.title || '(untitled)'}</div>
+            <div className="card-meta">{w.bounds.width}×{w.bounds.height} at {w.bounds.x},{w.bounds.y} · scale {w.scaleFactor} · pid {w.pid}</div>
+          </button>
+        ))}
+      </div>
+      <div className="start-form" aria-label="run options">
+        <label>Agent
+          <select value={agent} onChange={(e) => setAgent(e.target.value as StartRun['agent'])} data-testid="agent-select">
+            <option value="vlm" disabled={!modelConfigured}>model{modelConfigured ? '' : ' (configure in Settings)'}</option>
+            <option value="solver">solver baseline</option>
+            <option value="random">random baseline</option>
+          </select>
+        </label>
+        <label>Actions
+          <select value={space} onChange={(e) => setSpace(e.target.value as StartRun['space'])} disabled={choice?.kind === 'window'}>
+            <option value="gui">GUI (mouse, keys)</option>
+            <option value="semantic">semantic (game moves)</option>
+          </select>
+        </label>
+        <label>Episodes <input type="number" min={1} value={episodes} onChange={(e) => setEpisodes(Math.max(1, Number(e.target.value) || 1))} /></label>
+        <label>Max steps <input type="number" min={1} placeholder="game default" value={maxSteps} onChange={(e) => setMaxSteps(e.target.value ? Math.max(1, Number(e.target.value)) : '')} /></label>
+        <label>Pace (ms/step) <input type="number" min={0} step={100} value={paceMs} onChange={(e) => setPaceMs(Math.max(0, Number(e.target.value) || 0))} /></label>
+        <button className="primary" disabled={!choice || busy} onClick={start} data-testid="start">▶ Start</button>
+        {busy && <span className="muted">A run is going; stop it first.</span>}
+      </div>
+    </section>
+  );
+}

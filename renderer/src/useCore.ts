@@ -1,0 +1,58 @@
+/** Live state of the core, folded from the contract's event stream. */
+import { useEffect, useReducer } from 'react';
+import type { ApiClient, CoreEvent, CoreState, StepEventData } from '../../electron/api/contract.ts';
+
+export interface LiveFrame {
+  runId: string;
+  episode: number;
+  step: number;
+  dataUrl: string;
+  width: number;
+  height: number;
+}
+
+export interface LiveState {
+  core: CoreState | null;
+  frame: LiveFrame | null;
+  /** The step whose actions belong to the frame shown (same episode and step). */
+  step: StepEventData | null;
+  answer: string;
+  thinking: string;
+  episodes: { episode: number; score: number | null; steps: number; end: string }[];
+  released: string[];
+}
+
+const initial: LiveState = { core: null, frame: null, step: null, answer: '', thinking: '', episodes: [], released: [] };
+
+type Action = { type: 'event'; e: CoreEvent } | { type: 'state'; state: CoreState };
+
+function reduce(s: LiveState, a: Action): LiveState {
+  if (a.type === 'state') return { ...s, core: a.state };
+  const e = a.e;
+  switch (e.type) {
+    case 'state': {
+      const newRun = e.state.run && e.state.run.id !== s.core?.run?.id;
+      return newRun ? { ...initial, core: e.state } : { ...s, core: e.state };
+    }
+    case 'frame':
+      return { ...s, frame: e, step: null, answer: '', thinking: '' };
+    case 'token':
+      return e.channel === 'answer' ? { ...s, answer: s.answer + e.text } : { ...s, thinking: s.thinking + e.text };
+    case 'step':
+      return { ...s, step: e.data };
+    case 'episode':
+      return { ...s, episodes: [...s.episodes, e] };
+    case 'released':
+      return { ...s, released: e.inputs };
+  }
+}
+
+export function useCore(client: ApiClient): LiveState {
+  const [state, dispatch] = useReducer(reduce, initial);
+  useEffect(() => {
+    const off = client.onEvent((e) => dispatch({ type: 'event', e }));
+    client.request('state').then((st) => dispatch({ type: 'state', state: st }), () => {});
+    return off;
+  }, [client]);
+  return state;
+}
