@@ -9,6 +9,7 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 120_000,
     hookTimeout: 60_000,
+    expect: { poll: { timeout: 10_000, interval: 50 } },
     reporters: ['default', './tests/helpers/summary-reporter.ts'],
   },
 });

@@ -16,16 +16,28 @@ export const PROVIDERS = {
 } as const;
 export type Provider = keyof typeof PROVIDERS;
 
+const settingsFields = {
+  provider: z.enum(Object.keys(PROVIDERS) as [Provider, ...Provider[]]),
+  baseURL: z.string().max(500),
+  model: z.string().max(200),
+  imageSize: z.number().int().min(256).max(4096),
+  detail: z.enum(['low', 'high', 'auto']),
+  history: z.number().int().min(1).max(16),
+  temperature: z.number().min(0).max(2).nullable(),
+  stopHotkey: z.string().min(1).max(60),
+};
 export const SettingsSchema = z.object({
-  provider: z.enum(Object.keys(PROVIDERS) as [Provider, ...Provider[]]).default('openai'),
-  baseURL: z.string().max(500).default(''),
-  model: z.string().max(200).default(''),
-  imageSize: z.number().int().min(256).max(4096).default(1280),
-  detail: z.enum(['low', 'high', 'auto']).default('auto'),
-  history: z.number().int().min(1).max(16).default(1),
-  temperature: z.number().min(0).max(2).nullable().default(null),
-  stopHotkey: z.string().min(1).max(60).default('CommandOrControl+Shift+F12'),
+  provider: settingsFields.provider.default('openai'),
+  baseURL: settingsFields.baseURL.default(''),
+  model: settingsFields.model.default(''),
+  imageSize: settingsFields.imageSize.default(1280),
+  detail: settingsFields.detail.default('auto'),
+  history: settingsFields.history.default(1),
+  temperature: settingsFields.temperature.default(null),
+  stopHotkey: settingsFields.stopHotkey.default('CommandOrControl+Shift+F12'),
 });
+/** A partial update: only the fields given, no defaults filled in. */
+export const SettingsPatchSchema = z.object(settingsFields).partial().strict();
 export type Settings = z.infer<typeof SettingsSchema>;
 export const DEFAULT_SETTINGS: Settings = SettingsSchema.parse({});
 
@@ -51,8 +63,8 @@ export const REQUESTS = {
   startRun: StartRunSchema,
   control: z.object({ action: z.enum(['pause', 'resume', 'step', 'stop']) }),
   getSettings: empty,
-  saveSettings: z.object({ settings: SettingsSchema.partial(), apiKey: z.string().max(500).optional() }),
-  testConnection: z.object({ settings: SettingsSchema.partial().optional(), apiKey: z.string().max(500).optional() }),
+  saveSettings: z.object({ settings: SettingsPatchSchema, apiKey: z.string().max(500).optional() }),
+  testConnection: z.object({ settings: SettingsPatchSchema.optional(), apiKey: z.string().max(500).optional() }),
   listRuns: empty,
   getRun: z.object({ id: z.string().regex(/^[\w.-]+$/) }),
   getFrame: z.object({ id: z.string().regex(/^[\w.-]+$/), frame: z.string().regex(/^frames\/[\w.-]+\.(jpg|png)$/) }),

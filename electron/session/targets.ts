@@ -92,7 +92,7 @@ export class BuiltinTarget implements Target {
   ) {}
 
   get label() {
-    return this.game.title;
+    return this.game.def.title;
   }
 
   /** Opens the game's view as a real window and waits until it shows the first state. */

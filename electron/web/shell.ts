@@ -2,7 +2,7 @@
  * Composition root of the web shell: the core with file settings and in-memory secrets,
  * the renderer (built on first use), the loopback server, and the global stop hotkey.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,10 +26,22 @@ export function defaultConfigDir(): string {
   return path.join(process.env.XDG_CONFIG_HOME ?? path.join(os.homedir(), '.config'), 'gamepilot');
 }
 
-/** Builds the React renderer with Vite when it has not been built yet. */
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    newest = Math.max(newest, e.isDirectory() ? newestSource(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds the React renderer with Vite when it is missing or older than its sources. */
 export async function ensureRenderer(log: (s: string) => void, force = false): Promise<string> {
-  if (!force && existsSync(path.join(RENDERER_DIR, 'index.html'))) return RENDERER_DIR;
-  log('building the renderer (first run)…');
+  const built = path.join(RENDERER_DIR, 'index.html');
+  const sources = path.join(ROOT, 'renderer');
+  const fresh = existsSync(built) && (!existsSync(sources) || statSync(built).mtimeMs >= Math.max(newestSource(sources), statSync(path.join(ROOT, 'electron', 'api', 'contract.ts')).mtimeMs));
+  if (!force && fresh) return RENDERER_DIR;
+  log('building the renderer…');
   const { build } = await import('vite');
   await build({ configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'warn' });
   return RENDERER_DIR;

@@ -35,16 +35,29 @@ function reduce(s: LiveState, a: Action): LiveState {
       return newRun ? { ...initial, core: e.state } : { ...s, core: e.state };
     }
     case 'frame':
-      return { ...s, frame: e, step: null, answer: '', thinking: '' };
+      return { ...s, core: withRun(s.core, (r) => ({ ...r, episode: e.episode, step: e.step })), frame: e, step: null, answer: '', thinking: '' };
     case 'token':
       return e.channel === 'answer' ? { ...s, answer: s.answer + e.text } : { ...s, thinking: s.thinking + e.text };
-    case 'step':
-      return { ...s, step: e.data };
+    case 'step': {
+      const d = e.data;
+      const core = withRun(s.core, (r) => ({
+        ...r,
+        score: d.score,
+        tokens: { input: r.tokens.input + (d.tokens?.input ?? 0), output: r.tokens.output + (d.tokens?.output ?? 0) },
+        costUsd: typeof d.cost_usd === 'number' ? (r.costUsd ?? 0) + d.cost_usd : r.costUsd,
+      }));
+      return { ...s, core, step: d };
+    }
     case 'episode':
       return { ...s, episodes: [...s.episodes, e] };
     case 'released':
       return { ...s, released: e.inputs };
   }
+}
+
+/** Live counters move with the event stream; state events (status changes) resynchronise them. */
+function withRun(core: CoreState | null, f: (r: NonNullable<CoreState['run']>) => NonNullable<CoreState['run']>): CoreState | null {
+  return core?.run ? { ...core, run: f(core.run) } : core;
 }
 
 export function useCore(client: ApiClient): LiveState {

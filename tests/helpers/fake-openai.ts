@@ -13,6 +13,8 @@ export interface ScriptedReply {
   /** Reasoning tokens streamed before the answer (as `reasoning_content`). */
   thinking?: string;
   usage?: { prompt_tokens: number; completion_tokens: number };
+  /** Pause between streamed chunks, to watch streaming happen. */
+  chunkDelayMs?: number;
 }
 
 export interface RecordedRequest {
@@ -95,7 +97,11 @@ export class FakeOpenAI {
       send({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });
     chunk({ role: 'assistant', content: '' });
     for (const piece of (reply.thinking ?? '').match(/.{1,12}/gs) ?? []) chunk({ reasoning_content: piece });
-    for (const piece of text.match(/.{1,12}/gs) ?? []) chunk({ content: piece });
+    for (const piece of text.match(/.{1,12}/gs) ?? []) {
+      if (reply.chunkDelayMs) await new Promise((r) => setTimeout(r, reply.chunkDelayMs));
+      if (res.destroyed) return;
+      chunk({ content: piece });
+    }
     chunk({}, 'stop');
     if (body.stream_options?.include_usage) send({ ...base, object: 'chat.completion.chunk', choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } });
     res.end('data: [DONE]\n\n');

@@ -1,0 +1,189 @@
+/**
+ * One contract, two transports: the same suite runs over the web shell's WebSocket and over
+ * the Electron IPC adapter, against one real core (real windows, real runs on disk).
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { WebSocket } from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GamepilotCore } from '../../electron/api/core.ts';
+import { JsonFileSettingsStore, MemorySecretStore } from '../../electron/api/settings-store.ts';
+import { startWebShell, type WebShell } from '../../electron/web/server.ts';
+import { serveIpc } from '../../electron/api/ipc-transport.ts';
+import { ipcClient, wsClient, type WsClient } from '../../renderer/src/api/clients.ts';
+import type { ApiClient, CoreEvent } from '../../electron/api/contract.ts';
+import { createWindowManager } from '../../native/index.ts';
+import { RunStore } from '../../electron/store/run-store.ts';
+import { ipcPair } from '../helpers/ipc-pair.ts';
+
+const tmp = mkdtempSync(path.join(tmpdir(), 'gp-contract-'));
+const runsDir = path.join(tmp, 'runs');
+const configDir = path.join(tmp, 'config');
+const staticDir = path.join(tmp, 'static');
+let core: GamepilotCore;
+let shell: WebShell;
+let ws: WsClient;
+let ipc: ApiClient;
+let seededRun = '';
+
+beforeAll(async () => {
+  mkdirSync(staticDir, { recursive: true });
+  writeFileSync(path.join(staticDir, 'index.html'), '<title>Gamepilot — control</title>');
+  // A finished run on disk for the library calls.
+  const store = RunStore.create(runsDir, { kind: 'agent', game: '2048', target: { kind: 'builtin', label: '2048' }, agent: 'random', model: null, action_space: 'gui', config: {} });
+  const frame = store.writeFrame(0, 0, Buffer.from([0xff, 0xd8, 0xff, 0xd9]), 'jpg');
+  store.appendStep({ step: 0, episode: 0, t_capture: Date.now(), frame, reasoning: 'r', raw: null, actions: [], errors: [], latency_ms: { locate: 1, capture: 1, encode: 1, model: 1, act: 1, total: 5 } });
+  store.update({ episodes: [{ episode: 0, seed: 0, score: 12.5, steps: 1, end: 'max_steps' }], mean: 12.5, std: 0 });
+  store.close('completed');
+  seededRun = store.meta.id;
+
+  core = new GamepilotCore({
+    wm: createWindowManager(),
+    settings: new JsonFileSettingsStore(path.join(configDir, 'settings.json')),
+    secrets: new MemorySecretStore(),
+    runsDir,
+    exportDir: path.join(tmp, 'exports'),
+    shell: 'web',
+    version: '0.0.0-test',
+  });
+  shell = await startWebShell(core, { staticDir });
+  ws = wsClient(`ws://127.0.0.1:${shell.port}/api/ws?token=${shell.token}`, WebSocket as never);
+  const pair = ipcPair();
+  serveIpc(core, pair.ipcMain, () => [pair.sink]);
+  ipc = ipcClient(pair.bridge);
+});
+
+afterAll(async () => {
+  await core.stop();
+  ws.close();
+  await shell.close();
+});
+
+for (const transport of ['websocket', 'ipc'] as const) {
+  const client = () => (transport === 'websocket' ? ws : ipc);
+
+  describe(`contract over ${transport}`, () => {
+    it('answers health and state', async () => {
+      expect(await client().request('health')).toEqual({ ok: true, version: '0.0.0-test' });
+      expect(await client().request('state')).toMatchObject({ status: 'idle', run: null, shell: 'web' });
+    });
+
+    it('refuses unknown methods and malformed params with a clear message', async () => {
+      await expect(client().request('explode' as never)).rejects.toThrow(/unknown method "explode"/);
+      await expect(client().request('control', { action: 'fly' } as never)).rejects.toThrow(/control: action/);
+      await expect(client().request('getRun', { id: '../etc' })).rejects.toThrow(/getRun: id/);
+      await expect(client().request('getFrame', { id: seededRun, frame: 'frames/../../run.json' })).rejects.toThrow(/getFrame: frame/);
+      await expect(client().request('startRun', { target: { game: '2048' }, agent: 'vlm' })).rejects.toThrow(/no model configured/);
+    });
+
+    it('saves settings and keeps the API key out of the settings file', async () => {
+      const r = await client().request('saveSettings', { settings: { provider: 'ollama', model: `m-${transport}`, history: 3 }, apiKey: 'sk-secret-123' });
+      expect(r.settings).toMatchObject({ provider: 'ollama', baseURL: 'http://localhost:11434/v1', model: `m-${transport}`, history: 3 });
+      expect(r.apiKeySet).toBe(true);
+      const onDisk = readFileSync(path.join(configDir, 'settings.json'), 'utf8');
+      expect(onDisk).toContain(`m-${transport}`);
+      expect(onDisk).not.toContain('sk-secret');
+      expect((await client().request('getSettings')).apiKeySet).toBe(true);
+      await expect(client().request('saveSettings', { settings: { history: 99 } })).rejects.toThrow(/history/);
+      await client().request('saveSettings', { settings: { model: '' } });
+    });
+
+    it('reports an unreachable model endpoint in testConnection', async () => {
+      const r = await client().request('testConnection', { settings: { provider: 'custom', baseURL: 'http://127.0.0.1:9/v1' } });
+      expect(r.ok).toBe(false);
+      expect(r.error).toMatch(/127\.0\.0\.1:9/);
+    });
+
+    it('serves the runs library: list, open, frames, export', async () => {
+      const { runs } = await client().request('listRuns');
+      expect(runs.find((r) => r.id === seededRun)).toMatchObject({ game: '2048', agent: 'random', mean: 12.5, status: 'completed', steps: 1 });
+      const run = await client().request('getRun', { id: seededRun });
+      expect(run.steps).toHaveLength(1);
+      expect((await client().request('getFrame', { id: seededRun, frame: 'frames/e000-s00000.jpg' })).dataUrl).toBe('data:image/jpeg;base64,/9j/2Q==');
+      const dest = path.join(tmp, `export-${transport}`);
+      const { path: exported } = await client().request('exportRun', { id: seededRun, dest });
+      expect(existsSync(path.join(exported, 'steps.jsonl'))).toBe(true);
+      await expect(client().request('exportRun', { id: seededRun, dest })).rejects.toThrow(/already exists/);
+    });
+
+    it('lists targets without Gamepilot’s own windows', async () => {
+      const t = await client().request('listTargets');
+      expect(t.games.map((g) => g.id)).toEqual(expect.arrayContaining(['2048', 'tictactoe']));
+      expect(t.windows.every((w) => !/^Gamepilot/.test(w.title))).toBe(true);
+    });
+
+    it('starts a run, streams its events, pauses, steps, resumes and stops it', async () => {
+      const events: CoreEvent[] = [];
+      const off = client().onEvent((e) => events.push(e));
+      const until = async (pred: () => boolean, ms = 20000) => {
+        const t0 = Date.now();
+        while (!pred()) {
+          if (Date.now() - t0 > ms) throw new Error(`timed out; events: ${events.map((e) => e.type).join(',')}`);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      };
+      try {
+        const { id } = await client().request('startRun', { target: { game: '2048' }, agent: 'solver', space: 'gui', episodes: 1, maxSteps: 500, paceMs: 100 });
+        await until(() => events.some((e) => e.type === 'step'));
+        const frame = events.find((e) => e.type === 'frame');
+        expect(frame).toMatchObject({ runId: id, dataUrl: expect.stringMatching(/^data:image\/jpeg;base64,/) });
+        await expect(client().request('startRun', { target: { game: '2048' }, agent: 'solver' })).rejects.toThrow(/already going/);
+
+        await client().request('control', { action: 'pause' });
+        await until(() => (events.at(-1)?.type === 'state' && (events.at(-1) as { state: { status: string } }).state.status === 'paused') || false);
+        await new Promise((r) => setTimeout(r, 400));
+        const stepsPaused = events.filter((e) => e.type === 'step').length;
+        await new Promise((r) => setTimeout(r, 600));
+        expect(events.filter((e) => e.type === 'step').length).toBe(stepsPaused);
+        await client().request('control', { action: 'step' });
+        await until(() => events.filter((e) => e.type === 'step').length === stepsPaused + 1);
+        await client().request('control', { action: 'resume' });
+        await until(() => events.filter((e) => e.type === 'step').length >= stepsPaused + 3);
+
+        const r = await client().request('control', { action: 'stop' });
+        expect(r.status).toBe('idle');
+        expect((await client().request('state')).status).toBe('idle');
+        const { runs } = await client().request('listRuns');
+        expect(runs.find((x) => x.id === id)).toMatchObject({ status: 'stopped', agent: 'solver' });
+      } finally {
+        off();
+      }
+    });
+  });
+}
+
+describe('web shell access control', () => {
+  const base = () => `http://127.0.0.1:${shell.port}`;
+
+  it('GET /api/health answers 401 without the token and 200 with it', async () => {
+    expect((await fetch(`${base()}/api/health`)).status).toBe(401);
+    expect((await fetch(`${base()}/api/health?token=wrong`)).status).toBe(401);
+    const ok = await fetch(`${base()}/api/health?token=${shell.token}`);
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toEqual({ ok: true, version: '0.0.0-test' });
+    expect((await fetch(`${base()}/api/health`, { headers: { authorization: `Bearer ${shell.token}` } })).status).toBe(200);
+  });
+
+  it('refuses foreign origins, on routes and on the socket', async () => {
+    expect((await fetch(`${base()}/api/health?token=${shell.token}`, { headers: { origin: 'http://evil.example' } })).status).toBe(403);
+    expect((await fetch(`${base()}/api/health?token=${shell.token}`, { headers: { origin: base() } })).status).toBe(200);
+    const attempt = (url: string, origin?: string) =>
+      new Promise<string>((resolve) => {
+        const s = new WebSocket(url, origin ? { origin } : {});
+        s.on('open', () => {
+          s.close();
+          resolve('open');
+        });
+        s.on('error', (e) => resolve(String(e.message)));
+      });
+    expect(await attempt(`ws://127.0.0.1:${shell.port}/api/ws`)).toMatch(/401/);
+    expect(await attempt(`ws://127.0.0.1:${shell.port}/api/ws?token=nope`)).toMatch(/401/);
+    expect(await attempt(`ws://127.0.0.1:${shell.port}/api/ws?token=${shell.token}`, 'http://evil.example')).toMatch(/401/);
+    expect(await attempt(`ws://127.0.0.1:${shell.port}/api/ws?token=${shell.token}`, base())).toBe('open');
+  });
+
+  it('listens on loopback only', () => {
+    expect(shell.url.startsWith('http://127.0.0.1:')).toBe(true);
+  });
+});

@@ -1,0 +1,171 @@
+/**
+ * The web shell end to end, as a first-time user meets it: Debian's Chromium (playwright-core)
+ * under Xvfb drives the real UI served by `gamepilot web`; a VLM run against the local test
+ * server plays the built-in 2048 window; pause, resume, stop; replay. Screenshots of each
+ * screen go to test-artifacts/ui/.
+ */
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { execFileSync, type ChildProcess } from 'node:child_process';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
+import { ROOT, spawnCli } from '../helpers/cli.ts';
+import { heldInput } from '../helpers/xinput.ts';
+import { stop } from '../helpers/windows.ts';
+
+const SHOTS = path.join(ROOT, 'test-artifacts', 'ui');
+const DIRS = ['left', 'up', 'right', 'down'];
+const REASONING = 'I see the 2048 board. Tiles on the left can merge, so sliding keeps the largest tile in its corner. ';
+
+let server: FakeOpenAI;
+let web: ChildProcess;
+let url = '';
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  server = await new FakeOpenAI((_b, i) => ({
+    text: answer(`${REASONING}Step ${i + 1}: ${DIRS[i % 4]}.`, [{ action_type: 'PRESS', parameters: { key: DIRS[i % 4] } }]),
+    chunkDelayMs: 25,
+  })).start();
+  const tmp = mkdtempSync(path.join(tmpdir(), 'gp-web-'));
+  web = spawnCli(['web', '--runs-dir', path.join(tmp, 'runs'), '--config-dir', path.join(tmp, 'config')]);
+  url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    web.stdout!.on('data', (d) => {
+      out += d;
+      const line = out.split('\n')[0]!;
+      if (out.includes('\n')) resolve(line.trim());
+    });
+    web.on('exit', (c) => reject(new Error(`gamepilot web exited with ${c}`)));
+  });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: false,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--test-type', '--window-position=560,0', '--window-size=1300,820'],
+  });
+  page = await browser.newPage({ viewport: { width: 1280, height: 760 } });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (web) await stop(web);
+  await server?.close();
+});
+
+const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+const status = () => page.getByTestId('status').textContent();
+
+describe('web shell UI', () => {
+  it('prints its URL with a token first, and the page needs no more than that', () => {
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{20,}$/);
+  });
+
+  it('first launch: a baseline already plays a built-in game, and the page says how to add a model', async () => {
+    await page.goto(url);
+    try {
+      await expect.poll(status, { timeout: 30000 }).toBe('running');
+      await expect.poll(() => page.getByTestId('first-launch').textContent()).toMatch(/No model is configured yet/);
+      await page.getByTestId('live-frame').waitFor({ timeout: 20000 });
+      await expect.poll(() => page.getByTestId('step-counter').textContent()).not.toBe('1');
+      await shot('01-first-launch');
+    } finally {
+      await page.getByRole('button', { name: /Stop/ }).click();
+      await expect.poll(status, { timeout: 15000 }).toBe('idle');
+    }
+  });
+
+  it('settings: point at an OpenAI-compatible server, test the connection, save', async () => {
+    await page.getByTestId('tab-settings').click();
+    await page.getByTestId('base-url').fill(server.baseURL);
+    await page.getByTestId('model').fill('test-vlm');
+    await page.getByTestId('test-connection').click();
+    await expect.poll(() => page.getByTestId('settings-note').textContent()).toMatch(/Connected in \d+ ms · 1 models/);
+    await shot('02-settings');
+    await page.getByTestId('save-settings').click();
+    await expect.poll(() => page.getByTestId('settings-note').textContent()).toBe('Saved.');
+    await expect(page.getByTestId('first-launch').count()).resolves.toBe(0);
+  });
+
+  it('picks the built-in 2048 and starts a VLM run: frames and streamed reasoning update live', async () => {
+    await page.getByTestId('tab-targets').click();
+    await page.getByTestId('game-2048').click();
+    await page.getByTestId('agent-select').selectOption('vlm');
+    await page.getByLabel('Max steps').fill('200');
+    await page.getByLabel('Pace (ms/step)').fill('300');
+    await shot('03-new-run');
+    await page.getByTestId('start').click();
+    await expect.poll(status, { timeout: 30000 }).toBe('running');
+
+    // Reasoning streams: the text grows through partial lengths before the answer is complete.
+    const lengths = new Set<number>();
+    const t0 = Date.now();
+    while (Date.now() - t0 < 8000 && lengths.size < 4) {
+      const text = (await page.getByTestId('reasoning').textContent()) ?? '';
+      if (text.startsWith('### Reasoning') && !text.includes('### Actions')) lengths.add(text.length);
+      await page.waitForTimeout(15);
+    }
+    expect(lengths.size).toBeGreaterThanOrEqual(3);
+
+    // Frames advance and the overlay names the pressed key.
+    await expect.poll(() => page.getByTestId('live-frame').getAttribute('data-step'), { timeout: 20000 }).toBe('3');
+    await expect.poll(() => page.getByTestId('actions').textContent()).toMatch(/PRESS\(key="(left|up|right|down)"\)/);
+    await shot('04-live');
+    expect(server.requests.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('pauses and resumes', async () => {
+    await page.getByRole('button', { name: /Pause/ }).click();
+    await expect.poll(status).toBe('paused');
+    await page.waitForTimeout(800);
+    const before = server.requests.length;
+    await page.waitForTimeout(1500);
+    expect(server.requests.length).toBe(before);
+    await shot('05-paused');
+    await page.keyboard.press('p'); // the keyboard shortcut resumes
+    await expect.poll(status).toBe('running');
+    await expect.poll(() => server.requests.length, { timeout: 15000 }).toBeGreaterThan(before);
+  });
+
+  it('stops with no key left held', async () => {
+    await page.getByRole('button', { name: /Stop/ }).click();
+    await expect.poll(status, { timeout: 15000 }).toBe('idle');
+    expect(heldInput()).toEqual({ keys: [], buttons: [] });
+  });
+
+  it('opens the run in the replay viewer and scrubs step by step', async () => {
+    await page.getByTestId('tab-runs').click();
+    const rows = page.getByTestId('run-row');
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => rows.first().textContent()).toMatch(/2048.*vlm.*test-vlm.*gui/);
+    await shot('06-runs');
+    await rows.first().click();
+    await page.getByTestId('replay-frame').waitFor();
+    await expect.poll(() => page.getByTestId('replay-position').textContent()).toMatch(/step 1 \(1\//);
+    const first = await page.getByTestId('replay-reasoning').textContent();
+    await page.getByTestId('scrub').focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => page.getByTestId('replay-position').textContent()).toMatch(/step 3 \(3\//);
+    await expect.poll(() => page.getByTestId('replay-reasoning').textContent()).not.toBe(first);
+    expect(await page.getByTestId('replay-reasoning').textContent()).toMatch(/Step 3/);
+    await shot('07-replay');
+  });
+
+  it('the global stop hotkey stops a run from anywhere', async () => {
+    await page.getByRole('button', { name: /Runs/ }).first().click();
+    await page.getByTestId('tab-targets').click();
+    await page.getByTestId('game-tictactoe').click();
+    await page.getByTestId('agent-select').selectOption('random');
+    await page.getByLabel('Episodes').fill('50');
+    await page.getByLabel('Pace (ms/step)').fill('200');
+    await page.getByTestId('start').click();
+    await expect.poll(status, { timeout: 30000 }).toBe('running');
+    execFileSync('xdotool', ['key', 'ctrl+shift+F12']);
+    await expect.poll(status, { timeout: 10000 }).toBe('idle');
+    expect(heldInput()).toEqual({ keys: [], buttons: [] });
+  });
+});
