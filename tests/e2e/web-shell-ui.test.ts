@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
 import { ROOT, spawnCli } from '../helpers/cli.ts';
 import { heldInput } from '../helpers/xinput.ts';
-import { stop } from '../helpers/windows.ts';
+import { startWindow, stop } from '../helpers/windows.ts';
 
 const SHOTS = path.join(ROOT, 'test-artifacts', 'ui');
 const DIRS = ['left', 'up', 'right', 'down'];
@@ -91,12 +91,22 @@ describe('web shell UI', () => {
   });
 
   it('picks the built-in 2048 and starts a VLM run: frames and streamed reasoning update live', async () => {
-    await page.getByTestId('tab-targets').click();
+    // A real third-party window shows up with its live thumbnail, size and scale.
+    const other = await startWindow('/usr/games/gnome-2048', [], /^GNOME 2048$/);
+    try {
+      await page.getByTestId('tab-targets').click();
+      const card = page.getByTestId('window-card').filter({ hasText: 'GNOME 2048' });
+      await card.locator('img').waitFor({ timeout: 15000 });
+      expect(await card.textContent()).toMatch(/\d+×\d+ at \d+,\d+ · scale 1/);
+      await shot('03-targets');
+    } finally {
+      await stop(other.child);
+    }
     await page.getByTestId('game-2048').click();
     await page.getByTestId('agent-select').selectOption('vlm');
     await page.getByLabel('Max steps').fill('200');
     await page.getByLabel('Pace (ms/step)').fill('300');
-    await shot('03-new-run');
+    await shot('04-new-run');
     await page.getByTestId('start').click();
     await expect.poll(status, { timeout: 30000 }).toBe('running');
 
@@ -113,7 +123,7 @@ describe('web shell UI', () => {
     // Frames advance and the overlay names the pressed key.
     await expect.poll(() => page.getByTestId('live-frame').getAttribute('data-step'), { timeout: 20000 }).toBe('3');
     await expect.poll(() => page.getByTestId('actions').textContent()).toMatch(/PRESS\(key="(left|up|right|down)"\)/);
-    await shot('04-live');
+    await shot('05-live');
     expect(server.requests.length).toBeGreaterThanOrEqual(3);
   });
 
@@ -124,7 +134,7 @@ describe('web shell UI', () => {
     const before = server.requests.length;
     await page.waitForTimeout(1500);
     expect(server.requests.length).toBe(before);
-    await shot('05-paused');
+    await shot('06-paused');
     await page.keyboard.press('p'); // the keyboard shortcut resumes
     await expect.poll(status).toBe('running');
     await expect.poll(() => server.requests.length, { timeout: 15000 }).toBeGreaterThan(before);
@@ -141,7 +151,7 @@ describe('web shell UI', () => {
     const rows = page.getByTestId('run-row');
     await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(2);
     await expect.poll(() => rows.first().textContent()).toMatch(/2048.*vlm.*test-vlm.*gui/);
-    await shot('06-runs');
+    await shot('07-runs');
     await rows.first().click();
     await page.getByTestId('replay-frame').waitFor();
     await expect.poll(() => page.getByTestId('replay-position').textContent()).toMatch(/step 1 \(1\//);
@@ -152,7 +162,7 @@ describe('web shell UI', () => {
     await expect.poll(() => page.getByTestId('replay-position').textContent()).toMatch(/step 3 \(3\//);
     await expect.poll(() => page.getByTestId('replay-reasoning').textContent()).not.toBe(first);
     expect(await page.getByTestId('replay-reasoning').textContent()).toMatch(/Step 3/);
-    await shot('07-replay');
+    await shot('08-replay');
   });
 
   it('the global stop hotkey stops a run from anywhere', async () => {
