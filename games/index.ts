@@ -1,6 +1,7 @@
 import type { GameDefinition } from './types.ts';
 import { tictactoe } from './tictactoe/index.ts';
 import { g2048 } from './g2048/index.ts';
+import { snake } from './snake/index.ts';
 
 export * from './types.ts';
 
@@ -8,6 +9,7 @@ export * from './types.ts';
 export const BUILTIN_GAMES: Record<string, GameDefinition> = {
   [tictactoe.id]: tictactoe,
   [g2048.id]: g2048,
+  [snake.id]: snake,
 };
 
 export function getGame(id: string): GameDefinition {

@@ -43,6 +43,18 @@ export interface GameInstance {
   solverMove(): string;
   /** How a person would perform `move` in the window, given the view's hit rectangles. */
   gestureFor(move: string, hits: HitRect[]): WindowGesture | undefined;
+  /** Real-time games: one tick of the game's own clock (the harness owns the clock). Returns true if the state changed. */
+  tick?(): boolean;
+  /** Real-time games: ticks without an action before the game moves by itself (null: never). */
+  setIdleLimit?(ticks: number | null): void;
+}
+
+/** The world-clock settings a real-time game wants per latency mode. */
+export interface RealtimeSpec {
+  /** Length of one engine tick (ms). */
+  tickMs: number;
+  /** Ticks without an action before the game advances by itself, per latency mode (null: never). */
+  idleLimit: Record<'stop' | 'slow' | 'normal' | 'lcrt', number | null>;
 }
 
 export interface GameDefinition {
@@ -57,5 +69,7 @@ export interface GameDefinition {
   /** Preferred view size in CSS pixels. */
   viewSize: { width: number; height: number };
   defaultMaxSteps: number;
+  /** Present for real-time games. */
+  realtime?: RealtimeSpec;
   create(opts: { seed: number; episode: number; rng: Rng }): GameInstance;
 }

@@ -47,6 +47,8 @@ export interface Decision {
   costUsd?: number | null;
   /** Wall time of model calls, and the provider's own timing where it reports one. */
   modelMs?: number;
+  /** The provider's own report of compute time, when it gives one (ms). */
+  providerComputeMs?: number;
   attempts?: number;
 }
 

@@ -99,7 +99,7 @@ export class VlmAgent implements Agent {
     }
     messages.push({ role: 'user', content: this.userContent(user, image) });
 
-    const usage: TokenUsage = { input: 0, output: 0 };
+    const usage: TokenUsage & { computeMs?: number } = { input: 0, output: 0 };
     const raws: string[] = [];
     const parseErrors: string[] = [];
     const started = performance.now();
@@ -133,12 +133,20 @@ export class VlmAgent implements Agent {
     ];
   }
 
-  private finish(d: Decision, usage: TokenUsage, started: number, attempts: number): Decision {
-    return { ...d, usage, costUsd: costOf(usage, priceFor(this.settings.model, this.settings.price)), modelMs: performance.now() - started, attempts };
+  private finish(d: Decision, usage: TokenUsage & { computeMs?: number }, started: number, attempts: number): Decision {
+    const { computeMs, ...tokens } = usage;
+    return {
+      ...d,
+      usage: tokens,
+      costUsd: costOf(tokens, priceFor(this.settings.model, this.settings.price)),
+      modelMs: performance.now() - started,
+      ...(computeMs !== undefined ? { providerComputeMs: computeMs } : {}),
+      attempts,
+    };
   }
 
   /** One streamed completion; returns the answer text and adds token usage. */
-  private async complete(messages: ChatCompletionMessageParam[], ctx: DecideContext, usage: TokenUsage): Promise<string> {
+  private async complete(messages: ChatCompletionMessageParam[], ctx: DecideContext, usage: TokenUsage & { computeMs?: number }): Promise<string> {
     const stream = await this.client.chat.completions.create(
       {
         model: this.settings.model,
@@ -165,10 +173,22 @@ export class VlmAgent implements Agent {
         usage.output += chunk.usage.completion_tokens ?? 0;
         sawUsage = true;
       }
+      const reported = providerSeconds(chunk);
+      if (reported !== undefined) usage.computeMs = (usage.computeMs ?? 0) + reported * 1000;
     }
     if (!sawUsage) usage.output += Math.ceil(text.length / 4); // estimate when the server reports none
     return text;
   }
+}
+
+/**
+ * Compute time some providers report with the final chunk, in seconds: Groq's
+ * `x_groq.usage.total_time`, or `usage.total_time` on servers that copy it.
+ */
+function providerSeconds(chunk: unknown): number | undefined {
+  const c = chunk as { usage?: { total_time?: unknown }; x_groq?: { usage?: { total_time?: unknown } } };
+  const t = c.x_groq?.usage?.total_time ?? c.usage?.total_time;
+  return typeof t === 'number' && Number.isFinite(t) && t >= 0 ? t : undefined;
 }
 
 function canonicalAnswer(reasoning: string, actions: Parameters<typeof toWire>[0][]): string {

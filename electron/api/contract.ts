@@ -49,7 +49,9 @@ export const StartRunSchema = z.object({
   maxSteps: z.number().int().min(1).max(100000).optional(),
   seed: z.number().int().default(0),
   paceMs: z.number().min(0).max(60000).default(0),
+  latency: z.enum(['stop', 'slow', 'normal', 'lcrt']).default('normal'),
 });
+export type LatencyModeName = 'stop' | 'slow' | 'normal' | 'lcrt';
 export type StartRun = z.infer<typeof StartRunSchema>;
 
 const empty = z.object({}).strict();
@@ -62,6 +64,7 @@ export const REQUESTS = {
   thumbnail: z.object({ windowId: z.string().min(1), maxSide: z.number().int().min(32).max(640).default(240) }),
   startRun: StartRunSchema,
   control: z.object({ action: z.enum(['pause', 'resume', 'step', 'stop']) }),
+  setLatency: z.object({ mode: z.enum(['stop', 'slow', 'normal', 'lcrt']) }),
   getSettings: empty,
   saveSettings: z.object({ settings: SettingsPatchSchema, apiKey: z.string().max(500).optional() }),
   testConnection: z.object({ settings: SettingsPatchSchema.optional(), apiKey: z.string().max(500).optional() }),
@@ -104,6 +107,15 @@ export interface LiveRun {
   score: number | null;
   tokens: { input: number; output: number };
   costUsd: number | null;
+  latency: WorldState;
+}
+
+/** The latency mode in force and whether the game's world is frozen right now. */
+export interface WorldState {
+  mode: LatencyModeName;
+  frozen: boolean;
+  /** How this target is frozen: engine clock, process, pause key, or not at all. */
+  world: 'engine' | 'process' | 'pause-key' | 'none';
 }
 
 export interface CoreState {
@@ -139,6 +151,7 @@ export interface Results {
   thumbnail: { dataUrl: string; width: number; height: number };
   startRun: { id: string };
   control: { status: SessionStatus };
+  setLatency: WorldState;
   getSettings: { settings: Settings; apiKeySet: boolean; secretStorage: string };
   saveSettings: { settings: Settings; apiKeySet: boolean };
   testConnection: { ok: boolean; models: string[]; error?: string; ms: number };
@@ -162,6 +175,9 @@ export interface StepEventData {
   cost_usd?: number | null;
   score: number | null;
   frame_size?: { width: number; height: number; scale: number };
+  latency_mode?: LatencyModeName;
+  paused_ms?: number;
+  drift_ticks?: number;
 }
 
 export type CoreEvent =
@@ -170,7 +186,9 @@ export type CoreEvent =
   | { type: 'token'; runId: string; episode: number; step: number; text: string; channel: 'answer' | 'thinking' }
   | { type: 'step'; data: StepEventData }
   | { type: 'episode'; runId: string; episode: number; score: number | null; steps: number; end: string }
-  | { type: 'released'; runId: string; inputs: string[] };
+  | { type: 'released'; runId: string; inputs: string[] }
+  | { type: 'world'; runId: string; latency: WorldState }
+  | { type: 'warning'; runId: string; message: string };
 
 /** Wire shapes, shared by both transports. */
 export interface WireRequest {

@@ -66,6 +66,11 @@ export class GamepilotCore extends EventEmitter {
           return this.startRun(p);
         case 'control':
           return this.control(p.action);
+        case 'setLatency': {
+          if (!this.live) throw new Error('no run is going');
+          this.live.session.setLatency(p.mode);
+          return this.live.run.latency;
+        }
         case 'getSettings':
           return { settings: this.settings, apiKeySet: !!this.deps.secrets.getApiKey(), secretStorage: this.deps.secrets.kind };
         case 'saveSettings':
@@ -168,6 +173,7 @@ export class GamepilotCore extends EventEmitter {
         capture: 'nut',
         encode: { longSide: this.settings.imageSize, format: 'jpeg', quality: 80 },
         minStepMs: req.paceMs,
+        latency: req.latency,
         ...(vlm ? { vlm } : {}),
       };
       const agent = makeAgent(options);
@@ -179,7 +185,7 @@ export class GamepilotCore extends EventEmitter {
       const run: LiveRun = {
         id: store.meta.id, dir: store.dir, target: target.label, game: store.meta.game, agent: agent.name, model: store.meta.model,
         space: req.space, demo: !!opts.demo, episode: 0, step: 0, episodes: req.episodes, maxSteps: Number(store.meta.config.max_steps),
-        score: null, tokens: { input: 0, output: 0 }, costUsd: null,
+        score: null, tokens: { input: 0, output: 0 }, costUsd: null, latency: session.latency,
       };
       this.relay(session, run);
       const done = session.run().then(
@@ -238,10 +244,18 @@ export class GamepilotCore extends EventEmitter {
           runId: run.id, episode: r.episode, step: r.step, reasoning: r.reasoning, actions: r.actions, actionsText: r.actionsText,
           outcomes: r.outcomes ?? [], errors: r.errors, latency_ms: r.latency_ms, ...(r.tokens ? { tokens: r.tokens } : {}),
           ...(r.cost_usd !== undefined ? { cost_usd: r.cost_usd } : {}), score: r.score ?? null, ...(r.frame_size ? { frame_size: r.frame_size } : {}),
+          latency_mode: r.latency_mode, paused_ms: r.paused_ms, ...(r.drift_ticks !== undefined ? { drift_ticks: r.drift_ticks } : {}),
         },
       });
     });
     session.on('episode', (e) => this.emitEvent({ type: 'episode', runId: run.id, ...e }));
+    const onWorld = (w: LiveRun['latency']) => {
+      run.latency = w;
+      this.emitEvent({ type: 'world', runId: run.id, latency: w });
+    };
+    session.on('world', onWorld);
+    session.on('latency', onWorld);
+    session.on('warning', (message: string) => this.emitEvent({ type: 'warning', runId: run.id, message }));
     session.on('released', (inputs: string[]) => this.emitEvent({ type: 'released', runId: run.id, inputs }));
     session.on('status', (s: string) => {
       if (s === 'paused' || s === 'running') this.setStatus(s);
@@ -273,6 +287,6 @@ export class GamepilotCore extends EventEmitter {
   /** With no model configured, a built-in game with a baseline agent already playing. */
   async startDemo(): Promise<void> {
     if (this.settings.model || this.live) return;
-    await this.startRun({ target: { game: '2048' }, agent: 'solver', space: 'gui', episodes: 1000, seed: Date.now() % 100000, paceMs: 500 }, { demo: true });
+    await this.startRun({ target: { game: '2048' }, agent: 'solver', space: 'gui', episodes: 1000, seed: Date.now() % 100000, paceMs: 500, latency: 'normal' }, { demo: true });
   }
 }

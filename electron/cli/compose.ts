@@ -13,6 +13,12 @@ import { RunStore } from '../store/run-store.ts';
 import { BuiltinTarget, WindowTarget, type Target, type ViewLauncher } from '../session/targets.ts';
 import { Session, type SessionConfig } from '../session/session.ts';
 import type { EncodeOptions } from '../capture/encode.ts';
+import path from 'node:path';
+import { DEFAULT_LATENCY, type LatencyMode, type LatencySettings } from '../latency/clock-policy.ts';
+import { PauseKeyWorld, ProcessWorld, UnfreezableWorld, type World } from '../latency/world.ts';
+import { ProcessFreezer, SuspendedRegistry, refusal } from '../../native/process.ts';
+import { ActionExecutor } from '../input/executor.ts';
+import { defaultConfigDir } from '../util/paths.ts';
 
 export type AgentKind = 'random' | 'solver' | 'vlm';
 
@@ -30,6 +36,10 @@ export interface RunOptions {
   settleMs?: number;
   maxConsecutiveErrors?: number;
   minStepMs?: number;
+  latency?: LatencyMode;
+  latencySettings?: Partial<LatencySettings>;
+  /** Freeze a window by pressing this key (its own pause key) instead of suspending its process. */
+  pauseKey?: string;
   vlm?: Partial<VlmSettings> & { model?: string };
 }
 
@@ -97,7 +107,41 @@ export function wireSession(opts: RunOptions, target: Target, agent: Agent, wm: 
     ...(opts.settleMs !== undefined ? { settleMs: opts.settleMs } : {}),
     ...(opts.maxConsecutiveErrors !== undefined ? { maxConsecutiveErrors: opts.maxConsecutiveErrors } : {}),
     ...(opts.minStepMs !== undefined ? { minStepMs: opts.minStepMs } : {}),
+    ...(opts.latency ? { latency: opts.latency } : {}),
+    latencySettings: { ...DEFAULT_LATENCY, ...opts.latencySettings },
   };
-  const session = new Session({ target, agent, capturer: createCapturer(opts.capture), wm, store }, config);
+  const world = target.game ? undefined : windowWorld(target, opts.pauseKey);
+  const session = new Session({ target, agent, capturer: createCapturer(opts.capture), wm, store, ...(world ? { world } : {}) }, config);
   return { session, store };
+}
+
+let freezer: ProcessFreezer | undefined;
+
+/** One freezer per process; its registry lets the next start resume what a crash left stopped. */
+export function processFreezer(): ProcessFreezer {
+  if (!freezer) {
+    const f = (freezer = new ProcessFreezer(suspendedRegistry()));
+    // Last line of defence: even on process.exit(), resume what we stopped (POSIX signals are synchronous).
+    process.once('exit', () => f.resumeAll());
+  }
+  return freezer;
+}
+
+export function suspendedRegistry(): SuspendedRegistry {
+  return new SuspendedRegistry(path.join(defaultConfigDir(), 'suspended.json'));
+}
+
+/** How a window that no engine drives is frozen: its pause key, else its process tree. */
+function windowWorld(target: Target, pauseKey?: string): World {
+  if (pauseKey) {
+    const executor = new ActionExecutor();
+    return new PauseKeyWorld(async () => {
+      const w = await target.locate();
+      await executor.execute([{ kind: 'gui', type: 'PRESS', params: { key: pauseKey } }], { window: w.bounds, imageScale: 1, imageWidth: w.bounds.width, imageHeight: w.bounds.height, inputScale: 1 });
+    });
+  }
+  const pid = target.pid;
+  if (!pid) return new UnfreezableWorld('the window reports no process id');
+  const why = refusal(pid);
+  return why ? new UnfreezableWorld(why) : new ProcessWorld(pid, processFreezer());
 }

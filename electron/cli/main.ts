@@ -5,11 +5,16 @@
 import { parseArgs } from 'node:util';
 import { createWindowManager } from '../../native/index.ts';
 import { BUILTIN_GAMES } from '../../games/index.ts';
-import { prepareRun, type AgentKind } from './compose.ts';
+import { prepareRun, suspendedRegistry, type AgentKind } from './compose.ts';
+import { LATENCY_MODES } from '../latency/clock-policy.ts';
+import { recoverSuspended } from '../../native/process.ts';
 import { runBench, formatBench } from './bench.ts';
 import type { CaptureBackend } from '../capture/index.ts';
 import { defaultConfigDir, runWebShell } from '../web/shell.ts';
 import { launchViewWindow } from '../games/launcher.ts';
+import { JsonFileSettingsStore } from '../api/settings-store.ts';
+import { startStopHotkey } from '../input/stop-hotkey.ts';
+import path from 'node:path';
 
 const USAGE = `gamepilot — vision-language models play real games
 
@@ -24,6 +29,10 @@ const USAGE = `gamepilot — vision-language models play real games
       --repairs N  --timeout-ms MS  --max-retries N  --price-in USD/M  --price-out USD/M
       --image-size PX (long side, default 1280)  --format jpeg|png  --quality Q
       --capture nut|screenshot-desktop  --settle-ms MS  --max-errors N (consecutive unusable steps before giving up, default 5)
+      --latency stop|slow|normal|lcrt (how the world waits for the model; default normal)
+      --stop-interval-ms MS (stop: world runs this long after acting, default 2000)
+      --slow-buffer-ms MS (slow: world pauses this long after each capture, default 5000)
+      --pause-key KEY (freeze a window with its own pause key instead of suspending its process)
       --pace-ms MS (minimum time per step, to watch fast agents)  --game-text (send the board as text too)  --json  --quiet
   gamepilot bench [--json] [--iterations N] [--loop-steps N]
   gamepilot web [--port P] [--runs-dir DIR] [--config-dir DIR] [--no-demo] [--open]
@@ -105,7 +114,8 @@ async function runCommand(args: string[]) {
       repairs: { type: 'string' }, 'timeout-ms': { type: 'string' }, 'max-retries': { type: 'string' },
       'price-in': { type: 'string' }, 'price-out': { type: 'string' },
       'image-size': { type: 'string' }, format: { type: 'string' }, quality: { type: 'string' }, capture: { type: 'string' },
-      'settle-ms': { type: 'string' }, 'max-errors': { type: 'string' }, 'pace-ms': { type: 'string' }, 'game-text': { type: 'boolean' }, json: { type: 'boolean' }, quiet: { type: 'boolean' },
+      'settle-ms': { type: 'string' }, 'max-errors': { type: 'string' }, 'pace-ms': { type: 'string' }, latency: { type: 'string' }, 'stop-interval-ms': { type: 'string' },
+      'slow-buffer-ms': { type: 'string' }, 'pause-key': { type: 'string' }, 'game-text': { type: 'boolean' }, json: { type: 'boolean' }, quiet: { type: 'boolean' },
     },
   });
   const agent = oneOf(values.agent, 'agent', ['random', 'solver', 'vlm'] as const, 'random') as AgentKind;
@@ -125,6 +135,8 @@ async function runCommand(args: string[]) {
     ...(values['game-text'] ? { includeGameText: true } : {}),
   };
   const settleMs = num(values['settle-ms'], 'settle-ms', { min: 0 });
+  const recovered = recoverSuspended(suspendedRegistry());
+  if (recovered.length) io.log(`resumed process(es) ${recovered.join(', ')} that an earlier, crashed run had left suspended`);
   const { session, target } = await prepareRun({
     ...(values.game ? { game: values.game } : {}),
     ...(values.window ? { window: values.window } : {}),
@@ -141,6 +153,12 @@ async function runCommand(args: string[]) {
       quality: num(values.quality, 'quality', { min: 1, int: true }) ?? 80,
     },
     ...(settleMs !== undefined ? { settleMs } : {}),
+    latency: oneOf(values.latency, 'latency', LATENCY_MODES, 'normal'),
+    latencySettings: {
+      ...(values['stop-interval-ms'] ? { stopIntervalMs: num(values['stop-interval-ms'], 'stop-interval-ms', { min: 0 })! } : {}),
+      ...(values['slow-buffer-ms'] ? { slowBufferMs: num(values['slow-buffer-ms'], 'slow-buffer-ms', { min: 0 })! } : {}),
+    },
+    ...(values['pause-key'] ? { pauseKey: values['pause-key'] } : {}),
     ...(values['pace-ms'] ? { minStepMs: num(values['pace-ms'], 'pace-ms', { min: 0 })! } : {}),
     ...(values['max-errors'] ? { maxConsecutiveErrors: num(values['max-errors'], 'max-errors', { min: 1, int: true })! } : {}),
     vlm,
@@ -151,12 +169,21 @@ async function runCommand(args: string[]) {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  const hotkey = new JsonFileSettingsStore(path.join(defaultConfigDir(), 'settings.json')).load().stopHotkey;
+  const stopHook = await startStopHotkey(hotkey, () => {
+    io.log(`stop hotkey ${hotkey}: stopping`);
+    session.stop();
+  }).catch((err: Error) => {
+    if (!values.quiet) io.log(`warning: no global stop hotkey (${err.message}); Ctrl+C still stops`);
+    return undefined;
+  });
   if (!values.quiet) {
     io.log(`run folder: ${session.store.dir}`);
     session.on('step', (r) => {
       const err = r.errors.length ? `  ! ${r.errors.join('; ')}` : '';
-      io.log(`ep ${r.episode + 1} step ${r.step + 1}: ${r.actionsText.join(', ') || '(no action)'}  [${r.latency_ms.total} ms]${r.score !== null && r.score !== undefined ? `  score ${r.score}` : ''}${err}`);
+      io.log(`ep ${r.episode + 1} step ${r.step + 1}: ${r.actionsText.join(', ') || '(no action)'}  [${r.latency_ms.total} ms, ${r.latency_mode}${r.drift_ticks !== undefined ? `, drift ${r.drift_ticks}` : ''}]${r.score !== null && r.score !== undefined ? `  score ${r.score}` : ''}${err}`);
     });
+    session.on('warning', (w: string) => io.log(`warning: ${w}`));
     session.on('episode', (e) => io.log(`episode ${e.episode + 1}: score ${e.score ?? 'n/a'} after ${e.steps} steps (${e.end})`));
   }
   try {
@@ -173,6 +200,7 @@ async function runCommand(args: string[]) {
     else io.log(`done (${result.status}): mean ${result.mean ?? 'n/a'} ± ${result.std ?? 'n/a'} over ${result.episodes.length} episode(s)${result.error ? ` — ${result.error}` : ''}`);
     return result.status === 'failed' ? 1 : 0;
   } finally {
+    stopHook?.();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await target.close();

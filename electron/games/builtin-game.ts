@@ -6,6 +6,7 @@
 import { EventEmitter } from 'node:events';
 import type { GameDefinition, GameInstance, HitRect, MoveResult, ViewInput } from '../../games/types.ts';
 import { seededRng } from '../../games/shared/rng.ts';
+import { GameClock } from './game-clock.ts';
 
 export interface ViewMetrics {
   dpr: number;
@@ -31,10 +32,20 @@ export class BuiltinGame extends EventEmitter {
   private inputs: InputRecord[] = [];
   seed = 0;
   episode = 0;
+  /** The game's own clock; real-time games move on its ticks. */
+  readonly clock: GameClock;
 
   constructor(readonly def: GameDefinition, readonly title: string) {
     super();
+    this.clock = new GameClock(def.realtime?.tickMs ?? 100, () => {
+      if (this.instance.tick?.()) this.changed();
+    });
     this.reset(0, 0);
+    this.clock.start();
+  }
+
+  dispose() {
+    this.clock.dispose();
   }
 
   reset(seed: number, episode: number) {

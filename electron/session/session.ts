@@ -16,6 +16,8 @@ import type { WindowManager } from '../../native/types.ts';
 import { RunStore, type EpisodeSummary, type RunStatus, type StepRecord } from '../store/run-store.ts';
 import { mean, now, sleep, std } from '../util/time.ts';
 import { TargetGoneError, type Target } from './targets.ts';
+import { createClockPolicy, DEFAULT_LATENCY, type ClockPolicy, type LatencyMode, type LatencySettings } from '../latency/clock-policy.ts';
+import { EngineWorld, UnfreezableWorld, type World } from '../latency/world.ts';
 
 export interface SessionConfig {
   space: ActionSpace;
@@ -29,6 +31,9 @@ export interface SessionConfig {
   maxConsecutiveErrors: number;
   /** Minimum wall time per step, so people can follow a fast agent (ms; 0 = as fast as it goes). */
   minStepMs: number;
+  /** How the world waits for the model; switchable live with setLatency(). */
+  latency: LatencyMode;
+  latencySettings: LatencySettings;
 }
 
 export const DEFAULT_SESSION: SessionConfig = {
@@ -40,6 +45,8 @@ export const DEFAULT_SESSION: SessionConfig = {
   settleMs: 150,
   maxConsecutiveErrors: 5,
   minStepMs: 0,
+  latency: 'normal',
+  latencySettings: DEFAULT_LATENCY,
 };
 
 export interface SessionResult {
@@ -58,6 +65,8 @@ export interface SessionDeps {
   wm: WindowManager;
   store: RunStore;
   executor?: ActionExecutor;
+  /** How the target's world is frozen; built-ins default to their engine clock. */
+  world?: World;
 }
 
 type EndReason = 'game_over' | 'done' | 'fail' | 'max_steps' | 'stopped';
@@ -69,11 +78,17 @@ export class Session extends EventEmitter {
   private paused = false;
   private resumeWaiters: (() => void)[] = [];
   private singleSteps = 0;
+  private mode: LatencyMode;
+  private world: World;
+  private verifiedFreezes = 0;
+  private policy: ClockPolicy | undefined;
 
   constructor(private readonly deps: SessionDeps, config: Partial<SessionConfig> = {}) {
     super();
     this.config = { ...DEFAULT_SESSION, ...config };
     this.executor = deps.executor ?? new ActionExecutor();
+    this.mode = this.config.latency;
+    this.world = deps.world ?? (deps.target.game ? new EngineWorld(deps.target.game) : new UnfreezableWorld('no way to freeze this window was given'));
     if (this.config.space === 'semantic' && !deps.target.game) throw new Error('the semantic action space needs a built-in game (a window has no declared moves)');
   }
 
@@ -85,6 +100,22 @@ export class Session extends EventEmitter {
   stop() {
     this.abort.abort();
     this.wake();
+  }
+
+  /** Switches the latency mode; it takes effect at the next step. */
+  setLatency(mode: LatencyMode) {
+    this.mode = mode;
+    this.emit('latency', { mode, frozen: this.world.frozen, world: this.world.kind });
+  }
+
+  get latency() {
+    return { mode: this.mode, frozen: this.world.frozen, world: this.world.kind };
+  }
+
+  private applyIdleLimit() {
+    const game = this.deps.target.game;
+    const spec = game?.def.realtime;
+    if (game && spec) game.instance.setIdleLimit?.(spec.idleLimit[this.mode]);
   }
 
   pause() {
@@ -129,6 +160,7 @@ export class Session extends EventEmitter {
         target.game?.reset(this.config.seed, e);
         agent.resetEpisode?.();
         if (target.game) await target.game.waitRendered();
+        this.applyIdleLimit();
         const { steps, end } = await this.episode(e);
         const score = target.game ? round2(target.game.instance.score()) : null;
         episodes.push({ episode: e, seed: this.config.seed, score, steps, end });
@@ -141,6 +173,9 @@ export class Session extends EventEmitter {
       status = this.abort.signal.aborted ? 'stopped' : 'failed';
       error = (err as Error).message;
     } finally {
+      this.policy?.cancel();
+      await this.world.thaw().catch(() => {});
+      this.emitWorld();
       const released = await this.executor.releaseAll().catch(() => []);
       if (released.length) this.emit('released', released);
     }
@@ -186,8 +221,39 @@ export class Session extends EventEmitter {
     }
     await wm.focus(win.id);
     const tLocated = now();
+
+    // The world waits (or not) as the latency mode says, from the capture on.
+    const mode = this.mode;
+    if (this.policy?.mode !== mode && target.game) {
+      this.policy = undefined;
+      this.applyIdleLimit();
+    }
+    const policy = (this.policy = createClockPolicy(mode, this.config.latencySettings, () => this.emitWorld()));
+    const frozenBefore = this.world.frozenMs();
+    try {
+      await policy.beforeCapture(this.world);
+    } catch (err) {
+      errors.push(`freeze failed: ${(err as Error).message}; this window now runs as in normal mode`);
+      this.world = new UnfreezableWorld((err as Error).message);
+    }
+    this.emitWorld();
     const tCapture = Date.now();
-    const raw = await capturer.grab(win.bounds);
+    let raw = await capturer.grab(win.bounds);
+    let freezeVerified: boolean | undefined;
+    if (this.world.frozen && this.world.kind !== 'engine' && this.verifiedFreezes < 3) {
+      // A frozen world must not change on screen: look twice.
+      this.verifiedFreezes++;
+      await sleep(250, this.abort.signal);
+      const again = await capturer.grab(win.bounds);
+      freezeVerified = again.data.equals(raw.data);
+      raw = again;
+      if (!freezeVerified) {
+        errors.push(`the ${this.world.kind} freeze did not hold: the window kept changing while frozen`);
+        this.emit('warning', `${target.label} ignores the ${this.world.kind} freeze; latency modes cannot hold this game still`);
+      }
+    }
+    const ticksAtCapture = this.world.ticks();
+    policy.afterCapture(this.world);
     const tCaptured = now();
     const frame = await encodeFrame(raw, this.config.encode);
     const tEncoded = now();
@@ -233,11 +299,17 @@ export class Session extends EventEmitter {
     if (decision.parseErrors?.length) errors.push(...decision.parseErrors.map((e) => `parse: ${e}`));
     if (decision.error && !errors.includes(decision.error)) errors.push(decision.error);
 
-    // Act.
+    // Act: lcrt first lets the world run for the model's compute time.
+    const computeMs = decision.providerComputeMs ?? tDecided - tDecide;
+    if (!this.abort.signal.aborted) await policy.beforeAct(this.world, computeMs, this.abort.signal);
+    const ticksAtAct = this.world.ticks();
     game?.drainInputs();
     const outcomes = this.abort.signal.aborted ? [] : await this.act(decision.actions, geometry, win.id);
     const refused = outcomes.find((o) => !o.ok);
     if (refused) errors.push(`refused ${refused.action}: ${refused.error}`);
+    const tApplied = now();
+    await policy.afterAct(this.world, this.abort.signal);
+    this.emitWorld();
     if (decision.actions.length && !this.abort.signal.aborted) await this.settle(decision.actions, outcomes);
     const tActed = now();
 
@@ -258,9 +330,16 @@ export class Session extends EventEmitter {
         capture: round2(tCaptured - tLocated),
         encode: round2(tEncoded - tCaptured),
         model: round2(tDecided - tDecide),
-        act: round2(tActed - tDecided),
+        act: round2(tApplied - tDecided),
+        wait: round2(tActed - tApplied),
         total: round2(tActed - tStart),
       },
+      latency_mode: mode,
+      world: this.world.kind,
+      paused_ms: round2(this.world.frozenMs() - frozenBefore),
+      ...(ticksAtCapture !== null && ticksAtAct !== null ? { drift_ticks: ticksAtAct - ticksAtCapture } : {}),
+      ...(mode === 'lcrt' ? { compute_ms: round2(computeMs), compute_source: decision.providerComputeMs !== undefined ? 'provider' : 'measured' } : {}),
+      ...(freezeVerified !== undefined ? { freeze_verified: freezeVerified } : {}),
       ...(decision.usage ? { tokens: decision.usage } : {}),
       ...(decision.costUsd !== undefined ? { cost_usd: decision.costUsd } : {}),
       ...(decision.attempts ? { attempts: decision.attempts } : {}),
@@ -270,6 +349,10 @@ export class Session extends EventEmitter {
     this.emit('step', { ...rec, actionsText: decision.actions.map(describeAction) });
     const terminal = decision.actions.find(isTerminal);
     return { rec, refused: !!refused, ...(terminal?.kind === 'gui' ? { terminal: terminal.type } : {}) };
+  }
+
+  private emitWorld() {
+    this.emit('world', { mode: this.mode, frozen: this.world.frozen, world: this.world.kind });
   }
 
   /**

@@ -25,6 +25,8 @@ export interface Target {
   locate(): Promise<WindowInfo>;
   /** Interactive elements of a built-in view, in window pixels. */
   hits(): HitRect[] | undefined;
+  /** The process that owns the window, when known. */
+  readonly pid?: number;
   close(): Promise<void>;
 }
 
@@ -49,6 +51,10 @@ export class WindowTarget implements Target {
 
   get label() {
     return this.current.title;
+  }
+
+  get pid() {
+    return this.current.pid || undefined;
   }
 
   /** A window picked by id (from a list); followed by id, and by its exact title if it is recreated. */
@@ -135,6 +141,7 @@ export class BuiltinTarget implements Target {
   }
 
   async close() {
+    this.game.dispose();
     await this.launched.close();
     await this.server.close();
   }

@@ -19,7 +19,7 @@ export interface StepRecord {
   actions: unknown[];
   outcomes?: unknown[];
   errors: string[];
-  latency_ms: { locate: number; capture: number; encode: number; model: number; act: number; total: number };
+  latency_ms: { locate: number; capture: number; encode: number; model: number; act: number; wait?: number; total: number };
   tokens?: { input: number; output: number };
   cost_usd?: number | null;
   score?: number | null;

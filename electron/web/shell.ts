@@ -4,6 +4,8 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
+import { defaultConfigDir } from '../util/paths.ts';
+export { defaultConfigDir };
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createWindowManager } from '../../native/index.ts';
@@ -17,13 +19,6 @@ export const RENDERER_DIR = path.join(ROOT, 'dist', 'renderer');
 
 export function version(): string {
   return (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-}
-
-export function defaultConfigDir(): string {
-  if (process.env.GAMEPILOT_CONFIG_DIR) return process.env.GAMEPILOT_CONFIG_DIR;
-  if (process.platform === 'win32') return path.join(process.env.APPDATA ?? os.homedir(), 'Gamepilot');
-  if (process.platform === 'darwin') return path.join(os.homedir(), 'Library', 'Application Support', 'Gamepilot');
-  return path.join(process.env.XDG_CONFIG_HOME ?? path.join(os.homedir(), '.config'), 'gamepilot');
 }
 
 function newestSource(dir: string): number {

@@ -49,7 +49,7 @@ export function App({ client, onConnection }: { client: ApiClient; onConnection?
         </div>
       )}
       <main>
-        {tab === 'live' && <LiveView live={live} />}
+        {tab === 'live' && <LiveView live={live} client={client} onError={setError} />}
         {tab === 'targets' && <TargetPicker client={client} modelConfigured={!!core?.modelConfigured} busy={busy} onError={setError} onStarted={() => { setError(null); setTab('live'); }} />}
         {tab === 'runs' && <RunsView client={client} refreshKey={runsKey} />}
         {tab === 'settings' && <SettingsView client={client} onSaved={() => setError(null)} />}

@@ -20,9 +20,10 @@ export interface LiveState {
   thinking: string;
   episodes: { episode: number; score: number | null; steps: number; end: string }[];
   released: string[];
+  warnings: string[];
 }
 
-const initial: LiveState = { core: null, frame: null, step: null, answer: '', thinking: '', episodes: [], released: [] };
+const initial: LiveState = { core: null, frame: null, step: null, answer: '', thinking: '', episodes: [], released: [], warnings: [] };
 
 type Action = { type: 'event'; e: CoreEvent } | { type: 'state'; state: CoreState };
 
@@ -52,6 +53,10 @@ function reduce(s: LiveState, a: Action): LiveState {
       return { ...s, episodes: [...s.episodes, e] };
     case 'released':
       return { ...s, released: e.inputs };
+    case 'world':
+      return { ...s, core: withRun(s.core, (r) => ({ ...r, latency: e.latency })) };
+    case 'warning':
+      return { ...s, warnings: [...s.warnings.slice(-4), e.message] };
   }
 }
 

@@ -3,8 +3,10 @@ import { useEffect, useRef } from 'react';
 import type { LiveState } from '../useCore.ts';
 import { Overlay } from './Overlay.tsx';
 import { LatencyBar } from './LatencyBar.tsx';
+import { LatencySwitch } from './LatencySwitch.tsx';
+import type { ApiClient } from '../../../electron/api/contract.ts';
 
-export function LiveView({ live }: { live: LiveState }) {
+export function LiveView({ live, client, onError }: { live: LiveState; client: ApiClient; onError: (e: string) => void }) {
   const run = live.core?.run ?? null;
   const reasoningRef = useRef<HTMLPreElement>(null);
   useEffect(() => {
@@ -18,6 +20,7 @@ export function LiveView({ live }: { live: LiveState }) {
   return (
     <section className="live" aria-label="live view">
       <div className="frame-pane">
+        <LatencySwitch client={client} latency={run?.latency} onError={onError} />
         {live.frame ? (
           <div className="frame" data-testid="live-frame" data-step={live.frame.step} data-episode={live.frame.episode}>
             <img src={live.frame.dataUrl} alt={`frame ${live.frame.step + 1} of episode ${live.frame.episode + 1}`} />
@@ -34,6 +37,12 @@ export function LiveView({ live }: { live: LiveState }) {
           <span>cost <b>{run?.costUsd != null ? `$${run.costUsd.toFixed(4)}` : '–'}</b></span>
         </div>
         <LatencyBar latency={step?.latency_ms} />
+        {step?.latency_mode && (
+          <div className="muted step-clock" data-testid="step-clock">
+            this step: {step.latency_mode} · world paused {Math.round(step.paused_ms ?? 0)} ms{step.drift_ticks !== undefined ? ` · drift ${step.drift_ticks} ticks` : ''}
+          </div>
+        )}
+        {live.warnings.map((w, i) => <div key={i} className="errors" role="alert">{w}</div>)}
       </div>
       <div className="side-pane">
         <h3>Reasoning {live.answer && !step ? <span className="pulse">streaming</span> : null}</h3>

@@ -20,6 +20,7 @@ export function TargetPicker({ client, modelConfigured, busy, onStarted, onError
   const [episodes, setEpisodes] = useState(1);
   const [maxSteps, setMaxSteps] = useState<number | ''>('');
   const [paceMs, setPaceMs] = useState(0);
+  const [latency, setLatency] = useState<StartRun['latency']>('normal');
 
   useEffect(() => {
     let alive = true;
@@ -49,7 +50,7 @@ export function TargetPicker({ client, modelConfigured, busy, onStarted, onError
     try {
       await client.request('startRun', {
         target: choice.kind === 'game' ? { game: choice.game.id } : { windowId: choice.window.id },
-        agent, space: choice.kind === 'window' ? 'gui' : space, episodes, ...(maxSteps ? { maxSteps } : {}), paceMs, seed: Math.floor(Math.random() * 1e6),
+        agent, space: choice.kind === 'window' ? 'gui' : space, latency, episodes, ...(maxSteps ? { maxSteps } : {}), paceMs, seed: Math.floor(Math.random() * 1e6),
       });
       onStarted();
     } catch (e) {
@@ -93,6 +94,14 @@ export function TargetPicker({ client, modelConfigured, busy, onStarted, onError
           <select value={space} onChange={(e) => setSpace(e.target.value as StartRun['space'])} disabled={choice?.kind === 'window'}>
             <option value="gui">GUI (mouse, keys)</option>
             <option value="semantic">semantic (game moves)</option>
+          </select>
+        </label>
+        <label>World clock
+          <select value={latency} onChange={(e) => setLatency(e.target.value as StartRun['latency'])} data-testid="latency-select">
+            <option value="normal">normal (never waits)</option>
+            <option value="stop">stop (frozen while thinking)</option>
+            <option value="slow">slow (frozen buffer)</option>
+            <option value="lcrt">lcrt (charged compute time)</option>
           </select>
         </label>
         <label>Episodes <input type="number" min={1} value={episodes} onChange={(e) => setEpisodes(Math.max(1, Number(e.target.value) || 1))} /></label>

@@ -1,0 +1,61 @@
+/**
+ * Latency modes: how the world waits for the model around each step.
+ *   stop   — frozen from capture until the actions are applied, then runs a fixed interval.
+ *   slow   — frozen for a fixed buffer after each capture, then runs while the model thinks.
+ *   normal — never waits.
+ *   lcrt   — frozen during the call, then runs for the model's own compute time before acting.
+ */
+import type { World } from './world.ts';
+import { sleep } from '../util/time.ts';
+
+export const LATENCY_MODES = ['stop', 'slow', 'normal', 'lcrt'] as const;
+export type LatencyMode = (typeof LATENCY_MODES)[number];
+
+export interface LatencySettings {
+  stopIntervalMs: number;
+  slowBufferMs: number;
+}
+
+export const DEFAULT_LATENCY: LatencySettings = { stopIntervalMs: 2000, slowBufferMs: 5000 };
+
+export interface ClockPolicy {
+  readonly mode: LatencyMode;
+  /** Right before the frame is captured. */
+  beforeCapture(world: World): Promise<void>;
+  /** Right after the capture, while the model starts thinking. */
+  afterCapture(world: World): void;
+  /** The model has answered; the actions are about to be applied. */
+  beforeAct(world: World, computeMs: number, signal: AbortSignal): Promise<void>;
+  /** The actions were applied (input injected). */
+  afterAct(world: World, signal: AbortSignal): Promise<void>;
+  /** The step or run ends early: cancel timers (the caller thaws the world). */
+  cancel(): void;
+}
+
+export function createClockPolicy(mode: LatencyMode, s: LatencySettings = DEFAULT_LATENCY, onThaw: () => void = () => {}): ClockPolicy {
+  let bufferTimer: NodeJS.Timeout | undefined;
+  const cancel = () => {
+    clearTimeout(bufferTimer);
+    bufferTimer = undefined;
+  };
+  const freezes = mode !== 'normal';
+  return {
+    mode,
+    async beforeCapture(world) {
+      if (freezes) await world.freeze();
+      else await world.thaw();
+    },
+    afterCapture(world) {
+      if (mode === 'slow') bufferTimer = setTimeout(() => void world.thaw().then(onThaw), s.slowBufferMs);
+    },
+    async beforeAct(world, computeMs, signal) {
+      if (mode === 'lcrt') await world.advance(computeMs, signal);
+    },
+    async afterAct(world, signal) {
+      cancel();
+      await world.thaw();
+      if (mode === 'stop') await sleep(s.stopIntervalMs, signal);
+    },
+    cancel,
+  };
+}
