@@ -283,6 +283,7 @@ export class Session extends EventEmitter {
     const stepAbort = new AbortController();
     const forwardAbort = () => stepAbort.abort();
     this.abort.signal.addEventListener('abort', forwardAbort, { once: true });
+    if (this.abort.signal.aborted) stepAbort.abort(); // stopped before we started listening
     try {
       decision = await agent.decide(obs, {
         space: this.config.space,

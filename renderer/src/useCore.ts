@@ -16,6 +16,8 @@ export interface LiveState {
   frame: LiveFrame | null;
   /** The step whose actions belong to the frame shown (same episode and step). */
   step: StepEventData | null;
+  /** The last finished step, kept while the next one is under way (timings stay visible). */
+  lastStep: StepEventData | null;
   answer: string;
   thinking: string;
   episodes: { episode: number; score: number | null; steps: number; end: string }[];
@@ -23,7 +25,7 @@ export interface LiveState {
   warnings: string[];
 }
 
-const initial: LiveState = { core: null, frame: null, step: null, answer: '', thinking: '', episodes: [], released: [], warnings: [] };
+const initial: LiveState = { core: null, frame: null, step: null, lastStep: null, answer: '', thinking: '', episodes: [], released: [], warnings: [] };
 
 type Action = { type: 'event'; e: CoreEvent } | { type: 'state'; state: CoreState };
 
@@ -47,7 +49,7 @@ function reduce(s: LiveState, a: Action): LiveState {
         tokens: { input: r.tokens.input + (d.tokens?.input ?? 0), output: r.tokens.output + (d.tokens?.output ?? 0) },
         costUsd: typeof d.cost_usd === 'number' ? (r.costUsd ?? 0) + d.cost_usd : r.costUsd,
       }));
-      return { ...s, core, step: d };
+      return { ...s, core, step: d, lastStep: d };
     }
     case 'episode':
       return { ...s, episodes: [...s.episodes, e] };

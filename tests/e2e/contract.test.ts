@@ -150,6 +150,39 @@ for (const transport of ['websocket', 'ipc'] as const) {
         off();
       }
     });
+
+    it('switches the latency mode mid-run: the next steps follow the new mode', async () => {
+      const events: CoreEvent[] = [];
+      const off = client().onEvent((e) => events.push(e));
+      const steps = () => events.filter((e): e is Extract<CoreEvent, { type: 'step' }> => e.type === 'step').map((e) => e.data);
+      const until = async (pred: () => boolean, ms = 20000) => {
+        const t0 = Date.now();
+        while (!pred()) {
+          if (Date.now() - t0 > ms) throw new Error('timed out');
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      };
+      try {
+        await client().request('startRun', { target: { game: 'snake' }, agent: 'solver', episodes: 1, maxSteps: 100, paceMs: 300, latency: 'normal' });
+        expect((await client().request('state')).run!.latency).toMatchObject({ mode: 'normal', world: 'engine' });
+        await until(() => steps().length >= 1);
+        expect(steps()[0]!.latency_mode).toBe('normal');
+        const w = await client().request('setLatency', { mode: 'stop' });
+        expect(w.mode).toBe('stop');
+        const switchedAt = steps().length;
+        await until(() => steps().length >= switchedAt + 2);
+        const after = steps().slice(switchedAt + 1);
+        for (const s of after) {
+          expect(s.latency_mode).toBe('stop');
+          expect(s.drift_ticks).toBe(0);
+        }
+        expect(events.some((e) => e.type === 'world' && e.latency.mode === 'stop' && e.latency.frozen)).toBe(true);
+        await expect(client().request('setLatency', { mode: 'warp' } as never)).rejects.toThrow(/setLatency: mode/);
+      } finally {
+        await client().request('control', { action: 'stop' });
+        off();
+      }
+    });
   });
 }
 

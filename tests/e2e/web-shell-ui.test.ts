@@ -140,6 +140,17 @@ describe('web shell UI', () => {
     await expect.poll(() => server.requests.length, { timeout: 15000 }).toBeGreaterThan(before);
   });
 
+  it('switches the world clock live: the next step runs in the new mode', async () => {
+    await expect.poll(() => page.getByTestId('world-state').textContent()).toMatch(/world (running|frozen)/);
+    await page.getByTestId('latency-stop').click();
+    await expect.poll(() => page.getByTestId('latency-stop').getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => page.getByTestId('step-clock').textContent(), { timeout: 20000 }).toMatch(/step \d+: stop · world paused \d+ ms · drift 0 ticks/);
+    await expect.poll(() => page.getByTestId('world-state').textContent(), { timeout: 10000 }).toBe('world frozen');
+    await shot('06b-latency-stop');
+    await page.getByTestId('latency-normal').click();
+    await expect.poll(() => page.getByTestId('step-clock').textContent(), { timeout: 20000 }).toMatch(/step \d+: normal · world paused 0 ms/);
+  });
+
   it('stops with no key left held', async () => {
     await page.getByRole('button', { name: /Stop/ }).click();
     await expect.poll(status, { timeout: 15000 }).toBe('idle');

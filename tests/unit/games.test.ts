@@ -3,6 +3,7 @@ import { tictactoe } from '../../games/tictactoe/index.ts';
 import { g2048, MAX_NOOPS } from '../../games/g2048/index.ts';
 import { slide } from '../../games/g2048/rules.ts';
 import { seededRng, pick } from '../../games/shared/rng.ts';
+import { snake, SNAKE_SIZE } from '../../games/snake/index.ts';
 
 const ttt = (episode: number, seed = 1) => tictactoe.create({ seed, episode, rng: seededRng(seed * 31 + episode) });
 
@@ -109,5 +110,43 @@ describe('2048', () => {
       random += play((g, rng) => pick(rng, g.validMoves()), s);
     }
     expect(solver).toBeGreaterThan(random);
+  });
+});
+
+describe('Snake', () => {
+  const make = (seed = 1) => snake.create({ seed, episode: 0, rng: seededRng(seed) });
+
+  it('moves one cell per action, ignores reversals, and dies at the wall', () => {
+    const g = make();
+    const head = () => (g.snapshot() as { body: number[][] }).body[0]!;
+    const [x0, y0] = head();
+    g.applyMove('left'); // reversal of the initial heading (right): ignored, keeps moving right
+    expect(head()).toEqual([x0! + 1, y0]);
+    g.applyMove('up');
+    expect(head()).toEqual([x0! + 1, y0! - 1]);
+    for (let i = 0; i < SNAKE_SIZE && !g.isOver(); i++) g.applyMove('up');
+    expect(g.isOver()).toBe(true);
+    expect(g.status()).toMatch(/wall/);
+  });
+
+  it('advances by itself only after the idle limit, never without one (stop mode)', () => {
+    const g = make();
+    const moves = () => (g.snapshot() as { autoMoves: number }).autoMoves;
+    for (let i = 0; i < 500; i++) g.tick!();
+    expect(moves()).toBe(0);
+    g.setIdleLimit!(snake.realtime!.idleLimit.normal);
+    for (let i = 0; i < 99; i++) g.tick!();
+    expect(moves()).toBe(0);
+    g.tick!();
+    expect(moves()).toBe(1);
+    expect(snake.realtime!.idleLimit).toMatchObject({ normal: 100, slow: 200, stop: null });
+  });
+
+  it('scores food eaten / 10, and the solver eats', () => {
+    const g = make(3);
+    for (let i = 0; i < 100 && !g.isOver(); i++) g.applyMove(g.solverMove());
+    const eaten = (g.snapshot() as { eaten: number }).eaten;
+    expect(eaten).toBeGreaterThan(2);
+    expect(g.score()).toBeCloseTo(eaten / 10);
   });
 });

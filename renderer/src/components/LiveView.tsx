@@ -36,10 +36,11 @@ export function LiveView({ live, client, onError }: { live: LiveState; client: A
           <span>tokens <b>{run ? `${run.tokens.input.toLocaleString()} in · ${run.tokens.output.toLocaleString()} out` : '–'}</b></span>
           <span>cost <b>{run?.costUsd != null ? `$${run.costUsd.toFixed(4)}` : '–'}</b></span>
         </div>
-        <LatencyBar latency={step?.latency_ms} />
-        {step?.latency_mode && (
+        <LatencyBar latency={live.lastStep?.latency_ms} />
+        {live.lastStep?.latency_mode && (
           <div className="muted step-clock" data-testid="step-clock">
-            this step: {step.latency_mode} · world paused {Math.round(step.paused_ms ?? 0)} ms{step.drift_ticks !== undefined ? ` · drift ${step.drift_ticks} ticks` : ''}
+            step {live.lastStep.step + 1}: {live.lastStep.latency_mode} · world paused {Math.round(live.lastStep.paused_ms ?? 0)} ms
+            {live.lastStep.drift_ticks !== undefined ? ` · drift ${live.lastStep.drift_ticks} ticks` : ''}
           </div>
         )}
         {live.warnings.map((w, i) => <div key={i} className="errors" role="alert">{w}</div>)}

@@ -1,0 +1,157 @@
+/**
+ * Latency modes against a model that takes its time. Snake (built-in, real time on its own
+ * clock): in stop no engine tick passes between the capture the model saw and its action; in
+ * normal about two seconds of ticks do. An external animated window is suspended during each
+ * inference in stop, and never left stopped: not after the run, the stop hotkey, SIGTERM —
+ * and after SIGKILL the next start resumes it.
+ */
+import { execFileSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
+import { prepareRun } from '../../electron/cli/compose.ts';
+import { readRun } from '../../electron/store/run-store.ts';
+import { spawnCli, runCli } from '../helpers/cli.ts';
+import { solidWindow, stop } from '../helpers/windows.ts';
+import { processState } from '../../native/process.ts';
+import { NutCapturer } from '../../electron/capture/nut-capturer.ts';
+import type { WindowInfo } from '../../native/index.ts';
+import { startWindow } from '../helpers/windows.ts';
+import { CHROMIUM_FLAGS, findBrowser } from '../../electron/games/launcher.ts';
+
+const DIRS = ['up', 'right', 'down', 'left'];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const tmp = () => mkdtempSync(path.join(tmpdir(), 'gp-lat-'));
+
+describe('Snake with a model that answers after 2 s', () => {
+  let server: FakeOpenAI;
+  beforeAll(async () => {
+    server = await new FakeOpenAI((_b, i) => ({ text: answer('turn', [{ action_type: 'PRESS', parameters: { key: DIRS[i % 4] } }]), delayMs: 2000 })).start();
+  });
+  afterAll(() => server.close());
+
+  async function play(latency: 'stop' | 'normal', steps: number) {
+    const { session, target } = await prepareRun({
+      game: 'snake', agent: 'vlm', space: 'gui', episodes: 1, maxSteps: steps, seed: 4, outDir: tmp(), capture: 'nut',
+      encode: { longSide: 1280, format: 'jpeg', quality: 80 }, latency, latencySettings: { stopIntervalMs: 500 },
+      vlm: { model: 'test-vlm', baseURL: server.baseURL },
+    });
+    try {
+      await session.run();
+    } finally {
+      await target.close();
+    }
+    return readRun(session.store.dir).steps;
+  }
+
+  it('stop: drift_ticks is 0 on every step and the world was paused for the call', async () => {
+    const steps = await play('stop', 3);
+    expect(steps.length).toBeGreaterThanOrEqual(3);
+    for (const s of steps) {
+      expect(s.latency_mode).toBe('stop');
+      expect(s.world).toBe('engine');
+      expect(s.drift_ticks).toBe(0);
+      expect(s.paused_ms as number).toBeGreaterThan(1900);
+    }
+  });
+
+  it('normal: about 2 s of ticks pass between capture and action', async () => {
+    const steps = await play('normal', 3);
+    const drifts = steps.map((s) => s.drift_ticks as number);
+    expect(steps.every((s) => s.latency_mode === 'normal' && (s.paused_ms as number) === 0)).toBe(true);
+    expect(drifts.filter((d) => d >= 17 && d <= 30).length).toBeGreaterThanOrEqual(steps.length - 1);
+  });
+});
+
+describe('an external animated window in stop mode', () => {
+  let server: FakeOpenAI;
+  let win: { child: ChildProcess; window: WindowInfo };
+  const observed: { state?: string; still?: boolean }[] = [];
+
+  beforeAll(async () => {
+    // A test program that animates: a page that repaints a moving bar and a counter every frame.
+    const html = `<title>gp-animated</title><body style="margin:0;background:#123"><div id=b style="position:absolute;top:40px;height:80px;width:60px;background:#fc0"></div><h1 id=n style="color:#fff;margin-top:160px"></h1><script>let i=0;(function f(){i++;b.style.left=(i*7%400)+'px';n.textContent=i;requestAnimationFrame(f)})()</script></body>`;
+    const profile = mkdtempSync(path.join(tmpdir(), 'gp-anim-'));
+    win = await startWindow(findBrowser()!, [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, '--window-size=480,320', '--window-position=700,300', `--app=data:text/html,${encodeURIComponent(html)}`], /^gp-animated$/);
+    server = await new FakeOpenAI(async () => {
+      // While the model "thinks": is the game's process stopped, and does its window stand still?
+      await sleep(300);
+      const cap = new NutCapturer();
+      const a = await cap.grab(win.window.bounds);
+      await sleep(300);
+      const b = await cap.grab(win.window.bounds);
+      observed.push({ state: processState(win.window.pid), still: a.data.equals(b.data) });
+      return { text: answer('wait', [{ action_type: 'WAIT', parameters: { duration: 0.1 } }]), delayMs: 400 };
+    }).start();
+  });
+
+  afterAll(async () => {
+    await server.close();
+    await stop(win.child);
+  });
+
+  it('is animating when left alone', async () => {
+    const cap = new NutCapturer();
+    const a = await cap.grab(win.window.bounds);
+    await sleep(200);
+    const b = await cap.grab(win.window.bounds);
+    expect(a.data.equals(b.data)).toBe(false);
+  });
+
+  it('is suspended during each inference and running afterwards', async () => {
+    observed.length = 0;
+    const r = await runCli(['run', '--window', '^gp-animated$', '--agent', 'vlm', '--model', 't', '--base-url', server.baseURL, '--latency', 'stop', '--stop-interval-ms', '300', '--max-steps', '3', '--out', tmp(), '--json'], { env: { GAMEPILOT_CONFIG_DIR: tmp() } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(observed).toHaveLength(3);
+    for (const o of observed) expect(o).toEqual({ state: 'T', still: true });
+    const { steps } = readRun(JSON.parse(r.stdout).run_dir);
+    expect(steps.every((s) => s.world === 'process' && s.latency_mode === 'stop')).toBe(true);
+    expect(steps[0]!.freeze_verified).toBe(true);
+    expect(processState(win.window.pid)).not.toBe('T');
+  });
+
+  async function whileFrozen(args: string[], env: Record<string, string>, then: (child: ChildProcess) => void) {
+    server.setResponder(async () => ({ text: answer('wait', [{ action_type: 'WAIT', parameters: { duration: 0.1 } }]), delayMs: 20000 }));
+    const child = spawnCli(['run', '--window', '^gp-animated$', '--agent', 'vlm', '--model', 't', '--base-url', server.baseURL, '--latency', 'stop', '--max-steps', '5', '--out', tmp(), ...args], env);
+    const t0 = Date.now();
+    while (processState(win.window.pid) !== 'T') {
+      if (Date.now() - t0 > 20000) throw new Error('the window was never suspended');
+      await sleep(50);
+    }
+    const t1 = Date.now();
+    then(child);
+    const code = await new Promise((r) => child.on('exit', r));
+    expect(Date.now() - t1).toBeLessThan(5000); // at once, not when the model would have answered
+    return code;
+  }
+
+  it('is resumed when the stop hotkey ends the run', async () => {
+    const code = await whileFrozen([], { GAMEPILOT_CONFIG_DIR: tmp() }, () => execFileSync('xdotool', ['key', 'ctrl+shift+F12']));
+    expect(code).toBe(0);
+    expect(processState(win.window.pid)).not.toBe('T');
+  });
+
+  it('is resumed when the CLI gets SIGTERM', async () => {
+    const code = await whileFrozen([], { GAMEPILOT_CONFIG_DIR: tmp() }, (c) => c.kill('SIGTERM'));
+    expect(code).toBe(0);
+    expect(processState(win.window.pid)).not.toBe('T');
+  });
+
+  it('after SIGKILL, the next start resumes what the crashed run left stopped', async () => {
+    const config = tmp();
+    await whileFrozen([], { GAMEPILOT_CONFIG_DIR: config }, (c) => c.kill('SIGKILL'));
+    expect(processState(win.window.pid)).toBe('T'); // nothing could run in the killed process
+    const r = await runCli(['run', '--game', 'tictactoe', '--agent', 'random', '--max-steps', '1', '--out', tmp(), '--quiet'], { env: { GAMEPILOT_CONFIG_DIR: config } });
+    expect(r.stderr).toMatch(/resumed process\(es\) \d+/);
+    expect(processState(win.window.pid)).not.toBe('T');
+  });
+
+  it('refuses to suspend Gamepilot itself or system processes', async () => {
+    const { refusal } = await import('../../native/process.ts');
+    expect(refusal(process.pid)).toMatch(/Gamepilot itself/);
+    expect(refusal(1)).toMatch(/not a game process/);
+    // (The CLI runs above suspended this window's browser: to them it is a foreign game process.)
+  });
+});
