@@ -69,6 +69,8 @@ export interface GameDefinition {
   /** Preferred view size in CSS pixels. */
   viewSize: { width: number; height: number };
   defaultMaxSteps: number;
+  /** Trials per participant and condition (GameVerse Table 2). */
+  trials: number;
   /** Present for real-time games. */
   realtime?: RealtimeSpec;
   create(opts: { seed: number; episode: number; rng: Rng }): GameInstance;

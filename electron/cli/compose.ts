@@ -51,9 +51,9 @@ export function makeAgent(opts: Pick<RunOptions, 'agent' | 'seed' | 'vlm'>): Age
   return new VlmAgent({ ...opts.vlm, model });
 }
 
-export async function openTarget(opts: Pick<RunOptions, 'game' | 'window'>, wm: WindowManager, launch?: ViewLauncher): Promise<Target> {
+export async function openTarget(opts: Pick<RunOptions, 'game' | 'window'>, wm: WindowManager, launch?: ViewLauncher, size?: { width: number; height: number }): Promise<Target> {
   if (opts.game && opts.window) throw new Error('give --game or --window, not both');
-  if (opts.game) return BuiltinTarget.open(getGame(opts.game), wm, launch ? { launch } : {});
+  if (opts.game) return BuiltinTarget.open(getGame(opts.game), wm, { ...(launch ? { launch } : {}), ...(size ? { ...size, x: 0, y: 0 } : {}) });
   if (opts.window) {
     let pattern: RegExp;
     try {

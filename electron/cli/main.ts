@@ -5,7 +5,9 @@
 import { parseArgs } from 'node:util';
 import { createWindowManager } from '../../native/index.ts';
 import { BUILTIN_GAMES } from '../../games/index.ts';
-import { prepareRun, suspendedRegistry, type AgentKind } from './compose.ts';
+import { openTarget, prepareRun, suspendedRegistry, type AgentKind } from './compose.ts';
+import { Recorder, DEFAULT_RECORDER } from '../recording/recorder.ts';
+import { createCapturer } from '../capture/index.ts';
 import { LATENCY_MODES } from '../latency/clock-policy.ts';
 import { recoverSuspended } from '../../native/process.ts';
 import { runBench, formatBench } from './bench.ts';
@@ -35,6 +37,9 @@ const USAGE = `gamepilot — vision-language models play real games
       --pause-key KEY (freeze a window with its own pause key instead of suspending its process)
       --pace-ms MS (minimum time per step, to watch fast agents)  --game-text (send the board as text too)  --json  --quiet
   gamepilot bench [--json] [--iterations N] [--loop-steps N]
+  gamepilot record (--game ID | --window REGEX) --role rookie|expert --participant P --consent
+      [--duration S] [--fps N] [--trial N] [--stage NAME] [--window-size WxH] [--out DIR] [--json]
+      records a person playing: frames, and input in the agent's action schema
   gamepilot web [--port P] [--runs-dir DIR] [--config-dir DIR] [--no-demo] [--open]
       serves the UI on 127.0.0.1; the first line of output is its URL with a session token
 `;
@@ -56,6 +61,8 @@ export async function main(argv: string[]): Promise<number> {
         return await benchCommand(rest);
       case 'web':
         return await webCommand(rest);
+      case 'record':
+        return await recordCommand(rest);
       case undefined:
       case 'help':
       case '--help':
@@ -240,4 +247,50 @@ async function webCommand(args: string[]) {
   await close();
   await ui?.close();
   return 0;
+}
+
+async function recordCommand(args: string[]) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      game: { type: 'string' }, window: { type: 'string' }, role: { type: 'string' }, participant: { type: 'string' }, consent: { type: 'boolean' },
+      duration: { type: 'string' }, fps: { type: 'string' }, trial: { type: 'string' }, stage: { type: 'string' }, 'window-size': { type: 'string' },
+      out: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' },
+    },
+  });
+  const role = oneOf(values.role, 'role', ['rookie', 'expert'] as const, 'rookie');
+  if (!values.role) throw new Error('--role rookie|expert is required');
+  if (!values.participant) throw new Error('--participant is required (a pseudonym, not a name)');
+  if (!values.consent) throw new Error('--consent is required: confirm the participant agreed to be recorded (frames of the game window and input inside it)');
+  const size = values['window-size'] ? /^(\d+)x(\d+)$/.exec(values['window-size']) : null;
+  if (values['window-size'] && !size) throw new Error('--window-size must look like 1280x720');
+  const wm = createWindowManager();
+  const target = await openTarget({ ...(values.game ? { game: values.game } : {}), ...(values.window ? { window: values.window } : {}) }, wm, undefined, size ? { width: Number(size[1]), height: Number(size[2]) } : undefined);
+  try {
+    const recorder = new Recorder(
+      { target, wm, capturer: createCapturer('nut') },
+      { participant: values.participant, role, trial: num(values.trial, 'trial', { min: 1, int: true }) ?? 1, stage: values.stage ?? 'play', consent: true },
+      { ...DEFAULT_RECORDER, fps: num(values.fps, 'fps', { min: 1, int: true }) ?? 30, ...(values.duration ? { durationS: num(values.duration, 'duration', { min: 1 })! } : {}) },
+      values.out ?? 'sessions',
+    );
+    const stop = () => recorder.stop();
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    const hotkey = new JsonFileSettingsStore(path.join(defaultConfigDir(), 'settings.json')).load().stopHotkey;
+    const unhook = await startStopHotkey(hotkey, stop).catch(() => undefined);
+    io.log(`● recording ${target.label} → ${recorder.store.dir} (stop: Ctrl+C or ${hotkey})`);
+    if (!values.quiet) recorder.on('progress', (p) => io.log(`● REC ${p.seconds}s  frames ${p.frames} (${p.fps} fps)  dropped ${p.dropped}  events ${p.events}`));
+    try {
+      const summary = await recorder.start();
+      if (values.json) io.out(JSON.stringify(summary));
+      else io.log(`recorded ${summary.frames} frames (${summary.fps} fps, ${summary.dropped} dropped) and ${summary.events} input events in ${summary.duration_s}s; score ${summary.score ?? 'n/a'}`);
+      return 0;
+    } finally {
+      unhook?.();
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    }
+  } finally {
+    await target.close();
+  }
 }

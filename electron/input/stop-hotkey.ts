@@ -3,6 +3,8 @@
  * uiohook-napi. Accelerators use Electron's syntax, e.g. "CommandOrControl+Shift+F12", so
  * one setting serves both shells. In the app, electron/app uses globalShortcut instead.
  */
+import { listenGlobalInput, loadHook } from './global-hook.ts';
+
 export interface Accelerator {
   ctrl: boolean;
   shift: boolean;
@@ -32,16 +34,10 @@ export function parseAccelerator(acc: string, platform: NodeJS.Platform = proces
 /** Starts listening; returns a function that stops the hook. Throws when no hook is possible. */
 export async function startStopHotkey(accelerator: string, onStop: () => void): Promise<() => void> {
   const acc = parseAccelerator(accelerator);
-  const { uIOhook, UiohookKey } = await import('uiohook-napi');
+  const { UiohookKey } = await loadHook();
   const code = (UiohookKey as Record<string, number>)[acc.key === 'Esc' ? 'Escape' : acc.key];
   if (code === undefined) throw new Error(`hotkey key "${acc.key}" is not known to the input hook`);
-  const handler = (e: { keycode: number; ctrlKey: boolean; shiftKey: boolean; altKey: boolean; metaKey: boolean }) => {
-    if (e.keycode === code && e.ctrlKey === acc.ctrl && e.shiftKey === acc.shift && e.altKey === acc.alt && e.metaKey === acc.meta) onStop();
-  };
-  uIOhook.on('keydown', handler);
-  uIOhook.start();
-  return () => {
-    uIOhook.off('keydown', handler);
-    uIOhook.stop();
-  };
+  return listenGlobalInput((e) => {
+    if (e.kind === 'keydown' && e.keycode === code && e.ctrl === acc.ctrl && e.shift === acc.shift && e.alt === acc.alt && e.meta === acc.meta) onStop();
+  });
 }

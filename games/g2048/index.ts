@@ -30,6 +30,7 @@ export const g2048: GameDefinition = {
     return (DIRECTIONS as string[]).includes(m) ? { ok: true, move: m } : { ok: false, error: `"${move}" is not a direction (up, down, left, right)` };
   },
   viewSize: { width: 520, height: 640 },
+  trials: 5,
   defaultMaxSteps: 200,
   create: ({ rng }) => new Game2048(rng),
 };

@@ -32,6 +32,7 @@ export const snake: GameDefinition = {
     return (DIRS as string[]).includes(m) ? { ok: true, move: m } : { ok: false, error: `"${move}" is not a direction (up, down, left, right)` };
   },
   viewSize: { width: 520, height: 600 },
+  trials: 10,
   defaultMaxSteps: 100,
   realtime: { tickMs: TICK_MS, idleLimit: { normal: 10_000 / TICK_MS, slow: 20_000 / TICK_MS, lcrt: 10_000 / TICK_MS, stop: null } },
   create: ({ rng }) => new SnakeGame(rng),

@@ -24,6 +24,7 @@ export const tictactoe: GameDefinition = {
     return i === undefined ? { ok: false, error: `"${move}" is not a cell (use A1…C3)` } : { ok: true, move: cellName(i) };
   },
   viewSize: { width: 480, height: 600 },
+  trials: 10,
   defaultMaxSteps: 10,
   create: ({ episode, rng }) => new TicTacToeGame(episode % 2 === 0 ? 'X' : 'O', rng),
 };

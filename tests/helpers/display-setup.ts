@@ -1,5 +1,5 @@
 /**
- * Starts a private X display (Xvfb 1280×800 + openbox) for the suites that need real windows,
+ * Starts a private X display (Xvfb 1600×900 + openbox) for the suites that need real windows,
  * so tests never inject input into the developer's own desktop. GAMEPILOT_TEST_DISPLAY=:N
  * reuses an existing display instead.
  */
@@ -21,7 +21,7 @@ export async function setup() {
   }
   if (process.platform !== 'linux') return;
   const n = freeDisplay();
-  xvfb = spawn('Xvfb', [`:${n}`, '-screen', '0', '1280x800x24', '-nolisten', 'tcp', '-ac'], { stdio: 'ignore' });
+  xvfb = spawn('Xvfb', [`:${n}`, '-screen', '0', '1600x900x24', '-nolisten', 'tcp', '-ac'], { stdio: 'ignore' });
   const started = Date.now();
   while (!existsSync(`/tmp/.X11-unix/X${n}`)) {
     if (xvfb.exitCode !== null) throw new Error('Xvfb failed to start (is the xvfb package installed?)');

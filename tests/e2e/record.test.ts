@@ -1,0 +1,107 @@
+/**
+ * Human-baseline recording under Xvfb: a scripted player (xdotool) plays built-in 2048 while
+ * `gamepilot record` runs for 60 s. Every injected key is in events.jsonl in the action schema
+ * within 20 ms; frames keep ≥ 25 fps at 1280×720 with < 1 % dropped and flat memory; keys typed
+ * into another window are not recorded; the session is scored.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { spawnCli } from '../helpers/cli.ts';
+import { solidWindow, stop } from '../helpers/windows.ts';
+import { createWindowManager, findWindow } from '../../native/index.ts';
+import { readRun } from '../../electron/store/run-store.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const rssKb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+
+describe('gamepilot record', () => {
+  it('records a scripted player on built-in 2048 for 60 s', { timeout: 150_000 }, async () => {
+    const out = mkdtempSync(path.join(tmpdir(), 'gp-rec-'));
+    const child = spawnCli(['record', '--game', '2048', '--role', 'rookie', '--participant', 'p07', '--consent', '--duration', '60', '--fps', '30', '--window-size', '1280x720', '--out', out, '--json', '--quiet'], { GAMEPILOT_CONFIG_DIR: out });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (d) => (stdout += d));
+    child.stderr!.on('data', (d) => (stderr += d));
+    const exited = new Promise<number | null>((r) => child.on('exit', r));
+
+    const wm = createWindowManager();
+    let game;
+    for (let i = 0; i < 200 && !game; i++) {
+      game = await findWindow(wm, /^Gamepilot · 2048/);
+      if (!game) await sleep(100);
+    }
+    expect(game, stderr).toBeTruthy();
+    expect(game!.bounds).toMatchObject({ width: 1280, height: 720 });
+    while (!stderr.includes('● recording')) await sleep(50);
+    await sleep(500);
+
+    const injected: { key: string; t: number }[] = [];
+    const rss: number[] = [];
+    const keys = ['Left', 'Up', 'Right', 'Down'];
+    const names: Record<string, string> = { Left: 'left', Up: 'up', Right: 'right', Down: 'down' };
+    const t0 = Date.now();
+    let decoyDone = false;
+    while (Date.now() - t0 < 52_000) {
+      if (!decoyDone && Date.now() - t0 > 20_000) {
+        // Another window takes focus; what is typed there must not be recorded.
+        const decoy = await solidWindow('#333', 'gp-notes', { x: 200, y: 200, width: 300, height: 200 });
+        await sleep(800);
+        execFileSync('xdotool', ['type', '--delay', '40', 'secretpw']);
+        await stop(decoy.child);
+        await wm.focus(game!.id);
+        await sleep(600);
+        decoyDone = true;
+      }
+      const k = keys[injected.length % 4]!;
+      const t = Date.now();
+      execFileSync('xdotool', ['key', k]);
+      injected.push({ key: names[k]!, t });
+      if (injected.length % 10 === 0) rss.push(rssKb(child.pid!));
+      await sleep(350);
+    }
+    const code = await exited;
+    expect(code, stderr).toBe(0);
+    const summary = JSON.parse(stdout);
+
+    // Frames: ≥ 25 fps at 1280×720, < 1 % dropped.
+    expect(summary.duration_s).toBeGreaterThanOrEqual(59);
+    expect(summary.fps).toBeGreaterThanOrEqual(25);
+    expect(summary.dropped / (summary.frames + summary.dropped)).toBeLessThan(0.01);
+    const frames = readFileSync(path.join(summary.session_dir, 'frames.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(frames).toHaveLength(summary.frames);
+    expect(existsSync(path.join(summary.session_dir, frames.at(-1).file))).toBe(true);
+
+    // Memory stays flat: frames go to disk, not to RAM.
+    const growthMb = (Math.max(...rss.slice(1)) - rss[1]!) / 1024;
+    expect(growthMb).toBeLessThan(60);
+
+    // Every injected key, in the action schema, within 20 ms.
+    const events = readFileSync(path.join(summary.session_dir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const missing = injected.filter((inj) => !events.some((e) => e.action_type === 'PRESS' && e.parameters.key === inj.key && Math.abs(e.t - inj.t) <= 20));
+    const near = (t: number) => events.filter((e) => Math.abs(e.t - t) < 400).map((e) => `${e.parameters.key}@${e.t - t}`).join(' ');
+    expect(missing.map((m) => `${m.key}@${m.t - t0}ms: ${near(m.t)}`)).toEqual([]);
+    expect(injected.length).toBeGreaterThan(100);
+    // Nothing typed into the other window.
+    for (const c of 'secrpw') expect(events.some((e) => e.parameters.key === c)).toBe(false);
+
+    // Scored like an agent run, listed like one.
+    expect(summary.score).toBeGreaterThan(0);
+    const { meta, steps } = readRun(summary.session_dir);
+    expect(meta).toMatchObject({ kind: 'human', agent: 'human-rookie', game: '2048', status: 'completed', mean: summary.score });
+    expect(steps.length).toBeGreaterThan(100);
+    const session = JSON.parse(readFileSync(path.join(summary.session_dir, 'session.json'), 'utf8'));
+    expect(session).toMatchObject({ participant: 'p07', role: 'rookie', consent: true, game: '2048' });
+    console.log(`record: ${summary.frames} frames, ${summary.fps} fps, ${summary.dropped} dropped, ${summary.events} events, rss growth ${growthMb.toFixed(1)} MB`);
+  });
+
+  it('refuses to record without consent or with a real-looking name', async () => {
+    const { runCli } = await import('../helpers/cli.ts');
+    const a = await runCli(['record', '--game', '2048', '--role', 'expert', '--participant', 'p1', '--duration', '1']);
+    expect(a.stderr).toMatch(/--consent is required/);
+    const b = await runCli(['record', '--game', '2048', '--role', 'expert', '--participant', 'Jane Doe', '--consent', '--duration', '1', '--out', mkdtempSync(path.join(tmpdir(), 'gp-rec-'))]);
+    expect(b.stderr).toMatch(/pseudonym/);
+  });
+});
