@@ -65,6 +65,20 @@ export const REQUESTS = {
   startRun: StartRunSchema,
   control: z.object({ action: z.enum(['pause', 'resume', 'step', 'stop']) }),
   setLatency: z.object({ mode: z.enum(['stop', 'slow', 'normal', 'lcrt']) }),
+  gamePrompt: z.object({ game: z.string().min(1) }),
+  startRecording: z.object({
+    target: z.union([z.object({ game: z.string().min(1) }), z.object({ windowId: z.string().min(1) })]),
+    role: z.enum(['rookie', 'expert']),
+    participant: z.string().regex(/^[\w.-]{1,64}$/, 'use a pseudonym: letters, digits, dot, dash, underscore'),
+    trial: z.number().int().min(1).max(1000).default(1),
+    stage: z.string().regex(/^[\w-]{1,32}$/).default('play'),
+    consent: z.literal(true, { message: 'the participant must consent to being recorded' }),
+    fps: z.number().int().min(1).max(60).default(30),
+    durationS: z.number().min(1).max(7200).optional(),
+  }),
+  stopRecording: empty,
+  findTutorial: z.object({ game: z.string().min(1) }),
+  exportVideo: z.object({ id: z.string().regex(/^[\w.-]+$/), dest: z.string().max(1000).optional() }),
   getSettings: empty,
   saveSettings: z.object({ settings: SettingsPatchSchema, apiKey: z.string().max(500).optional() }),
   testConnection: z.object({ settings: SettingsPatchSchema.optional(), apiKey: z.string().max(500).optional() }),
@@ -126,6 +140,31 @@ export interface CoreState {
   lastError: string | null;
   shell: 'electron' | 'web';
   stopHotkey: string;
+  recording: RecordingState | null;
+}
+
+export interface RecordingState {
+  id: string;
+  target: string;
+  role: 'rookie' | 'expert';
+  stage: string;
+  trial: number;
+  frames: number;
+  dropped: number;
+  events: number;
+  seconds: number;
+  fps: number;
+}
+
+export interface RecordingResult {
+  session_dir: string;
+  id: string;
+  frames: number;
+  dropped: number;
+  duration_s: number;
+  events: number;
+  score: number | null;
+  fps: number;
 }
 
 export interface RunSummary {
@@ -152,6 +191,11 @@ export interface Results {
   startRun: { id: string };
   control: { status: SessionStatus };
   setLatency: WorldState;
+  gamePrompt: { title: string; prompt: string; trials: number };
+  startRecording: { id: string };
+  stopRecording: { result: RecordingResult | null };
+  findTutorial: { id: string | null };
+  exportVideo: { path: string };
   getSettings: { settings: Settings; apiKeySet: boolean; secretStorage: string };
   saveSettings: { settings: Settings; apiKeySet: boolean };
   testConnection: { ok: boolean; models: string[]; error?: string; ms: number };
@@ -188,7 +232,9 @@ export type CoreEvent =
   | { type: 'episode'; runId: string; episode: number; score: number | null; steps: number; end: string }
   | { type: 'released'; runId: string; inputs: string[] }
   | { type: 'world'; runId: string; latency: WorldState }
-  | { type: 'warning'; runId: string; message: string };
+  | { type: 'warning'; runId: string; message: string }
+  | { type: 'recording'; state: RecordingState }
+  | { type: 'recorded'; result: RecordingResult };
 
 /** Wire shapes, shared by both transports. */
 export interface WireRequest {

@@ -7,7 +7,10 @@ import { EventEmitter } from 'node:events';
 import OpenAI from 'openai';
 import type { WindowManager } from '../../native/types.ts';
 import { BUILTIN_GAMES, getGame } from '../../games/index.ts';
-import { parseRequest, PROVIDERS, type CoreEvent, type CoreState, type LiveRun, type Method, type Results, type Settings, type StartRun, type WindowSummary } from './contract.ts';
+import { parseRequest, PROVIDERS, type RecordingResult, type RecordingState, type CoreEvent, type CoreState, type LiveRun, type Method, type Results, type Settings, type StartRun, type WindowSummary } from './contract.ts';
+import type { z } from 'zod';
+import type { REQUESTS } from './contract.ts';
+type StartRecording = z.output<(typeof REQUESTS)['startRecording']>;
 import type { SecretStore, SettingsStore } from './settings-store.ts';
 import { BuiltinTarget, WindowTarget, type Target, type ViewLauncher } from '../session/targets.ts';
 import { makeAgent, wireSession, type RunOptions } from '../cli/compose.ts';
@@ -15,7 +18,10 @@ import type { Session } from '../session/session.ts';
 import { NutCapturer } from '../capture/nut-capturer.ts';
 import { encodeFrame } from '../capture/encode.ts';
 import { exportRun, listRuns, openRun, readFrame } from '../store/run-library.ts';
-import { describeApiError } from '../agents/vlm.ts';
+import { describeApiError, VlmAgent } from '../agents/vlm.ts';
+import { Recorder, DEFAULT_RECORDER } from '../recording/recorder.ts';
+import { exportVideo } from '../recording/video.ts';
+import path from 'node:path';
 
 export interface CoreDeps {
   wm: WindowManager;
@@ -38,6 +44,7 @@ export class GamepilotCore extends EventEmitter {
   private live?: { session: Session; target: Target; run: LiveRun; done: Promise<void> };
   private status: CoreState['status'] = 'idle';
   private lastError: string | null = null;
+  private recording?: { recorder: Recorder; target: Target; state: RecordingState; done: Promise<RecordingResult | null> };
 
   constructor(private readonly deps: CoreDeps) {
     super();
@@ -66,6 +73,18 @@ export class GamepilotCore extends EventEmitter {
           return this.startRun(p);
         case 'control':
           return this.control(p.action);
+        case 'gamePrompt':
+          return this.gamePrompt(p.game);
+        case 'startRecording':
+          return this.startRecording(p);
+        case 'stopRecording':
+          return { result: await this.stopRecording() };
+        case 'findTutorial': {
+          const expert = listRuns(this.deps.runsDir).find((r) => r.kind === 'human' && r.agent === 'human-expert' && r.game === p.game && r.status === 'completed');
+          return { id: expert?.id ?? null };
+        }
+        case 'exportVideo':
+          return { path: await exportVideo(path.join(this.deps.runsDir, openRun(this.deps.runsDir, p.id).meta.id), p.dest) };
         case 'setLatency': {
           if (!this.live) throw new Error('no run is going');
           this.live.session.setLatency(p.mode);
@@ -100,6 +119,7 @@ export class GamepilotCore extends EventEmitter {
       lastError: this.lastError,
       shell: this.deps.shell,
       stopHotkey: this.settings.stopHotkey,
+      recording: this.recording ? { ...this.recording.state } : null,
     };
   }
 
@@ -156,7 +176,7 @@ export class GamepilotCore extends EventEmitter {
 
   /** Starts a run; resolves once it is under way (the target is open and the loop started). */
   async startRun(req: StartRun, opts: { demo?: boolean } = {}): Promise<{ id: string }> {
-    if (this.live || this.status !== 'idle') throw new Error('a run is already going; stop it first');
+    if (this.live || this.recording || this.status !== 'idle') throw new Error('a run is already going; stop it first');
     this.lastError = null;
     this.setStatus('starting');
     let target: Target | undefined;
@@ -275,8 +295,66 @@ export class GamepilotCore extends EventEmitter {
     return { status: this.status };
   }
 
-  /** Stops the live run at once (hotkey, window close, signals) and waits until input is released. */
+  /** The system prompt a model gets for this game, shown to people before they play. */
+  private gamePrompt(gameId: string): Results['gamePrompt'] {
+    const def = getGame(gameId);
+    const agent = new VlmAgent({ model: 'none', apiKey: 'none' });
+    const { width, height } = def.viewSize;
+    const obs = { step: 0, episode: 0, tCapture: 0, frame: { data: Buffer.alloc(0), mime: 'image/jpeg' as const, width, height, scale: 1 }, geometry: { window: { x: 0, y: 0, width, height }, imageScale: 1, imageWidth: width, imageHeight: height, inputScale: 1 } };
+    return { title: def.title, prompt: agent.systemPrompt(obs, 'gui', def), trials: def.trials };
+  }
+
+  private async startRecording(p: StartRecording): Promise<{ id: string }> {
+    if (this.live || this.recording || this.status !== 'idle') throw new Error('something is already running; stop it first');
+    this.lastError = null;
+    const target = 'game' in p.target
+      ? await BuiltinTarget.open(getGame(p.target.game), this.deps.wm, this.deps.launchView ? { launch: this.deps.launchView } : {})
+      : await WindowTarget.byId(this.deps.wm, p.target.windowId);
+    try {
+      const recorder = new Recorder(
+        { target, wm: this.deps.wm, capturer: new NutCapturer() },
+        { participant: p.participant, role: p.role, trial: p.trial, stage: p.stage, consent: p.consent },
+        { ...DEFAULT_RECORDER, fps: p.fps, ...(p.durationS ? { durationS: p.durationS } : {}) },
+        this.deps.runsDir,
+      );
+      const state: RecordingState = { id: recorder.id, target: target.label, role: p.role, stage: p.stage, trial: p.trial, frames: 0, dropped: 0, events: 0, seconds: 0, fps: 0 };
+      recorder.on('progress', (pr) => {
+        Object.assign(state, pr);
+        this.emitEvent({ type: 'recording', state: { ...state } });
+      });
+      const done = recorder.start().then(
+        (result) => {
+          this.emitEvent({ type: 'recorded', result });
+          return result;
+        },
+        (err: Error) => {
+          this.lastError = `recording failed: ${err.message}`;
+          return null;
+        },
+      ).finally(async () => {
+        await target.close().catch(() => {});
+        this.recording = undefined;
+        this.setStatus('idle');
+      });
+      this.recording = { recorder, target, state, done };
+      this.setStatus('running');
+      return { id: recorder.id };
+    } catch (err) {
+      await target.close();
+      throw err;
+    }
+  }
+
+  private async stopRecording(): Promise<RecordingResult | null> {
+    const rec = this.recording;
+    if (!rec) return null;
+    rec.recorder.stop();
+    return rec.done;
+  }
+
+  /** Stops the live run or recording at once (hotkey, window close, signals); waits until input is released. */
   async stop(): Promise<void> {
+    if (this.recording) await this.stopRecording();
     const live = this.live;
     if (!live) return;
     this.setStatus('stopping');

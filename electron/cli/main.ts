@@ -7,6 +7,7 @@ import { createWindowManager } from '../../native/index.ts';
 import { BUILTIN_GAMES } from '../../games/index.ts';
 import { openTarget, prepareRun, suspendedRegistry, type AgentKind } from './compose.ts';
 import { Recorder, DEFAULT_RECORDER } from '../recording/recorder.ts';
+import { exportVideo } from '../recording/video.ts';
 import { createCapturer } from '../capture/index.ts';
 import { LATENCY_MODES } from '../latency/clock-policy.ts';
 import { recoverSuspended } from '../../native/process.ts';
@@ -40,6 +41,7 @@ const USAGE = `gamepilot — vision-language models play real games
   gamepilot record (--game ID | --window REGEX) --role rookie|expert --participant P --consent
       [--duration S] [--fps N] [--trial N] [--stage NAME] [--window-size WxH] [--out DIR] [--json]
       records a person playing: frames, and input in the agent's action schema
+  gamepilot video DIR [--out FILE]           a run or session as an MP4 (needs ffmpeg), e.g. a tutorial
   gamepilot web [--port P] [--runs-dir DIR] [--config-dir DIR] [--no-demo] [--open]
       serves the UI on 127.0.0.1; the first line of output is its URL with a session token
 `;
@@ -63,6 +65,12 @@ export async function main(argv: string[]): Promise<number> {
         return await webCommand(rest);
       case 'record':
         return await recordCommand(rest);
+      case 'video': {
+        const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { out: { type: 'string' } } });
+        if (!positionals[0]) throw new Error('usage: gamepilot video <run or session folder> [--out FILE]');
+        io.out(await exportVideo(path.resolve(positionals[0]), values.out ? path.resolve(values.out) : undefined));
+        return 0;
+      }
       case undefined:
       case 'help':
       case '--help':

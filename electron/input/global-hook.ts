@@ -9,6 +9,19 @@ export type HookEvent =
   | { kind: 'wheel'; t: number; x: number; y: number; rotation: number; direction: number; amount: number };
 
 let loaded: Promise<Hook> | undefined;
+
+/**
+ * Event times from the X server's (or OS's) own clock, mapped to epoch ms. The offset is the
+ * smallest (arrival − native time) seen so far, so a busy event loop does not make events late.
+ */
+let offset = Number.POSITIVE_INFINITY;
+function eventTime(native: number): number {
+  const now = Date.now();
+  if (!Number.isFinite(native) || native <= 0) return now;
+  offset = Math.min(offset, now - native);
+  const t = native + offset;
+  return t > now || now - t > 5000 ? now : t; // clock jumps: trust arrival time
+}
 const listeners = new Set<(e: HookEvent) => void>();
 
 export function loadHook(): Promise<Hook> {
@@ -16,12 +29,12 @@ export function loadHook(): Promise<Hook> {
     const { uIOhook } = mod;
     const send = (e: HookEvent) => listeners.forEach((l) => l(e));
     const mods = (e: { ctrlKey: boolean; shiftKey: boolean; altKey: boolean; metaKey: boolean }) => ({ ctrl: e.ctrlKey, shift: e.shiftKey, alt: e.altKey, meta: e.metaKey });
-    uIOhook.on('keydown', (e) => send({ kind: 'keydown', t: Date.now(), keycode: e.keycode, ...mods(e) }));
-    uIOhook.on('keyup', (e) => send({ kind: 'keyup', t: Date.now(), keycode: e.keycode, ...mods(e) }));
-    uIOhook.on('mousedown', (e) => send({ kind: 'mousedown', t: Date.now(), x: e.x, y: e.y, button: Number(e.button) }));
-    uIOhook.on('mouseup', (e) => send({ kind: 'mouseup', t: Date.now(), x: e.x, y: e.y, button: Number(e.button) }));
-    uIOhook.on('mousemove', (e) => send({ kind: 'mousemove', t: Date.now(), x: e.x, y: e.y, button: 0 }));
-    uIOhook.on('wheel', (e) => send({ kind: 'wheel', t: Date.now(), x: e.x, y: e.y, rotation: e.rotation, direction: e.direction, amount: e.amount }));
+    uIOhook.on('keydown', (e) => send({ kind: 'keydown', t: eventTime(e.time), keycode: e.keycode, ...mods(e) }));
+    uIOhook.on('keyup', (e) => send({ kind: 'keyup', t: eventTime(e.time), keycode: e.keycode, ...mods(e) }));
+    uIOhook.on('mousedown', (e) => send({ kind: 'mousedown', t: eventTime(e.time), x: e.x, y: e.y, button: Number(e.button) }));
+    uIOhook.on('mouseup', (e) => send({ kind: 'mouseup', t: eventTime(e.time), x: e.x, y: e.y, button: Number(e.button) }));
+    uIOhook.on('mousemove', (e) => send({ kind: 'mousemove', t: eventTime(e.time), x: e.x, y: e.y, button: 0 }));
+    uIOhook.on('wheel', (e) => send({ kind: 'wheel', t: eventTime(e.time), x: e.x, y: e.y, rotation: e.rotation, direction: e.direction, amount: e.amount }));
     return mod;
   });
   return loaded;

@@ -7,8 +7,9 @@ import { LiveView } from './components/LiveView.tsx';
 import { TargetPicker } from './components/TargetPicker.tsx';
 import { SettingsView } from './components/SettingsView.tsx';
 import { RunsView } from './components/RunsView.tsx';
+import { RecordView } from './components/RecordView.tsx';
 
-type Tab = 'live' | 'targets' | 'runs' | 'settings';
+type Tab = 'live' | 'targets' | 'record' | 'runs' | 'settings';
 
 export function App({ client, onConnection }: { client: ApiClient; onConnection?: (l: (c: boolean) => void) => () => void }) {
   const live = useCore(client);
@@ -22,7 +23,7 @@ export function App({ client, onConnection }: { client: ApiClient; onConnection?
     if (core?.status === 'idle') setRunsKey((k) => k + 1);
   }, [core?.status]);
   const busy = !!core && core.status !== 'idle';
-  const tabs: [Tab, string][] = [['live', 'Live'], ['targets', 'New run'], ['runs', 'Runs'], ['settings', 'Settings']];
+  const tabs: [Tab, string][] = [['live', 'Live'], ['targets', 'New run'], ['record', 'Record human'], ['runs', 'Runs'], ['settings', 'Settings']];
 
   return (
     <div className="app">
@@ -36,6 +37,7 @@ export function App({ client, onConnection }: { client: ApiClient; onConnection?
         <div className="run-label">{core?.run ? `${core.run.target} · ${core.run.agent}${core.run.model ? ` (${core.run.model})` : ''} · ${core.run.space}` : 'idle'}</div>
         <Controls client={client} core={core} onError={setError} />
       </header>
+      {core?.recording && <div className="banner rec" role="status" data-testid="rec-banner">● Recording {core.recording.target} — only this window and input inside it are captured. Stop: {core.stopHotkey}</div>}
       {!connected && <div className="banner bad" role="alert">Connection to Gamepilot lost — reconnecting…</div>}
       {core && !core.modelConfigured && (
         <div className="banner" data-testid="first-launch">
@@ -51,6 +53,7 @@ export function App({ client, onConnection }: { client: ApiClient; onConnection?
       <main>
         {tab === 'live' && <LiveView live={live} client={client} onError={setError} />}
         {tab === 'targets' && <TargetPicker client={client} modelConfigured={!!core?.modelConfigured} busy={busy} onError={setError} onStarted={() => { setError(null); setTab('live'); }} />}
+        {tab === 'record' && <RecordView client={client} core={core} recorded={live.recorded} onError={setError} />}
         {tab === 'runs' && <RunsView client={client} refreshKey={runsKey} />}
         {tab === 'settings' && <SettingsView client={client} onSaved={() => setError(null)} />}
       </main>

@@ -1,6 +1,6 @@
 /** Live state of the core, folded from the contract's event stream. */
 import { useEffect, useReducer } from 'react';
-import type { ApiClient, CoreEvent, CoreState, StepEventData } from '../../electron/api/contract.ts';
+import type { ApiClient, CoreEvent, CoreState, RecordingResult, StepEventData } from '../../electron/api/contract.ts';
 
 export interface LiveFrame {
   runId: string;
@@ -23,9 +23,10 @@ export interface LiveState {
   episodes: { episode: number; score: number | null; steps: number; end: string }[];
   released: string[];
   warnings: string[];
+  recorded: RecordingResult[];
 }
 
-const initial: LiveState = { core: null, frame: null, step: null, lastStep: null, answer: '', thinking: '', episodes: [], released: [], warnings: [] };
+const initial: LiveState = { core: null, frame: null, step: null, lastStep: null, answer: '', thinking: '', episodes: [], released: [], warnings: [], recorded: [] };
 
 type Action = { type: 'event'; e: CoreEvent } | { type: 'state'; state: CoreState };
 
@@ -59,6 +60,10 @@ function reduce(s: LiveState, a: Action): LiveState {
       return { ...s, core: withRun(s.core, (r) => ({ ...r, latency: e.latency })) };
     case 'warning':
       return { ...s, warnings: [...s.warnings.slice(-4), e.message] };
+    case 'recording':
+      return { ...s, core: s.core ? { ...s.core, recording: e.state } : s.core };
+    case 'recorded':
+      return { ...s, recorded: [...s.recorded, e.result] };
   }
 }
 

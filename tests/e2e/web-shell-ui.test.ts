@@ -56,6 +56,7 @@ afterAll(async () => {
   await server?.close();
 });
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
 const status = () => page.getByTestId('status').textContent();
 
@@ -188,5 +189,70 @@ describe('web shell UI', () => {
     execFileSync('xdotool', ['key', 'ctrl+shift+F12']);
     await expect.poll(status, { timeout: 10000 }).toBe('idle');
     expect(heldInput()).toEqual({ keys: [], buttons: [] });
+  });
+
+  async function playAndStop(keys: string[]) {
+    await page.getByTestId('start-recording').click();
+    await page.getByTestId('rec-indicator').waitFor({ timeout: 20000 });
+    await expect.poll(() => page.getByTestId('rec-indicator').textContent()).toMatch(/[1-9]\d* frames/);
+    await sleep(400);
+    for (const k of keys) {
+      execFileSync('xdotool', ['key', k]);
+      await sleep(250);
+    }
+    await sleep(600);
+    await page.getByTestId('stop-recording').click();
+    await expect.poll(() => page.getByTestId('rec-indicator').count(), { timeout: 15000 }).toBe(0);
+  }
+
+  it('walks an expert and then a rookie through the recording protocol; sessions list and replay', async () => {
+    // Expert: read the prompt, play once. This session becomes the rookie's tutorial.
+    await page.getByTestId('tab-record').click();
+    await page.getByTestId('participant').fill('e01');
+    await page.getByTestId('role').selectOption('expert');
+    await page.getByTestId('record-game').selectOption('2048');
+    await page.getByTestId('trials').fill('1');
+    await page.getByTestId('consent').check();
+    await page.getByTestId('begin').click();
+    await expect.poll(() => page.getByTestId('prompt').textContent()).toMatch(/2048/);
+    await page.getByTestId('read-done').click();
+    await playAndStop(['Left', 'Up', 'Right', 'Down']);
+    await page.getByTestId('play-done').click();
+    await page.getByTestId('protocol-done').waitFor();
+
+    // Rookie: read → play → watch the tutorial → play again.
+    await page.reload();
+    await page.getByTestId('tab-record').click();
+    await expect(page.getByTestId('begin').isDisabled()).resolves.toBe(true); // no consent, no recording
+    await page.getByTestId('participant').fill('r01');
+    await page.getByTestId('role').selectOption('rookie');
+    await page.getByTestId('trials').fill('1');
+    await page.getByTestId('consent').check();
+    await page.getByTestId('begin').click();
+    await expect.poll(() => page.getByTestId('prompt').textContent()).toMatch(/arrow|PRESS/);
+    await shot('09-record-read');
+    await page.getByTestId('read-done').click();
+    await playAndStop(['Up', 'Left', 'Up']);
+    await expect.poll(() => page.getByTestId('recorded-sessions').textContent()).toMatch(/score/);
+    await shot('10-record-played');
+    await page.getByTestId('play-done').click();
+    await page.getByTestId('replay-frame').waitFor({ timeout: 15000 }); // the expert's session, replayed
+    await shot('11-record-tutorial');
+    await page.getByTestId('tutorial-done').click();
+    await playAndStop(['Down', 'Right']);
+    await page.getByTestId('play-done').click();
+    await page.getByTestId('protocol-done').waitFor();
+    expect(await page.getByTestId('recorded-sessions').locator('tr').count()).toBe(2);
+
+    // The sessions sit beside the agent runs, and replay with their input.
+    await page.getByTestId('tab-runs').click();
+    const human = page.getByTestId('run-row').filter({ hasText: 'human' });
+    await expect.poll(() => human.count()).toBe(3);
+    await human.first().click();
+    await page.getByTestId('replay-frame').waitFor();
+    await page.getByTestId('scrub').focus();
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+    await expect.poll(() => page.getByTestId('replay-position').textContent()).toMatch(/step 4 /);
+    await shot('12-record-replay');
   });
 });

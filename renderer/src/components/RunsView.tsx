@@ -51,7 +51,7 @@ export function RunsView({ client, refreshKey }: { client: ApiClient; refreshKey
   );
 }
 
-function Replay({ client, id, onClose }: { client: ApiClient; id: string; onClose: () => void }) {
+export function Replay({ client, id, onClose, closeLabel = '← Runs' }: { client: ApiClient; id: string; onClose: () => void; closeLabel?: string }) {
   const [steps, setSteps] = useState<StepRow[]>([]);
   const [meta, setMeta] = useState<Record<string, any> | null>(null);
   const [i, setI] = useState(0);
@@ -64,6 +64,12 @@ function Replay({ client, id, onClose }: { client: ApiClient; id: string; onClos
     });
   }, [client, id]);
   const s = steps[i];
+  const [playing, setPlaying] = useState(false);
+  useEffect(() => {
+    if (!playing) return;
+    const timer = setInterval(() => setI((k) => (k + 1 < steps.length ? k + 1 : (setPlaying(false), k))), 500);
+    return () => clearInterval(timer);
+  }, [playing, steps.length]);
   useEffect(() => {
     if (!s?.frame) return setImg(null);
     client.request('getFrame', { id, frame: s.frame }).then((f) => setImg(f.dataUrl), () => setImg(null));
@@ -78,14 +84,22 @@ function Replay({ client, id, onClose }: { client: ApiClient; id: string; onClos
   return (
     <section className="replay" aria-label="replay">
       <div className="replay-head">
-        <button onClick={onClose}>← Runs</button>
+        <button onClick={onClose}>{closeLabel}</button>
         <h2>{meta?.game ?? meta?.target?.label} · {meta?.agent}{meta?.model ? ` · ${meta.model}` : ''} · {meta?.status}</h2>
         <button onClick={exportIt}>Export folder</button>
+        <button onClick={async () => {
+          try {
+            setNote(`Video written to ${(await client.request('exportVideo', { id })).path}`);
+          } catch (e) {
+            setNote((e as Error).message);
+          }
+        }}>Export video</button>
         {note && <span className="muted" role="status">{note}</span>}
       </div>
       {steps.length === 0 ? <p className="muted">This run has no steps.</p> : (
         <>
           <div className="scrub">
+            <button onClick={() => setPlaying((p) => !p)} data-testid="replay-play">{playing ? '❚❚ Pause' : '▶ Play'}</button>
             <button onClick={() => setI(Math.max(0, i - 1))} aria-label="previous step">◀</button>
             <input type="range" min={0} max={steps.length - 1} value={i} onChange={(e) => setI(Number(e.target.value))} aria-label="step" data-testid="scrub" />
             <button onClick={() => setI(Math.min(steps.length - 1, i + 1))} aria-label="next step">▶</button>
@@ -97,7 +111,7 @@ function Replay({ client, id, onClose }: { client: ApiClient; id: string; onClos
                 {img && <img src={img} alt={`step ${s!.step + 1}`} data-testid="replay-frame" />}
                 {img && s!.frame_size && <Overlay width={s!.frame_size.width} height={s!.frame_size.height} actions={s!.actions} refused={s!.errors.some((e) => e.startsWith('refused'))} />}
               </div>
-              <LatencyBar latency={s!.latency_ms} />
+              {meta?.kind !== 'human' && <LatencyBar latency={s!.latency_ms} />}
             </div>
             <div className="side-pane">
               <h3>Reasoning</h3>
