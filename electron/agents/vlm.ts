@@ -74,6 +74,14 @@ export class VlmAgent implements Agent {
     this.settings.experience = text;
   }
 
+  get experience() {
+    return this.settings.experience;
+  }
+
+  get model() {
+    return this.settings.model;
+  }
+
   systemPrompt(obs: Observation, space: ActionSpace, game?: GameDefinition): string {
     const template = loadTemplate(this.settings.systemPrompt ?? 'system');
     const gui = space === 'gui';

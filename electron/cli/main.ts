@@ -8,6 +8,12 @@ import { BUILTIN_GAMES } from '../../games/index.ts';
 import { openTarget, prepareRun, suspendedRegistry, type AgentKind } from './compose.ts';
 import { Recorder, DEFAULT_RECORDER } from '../recording/recorder.ts';
 import { exportVideo } from '../recording/video.ts';
+import { REFLECTION_MODES } from '../reflection/reflector.ts';
+import { ReflectAndRetry, type ReflectionRecord } from '../reflection/retry.ts';
+import { DEFAULT_SAMPLE, loadTutorial, type Trajectory } from '../reflection/trajectory.ts';
+import { VlmAgent } from '../agents/vlm.ts';
+import type { Session } from '../session/session.ts';
+import type { Target } from '../session/targets.ts';
 import { createCapturer } from '../capture/index.ts';
 import { LATENCY_MODES } from '../latency/clock-policy.ts';
 import { recoverSuspended } from '../../native/process.ts';
@@ -130,7 +136,9 @@ async function runCommand(args: string[]) {
       'price-in': { type: 'string' }, 'price-out': { type: 'string' },
       'image-size': { type: 'string' }, format: { type: 'string' }, quality: { type: 'string' }, capture: { type: 'string' },
       'settle-ms': { type: 'string' }, 'max-errors': { type: 'string' }, 'pace-ms': { type: 'string' }, latency: { type: 'string' }, 'stop-interval-ms': { type: 'string' },
-      'slow-buffer-ms': { type: 'string' }, 'pause-key': { type: 'string' }, 'game-text': { type: 'boolean' }, json: { type: 'boolean' }, quiet: { type: 'boolean' },
+      'slow-buffer-ms': { type: 'string' }, 'pause-key': { type: 'string' }, reflection: { type: 'string' }, 'reflect-after': { type: 'string' },
+      'success-score': { type: 'string' }, tutorial: { type: 'string' }, 'reflector-model': { type: 'string' }, 'reflector-base-url': { type: 'string' },
+      'max-words': { type: 'string' }, 'reflect-fps': { type: 'string' }, 'reflect-max-frames': { type: 'string' }, 'reflect-max-side': { type: 'string' }, 'game-text': { type: 'boolean' }, json: { type: 'boolean' }, quiet: { type: 'boolean' },
     },
   });
   const agent = oneOf(values.agent, 'agent', ['random', 'solver', 'vlm'] as const, 'random') as AgentKind;
@@ -178,6 +186,7 @@ async function runCommand(args: string[]) {
     ...(values['max-errors'] ? { maxConsecutiveErrors: num(values['max-errors'], 'max-errors', { min: 1, int: true })! } : {}),
     vlm,
   });
+  const reflection = await setUpReflection(values, session, target, agent);
   const onSignal = () => {
     io.log('stopping: releasing held input…');
     session.stop();
@@ -209,6 +218,7 @@ async function runCommand(args: string[]) {
       episodes: result.episodes.map((e) => ({ episode: e.episode, score: e.score, steps: e.steps, end: e.end })),
       mean: result.mean,
       std: result.std,
+      ...(reflection ? { reflection: { mode: reflection.mode, reflections: reflection.loop.records.length, errors: reflection.loop.records.flatMap((r) => (r.error ? [r.error] : [])), ...(reflection.tutorialError ? { tutorial_error: reflection.tutorialError } : {}), ...reflection.loop.compare(result.episodes) } } : {}),
       ...(result.error ? { error: result.error } : {}),
     };
     if (values.json) io.out(JSON.stringify(summary));
@@ -301,4 +311,54 @@ async function recordCommand(args: string[]) {
   } finally {
     await target.close();
   }
+}
+
+/** Wires reflect-and-retry into a prepared run when --reflection asks for it. */
+async function setUpReflection(values: Record<string, string | boolean | undefined>, session: Session, target: Target, agentKind: AgentKind) {
+  let mode = oneOf(values.reflection as string | undefined, 'reflection', REFLECTION_MODES, 'none');
+  if (mode === 'none') return undefined;
+  if (agentKind !== 'vlm' || !(session.agent instanceof VlmAgent)) throw new Error('--reflection needs --agent vlm');
+  const sample = {
+    fps: num(values['reflect-fps'] as string | undefined, 'reflect-fps', { min: 0.01 }) ?? DEFAULT_SAMPLE.fps,
+    maxFrames: num(values['reflect-max-frames'] as string | undefined, 'reflect-max-frames', { min: 1, int: true }) ?? DEFAULT_SAMPLE.maxFrames,
+    maxSide: num(values['reflect-max-side'] as string | undefined, 'reflect-max-side', { min: 64, int: true }) ?? DEFAULT_SAMPLE.maxSide,
+  };
+  let tutorial: Trajectory | undefined;
+  let tutorialError: string | undefined;
+  if (values.tutorial) {
+    try {
+      tutorial = await loadTutorial(String(values.tutorial), sample);
+      io.log(`tutorial: ${tutorial.frames.length} of ${tutorial.available} frames from ${tutorial.source}`);
+    } catch (err) {
+      tutorialError = (err as Error).message;
+      const fallback = mode === 'self' ? 'self-f' : mode === 'self-t' ? 'none' : mode;
+      io.log(`tutorial unusable: ${tutorialError}; reflecting in mode ${fallback} instead of ${mode}`);
+      mode = fallback;
+    }
+  } else if (mode === 'self-t' || mode === 'self') {
+    throw new Error(`--reflection ${mode} needs --tutorial (a video, a folder of frames, or a run/session folder)`);
+  }
+  const vlm = session.agent;
+  const loop = new ReflectAndRetry(
+    {
+      mode,
+      after: oneOf(values['reflect-after'] as string | undefined, 'reflect-after', ['failed', 'every'] as const, 'failed'),
+      successScore: num(values['success-score'] as string | undefined, 'success-score') ?? 100,
+      sample,
+      reflector: {
+        model: (values['reflector-model'] as string | undefined) ?? vlm.model,
+        ...((values['reflector-base-url'] ?? values['base-url']) ? { baseURL: String(values['reflector-base-url'] ?? values['base-url']) } : {}),
+        ...(values['api-key'] ? { apiKey: String(values['api-key']) } : {}),
+        maxWords: num(values['max-words'] as string | undefined, 'max-words', { min: 10, int: true }) ?? 150,
+        timeoutMs: 180_000,
+        maxRetries: 3,
+      },
+    },
+    vlm,
+    target.game?.def,
+    tutorial,
+  );
+  session.config.afterEpisode = loop.afterEpisode;
+  session.on('reflection', (r: ReflectionRecord) => io.log(r.error ? `reflection after episode ${r.after_episode + 1} failed: ${r.error}` : `reflection after episode ${r.after_episode + 1}: ${r.lesson?.text.split(/\s+/).length ?? 0} words of lessons${r.lesson?.note ? ` (${r.lesson.note})` : ''}`));
+  return { mode, loop, tutorialError };
 }

@@ -31,6 +31,8 @@ export interface SessionConfig {
   maxConsecutiveErrors: number;
   /** Minimum wall time per step, so people can follow a fast agent (ms; 0 = as fast as it goes). */
   minStepMs: number;
+  /** Called after each episode, before the next starts (reflection runs here). */
+  afterEpisode?: (e: EpisodeSummary, session: Session) => Promise<void>;
   /** How the world waits for the model; switchable live with setLatency(). */
   latency: LatencyMode;
   latencySettings: LatencySettings;
@@ -94,6 +96,10 @@ export class Session extends EventEmitter {
 
   get store() {
     return this.deps.store;
+  }
+
+  get agent() {
+    return this.deps.agent;
   }
 
   /** Stops at once: aborts the model call and any wait, then releases held input. */
@@ -166,6 +172,7 @@ export class Session extends EventEmitter {
         episodes.push({ episode: e, seed: this.config.seed, score, steps, end });
         this.emit('episode', episodes.at(-1));
         store.update({ episodes, ...summary(episodes) });
+        if (this.config.afterEpisode && e + 1 < this.config.episodes && !this.abort.signal.aborted) await this.config.afterEpisode(episodes.at(-1)!, this);
         if (end === 'stopped') status = 'stopped';
       }
       if (this.abort.signal.aborted) status = 'stopped';

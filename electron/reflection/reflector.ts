@@ -1,0 +1,106 @@
+/**
+ * Video-based reflection (GameVerse's reflect-and-retry): a model watches the failed attempt
+ * (self-f), an expert tutorial (self-t), both in two stages (self: diagnose the failure, then
+ * learn from the tutorial in its light), or another model does the same (other). Lessons are
+ * bounded and kept with their provenance; a reflector that returns nothing changes nothing.
+ */
+import OpenAI from 'openai';
+import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { GameDefinition } from '../../games/types.ts';
+import { render } from '../agents/prompts.ts';
+import { costOf, priceFor } from '../agents/pricing.ts';
+import { describeApiError } from '../agents/vlm.ts';
+import type { Trajectory } from './trajectory.ts';
+
+export const REFLECTION_MODES = ['none', 'self-f', 'self-t', 'self', 'other'] as const;
+export type ReflectionMode = (typeof REFLECTION_MODES)[number];
+
+export interface ReflectorSettings {
+  model: string;
+  baseURL?: string;
+  apiKey?: string;
+  maxWords: number;
+  timeoutMs: number;
+  maxRetries: number;
+}
+
+export interface Lesson {
+  text: string;
+  diagnosis: string;
+  mode: ReflectionMode;
+  model: string;
+  provenance: { failure?: { source: string; frames: number[] }; tutorial?: { source: string; frames: number[] } };
+  tokens: { input: number; output: number };
+  cost_usd: number | null;
+  /** Why the lesson is empty or was cut, if it was. */
+  note?: string;
+}
+
+/** Keeps at most `maxWords` words, cutting at a line or sentence end where possible. */
+export function boundWords(text: string, maxWords: number): { text: string; cut: boolean } {
+  const words = text.trim().split(/\s+/).filter(Boolean);
+  if (words.length <= maxWords) return { text: text.trim(), cut: false };
+  let kept = words.slice(0, maxWords).join(' ');
+  const end = Math.max(kept.lastIndexOf('. '), kept.lastIndexOf('.\n'));
+  if (end > kept.length / 2) kept = kept.slice(0, end + 1);
+  return { text: kept, cut: true };
+}
+
+function section(raw: string, name: string): string {
+  const m = new RegExp(`#{1,6}\\s*${name}\\s*:?\\s*\\n([\\s\\S]*?)(?=\\n#{1,6}\\s|$)`, 'i').exec(raw);
+  return (m?.[1] ?? '').trim();
+}
+
+export class Reflector {
+  private client: OpenAI;
+
+  constructor(private readonly s: ReflectorSettings) {
+    this.client = new OpenAI({ baseURL: s.baseURL ?? process.env.OPENAI_BASE_URL, apiKey: s.apiKey ?? process.env.OPENAI_API_KEY ?? 'no-key', maxRetries: s.maxRetries, timeout: s.timeoutMs });
+  }
+
+  async reflect(mode: ReflectionMode, game: GameDefinition | undefined, inputs: { failure?: Trajectory; tutorial?: Trajectory }): Promise<Lesson> {
+    const tokens = { input: 0, output: 0 };
+    const lesson: Lesson = { text: '', diagnosis: '', mode, model: this.s.model, provenance: {}, tokens, cost_usd: null };
+    if (mode === 'none') return lesson;
+    const wantsFailure = mode !== 'self-t';
+    const wantsTutorial = mode === 'self-t' || mode === 'self' || (mode === 'other' && !!inputs.tutorial);
+    if (wantsFailure && !inputs.failure) throw new Error(`reflection ${mode} needs the failed attempt`);
+    if (wantsTutorial && !inputs.tutorial) throw new Error(`reflection ${mode} needs a tutorial (--tutorial)`);
+    const system = render('reflect-system', { game_title: game?.title ?? 'the game', rules: game?.rules ?? 'The player sees the game window and uses mouse and keyboard.' });
+
+    let raw = '';
+    if (wantsFailure) {
+      raw = await this.ask(system, render('reflect-failure', { notes: inputs.failure!.notes, max_words: this.s.maxWords }), inputs.failure!, tokens);
+      lesson.provenance.failure = { source: inputs.failure!.source, frames: inputs.failure!.frames.map((f) => f.at) };
+    }
+    if (wantsTutorial) {
+      const prompt = wantsFailure
+        ? render('reflect-combined', { diagnosis: section(raw, 'Diagnosis') || raw.slice(0, 2000), notes: inputs.tutorial!.notes, max_words: this.s.maxWords })
+        : render('reflect-tutorial', { notes: inputs.tutorial!.notes, max_words: this.s.maxWords });
+      raw = await this.ask(system, prompt, inputs.tutorial!, tokens);
+      lesson.provenance.tutorial = { source: inputs.tutorial!.source, frames: inputs.tutorial!.frames.map((f) => f.at) };
+    }
+    lesson.diagnosis = section(raw, 'Diagnosis');
+    const lessons = section(raw, 'Lessons') || (raw.includes('###') ? '' : raw.trim());
+    const bounded = boundWords(lessons, this.s.maxWords);
+    lesson.text = bounded.text;
+    if (!lesson.text) lesson.note = 'the reflector returned no lessons; the previous experience is kept';
+    else if (bounded.cut) lesson.note = `lessons cut to ${this.s.maxWords} words`;
+    lesson.cost_usd = costOf(tokens, priceFor(this.s.model));
+    return lesson;
+  }
+
+  private async ask(system: string, text: string, t: Trajectory, tokens: { input: number; output: number }): Promise<string> {
+    const content: ChatCompletionContentPart[] = [{ type: 'text', text }];
+    for (const f of t.frames) content.push({ type: 'text', text: `t = ${f.at} s` }, { type: 'image_url', image_url: { url: f.dataUrl, detail: 'low' } });
+    const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: system }, { role: 'user', content }];
+    try {
+      const r = await this.client.chat.completions.create({ model: this.s.model, messages });
+      tokens.input += r.usage?.prompt_tokens ?? 0;
+      tokens.output += r.usage?.completion_tokens ?? 0;
+      return r.choices[0]?.message?.content ?? '';
+    } catch (err) {
+      throw new Error(`reflection call failed: ${describeApiError(err)}`);
+    }
+  }
+}

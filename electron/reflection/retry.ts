@@ -1,0 +1,82 @@
+/**
+ * Reflect-and-retry around a session: after each failed (or every) episode the reflector
+ * watches that episode (and the tutorial), and its lessons fill the learned-experience slot of
+ * the next attempt's system prompt. Every reflection is appended to reflections.jsonl with its
+ * provenance; a failing reflection is recorded and the run goes on with what it had.
+ */
+import { appendFileSync } from 'node:fs';
+import path from 'node:path';
+import type { GameDefinition } from '../../games/types.ts';
+import type { EpisodeSummary } from '../store/run-store.ts';
+import type { Session } from '../session/session.ts';
+import type { VlmAgent } from '../agents/vlm.ts';
+import { Reflector, type Lesson, type ReflectionMode, type ReflectorSettings } from './reflector.ts';
+import { runTrajectory, type SampleOptions, type Trajectory } from './trajectory.ts';
+
+export interface RetryOptions {
+  mode: ReflectionMode;
+  after: 'failed' | 'every';
+  /** An episode scoring below this failed. */
+  successScore: number;
+  sample: SampleOptions;
+  reflector: ReflectorSettings;
+}
+
+export interface ReflectionRecord {
+  after_episode: number;
+  lesson?: Lesson;
+  error?: string;
+}
+
+export class ReflectAndRetry {
+  readonly records: ReflectionRecord[] = [];
+  /** Index of the first episode played with lessons, if any. */
+  firstWithLessons: number | null = null;
+  private reflector: Reflector;
+
+  constructor(
+    private readonly opts: RetryOptions,
+    private readonly agent: VlmAgent,
+    private readonly game: GameDefinition | undefined,
+    private readonly tutorial: Trajectory | undefined,
+  ) {
+    this.reflector = new Reflector(opts.reflector);
+  }
+
+  /** Lessons edited by a person replace the reflector's before the next attempt. */
+  setLessons(text: string) {
+    this.agent.setExperience(text);
+  }
+
+  readonly afterEpisode = async (e: EpisodeSummary, session: Session): Promise<void> => {
+    if (this.opts.mode === 'none') return;
+    const failed = e.score === null || e.score < this.opts.successScore;
+    if (this.opts.after === 'failed' && !failed) return;
+    const rec: ReflectionRecord = { after_episode: e.episode };
+    try {
+      const needsFailure = this.opts.mode !== 'self-t';
+      const failure = needsFailure ? await runTrajectory(session.store.dir, this.opts.sample, e.episode) : undefined;
+      const lesson = await this.reflector.reflect(this.opts.mode, this.game, { ...(failure ? { failure } : {}), ...(this.tutorial ? { tutorial: this.tutorial } : {}) });
+      rec.lesson = lesson;
+      if (lesson.text) {
+        this.agent.setExperience(lesson.text);
+        this.firstWithLessons ??= e.episode + 1;
+      }
+    } catch (err) {
+      rec.error = (err as Error).message;
+    }
+    this.records.push(rec);
+    appendFileSync(path.join(session.store.dir, 'reflections.jsonl'), JSON.stringify(rec) + '\n');
+    session.emit('reflection', rec);
+  };
+
+  /** Scores of the episodes played without and with lessons. */
+  compare(episodes: EpisodeSummary[]) {
+    const cut = this.firstWithLessons ?? Number.POSITIVE_INFINITY;
+    const scores = (list: EpisodeSummary[]) => list.map((e) => e.score).filter((s): s is number => s !== null);
+    const mean = (v: number[]) => (v.length ? Math.round((v.reduce((a, b) => a + b, 0) / v.length) * 100) / 100 : null);
+    const without = scores(episodes.filter((e) => e.episode < cut));
+    const withLessons = scores(episodes.filter((e) => e.episode >= cut));
+    return { without, with: withLessons, mean_without: mean(without), mean_with: mean(withLessons) };
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * Frames for a reflector: a run's or session's frames (or a tutorial video's, or a folder of
+ * images) sampled at a set rate, thinned evenly to a budget, and shrunk to a maximum side.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { ffmpegMissingHint } from '../recording/video.ts';
+
+export interface SampleOptions {
+  /** Frames per second of gameplay to keep (default 1). */
+  fps: number;
+  /** At most this many frames reach the model. */
+  maxFrames: number;
+  /** Longest side of each frame (px). */
+  maxSide: number;
+}
+
+export const DEFAULT_SAMPLE: SampleOptions = { fps: 1, maxFrames: 16, maxSide: 768 };
+
+export interface SampledFrame {
+  /** Seconds from the start of the trajectory. */
+  at: number;
+  source: string;
+  dataUrl: string;
+}
+
+export interface Trajectory {
+  kind: 'run' | 'session' | 'video' | 'frames';
+  source: string;
+  frames: SampledFrame[];
+  /** Frames available before sampling. */
+  available: number;
+  /** Text notes for the reflector (score, steps), when known. */
+  notes: string;
+}
+
+interface TimedFile {
+  file: string;
+  t: number;
+}
+
+/** Keeps frames at least 1/fps apart, then thins evenly to the budget (first and last kept). */
+export function sampleTimes<T extends { t: number }>(items: T[], fps: number, maxFrames: number): T[] {
+  const gap = 1000 / fps;
+  const spaced: T[] = [];
+  for (const it of items) if (!spaced.length || it.t - spaced.at(-1)!.t >= gap - 1) spaced.push(it);
+  if (spaced.length <= maxFrames) return spaced;
+  if (maxFrames === 1) return [spaced.at(-1)!];
+  return Array.from({ length: maxFrames }, (_, i) => spaced[Math.round((i * (spaced.length - 1)) / (maxFrames - 1))]!);
+}
+
+async function toDataUrl(file: string, maxSide: number): Promise<string> {
+  const buf = await sharp(file).resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 75 }).toBuffer();
+  return `data:image/jpeg;base64,${buf.toString('base64')}`;
+}
+
+async function build(kind: Trajectory['kind'], source: string, files: TimedFile[], opts: SampleOptions, notes = ''): Promise<Trajectory> {
+  if (files.length === 0) throw new Error(`${source}: no frames to look at`);
+  const picked = sampleTimes(files, opts.fps, opts.maxFrames);
+  const t0 = files[0]!.t;
+  const frames = await Promise.all(picked.map(async (f) => ({ at: Math.round((f.t - t0) / 100) / 10, source: f.file, dataUrl: await toDataUrl(f.file, opts.maxSide) })));
+  return { kind, source, frames, available: files.length, notes };
+}
+
+function jsonl(file: string): any[] {
+  return readFileSync(file, 'utf8').split('\n').filter(Boolean).flatMap((l) => {
+    try {
+      return [JSON.parse(l)];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** One episode of a run (or a whole session) as a trajectory. */
+export async function runTrajectory(dir: string, opts: SampleOptions, episode?: number): Promise<Trajectory> {
+  if (!existsSync(path.join(dir, 'run.json'))) throw new Error(`${dir} is not a run or session folder (no run.json)`);
+  const meta = JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8'));
+  const framesIndex = path.join(dir, 'frames.jsonl');
+  if (meta.kind === 'human' && existsSync(framesIndex)) {
+    const files = jsonl(framesIndex).map((r) => ({ file: path.join(dir, r.file), t: r.t }));
+    return build('session', dir, files, opts, `A ${meta.agent} session of ${meta.game ?? meta.target?.label}; score ${meta.mean ?? 'unknown'}.`);
+  }
+  const steps = jsonl(path.join(dir, 'steps.jsonl')).filter((s) => s.frame && (episode === undefined || s.episode === episode));
+  const files = steps.map((s) => ({ file: path.join(dir, s.frame), t: s.t_capture }));
+  const last = steps.at(-1);
+  const actions = steps.map((s) => `step ${s.step + 1}: ${(s.actions ?? []).map((a: any) => a.action ?? `${a.action_type}${a.parameters ? JSON.stringify(a.parameters) : ''}`).join(', ') || '(nothing)'}${s.errors?.length ? ` [${s.errors.join('; ')}]` : ''}`);
+  return build('run', dir, files, opts, `${steps.length} steps; final score ${last?.score ?? 'unknown'}.\nActions taken:\n${actions.slice(-40).join('\n')}`);
+}
+
+/** A folder of images: frames in name order, one second apart unless the names say otherwise. */
+async function folderTrajectory(dir: string, opts: SampleOptions): Promise<Trajectory> {
+  const images = readdirSync(dir).filter((f) => /\.(png|jpe?g|webp)$/i.test(f)).sort();
+  return build('frames', dir, images.map((f, i) => ({ file: path.join(dir, f), t: i * 1000 })), opts);
+}
+
+/** A video decoded with ffmpeg at the sampling rate into a temporary folder. */
+async function videoTrajectory(file: string, opts: SampleOptions): Promise<Trajectory> {
+  const out = mkdtempSync(path.join(tmpdir(), 'gamepilot-tutorial-'));
+  await new Promise<void>((resolve, reject) => {
+    execFile('ffmpeg', ['-v', 'error', '-i', file, '-vf', `fps=${opts.fps},scale='min(${opts.maxSide},iw)':-2`, '-q:v', '4', path.join(out, 'f%05d.jpg')], { timeout: 300_000 }, (err, _o, stderr) => {
+      if (!err) return resolve();
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return reject(new Error(`ffmpeg is not installed: ${ffmpegMissingHint()}`));
+      reject(new Error(`cannot decode the tutorial video ${file}: ${String(stderr).trim().split('\n').at(-1) || err.message}`));
+    });
+  });
+  const images = readdirSync(out).filter((f) => f.endsWith('.jpg')).sort();
+  if (!images.length) throw new Error(`the tutorial video ${file} has no frames`);
+  return build('video', file, images.map((f, i) => ({ file: path.join(out, f), t: (i * 1000) / opts.fps })), { ...opts, fps: opts.fps });
+}
+
+/** A tutorial from any of: a video file, a folder of frames, or a run/session folder. */
+export async function loadTutorial(source: string, opts: SampleOptions): Promise<Trajectory> {
+  if (!existsSync(source)) throw new Error(`tutorial not found: ${source}`);
+  if (statSync(source).isDirectory()) {
+    return existsSync(path.join(source, 'run.json')) ? runTrajectory(source, opts) : folderTrajectory(source, opts);
+  }
+  if (!/\.(mp4|webm|mkv|mov|avi)$/i.test(source)) throw new Error(`tutorial ${source}: expected a video (mp4, webm, mkv), a folder of frames, or a run/session folder`);
+  return videoTrajectory(source, opts);
+}

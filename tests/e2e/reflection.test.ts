@@ -1,0 +1,127 @@
+/**
+ * Reflect-and-retry against the local test server: lessons reach every play request after the
+ * reflection and none before; tutorial frames reach the reflector at the requested rate and
+ * within the budget; bad tutorials and bad reflectors give a clear error or a bounded result.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
+import { json, runCli } from '../helpers/cli.ts';
+import { loadTutorial } from '../../electron/reflection/trajectory.ts';
+import { boundWords } from '../../electron/reflection/reflector.ts';
+
+const tmp = () => mkdtempSync(path.join(tmpdir(), 'gp-refl-'));
+const PLAY = answer('slide', [{ action_type: 'PRESS', parameters: { key: 'left' } }]);
+const isReflection = (body: any) => String(body.messages[0].content).includes('You review gameplay');
+let reflectorReply = '### Diagnosis\nThe board filled up.\n### Lessons\nLESSON-42: keep the largest tile in a corner and never press up.';
+let server: FakeOpenAI;
+let video = '';
+
+beforeAll(async () => {
+  server = await new FakeOpenAI((body) => ({ text: isReflection(body) ? reflectorReply : PLAY })).start();
+  video = path.join(tmp(), 'tutorial.mp4');
+  execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=duration=10:size=640x360:rate=30', '-pix_fmt', 'yuv420p', video]);
+});
+afterAll(() => server.close());
+
+function runArgs(extra: string[]) {
+  return ['run', '--game', '2048', '--agent', 'vlm', '--model', 'test-vlm', '--base-url', server.baseURL, '--max-steps', '2', '--out', tmp(), '--json', '--quiet', ...extra];
+}
+
+describe('reflect-and-retry', () => {
+  it('puts the lessons into every play prompt after the reflection and none before', async () => {
+    server.requests.length = 0;
+    const r = await runCli(runArgs(['--episodes', '3', '--reflection', 'self-f', '--reflect-after', 'every', '--max-words', '40']));
+    expect(r.code, r.stderr).toBe(0);
+    const res = json(r);
+    let reflected = false;
+    let before = 0;
+    let after = 0;
+    for (const req of server.requests) {
+      if (isReflection(req.body)) {
+        reflected = true;
+        const images = req.body.messages[1].content.filter((p: any) => p.type === 'image_url');
+        expect(images.length).toBeGreaterThan(0);
+        continue;
+      }
+      const system = String(req.body.messages[0].content);
+      if (reflected) {
+        expect(system).toContain('LESSON-42: keep the largest tile in a corner');
+        after++;
+      } else {
+        expect(system).not.toContain('LESSON-42');
+        before++;
+      }
+    }
+    expect([before, after]).toEqual([2, 4]);
+    expect(res.reflection).toMatchObject({ mode: 'self-f', reflections: 2, errors: [] });
+    expect(res.reflection.without).toHaveLength(1);
+    expect(res.reflection.with).toHaveLength(2);
+    const records = readFileSync(path.join(res.run_dir, 'reflections.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(records[0].lesson).toMatchObject({ mode: 'self-f', model: 'test-vlm', text: expect.stringContaining('LESSON-42') });
+    expect(records[0].lesson.provenance.failure.frames.length).toBeGreaterThan(0);
+    expect(records[0].lesson.tokens.input).toBeGreaterThan(0);
+  });
+
+  it('sends tutorial frames at the requested rate and within the frame and size budget', async () => {
+    const a = await loadTutorial(video, { fps: 0.5, maxFrames: 16, maxSide: 200 });
+    expect(a.frames.map((f) => f.at)).toEqual([0, 2, 4, 6, 8]);
+    const b = await loadTutorial(video, { fps: 1, maxFrames: 6, maxSide: 200 });
+    expect(b.frames).toHaveLength(6);
+    expect(b.available).toBe(10);
+    expect(b.frames[0]!.at).toBe(0);
+    expect(b.frames.at(-1)!.at).toBe(9);
+
+    server.requests.length = 0;
+    const r = await runCli(runArgs(['--episodes', '2', '--reflection', 'self', '--tutorial', video, '--reflect-fps', '1', '--reflect-max-frames', '6', '--reflect-max-side', '200']));
+    expect(r.code, r.stderr).toBe(0);
+    const reflections = server.requests.filter((q) => isReflection(q.body));
+    expect(reflections).toHaveLength(2); // self: diagnose the failure, then learn from the tutorial
+    const tutorialReq = reflections[1]!.body;
+    expect(tutorialReq.messages[1].content[0].text).toMatch(/Earlier you diagnosed a failed attempt:\nThe board filled up\./);
+    const images = tutorialReq.messages[1].content.filter((p: any) => p.type === 'image_url');
+    expect(images).toHaveLength(6);
+    for (const img of images) {
+      const meta = await sharp(Buffer.from(img.image_url.url.split(',')[1], 'base64')).metadata();
+      expect(Math.max(meta.width!, meta.height!)).toBeLessThanOrEqual(200);
+    }
+  });
+
+  it('goes on with a clear note when the tutorial is missing or corrupt', async () => {
+    const missing = await runCli(runArgs(['--episodes', '2', '--reflection', 'self', '--tutorial', '/nonexistent/tutorial.mp4']));
+    expect(missing.code, missing.stderr).toBe(0);
+    expect(json(missing).reflection).toMatchObject({ mode: 'self-f', tutorial_error: 'tutorial not found: /nonexistent/tutorial.mp4' });
+    const corrupt = path.join(tmp(), 'broken.mp4');
+    writeFileSync(corrupt, Buffer.from('this is not a video at all'.repeat(50)));
+    const bad = await runCli(runArgs(['--episodes', '2', '--reflection', 'self-t', '--tutorial', corrupt]));
+    expect(bad.code, bad.stderr).toBe(0);
+    expect(json(bad).reflection.tutorial_error).toMatch(/cannot decode the tutorial video/);
+    expect(json(bad).episodes).toHaveLength(2);
+  });
+
+  it('keeps the old experience when the reflector returns nothing, and bounds one that returns too much', async () => {
+    reflectorReply = '';
+    server.requests.length = 0;
+    const empty = await runCli(runArgs(['--episodes', '2', '--reflection', 'self-f', '--reflect-after', 'every']));
+    expect(empty.code, empty.stderr).toBe(0);
+    const rec = JSON.parse(readFileSync(path.join(json(empty).run_dir, 'reflections.jsonl'), 'utf8').trim());
+    expect(rec.lesson).toMatchObject({ text: '', note: expect.stringMatching(/returned no lessons/) });
+    for (const q of server.requests.filter((x) => !isReflection(x.body))) expect(String(q.body.messages[0].content)).toMatch(/first attempt/);
+
+    reflectorReply = `### Lessons\n${'Always merge toward the corner. '.repeat(400)}`;
+    const long = await runCli(runArgs(['--episodes', '2', '--reflection', 'self-f', '--reflect-after', 'every', '--max-words', '30']));
+    const rec2 = JSON.parse(readFileSync(path.join(json(long).run_dir, 'reflections.jsonl'), 'utf8').trim());
+    expect(rec2.lesson.text.split(/\s+/).length).toBeLessThanOrEqual(30);
+    expect(rec2.lesson.note).toMatch(/cut to 30 words/);
+    reflectorReply = '### Lessons\nLESSON-42';
+  });
+
+  it('bounds words at a sentence end where it can', () => {
+    expect(boundWords('One two three. Four five six seven.', 5)).toEqual({ text: 'One two three.', cut: true });
+    expect(boundWords('short', 5)).toEqual({ text: 'short', cut: false });
+  });
+});
