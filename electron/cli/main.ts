@@ -12,6 +12,7 @@ import { REFLECTION_MODES } from '../reflection/reflector.ts';
 import { ReflectAndRetry, type ReflectionRecord } from '../reflection/retry.ts';
 import { DEFAULT_SAMPLE, loadTutorial, type Trajectory } from '../reflection/trajectory.ts';
 import { VlmAgent } from '../agents/vlm.ts';
+import { runIdc } from '../reflection/idc.ts';
 import type { Session } from '../session/session.ts';
 import type { Target } from '../session/targets.ts';
 import { createCapturer } from '../capture/index.ts';
@@ -47,6 +48,9 @@ const USAGE = `gamepilot — vision-language models play real games
   gamepilot record (--game ID | --window REGEX) --role rookie|expert --participant P --consent
       [--duration S] [--fps N] [--trial N] [--stage NAME] [--window-size WxH] [--out DIR] [--json]
       records a person playing: frames, and input in the agent's action schema
+  gamepilot idc --game ID --rounds R --episodes E --model M [--base-url U] [--max-steps N] [--seed S]
+      [--reflector-model M] [--max-words N] [--rollback-drop F] [--held-out N] [--out DIR] [--json]
+      Improvement Dynamics Curve: rounds of play → tool-using reflection → judged skill
   gamepilot video DIR [--out FILE]           a run or session as an MP4 (needs ffmpeg), e.g. a tutorial
   gamepilot web [--port P] [--runs-dir DIR] [--config-dir DIR] [--no-demo] [--open]
       serves the UI on 127.0.0.1; the first line of output is its URL with a session token
@@ -71,6 +75,8 @@ export async function main(argv: string[]): Promise<number> {
         return await webCommand(rest);
       case 'record':
         return await recordCommand(rest);
+      case 'idc':
+        return await idcCommand(rest);
       case 'video': {
         const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { out: { type: 'string' } } });
         if (!positionals[0]) throw new Error('usage: gamepilot video <run or session folder> [--out FILE]');
@@ -361,4 +367,42 @@ async function setUpReflection(values: Record<string, string | boolean | undefin
   session.config.afterEpisode = loop.afterEpisode;
   session.on('reflection', (r: ReflectionRecord) => io.log(r.error ? `reflection after episode ${r.after_episode + 1} failed: ${r.error}` : `reflection after episode ${r.after_episode + 1}: ${r.lesson?.text.split(/\s+/).length ?? 0} words of lessons${r.lesson?.note ? ` (${r.lesson.note})` : ''}`));
   return { mode, loop, tutorialError };
+}
+
+async function idcCommand(args: string[]) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      game: { type: 'string' }, rounds: { type: 'string' }, episodes: { type: 'string' }, 'max-steps': { type: 'string' }, seed: { type: 'string' },
+      model: { type: 'string' }, 'base-url': { type: 'string' }, 'api-key': { type: 'string' }, 'reflector-model': { type: 'string' },
+      'max-words': { type: 'string' }, 'rollback-drop': { type: 'string' }, 'held-out': { type: 'string' }, 'judge-tries': { type: 'string' },
+      out: { type: 'string' }, json: { type: 'boolean' },
+    },
+  });
+  if (!values.game) throw new Error('--game is required');
+  const model = values.model ?? process.env.GAMEPILOT_MODEL;
+  if (!model) throw new Error('--model is required (the player; the reflector defaults to it)');
+  const episodes = num(values.episodes, 'episodes', { min: 1, int: true }) ?? 3;
+  const common = { ...(values['base-url'] ? { baseURL: values['base-url'] } : {}), ...(values['api-key'] ? { apiKey: values['api-key'] } : {}) };
+  const result = await runIdc({
+    game: values.game,
+    rounds: num(values.rounds, 'rounds', { min: 1, int: true }) ?? 3,
+    episodes,
+    ...(values['max-steps'] ? { maxSteps: num(values['max-steps'], 'max-steps', { min: 1, int: true })! } : {}),
+    seed: num(values.seed, 'seed', { int: true }) ?? 0,
+    heldOutEpisodes: num(values['held-out'], 'held-out', { min: 1, int: true }) ?? episodes,
+    outDir: values.out ?? 'runs',
+    player: { model, ...common },
+    reflector: { model: values['reflector-model'] ?? model, ...common },
+    maxWords: num(values['max-words'], 'max-words', { min: 10, int: true }) ?? 120,
+    rollbackDrop: num(values['rollback-drop'], 'rollback-drop', { min: 0 }) ?? 0.25,
+    judgeTries: num(values['judge-tries'], 'judge-tries', { min: 1, int: true }) ?? 5,
+    log: io.log,
+  }, createWindowManager());
+  if (values.json) io.out(JSON.stringify(result));
+  else {
+    io.log(`curve: ${result.curve.join(' → ')}  (best round ${result.best_round}; held-out mean ${result.transfer.mean})`);
+    io.log(`best skill:\n${result.best_skill || '(none: round 0 was best)'}`);
+  }
+  return 0;
 }

@@ -15,6 +15,8 @@ export interface ScriptedReply {
   usage?: { prompt_tokens: number; completion_tokens: number };
   /** Pause between streamed chunks, to watch streaming happen. */
   chunkDelayMs?: number;
+  /** Tool calls to return instead of text (non-streamed requests). */
+  toolCalls?: { name: string; arguments: unknown }[];
 }
 
 export interface RecordedRequest {
@@ -88,7 +90,10 @@ export class FakeOpenAI {
     const base = { id: `chatcmpl-${index}`, created: Math.floor(Date.now() / 1000), model: body.model };
     if (!body.stream) {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } }));
+      const message = reply.toolCalls?.length
+        ? { role: 'assistant', content: null, tool_calls: reply.toolCalls.map((c, k) => ({ id: `call_${index}_${k}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } })) }
+        : { role: 'assistant', content: text };
+      res.end(JSON.stringify({ ...base, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: reply.toolCalls?.length ? 'tool_calls' : 'stop' }], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } }));
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });

@@ -1,0 +1,177 @@
+/**
+ * The Improvement Dynamics Curve (OmniGameArena): round 0 plays without a skill; after each
+ * round a tool-using reflector explores that round's recordings and commits a diagnosis, a
+ * skill is proposed from it and checked by an independent judge (up to 5 tries), and the next
+ * round plays with it. The best skill is cached; a round that falls sharply below the best
+ * rolls back to it. Finally the best skill is played on held-out variants (unseen seeds).
+ */
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import OpenAI from 'openai';
+import type { WindowManager } from '../../native/types.ts';
+import { getGame } from '../../games/index.ts';
+import { render } from '../agents/prompts.ts';
+import { VlmAgent, type VlmSettings } from '../agents/vlm.ts';
+import { BuiltinTarget } from '../session/targets.ts';
+import { wireSession } from '../cli/compose.ts';
+import { boundWords, Reflector } from './reflector.ts';
+import { explore, NoToolCallingError, NOTEBOOK_CHARS } from './explorer.ts';
+import { DEFAULT_SAMPLE, runTrajectory } from './trajectory.ts';
+import { mean } from '../util/time.ts';
+
+export interface IdcOptions {
+  game: string;
+  rounds: number;
+  episodes: number;
+  maxSteps?: number;
+  seed: number;
+  heldOutEpisodes: number;
+  outDir: string;
+  player: Partial<VlmSettings> & { model: string };
+  reflector: { model: string; baseURL?: string; apiKey?: string };
+  maxWords: number;
+  /** A round below best × (1 − this) rolls back to the best skill. */
+  rollbackDrop: number;
+  judgeTries: number;
+  log: (s: string) => void;
+}
+
+export interface IdcRound {
+  round: number;
+  run_dir: string;
+  skill: string;
+  scores: number[];
+  mean: number;
+  rollback?: boolean;
+  diagnosis?: string;
+  reflector_mode?: 'tools' | 'staged (no tool calling)';
+  tool_calls?: number;
+  judge?: { tries: number; accepted: boolean; reasons: string[] };
+  error?: string;
+}
+
+export interface IdcResult {
+  run_dir: string;
+  curve: number[];
+  best_round: number;
+  best_skill: string;
+  /** The best skill on unseen variants: seed `seed`, episodes 0…n−1 (the rounds used `IdcOptions.seed`). */
+  transfer: { seed: number; scores: number[]; mean: number | null };
+  rounds: IdcRound[];
+}
+
+const r2 = (n: number) => Math.round(n * 100) / 100;
+
+function skillSection(raw: string, maxWords: number): string {
+  const m = /#{1,6}\s*Skill\s*:?\s*\n([\s\S]*)/i.exec(raw);
+  return boundWords((m?.[1] ?? raw).trim(), maxWords).text;
+}
+
+function judgement(raw: string): { accept: boolean; reason: string } {
+  const m = /\{[\s\S]*\}/.exec(raw);
+  try {
+    const v = JSON.parse(m?.[0] ?? '') as { accept?: unknown; reason?: unknown };
+    return { accept: v.accept === true, reason: String(v.reason ?? '') };
+  } catch {
+    return { accept: false, reason: `the judge's answer was not JSON: ${raw.slice(0, 200)}` };
+  }
+}
+
+export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResult> {
+  const def = getGame(o.game);
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
+  const dir = path.resolve(o.outDir, `${stamp}-idc-${def.id}`);
+  mkdirSync(dir, { recursive: true });
+  const client = new OpenAI({ baseURL: o.reflector.baseURL ?? process.env.OPENAI_BASE_URL, apiKey: o.reflector.apiKey ?? process.env.OPENAI_API_KEY ?? 'no-key', maxRetries: 3, timeout: 180_000 });
+  const ask = async (system: string, user: string) => (await client.chat.completions.create({ model: o.reflector.model, messages: [{ role: 'system', content: system }, { role: 'user', content: user }] })).choices[0]?.message?.content ?? '';
+  const target = await BuiltinTarget.open(def, wm);
+  const rounds: IdcRound[] = [];
+  let skill = '';
+  let notebook = '';
+  let best = { round: 0, skill: '', score: Number.NEGATIVE_INFINITY };
+
+  const play = async (label: string, withSkill: string, seed: number, episodes: number) => {
+    const agent = new VlmAgent({ ...o.player, ...(withSkill ? { experience: withSkill } : {}) });
+    const { session } = wireSession(
+      { game: def.id, agent: 'vlm', space: 'gui', episodes, ...(o.maxSteps ? { maxSteps: o.maxSteps } : {}), seed, outDir: dir, capture: 'nut', encode: { longSide: 1280, format: 'jpeg', quality: 80 }, vlm: o.player },
+      target, agent, wm,
+    );
+    session.store.update({ config: { ...session.store.meta.config, idc: label, skill: withSkill } });
+    const result = await session.run();
+    if (result.status === 'failed') throw new Error(`${label} failed: ${result.error}`);
+    return { dir: result.runDir, scores: result.episodes.map((e) => e.score ?? 0) };
+  };
+
+  try {
+    for (let r = 0; r <= o.rounds; r++) {
+      o.log(`IDC round ${r}: ${o.episodes} episode(s) ${skill ? 'with' : 'without'} a skill`);
+      const played = await play(`round ${r}`, skill, o.seed, o.episodes);
+      const round: IdcRound = { round: r, run_dir: played.dir, skill, scores: played.scores, mean: r2(mean(played.scores)) };
+      rounds.push(round);
+      if (round.mean > best.score) best = { round: r, skill, score: round.mean };
+      else if (best.score > 0 && round.mean < best.score * (1 - o.rollbackDrop)) {
+        round.rollback = true;
+        skill = best.skill; // the next skill grows from the best one, not from this regression
+        o.log(`round ${r} fell to ${round.mean} (best ${best.score} in round ${best.round}): rolling back to the best skill`);
+      }
+      if (r === o.rounds) break;
+
+      try {
+        // 1. Diagnose: the reflector explores the round itself (or, without tool calling, is shown it).
+        const summary = `${played.scores.length} episode(s), scores ${played.scores.join(', ')}, mean ${round.mean}. Files: run.json, steps.jsonl, frames/.`;
+        try {
+          const ex = await explore(client, o.reflector.model, played.dir, render('idc-explore', { game_title: def.title, skill: skill || '(none yet)', notebook: notebook || '(empty)', notebook_chars: NOTEBOOK_CHARS, summary }), notebook);
+          round.diagnosis = ex.diagnosis;
+          round.reflector_mode = 'tools';
+          round.tool_calls = ex.toolCalls.length;
+          notebook = ex.notebook;
+        } catch (err) {
+          if (!(err instanceof NoToolCallingError)) throw err;
+          o.log(`reflector: ${err.message}; using a staged reflection without tools`);
+          const staged = await new Reflector({ ...o.reflector, maxWords: o.maxWords, timeoutMs: 180_000, maxRetries: 3 }).reflect('self-f', def, { failure: await runTrajectory(played.dir, DEFAULT_SAMPLE, 0) });
+          round.diagnosis = staged.diagnosis || staged.text;
+          round.reflector_mode = 'staged (no tool calling)';
+        }
+        // 2. Propose a skill, 3. have it judged independently (up to judgeTries), 4. finalise.
+        let candidate = skillSection(await ask(render('reflect-system', { game_title: def.title, rules: def.rules }), render('idc-propose', { game_title: def.title, diagnosis: round.diagnosis || '(none)', skill: skill || '(none yet)', max_words: o.maxWords })), o.maxWords);
+        const reasons: string[] = [];
+        let accepted = false;
+        for (let t = 0; t < o.judgeTries && candidate; t++) {
+          const verdict = judgement(await ask('You are a strict, independent judge of game-playing skills.', render('idc-judge', { game_title: def.title, diagnosis: round.diagnosis || '(none)', skill: candidate })));
+          if (verdict.accept) {
+            accepted = true;
+            round.judge = { tries: t + 1, accepted, reasons };
+            break;
+          }
+          reasons.push(verdict.reason);
+          if (t + 1 < o.judgeTries) candidate = skillSection(await ask(render('reflect-system', { game_title: def.title, rules: def.rules }), render('idc-revise', { reason: verdict.reason, max_words: o.maxWords })), o.maxWords);
+        }
+        round.judge ??= { tries: o.judgeTries, accepted, reasons };
+        if (accepted) skill = candidate;
+        else o.log(`round ${r}: no skill passed the judge in ${o.judgeTries} tries; keeping the current one`);
+      } catch (err) {
+        round.error = `reflection failed: ${(err as Error).message}`;
+        o.log(round.error);
+      }
+      appendFileSync(path.join(dir, 'skills.jsonl'), JSON.stringify({ after_round: r, skill, diagnosis: round.diagnosis, judge: round.judge, reflector_mode: round.reflector_mode }) + '\n');
+      writeFileSync(path.join(dir, 'notebook.md'), notebook);
+    }
+
+    // Held-out variants: the best skill on seeds the rounds never saw.
+    const heldSeed = o.seed + 10_000;
+    o.log(`held-out: best skill (round ${best.round}) on ${o.heldOutEpisodes} unseen variant(s)`);
+    const held = await play('held-out', best.skill, heldSeed, o.heldOutEpisodes);
+    const result: IdcResult = {
+      run_dir: dir,
+      curve: rounds.map((r) => r.mean),
+      best_round: best.round,
+      best_skill: best.skill,
+      transfer: { seed: heldSeed, scores: held.scores, mean: held.scores.length ? r2(mean(held.scores)) : null },
+      rounds,
+    };
+    writeFileSync(path.join(dir, 'idc.json'), JSON.stringify(result, null, 2));
+    return result;
+  } finally {
+    await target.close();
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * `gamepilot idc` against the local test server: four rounds (round 0 without a skill), a
+ * tool-using reflector that explores each round's files, a judge that rejects a first skill, a
+ * regression that rolls back to the best skill, held-out variants — and a staged fallback for
+ * a model without tool calling.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FakeOpenAI, answer, type ScriptedReply } from '../helpers/fake-openai.ts';
+import { json, runCli } from '../helpers/cli.ts';
+
+const SEQ: Record<string, string[]> = { none: ['left', 'down', 'right', 'down'], good: ['down', 'left'], bad: ['up'] };
+const servers: FakeOpenAI[] = [];
+afterAll(async () => Promise.all(servers.map((s) => s.close())));
+
+function scripted(opts: { tools: boolean }) {
+  let proposals = 0;
+  let judged = 0;
+  const plays = new Map<string, number>();
+  return (body: any): ScriptedReply => {
+    const system = String(body.messages[0].content);
+    const user = JSON.stringify(body.messages.at(-1).content);
+    if (body.tools) {
+      if (!opts.tools) return { status: 400 };
+      const turn = body.messages.filter((m: any) => m.role === 'tool').length;
+      const script = [
+        { name: 'list_files', arguments: { path: '.' } },
+        { name: 'read_text', arguments: { path: 'steps.jsonl', limit: 2000 } },
+        { name: 'read_image', arguments: { path: 'frames/e000-s00000.jpg' } },
+        { name: 'grep', arguments: { pattern: 'PRESS' } },
+        { name: 'write_notebook', arguments: { text: 'Hypothesis: moves that change nothing waste the step budget.' } },
+        { name: 'commit_diagnosis', arguments: { diagnosis: 'DIAG: too many moves that change nothing; tiles scatter.' } },
+      ];
+      return { toolCalls: [script[Math.min(turn, script.length - 1)]!] };
+    }
+    if (system.includes('strict, independent judge')) {
+      judged++;
+      return { text: judged === 1 ? '{"accept": false, "reason": "it memorises the tile positions of this seed"}' : '{"accept": true, "reason": "general and consistent"}' };
+    }
+    if (user.includes('was rejected')) return { text: `### Skill\nSKILL-${proposals}b: alternate down and left; keep the big tile in a corner.` };
+    if (user.includes('Write an improved skill')) {
+      proposals++;
+      return { text: `### Skill\nSKILL-${proposals}: ${proposals === 2 ? 'press up every time.' : 'alternate down and left; keep the big tile in a corner.'}` };
+    }
+    if (system.includes('You review gameplay')) return { text: '### Diagnosis\nSTAGED-DIAG: the board filled.\n### Lessons\nkeep a corner' };
+    // The player: its moves follow the skill in its system prompt.
+    const kind = /SKILL-2:/.test(system) ? 'bad' : /SKILL-\d/.test(system) ? 'good' : 'none';
+    const n = plays.get(kind) ?? 0;
+    plays.set(kind, n + 1);
+    const seq = SEQ[kind]!;
+    return { text: answer(`playing ${kind}`, [{ action_type: 'PRESS', parameters: { key: seq[n % seq.length] } }]) };
+  };
+}
+
+describe('gamepilot idc', () => {
+  it('writes a 4-point curve, rolls back a regression, judges skills and scores held-out variants', async () => {
+    const server = await new FakeOpenAI(scripted({ tools: true })).start();
+    servers.push(server);
+    const out = mkdtempSync(path.join(tmpdir(), 'gp-idc-'));
+    const r = await runCli(['idc', '--game', '2048', '--rounds', '3', '--episodes', '1', '--max-steps', '8', '--held-out', '1', '--model', 'test-vlm', '--base-url', server.baseURL, '--out', out, '--json'], { timeoutMs: 200_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const res = json(r);
+    expect(res.curve).toHaveLength(4);
+    expect(res.curve[0]).toBeCloseTo(0.08);
+    expect(res.curve[1]).toBeCloseTo(0.1);
+    expect(res.curve[2]).toBe(0);
+    expect(res.best_round).toBe(1);
+    expect(res.best_skill).toMatch(/^SKILL-1b: alternate down and left/);
+    const rounds = res.rounds;
+    expect(rounds[2].rollback).toBe(true);
+    expect(rounds[3].skill).toMatch(/^SKILL-3: /); // grown from the best skill after the rollback
+    expect(rounds[0]).toMatchObject({ skill: '', reflector_mode: 'tools', diagnosis: expect.stringMatching(/^DIAG:/), judge: { tries: 2, accepted: true, reasons: [expect.stringMatching(/memorises/)] } });
+    expect(rounds[0].tool_calls).toBeGreaterThanOrEqual(6);
+    expect(res.transfer.scores).toHaveLength(1);
+    expect(res.transfer.seed).toBe(10000);
+    expect(res.transfer.mean).toBeCloseTo(0.12);
+
+    // The reflector was given what it asked for: the frame it opened arrived as an image.
+    const explore = server.requests.filter((q) => q.body.tools);
+    const withImage = explore.find((q) => q.body.messages.some((m: any) => m.role === 'user' && Array.isArray(m.content) && m.content.some((p: any) => p.type === 'image_url')));
+    expect(withImage).toBeTruthy();
+    // The notebook persists across rounds but never reaches the player.
+    const playPrompts = server.requests.filter((q) => String(q.body.messages[0].content).includes('You are playing')).map((q) => String(q.body.messages[0].content));
+    expect(playPrompts.some((p) => p.includes('Hypothesis'))).toBe(false);
+    expect(readFileSync(path.join(res.run_dir, 'notebook.md'), 'utf8')).toMatch(/Hypothesis/);
+    expect(JSON.parse(readFileSync(path.join(res.run_dir, 'idc.json'), 'utf8')).curve).toEqual(res.curve);
+  });
+
+  it('falls back to a staged reflection without tools, and says so', async () => {
+    const server = await new FakeOpenAI(scripted({ tools: false })).start();
+    servers.push(server);
+    const r = await runCli(['idc', '--game', '2048', '--rounds', '1', '--episodes', '1', '--max-steps', '4', '--held-out', '1', '--model', 'test-vlm', '--base-url', server.baseURL, '--out', mkdtempSync(path.join(tmpdir(), 'gp-idc-')), '--json'], { timeoutMs: 120_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const res = json(r);
+    expect(res.curve).toHaveLength(2);
+    expect(res.rounds[0]).toMatchObject({ reflector_mode: 'staged (no tool calling)', diagnosis: expect.stringMatching(/STAGED-DIAG/) });
+    expect(r.stderr).toMatch(/refused tool calling.*staged reflection without tools/);
+  });
+});
