@@ -50,7 +50,18 @@ export const StartRunSchema = z.object({
   seed: z.number().int().default(0),
   paceMs: z.number().min(0).max(60000).default(0),
   latency: z.enum(['stop', 'slow', 'normal', 'lcrt']).default('normal'),
+  reflection: z
+    .object({
+      mode: z.enum(['none', 'self-f', 'self-t', 'self', 'other']),
+      tutorial: z.string().max(2000).optional(),
+      after: z.enum(['failed', 'every']).default('failed'),
+      maxWords: z.number().int().min(10).max(2000).default(150),
+      /** Pause after each reflection so a person can edit the lessons before the retry. */
+      review: z.boolean().default(false),
+    })
+    .optional(),
 });
+export type ReflectionModeName = 'none' | 'self-f' | 'self-t' | 'self' | 'other';
 export type LatencyModeName = 'stop' | 'slow' | 'normal' | 'lcrt';
 export type StartRun = z.infer<typeof StartRunSchema>;
 
@@ -66,6 +77,9 @@ export const REQUESTS = {
   control: z.object({ action: z.enum(['pause', 'resume', 'step', 'stop']) }),
   setLatency: z.object({ mode: z.enum(['stop', 'slow', 'normal', 'lcrt']) }),
   gamePrompt: z.object({ game: z.string().min(1) }),
+  setReflection: z.object({ mode: z.enum(['none', 'self-f', 'self-t', 'self', 'other']), review: z.boolean().optional() }),
+  setLessons: z.object({ text: z.string().max(20000) }),
+  startIdc: z.object({ game: z.string().min(1), rounds: z.number().int().min(1).max(50), episodes: z.number().int().min(1).max(100), maxSteps: z.number().int().min(1).max(10000).optional(), heldOut: z.number().int().min(1).max(100).optional() }),
   startRecording: z.object({
     target: z.union([z.object({ game: z.string().min(1) }), z.object({ windowId: z.string().min(1) })]),
     role: z.enum(['rookie', 'expert']),
@@ -122,6 +136,7 @@ export interface LiveRun {
   tokens: { input: number; output: number };
   costUsd: number | null;
   latency: WorldState;
+  reflection: { mode: ReflectionModeName; review: boolean; lessons: string } | null;
 }
 
 /** The latency mode in force and whether the game's world is frozen right now. */
@@ -141,6 +156,7 @@ export interface CoreState {
   shell: 'electron' | 'web';
   stopHotkey: string;
   recording: RecordingState | null;
+  idc: { game: string; rounds: number; done: number } | null;
 }
 
 export interface RecordingState {
@@ -192,6 +208,9 @@ export interface Results {
   control: { status: SessionStatus };
   setLatency: WorldState;
   gamePrompt: { title: string; prompt: string; trials: number };
+  setReflection: { mode: ReflectionModeName; review: boolean };
+  setLessons: { text: string };
+  startIdc: { started: true };
   startRecording: { id: string };
   stopRecording: { result: RecordingResult | null };
   findTutorial: { id: string | null };
@@ -234,7 +253,21 @@ export type CoreEvent =
   | { type: 'world'; runId: string; latency: WorldState }
   | { type: 'warning'; runId: string; message: string }
   | { type: 'recording'; state: RecordingState }
-  | { type: 'recorded'; result: RecordingResult };
+  | { type: 'recorded'; result: RecordingResult }
+  | { type: 'lessons'; runId: string; afterEpisode: number | null; text: string; note?: string; error?: string; edited?: boolean; awaitingReview?: boolean }
+  | { type: 'idc'; round: IdcRoundSummary; curve: number[] }
+  | { type: 'idc-done'; runDir: string; curve: number[]; bestRound: number; bestSkill: string; transfer: { mean: number | null } | null; error?: string };
+
+export interface IdcRoundSummary {
+  round: number;
+  skill: string;
+  mean: number;
+  rollback?: boolean;
+  diagnosis?: string;
+  reflector_mode?: string;
+  judge?: { tries: number; accepted: boolean; reasons: string[] };
+  error?: string;
+}
 
 /** Wire shapes, shared by both transports. */
 export interface WireRequest {

@@ -22,6 +22,11 @@ import { describeApiError, VlmAgent } from '../agents/vlm.ts';
 import { Recorder, DEFAULT_RECORDER } from '../recording/recorder.ts';
 import { exportVideo } from '../recording/video.ts';
 import path from 'node:path';
+import { attachReflection, type ReflectionRequest } from '../reflection/setup.ts';
+import type { ReflectAndRetry, ReflectionRecord } from '../reflection/retry.ts';
+import type { ReflectionMode } from '../reflection/reflector.ts';
+import { DEFAULT_SAMPLE } from '../reflection/trajectory.ts';
+import { runIdc } from '../reflection/idc.ts';
 
 export interface CoreDeps {
   wm: WindowManager;
@@ -44,6 +49,8 @@ export class GamepilotCore extends EventEmitter {
   private live?: { session: Session; target: Target; run: LiveRun; done: Promise<void> };
   private status: CoreState['status'] = 'idle';
   private lastError: string | null = null;
+  private reflection?: ReflectAndRetry;
+  private idc?: { state: NonNullable<CoreState['idc']>; abort: AbortController; session?: Session; done: Promise<void> };
   private recording?: { recorder: Recorder; target: Target; state: RecordingState; done: Promise<RecordingResult | null> };
 
   constructor(private readonly deps: CoreDeps) {
@@ -73,6 +80,18 @@ export class GamepilotCore extends EventEmitter {
           return this.startRun(p);
         case 'control':
           return this.control(p.action);
+        case 'setReflection':
+          return this.setReflection(p.mode, p.review);
+        case 'setLessons': {
+          const live = this.live;
+          if (!live?.run.reflection || !(live.session.agent instanceof VlmAgent)) throw new Error('no model run is going');
+          live.session.agent.setExperience(p.text);
+          live.run.reflection.lessons = p.text;
+          this.emitEvent({ type: 'lessons', runId: live.run.id, afterEpisode: null, text: p.text, edited: true });
+          return { text: p.text };
+        }
+        case 'startIdc':
+          return this.startIdc(p);
         case 'gamePrompt':
           return this.gamePrompt(p.game);
         case 'startRecording':
@@ -120,6 +139,7 @@ export class GamepilotCore extends EventEmitter {
       shell: this.deps.shell,
       stopHotkey: this.settings.stopHotkey,
       recording: this.recording ? { ...this.recording.state } : null,
+      idc: this.idc ? { ...this.idc.state } : null,
     };
   }
 
@@ -202,10 +222,17 @@ export class GamepilotCore extends EventEmitter {
         ? await BuiltinTarget.open(getGame(req.target.game), this.deps.wm, this.deps.launchView ? { launch: this.deps.launchView } : {})
         : await WindowTarget.byId(this.deps.wm, req.target.windowId);
       const { session, store } = wireSession(options, target, agent, this.deps.wm);
+      this.reflection = undefined;
+      if (req.reflection && req.reflection.mode !== 'none') {
+        if (req.agent !== 'vlm') throw new Error('reflection needs the model agent');
+        const r = await attachReflection(this.reflectionRequest(req.reflection), session, target.game?.def, (m) => this.emitEvent({ type: 'warning', runId: store.meta.id, message: m }));
+        this.reflection = r.loop;
+      }
       const run: LiveRun = {
         id: store.meta.id, dir: store.dir, target: target.label, game: store.meta.game, agent: agent.name, model: store.meta.model,
         space: req.space, demo: !!opts.demo, episode: 0, step: 0, episodes: req.episodes, maxSteps: Number(store.meta.config.max_steps),
         score: null, tokens: { input: 0, output: 0 }, costUsd: null, latency: session.latency,
+        reflection: req.agent === 'vlm' ? { mode: this.reflection?.opts.mode ?? 'none', review: !!req.reflection?.review, lessons: '' } : null,
       };
       this.relay(session, run);
       const done = session.run().then(
@@ -231,7 +258,7 @@ export class GamepilotCore extends EventEmitter {
     }
   }
 
-  private vlmSettings(): RunOptions['vlm'] {
+  private vlmSettings(): NonNullable<RunOptions['vlm']> & { model: string } {
     const s = this.settings;
     if (!s.model) throw new Error('no model configured: open Settings, pick a provider and a model');
     const apiKey = this.deps.secrets.getApiKey();
@@ -276,6 +303,13 @@ export class GamepilotCore extends EventEmitter {
     session.on('world', onWorld);
     session.on('latency', onWorld);
     session.on('warning', (message: string) => this.emitEvent({ type: 'warning', runId: run.id, message }));
+    session.on('reflection', (rec: ReflectionRecord) => {
+      const text = rec.lesson?.text ?? '';
+      if (text && run.reflection) run.reflection.lessons = text;
+      const review = !!run.reflection?.review && !!text;
+      if (review) session.pause(); // a person reads and edits the lessons before the retry
+      this.emitEvent({ type: 'lessons', runId: run.id, afterEpisode: rec.after_episode, text, ...(rec.lesson?.note ? { note: rec.lesson.note } : {}), ...(rec.error ? { error: rec.error } : {}), awaitingReview: review });
+    });
     session.on('released', (inputs: string[]) => this.emitEvent({ type: 'released', runId: run.id, inputs }));
     session.on('status', (s: string) => {
       if (s === 'paused' || s === 'running') this.setStatus(s);
@@ -293,6 +327,66 @@ export class GamepilotCore extends EventEmitter {
     if (action === 'step') live.session.stepOnce();
     if (action === 'stop') await this.stop();
     return { status: this.status };
+  }
+
+  private reflectionRequest(r: { mode: ReflectionMode; tutorial?: string | undefined; after: 'failed' | 'every'; maxWords: number }): ReflectionRequest {
+    const vlm = this.vlmSettings()!;
+    return {
+      mode: r.mode,
+      ...(r.tutorial ? { tutorial: r.tutorial } : {}),
+      after: r.after,
+      successScore: 100,
+      sample: DEFAULT_SAMPLE,
+      reflector: { maxWords: r.maxWords, ...(vlm.baseURL ? { baseURL: vlm.baseURL } : {}), ...(vlm.apiKey ? { apiKey: vlm.apiKey } : {}) },
+    };
+  }
+
+  /** Switches reflection for the live run; it takes effect at the next attempt. */
+  private async setReflection(mode: ReflectionMode, review?: boolean): Promise<Results['setReflection']> {
+    const live = this.live;
+    if (!live?.run.reflection) throw new Error('no model run is going');
+    if (!this.reflection && mode !== 'none') {
+      const r = await attachReflection({ ...this.reflectionRequest({ mode, after: 'failed', maxWords: 150 }) }, live.session, live.target.game?.def, (m) => this.emitEvent({ type: 'warning', runId: live.run.id, message: m }));
+      this.reflection = r.loop;
+    } else if (this.reflection) this.reflection.opts.mode = mode;
+    live.run.reflection.mode = mode;
+    if (review !== undefined) live.run.reflection.review = review;
+    this.emitEvent({ type: 'state', state: this.state() });
+    return { mode, review: live.run.reflection.review };
+  }
+
+  /** An Improvement Dynamics Curve with the configured model, charted live through events. */
+  private async startIdc(p: { game: string; rounds: number; episodes: number; maxSteps?: number; heldOut?: number }): Promise<{ started: true }> {
+    if (this.live || this.recording || this.idc || this.status !== 'idle') throw new Error('something is already running; stop it first');
+    const vlm = this.vlmSettings()!;
+    const abort = new AbortController();
+    const state = { game: p.game, rounds: p.rounds, done: 0 };
+    const idc: NonNullable<GamepilotCore['idc']> = { state, abort, done: Promise.resolve() };
+    this.idc = idc;
+    this.lastError = null;
+    this.setStatus('running');
+    idc.done = runIdc({
+      game: p.game, rounds: p.rounds, episodes: p.episodes, ...(p.maxSteps ? { maxSteps: p.maxSteps } : {}), seed: 0, heldOutEpisodes: p.heldOut ?? p.episodes,
+      outDir: this.deps.runsDir, player: vlm, reflector: { model: vlm.model, ...(vlm.baseURL ? { baseURL: vlm.baseURL } : {}), ...(vlm.apiKey ? { apiKey: vlm.apiKey } : {}) },
+      maxWords: 120, rollbackDrop: 0.25, judgeTries: 5, log: () => {}, signal: abort.signal,
+      ...(this.deps.launchView ? { launch: this.deps.launchView } : {}),
+      onSession: (s) => (idc.session = s),
+      onRound: (round, curve) => {
+        state.done = round.round + 1;
+        const { run_dir: _dir, scores: _scores, tool_calls: _calls, ...summary } = round;
+        this.emitEvent({ type: 'idc', round: summary, curve });
+      },
+    }, this.deps.wm).then(
+      (r) => this.emitEvent({ type: 'idc-done', runDir: r.run_dir, curve: r.curve, bestRound: r.best_round, bestSkill: r.best_skill, transfer: { mean: r.transfer.mean } }),
+      (err: Error) => {
+        this.lastError = `IDC failed: ${err.message}`;
+        this.emitEvent({ type: 'idc-done', runDir: '', curve: [], bestRound: 0, bestSkill: '', transfer: null, error: err.message });
+      },
+    ).finally(() => {
+      this.idc = undefined;
+      this.setStatus('idle');
+    });
+    return { started: true };
   }
 
   /** The system prompt a model gets for this game, shown to people before they play. */
@@ -355,6 +449,11 @@ export class GamepilotCore extends EventEmitter {
   /** Stops the live run or recording at once (hotkey, window close, signals); waits until input is released. */
   async stop(): Promise<void> {
     if (this.recording) await this.stopRecording();
+    if (this.idc) {
+      this.idc.abort.abort();
+      this.idc.session?.stop();
+      await this.idc.done;
+    }
     const live = this.live;
     if (!live) return;
     this.setStatus('stopping');

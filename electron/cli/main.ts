@@ -9,9 +9,9 @@ import { openTarget, prepareRun, suspendedRegistry, type AgentKind } from './com
 import { Recorder, DEFAULT_RECORDER } from '../recording/recorder.ts';
 import { exportVideo } from '../recording/video.ts';
 import { REFLECTION_MODES } from '../reflection/reflector.ts';
-import { ReflectAndRetry, type ReflectionRecord } from '../reflection/retry.ts';
-import { DEFAULT_SAMPLE, loadTutorial, type Trajectory } from '../reflection/trajectory.ts';
-import { VlmAgent } from '../agents/vlm.ts';
+import type { ReflectionRecord } from '../reflection/retry.ts';
+import { DEFAULT_SAMPLE } from '../reflection/trajectory.ts';
+import { attachReflection } from '../reflection/setup.ts';
 import { runIdc } from '../reflection/idc.ts';
 import type { Session } from '../session/session.ts';
 import type { Target } from '../session/targets.ts';
@@ -43,6 +43,9 @@ const USAGE = `gamepilot — vision-language models play real games
       --stop-interval-ms MS (stop: world runs this long after acting, default 2000)
       --slow-buffer-ms MS (slow: world pauses this long after each capture, default 5000)
       --pause-key KEY (freeze a window with its own pause key instead of suspending its process)
+      --reflection none|self-f|self-t|self|other  --tutorial VIDEO|FOLDER|RUN  --reflect-after failed|every
+      --success-score S  --reflector-model M  --reflector-base-url U  --max-words N
+      --reflect-fps F  --reflect-max-frames N  --reflect-max-side PX
       --pace-ms MS (minimum time per step, to watch fast agents)  --game-text (send the board as text too)  --json  --quiet
   gamepilot bench [--json] [--iterations N] [--loop-steps N]
   gamepilot record (--game ID | --window REGEX) --role rookie|expert --participant P --consent
@@ -321,52 +324,30 @@ async function recordCommand(args: string[]) {
 
 /** Wires reflect-and-retry into a prepared run when --reflection asks for it. */
 async function setUpReflection(values: Record<string, string | boolean | undefined>, session: Session, target: Target, agentKind: AgentKind) {
-  let mode = oneOf(values.reflection as string | undefined, 'reflection', REFLECTION_MODES, 'none');
+  const mode = oneOf(values.reflection as string | undefined, 'reflection', REFLECTION_MODES, 'none');
   if (mode === 'none') return undefined;
-  if (agentKind !== 'vlm' || !(session.agent instanceof VlmAgent)) throw new Error('--reflection needs --agent vlm');
-  const sample = {
-    fps: num(values['reflect-fps'] as string | undefined, 'reflect-fps', { min: 0.01 }) ?? DEFAULT_SAMPLE.fps,
-    maxFrames: num(values['reflect-max-frames'] as string | undefined, 'reflect-max-frames', { min: 1, int: true }) ?? DEFAULT_SAMPLE.maxFrames,
-    maxSide: num(values['reflect-max-side'] as string | undefined, 'reflect-max-side', { min: 64, int: true }) ?? DEFAULT_SAMPLE.maxSide,
-  };
-  let tutorial: Trajectory | undefined;
-  let tutorialError: string | undefined;
-  if (values.tutorial) {
-    try {
-      tutorial = await loadTutorial(String(values.tutorial), sample);
-      io.log(`tutorial: ${tutorial.frames.length} of ${tutorial.available} frames from ${tutorial.source}`);
-    } catch (err) {
-      tutorialError = (err as Error).message;
-      const fallback = mode === 'self' ? 'self-f' : mode === 'self-t' ? 'none' : mode;
-      io.log(`tutorial unusable: ${tutorialError}; reflecting in mode ${fallback} instead of ${mode}`);
-      mode = fallback;
-    }
-  } else if (mode === 'self-t' || mode === 'self') {
-    throw new Error(`--reflection ${mode} needs --tutorial (a video, a folder of frames, or a run/session folder)`);
-  }
-  const vlm = session.agent;
-  const loop = new ReflectAndRetry(
-    {
-      mode,
-      after: oneOf(values['reflect-after'] as string | undefined, 'reflect-after', ['failed', 'every'] as const, 'failed'),
-      successScore: num(values['success-score'] as string | undefined, 'success-score') ?? 100,
-      sample,
-      reflector: {
-        model: (values['reflector-model'] as string | undefined) ?? vlm.model,
-        ...((values['reflector-base-url'] ?? values['base-url']) ? { baseURL: String(values['reflector-base-url'] ?? values['base-url']) } : {}),
-        ...(values['api-key'] ? { apiKey: String(values['api-key']) } : {}),
-        maxWords: num(values['max-words'] as string | undefined, 'max-words', { min: 10, int: true }) ?? 150,
-        timeoutMs: 180_000,
-        maxRetries: 3,
-      },
+  if (agentKind !== 'vlm') throw new Error('--reflection needs --agent vlm');
+  if ((mode === 'self-t' || mode === 'self') && !values.tutorial) throw new Error(`--reflection ${mode} needs --tutorial (a video, a folder of frames, or a run/session folder)`);
+  const baseURL = values['reflector-base-url'] ?? values['base-url'];
+  const r = await attachReflection({
+    mode,
+    ...(values.tutorial ? { tutorial: String(values.tutorial) } : {}),
+    after: oneOf(values['reflect-after'] as string | undefined, 'reflect-after', ['failed', 'every'] as const, 'failed'),
+    successScore: num(values['success-score'] as string | undefined, 'success-score') ?? 100,
+    sample: {
+      fps: num(values['reflect-fps'] as string | undefined, 'reflect-fps', { min: 0.01 }) ?? DEFAULT_SAMPLE.fps,
+      maxFrames: num(values['reflect-max-frames'] as string | undefined, 'reflect-max-frames', { min: 1, int: true }) ?? DEFAULT_SAMPLE.maxFrames,
+      maxSide: num(values['reflect-max-side'] as string | undefined, 'reflect-max-side', { min: 64, int: true }) ?? DEFAULT_SAMPLE.maxSide,
     },
-    vlm,
-    target.game?.def,
-    tutorial,
-  );
-  session.config.afterEpisode = loop.afterEpisode;
-  session.on('reflection', (r: ReflectionRecord) => io.log(r.error ? `reflection after episode ${r.after_episode + 1} failed: ${r.error}` : `reflection after episode ${r.after_episode + 1}: ${r.lesson?.text.split(/\s+/).length ?? 0} words of lessons${r.lesson?.note ? ` (${r.lesson.note})` : ''}`));
-  return { mode, loop, tutorialError };
+    reflector: {
+      maxWords: num(values['max-words'] as string | undefined, 'max-words', { min: 10, int: true }) ?? 150,
+      ...(values['reflector-model'] ? { model: String(values['reflector-model']) } : {}),
+      ...(baseURL ? { baseURL: String(baseURL) } : {}),
+      ...(values['api-key'] ? { apiKey: String(values['api-key']) } : {}),
+    },
+  }, session, target.game?.def, io.log);
+  session.on('reflection', (rec: ReflectionRecord) => io.log(rec.error ? `reflection after episode ${rec.after_episode + 1} failed: ${rec.error}` : `reflection after episode ${rec.after_episode + 1}: ${rec.lesson?.text.split(/\s+/).length ?? 0} words of lessons${rec.lesson?.note ? ` (${rec.lesson.note})` : ''}`));
+  return r;
 }
 
 async function idcCommand(args: string[]) {

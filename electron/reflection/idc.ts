@@ -12,7 +12,8 @@ import type { WindowManager } from '../../native/types.ts';
 import { getGame } from '../../games/index.ts';
 import { render } from '../agents/prompts.ts';
 import { VlmAgent, type VlmSettings } from '../agents/vlm.ts';
-import { BuiltinTarget } from '../session/targets.ts';
+import { BuiltinTarget, type ViewLauncher } from '../session/targets.ts';
+import type { Session } from '../session/session.ts';
 import { wireSession } from '../cli/compose.ts';
 import { boundWords, Reflector } from './reflector.ts';
 import { explore, NoToolCallingError, NOTEBOOK_CHARS } from './explorer.ts';
@@ -34,6 +35,14 @@ export interface IdcOptions {
   rollbackDrop: number;
   judgeTries: number;
   log: (s: string) => void;
+  /** Opens built-in views (the app passes its BrowserWindow launcher). */
+  launch?: ViewLauncher;
+  /** Each finished round, with the curve so far (for live charts). */
+  onRound?: (round: IdcRound, curve: number[]) => void;
+  /** Each session as it starts, so a caller can stop it. */
+  onSession?: (session: Session) => void;
+  /** Set to stop between (and, through onSession, within) rounds. */
+  signal?: AbortSignal;
 }
 
 export interface IdcRound {
@@ -84,7 +93,7 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
   mkdirSync(dir, { recursive: true });
   const client = new OpenAI({ baseURL: o.reflector.baseURL ?? process.env.OPENAI_BASE_URL, apiKey: o.reflector.apiKey ?? process.env.OPENAI_API_KEY ?? 'no-key', maxRetries: 3, timeout: 180_000 });
   const ask = async (system: string, user: string) => (await client.chat.completions.create({ model: o.reflector.model, messages: [{ role: 'system', content: system }, { role: 'user', content: user }] })).choices[0]?.message?.content ?? '';
-  const target = await BuiltinTarget.open(def, wm);
+  const target = await BuiltinTarget.open(def, wm, o.launch ? { launch: o.launch } : {});
   const rounds: IdcRound[] = [];
   let skill = '';
   let notebook = '';
@@ -97,13 +106,14 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
       target, agent, wm,
     );
     session.store.update({ config: { ...session.store.meta.config, idc: label, skill: withSkill } });
+    o.onSession?.(session);
     const result = await session.run();
     if (result.status === 'failed') throw new Error(`${label} failed: ${result.error}`);
     return { dir: result.runDir, scores: result.episodes.map((e) => e.score ?? 0) };
   };
 
   try {
-    for (let r = 0; r <= o.rounds; r++) {
+    for (let r = 0; r <= o.rounds && !o.signal?.aborted; r++) {
       o.log(`IDC round ${r}: ${o.episodes} episode(s) ${skill ? 'with' : 'without'} a skill`);
       const played = await play(`round ${r}`, skill, o.seed, o.episodes);
       const round: IdcRound = { round: r, run_dir: played.dir, skill, scores: played.scores, mean: r2(mean(played.scores)) };
@@ -114,7 +124,10 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
         skill = best.skill; // the next skill grows from the best one, not from this regression
         o.log(`round ${r} fell to ${round.mean} (best ${best.score} in round ${best.round}): rolling back to the best skill`);
       }
-      if (r === o.rounds) break;
+      if (r === o.rounds || o.signal?.aborted) {
+        o.onRound?.(round, rounds.map((x) => x.mean));
+        break;
+      }
 
       try {
         // 1. Diagnose: the reflector explores the round itself (or, without tool calling, is shown it).
@@ -153,6 +166,7 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
         round.error = `reflection failed: ${(err as Error).message}`;
         o.log(round.error);
       }
+      o.onRound?.(round, rounds.map((x) => x.mean));
       appendFileSync(path.join(dir, 'skills.jsonl'), JSON.stringify({ after_round: r, skill, diagnosis: round.diagnosis, judge: round.judge, reflector_mode: round.reflector_mode }) + '\n');
       writeFileSync(path.join(dir, 'notebook.md'), notebook);
     }

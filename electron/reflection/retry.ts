@@ -35,7 +35,7 @@ export class ReflectAndRetry {
   private reflector: Reflector;
 
   constructor(
-    private readonly opts: RetryOptions,
+    readonly opts: RetryOptions,
     private readonly agent: VlmAgent,
     private readonly game: GameDefinition | undefined,
     private readonly tutorial: Trajectory | undefined,
@@ -50,6 +50,11 @@ export class ReflectAndRetry {
 
   readonly afterEpisode = async (e: EpisodeSummary, session: Session): Promise<void> => {
     if (this.opts.mode === 'none') return;
+    if ((this.opts.mode === 'self-t' || this.opts.mode === 'self') && !this.tutorial) {
+      this.records.push({ after_episode: e.episode, error: `reflection ${this.opts.mode} needs a tutorial; none is loaded` });
+      session.emit('reflection', this.records.at(-1));
+      return;
+    }
     const failed = e.score === null || e.score < this.opts.successScore;
     if (this.opts.after === 'failed' && !failed) return;
     const rec: ReflectionRecord = { after_episode: e.episode };

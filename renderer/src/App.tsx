@@ -8,8 +8,9 @@ import { TargetPicker } from './components/TargetPicker.tsx';
 import { SettingsView } from './components/SettingsView.tsx';
 import { RunsView } from './components/RunsView.tsx';
 import { RecordView } from './components/RecordView.tsx';
+import { IdcView } from './components/IdcView.tsx';
 
-type Tab = 'live' | 'targets' | 'record' | 'runs' | 'settings';
+type Tab = 'live' | 'targets' | 'record' | 'idc' | 'runs' | 'settings';
 
 export function App({ client, onConnection }: { client: ApiClient; onConnection?: (l: (c: boolean) => void) => () => void }) {
   const live = useCore(client);
@@ -23,7 +24,7 @@ export function App({ client, onConnection }: { client: ApiClient; onConnection?
     if (core?.status === 'idle') setRunsKey((k) => k + 1);
   }, [core?.status]);
   const busy = !!core && core.status !== 'idle';
-  const tabs: [Tab, string][] = [['live', 'Live'], ['targets', 'New run'], ['record', 'Record human'], ['runs', 'Runs'], ['settings', 'Settings']];
+  const tabs: [Tab, string][] = [['live', 'Live'], ['targets', 'New run'], ['record', 'Record human'], ['idc', 'Improve'], ['runs', 'Runs'], ['settings', 'Settings']];
 
   return (
     <div className="app">
@@ -54,6 +55,7 @@ export function App({ client, onConnection }: { client: ApiClient; onConnection?
         {tab === 'live' && <LiveView live={live} client={client} onError={setError} />}
         {tab === 'targets' && <TargetPicker client={client} modelConfigured={!!core?.modelConfigured} busy={busy} onError={setError} onStarted={() => { setError(null); setTab('live'); }} />}
         {tab === 'record' && <RecordView client={client} core={core} recorded={live.recorded} onError={setError} />}
+        {tab === 'idc' && <IdcView client={client} core={core} live={live} onError={setError} />}
         {tab === 'runs' && <RunsView client={client} refreshKey={runsKey} />}
         {tab === 'settings' && <SettingsView client={client} onSaved={() => setError(null)} />}
       </main>

@@ -1,6 +1,6 @@
 /** Live state of the core, folded from the contract's event stream. */
 import { useEffect, useReducer } from 'react';
-import type { ApiClient, CoreEvent, CoreState, RecordingResult, StepEventData } from '../../electron/api/contract.ts';
+import type { ApiClient, CoreEvent, CoreState, IdcRoundSummary, RecordingResult, StepEventData } from '../../electron/api/contract.ts';
 
 export interface LiveFrame {
   runId: string;
@@ -24,9 +24,11 @@ export interface LiveState {
   released: string[];
   warnings: string[];
   recorded: RecordingResult[];
+  lessons: Extract<CoreEvent, { type: 'lessons' }> | null;
+  idc: { rounds: IdcRoundSummary[]; curve: number[]; done: Extract<CoreEvent, { type: 'idc-done' }> | null } | null;
 }
 
-const initial: LiveState = { core: null, frame: null, step: null, lastStep: null, answer: '', thinking: '', episodes: [], released: [], warnings: [], recorded: [] };
+const initial: LiveState = { core: null, frame: null, step: null, lastStep: null, answer: '', thinking: '', episodes: [], released: [], warnings: [], recorded: [], lessons: null, idc: null };
 
 type Action = { type: 'event'; e: CoreEvent } | { type: 'state'; state: CoreState };
 
@@ -64,6 +66,12 @@ function reduce(s: LiveState, a: Action): LiveState {
       return { ...s, core: s.core ? { ...s.core, recording: e.state } : s.core };
     case 'recorded':
       return { ...s, recorded: [...s.recorded, e.result] };
+    case 'lessons':
+      return { ...s, lessons: e, core: withRun(s.core, (r) => (r.reflection && e.text ? { ...r, reflection: { ...r.reflection, lessons: e.text } } : r)) };
+    case 'idc':
+      return { ...s, idc: { rounds: [...(s.idc?.rounds ?? []).filter((x) => x.round !== e.round.round), e.round], curve: e.curve, done: null } };
+    case 'idc-done':
+      return { ...s, idc: { rounds: s.idc?.rounds ?? [], curve: e.curve.length ? e.curve : (s.idc?.curve ?? []), done: e } };
   }
 }
 

@@ -27,10 +27,16 @@ let page: Page;
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  server = await new FakeOpenAI((_b, i) => ({
-    text: answer(`${REASONING}Step ${i + 1}: ${DIRS[i % 4]}.`, [{ action_type: 'PRESS', parameters: { key: DIRS[i % 4] } }]),
-    chunkDelayMs: 25,
-  })).start();
+  let skills = 0;
+  server = await new FakeOpenAI((body, i) => {
+    const system = String(body.messages[0].content);
+    const user = JSON.stringify(body.messages.at(-1).content);
+    if (body.tools) return { toolCalls: [{ name: 'commit_diagnosis', arguments: { diagnosis: 'Moves that change nothing waste steps.' } }] };
+    if (system.includes('strict, independent judge')) return { text: '{"accept": true, "reason": "general"}' };
+    if (user.includes('Write an improved skill')) return { text: `### Skill\nSKILL-${++skills}: alternate down and left${skills > 1 ? ', and never press up' : ''}.` };
+    if (system.includes('You review gameplay')) return { text: '### Diagnosis\nThe tiles scattered.\n### Lessons\nUI-LESSON: keep the biggest tile in a corner.' };
+    return { text: answer(`${REASONING}Step ${i + 1}: ${DIRS[i % 4]}.`, [{ action_type: 'PRESS', parameters: { key: DIRS[i % 4] } }]), chunkDelayMs: 25 };
+  }).start();
   const tmp = mkdtempSync(path.join(tmpdir(), 'gp-web-'));
   web = spawnCli(['web', '--runs-dir', path.join(tmp, 'runs'), '--config-dir', path.join(tmp, 'config')]);
   url = await new Promise<string>((resolve, reject) => {
@@ -254,5 +260,42 @@ describe('web shell UI', () => {
     for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
     await expect.poll(() => page.getByTestId('replay-position').textContent()).toMatch(/step 4 /);
     await shot('12-record-replay');
+  });
+
+  it('reflects after a failed episode; the lessons can be edited before the retry and reach the model', async () => {
+    await page.getByTestId('tab-targets').click();
+    await page.getByTestId('game-2048').click();
+    await page.getByTestId('agent-select').selectOption('vlm');
+    await page.getByLabel('Episodes').fill('2');
+    await page.getByLabel('Max steps').fill('3');
+    await page.getByLabel('Pace (ms/step)').fill('0');
+    await page.getByTestId('reflection-select').selectOption('self-f');
+    await page.getByTestId('review-select').check();
+    await page.getByTestId('start').click();
+    await expect.poll(() => page.getByTestId('lessons').inputValue(), { timeout: 30000 }).toMatch(/UI-LESSON/);
+    await expect.poll(status).toBe('paused'); // waiting for a person to review
+    await page.getByTestId('lessons').fill('EDITED-LESSON: merge toward the bottom-left corner.');
+    await page.getByTestId('use-lessons').click();
+    await shot('13-reflection-review');
+    const before = server.requests.length;
+    await page.getByTestId('retry').click();
+    await expect.poll(status, { timeout: 30000 }).toBe('idle');
+    const plays = server.requests.slice(before).filter((q) => String(q.body.messages[0].content).includes('You are playing'));
+    expect(plays.length).toBe(3);
+    for (const q of plays) expect(String(q.body.messages[0].content)).toContain('EDITED-LESSON: merge toward the bottom-left corner.');
+  });
+
+  it('charts an Improvement Dynamics Curve live, with each round’s skill and what changed', async () => {
+    await page.getByTestId('tab-idc').click();
+    await page.getByTestId('idc-rounds').fill('2');
+    await page.getByTestId('idc-episodes').fill('1');
+    await page.getByTestId('idc-max-steps').fill('3');
+    await page.getByTestId('idc-start').click();
+    await expect.poll(() => page.getByTestId('idc-point').count(), { timeout: 60000 }).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => page.getByTestId('idc-done').textContent(), { timeout: 90000 }).toMatch(/Best round \d; held-out mean/);
+    expect(await page.getByTestId('idc-point').count()).toBe(3);
+    expect(await page.getByTestId('idc-round').count()).toBe(3);
+    await expect.poll(() => page.getByTestId('skill-diff').nth(2).locator('.add').allTextContents()).toEqual(expect.arrayContaining(['up. ']));
+    await shot('14-idc');
   });
 });

@@ -4,6 +4,7 @@ import type { LiveState } from '../useCore.ts';
 import { Overlay } from './Overlay.tsx';
 import { LatencyBar } from './LatencyBar.tsx';
 import { LatencySwitch } from './LatencySwitch.tsx';
+import { ReflectionPanel } from './ReflectionPanel.tsx';
 import type { ApiClient } from '../../../electron/api/contract.ts';
 
 export function LiveView({ live, client, onError }: { live: LiveState; client: ApiClient; onError: (e: string) => void }) {
@@ -86,7 +87,7 @@ export function LiveView({ live, client, onError }: { live: LiveState; client: A
             </table>
           </>
         )}
-        <div className="reserved" aria-hidden="true" />
+        {run?.reflection && <ReflectionPanel client={client} run={run} lessons={live.lessons} paused={live.core?.status === 'paused'} onError={onError} />}
       </div>
     </section>
   );

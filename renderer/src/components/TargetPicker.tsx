@@ -21,6 +21,9 @@ export function TargetPicker({ client, modelConfigured, busy, onStarted, onError
   const [maxSteps, setMaxSteps] = useState<number | ''>('');
   const [paceMs, setPaceMs] = useState(0);
   const [latency, setLatency] = useState<StartRun['latency']>('normal');
+  const [reflection, setReflection] = useState<'none' | 'self-f' | 'self-t' | 'self' | 'other'>('none');
+  const [tutorial, setTutorial] = useState('');
+  const [review, setReview] = useState(false);
 
   useEffect(() => {
     let alive = true;
@@ -50,7 +53,8 @@ export function TargetPicker({ client, modelConfigured, busy, onStarted, onError
     try {
       await client.request('startRun', {
         target: choice.kind === 'game' ? { game: choice.game.id } : { windowId: choice.window.id },
-        agent, space: choice.kind === 'window' ? 'gui' : space, latency, episodes, ...(maxSteps ? { maxSteps } : {}), paceMs, seed: Math.floor(Math.random() * 1e6),
+        agent, space: choice.kind === 'window' ? 'gui' : space, latency, episodes,
+        ...(agent === 'vlm' && reflection !== 'none' ? { reflection: { mode: reflection, after: 'failed' as const, maxWords: 150, review, ...(tutorial ? { tutorial } : {}) } } : {}), ...(maxSteps ? { maxSteps } : {}), paceMs, seed: Math.floor(Math.random() * 1e6),
       });
       onStarted();
     } catch (e) {
@@ -104,6 +108,21 @@ export function TargetPicker({ client, modelConfigured, busy, onStarted, onError
             <option value="lcrt">lcrt (charged compute time)</option>
           </select>
         </label>
+        <label>Reflection
+          <select value={reflection} onChange={(e) => setReflection(e.target.value as typeof reflection)} disabled={agent !== 'vlm'} data-testid="reflection-select">
+            <option value="none">off</option>
+            <option value="self-f">own failure</option>
+            <option value="self-t">tutorial</option>
+            <option value="self">failure + tutorial</option>
+            <option value="other">another model</option>
+          </select>
+        </label>
+        {reflection !== 'none' && agent === 'vlm' && (
+          <>
+            <label>Tutorial (video, frames folder or run) <input value={tutorial} onChange={(e) => setTutorial(e.target.value)} placeholder="/path/to/tutorial.mp4" /></label>
+            <label className="inline"><input type="checkbox" checked={review} onChange={(e) => setReview(e.target.checked)} data-testid="review-select" /> review lessons</label>
+          </>
+        )}
         <label>Episodes <input type="number" min={1} value={episodes} onChange={(e) => setEpisodes(Math.max(1, Number(e.target.value) || 1))} /></label>
         <label>Max steps <input type="number" min={1} placeholder="game default" value={maxSteps} onChange={(e) => setMaxSteps(e.target.value ? Math.max(1, Number(e.target.value)) : '')} /></label>
         <label>Pace (ms/step) <input type="number" min={0} step={100} value={paceMs} onChange={(e) => setPaceMs(Math.max(0, Number(e.target.value) || 0))} /></label>

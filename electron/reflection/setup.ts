@@ -1,0 +1,52 @@
+/**
+ * Reflect-and-retry for a prepared session, shared by the CLI and the app: loads the tutorial
+ * (a bad one is reported and the mode falls back to what still works), and hooks the loop in.
+ */
+import type { GameDefinition } from '../../games/types.ts';
+import type { Session } from '../session/session.ts';
+import { VlmAgent } from '../agents/vlm.ts';
+import type { ReflectionMode, ReflectorSettings } from './reflector.ts';
+import { ReflectAndRetry } from './retry.ts';
+import { loadTutorial, type SampleOptions, type Trajectory } from './trajectory.ts';
+
+export interface ReflectionRequest {
+  mode: ReflectionMode;
+  tutorial?: string;
+  after: 'failed' | 'every';
+  successScore: number;
+  sample: SampleOptions;
+  reflector: Partial<ReflectorSettings> & { maxWords: number };
+}
+
+export async function attachReflection(req: ReflectionRequest, session: Session, game: GameDefinition | undefined, log: (s: string) => void) {
+  if (!(session.agent instanceof VlmAgent)) throw new Error('reflection needs the model agent (vlm)');
+  let mode = req.mode;
+  let tutorial: Trajectory | undefined;
+  let tutorialError: string | undefined;
+  if (req.tutorial) {
+    try {
+      tutorial = await loadTutorial(req.tutorial, req.sample);
+      log(`tutorial: ${tutorial.frames.length} of ${tutorial.available} frames from ${tutorial.source}`);
+    } catch (err) {
+      tutorialError = (err as Error).message;
+      const fallback: ReflectionMode = mode === 'self' ? 'self-f' : mode === 'self-t' ? 'none' : mode;
+      log(`tutorial unusable: ${tutorialError}; reflecting in mode ${fallback} instead of ${mode}`);
+      mode = fallback;
+    }
+  }
+  const vlm = session.agent;
+  const loop = new ReflectAndRetry(
+    {
+      mode,
+      after: req.after,
+      successScore: req.successScore,
+      sample: req.sample,
+      reflector: { model: vlm.model, timeoutMs: 180_000, maxRetries: 3, ...req.reflector },
+    },
+    vlm,
+    game,
+    tutorial,
+  );
+  session.config.afterEpisode = loop.afterEpisode;
+  return { mode, loop, tutorialError };
+}

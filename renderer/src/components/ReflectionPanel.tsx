@@ -1,0 +1,46 @@
+/** Reflection for the live model run: mode (next attempt), the lessons, editable before the retry. */
+import { useEffect, useState } from 'react';
+import type { ApiClient, CoreEvent, LiveRun, ReflectionModeName } from '../../../electron/api/contract.ts';
+
+const MODES: [ReflectionModeName, string][] = [
+  ['none', 'off'],
+  ['self-f', 'own failure'],
+  ['self-t', 'tutorial'],
+  ['self', 'failure + tutorial'],
+  ['other', 'another model'],
+];
+
+export function ReflectionPanel({ client, run, lessons, paused, onError }: {
+  client: ApiClient;
+  run: LiveRun;
+  lessons: Extract<CoreEvent, { type: 'lessons' }> | null;
+  paused: boolean;
+  onError: (e: string) => void;
+}) {
+  const r = run.reflection;
+  const [draft, setDraft] = useState(r?.lessons ?? '');
+  useEffect(() => setDraft(r?.lessons ?? ''), [r?.lessons]);
+  if (!r) return null;
+  const call = (p: Promise<unknown>) => p.catch((e: Error) => onError(e.message));
+  return (
+    <div className="reflection" aria-label="reflection">
+      <h3>Reflection</h3>
+      <div className="row">
+        <select value={r.mode} onChange={(e) => call(client.request('setReflection', { mode: e.target.value as ReflectionModeName }))} data-testid="reflection-mode" aria-label="reflection mode">
+          {MODES.map(([m, label]) => <option key={m} value={m}>{label}</option>)}
+        </select>
+        <label className="inline">
+          <input type="checkbox" checked={r.review} onChange={(e) => call(client.request('setReflection', { mode: r.mode, review: e.target.checked }))} data-testid="reflection-review" /> review lessons before each retry
+        </label>
+      </div>
+      {lessons?.error && <div className="errors" role="alert">{lessons.error}</div>}
+      {lessons?.note && <div className="muted">{lessons.note}</div>}
+      <textarea value={draft} onChange={(e) => setDraft(e.target.value)} rows={6} placeholder="Lessons appear here after a reflection; you can also write your own." data-testid="lessons" />
+      <div className="row">
+        <button onClick={() => call(client.request('setLessons', { text: draft }))} disabled={draft === r.lessons} data-testid="use-lessons">Use these lessons</button>
+        {paused && r.review && <button className="primary" onClick={() => call(client.request('control', { action: 'resume' }))} data-testid="retry">▶ Retry with these lessons</button>}
+        <span className="muted">{r.lessons ? `${r.lessons.split(/\s+/).length} words in the next attempt's prompt` : 'no lessons yet'}</span>
+      </div>
+    </div>
+  );
+}
