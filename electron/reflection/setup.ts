@@ -8,6 +8,12 @@ import { VlmAgent } from '../agents/vlm.ts';
 import type { ReflectionMode, ReflectorSettings } from './reflector.ts';
 import { ReflectAndRetry } from './retry.ts';
 import { loadTutorial, type SampleOptions, type Trajectory } from './trajectory.ts';
+import { solverDemonstration } from './demonstration.ts';
+
+function requireGame(game: GameDefinition | undefined): GameDefinition {
+  if (!game) throw new Error('a solver demonstration needs a built-in game');
+  return game;
+}
 
 export interface ReflectionRequest {
   mode: ReflectionMode;
@@ -25,7 +31,9 @@ export async function attachReflection(req: ReflectionRequest, session: Session,
   let tutorialError: string | undefined;
   if (req.tutorial) {
     try {
-      tutorial = await loadTutorial(req.tutorial, req.sample);
+      // "solver": the built-in game's solver plays a demonstration first, and that run is the tutorial.
+      const source = req.tutorial === 'solver' ? await solverDemonstration(requireGame(game).id) : req.tutorial;
+      tutorial = await loadTutorial(source, req.sample);
       log(`tutorial: ${tutorial.frames.length} of ${tutorial.available} frames from ${tutorial.source}`);
     } catch (err) {
       tutorialError = (err as Error).message;

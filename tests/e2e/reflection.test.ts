@@ -124,4 +124,15 @@ describe('reflect-and-retry', () => {
     expect(boundWords('One two three. Four five six seven.', 5)).toEqual({ text: 'One two three.', cut: true });
     expect(boundWords('short', 5)).toEqual({ text: 'short', cut: false });
   });
+
+  it('uses a solver demonstration of the built-in game as the tutorial', async () => {
+    server.requests.length = 0;
+    const r = await runCli(runArgs(['--episodes', '2', '--reflection', 'self-t', '--tutorial', 'solver', '--reflect-max-frames', '5']));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/tutorial: 5 of \d+ frames from .*gamepilot-demo-/);
+    const refl = server.requests.filter((q) => isReflection(q.body));
+    expect(refl).toHaveLength(1);
+    expect(refl[0]!.body.messages[1].content[0].text).toMatch(/expert playing/);
+    expect(refl[0]!.body.messages[1].content.filter((p: any) => p.type === 'image_url')).toHaveLength(5);
+  });
 });
