@@ -15,6 +15,7 @@ import { RunStore } from '../store/run-store.ts';
 import { listenGlobalInput, keyNames } from '../input/global-hook.ts';
 import { InputTranslator, type RecordedEvent } from './input-translator.ts';
 import { sleep } from '../util/time.ts';
+import type { RecordingResult } from '../api/contract.ts';
 
 export type Role = 'rookie' | 'expert';
 
@@ -38,17 +39,10 @@ export interface RecorderOptions {
 
 export const DEFAULT_RECORDER: RecorderOptions = { fps: 30, quality: 75, sampleMs: 500 };
 
-export interface RecordingSummary {
-  session_dir: string;
-  id: string;
-  frames: number;
-  dropped: number;
-  duration_s: number;
-  events: number;
+export type RecordingSummary = RecordingResult & {
+  /** Input seen outside the window or its focus: counted, never stored. */
   ignored_events: number;
-  score: number | null;
-  fps: number;
-}
+};
 
 export class Recorder extends EventEmitter {
   readonly store: RunStore;

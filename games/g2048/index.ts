@@ -4,6 +4,7 @@
  */
 import type { GameDefinition, GameInstance, HitRect, MoveResult, ViewInput } from '../types.ts';
 import type { Rng } from '../shared/rng.ts';
+import { parseDirection } from '../shared/direction.ts';
 import { canMove, DIRECTIONS, slide, type Direction, type Grid } from './rules.ts';
 
 const KEY_TO_DIR: Record<string, Direction> = {
@@ -25,10 +26,7 @@ export const g2048: GameDefinition = {
     gui: 'Press an arrow key with PRESS, e.g. {"action_type":"PRESS","parameters":{"key":"left"}}. One key per move; several moves per step are allowed.',
     semantic: 'Name a direction: "up", "down", "left" or "right".',
   },
-  parseMove(move) {
-    const m = move.trim().toLowerCase().replace(/^arrow/, '');
-    return (DIRECTIONS as string[]).includes(m) ? { ok: true, move: m } : { ok: false, error: `"${move}" is not a direction (up, down, left, right)` };
-  },
+  parseMove: parseDirection,
   viewSize: { width: 520, height: 640 },
   trials: 5,
   defaultMaxSteps: 200,

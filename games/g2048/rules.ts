@@ -1,7 +1,8 @@
 /** Pure 2048 rules on a 4×4 grid (row-major, 0 = empty). */
 export type Grid = number[];
-export type Direction = 'up' | 'down' | 'left' | 'right';
-export const DIRECTIONS: Direction[] = ['up', 'down', 'left', 'right'];
+import { DIRECTIONS, type Direction } from '../shared/direction.ts';
+
+export { DIRECTIONS, type Direction };
 
 function lineIndices(dir: Direction): number[][] {
   const lines: number[][] = [];

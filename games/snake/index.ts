@@ -6,9 +6,10 @@
  */
 import type { GameDefinition, GameInstance, HitRect, MoveResult, ViewInput } from '../types.ts';
 import type { Rng } from '../shared/rng.ts';
+import { DIRECTIONS, parseDirection, type Direction } from '../shared/direction.ts';
 
-type Dir = 'up' | 'down' | 'left' | 'right';
-const DIRS: Dir[] = ['up', 'down', 'left', 'right'];
+type Dir = Direction;
+const DIRS = DIRECTIONS;
 const DELTA: Record<Dir, [number, number]> = { up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0] };
 const OPPOSITE: Record<Dir, Dir> = { up: 'down', down: 'up', left: 'right', right: 'left' };
 const KEY: Record<string, Dir> = { ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right', w: 'up', s: 'down', a: 'left', d: 'right' };
@@ -27,10 +28,7 @@ export const snake: GameDefinition = {
     gui: 'Press an arrow key with PRESS, e.g. {"action_type":"PRESS","parameters":{"key":"up"}}. Each key press turns the snake (if needed) and moves it one square.',
     semantic: 'Name a direction: "up", "down", "left" or "right". Each move turns the snake (if needed) and moves it one square.',
   },
-  parseMove(move) {
-    const m = move.trim().toLowerCase().replace(/^arrow/, '');
-    return (DIRS as string[]).includes(m) ? { ok: true, move: m } : { ok: false, error: `"${move}" is not a direction (up, down, left, right)` };
-  },
+  parseMove: parseDirection,
   viewSize: { width: 520, height: 600 },
   trials: 10,
   defaultMaxSteps: 100,
