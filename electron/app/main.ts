@@ -11,6 +11,8 @@ import { GamepilotCore } from '../api/core.ts';
 import { serveIpc } from '../api/ipc-transport.ts';
 import type { LaunchedWindow, LaunchOptions } from '../games/launcher.ts';
 import { ElectronSettingsStore, SafeStorageSecretStore } from './stores.ts';
+import { recoverSuspended } from '../../native/process.ts';
+import { suspendedRegistry } from '../cli/compose.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = app.isPackaged ? process.resourcesPath : path.resolve(here, '..');
@@ -40,6 +42,8 @@ async function main() {
     const isRenderer = details.url.startsWith('file:');
     done({ responseHeaders: { ...details.responseHeaders, ...(isRenderer ? { 'Content-Security-Policy': [CSP] } : {}) } });
   });
+  const recovered = recoverSuspended(suspendedRegistry());
+  if (recovered.length) console.error(`resumed process(es) ${recovered.join(', ')} that a crashed run had left suspended`);
   const settings = new ElectronSettingsStore();
   const appPids = () => new Set(app.getAppMetrics().map((m) => m.pid));
   const core = new GamepilotCore({

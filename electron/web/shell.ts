@@ -13,6 +13,8 @@ import { GamepilotCore } from '../api/core.ts';
 import { JsonFileSettingsStore, MemorySecretStore } from '../api/settings-store.ts';
 import { startWebShell, type WebShell } from './server.ts';
 import { startStopHotkey } from '../input/stop-hotkey.ts';
+import { recoverSuspended } from '../../native/process.ts';
+import { suspendedRegistry } from '../cli/compose.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const RENDERER_DIR = path.join(ROOT, 'dist', 'renderer');
@@ -52,6 +54,8 @@ export interface WebShellOptions {
 
 export async function runWebShell(opts: WebShellOptions): Promise<{ shell: WebShell; core: GamepilotCore; close: () => Promise<void> }> {
   const staticDir = await ensureRenderer(opts.log);
+  const recovered = recoverSuspended(suspendedRegistry());
+  if (recovered.length) opts.log(`resumed process(es) ${recovered.join(', ')} that an earlier, crashed run had left suspended`);
   const core = new GamepilotCore({
     wm: createWindowManager(),
     settings: new JsonFileSettingsStore(path.join(opts.configDir, 'settings.json')),
