@@ -25,7 +25,7 @@ describe('Electron shell', () => {
     expect(preload).not.toMatch(/ipcRenderer\.send\b|require\("fs"\)|child_process/);
   });
 
-  it('keeps `electron` imports inside electron/app', () => {
+  it("keeps `electron` imports inside electron/app", () => {
     const offenders = ['electron', 'renderer', 'native', 'games', 'prompts']
       .flatMap((d) => sources(path.join(ROOT, d)))
       .filter((f) => !f.includes(`${path.sep}electron${path.sep}app${path.sep}`))

@@ -1,0 +1,30 @@
+/**
+ * Capture through Electron's desktopCapturer (in the app only): the screen as a thumbnail at
+ * full resolution, cut to the window's region. Slower than nut-js (a full-screen bitmap per
+ * grab), but it works where the OS grants screen recording only to the app itself.
+ */
+import { desktopCapturer, screen } from 'electron';
+import type { Rect } from '../../native/types.ts';
+import type { RawFrame, ScreenCapturer } from '../capture/types.ts';
+
+export class ElectronDesktopCapturer implements ScreenCapturer {
+  readonly name = 'electron-desktopCapturer';
+
+  async grab(region: Rect): Promise<RawFrame> {
+    const display = screen.getDisplayMatching({ x: region.x, y: region.y, width: region.width, height: region.height });
+    const scale = display.scaleFactor;
+    const size = { width: Math.round(display.bounds.width * scale), height: Math.round(display.bounds.height * scale) };
+    const sources = await desktopCapturer.getSources({ types: ['screen'], thumbnailSize: size });
+    const source = sources.find((s) => s.display_id === String(display.id)) ?? sources[0];
+    if (!source) throw new Error('desktopCapturer found no screen to capture');
+    const crop = source.thumbnail.crop({
+      x: region.x - Math.round(display.bounds.x * scale),
+      y: region.y - Math.round(display.bounds.y * scale),
+      width: region.width,
+      height: region.height,
+    });
+    const { width, height } = crop.getSize();
+    // toBitmap() is BGRA on every platform Electron supports.
+    return { data: crop.toBitmap(), width, height, channels: 4, order: 'bgra' };
+  }
+}
