@@ -16,6 +16,7 @@ import { BuiltinTarget, WindowTarget, type Target, type ViewLauncher } from '../
 import { makeAgent, wireSession, type RunOptions } from '../cli/compose.ts';
 import type { Session } from '../session/session.ts';
 import { NutCapturer } from '../capture/nut-capturer.ts';
+import type { ScreenCapturer } from '../capture/types.ts';
 import { encodeFrame } from '../capture/encode.ts';
 import { exportRun, listRuns, openRun, readFrame } from '../store/run-library.ts';
 import { describeApiError, VlmAgent } from '../agents/vlm.ts';
@@ -37,6 +38,8 @@ export interface CoreDeps {
   shell: 'electron' | 'web';
   version: string;
   launchView?: ViewLauncher;
+  /** Capture backend (default nut-js; the app may pass Electron's desktopCapturer). */
+  capturer?: ScreenCapturer;
   /** Windows of this app: never offered as targets. */
   isOwnWindow?: (w: WindowSummary) => boolean;
 }
@@ -130,6 +133,10 @@ export class GamepilotCore extends EventEmitter {
     return r as Results[M];
   }
 
+  private capturer(): ScreenCapturer {
+    return this.deps.capturer ?? new NutCapturer();
+  }
+
   state(): CoreState {
     return {
       status: this.status,
@@ -163,7 +170,7 @@ export class GamepilotCore extends EventEmitter {
   private async thumbnail(windowId: string, maxSide: number): Promise<Results['thumbnail']> {
     const w = await this.deps.wm.get(windowId);
     if (!w) throw new Error(`window ${windowId} is gone`);
-    const frame = await encodeFrame(await new NutCapturer().grab(w.bounds), { longSide: maxSide, format: 'jpeg', quality: 60 });
+    const frame = await encodeFrame(await this.capturer().grab(w.bounds), { longSide: maxSide, format: 'jpeg', quality: 60 });
     return { dataUrl: `data:image/jpeg;base64,${frame.data.toString('base64')}`, width: frame.width, height: frame.height };
   }
 
@@ -211,6 +218,7 @@ export class GamepilotCore extends EventEmitter {
         seed: req.seed,
         outDir: this.deps.runsDir,
         capture: 'nut',
+        capturer: this.capturer(),
         encode: { longSide: this.settings.imageSize, format: 'jpeg', quality: 80 },
         minStepMs: req.paceMs,
         latency: req.latency,
@@ -406,7 +414,7 @@ export class GamepilotCore extends EventEmitter {
       : await WindowTarget.byId(this.deps.wm, p.target.windowId);
     try {
       const recorder = new Recorder(
-        { target, wm: this.deps.wm, capturer: new NutCapturer() },
+        { target, wm: this.deps.wm, capturer: this.capturer() },
         { participant: p.participant, role: p.role, trial: p.trial, stage: p.stage, consent: p.consent },
         { ...DEFAULT_RECORDER, fps: p.fps, ...(p.durationS ? { durationS: p.durationS } : {}) },
         this.deps.runsDir,

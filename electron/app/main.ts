@@ -12,6 +12,9 @@ import { serveIpc } from '../api/ipc-transport.ts';
 import type { LaunchedWindow, LaunchOptions } from '../games/launcher.ts';
 import { ElectronSettingsStore, SafeStorageSecretStore } from './stores.ts';
 import { recoverSuspended } from '../../native/process.ts';
+import { loadNut } from '../input/nut.ts';
+import { NutCapturer } from '../capture/nut-capturer.ts';
+import { ElectronDesktopCapturer } from './desktop-capturer.ts';
 import { suspendedRegistry } from '../cli/compose.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -36,6 +39,17 @@ function openGameWindow(url: string, opts: LaunchOptions): LaunchedWindow {
   };
 }
 
+/** nut-js where its native library loads; otherwise Electron's own desktopCapturer. */
+async function pickCapturer() {
+  try {
+    await loadNut();
+    return new NutCapturer();
+  } catch (err) {
+    console.error(`nut-js capture unavailable (${(err as Error).message}); using desktopCapturer`);
+    return new ElectronDesktopCapturer();
+  }
+}
+
 async function main() {
   await app.whenReady();
   session.defaultSession.webRequest.onHeadersReceived((details, done) => {
@@ -55,6 +69,7 @@ async function main() {
     shell: 'electron',
     version: app.getVersion(),
     launchView: openGameWindow,
+    capturer: await pickCapturer(),
     isOwnWindow: (w) => appPids().has(w.pid),
   });
 

@@ -4,7 +4,7 @@
  */
 import { createWindowManager, type WindowManager } from '../../native/index.ts';
 import { getGame } from '../../games/index.ts';
-import { createCapturer, type CaptureBackend } from '../capture/index.ts';
+import { createCapturer, type CaptureBackend, type ScreenCapturer } from '../capture/index.ts';
 import type { ActionSpace } from '../actions/parse.ts';
 import type { Agent } from '../agents/types.ts';
 import { RandomAgent, SolverAgent } from '../agents/baselines.ts';
@@ -32,6 +32,8 @@ export interface RunOptions {
   seed: number;
   outDir: string;
   capture: CaptureBackend;
+  /** A ready capturer (the app's desktopCapturer) instead of `capture`. */
+  capturer?: ScreenCapturer;
   encode: EncodeOptions;
   settleMs?: number;
   maxConsecutiveErrors?: number;
@@ -111,7 +113,7 @@ export function wireSession(opts: RunOptions, target: Target, agent: Agent, wm: 
     latencySettings: { ...DEFAULT_LATENCY, ...opts.latencySettings },
   };
   const world = target.game ? undefined : windowWorld(target, opts.pauseKey);
-  const session = new Session({ target, agent, capturer: createCapturer(opts.capture), wm, store, ...(world ? { world } : {}) }, config);
+  const session = new Session({ target, agent, capturer: opts.capturer ?? createCapturer(opts.capture), wm, store, ...(world ? { world } : {}) }, config);
   return { session, store };
 }
 
