@@ -226,7 +226,7 @@ export class Session extends EventEmitter {
       if (err instanceof TargetGoneError) throw err;
       throw new TargetGoneError(`cannot locate the target window: ${(err as Error).message}`);
     }
-    await wm.focus(win.id);
+    await this.focusTarget(win.id);
     const tLocated = now();
 
     // The world waits (or not) as the latency mode says, from the capture on.
@@ -359,6 +359,16 @@ export class Session extends EventEmitter {
     return { rec, refused: !!refused, ...(terminal?.kind === 'gui' ? { terminal: terminal.type } : {}) };
   }
 
+  /** Raises the target; when that fails because the window is gone, says so plainly. */
+  private async focusTarget(id: string) {
+    try {
+      await this.deps.wm.focus(id);
+    } catch (err) {
+      await this.deps.target.locate(); // throws TargetGoneError when the window has vanished
+      throw err;
+    }
+  }
+
   private emitWorld() {
     this.emit('world', { mode: this.mode, frozen: this.world.frozen, world: this.world.kind });
   }
@@ -383,7 +393,7 @@ export class Session extends EventEmitter {
     let gui: GuiAction[] = [];
     const flushGui = async () => {
       if (!gui.length) return true;
-      await this.deps.wm.focus(windowId);
+      await this.focusTarget(windowId);
       const out = await this.executor.execute(gui, geometry, this.abort.signal);
       outcomes.push(...out);
       gui = [];

@@ -6,13 +6,13 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import type { ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
 import { json, runCli } from '../helpers/cli.ts';
 import { solidWindow, startWindow, stop } from '../helpers/windows.ts';
 import { readRun } from '../../electron/store/run-store.ts';
-import type { WindowInfo } from '../../native/index.ts';
+import { createWindowManager, type WindowInfo } from '../../native/index.ts';
 import { NutCapturer } from '../../electron/capture/nut-capturer.ts';
 import { toRgb } from '../../electron/capture/encode.ts';
 
@@ -82,5 +82,49 @@ describe('gamepilot run --window (third-party game)', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/no window title matches/);
     expect(r.stderr).toMatch(/GNOME 2048/);
+  });
+
+  it('follows the window when it moves between steps', async () => {
+    const moves = new FakeOpenAI(async (_b, i) => {
+      if (i === 1) execFileSync('xdotool', ['windowmove', String(parseInt(game.window.id, 16)), '60', '90']);
+      return { text: answer('slide', [{ action_type: 'PRESS', parameters: { key: KEYS[i % KEYS.length] } }]), delayMs: 300 };
+    });
+    await moves.start();
+    try {
+      const r = await runCli(['run', '--window', '^GNOME 2048$', '--agent', 'vlm', '--model', 'test-vlm', '--base-url', moves.baseURL, '--max-steps', '4', '--out', mkdtempSync(path.join(tmpdir(), 'gp-ext-')), '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      const { steps } = readRun(json(r).run_dir);
+      const first = steps[0]!.window!;
+      const last = steps.at(-1)!.window!;
+      expect(last).not.toEqual(first);
+      expect([last.width, last.height]).toEqual([first.width, first.height]);
+      const now = (await createWindowManager().get(game.window.id))!.bounds;
+      expect(last).toEqual(now);
+      expect(steps.every((s) => s.errors.length === 0)).toBe(true);
+    } finally {
+      await moves.close();
+    }
+  });
+
+  it('ends with a clear error, files intact, when the window vanishes mid-run', async () => {
+    const victim = await solidWindow('#3366cc', 'gp-vanishing', { x: 900, y: 100, width: 300, height: 200 });
+    const srv = new FakeOpenAI(async (_b, i) => {
+      if (i === 1) await stop(victim.child);
+      return { text: answer('press', [{ action_type: 'PRESS', parameters: { key: 'space' } }]) };
+    });
+    await srv.start();
+    try {
+      const r = await runCli(['run', '--window', '^gp-vanishing$', '--agent', 'vlm', '--model', 'test-vlm', '--base-url', srv.baseURL, '--max-steps', '6', '--out', mkdtempSync(path.join(tmpdir(), 'gp-ext-')), '--json']);
+      expect(r.code).toBe(1);
+      const res = json(r);
+      expect(res.status).toBe('failed');
+      expect(res.error).toMatch(/the target window "gp-vanishing" is gone/);
+      const { meta, steps } = readRun(res.run_dir);
+      expect(meta.status).toBe('failed');
+      expect(steps.length).toBeGreaterThanOrEqual(1);
+    } finally {
+      await srv.close();
+      await stop(victim.child);
+    }
   });
 });
