@@ -213,7 +213,7 @@ export class Session extends EventEmitter {
   }
 
   private async step(episode: number, step: number): Promise<{ rec: StepRecord; terminal?: string; refused: boolean }> {
-    const { target, agent, capturer, wm, store } = this.deps;
+    const { target, agent, capturer, store } = this.deps;
     const tStart = now();
     const errors: string[] = [];
     this.emit('step-start', { episode, step });

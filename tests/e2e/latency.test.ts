@@ -14,7 +14,7 @@ import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
 import { prepareRun } from '../../electron/cli/compose.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 import { spawnCli, runCli } from '../helpers/cli.ts';
-import { solidWindow, stop } from '../helpers/windows.ts';
+import { stop } from '../helpers/windows.ts';
 import { processState } from '../../native/process.ts';
 import { NutCapturer } from '../../electron/capture/nut-capturer.ts';
 import type { WindowInfo } from '../../native/index.ts';
