@@ -1,0 +1,30 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { JsonFileSettingsStore, sanitizeSettings } from '../../electron/api/settings-store.ts';
+import { DEFAULT_SETTINGS } from '../../electron/api/contract.ts';
+
+describe('settings file', () => {
+  it('keeps a corrupt file aside, starts from defaults and says so', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gp-set-'));
+    const file = path.join(dir, 'settings.json');
+    writeFileSync(file, '{"model": "gpt-4o", "history": 3,,, oops');
+    const store = new JsonFileSettingsStore(file);
+    expect(store.load()).toEqual(DEFAULT_SETTINGS);
+    expect(store.warning).toMatch(/not valid JSON.*kept it as settings\.json\.corrupt-\d+/);
+    const aside = readdirSync(dir).find((f) => f.startsWith('settings.json.corrupt-'))!;
+    expect(readFileSync(path.join(dir, aside), 'utf8')).toContain('oops'); // nothing lost
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('keeps the valid fields of a half-broken file and drops a stray API key', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gp-set-'));
+    const file = path.join(dir, 'settings.json');
+    writeFileSync(file, JSON.stringify({ model: 'qwen2.5-vl', history: 99, detail: 'ultra', provider: 'ollama', apiKey: 'sk-leak' }));
+    const s = new JsonFileSettingsStore(file).load();
+    expect(s).toMatchObject({ model: 'qwen2.5-vl', provider: 'ollama', history: 1, detail: 'auto' });
+    expect(JSON.stringify(s)).not.toContain('sk-leak');
+    expect(sanitizeSettings('nonsense')).toEqual(DEFAULT_SETTINGS);
+  });
+});
