@@ -98,7 +98,7 @@ export function wireSession(opts: RunOptions, target: Target, agent: Agent, wm: 
     agent: agent.name,
     model: opts.agent === 'vlm' ? (opts.vlm?.model ?? process.env.GAMEPILOT_MODEL ?? null) : null,
     action_space: opts.space,
-    config: { episodes: opts.episodes, max_steps: maxSteps, seed: opts.seed, capture: opts.capture, encode: opts.encode, ...(opts.agent === 'vlm' ? { vlm: vlmPublic } : {}) },
+    config: { episodes: opts.episodes, max_steps: maxSteps, seed: opts.seed, latency: opts.latency ?? 'normal', capture: opts.capture, encode: opts.encode, ...(opts.agent === 'vlm' ? { vlm: vlmPublic } : {}) },
   });
   const config: Partial<SessionConfig> = {
     space: opts.space,

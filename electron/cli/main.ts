@@ -13,6 +13,7 @@ import type { ReflectionRecord } from '../reflection/retry.ts';
 import { DEFAULT_SAMPLE } from '../reflection/trajectory.ts';
 import { attachReflection } from '../reflection/setup.ts';
 import { runIdc } from '../reflection/idc.ts';
+import { formatLeaderboard, leaderboard } from '../store/leaderboard.ts';
 import type { Session } from '../session/session.ts';
 import type { Target } from '../session/targets.ts';
 import { createCapturer } from '../capture/index.ts';
@@ -54,6 +55,8 @@ const USAGE = `gamepilot — vision-language models play real games
   gamepilot idc --game ID --rounds R --episodes E --model M [--base-url U] [--max-steps N] [--seed S]
       [--reflector-model M] [--max-words N] [--rollback-drop F] [--held-out N] [--out DIR] [--json]
       Improvement Dynamics Curve: rounds of play → tool-using reflection → judged skill
+  gamepilot leaderboard [--game ID] [--runs-dir DIR] [--json]
+      scores pooled per game × player (agent/model/human role) × action space × latency
   gamepilot video DIR [--out FILE]           a run or session as an MP4 (needs ffmpeg), e.g. a tutorial
   gamepilot web [--port P] [--runs-dir DIR] [--config-dir DIR] [--no-demo] [--open]
       serves the UI on 127.0.0.1; the first line of output is its URL with a session token
@@ -80,6 +83,12 @@ export async function main(argv: string[]): Promise<number> {
         return await recordCommand(rest);
       case 'idc':
         return await idcCommand(rest);
+      case 'leaderboard': {
+        const { values } = parseArgs({ args: rest, options: { game: { type: 'string' }, 'runs-dir': { type: 'string' }, json: { type: 'boolean' } } });
+        const rows = leaderboard(path.resolve(values['runs-dir'] ?? 'runs'), values.game ? { game: values.game } : {});
+        io.out(values.json ? JSON.stringify(rows) : formatLeaderboard(rows));
+        return 0;
+      }
       case 'video': {
         const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { out: { type: 'string' } } });
         if (!positionals[0]) throw new Error('usage: gamepilot video <run or session folder> [--out FILE]');
