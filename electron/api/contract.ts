@@ -97,6 +97,7 @@ export const REQUESTS = {
   saveSettings: z.object({ settings: SettingsPatchSchema, apiKey: z.string().max(500).optional() }),
   testConnection: z.object({ settings: SettingsPatchSchema.optional(), apiKey: z.string().max(500).optional() }),
   listRuns: empty,
+  leaderboard: z.object({ game: z.string().optional() }),
   getRun: z.object({ id: z.string().regex(/^[\w.-]+$/) }),
   getFrame: z.object({ id: z.string().regex(/^[\w.-]+$/), frame: z.string().regex(/^frames\/[\w.-]+\.(jpg|png)$/) }),
   exportRun: z.object({ id: z.string().regex(/^[\w.-]+$/), dest: z.string().max(1000).optional() }),
@@ -219,6 +220,7 @@ export interface Results {
   saveSettings: { settings: Settings; apiKeySet: boolean };
   testConnection: { ok: boolean; models: string[]; error?: string; ms: number };
   listRuns: { runs: RunSummary[] };
+  leaderboard: { rows: { game: string; player: string; model: string | null; space: string; latency: string; runs: number; episodes: number; mean: number; std: number; best: number }[] };
   getRun: { meta: Record<string, unknown>; steps: Record<string, unknown>[] };
   getFrame: { dataUrl: string };
   exportRun: { path: string };

@@ -28,6 +28,7 @@ import type { ReflectAndRetry, ReflectionRecord } from '../reflection/retry.ts';
 import type { ReflectionMode } from '../reflection/reflector.ts';
 import { DEFAULT_SAMPLE } from '../reflection/trajectory.ts';
 import { runIdc } from '../reflection/idc.ts';
+import { leaderboard } from '../store/leaderboard.ts';
 
 export interface CoreDeps {
   wm: WindowManager;
@@ -120,6 +121,8 @@ export class GamepilotCore extends EventEmitter {
           return this.testConnection({ ...this.settings, ...(p.settings ?? {}) }, p.apiKey ?? this.deps.secrets.getApiKey());
         case 'listRuns':
           return { runs: listRuns(this.deps.runsDir) };
+        case 'leaderboard':
+          return { rows: leaderboard(this.deps.runsDir, p.game ? { game: p.game } : {}) };
         case 'getRun':
           return openRun(this.deps.runsDir, p.id);
         case 'getFrame': {

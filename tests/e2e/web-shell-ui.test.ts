@@ -169,6 +169,7 @@ describe('web shell UI', () => {
     const rows = page.getByTestId('run-row');
     await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(2);
     await expect.poll(() => rows.first().textContent()).toMatch(/2048.*vlm.*test-vlm.*gui/);
+    await expect.poll(() => page.getByTestId('leaderboard').textContent()).toMatch(/2048.*vlm.*test-vlm.*gui.*normal/);
     await shot('07-runs');
     await rows.first().click();
     await page.getByTestId('replay-frame').waitFor();

@@ -1,6 +1,6 @@
 /** Every run on disk, and a replay viewer that scrubs through frame, reasoning, actions, timings. */
 import { useEffect, useState } from 'react';
-import type { ApiClient, RunSummary } from '../../../electron/api/contract.ts';
+import type { ApiClient, Results, RunSummary } from '../../../electron/api/contract.ts';
 import { Overlay } from './Overlay.tsx';
 import { LatencyBar } from './LatencyBar.tsx';
 
@@ -18,13 +18,37 @@ interface StepRow {
 
 export function RunsView({ client, refreshKey }: { client: ApiClient; refreshKey: number }) {
   const [runs, setRuns] = useState<RunSummary[]>([]);
+  const [board, setBoard] = useState<Results['leaderboard']['rows']>([]);
   const [open, setOpen] = useState<string | null>(null);
   useEffect(() => {
     client.request('listRuns').then((r) => setRuns(r.runs), () => {});
+    client.request('leaderboard', {}).then((r) => setBoard(r.rows), () => {});
   }, [client, refreshKey]);
   if (open) return <Replay client={client} id={open} onClose={() => setOpen(null)} />;
   return (
     <section className="runs" aria-label="runs">
+      {board.length > 0 && (
+        <>
+          <h2>Scores</h2>
+          <table className="run-table leaderboard" data-testid="leaderboard">
+            <thead>
+              <tr><th>Game</th><th>Player</th><th>Model</th><th>Mode</th><th>Latency</th><th>Runs</th><th>Episodes</th><th>Mean ± std</th><th>Best</th><th></th></tr>
+            </thead>
+            <tbody>
+              {board.map((r, i) => {
+                const top = Math.max(...board.filter((b) => b.game === r.game).map((b) => b.mean), 1e-9);
+                return (
+                  <tr key={i}>
+                    <td>{r.game}</td><td>{r.player}</td><td>{r.model ?? '–'}</td><td>{r.space}</td><td>{r.latency}</td><td>{r.runs}</td><td>{r.episodes}</td>
+                    <td>{r.mean} ± {r.std}</td><td>{r.best}</td>
+                    <td style={{ width: 160 }}><div className="score-bar" style={{ width: `${(r.mean / top) * 100}%` }} /></td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </>
+      )}
       <h2>Runs</h2>
       {runs.length === 0 && <p className="muted">No runs yet.</p>}
       <table className="run-table">
