@@ -3,7 +3,8 @@
  * as a tutorial for reflection. ffmpeg is an external program: a clear error when missing.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { readJsonLines } from '../store/run-store.ts';
 import path from 'node:path';
 
 export function ffmpegMissingHint(): string {
@@ -18,14 +19,9 @@ export function ffmpegMissingHint(): string {
 function frameList(dir: string): { file: string; t: number }[] {
   const index = path.join(dir, 'frames.jsonl');
   const source = existsSync(index) ? index : path.join(dir, 'steps.jsonl');
-  return readFileSync(source, 'utf8').split('\n').filter(Boolean).flatMap((l) => {
-    try {
-      const r = JSON.parse(l) as { file?: string; frame?: string; t?: number; t_capture?: number };
-      const file = r.file ?? r.frame;
-      return file ? [{ file, t: r.t ?? r.t_capture ?? 0 }] : [];
-    } catch {
-      return [];
-    }
+  return readJsonLines<{ file?: string; frame?: string; t?: number; t_capture?: number }>(source).rows.flatMap((r) => {
+    const file = r.file ?? r.frame;
+    return file ? [{ file, t: r.t ?? r.t_capture ?? 0 }] : [];
   });
 }
 

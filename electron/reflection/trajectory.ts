@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { ffmpegMissingHint } from '../recording/video.ts';
+import { readJsonLines } from '../store/run-store.ts';
 
 export interface SampleOptions {
   /** Frames per second of gameplay to keep (default 1). */
@@ -65,15 +66,7 @@ async function build(kind: Trajectory['kind'], source: string, files: TimedFile[
   return { kind, source, frames, available: files.length, notes };
 }
 
-function jsonl(file: string): any[] {
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).flatMap((l) => {
-    try {
-      return [JSON.parse(l)];
-    } catch {
-      return [];
-    }
-  });
-}
+const jsonl = (file: string) => readJsonLines<any>(file).rows;
 
 /** One episode of a run (or a whole session) as a trajectory. */
 export async function runTrajectory(dir: string, opts: SampleOptions, episode?: number): Promise<Trajectory> {

@@ -133,21 +133,25 @@ export class RunStore {
   }
 }
 
+/** Parses a JSON-lines file; lines that do not parse (a torn last line after a crash) are counted, not thrown. */
+export function readJsonLines<T = unknown>(file: string): { rows: T[]; skipped: number } {
+  const rows: T[] = [];
+  let skipped = 0;
+  if (!existsSync(file)) return { rows, skipped };
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      rows.push(JSON.parse(line) as T);
+    } catch {
+      skipped++;
+    }
+  }
+  return { rows, skipped };
+}
+
 /** Reads a run folder; a torn last line (crash mid-write) is skipped and reported. */
 export function readRun(dir: string): { meta: RunMeta; steps: StepRecord[]; skippedLines: number } {
   const meta = JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8')) as RunMeta;
-  const stepsFile = path.join(dir, 'steps.jsonl');
-  const steps: StepRecord[] = [];
-  let skippedLines = 0;
-  if (existsSync(stepsFile)) {
-    for (const line of readFileSync(stepsFile, 'utf8').split('\n')) {
-      if (!line.trim()) continue;
-      try {
-        steps.push(JSON.parse(line) as StepRecord);
-      } catch {
-        skippedLines++;
-      }
-    }
-  }
-  return { meta, steps, skippedLines };
+  const { rows, skipped } = readJsonLines<StepRecord>(path.join(dir, 'steps.jsonl'));
+  return { meta, steps: rows, skippedLines: skipped };
 }
