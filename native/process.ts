@@ -145,9 +145,7 @@ export class ProcessFreezer {
   /** Resumes everything this freezer stopped. Synchronous on POSIX so exit handlers can use it. */
   resumeAll(): number[] {
     const pids = [...this.stopped].reverse();
-    if (process.platform === 'win32') {
-      if (pids.length) execFileSync('powershell.exe', ['-NoProfile', '-Command', WIN_SUSPEND('Resume', pids)]);
-    } else for (const p of pids) signal(p, 'SIGCONT');
+    resumePids(pids);
     this.stopped.clear();
     const left = this.registry.read().filter((p) => !pids.includes(p));
     this.registry.write(left);
@@ -157,6 +155,13 @@ export class ProcessFreezer {
   get suspended(): number[] {
     return [...this.stopped];
   }
+}
+
+/** SIGCONT (or NtResumeProcess) for each pid; synchronous so exit handlers can use it. */
+function resumePids(pids: number[]) {
+  if (process.platform === 'win32') {
+    if (pids.length) execFileSync('powershell.exe', ['-NoProfile', '-Command', WIN_SUSPEND('Resume', pids)]);
+  } else for (const p of pids) signal(p, 'SIGCONT');
 }
 
 function signal(pid: number, sig: NodeJS.Signals) {
@@ -170,9 +175,7 @@ function signal(pid: number, sig: NodeJS.Signals) {
 /** After a crash: resumes any pid the registry still lists. Returns the pids it resumed. */
 export function recoverSuspended(registry: SuspendedRegistry): number[] {
   const pids = registry.read().filter(alive);
-  if (process.platform === 'win32') {
-    if (pids.length) execFileSync('powershell.exe', ['-NoProfile', '-Command', WIN_SUSPEND('Resume', pids)]);
-  } else for (const p of pids) signal(p, 'SIGCONT');
+  resumePids(pids);
   if (existsSync(registry.file)) registry.write([]);
   return pids;
 }

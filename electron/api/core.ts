@@ -136,6 +136,13 @@ export class GamepilotCore extends EventEmitter {
     return r as Results[M];
   }
 
+  /** A built-in game opened as its own window, or a window picked from the list. */
+  private openTarget(t: { game: string } | { windowId: string }): Promise<Target> {
+    return 'game' in t
+      ? BuiltinTarget.open(getGame(t.game), this.deps.wm, this.deps.launchView ? { launch: this.deps.launchView } : {})
+      : WindowTarget.byId(this.deps.wm, t.windowId);
+  }
+
   private capturer(): ScreenCapturer {
     return this.deps.capturer ?? new NutCapturer();
   }
@@ -229,9 +236,7 @@ export class GamepilotCore extends EventEmitter {
       };
       const agent = makeAgent(options);
       if (req.space === 'semantic' && !('game' in req.target)) throw new Error('the semantic action space needs a built-in game');
-      target = 'game' in req.target
-        ? await BuiltinTarget.open(getGame(req.target.game), this.deps.wm, this.deps.launchView ? { launch: this.deps.launchView } : {})
-        : await WindowTarget.byId(this.deps.wm, req.target.windowId);
+      target = await this.openTarget(req.target);
       const { session, store } = wireSession(options, target, agent, this.deps.wm);
       this.reflection = undefined;
       if (req.reflection && req.reflection.mode !== 'none') {
@@ -412,9 +417,7 @@ export class GamepilotCore extends EventEmitter {
   private async startRecording(p: StartRecording): Promise<{ id: string }> {
     if (this.live || this.recording || this.status !== 'idle') throw new Error('something is already running; stop it first');
     this.lastError = null;
-    const target = 'game' in p.target
-      ? await BuiltinTarget.open(getGame(p.target.game), this.deps.wm, this.deps.launchView ? { launch: this.deps.launchView } : {})
-      : await WindowTarget.byId(this.deps.wm, p.target.windowId);
+    const target = await this.openTarget(p.target);
     try {
       const recorder = new Recorder(
         { target, wm: this.deps.wm, capturer: this.capturer() },

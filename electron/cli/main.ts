@@ -127,6 +127,11 @@ function gamesCommand(args: string[]) {
   return 0;
 }
 
+/** The stop hotkey from the user's settings file (the web shell's), or the default. */
+function configuredStopHotkey(): string {
+  return new JsonFileSettingsStore(path.join(defaultConfigDir(), 'settings.json')).load().stopHotkey;
+}
+
 function num(v: string | undefined, name: string, opts: { min?: number; int?: boolean } = {}): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
@@ -211,7 +216,7 @@ async function runCommand(args: string[]) {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const hotkey = new JsonFileSettingsStore(path.join(defaultConfigDir(), 'settings.json')).load().stopHotkey;
+  const hotkey = configuredStopHotkey();
   const stopHook = await startStopHotkey(hotkey, () => {
     io.log(`stop hotkey ${hotkey}: stopping`);
     session.stop();
@@ -312,7 +317,7 @@ async function recordCommand(args: string[]) {
     const stop = () => recorder.stop();
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
-    const hotkey = new JsonFileSettingsStore(path.join(defaultConfigDir(), 'settings.json')).load().stopHotkey;
+    const hotkey = configuredStopHotkey();
     const unhook = await startStopHotkey(hotkey, stop).catch(() => undefined);
     io.log(`● recording ${target.label} → ${recorder.store.dir} (stop: Ctrl+C or ${hotkey})`);
     if (!values.quiet) recorder.on('progress', (p) => io.log(`● REC ${p.seconds}s  frames ${p.frames} (${p.fps} fps)  dropped ${p.dropped}  events ${p.events}`));
