@@ -1,11 +1,11 @@
 /**
- * Suspends and resumes a game's process tree: SIGSTOP/SIGCONT on Linux and macOS,
- * NtSuspendProcess/NtResumeProcess on Windows. Refuses to touch this app, its ancestors and
- * children, and system processes. Every suspended pid is written to a registry file first, so
- * a crashed run can be recovered (`recoverSuspended`) and nothing is left stopped.
+ * Process primitives: listing, the tree under a pid, whether a pid may be suspended, and
+ * suspending/resuming pids (SIGSTOP/SIGCONT on Linux and macOS, NtSuspendProcess/NtResumeProcess
+ * on Windows). Who suspended what, and recovery after a crash, live in the core
+ * (electron/safety/): this layer keeps no files.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { run } from './exec.ts';
 
@@ -92,27 +92,6 @@ export function alive(pid: number): boolean {
   }
 }
 
-/** The pids a crash could leave stopped, kept on disk while they are. */
-export class SuspendedRegistry {
-  constructor(readonly file: string) {}
-
-  read(): number[] {
-    try {
-      const v = JSON.parse(readFileSync(this.file, 'utf8')) as { pids?: unknown };
-      return Array.isArray(v.pids) ? v.pids.filter((p): p is number => Number.isInteger(p)) : [];
-    } catch {
-      return [];
-    }
-  }
-
-  write(pids: number[]) {
-    mkdirSync(path.dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ pids: [...new Set(pids)], note: 'processes Gamepilot suspended; resumed on the next start if a crash left them stopped' }));
-    renameSync(tmp, this.file);
-  }
-}
-
 const WIN_SUSPEND = (verb: 'Suspend' | 'Resume', pids: number[]) => `
 Add-Type @"
 using System; using System.Runtime.InteropServices;
@@ -124,41 +103,15 @@ public static class GPProc {
 "@
 foreach ($p in @(${pids.join(',')})) { $h = [GPProc]::OpenProcess(0x0800, $false, $p); if ($h -ne [IntPtr]::Zero) { [GPProc]::Nt${verb}Process($h) | Out-Null; [GPProc]::CloseHandle($h) | Out-Null } }`;
 
-export class ProcessFreezer {
-  private stopped = new Set<number>();
-
-  constructor(private readonly registry: SuspendedRegistry) {}
-
-  /** Suspends `pid` and its children; throws with the reason when refused. Returns the pids stopped. */
-  async suspend(pid: number): Promise<number[]> {
-    const procs = listProcesses();
-    const why = refusal(pid, procs);
-    if (why) throw new Error(`will not suspend: ${why}`);
-    const tree = process.platform === 'win32' ? [pid] : processTree(pid, procs).filter((p) => !refusal(p, procs));
-    this.registry.write([...this.registry.read(), ...tree]);
-    tree.forEach((p) => this.stopped.add(p));
-    if (process.platform === 'win32') await run('powershell.exe', ['-NoProfile', '-Command', WIN_SUSPEND('Suspend', tree)]);
-    else for (const p of tree) signal(p, 'SIGSTOP');
-    return tree;
-  }
-
-  /** Resumes everything this freezer stopped. Synchronous on POSIX so exit handlers can use it. */
-  resumeAll(): number[] {
-    const pids = [...this.stopped].reverse();
-    resumePids(pids);
-    this.stopped.clear();
-    const left = this.registry.read().filter((p) => !pids.includes(p));
-    this.registry.write(left);
-    return pids;
-  }
-
-  get suspended(): number[] {
-    return [...this.stopped];
-  }
+/** SIGSTOP (or NtSuspendProcess) for each pid, parents first. Check `refusal` before. */
+export async function suspendPids(pids: number[]): Promise<void> {
+  if (process.platform === 'win32') {
+    if (pids.length) await run('powershell.exe', ['-NoProfile', '-Command', WIN_SUSPEND('Suspend', pids)]);
+  } else for (const p of pids) signal(p, 'SIGSTOP');
 }
 
 /** SIGCONT (or NtResumeProcess) for each pid; synchronous so exit handlers can use it. */
-function resumePids(pids: number[]) {
+export function resumePids(pids: number[]) {
   if (process.platform === 'win32') {
     if (pids.length) execFileSync('powershell.exe', ['-NoProfile', '-Command', WIN_SUSPEND('Resume', pids)]);
   } else for (const p of pids) signal(p, 'SIGCONT');
@@ -170,12 +123,4 @@ function signal(pid: number, sig: NodeJS.Signals) {
   } catch {
     /* gone already */
   }
-}
-
-/** After a crash: resumes any pid the registry still lists. Returns the pids it resumed. */
-export function recoverSuspended(registry: SuspendedRegistry): number[] {
-  const pids = registry.read().filter(alive);
-  resumePids(pids);
-  if (existsSync(registry.file)) registry.write([]);
-  return pids;
 }

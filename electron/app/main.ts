@@ -11,11 +11,11 @@ import { GamepilotCore } from '../api/core.ts';
 import { serveIpc } from '../api/ipc-transport.ts';
 import type { LaunchedWindow, LaunchOptions } from '../games/launcher.ts';
 import { ElectronSettingsStore, SafeStorageSecretStore } from './stores.ts';
-import { recoverSuspended } from '../../native/process.ts';
 import { loadNut } from '../input/nut.ts';
 import { NutCapturer } from '../capture/nut-capturer.ts';
 import { ElectronDesktopCapturer } from './desktop-capturer.ts';
-import { suspendedRegistry } from '../cli/compose.ts';
+import { recoverCrashLeftovers } from '../safety/recovery.ts';
+import { defaultConfigDir } from '../util/paths.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = app.isPackaged ? process.resourcesPath : path.resolve(here, '..');
@@ -56,8 +56,7 @@ async function main() {
     const isRenderer = details.url.startsWith('file:');
     done({ responseHeaders: { ...details.responseHeaders, ...(isRenderer ? { 'Content-Security-Policy': [CSP] } : {}) } });
   });
-  const recovered = recoverSuspended(suspendedRegistry());
-  if (recovered.length) console.error(`resumed process(es) ${recovered.join(', ')} that a crashed run had left suspended`);
+  recoverCrashLeftovers(defaultConfigDir(), (line) => console.error(line));
   const settings = new ElectronSettingsStore();
   const appPids = () => new Set(app.getAppMetrics().map((m) => m.pid));
   const core = new GamepilotCore({

@@ -13,10 +13,10 @@ import { RunStore } from '../store/run-store.ts';
 import { BuiltinTarget, WindowTarget, type Target, type ViewLauncher } from '../session/targets.ts';
 import { Session, type SessionConfig } from '../session/session.ts';
 import type { EncodeOptions } from '../capture/encode.ts';
-import path from 'node:path';
 import { DEFAULT_LATENCY, type LatencyMode, type LatencySettings } from '../latency/clock-policy.ts';
 import { PauseKeyWorld, ProcessWorld, UnfreezableWorld, type World } from '../latency/world.ts';
-import { ProcessFreezer, SuspendedRegistry, refusal } from '../../native/process.ts';
+import { refusal } from '../../native/process.ts';
+import { ProcessFreezer, suspendedRegistry } from '../safety/suspended.ts';
 import { ActionExecutor } from '../input/executor.ts';
 import { defaultConfigDir } from '../util/paths.ts';
 
@@ -122,15 +122,11 @@ let freezer: ProcessFreezer | undefined;
 /** One freezer per process; its registry lets the next start resume what a crash left stopped. */
 export function processFreezer(): ProcessFreezer {
   if (!freezer) {
-    const f = (freezer = new ProcessFreezer(suspendedRegistry()));
+    const f = (freezer = new ProcessFreezer(suspendedRegistry(defaultConfigDir())));
     // Last line of defence: even on process.exit(), resume what we stopped (POSIX signals are synchronous).
     process.once('exit', () => f.resumeAll());
   }
   return freezer;
-}
-
-export function suspendedRegistry(): SuspendedRegistry {
-  return new SuspendedRegistry(path.join(defaultConfigDir(), 'suspended.json'));
 }
 
 /** How a window that no engine drives is frozen: its pause key, else its process tree. */

@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { createWindowManager } from '../../native/index.ts';
 import { BUILTIN_GAMES } from '../../games/index.ts';
-import { openTarget, prepareRun, suspendedRegistry, type AgentKind } from './compose.ts';
+import { openTarget, prepareRun, type AgentKind } from './compose.ts';
 import { Recorder, DEFAULT_RECORDER } from '../recording/recorder.ts';
 import { exportVideo } from '../recording/video.ts';
 import { REFLECTION_MODES } from '../reflection/reflector.ts';
@@ -18,7 +18,7 @@ import type { Session } from '../session/session.ts';
 import type { Target } from '../session/targets.ts';
 import { createCapturer } from '../capture/index.ts';
 import { LATENCY_MODES } from '../latency/clock-policy.ts';
-import { recoverSuspended } from '../../native/process.ts';
+import { recoverCrashLeftovers } from '../safety/recovery.ts';
 import { runBench, formatBench } from './bench.ts';
 import type { CaptureBackend } from '../capture/index.ts';
 import { defaultConfigDir, runWebShell } from '../web/shell.ts';
@@ -67,6 +67,9 @@ const io: Out = { log: (s) => process.stderr.write(s + '\n'), out: (s) => proces
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  const known = ['windows', 'games', 'run', 'bench', 'record', 'idc', 'leaderboard', 'video'];
+  // What a crashed Gamepilot left (stopped games, held keys) is undone before anything else; the web shell does it itself.
+  if (command && known.includes(command)) recoverCrashLeftovers(defaultConfigDir(), io.log);
   try {
     switch (command) {
       case 'windows':
@@ -181,8 +184,6 @@ async function runCommand(args: string[]) {
     ...(values['game-text'] ? { includeGameText: true } : {}),
   };
   const settleMs = num(values['settle-ms'], 'settle-ms', { min: 0 });
-  const recovered = recoverSuspended(suspendedRegistry());
-  if (recovered.length) io.log(`resumed process(es) ${recovered.join(', ')} that an earlier, crashed run had left suspended`);
   const { session, target } = await prepareRun({
     ...(values.game ? { game: values.game } : {}),
     ...(values.window ? { window: values.window } : {}),

@@ -10,6 +10,7 @@ import { resolveKeyName, isModifier } from './keys.ts';
 import { loadNut } from './nut.ts';
 import { contains } from '../../native/types.ts';
 import { sleep } from '../util/time.ts';
+import { processHeldInput, type HeldInputTracker } from '../safety/held-input.ts';
 
 export interface ActionOutcome {
   action: string;
@@ -24,6 +25,9 @@ type Button = 'left' | 'right' | 'middle';
 export class ActionExecutor {
   private heldKeys = new Set<string>();
   private heldButtons = new Set<Button>();
+
+  /** `heldInput` keeps what is held where the process exit handler and, after a crash, the next start find it. */
+  constructor(private readonly heldInput: HeldInputTracker = processHeldInput()) {}
 
   /** Runs one step's actions in order; stops at the first refusal or when `signal` aborts. */
   async execute(actions: GuiAction[], g: FrameGeometry, signal?: AbortSignal): Promise<ActionOutcome[]> {
@@ -53,7 +57,7 @@ export class ActionExecutor {
       } catch {
         /* keep releasing the rest */
       }
-      this.heldKeys.delete(k);
+      this.keyUp(k);
     }
     for (const b of [...this.heldButtons]) {
       try {
@@ -62,9 +66,28 @@ export class ActionExecutor {
       } catch {
         /* keep releasing the rest */
       }
-      this.heldButtons.delete(b);
+      this.buttonUp(b);
     }
     return released;
+  }
+
+  // Called just before a key or button goes down (`lasting`: held beyond this one action, so
+  // recorded on disk first) and just after it is up.
+  private keyDown(k: string, lasting: boolean) {
+    this.heldInput.pressing(this, k, lasting);
+    this.heldKeys.add(k);
+  }
+  private keyUp(k: string) {
+    this.heldKeys.delete(k);
+    this.heldInput.released(this, k);
+  }
+  private buttonDown(b: Button, lasting: boolean) {
+    this.heldInput.pressing(this, `mouse:${b}`, lasting);
+    this.heldButtons.add(b);
+  }
+  private buttonUp(b: Button) {
+    this.heldButtons.delete(b);
+    this.heldInput.released(this, `mouse:${b}`);
   }
 
   held(): string[] {
@@ -113,11 +136,11 @@ export class ActionExecutor {
           return ok(to);
         }
         if (!(await pointerInWindow())) return refuse('drag must start inside the target window');
+        this.buttonDown('left', true);
         await nut.mouse.pressButton(btn());
-        this.heldButtons.add('left');
         await moveTo(to, a.params.duration ?? 0.2);
         await nut.mouse.releaseButton(btn());
-        this.heldButtons.delete('left');
+        this.buttonUp('left');
         return ok(to);
       }
       case 'MOVE_BY': {
@@ -137,8 +160,10 @@ export class ActionExecutor {
         const button: Button = a.type === 'RIGHT_CLICK' ? 'right' : a.type === 'CLICK' ? (a.params.button ?? 'left') : 'left';
         const clicks = a.type === 'DOUBLE_CLICK' ? 2 : a.type === 'CLICK' ? (a.params.num_clicks ?? 1) : 1;
         for (let i = 0; i < clicks; i++) {
+          this.buttonDown(button, false);
           await nut.mouse.pressButton(btn(button));
           await nut.mouse.releaseButton(btn(button));
+          this.buttonUp(button);
           if (i + 1 < clicks) await sleep(40, signal);
         }
         return ok(to);
@@ -147,15 +172,15 @@ export class ActionExecutor {
         const p = await pointerInWindow();
         if (!p) return refuse('the pointer is outside the target window');
         const b = a.params.button ?? 'left';
+        this.buttonDown(b, true);
         await nut.mouse.pressButton(btn(b));
-        this.heldButtons.add(b);
         if (a.params.duration) await sleep(a.params.duration * 1000, signal);
         return ok(p);
       }
       case 'MOUSE_UP': {
         const b = a.params.button ?? 'left';
         await nut.mouse.releaseButton(btn(b));
-        this.heldButtons.delete(b);
+        this.buttonUp(b);
         return ok();
       }
       case 'SCROLL': {
@@ -182,36 +207,36 @@ export class ActionExecutor {
       }
       case 'PRESS': {
         const k = key(a.params.key);
+        this.keyDown(k, !!a.params.duration);
         await nut.keyboard.pressKey(nutKey(k));
-        this.heldKeys.add(k);
         if (a.params.duration) await sleep(a.params.duration * 1000, signal);
         await nut.keyboard.releaseKey(nutKey(k));
-        this.heldKeys.delete(k);
+        this.keyUp(k);
         return ok();
       }
       case 'KEY_DOWN': {
         const k = key(a.params.key);
+        this.keyDown(k, true);
         await nut.keyboard.pressKey(nutKey(k));
-        this.heldKeys.add(k);
         if (a.params.duration) await sleep(a.params.duration * 1000, signal);
         return ok();
       }
       case 'KEY_UP': {
         const k = key(a.params.key);
         await nut.keyboard.releaseKey(nutKey(k));
-        this.heldKeys.delete(k);
+        this.keyUp(k);
         return ok();
       }
       case 'HOTKEY': {
         const keys = a.params.keys.map(key).sort((x, y) => Number(isModifier(y)) - Number(isModifier(x)));
         for (const k of keys) {
+          this.keyDown(k, !!a.params.duration);
           await nut.keyboard.pressKey(nutKey(k));
-          this.heldKeys.add(k);
         }
         if (a.params.duration) await sleep(a.params.duration * 1000, signal);
         for (const k of [...keys].reverse()) {
           await nut.keyboard.releaseKey(nutKey(k));
-          this.heldKeys.delete(k);
+          this.keyUp(k);
         }
         return ok();
       }

@@ -4,7 +4,7 @@
  * clock policies do not care which.
  */
 import type { BuiltinGame } from '../games/builtin-game.ts';
-import type { ProcessFreezer } from '../../native/process.ts';
+import type { ProcessFreezer } from '../safety/suspended.ts';
 import { sleep } from '../util/time.ts';
 
 export interface World {

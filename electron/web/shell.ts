@@ -13,8 +13,7 @@ import { GamepilotCore } from '../api/core.ts';
 import { JsonFileSettingsStore, MemorySecretStore } from '../api/settings-store.ts';
 import { startWebShell, type WebShell } from './server.ts';
 import { startStopHotkey } from '../input/stop-hotkey.ts';
-import { recoverSuspended } from '../../native/process.ts';
-import { suspendedRegistry } from '../cli/compose.ts';
+import { recoverCrashLeftovers } from '../safety/recovery.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const RENDERER_DIR = path.join(ROOT, 'dist', 'renderer');
@@ -53,9 +52,9 @@ export interface WebShellOptions {
 }
 
 export async function runWebShell(opts: WebShellOptions): Promise<{ shell: WebShell; core: GamepilotCore; close: () => Promise<void> }> {
+  // The registries live in the config folder of every command (GAMEPILOT_CONFIG_DIR), not --config-dir's settings.
+  recoverCrashLeftovers(defaultConfigDir(), opts.log);
   const staticDir = await ensureRenderer(opts.log);
-  const recovered = recoverSuspended(suspendedRegistry());
-  if (recovered.length) opts.log(`resumed process(es) ${recovered.join(', ')} that an earlier, crashed run had left suspended`);
   const core = new GamepilotCore({
     wm: createWindowManager(),
     settings: new JsonFileSettingsStore(path.join(opts.configDir, 'settings.json')),
