@@ -148,6 +148,57 @@ describe('an external animated window in stop mode', () => {
     expect(processState(win.window.pid)).not.toBe('T');
   });
 
+  it('a second run does not resume the game a live run froze, and that run keeps an honest paused_ms', async () => {
+    const config = tmp();
+    // Run A's first call stalls until run B has come and gone; meanwhile the game's state is sampled.
+    let letGo = () => {};
+    const released = new Promise<void>((r) => (letGo = r));
+    const states: string[] = [];
+    let stallMs = 0;
+    let calls = 0;
+    const wait = { text: answer('wait', [{ action_type: 'WAIT', parameters: { duration: 0.1 } }]) };
+    server.setResponder(async () => {
+      if (calls++ > 0) return wait;
+      const t0 = performance.now();
+      let done = false;
+      void Promise.race([released, sleep(90_000)]).then(() => (done = true));
+      while (!done) {
+        states.push(processState(win.window.pid) ?? '?');
+        await sleep(50);
+      }
+      stallMs = performance.now() - t0;
+      return wait;
+    });
+    const a = spawnCli(['run', '--window', '^gp-animated$', '--agent', 'vlm', '--model', 't', '--base-url', server.baseURL, '--latency', 'stop', '--stop-interval-ms', '300', '--max-steps', '1', '--out', tmp(), '--json'], { GAMEPILOT_CONFIG_DIR: config });
+    let stdout = '';
+    a.stdout!.on('data', (d) => (stdout += d));
+    let b: Awaited<ReturnType<typeof runCli>>;
+    let stateAfterB: string | undefined;
+    try {
+      const t0 = Date.now();
+      while (states.length < 3) {
+        if (a.exitCode !== null) throw new Error(`run A ended early (${a.exitCode})`);
+        if (Date.now() - t0 > 30_000) throw new Error('run A never reached its stalled call');
+        await sleep(50);
+      }
+      b = await runCli(['run', '--game', 'tictactoe', '--agent', 'random', '--max-steps', '1', '--out', tmp(), '--quiet'], { env: { GAMEPILOT_CONFIG_DIR: config } });
+      stateAfterB = processState(win.window.pid);
+    } finally {
+      letGo();
+    }
+    const code = await new Promise((r) => a.on('exit', r));
+    const running = states.filter((st) => st !== 'T').length;
+    const { steps } = readRun(JSON.parse(stdout).run_dir);
+    console.log(`run A stalled ${Math.round(stallMs)} ms while run B started and ended; game state samples: ${states.length}, not stopped: ${running}; state after B: ${stateAfterB}; A's paused_ms for that step: ${steps[0]?.paused_ms}`);
+    expect(b.code, b.stderr).toBe(0);
+    expect(b.stderr).not.toMatch(/resumed process/);
+    expect(stateAfterB).toBe('T');
+    expect(code).toBe(0);
+    expect(running).toBe(0);
+    expect(steps[0]!.paused_ms as number).toBeGreaterThanOrEqual(stallMs - 50);
+    expect(processState(win.window.pid)).not.toBe('T');
+  });
+
   it('refuses to suspend Gamepilot itself or system processes', async () => {
     const { refusal } = await import('../../native/process.ts');
     expect(refusal(process.pid)).toMatch(/Gamepilot itself/);

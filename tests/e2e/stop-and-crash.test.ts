@@ -1,14 +1,16 @@
 /**
  * Every way a run ends releases held input, and a crash loses at most the step in flight:
- * stop() mid-action, SIGTERM to the CLI, SIGKILL to the CLI.
+ * stop() mid-action, SIGTERM to the CLI, SIGKILL to the CLI, process.exit() — and what a
+ * SIGKILL left held is released by the next start, never what a live run holds.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
-import { spawnCli } from '../helpers/cli.ts';
-import { heldInput } from '../helpers/xinput.ts';
+import { ROOT, runCli, spawnCli } from '../helpers/cli.ts';
+import { heldInput, keycodeOf, releaseKeysyms } from '../helpers/xinput.ts';
 import { prepareRun } from '../../electron/cli/compose.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 import { createWindowManager } from '../../native/index.ts';
@@ -21,6 +23,9 @@ const HOLD = answer('hold', [
   { action_type: 'MOUSE_DOWN', parameters: { button: 'left' } },
   { action_type: 'WAIT', parameters: { duration: 30 } },
 ]);
+
+// Registries of this test process (in-process runs) and of the CLIs it starts: never the user's own.
+process.env.GAMEPILOT_CONFIG_DIR = mkdtempSync(path.join(tmpdir(), 'gp-stop-config-'));
 
 let server: FakeOpenAI;
 beforeAll(async () => {
@@ -114,5 +119,118 @@ describe('ending a run', () => {
       if (left) await sleep(100);
     }
     expect(left).toBe(false);
+  });
+});
+
+describe('held keys and a crash', () => {
+  // The model presses Ctrl and Shift down, then stalls on its next call until the test lets it go.
+  const MODIFIERS = answer('hold the modifiers', [
+    { action_type: 'KEY_DOWN', parameters: { key: 'ctrl' } },
+    { action_type: 'KEY_DOWN', parameters: { key: 'shift' } },
+  ]);
+  let stallServer: FakeOpenAI;
+  let unstall = () => {};
+  let ctrl = 0;
+  let shift = 0;
+
+  beforeAll(async () => {
+    ctrl = keycodeOf('Control_L');
+    shift = keycodeOf('Shift_L');
+    stallServer = await new FakeOpenAI(() => ({ text: MODIFIERS })).start();
+  });
+  afterAll(async () => {
+    unstall();
+    await stallServer.close();
+    releaseKeysyms(['Control_L', 'Shift_L']); // in case an assertion failed with them down
+  });
+  beforeEach(() => {
+    releaseKeysyms(['Control_L', 'Shift_L']); // each test starts from a clean keyboard, whatever the last one left
+    expect(heldInput().keys).toEqual([]);
+  });
+
+  /** Answers the first call with the modifiers, then holds every later call until unstall(). */
+  function holdThenStall() {
+    let calls = 0;
+    const stalled = new Promise<void>((r) => (unstall = r));
+    stallServer.setResponder(async () => {
+      if (calls++ === 0) return { text: MODIFIERS };
+      await Promise.race([stalled, sleep(90_000)]);
+      return { text: answer('wait', [{ action_type: 'WAIT', parameters: { duration: 0.1 } }]) };
+    });
+  }
+
+  const bothDown = () => {
+    const keys = heldInput().keys;
+    return keys.includes(ctrl) && keys.includes(shift);
+  };
+  async function untilBothDown(child: ChildProcess) {
+    const t0 = Date.now();
+    while (!bothDown()) {
+      if (child.exitCode !== null) throw new Error(`the run ended (${child.exitCode}) before holding its keys`);
+      if (Date.now() - t0 > 30_000) throw new Error('the run never held Ctrl and Shift');
+      await sleep(50);
+    }
+  }
+  const modelRun = (config: string) =>
+    spawnCli(['run', '--game', '2048', '--agent', 'vlm', '--model', 'test-vlm', '--base-url', stallServer.baseURL, '--max-steps', '3', '--out', out(), '--quiet'], { GAMEPILOT_CONFIG_DIR: config });
+
+  it('after SIGKILL the X server still has Ctrl and Shift down; the next start releases them', async () => {
+    holdThenStall();
+    const config = out();
+    const child = modelRun(config);
+    await untilBothDown(child);
+    child.kill('SIGKILL');
+    await new Promise((r) => child.on('exit', r));
+    unstall();
+    const afterKill = heldInput().keys;
+    expect(afterKill).toEqual(expect.arrayContaining([ctrl, shift])); // nothing could run in the killed process
+    const next = await runCli(['run', '--game', 'tictactoe', '--agent', 'random', '--max-steps', '1', '--out', out(), '--quiet'], { env: { GAMEPILOT_CONFIG_DIR: config } });
+    const afterNext = heldInput();
+    console.log(`keys held after SIGKILL: ${afterKill.join(', ')} (Ctrl ${ctrl}, Shift ${shift}); after the next start: ${afterNext.keys.join(', ') || 'none'}`);
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).toMatch(/released LeftControl, LeftShift that a crashed run \(pid \d+\) had left held/);
+    expect(afterNext).toEqual({ keys: [], buttons: [] });
+  });
+
+  it('a second start leaves the held keys of a live run alone; that run still releases them on SIGTERM', async () => {
+    holdThenStall();
+    const config = out();
+    const child = modelRun(config);
+    try {
+      await untilBothDown(child);
+      const second = await runCli(['games'], { env: { GAMEPILOT_CONFIG_DIR: config } });
+      expect(second.code, second.stderr).toBe(0);
+      expect(second.stderr).not.toMatch(/released/);
+      expect(bothDown()).toBe(true);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.on('exit', r));
+      unstall();
+    }
+    expect(heldInput()).toEqual({ keys: [], buttons: [] });
+  });
+
+  it('process.exit() while a key is held releases it synchronously and clears the registry entry', async () => {
+    const config = out();
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'tests', 'helpers', 'hold-and-exit.ts')], {
+      cwd: ROOT, env: { ...process.env, GAMEPILOT_CONFIG_DIR: config }, stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    const line = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      child.stdout!.on('data', (d) => {
+        text += d;
+        if (text.includes('\n')) resolve(text.trim());
+      });
+      child.on('exit', (code) => reject(new Error(`hold-and-exit ended early (${code})`)));
+    });
+    expect(JSON.parse(line)).toEqual([{ action: 'KEY_DOWN', ok: true }]);
+    expect(heldInput().keys).toContain(shift);
+    const registry = JSON.parse(readFileSync(path.join(config, 'held-input.json'), 'utf8'));
+    expect(registry.entries).toEqual([{ owner: expect.objectContaining({ pid: child.pid }), items: ['LeftShift'] }]);
+    child.stdin!.write('exit\n');
+    const code = await new Promise((r) => child.on('exit', r));
+    expect(code).toBe(3);
+    expect(heldInput()).toEqual({ keys: [], buttons: [] });
+    expect(JSON.parse(readFileSync(path.join(config, 'held-input.json'), 'utf8')).entries).toEqual([]);
   });
 });
