@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers/cli.ts';
+import { ROOT, runCli, spawnCli } from '../helpers/cli.ts';
 import { heldInput, keycodeOf, releaseKeysyms } from '../helpers/xinput.ts';
 import { processState } from '../../native/process.ts';
 import { processStartMs, type Owner } from '../../electron/util/owner.ts';
@@ -185,5 +185,53 @@ describe('a hold that cannot be written down', () => {
     const [tap] = await executor.execute([{ kind: 'gui', type: 'PRESS', params: { key: 'shift' } }], g);
     expect(tap).toEqual({ action: 'PRESS', ok: true });
     expect(heldInput().keys).toEqual([]);
+  });
+});
+
+describe('every command that can freeze or press recovers at start', () => {
+  /** A dead owner's Shift, really down on the X server, and its registry entry. */
+  async function crashedShift(config: string) {
+    const dead = await deadOwner();
+    releaseKeysyms(['Shift_L']);
+    execFileSync('xdotool', ['keydown', 'Shift_L']);
+    writeFileSync(heldInputRegistry(config).file, JSON.stringify({ entries: [{ owner: dead, items: ['LeftShift'] }] }));
+    expect(heldInput().keys).toContain(keycodeOf('Shift_L'));
+    return dead;
+  }
+
+  it.each([['idc'], ['record']])('gamepilot %s (even one that then fails on its arguments)', async (command) => {
+    const config = tmp();
+    try {
+      const dead = await crashedShift(config);
+      const r = await runCli([command], { env: { GAMEPILOT_CONFIG_DIR: config } });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`released LeftShift that a crashed run (pid ${dead.pid}) had left held`);
+      expect(heldInput().keys).toEqual([]);
+    } finally {
+      releaseKeysyms(['Shift_L']);
+    }
+  });
+
+  it('gamepilot web', async () => {
+    const config = tmp();
+    const dead = await crashedShift(config);
+    const child = spawnCli(['web', '--no-demo', '--port', '0', '--runs-dir', tmp(), '--config-dir', config], { GAMEPILOT_CONFIG_DIR: config });
+    try {
+      let stderr = '';
+      child.stderr!.on('data', (d) => (stderr += d));
+      await new Promise<void>((resolve, reject) => {
+        child.stdout!.once('data', () => resolve()); // the URL: the shell is up
+        child.once('exit', (code) => reject(new Error(`gamepilot web ended (${code}): ${stderr}`)));
+      });
+      expect(stderr).toContain(`released LeftShift that a crashed run (pid ${dead.pid}) had left held`);
+      expect(heldInput().keys).toEqual([]);
+    } finally {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      releaseKeysyms(['Shift_L']);
+    }
   });
 });
