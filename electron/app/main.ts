@@ -56,7 +56,7 @@ async function main() {
     const isRenderer = details.url.startsWith('file:');
     done({ responseHeaders: { ...details.responseHeaders, ...(isRenderer ? { 'Content-Security-Policy': [CSP] } : {}) } });
   });
-  recoverCrashLeftovers(defaultConfigDir(), (line) => console.error(line));
+  recoverCrashLeftovers(defaultConfigDir(), (line) => console.error(line), { releaseInProcess: true });
   const settings = new ElectronSettingsStore();
   const appPids = () => new Set(app.getAppMetrics().map((m) => m.pid));
   const core = new GamepilotCore({

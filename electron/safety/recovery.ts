@@ -9,7 +9,7 @@ import { alive, resumePids } from '../../native/process.ts';
 import { ownerAlive, processStartMs, type Owner } from '../util/owner.ts';
 import type { RegistryEntry } from './owned-registry.ts';
 import { heldInputRegistry } from './held-input.ts';
-import { releaseHeldInChild } from './release-input.ts';
+import { releaseHeldInChild, releaseHeldSync, type Released } from './release-input.ts';
 import { suspendedRegistry, type SuspendedProcess } from './suspended.ts';
 
 export interface CrashRecovery {
@@ -21,7 +21,15 @@ export interface CrashRecovery {
 
 const whose = (owner: Owner | null) => (owner ? `a crashed run (pid ${owner.pid})` : 'an earlier, crashed run');
 
-export function recoverCrashLeftovers(configDir: string, log: (line: string) => void): CrashRecovery {
+export interface RecoveryOptions {
+  /**
+   * Release keys in this process instead of a helper child. The Electron app uses it: it has a
+   * display for sure, and its fuses forbid running its binary as plain Node (RunAsNode off).
+   */
+  releaseInProcess?: boolean;
+}
+
+export function recoverCrashLeftovers(configDir: string, log: (line: string) => void, opts: RecoveryOptions = {}): CrashRecovery {
   const out: CrashRecovery = { resumed: [], released: [], problems: [] };
   const attempt = (what: string, fn: () => void) => {
     try {
@@ -31,7 +39,7 @@ export function recoverCrashLeftovers(configDir: string, log: (line: string) => 
     }
   };
   attempt('resuming suspended processes', () => resumeLeftovers(configDir, log, out));
-  attempt('releasing held input', () => releaseLeftovers(configDir, log, out));
+  attempt('releasing held input', () => releaseLeftovers(configDir, log, out, opts.releaseInProcess ? releaseHeldSync : releaseHeldInChild));
   for (const p of out.problems) log(`warning: ${p}`);
   return out;
 }
@@ -72,7 +80,7 @@ function resumeLeftovers(configDir: string, log: (line: string) => void, out: Cr
   });
 }
 
-function releaseLeftovers(configDir: string, log: (line: string) => void, out: CrashRecovery) {
+function releaseLeftovers(configDir: string, log: (line: string) => void, out: CrashRecovery, release: (items: string[]) => Released) {
   const registry = heldInputRegistry(configDir);
   if (!existsSync(registry.file)) return;
   registry.update((entries) => {
@@ -81,7 +89,7 @@ function releaseLeftovers(configDir: string, log: (line: string) => void, out: C
     const orphaned = dead.map((e) => ({ owner: e.owner, items: e.items.filter((i) => !heldByLive.has(i)) }));
     const all = [...new Set(orphaned.flatMap((e) => e.items))];
     if (!all.length) return live;
-    const r = releaseHeldInChild(all);
+    const r = release(all);
     const done = new Set([...r.released, ...r.unknown]);
     const kept = [...live];
     for (const e of orphaned) {
