@@ -109,3 +109,20 @@ describe('system key combinations', () => {
     expect(heldInput()).toEqual({ keys: [], buttons: [] });
   });
 });
+
+describe('refused steps', () => {
+  it('count as unusable: twelve refused clicks fail the run after --max-errors, not "completed"', async () => {
+    // Every answer parses, and every click is aimed outside the window (a WAIT first does not make it usable).
+    server.setResponder((_b, i) => ({ text: answer('click far away', i % 2 ? [act('CLICK', { x: 5000, y: 5000 })] : [act('WAIT', { duration: 0.01 }), act('CLICK', { x: -40, y: 10 })]) }));
+    const r = await runCli(['run', '--game', '2048', '--agent', 'vlm', '--model', 'test-vlm', '--base-url', server.baseURL, '--max-retries', '0',
+      '--max-steps', '12', '--out', tmp(), '--json'], { env: { GAMEPILOT_CONFIG_DIR: tmp() } });
+    expect(r.code, r.stderr).toBe(1);
+    const res = json(r);
+    expect(res.status).toBe('failed');
+    expect(res.error).toMatch(/^5 steps in a row without usable actions; last error: refused CLICK: /);
+    const { steps } = readRun(res.run_dir);
+    expect(steps).toHaveLength(5);
+    expect(steps.every((s) => s.errors.some((e) => e.startsWith('refused CLICK')))).toBe(true);
+    expect(steps.flatMap((s) => s.view_inputs as unknown[])).toEqual([]);
+  });
+});
