@@ -29,8 +29,10 @@ export interface ModelCallRecord {
   error?: string;
   /** What the server asked for (Retry-After), before the cap. */
   retry_after_ms?: number;
-  /** How long we waited before the next attempt. */
+  /** How long we meant to wait before the next attempt. */
   wait_ms?: number;
+  /** How long we did wait, when a stop cut the wait short. */
+  waited_ms?: number;
 }
 
 export interface CallOptions {
@@ -62,7 +64,9 @@ export async function callWithRetries<T>(run: (signal: AbortSignal) => Promise<T
       if (!plan) throw err;
       rec.wait_ms = plan.waitMs;
       if (plan.retryAfterMs !== undefined) rec.retry_after_ms = plan.retryAfterMs;
+      const waitStarted = performance.now();
       await sleep(plan.waitMs, o.signal);
+      if (o.signal.aborted) rec.waited_ms = Math.round(performance.now() - waitStarted);
     }
   }
 }

@@ -84,7 +84,8 @@ describe('a hostile provider in a live run', () => {
     expect(server.requests).toHaveLength(1);
     const step = readRun(res.run_dir).steps[0]!;
     expect(step.errors).toEqual(['model call failed: stopped']);
-    expect(step.model_calls).toEqual([{ attempt: 1, ms: expect.any(Number), ok: false, status: 429, error: expect.stringMatching(/^HTTP 429/), retry_after_ms: 40_000, wait_ms: 40_000 }]);
+    expect(step.model_calls).toEqual([{ attempt: 1, ms: expect.any(Number), ok: false, status: 429, error: expect.stringMatching(/^HTTP 429/), retry_after_ms: 40_000, wait_ms: 40_000, waited_ms: expect.any(Number) }]);
+    expect((step.model_calls as { waited_ms: number }[])[0]!.waited_ms).toBeLessThan(10_000);
   });
 });
 

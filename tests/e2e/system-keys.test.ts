@@ -16,6 +16,7 @@ import { prepareRun } from '../../electron/cli/compose.ts';
 import { ActionExecutor } from '../../electron/input/executor.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 import { createWindowManager } from '../../native/index.ts';
+import { g2048 } from '../../games/g2048/index.ts';
 
 const act = (type: string, parameters: Record<string, unknown> = {}) => ({ action_type: type, parameters });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -89,6 +90,29 @@ describe('system key combinations', () => {
     expect(meta.config.allowed_keys).toEqual(['alt+f4']);
     expect(steps[0]!.outcomes).toEqual([{ action: 'HOTKEY', ok: true }]);
     expect(heldInput()).toEqual({ keys: [], buttons: [] });
+  });
+
+  it('that a built-in game lists in allowedHotkeys go through', async () => {
+    server.setResponder(() => ({ text: answer('close it', [act('HOTKEY', { keys: ['alt', 'f4'] })]) }));
+    g2048.allowedHotkeys = ['alt+f4'];
+    try {
+      const { session, target } = await prepareRun({
+        game: '2048', agent: 'vlm', space: 'gui', episodes: 1, maxSteps: 1, seed: 3, outDir: tmp(), capture: 'nut',
+        encode: { longSide: 1280, format: 'jpeg', quality: 80 }, vlm: { model: 'test-vlm', baseURL: server.baseURL, maxRetries: 0 },
+      });
+      try {
+        const win = await target.locate();
+        const result = await session.run();
+        const { meta, steps } = readRun(result.runDir);
+        expect(meta.config.allowed_keys).toEqual(['alt+f4']);
+        expect(steps[0]!.outcomes).toEqual([{ action: 'HOTKEY', ok: true }]);
+        await expect.poll(async () => (await createWindowManager().list()).some((w) => w.id === win.id)).toBe(false);
+      } finally {
+        await target.close();
+      }
+    } finally {
+      delete g2048.allowedHotkeys;
+    }
   });
 
   it('super+d shows the desktop only when allowed', async () => {

@@ -101,6 +101,8 @@ describe('model calls against a hostile server', () => {
     expect(ms).toBeLessThan(1000);
     expect(d.error).toBe('model call failed: stopped');
     expect(d.calls![0]).toMatchObject({ status: 429, retry_after_ms: 40_000, wait_ms: 40_000 });
+    expect(d.calls![0]!.waited_ms).toBeGreaterThanOrEqual(150);
+    expect(d.calls![0]!.waited_ms).toBeLessThan(5000);
     expect(server.requests).toHaveLength(1);
   });
 
