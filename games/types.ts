@@ -73,5 +73,10 @@ export interface GameDefinition {
   trials: number;
   /** Present for real-time games. */
   realtime?: RealtimeSpec;
+  /**
+   * Window-manager or system key combinations this game really needs (e.g. ['alt+enter'] is
+   * fine anyway, ['alt+f4'] is not): everything else of that kind is refused to the model.
+   */
+  allowedHotkeys?: string[];
   create(opts: { seed: number; episode: number; rng: Rng }): GameInstance;
 }

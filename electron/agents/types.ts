@@ -4,6 +4,7 @@ import type { ActionSpace } from '../actions/parse.ts';
 import type { EncodedFrame } from '../capture/encode.ts';
 import type { FrameGeometry } from '../input/coordinates.ts';
 import type { GameDefinition, GameInstance, HitRect } from '../../games/types.ts';
+import type { ModelCallRecord } from './model-call.ts';
 
 export interface Observation {
   step: number;
@@ -50,6 +51,8 @@ export interface Decision {
   /** The provider's own report of compute time, when it gives one (ms). */
   providerComputeMs?: number;
   attempts?: number;
+  /** Every HTTP attempt of the model calls: status, error, Retry-After asked, wait before the next. */
+  calls?: ModelCallRecord[];
 }
 
 export interface Agent {

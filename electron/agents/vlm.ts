@@ -1,7 +1,9 @@
 /**
  * The VLM agent: any OpenAI-compatible chat endpoint (OpenAI, Gemini's compatible API,
- * OpenRouter, vLLM, Ollama, LM Studio). Streams the answer, parses it tolerantly, asks once
- * for a repair when it is unusable, and relies on the SDK's backoff for 429/5xx/timeouts.
+ * OpenRouter, vLLM, Ollama, LM Studio). Streams the answer, parses it tolerantly and asks once
+ * for a repair when it is unusable. Calls run under the harness's own limits and retries
+ * (model-call.ts, guarded-fetch.ts): a total and an idle time limit, a size limit on answers,
+ * capped Retry-After, and every wait ends at once when the step is stopped.
  */
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionContentPart } from 'openai/resources/chat/completions';
@@ -11,6 +13,9 @@ import type { GameDefinition } from '../../games/types.ts';
 import { render, loadTemplate, fill } from './prompts.ts';
 import { costOf, priceFor, type Price } from './pricing.ts';
 import type { Agent, DecideContext, Decision, Observation, TokenUsage } from './types.ts';
+import { callWithRetries, DEFAULT_RETRY, type ModelCallRecord } from './model-call.ts';
+import { ModelCallError, describeCallError } from './model-call-error.ts';
+import { guardedFetch, MAX_STREAM_LINE_BYTES } from './guarded-fetch.ts';
 
 export interface VlmSettings {
   baseURL?: string;
@@ -24,8 +29,16 @@ export interface VlmSettings {
   history: number;
   /** Repair requests after an unusable answer. */
   repairs: number;
+  /** Total time limit of one call, streaming included (ms). */
   timeoutMs: number;
+  /** Longest silence while an answer streams (ms). */
+  idleTimeoutMs: number;
+  /** Largest answer, counted in response bytes as they arrive. */
+  maxAnswerBytes: number;
+  /** Retries after 429/5xx/time-outs/connection errors. */
   maxRetries: number;
+  /** Longest wait a server's Retry-After may impose (ms). */
+  retryAfterCapMs: number;
   /** System prompt template path (default prompts/system.md). */
   systemPrompt?: string;
   /** Learned experience for the system prompt's slot (reflection fills this). */
@@ -40,8 +53,15 @@ export const DEFAULT_VLM: Omit<VlmSettings, 'model'> = {
   history: 1,
   repairs: 1,
   timeoutMs: 120_000,
+  idleTimeoutMs: 30_000,
+  // About 70k streamed tokens at ~230 bytes of SSE per token: room for long thinking.
+  maxAnswerBytes: 16 * 1024 * 1024,
   maxRetries: 3,
+  retryAfterCapMs: 20_000,
 };
+
+/** Most of one answer kept in a step record; the parser always sees all of it. */
+export const MAX_STORED_ANSWER_CHARS = 256 * 1024;
 
 interface Turn {
   image: string;
@@ -57,12 +77,17 @@ export class VlmAgent implements Agent {
 
   constructor(settings: Partial<VlmSettings> & { model: string }) {
     this.settings = { ...DEFAULT_VLM, ...settings };
+    const s = this.settings;
     this.client = new OpenAI({
-      baseURL: this.settings.baseURL ?? process.env.OPENAI_BASE_URL,
+      baseURL: s.baseURL ?? process.env.OPENAI_BASE_URL,
       // Local servers (Ollama, vLLM, LM Studio) accept any key; the SDK insists on one.
-      apiKey: this.settings.apiKey ?? process.env.OPENAI_API_KEY ?? 'no-key',
-      maxRetries: this.settings.maxRetries,
-      timeout: this.settings.timeoutMs,
+      apiKey: s.apiKey ?? process.env.OPENAI_API_KEY ?? 'no-key',
+      // Retries and time limits are ours (model-call.ts): the SDK's retry sleeps cannot be
+      // interrupted and its timeout ends at the headers. Its timeout stays as a backstop.
+      maxRetries: 0,
+      timeout: s.timeoutMs + 1000,
+      fetch: guardedFetch({ idleMs: s.idleTimeoutMs, maxBytes: s.maxAnswerBytes, maxLineBytes: Math.min(MAX_STREAM_LINE_BYTES, s.maxAnswerBytes) }),
+      logLevel: 'off', // a broken stream is reported once, in the step, not dumped to stderr
     });
   }
 
@@ -110,28 +135,37 @@ export class VlmAgent implements Agent {
     const usage: TokenUsage & { computeMs?: number } = { input: 0, output: 0 };
     const raws: string[] = [];
     const parseErrors: string[] = [];
+    const calls: ModelCallRecord[] = [];
     const started = performance.now();
+    const raw = () => raws.map(boundStored).join('\n\n---\n\n');
     let attempts = 0;
     let lastReasoning = '';
     for (let round = 0; round <= this.settings.repairs; round++) {
       attempts++;
       let answer: string;
+      const partial = { text: '' };
       try {
-        answer = await this.complete(messages, ctx, usage);
+        answer = await callWithRetries((signal) => this.complete(messages, ctx, usage, signal, partial), {
+          totalMs: this.settings.timeoutMs,
+          retry: { ...DEFAULT_RETRY, maxRetries: this.settings.maxRetries, retryAfterCapMs: this.settings.retryAfterCapMs },
+          signal: ctx.signal,
+          calls,
+        });
       } catch (err) {
-        return this.finish({ reasoning: lastReasoning, actions: [], error: `model call failed: ${describeApiError(err)}`, raw: raws.join('\n\n---\n\n'), parseErrors }, usage, started, attempts);
+        if (partial.text) raws.push(partial.text);
+        return this.finish({ reasoning: lastReasoning, actions: [], error: `model call failed: ${describeCallError(err)}`, raw: raw(), parseErrors, calls }, usage, started, attempts);
       }
       raws.push(answer);
       const parsed = parseModelOutput(answer, { space: ctx.space, parseMove: ctx.game?.parseMove });
       lastReasoning = parsed.reasoning;
       if (parsed.ok) {
         this.turns.push({ image, user, answer: canonicalAnswer(parsed.reasoning, parsed.actions) });
-        return this.finish({ reasoning: parsed.reasoning, actions: parsed.actions, raw: raws.join('\n\n---\n\n'), parseErrors }, usage, started, attempts);
+        return this.finish({ reasoning: parsed.reasoning, actions: parsed.actions, raw: raw(), parseErrors, calls }, usage, started, attempts);
       }
       parseErrors.push(parsed.error);
-      messages.push({ role: 'assistant', content: answer || '(empty)' }, { role: 'user', content: render('repair', { error: parsed.error }) });
+      messages.push({ role: 'assistant', content: boundStored(answer) || '(empty)' }, { role: 'user', content: render('repair', { error: parsed.error }) });
     }
-    return this.finish({ reasoning: lastReasoning, actions: [], error: `unusable answer: ${parseErrors.at(-1)}`, raw: raws.join('\n\n---\n\n'), parseErrors }, usage, started, attempts);
+    return this.finish({ reasoning: lastReasoning, actions: [], error: `unusable answer: ${parseErrors.at(-1)}`, raw: raw(), parseErrors, calls }, usage, started, attempts);
   }
 
   private userContent(text: string, image: string): ChatCompletionContentPart[] {
@@ -153,8 +187,11 @@ export class VlmAgent implements Agent {
     };
   }
 
-  /** One streamed completion; returns the answer text and adds token usage. */
-  private async complete(messages: ChatCompletionMessageParam[], ctx: DecideContext, usage: TokenUsage & { computeMs?: number }): Promise<string> {
+  /**
+   * One streamed completion; returns the answer text and adds token usage. The text so far is
+   * kept in `partial`, so a call that fails half-way still shows what came.
+   */
+  private async complete(messages: ChatCompletionMessageParam[], ctx: DecideContext, usage: TokenUsage & { computeMs?: number }, signal: AbortSignal, partial: { text: string }): Promise<string> {
     const stream = await this.client.chat.completions.create(
       {
         model: this.settings.model,
@@ -164,26 +201,37 @@ export class VlmAgent implements Agent {
         ...(this.settings.temperature !== undefined ? { temperature: this.settings.temperature } : {}),
         ...(this.settings.maxTokens !== undefined ? { max_tokens: this.settings.maxTokens } : {}),
       },
-      { signal: ctx.signal },
+      { signal },
     );
     let text = '';
     let sawUsage = false;
-    for await (const chunk of stream) {
-      const delta = chunk.choices[0]?.delta as { content?: string | null; reasoning_content?: string; reasoning?: string } | undefined;
-      const thinking = delta?.reasoning_content ?? delta?.reasoning;
-      if (thinking) ctx.onToken?.(thinking, 'thinking');
-      if (delta?.content) {
-        text += delta.content;
-        ctx.onToken?.(delta.content, 'answer');
+    let chunks = 0;
+    partial.text = '';
+    try {
+      for await (const chunk of stream) {
+        chunks++;
+        const delta = chunk.choices?.[0]?.delta as { content?: string | null; reasoning_content?: string; reasoning?: string } | undefined;
+        const thinking = delta?.reasoning_content ?? delta?.reasoning;
+        if (thinking) ctx.onToken?.(thinking, 'thinking');
+        if (delta?.content) {
+          text += delta.content;
+          partial.text = text;
+          ctx.onToken?.(delta.content, 'answer');
+        }
+        if (chunk.usage) {
+          usage.input += chunk.usage.prompt_tokens ?? 0;
+          usage.output += chunk.usage.completion_tokens ?? 0;
+          sawUsage = true;
+        }
+        const reported = providerSeconds(chunk);
+        if (reported !== undefined) usage.computeMs = (usage.computeMs ?? 0) + reported * 1000;
       }
-      if (chunk.usage) {
-        usage.input += chunk.usage.prompt_tokens ?? 0;
-        usage.output += chunk.usage.completion_tokens ?? 0;
-        sawUsage = true;
-      }
-      const reported = providerSeconds(chunk);
-      if (reported !== undefined) usage.computeMs = (usage.computeMs ?? 0) + reported * 1000;
+    } catch (err) {
+      if (err instanceof SyntaxError) throw new ModelCallError(describeCallError(err), 'invalid-stream');
+      throw err;
     }
+    if (signal.aborted) return text; // the caller throws the reason (stopped, or the time limit)
+    if (chunks === 0) throw new ModelCallError('the server answered without any chat-completion data (is this an OpenAI-compatible endpoint?)', 'empty-stream');
     if (!sawUsage) usage.output += Math.ceil(text.length / 4); // estimate when the server reports none
     return text;
   }
@@ -203,11 +251,11 @@ function canonicalAnswer(reasoning: string, actions: Parameters<typeof toWire>[0
   return `### Reasoning\n${reasoning}\n\n### Actions\n${JSON.stringify(actions.map(toWire))}`;
 }
 
-export function describeApiError(err: unknown): string {
-  if (err instanceof OpenAI.APIError) {
-    const status = err.status ? `HTTP ${err.status}` : 'connection error';
-    return `${status}: ${err.message}`.slice(0, 500);
-  }
-  if ((err as Error)?.name === 'AbortError') return 'aborted';
-  return String((err as Error)?.message ?? err).slice(0, 500);
+/** Kept for callers outside the agent (connection test, reflector). */
+export const describeApiError = describeCallError;
+
+/** An answer as stored in a step: whole up to a bound, then cut with a note of what was left out. */
+function boundStored(text: string): string {
+  if (text.length <= MAX_STORED_ANSWER_CHARS) return text;
+  return `${text.slice(0, MAX_STORED_ANSWER_CHARS)}\n[… ${text.length - MAX_STORED_ANSWER_CHARS} more characters not stored]`;
 }

@@ -42,6 +42,8 @@ export interface RunOptions {
   latencySettings?: Partial<LatencySettings>;
   /** Freeze a window by pressing this key (its own pause key) instead of suspending its process. */
   pauseKey?: string;
+  /** System key combinations the model may press here (added to the built-in game's allowedHotkeys). */
+  allowedKeys?: string[];
   vlm?: Partial<VlmSettings> & { model?: string };
 }
 
@@ -90,6 +92,8 @@ export async function prepareRun(opts: RunOptions, wm: WindowManager = createWin
 /** A session for an already open target: the run folder, its metadata, the loop. */
 export function wireSession(opts: RunOptions, target: Target, agent: Agent, wm: WindowManager): { session: Session; store: RunStore } {
   const maxSteps = opts.maxSteps ?? target.game?.def.defaultMaxSteps ?? 50;
+  const allowedKeys = [...(target.game?.def.allowedHotkeys ?? []), ...(opts.allowedKeys ?? [])];
+  const executor = new ActionExecutor({ allowedKeys }); // throws on an unreadable entry, before the run folder exists
   const { apiKey: _secret, ...vlmPublic } = opts.vlm ?? {};
   const store = RunStore.create(opts.outDir, {
     kind: 'agent',
@@ -98,7 +102,7 @@ export function wireSession(opts: RunOptions, target: Target, agent: Agent, wm: 
     agent: agent.name,
     model: opts.agent === 'vlm' ? (opts.vlm?.model ?? process.env.GAMEPILOT_MODEL ?? null) : null,
     action_space: opts.space,
-    config: { episodes: opts.episodes, max_steps: maxSteps, seed: opts.seed, latency: opts.latency ?? 'normal', capture: opts.capture, encode: opts.encode, ...(opts.agent === 'vlm' ? { vlm: vlmPublic } : {}) },
+    config: { episodes: opts.episodes, max_steps: maxSteps, seed: opts.seed, latency: opts.latency ?? 'normal', capture: opts.capture, encode: opts.encode, ...(allowedKeys.length ? { allowed_keys: allowedKeys } : {}), ...(opts.agent === 'vlm' ? { vlm: vlmPublic } : {}) },
   });
   const config: Partial<SessionConfig> = {
     space: opts.space,
@@ -113,7 +117,7 @@ export function wireSession(opts: RunOptions, target: Target, agent: Agent, wm: 
     latencySettings: { ...DEFAULT_LATENCY, ...opts.latencySettings },
   };
   const world = target.game ? undefined : windowWorld(target, opts.pauseKey);
-  const session = new Session({ target, agent, capturer: opts.capturer ?? createCapturer(opts.capture), wm, store, ...(world ? { world } : {}) }, config);
+  const session = new Session({ target, agent, capturer: opts.capturer ?? createCapturer(opts.capture), wm, store, executor, ...(world ? { world } : {}) }, config);
   return { session, store };
 }
 
@@ -132,7 +136,12 @@ export function processFreezer(): ProcessFreezer {
 /** How a window that no engine drives is frozen: its pause key, else its process tree. */
 function windowWorld(target: Target, pauseKey?: string): World {
   if (pauseKey) {
-    const executor = new ActionExecutor();
+    let executor: ActionExecutor;
+    try {
+      executor = new ActionExecutor({ allowedKeys: [pauseKey] }); // the operator chose this key, even a system one
+    } catch {
+      throw new Error(`--pause-key "${pauseKey}" is not a key name (e.g. p, escape, f3, pause)`);
+    }
     return new PauseKeyWorld(async () => {
       const w = await target.locate();
       await executor.execute([{ kind: 'gui', type: 'PRESS', params: { key: pauseKey } }], { window: w.bounds, imageScale: 1, imageWidth: w.bounds.width, imageHeight: w.bounds.height, inputScale: 1 });

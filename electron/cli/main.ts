@@ -25,6 +25,7 @@ import { defaultConfigDir, runWebShell } from '../web/shell.ts';
 import { launchViewWindow } from '../games/launcher.ts';
 import { JsonFileSettingsStore } from '../api/settings-store.ts';
 import { startStopHotkey } from '../input/stop-hotkey.ts';
+import { KeyPolicy } from '../input/key-policy.ts';
 import path from 'node:path';
 
 const USAGE = `gamepilot — vision-language models play real games
@@ -37,7 +38,11 @@ const USAGE = `gamepilot — vision-language models play real games
       --episodes N  --max-steps N  --seed S  --out DIR (default ./runs)
       --model M  --base-url URL  --api-key KEY (or OPENAI_API_KEY)  --prompt FILE
       --history K  --detail low|high|auto  --temperature T  --max-tokens N
-      --repairs N  --timeout-ms MS  --max-retries N  --price-in USD/M  --price-out USD/M
+      --repairs N  --price-in USD/M  --price-out USD/M
+      --timeout-ms MS (total time limit of one model call, default 120000)  --idle-timeout-ms MS (longest silence while streaming, default 30000)
+      --max-retries N (429/5xx/time-outs/connection errors, default 3)  --retry-after-cap-ms MS (longest Retry-After honoured, default 20000)
+      --max-answer-bytes N (largest answer in response bytes, default 16 MiB)
+      --allow-keys LIST (system key combinations this game may press, e.g. alt+f4,alt+click; refused by default)
       --image-size PX (long side, default 1280)  --format jpeg|png  --quality Q
       --capture nut|screenshot-desktop  --settle-ms MS  --max-errors N (consecutive unusable steps before giving up, default 5)
       --latency stop|slow|normal|lcrt (how the world waits for the model; default normal)
@@ -150,6 +155,17 @@ function oneOf<T extends string>(v: string | undefined, name: string, allowed: r
   return v as T;
 }
 
+/** `--allow-keys alt+f4,super+d`: checked here, so a typo is an error and never allows something else. */
+function allowKeysList(v: string): string[] {
+  const list = v.split(',').map((k) => k.trim()).filter(Boolean);
+  try {
+    new KeyPolicy(list);
+  } catch (err) {
+    throw new Error(`--allow-keys: ${(err as Error).message}`);
+  }
+  return list;
+}
+
 async function runCommand(args: string[]) {
   const { values } = parseArgs({
     args,
@@ -159,6 +175,7 @@ async function runCommand(args: string[]) {
       model: { type: 'string' }, 'base-url': { type: 'string' }, 'api-key': { type: 'string' }, prompt: { type: 'string' },
       history: { type: 'string' }, detail: { type: 'string' }, temperature: { type: 'string' }, 'max-tokens': { type: 'string' },
       repairs: { type: 'string' }, 'timeout-ms': { type: 'string' }, 'max-retries': { type: 'string' },
+      'idle-timeout-ms': { type: 'string' }, 'max-answer-bytes': { type: 'string' }, 'retry-after-cap-ms': { type: 'string' }, 'allow-keys': { type: 'string' },
       'price-in': { type: 'string' }, 'price-out': { type: 'string' },
       'image-size': { type: 'string' }, format: { type: 'string' }, quality: { type: 'string' }, capture: { type: 'string' },
       'settle-ms': { type: 'string' }, 'max-errors': { type: 'string' }, 'pace-ms': { type: 'string' }, latency: { type: 'string' }, 'stop-interval-ms': { type: 'string' },
@@ -180,6 +197,9 @@ async function runCommand(args: string[]) {
     ...(values.repairs ? { repairs: num(values.repairs, 'repairs', { min: 0, int: true })! } : {}),
     ...(values['timeout-ms'] ? { timeoutMs: num(values['timeout-ms'], 'timeout-ms', { min: 1 })! } : {}),
     ...(values['max-retries'] ? { maxRetries: num(values['max-retries'], 'max-retries', { min: 0, int: true })! } : {}),
+    ...(values['idle-timeout-ms'] ? { idleTimeoutMs: num(values['idle-timeout-ms'], 'idle-timeout-ms', { min: 1 })! } : {}),
+    ...(values['max-answer-bytes'] ? { maxAnswerBytes: num(values['max-answer-bytes'], 'max-answer-bytes', { min: 1024, int: true })! } : {}),
+    ...(values['retry-after-cap-ms'] ? { retryAfterCapMs: num(values['retry-after-cap-ms'], 'retry-after-cap-ms', { min: 0 })! } : {}),
     ...(values['price-in'] || values['price-out'] ? { price: { inputPerM: num(values['price-in'], 'price-in', { min: 0 }) ?? 0, outputPerM: num(values['price-out'], 'price-out', { min: 0 }) ?? 0 } } : {}),
     ...(values['game-text'] ? { includeGameText: true } : {}),
   };
@@ -206,6 +226,7 @@ async function runCommand(args: string[]) {
       ...(values['slow-buffer-ms'] ? { slowBufferMs: num(values['slow-buffer-ms'], 'slow-buffer-ms', { min: 0 })! } : {}),
     },
     ...(values['pause-key'] ? { pauseKey: values['pause-key'] } : {}),
+    ...(values['allow-keys'] ? { allowedKeys: allowKeysList(values['allow-keys']) } : {}),
     ...(values['pace-ms'] ? { minStepMs: num(values['pace-ms'], 'pace-ms', { min: 0 })! } : {}),
     ...(values['max-errors'] ? { maxConsecutiveErrors: num(values['max-errors'], 'max-errors', { min: 1, int: true })! } : {}),
     vlm,

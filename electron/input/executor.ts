@@ -2,12 +2,14 @@
  * Executes GUI actions with real OS input (nut-js), confined to the target window.
  * Every action is checked against the window before anything is injected; a refused action
  * stops the rest of that step's plan. Held keys and buttons are tracked so that every way a
- * run ends can release them.
+ * run ends can release them. Window-manager and system key combinations are refused unless the
+ * game allows them (see key-policy.ts).
  */
 import type { GuiAction } from '../actions/schema.ts';
 import { imageToScreen, type FrameGeometry } from './coordinates.ts';
 import { resolveKeyName, isModifier } from './keys.ts';
 import { loadNut } from './nut.ts';
+import { KeyPolicy } from './key-policy.ts';
 import { contains } from '../../native/types.ts';
 import { sleep } from '../util/time.ts';
 import { processHeldInput, type HeldInputTracker } from '../safety/held-input.ts';
@@ -25,6 +27,12 @@ type Button = 'left' | 'right' | 'middle';
 export class ActionExecutor {
   private heldKeys = new Set<string>();
   private heldButtons = new Set<Button>();
+  private readonly keyPolicy: KeyPolicy;
+
+  /** `allowedKeys`: system combinations this game may press, e.g. ['alt+f4'] (default: none). */
+  constructor(opts: { allowedKeys?: readonly string[] } = {}) {
+    this.keyPolicy = new KeyPolicy(opts.allowedKeys);
+  }
 
   /** `heldInput` keeps what is held where the process exit handler and, after a crash, the next start find it. */
   constructor(private readonly heldInput: HeldInputTracker = processHeldInput()) {}
@@ -95,6 +103,9 @@ export class ActionExecutor {
   }
 
   private async one(a: GuiAction, g: FrameGeometry, signal?: AbortSignal): Promise<ActionOutcome> {
+    // Judged with what is already held, so KEY_DOWN alt then PRESS f4 is caught too.
+    const systemKeys = this.keyPolicy.refusalFor(a, this.held());
+    if (systemKeys) return { action: a.type, ok: false, error: systemKeys };
     const nut = await loadNut();
     const ok = (at?: { x: number; y: number }): ActionOutcome => ({ action: a.type, ok: true, ...(at ? { at } : {}) });
     const refuse = (error: string): ActionOutcome => ({ action: a.type, ok: false, error });

@@ -102,10 +102,23 @@ export class Session extends EventEmitter {
     return this.deps.agent;
   }
 
-  /** Stops at once: aborts the model call and any wait, then releases held input. */
+  /**
+   * Stops at once: aborts the model call and any wait, and right away (not after an in-flight
+   * call returns) thaws a frozen world and releases held input. The run's end does it again.
+   */
   stop() {
     this.abort.abort();
     this.wake();
+    void this.makeSafe();
+  }
+
+  /** Cancels clock timers, thaws the world, releases held input. Idempotent; never throws. */
+  private async makeSafe() {
+    this.policy?.cancel();
+    await this.world.thaw().catch(() => {}); // starts synchronously: a frozen engine or process resumes inside stop()
+    this.emitWorld();
+    const released = await this.executor.releaseAll().catch(() => []);
+    if (released.length) this.emit('released', released);
   }
 
   /** Switches the latency mode; it takes effect at the next step. */
@@ -180,11 +193,7 @@ export class Session extends EventEmitter {
       status = this.abort.signal.aborted ? 'stopped' : 'failed';
       error = (err as Error).message;
     } finally {
-      this.policy?.cancel();
-      await this.world.thaw().catch(() => {});
-      this.emitWorld();
-      const released = await this.executor.releaseAll().catch(() => []);
-      if (released.length) this.emit('released', released);
+      await this.makeSafe();
     }
     store.update({ episodes, ...summary(episodes) });
     store.close(status, error);
@@ -198,10 +207,10 @@ export class Session extends EventEmitter {
       await this.gate();
       if (this.abort.signal.aborted) return { steps: s, end: 'stopped' };
       const started = now();
-      const { rec, terminal, refused } = await this.step(e, s);
+      const { rec, terminal, refused, unusable } = await this.step(e, s);
       const spare = this.config.minStepMs - (now() - started);
       if (spare > 0) await sleep(spare, this.abort.signal);
-      consecutiveErrors = rec.actions.length === 0 && rec.errors.length ? consecutiveErrors + 1 : 0;
+      consecutiveErrors = unusable ? consecutiveErrors + 1 : 0;
       if (consecutiveErrors >= this.config.maxConsecutiveErrors) {
         throw new Error(`${consecutiveErrors} steps in a row without usable actions; last error: ${rec.errors.at(-1)}`);
       }
@@ -212,7 +221,7 @@ export class Session extends EventEmitter {
     return { steps: this.config.maxSteps, end: 'max_steps' };
   }
 
-  private async step(episode: number, step: number): Promise<{ rec: StepRecord; terminal?: string; refused: boolean }> {
+  private async step(episode: number, step: number): Promise<{ rec: StepRecord; terminal?: string; refused: boolean; unusable: boolean }> {
     const { target, agent, capturer, store } = this.deps;
     const tStart = now();
     const errors: string[] = [];
@@ -351,12 +360,13 @@ export class Session extends EventEmitter {
       ...(decision.usage ? { tokens: decision.usage } : {}),
       ...(decision.costUsd !== undefined ? { cost_usd: decision.costUsd } : {}),
       ...(decision.attempts ? { attempts: decision.attempts } : {}),
+      ...(decision.calls?.length ? { model_calls: decision.calls } : {}),
       ...(game ? { view_inputs: game.drainInputs().map((i) => ({ ...i.input, ...(i.result.ok ? {} : { error: i.result.error }) })), score: round2(game.instance.score()), game_state: game.instance.snapshot() } : { score: null }),
     };
     store.appendStep(rec);
     this.emit('step', { ...rec, actionsText: decision.actions.map(describeAction) });
     const terminal = decision.actions.find(isTerminal);
-    return { rec, refused: !!refused, ...(terminal?.kind === 'gui' ? { terminal: terminal.type } : {}) };
+    return { rec, refused: !!refused, unusable: isUnusable(decision.actions.length, rec.errors.length, outcomes), ...(terminal?.kind === 'gui' ? { terminal: terminal.type } : {}) };
   }
 
   /** Raises the target; when that fails because the window is gone, says so plainly. */
@@ -416,6 +426,16 @@ export class Session extends EventEmitter {
     await flushGui();
     return outcomes;
   }
+}
+
+/**
+ * A step is unusable when it brought no actions (with an error), or when it was refused and
+ * nothing but WAITs took effect: twelve refused clicks in a row must fail the run like twelve
+ * unparseable answers.
+ */
+function isUnusable(actions: number, errors: number, outcomes: ActionOutcome[]): boolean {
+  if (actions === 0) return errors > 0;
+  return outcomes.some((o) => !o.ok) && !outcomes.some((o) => o.ok && o.action !== 'WAIT');
 }
 
 /** How many input messages a built-in view sends for an action (keydown, left mousedown). */
