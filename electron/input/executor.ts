@@ -28,14 +28,17 @@ export class ActionExecutor {
   private heldKeys = new Set<string>();
   private heldButtons = new Set<Button>();
   private readonly keyPolicy: KeyPolicy;
+  private readonly heldInput: HeldInputTracker;
 
-  /** `allowedKeys`: system combinations this game may press, e.g. ['alt+f4'] (default: none). */
-  constructor(opts: { allowedKeys?: readonly string[] } = {}) {
+  /**
+   * `allowedKeys`: system combinations this game may press, e.g. ['alt+f4'] (default: none).
+   * `heldInput` keeps what is held where the process exit handler and, after a crash, the next
+   * start find it (default: this process's registry).
+   */
+  constructor(opts: { allowedKeys?: readonly string[]; heldInput?: HeldInputTracker } = {}) {
     this.keyPolicy = new KeyPolicy(opts.allowedKeys);
+    this.heldInput = opts.heldInput ?? processHeldInput();
   }
-
-  /** `heldInput` keeps what is held where the process exit handler and, after a crash, the next start find it. */
-  constructor(private readonly heldInput: HeldInputTracker = processHeldInput()) {}
 
   /** Runs one step's actions in order; stops at the first refusal or when `signal` aborts. */
   async execute(actions: GuiAction[], g: FrameGeometry, signal?: AbortSignal): Promise<ActionOutcome[]> {

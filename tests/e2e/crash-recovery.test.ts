@@ -176,7 +176,7 @@ describe('a hold that cannot be written down', () => {
   it('is refused with a clear error and no key goes down; a momentary press still works', async () => {
     const notADir = path.join(tmp(), 'file');
     writeFileSync(notADir, 'a file where the config folder should be');
-    const executor = new ActionExecutor(new HeldInputTracker(heldInputRegistry(path.join(notADir, 'gamepilot'))));
+    const executor = new ActionExecutor({ heldInput: new HeldInputTracker(heldInputRegistry(path.join(notADir, 'gamepilot'))) });
     const g = { window: { x: 0, y: 0, width: 200, height: 200 }, imageScale: 1, imageWidth: 200, imageHeight: 200, inputScale: 1 };
     const [down] = await executor.execute([{ kind: 'gui', type: 'KEY_DOWN', params: { key: 'shift' } }], g);
     expect(down).toEqual({ action: 'KEY_DOWN', ok: false, error: expect.stringMatching(/^input failed: cannot write .*held-input\.json: /) });
