@@ -186,8 +186,7 @@ export class Session extends EventEmitter {
       const released = await this.executor.releaseAll().catch(() => []);
       if (released.length) this.emit('released', released);
     }
-    store.update({ episodes, ...summary(episodes) });
-    store.close(status, error);
+    store.close(status, error, { episodes, ...summary(episodes) }); // never throws, even on a full disk
     this.emit('status', status);
     return { runDir: store.dir, status, episodes, ...summary(episodes), ...(error ? { error } : {}) };
   }
