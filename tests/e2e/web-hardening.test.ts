@@ -21,6 +21,9 @@ import { JsonFileSettingsStore, MemorySecretStore } from '../../electron/api/set
 import { startWebShell, type WebShell } from '../../electron/web/server.ts';
 import { ensureRenderer } from '../../electron/web/shell.ts';
 import { createWindowManager } from '../../native/index.ts';
+import { GameViewServer } from '../../electron/games/view-server.ts';
+import { BuiltinGame } from '../../electron/games/builtin-game.ts';
+import { getGame } from '../../games/index.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -305,5 +308,37 @@ describe('handing the token to a browser', () => {
       expect(page.url()).toBe(`http://127.0.0.1:${web.port}/`);
       await page.close();
     });
+  });
+});
+
+describe('the built-in game view server', () => {
+  it('closes a view socket that sends an oversized or non-UTF-8 message, and keeps serving', async () => {
+    const server = new GameViewServer();
+    await server.start();
+    const game = new BuiltinGame(getGame('2048'), '2048');
+    try {
+      const url = new URL(server.add(game));
+      const socketPath = url.pathname.replace('/view/', '/ws/');
+      const big = await handshake(server.port, socketPath);
+      expect(big.status).toMatch(/ 101 /);
+      big.socket.write(clientFrame(1, Buffer.from('{}'), 1024 * 1024));
+      expect(await closeCode(big.frames)).toBe(1009);
+      const bad = await handshake(server.port, socketPath);
+      bad.socket.write(clientFrame(1, Buffer.from([0xc3, 0x28])));
+      expect(await closeCode(bad.frames)).toBe(1007);
+      big.socket.destroy();
+      bad.socket.destroy();
+      // Still serving: a fresh socket gets the board.
+      const ws = new WebSocket(`ws://127.0.0.1:${server.port}${socketPath}`);
+      const first = await new Promise<string>((resolve, reject) => {
+        ws.once('message', (d) => resolve(String(d)));
+        ws.once('error', reject);
+      });
+      ws.close();
+      expect(JSON.parse(first)).toMatchObject({ type: 'render' });
+    } finally {
+      await server.close();
+      game.dispose();
+    }
   });
 });
