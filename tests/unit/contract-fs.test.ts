@@ -4,7 +4,7 @@
  * a run id; run files cannot point outside their folder; the stored API key goes only to the
  * saved base URL. Real core, real files, real ffmpeg; the model endpoint is the test server.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -12,8 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GamepilotCore, type CoreDeps } from '../../electron/api/core.ts';
 import { JsonFileSettingsStore, MemorySecretStore } from '../../electron/api/settings-store.ts';
 import { RunStore } from '../../electron/store/run-store.ts';
-import { loadTutorial } from '../../electron/reflection/trajectory.ts';
-import { DEFAULT_SAMPLE } from '../../electron/reflection/trajectory.ts';
+import { DEFAULT_SAMPLE, loadTutorial } from '../../electron/reflection/trajectory.ts';
 import { createWindowManager } from '../../native/index.ts';
 import { FakeOpenAI } from '../helpers/fake-openai.ts';
 
@@ -132,9 +131,7 @@ describe('run files cannot point outside their run folder', () => {
 
     const linked = seedRun();
     const frame = path.join(linked.framesDir, 'e000-s00001.jpg');
-    writeFileSync(frame, ''); // replaced by a link to a file outside the run
-    const { rmSync } = await import('node:fs');
-    rmSync(frame);
+    rmSync(frame); // replaced by a link to a file outside the run
     symlinkSync(secret, frame);
     await expect(loadTutorial(linked.dir, DEFAULT_SAMPLE)).rejects.toThrow(/symbolic link/);
     await expect(core.handle('exportVideo', { id: linked.meta.id, name: 'linked.mp4' })).rejects.toThrow(/symbolic link/);
