@@ -41,6 +41,13 @@ export const SettingsPatchSchema = z.object(settingsFields).partial().strict();
 export type Settings = z.infer<typeof SettingsSchema>;
 export const DEFAULT_SETTINGS: Settings = SettingsSchema.parse({});
 
+/** A run's id: its folder name in the runs folder. Never a path. */
+export const RUN_ID = /^\w[\w.-]{0,199}$/;
+const runId = z.string().regex(RUN_ID, 'must be a run id (a folder name in the runs folder)');
+/** What an export may be called inside the exports folder: a plain name, never a path. */
+const exportName = (ext = '') =>
+  z.string().regex(new RegExp(`^\\w[\\w.-]{0,120}${ext.replace('.', '\\.')}$`), `must be a plain name (letters, digits, '.', '-', '_')${ext ? ` ending in ${ext}` : ''}, not a path`);
+
 export const StartRunSchema = z.object({
   target: z.union([z.object({ game: z.string().min(1) }), z.object({ windowId: z.string().min(1) })]),
   agent: z.enum(['random', 'solver', 'vlm']),
@@ -53,7 +60,8 @@ export const StartRunSchema = z.object({
   reflection: z
     .object({
       mode: z.enum(['none', 'self-f', 'self-t', 'self', 'other']),
-      tutorial: z.string().max(2000).optional(),
+      /** "solver" (a demonstration by the game's solver) or the id of a run or session in the runs folder. */
+      tutorial: z.string().regex(RUN_ID, 'must be "solver" or the id of a run or session in the runs folder (not a file path)').optional(),
       after: z.enum(['failed', 'every']).default('failed'),
       maxWords: z.number().int().min(10).max(2000).default(150),
       /** Pause after each reflection so a person can edit the lessons before the retry. */
@@ -92,15 +100,17 @@ export const REQUESTS = {
   }),
   stopRecording: empty,
   findTutorial: z.object({ game: z.string().min(1) }),
-  exportVideo: z.object({ id: z.string().regex(/^[\w.-]+$/), dest: z.string().max(1000).optional() }),
+  /** Written into the exports folder (or where the app's save dialog says); `name` defaults to `<id>.mp4`. */
+  exportVideo: z.object({ id: runId, name: exportName('.mp4').optional() }).strict(),
   getSettings: empty,
   saveSettings: z.object({ settings: SettingsPatchSchema, apiKey: z.string().max(500).optional() }),
   testConnection: z.object({ settings: SettingsPatchSchema.optional(), apiKey: z.string().max(500).optional() }),
   listRuns: empty,
   leaderboard: z.object({ game: z.string().optional() }),
-  getRun: z.object({ id: z.string().regex(/^[\w.-]+$/) }),
-  getFrame: z.object({ id: z.string().regex(/^[\w.-]+$/), frame: z.string().regex(/^frames\/[\w.-]+\.(jpg|png)$/) }),
-  exportRun: z.object({ id: z.string().regex(/^[\w.-]+$/), dest: z.string().max(1000).optional() }),
+  getRun: z.object({ id: runId }),
+  getFrame: z.object({ id: runId, frame: z.string().regex(/^frames\/\w[\w.-]*\.(jpg|png)$/) }),
+  /** A copy of the run folder in the exports folder (or where the app's save dialog says); `name` defaults to the id. */
+  exportRun: z.object({ id: runId, name: exportName().optional() }).strict(),
 } as const;
 export type Method = keyof typeof REQUESTS;
 export type Params<M extends Method> = z.input<(typeof REQUESTS)[M]>;
@@ -187,7 +197,8 @@ export interface RecordingResult {
 export interface RunSummary {
   id: string;
   created: string;
-  status: string;
+  /** `crashed`: still marked running, but the process that wrote it is gone. */
+  status: 'running' | 'completed' | 'stopped' | 'failed' | 'crashed';
   kind: string;
   game: string | null;
   target: string;
@@ -198,6 +209,8 @@ export interface RunSummary {
   std: number | null;
   episodes: number;
   steps: number;
+  /** The web shell's first-launch demonstration (never scored). */
+  demo?: boolean;
 }
 
 export interface Results {
@@ -219,8 +232,9 @@ export interface Results {
   getSettings: { settings: Settings; apiKeySet: boolean; secretStorage: string };
   saveSettings: { settings: Settings; apiKeySet: boolean };
   testConnection: { ok: boolean; models: string[]; error?: string; ms: number };
-  listRuns: { runs: RunSummary[] };
-  leaderboard: { rows: { game: string; player: string; model: string | null; space: string; latency: string; runs: number; episodes: number; mean: number; std: number; best: number }[] };
+  /** `warnings`: run folders skipped because their run.json is damaged, each naming the file. */
+  listRuns: { runs: RunSummary[]; warnings: string[] };
+  leaderboard: { warnings: string[]; rows: { game: string; player: string; model: string | null; space: string; latency: string; runs: number; episodes: number; mean: number; std: number; best: number }[] };
   getRun: { meta: Record<string, unknown>; steps: Record<string, unknown>[] };
   getFrame: { dataUrl: string };
   exportRun: { path: string };

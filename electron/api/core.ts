@@ -18,7 +18,7 @@ import type { Session } from '../session/session.ts';
 import { NutCapturer } from '../capture/nut-capturer.ts';
 import type { ScreenCapturer } from '../capture/types.ts';
 import { encodeFrame } from '../capture/encode.ts';
-import { exportRun, listRuns, openRun, readFrame } from '../store/run-library.ts';
+import { exportRun, listRuns, openRun, readFrame, runPath } from '../store/run-library.ts';
 import { describeApiError, VlmAgent } from '../agents/vlm.ts';
 import { Recorder, DEFAULT_RECORDER } from '../recording/recorder.ts';
 import { exportVideo } from '../recording/video.ts';
@@ -29,6 +29,7 @@ import type { ReflectionMode } from '../reflection/reflector.ts';
 import { DEFAULT_SAMPLE } from '../reflection/trajectory.ts';
 import { runIdc } from '../reflection/idc.ts';
 import { leaderboard } from '../store/leaderboard.ts';
+import type { RunStore } from '../store/run-store.ts';
 
 export interface CoreDeps {
   wm: WindowManager;
@@ -43,6 +44,31 @@ export interface CoreDeps {
   capturer?: ScreenCapturer;
   /** Windows of this app: never offered as targets. */
   isOwnWindow?: (w: WindowSummary) => boolean;
+  /**
+   * Where an export goes, asked of the person (the app's native save dialog): an absolute
+   * path, or undefined when they cancel. Without it, exports go into `exportDir`.
+   */
+  chooseExportPath?(suggestedName: string, kind: 'run' | 'video'): Promise<string | undefined>;
+}
+
+/** The base URL a settings patch points at: explicit, else the chosen provider's preset, else the current one. */
+function effectiveBaseURL(s: Settings, patch: Partial<Settings>): string {
+  if (patch.baseURL) return patch.baseURL;
+  if (patch.provider && patch.provider !== 'custom' && patch.baseURL === undefined) return PROVIDERS[patch.provider].baseURL;
+  return s.baseURL || PROVIDERS[s.provider].baseURL;
+}
+
+/** Same endpoint, ignoring a trailing slash and the case of scheme and host. */
+function sameEndpoint(a: string, b: string): boolean {
+  const norm = (u: string) => {
+    try {
+      const x = new URL(u);
+      return `${x.protocol}//${x.host}${x.pathname.replace(/\/+$/, '')}${x.search}`;
+    } catch {
+      return u.trim().replace(/\/+$/, '');
+    }
+  };
+  return !!a && norm(a) === norm(b);
 }
 
 /** Titles of Gamepilot's own windows: the control UI and the built-in game views. */
@@ -103,11 +129,13 @@ export class GamepilotCore extends EventEmitter {
         case 'stopRecording':
           return { result: await this.stopRecording() };
         case 'findTutorial': {
-          const expert = listRuns(this.deps.runsDir).find((r) => r.kind === 'human' && r.agent === 'human-expert' && r.game === p.game && r.status === 'completed');
+          const expert = listRuns(this.deps.runsDir).runs.find((r) => r.kind === 'human' && r.agent === 'human-expert' && r.game === p.game && r.status === 'completed');
           return { id: expert?.id ?? null };
         }
-        case 'exportVideo':
-          return { path: await exportVideo(path.join(this.deps.runsDir, openRun(this.deps.runsDir, p.id).meta.id), p.dest) };
+        case 'exportVideo': {
+          const dir = runPath(this.deps.runsDir, p.id);
+          return { path: await exportVideo(dir, await this.exportDestination(p.name ?? `${p.id}.mp4`, 'video')) };
+        }
         case 'setLatency': {
           if (!this.live) throw new Error('no run is going');
           this.live.session.setLatency(p.mode);
@@ -118,19 +146,21 @@ export class GamepilotCore extends EventEmitter {
         case 'saveSettings':
           return this.saveSettings(p.settings, p.apiKey);
         case 'testConnection':
-          return this.testConnection({ ...this.settings, ...(p.settings ?? {}) }, p.apiKey ?? this.deps.secrets.getApiKey());
+          return this.testConnection(p.settings ?? {}, p.apiKey);
         case 'listRuns':
-          return { runs: listRuns(this.deps.runsDir) };
+          return listRuns(this.deps.runsDir);
         case 'leaderboard':
-          return { rows: leaderboard(this.deps.runsDir, p.game ? { game: p.game } : {}) };
+          return leaderboard(this.deps.runsDir, p.game ? { game: p.game } : {});
         case 'getRun':
           return openRun(this.deps.runsDir, p.id);
         case 'getFrame': {
           const f = readFrame(this.deps.runsDir, p.id, p.frame);
           return { dataUrl: `data:${f.mime};base64,${f.data.toString('base64')}` };
         }
-        case 'exportRun':
-          return { path: exportRun(this.deps.runsDir, p.id, p.dest ?? this.deps.exportDir) };
+        case 'exportRun': {
+          runPath(this.deps.runsDir, p.id); // a missing run fails before anyone is asked where to put it
+          return { path: exportRun(this.deps.runsDir, p.id, await this.exportDestination(p.name ?? p.id, 'run')) };
+        }
       }
     })();
     return r as Results[M];
@@ -194,10 +224,29 @@ export class GamepilotCore extends EventEmitter {
     return { settings: this.settings, apiKeySet: !!this.deps.secrets.getApiKey() };
   }
 
-  private async testConnection(s: Settings, apiKey?: string): Promise<Results['testConnection']> {
+  /** Where an export named `name` goes: the person's choice (app dialog), else the exports folder. Never a path from the page. */
+  private async exportDestination(name: string, kind: 'run' | 'video'): Promise<string> {
+    if (this.deps.chooseExportPath) {
+      const chosen = await this.deps.chooseExportPath(name, kind);
+      if (!chosen) throw new Error('export cancelled');
+      if (!path.isAbsolute(chosen)) throw new Error(`the chosen export path is not absolute: ${chosen}`);
+      return chosen;
+    }
+    return path.join(path.resolve(this.deps.exportDir), name);
+  }
+
+  /**
+   * Lists the models at a base URL. The stored API key goes only to the saved base URL: a
+   * request for another URL (explicit, or a provider's preset) sends the key it brings, or none.
+   */
+  private async testConnection(patch: Partial<Settings>, givenKey?: string): Promise<Results['testConnection']> {
     const t0 = performance.now();
-    const baseURL = s.baseURL || PROVIDERS[s.provider].baseURL;
+    const s = { ...this.settings, ...patch };
+    const baseURL = effectiveBaseURL(s, patch);
+    const savedURL = this.settings.baseURL || PROVIDERS[this.settings.provider].baseURL;
+    const apiKey = givenKey || (sameEndpoint(baseURL, savedURL) ? this.deps.secrets.getApiKey() : undefined);
     try {
+      if (!baseURL) throw new Error('no base URL: pick a provider or enter a base URL');
       const client = new OpenAI({ baseURL, apiKey: apiKey || 'no-key', maxRetries: 0, timeout: 10_000 });
       const models: string[] = [];
       for await (const m of client.models.list()) {
@@ -217,8 +266,12 @@ export class GamepilotCore extends EventEmitter {
     this.lastError = null;
     this.setStatus('starting');
     let target: Target | undefined;
+    let store: RunStore | undefined;
     try {
       const vlm = req.agent === 'vlm' ? this.vlmSettings() : undefined;
+      const reflection = req.reflection && req.reflection.mode !== 'none' ? req.reflection : undefined;
+      if (reflection && req.agent !== 'vlm') throw new Error('reflection needs the model agent');
+      const reflectionReq = reflection ? this.reflectionRequest(reflection) : undefined; // a bad tutorial fails here, before anything opens
       const options: RunOptions = {
         ...('game' in req.target ? { game: req.target.game } : {}),
         agent: req.agent,
@@ -237,11 +290,14 @@ export class GamepilotCore extends EventEmitter {
       const agent = makeAgent(options);
       if (req.space === 'semantic' && !('game' in req.target)) throw new Error('the semantic action space needs a built-in game');
       target = await this.openTarget(req.target);
-      const { session, store } = wireSession(options, target, agent, this.deps.wm);
+      const wired = wireSession(options, target, agent, this.deps.wm);
+      const session = wired.session;
+      store = wired.store;
+      if (opts.demo) store.update({ demo: true });
+      const runId = store.meta.id;
       this.reflection = undefined;
-      if (req.reflection && req.reflection.mode !== 'none') {
-        if (req.agent !== 'vlm') throw new Error('reflection needs the model agent');
-        const r = await attachReflection(this.reflectionRequest(req.reflection), session, target.game?.def, (m) => this.emitEvent({ type: 'warning', runId: store.meta.id, message: m }));
+      if (reflectionReq) {
+        const r = await attachReflection(reflectionReq, session, target.game?.def, (m) => this.emitEvent({ type: 'warning', runId, message: m }));
         this.reflection = r.loop;
       }
       const run: LiveRun = {
@@ -267,6 +323,7 @@ export class GamepilotCore extends EventEmitter {
       this.setStatus('running');
       return { id: run.id };
     } catch (err) {
+      store?.close('failed', (err as Error).message);
       await target?.close().catch(() => {});
       this.lastError = (err as Error).message;
       this.setStatus('idle');
@@ -347,9 +404,11 @@ export class GamepilotCore extends EventEmitter {
 
   private reflectionRequest(r: { mode: ReflectionMode; tutorial?: string | undefined; after: 'failed' | 'every'; maxWords: number }): ReflectionRequest {
     const vlm = this.vlmSettings()!;
+    // Over the contract a tutorial is "solver" or a run id; only the runs folder is ever read.
+    const tutorial = r.tutorial === undefined || r.tutorial === 'solver' ? r.tutorial : runPath(this.deps.runsDir, r.tutorial);
     return {
       mode: r.mode,
-      ...(r.tutorial ? { tutorial: r.tutorial } : {}),
+      ...(tutorial ? { tutorial } : {}),
       after: r.after,
       successScore: 100,
       sample: DEFAULT_SAMPLE,

@@ -1,31 +1,36 @@
 /**
  * The contract over a WebSocket: `{id, method, params}` in, `{id, result | error}` out, and
  * `{event}` pushed. Authentication and origin checks happen at the upgrade (web/server.ts).
+ * A frame the socket layer rejects (too large: 1009, invalid UTF-8: 1007) closes only that
+ * socket; nothing a client sends can end the process.
  */
 import type { WebSocket } from 'ws';
 import type { CoreEvent, WireRequest } from './contract.ts';
 import type { GamepilotCore } from './core.ts';
 
-export function serveSocket(core: GamepilotCore, ws: WebSocket): void {
-  const relay = (e: CoreEvent) => {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ event: e }));
+export function serveSocket(core: GamepilotCore, ws: WebSocket, log: (s: string) => void = () => {}): void {
+  const send = (msg: unknown) => {
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(msg));
   };
+  const relay = (e: CoreEvent) => send({ event: e });
   core.on('event', relay);
   ws.on('close', () => core.off('event', relay));
-  ws.on('message', async (data) => {
+  // ws has already begun closing with the right code (1009, 1007, 1002) when it reports this.
+  ws.on('error', (err) => log(`web shell: closed a socket: ${err.message}`));
+  ws.on('message', async (data, isBinary) => {
     let req: WireRequest;
     try {
+      if (isBinary) throw new Error('expected a text message');
       req = JSON.parse(String(data)) as WireRequest;
       if (typeof req?.id !== 'number' || typeof req.method !== 'string') throw new Error('expected {id, method, params}');
     } catch (err) {
-      ws.send(JSON.stringify({ id: -1, error: `bad request: ${(err as Error).message}` }));
+      send({ id: -1, error: `bad request: ${(err as Error).message}` });
       return;
     }
     try {
-      const result = await core.handle(req.method, req.params);
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id: req.id, result }));
+      send({ id: req.id, result: await core.handle(req.method, req.params) });
     } catch (err) {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id: req.id, error: (err as Error).message }));
+      send({ id: req.id, error: (err as Error).message });
     }
   });
 }

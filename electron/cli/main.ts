@@ -22,7 +22,7 @@ import { recoverCrashLeftovers } from '../safety/recovery.ts';
 import { runBench, formatBench } from './bench.ts';
 import type { CaptureBackend } from '../capture/index.ts';
 import { defaultConfigDir, runWebShell } from '../web/shell.ts';
-import { launchViewWindow } from '../games/launcher.ts';
+import { openUiInBrowser } from '../web/open-ui.ts';
 import { JsonFileSettingsStore } from '../api/settings-store.ts';
 import { startStopHotkey } from '../input/stop-hotkey.ts';
 import { KeyPolicy } from '../input/key-policy.ts';
@@ -93,14 +93,15 @@ export async function main(argv: string[]): Promise<number> {
         return await idcCommand(rest);
       case 'leaderboard': {
         const { values } = parseArgs({ args: rest, options: { game: { type: 'string' }, 'runs-dir': { type: 'string' }, json: { type: 'boolean' } } });
-        const rows = leaderboard(path.resolve(values['runs-dir'] ?? 'runs'), values.game ? { game: values.game } : {});
+        const { rows, warnings } = leaderboard(path.resolve(values['runs-dir'] ?? 'runs'), values.game ? { game: values.game } : {});
+        for (const w of warnings) io.log(`warning: ${w}`);
         io.out(values.json ? JSON.stringify(rows) : formatLeaderboard(rows));
         return 0;
       }
       case 'video': {
         const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { out: { type: 'string' } } });
         if (!positionals[0]) throw new Error('usage: gamepilot video <run or session folder> [--out FILE]');
-        io.out(await exportVideo(path.resolve(positionals[0]), values.out ? path.resolve(values.out) : undefined));
+        io.out(await exportVideo(path.resolve(positionals[0]), values.out ? path.resolve(values.out) : undefined, { overwrite: true }));
         return 0;
       }
       case undefined:
@@ -300,7 +301,7 @@ async function webCommand(args: string[]) {
   });
   io.out(shell.url);
   io.log(`Gamepilot web shell on ${shell.url} (loopback only; the token is required). Ctrl+C stops.`);
-  const ui = values.open ? launchViewWindow(shell.url, { width: 1360, height: 860, x: 0, y: 0 }, 'chromium') : undefined;
+  const ui = values.open ? openUiInBrowser(shell, { width: 1360, height: 860, x: 0, y: 0 }, io.log) : undefined;
   await new Promise<void>((resolve) => {
     const quit = () => resolve();
     process.once('SIGINT', quit);

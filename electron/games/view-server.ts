@@ -23,6 +23,7 @@ export class GameViewServer {
 
   async start(): Promise<void> {
     this.server.on('upgrade', (req, socket, head) => {
+      socket.on('error', () => socket.destroy());
       const token = /^\/ws\/([a-f0-9]+)$/.exec(req.url ?? '')?.[1];
       const entry = token ? this.entries.get(token) : undefined;
       if (!entry) return socket.destroy();
@@ -80,6 +81,8 @@ export class GameViewServer {
   private attach(entry: Entry, ws: WebSocket) {
     entry.sockets.add(ws);
     ws.on('close', () => entry.sockets.delete(ws));
+    // An oversized or malformed frame: ws is already closing this socket (1009, 1007); the process goes on.
+    ws.on('error', () => {});
     ws.on('message', (data) => {
       let msg: any;
       try {

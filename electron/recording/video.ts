@@ -3,8 +3,10 @@
  * as a tutorial for reflection. ffmpeg is an external program: a clear error when missing.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { readJsonLines } from '../store/run-store.ts';
+import { resolveRunFile } from '../store/run-files.ts';
 import path from 'node:path';
 
 export function ffmpegMissingHint(): string {
@@ -15,34 +17,56 @@ export function ffmpegMissingHint(): string {
       : 'install ffmpeg (sudo apt-get install ffmpeg)';
 }
 
-/** Frames with their capture times: a recording's frames.jsonl, else a run's steps. */
+/** Frames with their capture times (a recording's frames.jsonl, else a run's steps), each confined to the folder. */
 function frameList(dir: string): { file: string; t: number }[] {
-  const index = path.join(dir, 'frames.jsonl');
-  const source = existsSync(index) ? index : path.join(dir, 'steps.jsonl');
+  const index = existsSync(path.join(dir, 'frames.jsonl')) ? 'frames.jsonl' : 'steps.jsonl';
+  const source = resolveRunFile(dir, index);
   return readJsonLines<{ file?: string; frame?: string; t?: number; t_capture?: number }>(source).rows.flatMap((r) => {
     const file = r.file ?? r.frame;
-    return file ? [{ file, t: r.t ?? r.t_capture ?? 0 }] : [];
+    return file ? [{ file: resolveRunFile(dir, file), t: Number(r.t ?? r.t_capture ?? 0) || 0 }] : [];
   });
 }
 
-/** Writes `<dir>/video.mp4` (or `out`) keeping the real timing between frames. */
-export async function exportVideo(dir: string, out = path.join(dir, 'video.mp4')): Promise<string> {
-  const frames = frameList(dir);
-  if (frames.length === 0) throw new Error(`no frames in ${dir}`);
+/** An output path ffmpeg can only take as a file name: absolute, no control characters. */
+function checkedOutput(out: string): string {
+  const abs = path.resolve(out);
+  if (!path.isAbsolute(abs) || abs.startsWith('-') || /[\x00-\x1f\x7f]/.test(abs)) throw new Error(`bad video destination ${JSON.stringify(out)}`);
+  return abs;
+}
+
+const quoted = (file: string) => `'${file.replace(/'/g, "'\\''")}'`;
+
+/**
+ * Writes `<dir>/video.mp4` (or `out`) keeping the real timing between frames. An existing
+ * file is replaced only with `overwrite` (the command line's own default); otherwise refused.
+ */
+export async function exportVideo(dir: string, out = path.join(dir, 'video.mp4'), opts: { overwrite?: boolean } = {}): Promise<string> {
+  const runDir = path.resolve(dir);
+  const dest = checkedOutput(out);
+  if (!opts.overwrite && existsSync(dest)) throw new Error(`${dest} already exists; choose another name`);
+  const frames = frameList(runDir);
+  if (frames.length === 0) throw new Error(`no frames in ${runDir}`);
   // ffmpeg's concat demuxer with per-frame durations reproduces the recording's pace.
   const list = frames.map((f, i) => {
     const next = frames[i + 1];
     const dur = next ? Math.max(0.001, (next.t - f.t) / 1000) : 0.5;
-    return `file '${path.join(dir, f.file).replace(/'/g, "'\\''")}'\nduration ${dur.toFixed(3)}`;
+    return `file ${quoted(f.file)}\nduration ${dur.toFixed(3)}`;
   });
-  const listFile = path.join(dir, 'video-frames.txt');
-  writeFileSync(listFile, [...list, `file '${path.join(dir, frames.at(-1)!.file)}'`].join('\n') + '\n');
-  await new Promise<void>((resolve, reject) => {
-    const p = spawn('ffmpeg', ['-y', '-loglevel', 'error', '-f', 'concat', '-safe', '0', '-i', listFile, '-vf', 'scale=trunc(iw/2)*2:trunc(ih/2)*2,format=yuv420p', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-r', '30', out], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    p.stderr.on('data', (d) => (err += d));
-    p.on('error', (e) => reject((e as NodeJS.ErrnoException).code === 'ENOENT' ? new Error(`ffmpeg is not installed: ${ffmpegMissingHint()}`) : e));
-    p.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg failed (${code}): ${err.trim().slice(0, 400)}`))));
-  });
-  return out;
+  // The list goes to a private temp folder: nothing in the run folder (a planted symlink) is written through.
+  const work = mkdtempSync(path.join(tmpdir(), 'gamepilot-video-'));
+  const listFile = path.join(work, 'frames.txt');
+  try {
+    writeFileSync(listFile, [...list, `file ${quoted(frames.at(-1)!.file)}`].join('\n') + '\n');
+    await new Promise<void>((resolve, reject) => {
+      const args = [opts.overwrite ? '-y' : '-n', '-loglevel', 'error', '-f', 'concat', '-safe', '0', '-i', listFile, '-vf', 'scale=trunc(iw/2)*2:trunc(ih/2)*2,format=yuv420p', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-r', '30', dest];
+      const p = spawn('ffmpeg', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+      let err = '';
+      p.stderr.on('data', (d) => (err += d));
+      p.on('error', (e) => reject((e as NodeJS.ErrnoException).code === 'ENOENT' ? new Error(`ffmpeg is not installed: ${ffmpegMissingHint()}`) : e));
+      p.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg failed (${code}): ${err.trim().slice(0, 400)}`))));
+    });
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  return dest;
 }

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { ffmpegMissingHint } from '../recording/video.ts';
-import { readJsonLines } from '../store/run-store.ts';
+import { parseRunMeta, readJsonLines } from '../store/run-store.ts';
+import { resolveRunFile } from '../store/run-files.ts';
 
 export interface SampleOptions {
   /** Frames per second of gameplay to keep (default 1). */
@@ -71,14 +72,15 @@ const jsonl = (file: string) => readJsonLines<any>(file).rows;
 /** One episode of a run (or a whole session) as a trajectory. */
 export async function runTrajectory(dir: string, opts: SampleOptions, episode?: number): Promise<Trajectory> {
   if (!existsSync(path.join(dir, 'run.json'))) throw new Error(`${dir} is not a run or session folder (no run.json)`);
-  const meta = JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8'));
-  const framesIndex = path.join(dir, 'frames.jsonl');
-  if (meta.kind === 'human' && existsSync(framesIndex)) {
-    const files = jsonl(framesIndex).map((r) => ({ file: path.join(dir, r.file), t: r.t }));
-    return build('session', dir, files, opts, `A ${meta.agent} session of ${meta.game ?? meta.target?.label}; score ${meta.mean ?? 'unknown'}.`);
+  const metaFile = resolveRunFile(dir, 'run.json');
+  const meta = parseRunMeta(readFileSync(metaFile, 'utf8'), metaFile);
+  // Frame names come from the folder's own files: each must be a plain file inside it.
+  if (meta.kind === 'human' && existsSync(path.join(dir, 'frames.jsonl'))) {
+    const files = jsonl(resolveRunFile(dir, 'frames.jsonl')).map((r) => ({ file: resolveRunFile(dir, r.file), t: Number(r.t) || 0 }));
+    return build('session', dir, files, opts, `A ${meta.agent} session of ${meta.game ?? meta.target.label}; score ${meta.mean ?? 'unknown'}.`);
   }
-  const steps = jsonl(path.join(dir, 'steps.jsonl')).filter((s) => s.frame && (episode === undefined || s.episode === episode));
-  const files = steps.map((s) => ({ file: path.join(dir, s.frame), t: s.t_capture }));
+  const steps = existsSync(path.join(dir, 'steps.jsonl')) ? jsonl(resolveRunFile(dir, 'steps.jsonl')).filter((s) => s.frame && (episode === undefined || s.episode === episode)) : [];
+  const files = steps.map((s) => ({ file: resolveRunFile(dir, s.frame), t: Number(s.t_capture) || 0 }));
   const last = steps.at(-1);
   const actions = steps.map((s) => `step ${s.step + 1}: ${(s.actions ?? []).map((a: any) => a.action ?? `${a.action_type}${a.parameters ? JSON.stringify(a.parameters) : ''}`).join(', ') || '(nothing)'}${s.errors?.length ? ` [${s.errors.join('; ')}]` : ''}`);
   return build('run', dir, files, opts, `${steps.length} steps; final score ${last?.score ?? 'unknown'}.\nActions taken:\n${actions.slice(-40).join('\n')}`);
@@ -106,8 +108,9 @@ async function videoTrajectory(file: string, opts: SampleOptions): Promise<Traje
 }
 
 /** A tutorial from any of: a video file, a folder of frames, or a run/session folder. */
-export async function loadTutorial(source: string, opts: SampleOptions): Promise<Trajectory> {
-  if (!existsSync(source)) throw new Error(`tutorial not found: ${source}`);
+export async function loadTutorial(given: string, opts: SampleOptions): Promise<Trajectory> {
+  const source = path.resolve(given); // absolute: a name like "-version" never reaches ffmpeg as an option
+  if (!existsSync(source)) throw new Error(`tutorial not found: ${given}`);
   if (statSync(source).isDirectory()) {
     return existsSync(path.join(source, 'run.json')) ? runTrajectory(source, opts) : folderTrajectory(source, opts);
   }

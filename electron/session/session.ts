@@ -195,8 +195,7 @@ export class Session extends EventEmitter {
     } finally {
       await this.makeSafe();
     }
-    store.update({ episodes, ...summary(episodes) });
-    store.close(status, error);
+    store.close(status, error, { episodes, ...summary(episodes) }); // never throws, even on a full disk
     this.emit('status', status);
     return { runDir: store.dir, status, episodes, ...summary(episodes), ...(error ? { error } : {}) };
   }

@@ -1,10 +1,9 @@
 /**
  * Scores across runs, for tables in a paper: episodes pooled per game × player (agent, model,
- * human role) × action space × latency mode, with mean, sample std and counts.
+ * human role) × action space × latency mode, with mean, sample std and counts. Only completed
+ * runs count: not stopped, failed or crashed ones, and not the web shell's demo.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import type { RunMeta } from './run-store.ts';
+import { scanRuns } from './run-library.ts';
 import { mean, std } from '../util/time.ts';
 
 export interface LeaderboardRow {
@@ -20,20 +19,14 @@ export interface LeaderboardRow {
   best: number;
 }
 
-export function leaderboard(root: string, filter: { game?: string } = {}): LeaderboardRow[] {
+export function leaderboard(root: string, filter: { game?: string } = {}): { rows: LeaderboardRow[]; warnings: string[] } {
   const groups = new Map<string, { row: Omit<LeaderboardRow, 'mean' | 'std' | 'best' | 'episodes'>; scores: number[] }>();
-  if (!existsSync(root)) return [];
-  for (const name of readdirSync(root)) {
-    let meta: RunMeta;
-    try {
-      meta = JSON.parse(readFileSync(path.join(root, name, 'run.json'), 'utf8')) as RunMeta;
-    } catch {
-      continue;
-    }
-    if (!meta.game || (filter.game && meta.game !== filter.game) || meta.status === 'failed') continue;
+  const { runs, warnings } = scanRuns(root);
+  for (const { meta } of runs) {
+    if (!meta.game || (filter.game && meta.game !== filter.game) || meta.status !== 'completed' || meta.demo) continue;
     const scores = meta.episodes.map((e) => e.score).filter((s): s is number => typeof s === 'number');
     if (!scores.length) continue;
-    const latency = String((meta.config as { latency?: string }).latency ?? 'normal');
+    const latency = String(meta.config.latency ?? 'normal');
     const key = [meta.game, meta.agent, meta.model ?? '', meta.action_space, latency].join('|');
     const g = groups.get(key) ?? { row: { game: meta.game, player: meta.agent, model: meta.model, space: meta.action_space, latency, runs: 0 }, scores: [] };
     g.row.runs++;
@@ -41,9 +34,10 @@ export function leaderboard(root: string, filter: { game?: string } = {}): Leade
     groups.set(key, g);
   }
   const r2 = (n: number) => Math.round(n * 100) / 100;
-  return [...groups.values()]
+  const rows = [...groups.values()]
     .map(({ row, scores }) => ({ ...row, episodes: scores.length, mean: r2(mean(scores)), std: r2(std(scores)), best: r2(Math.max(...scores)) }))
     .sort((a, b) => a.game.localeCompare(b.game) || b.mean - a.mean);
+  return { rows, warnings };
 }
 
 export function formatLeaderboard(rows: LeaderboardRow[]): string {

@@ -1,21 +1,26 @@
-/** The runs folder as a library: list, open, read frames, export. Ids are folder names. */
-import { cpSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+/**
+ * The runs folder as a library: list, open, read frames, export. Ids are folder names. A
+ * damaged run.json is skipped with a warning naming the file, so one bad run never hides
+ * the others.
+ */
+import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { readRun, type RunMeta } from './run-store.ts';
-import type { RunSummary } from '../api/contract.ts';
+import { listedStatus, parseRunMeta, readRun, type RunMeta } from './run-store.ts';
+import { resolveRunFile } from './run-files.ts';
+import { RUN_ID, type RunSummary } from '../api/contract.ts';
 
-function runPath(root: string, id: string): string {
-  if (!/^[\w.-]+$/.test(id) || id.startsWith('.')) throw new Error(`bad run id "${id}"`);
+export function runPath(root: string, id: string): string {
+  if (!RUN_ID.test(id)) throw new Error(`bad run id "${id}"`);
   const dir = path.join(root, id);
   if (!existsSync(path.join(dir, 'run.json'))) throw new Error(`no run "${id}" in ${root}`);
   return dir;
 }
 
-export function summarize(meta: RunMeta): RunSummary {
+export function summarize(meta: RunMeta, id = meta.id): RunSummary {
   return {
-    id: meta.id,
+    id,
     created: meta.created,
-    status: meta.status,
+    status: listedStatus(meta),
     kind: meta.kind,
     game: meta.game,
     target: meta.target.label,
@@ -26,41 +31,70 @@ export function summarize(meta: RunMeta): RunSummary {
     std: meta.std,
     episodes: meta.episodes.length,
     steps: meta.totals.steps,
+    ...(meta.demo ? { demo: true } : {}),
   };
 }
 
-export function listRuns(root: string): RunSummary[] {
-  if (!existsSync(root)) return [];
-  const out: RunSummary[] = [];
+export interface ScannedRun {
+  /** The folder name (what getRun takes), whatever run.json says its id is. */
+  id: string;
+  dir: string;
+  meta: RunMeta;
+}
+
+/** Every valid run under `root`, and a warning for each run.json that is not one. */
+export function scanRuns(root: string): { runs: ScannedRun[]; warnings: string[] } {
+  const runs: ScannedRun[] = [];
+  const warnings: string[] = [];
+  if (!existsSync(root)) return { runs, warnings };
   for (const name of readdirSync(root)) {
-    const file = path.join(root, name, 'run.json');
+    const dir = path.join(root, name);
+    const file = path.join(dir, 'run.json');
     if (!existsSync(file)) continue;
+    if (!RUN_ID.test(name)) {
+      warnings.push(`skipped ${dir}: a run folder's name may hold only letters, digits, '.', '-' and '_'`);
+      continue;
+    }
     try {
-      out.push(summarize(JSON.parse(readFileSync(file, 'utf8')) as RunMeta));
-    } catch {
-      /* a run.json being replaced right now, or damaged: skip it in the list */
+      runs.push({ id: name, dir, meta: parseRunMeta(readFileSync(resolveRunFile(dir, 'run.json'), 'utf8'), file) });
+    } catch (err) {
+      warnings.push(`skipped ${(err as Error).message}`);
     }
   }
-  return out.sort((a, b) => b.created.localeCompare(a.created));
+  return { runs, warnings };
+}
+
+export function listRuns(root: string): { runs: RunSummary[]; warnings: string[] } {
+  const { runs, warnings } = scanRuns(root);
+  return { runs: runs.map((r) => summarize(r.meta, r.id)).sort((a, b) => b.created.localeCompare(a.created)), warnings };
 }
 
 export function openRun(root: string, id: string) {
-  return readRun(runPath(root, id));
+  const run = readRun(runPath(root, id));
+  return { ...run, meta: { ...run.meta, id, status: listedStatus(run.meta) } };
 }
 
 export function readFrame(root: string, id: string, frame: string): { data: Buffer; mime: string } {
   const dir = runPath(root, id);
-  const file = path.resolve(dir, frame);
-  if (!file.startsWith(path.join(dir, 'frames') + path.sep)) throw new Error('frame path outside the run');
+  if (!/^frames\/[^/]+$/.test(frame)) throw new Error('frame path outside the run');
+  const file = resolveRunFile(dir, frame);
   return { data: readFileSync(file), mime: file.endsWith('.png') ? 'image/png' : 'image/jpeg' };
 }
 
-/** Copies a run folder; refuses to overwrite an existing destination. */
-export function exportRun(root: string, id: string, destParent: string): string {
+/**
+ * Copies a run folder to `dest` (a new folder; an existing one is never overwritten). Only
+ * plain files and folders are copied: a symlink planted in a run is left behind.
+ */
+export function exportRun(root: string, id: string, dest: string): string {
   const dir = runPath(root, id);
-  const dest = path.resolve(destParent, id);
-  if (existsSync(dest)) throw new Error(`${dest} already exists`);
-  if (existsSync(destParent) && !statSync(destParent).isDirectory()) throw new Error(`${destParent} is not a folder`);
-  cpSync(dir, dest, { recursive: true });
+  if (!path.isAbsolute(dest)) throw new Error(`export destination must be an absolute path, got "${dest}"`);
+  mkdirSync(path.dirname(dest), { recursive: true });
+  try {
+    mkdirSync(dest); // fails when anything, even a dangling symlink, already has this name
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new Error(`${dest} already exists; choose another name`);
+    throw err;
+  }
+  cpSync(dir, dest, { recursive: true, errorOnExist: true, force: false, filter: (src) => !lstatSync(src).isSymbolicLink() });
   return dest;
 }

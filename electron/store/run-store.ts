@@ -1,11 +1,16 @@
 /**
- * A run on disk: `run.json` (replaced atomically), `steps.jsonl` (one line per step, written
- * with a single write() as each step finishes), `frames/`. A crash loses at most the step
- * in flight; readers skip a torn last line.
+ * A run on disk: `run.json` (replaced atomically, after every step so its totals are current),
+ * `steps.jsonl` (one line per step, written with a single write() as each step finishes),
+ * `frames/`. A crash loses at most the step in flight; readers skip a torn last line. A full
+ * disk ends the run as failed with a message naming the folder, and leaves no partial file.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync, existsSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync, existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomic } from '../util/atomic-file.ts';
+import { currentOwner, ownerAlive, type Owner } from '../util/owner.ts';
+import { resolveRunFile, RunFileError } from './run-files.ts';
 
 export interface StepRecord {
   step: number;
@@ -36,6 +41,8 @@ export interface EpisodeSummary {
 }
 
 export type RunStatus = 'running' | 'completed' | 'stopped' | 'failed';
+/** What a listing shows: a run still marked running whose process is gone has crashed. */
+export type ListedStatus = RunStatus | 'crashed';
 
 export interface RunMeta {
   id: string;
@@ -54,6 +61,66 @@ export interface RunMeta {
   std: number | null;
   totals: { steps: number; tokens_in: number; tokens_out: number; cost_usd: number | null };
   error?: string;
+  /** The process writing this run (pid + start time): a dead owner means the run crashed. */
+  owner?: Owner;
+  /** The web shell's first-launch demonstration: never scored. */
+  demo?: boolean;
+}
+
+const num = z.number().finite();
+/** run.json as read back: what listings, the leaderboard and replay rely on. Extra fields are kept. */
+export const RunMetaSchema = z.looseObject({
+  id: z.string().min(1),
+  created: z.string().min(1),
+  updated: z.string().optional(),
+  status: z.enum(['running', 'completed', 'stopped', 'failed']),
+  kind: z.enum(['agent', 'human']),
+  game: z.string().nullable(),
+  target: z.looseObject({ kind: z.enum(['builtin', 'window']), label: z.string(), pattern: z.string().optional() }),
+  agent: z.string(),
+  model: z.string().nullable(),
+  action_space: z.string(),
+  config: z.record(z.string(), z.unknown()),
+  episodes: z.array(z.looseObject({ episode: num, seed: num, score: num.nullable(), steps: num, end: z.string() })),
+  mean: num.nullable(),
+  std: num.nullable(),
+  totals: z.looseObject({ steps: num, tokens_in: num, tokens_out: num, cost_usd: num.nullable() }),
+  error: z.string().optional(),
+  owner: z.looseObject({ pid: num, started: num, host: z.string() }).optional(),
+  demo: z.boolean().optional(),
+});
+
+/** Parses a run.json's text; a clear error names the file and the first problem. */
+export function parseRunMeta(text: string, file: string): RunMeta {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  const r = RunMetaSchema.safeParse(raw);
+  if (!r.success) {
+    const issue = r.error.issues[0]!;
+    throw new Error(`${file} is not a valid run: ${issue.path.join('.') || 'the file'} ${issue.message.replace(/^Invalid input: /, '')}`);
+  }
+  return r.data as RunMeta;
+}
+
+/** The status a listing shows: `crashed` when the run says running but its owner is dead. */
+export function listedStatus(meta: Pick<RunMeta, 'status' | 'owner'>): ListedStatus {
+  return meta.status === 'running' && !ownerAlive(meta.owner) ? 'crashed' : meta.status;
+}
+
+/** A write into the run folder failed; for a full disk the message names the folder. */
+function storeError(dir: string, what: string, err: unknown): Error {
+  const e = err as NodeJS.ErrnoException;
+  const wrapped = new Error(
+    e.code === 'ENOSPC' || e.code === 'EDQUOT'
+      ? `the disk holding ${dir} is full: cannot write ${what}; free some space and start the run again`
+      : `cannot write ${what} in ${dir}: ${e.message}`,
+  ) as NodeJS.ErrnoException;
+  if (e.code !== undefined) wrapped.code = e.code;
+  return wrapped;
 }
 
 function slug(s: string) {
@@ -63,17 +130,24 @@ function slug(s: string) {
 export class RunStore {
   readonly framesDir: string;
   private stepsFd: number;
+  private stepsSize: number;
+  private closed = false;
   meta: RunMeta;
 
   private constructor(readonly dir: string, meta: RunMeta) {
     this.framesDir = path.join(dir, 'frames');
-    mkdirSync(this.framesDir, { recursive: true });
-    this.stepsFd = openSync(path.join(dir, 'steps.jsonl'), 'a');
+    try {
+      mkdirSync(this.framesDir, { recursive: true });
+      this.stepsFd = openSync(path.join(dir, 'steps.jsonl'), 'a');
+    } catch (err) {
+      throw storeError(dir, 'the run folder', err);
+    }
+    this.stepsSize = fstatSync(this.stepsFd).size;
     this.meta = meta;
     this.writeMeta();
   }
 
-  static create(root: string, init: Omit<RunMeta, 'id' | 'created' | 'updated' | 'status' | 'episodes' | 'mean' | 'std' | 'totals'>): RunStore {
+  static create(root: string, init: Omit<RunMeta, 'id' | 'created' | 'updated' | 'status' | 'episodes' | 'mean' | 'std' | 'totals' | 'owner'>): RunStore {
     const created = new Date();
     const stamp = created.toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
     const id = `${stamp}-${slug(init.game ?? init.target.label)}-${slug(init.agent)}-${randomBytes(2).toString('hex')}`;
@@ -84,6 +158,7 @@ export class RunStore {
       created: created.toISOString(),
       updated: created.toISOString(),
       status: 'running',
+      owner: currentOwner(),
       episodes: [],
       mean: null,
       std: null,
@@ -91,20 +166,40 @@ export class RunStore {
     });
   }
 
-  /** Writes a frame file and returns its path relative to the run folder. */
+  /** Writes a frame file and returns its path relative to the run folder; a failed write leaves nothing behind. */
   writeFrame(episode: number, step: number, data: Buffer, ext: 'jpg' | 'png'): string {
     const rel = `frames/e${String(episode).padStart(3, '0')}-s${String(step).padStart(5, '0')}.${ext}`;
-    writeFileSync(path.join(this.dir, rel), data);
+    const file = path.join(this.dir, rel);
+    try {
+      writeFileSync(file, data, { flag: 'wx' }); // never through a planted symlink, never over another frame
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') rmSync(file, { force: true });
+      throw storeError(this.dir, rel, err);
+    }
     return rel;
   }
 
+  /** Appends one step line and brings run.json's totals up to date; a failed write is undone. */
   appendStep(rec: StepRecord) {
-    writeSync(this.stepsFd, JSON.stringify(rec) + '\n');
+    const line = Buffer.from(JSON.stringify(rec) + '\n');
+    try {
+      for (let off = 0; off < line.length; ) off += writeSync(this.stepsFd, line, off, line.length - off);
+    } catch (err) {
+      try {
+        ftruncateSync(this.stepsFd, this.stepsSize); // no torn line left by a full disk
+      } catch {
+        /* the reader skips a torn last line anyway */
+      }
+      throw storeError(this.dir, 'steps.jsonl', err);
+    }
+    this.stepsSize += line.length;
     const t = this.meta.totals;
     t.steps++;
     t.tokens_in += rec.tokens?.input ?? 0;
     t.tokens_out += rec.tokens?.output ?? 0;
     if (typeof rec.cost_usd === 'number') t.cost_usd = (t.cost_usd ?? 0) + rec.cost_usd;
+    // Rewritten every step without fsync: a crash may lose this update, never the file.
+    this.writeMeta({ fsync: false });
   }
 
   update(patch: Partial<RunMeta>) {
@@ -112,24 +207,54 @@ export class RunStore {
     this.writeMeta();
   }
 
-  close(status: RunStatus, error?: string) {
+  /**
+   * Ends the run with its final status. Never throws: on a full disk, where no new file can be
+   * made, run.json is overwritten in place so the run still reads as failed with its reason.
+   */
+  close(status: RunStatus, error?: string, patch: Partial<RunMeta> = {}) {
+    if (this.closed) return;
+    this.closed = true;
+    Object.assign(this.meta, patch);
     this.meta.status = status;
     if (error) this.meta.error = error;
-    this.writeMeta();
+    try {
+      this.writeMeta();
+    } catch (err) {
+      this.meta.status = 'failed';
+      if (!this.meta.error) this.meta.error = (err as Error).message;
+      this.overwriteMetaInPlace();
+    }
     try {
       fsyncSync(this.stepsFd);
       closeSync(this.stepsFd);
     } catch {
-      /* already closed */
+      /* already closed, or nothing more can be flushed to a full disk */
     }
   }
 
-  private writeMeta() {
+  private writeMeta(opts: { fsync?: boolean } = {}) {
     this.meta.updated = new Date().toISOString();
+    writeFileAtomic(path.join(this.dir, 'run.json'), JSON.stringify(this.meta, null, 2), opts);
+  }
+
+  /** Last resort for a full disk: rewrite run.json's own blocks (compact JSON is no longer than before). */
+  private overwriteMetaInPlace() {
     const file = path.join(this.dir, 'run.json');
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(this.meta, null, 2));
-    renameSync(tmp, file);
+    let fd: number | undefined;
+    try {
+      fd = openSync(file, 'r+');
+      let buf = Buffer.from(JSON.stringify(this.meta));
+      // Growing the file would need a new block the disk does not have: shorten the reason instead.
+      const room = fstatSync(fd).size;
+      if (buf.length > room && this.meta.error) buf = Buffer.from(JSON.stringify({ ...this.meta, error: this.meta.error.slice(0, Math.max(0, this.meta.error.length - (buf.length - room))) }));
+      writeSync(fd, buf, 0, buf.length, 0);
+      ftruncateSync(fd, buf.length);
+      fsyncSync(fd);
+    } catch {
+      /* nothing more can be done; the listing will show the run as crashed once we exit */
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
   }
 }
 
@@ -151,7 +276,14 @@ export function readJsonLines<T = unknown>(file: string): { rows: T[]; skipped: 
 
 /** Reads a run folder; a torn last line (crash mid-write) is skipped and reported. */
 export function readRun(dir: string): { meta: RunMeta; steps: StepRecord[]; skippedLines: number } {
-  const meta = JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8')) as RunMeta;
-  const { rows, skipped } = readJsonLines<StepRecord>(path.join(dir, 'steps.jsonl'));
+  const metaFile = resolveRunFile(dir, 'run.json');
+  const meta = parseRunMeta(readFileSync(metaFile, 'utf8'), metaFile);
+  let stepsFile: string | undefined;
+  try {
+    stepsFile = resolveRunFile(dir, 'steps.jsonl');
+  } catch (err) {
+    if (!(err instanceof RunFileError) || existsSync(path.join(dir, 'steps.jsonl'))) throw err;
+  }
+  const { rows, skipped } = stepsFile ? readJsonLines<StepRecord>(stepsFile) : { rows: [], skipped: 0 };
   return { meta, steps: rows, skippedLines: skipped };
 }

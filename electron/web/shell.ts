@@ -64,7 +64,7 @@ export async function runWebShell(opts: WebShellOptions): Promise<{ shell: WebSh
     shell: 'web',
     version: version(),
   });
-  const shell = await startWebShell(core, { ...(opts.port !== undefined ? { port: opts.port } : {}), staticDir });
+  const shell = await startWebShell(core, { ...(opts.port !== undefined ? { port: opts.port } : {}), staticDir, log: opts.log });
   let stopHook: (() => void) | undefined;
   try {
     const hotkey = core.state().stopHotkey;

@@ -16,14 +16,21 @@ export function App({ client, onConnection }: { client: ApiClient; onConnection?
   const live = useCore(client);
   const [tab, setTab] = useState<Tab>('live');
   const [error, setError] = useState<string | null>(null);
+  // The core's last error stays in its state until the next run; dismissing hides that one message.
+  const [dismissed, setDismissed] = useState<string | null>(null);
   const [connected, setConnected] = useState(true);
   const [runsKey, setRunsKey] = useState(0);
   const core = live.core;
   useEffect(() => onConnection?.(setConnected), [onConnection]);
   useEffect(() => {
+    if (!core?.lastError) setDismissed(null); // a new run clears it; the same message later shows again
+  }, [core?.lastError]);
+  useEffect(() => {
     if (core?.status === 'idle') setRunsKey((k) => k + 1);
   }, [core?.status]);
   const busy = !!core && core.status !== 'idle';
+  const coreError = core?.lastError && core.lastError !== dismissed ? core.lastError : null;
+  const shownError = error ?? coreError;
   const tabs: [Tab, string][] = [['live', 'Live'], ['targets', 'New run'], ['record', 'Record human'], ['idc', 'Improve'], ['runs', 'Runs'], ['settings', 'Settings']];
 
   return (
@@ -46,9 +53,10 @@ export function App({ client, onConnection }: { client: ApiClient; onConnection?
           No model is configured yet: open <button className="link" onClick={() => setTab('settings')}>Settings</button>, pick a provider (OpenAI, Gemini, OpenRouter, vLLM, Ollama, LM Studio), enter a model and key, then start a run from <button className="link" onClick={() => setTab('targets')}>New run</button>.
         </div>
       )}
-      {(error || core?.lastError) && (
+      {shownError && (
         <div className="banner bad" role="alert" data-testid="error">
-          {error ?? core?.lastError} <button className="link" onClick={() => setError(null)}>dismiss</button>
+          {shownError}{' '}
+          <button className="link" data-testid="dismiss-error" onClick={() => (error ? setError(null) : setDismissed(core?.lastError ?? null))}>dismiss</button>
         </div>
       )}
       <main>

@@ -101,10 +101,11 @@ for (const transport of ['websocket', 'ipc'] as const) {
       const run = await client().request('getRun', { id: seededRun });
       expect(run.steps).toHaveLength(1);
       expect((await client().request('getFrame', { id: seededRun, frame: 'frames/e000-s00000.jpg' })).dataUrl).toBe('data:image/jpeg;base64,/9j/2Q==');
-      const dest = path.join(tmp, `export-${transport}`);
-      const { path: exported } = await client().request('exportRun', { id: seededRun, dest });
+      const name = `export-${transport}`;
+      const { path: exported } = await client().request('exportRun', { id: seededRun, name });
+      expect(exported).toBe(path.join(tmp, 'exports', name));
       expect(existsSync(path.join(exported, 'steps.jsonl'))).toBe(true);
-      await expect(client().request('exportRun', { id: seededRun, dest })).rejects.toThrow(/already exists/);
+      await expect(client().request('exportRun', { id: seededRun, name })).rejects.toThrow(/already exists/);
     });
 
     it('lists targets without Gamepilot’s own windows', async () => {
@@ -212,7 +213,7 @@ describe('web shell access control', () => {
       });
     expect(await attempt(`ws://127.0.0.1:${shell.port}/api/ws`)).toMatch(/401/);
     expect(await attempt(`ws://127.0.0.1:${shell.port}/api/ws?token=nope`)).toMatch(/401/);
-    expect(await attempt(`ws://127.0.0.1:${shell.port}/api/ws?token=${shell.token}`, 'http://evil.example')).toMatch(/401/);
+    expect(await attempt(`ws://127.0.0.1:${shell.port}/api/ws?token=${shell.token}`, 'http://evil.example')).toMatch(/403/);
     expect(await attempt(`ws://127.0.0.1:${shell.port}/api/ws?token=${shell.token}`, base())).toBe('open');
   });
 

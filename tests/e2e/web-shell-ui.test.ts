@@ -169,7 +169,8 @@ describe('web shell UI', () => {
     const rows = page.getByTestId('run-row');
     await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(2);
     await expect.poll(() => rows.first().textContent()).toMatch(/2048.*vlm.*test-vlm.*gui/);
-    await expect.poll(() => page.getByTestId('leaderboard').textContent()).toMatch(/2048.*vlm.*test-vlm.*gui.*normal/);
+    expect(await rows.first().textContent()).toMatch(/stopped/);
+    expect(await page.getByTestId('leaderboard').count()).toBe(0); // stopped runs (and the demo) are not scored
     await shot('07-runs');
     await rows.first().click();
     await page.getByTestId('replay-frame').waitFor();
@@ -284,6 +285,9 @@ describe('web shell UI', () => {
     const plays = server.requests.slice(before).filter((q) => String(q.body.messages[0].content).includes('You are playing'));
     expect(plays.length).toBe(3);
     for (const q of plays) expect(String(q.body.messages[0].content)).toContain('EDITED-LESSON: merge toward the bottom-left corner.');
+    // This run completed, so it is the first one scored.
+    await page.getByTestId('tab-runs').click();
+    await expect.poll(() => page.getByTestId('leaderboard').textContent()).toMatch(/2048.*vlm.*test-vlm.*gui.*normal/);
   });
 
   it('charts an Improvement Dynamics Curve live, with each round’s skill and what changed', async () => {

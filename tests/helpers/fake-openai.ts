@@ -29,6 +29,8 @@ export type Responder = (body: any, index: number) => ScriptedReply | Promise<Sc
 
 export class FakeOpenAI {
   readonly requests: RecordedRequest[] = [];
+  /** GET /models calls (connection tests), kept apart so chat request indices stay as they were. */
+  readonly modelListings: RecordedRequest[] = [];
   private server: http.Server;
   port = 0;
 
@@ -63,6 +65,7 @@ export class FakeOpenAI {
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
     if (req.method === 'GET' && req.url?.endsWith('/models')) {
+      this.modelListings.push({ body: null, headers: req.headers, at: Date.now() });
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'test-vlm', object: 'model' }] }));
       return;
     }

@@ -19,13 +19,14 @@ describe('leaderboard', () => {
     run(root, 'vlm', 'gpt-4o', [90], 'failed');
     run(root, 'vlm', 'gpt-4o', [5], 'completed', 'stop');
     run(root, 'human-expert', null, [60, 80]);
-    const rows = leaderboard(root);
+    const { rows, warnings } = leaderboard(root);
+    expect(warnings).toEqual([]);
     expect(rows.map((r) => [r.player, r.latency, r.runs, r.episodes, r.mean, r.std])).toEqual([
       ['human-expert', 'normal', 1, 2, 70, 14.14],
       ['vlm', 'normal', 2, 3, 20, 10],
       ['vlm', 'stop', 1, 1, 5, 0],
     ]);
     expect(formatLeaderboard(rows)).toMatch(/human-expert .* 70 ± 14\.14/);
-    expect(leaderboard(root, { game: 'snake' })).toEqual([]);
+    expect(leaderboard(root, { game: 'snake' }).rows).toEqual([]);
   });
 });

@@ -100,3 +100,24 @@ export function wsClient(url: string, Socket: SocketCtor = (globalThis as unknow
     },
   };
 }
+
+const TOKEN_KEY = 'gamepilot-token';
+
+/**
+ * The web shell's session token: taken from the URL fragment (`#token=`, how a launch code
+ * hands it over) or query (`?token=`, the printed URL), kept in sessionStorage for reloads of
+ * this tab, and removed from the address bar so it is not left in view, history or bookmarks.
+ */
+export function takeSessionToken(loc: Pick<Location, 'pathname' | 'search' | 'hash'> = location, storage: Pick<Storage, 'getItem' | 'setItem'> = sessionStorage, hist: Pick<History, 'replaceState'> = history): string {
+  const query = new URLSearchParams(loc.search);
+  const fragment = new URLSearchParams(loc.hash.replace(/^#/, ''));
+  const given = fragment.get('token') ?? query.get('token');
+  if (given === null) return storage.getItem(TOKEN_KEY) ?? '';
+  storage.setItem(TOKEN_KEY, given);
+  query.delete('token');
+  fragment.delete('token');
+  const q = query.toString();
+  const f = fragment.toString();
+  hist.replaceState(null, '', `${loc.pathname}${q ? `?${q}` : ''}${f ? `#${f}` : ''}`);
+  return given;
+}

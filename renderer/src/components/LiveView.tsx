@@ -50,7 +50,7 @@ export function LiveView({ live, client, onError }: { live: LiveState; client: A
         <h3>Reasoning {live.answer && !step ? <span className="pulse">streaming</span> : null}</h3>
         {live.thinking && <pre className="thinking" aria-label="model thinking">{live.thinking}</pre>}
         <pre className="reasoning" ref={reasoningRef} data-testid="reasoning" aria-live="polite">
-          {streamed || (run?.agent === 'vlm' ? 'The model’s answer streams here.' : `The ${run?.agent ?? ''} baseline does not explain itself.`)}
+          {streamed || (!run ? 'No run is going. The model’s answer streams here during a run.' : run.agent === 'vlm' ? 'The model’s answer streams here.' : `The ${run.agent} baseline does not explain itself.`)}
         </pre>
         <h3>Actions</h3>
         <ol className="actions" data-testid="actions">

@@ -18,10 +18,14 @@ interface StepRow {
 
 export function RunsView({ client, refreshKey }: { client: ApiClient; refreshKey: number }) {
   const [runs, setRuns] = useState<RunSummary[]>([]);
+  const [warnings, setWarnings] = useState<string[]>([]);
   const [board, setBoard] = useState<Results['leaderboard']['rows']>([]);
   const [open, setOpen] = useState<string | null>(null);
   useEffect(() => {
-    client.request('listRuns').then((r) => setRuns(r.runs), () => {});
+    client.request('listRuns').then((r) => {
+      setRuns(r.runs);
+      setWarnings(r.warnings);
+    }, (e: Error) => setWarnings([`cannot list the runs: ${e.message}`]));
     client.request('leaderboard', {}).then((r) => setBoard(r.rows), () => {});
   }, [client, refreshKey]);
   if (open) return <Replay client={client} id={open} onClose={() => setOpen(null)} />;
@@ -50,6 +54,11 @@ export function RunsView({ client, refreshKey }: { client: ApiClient; refreshKey
         </>
       )}
       <h2>Runs</h2>
+      {warnings.length > 0 && (
+        <div className="errors" role="alert" data-testid="runs-warnings">
+          {warnings.map((w, i) => <div key={i}>{w}</div>)}
+        </div>
+      )}
       {runs.length === 0 && <p className="muted">No runs yet.</p>}
       <table className="run-table">
         <thead>
@@ -66,7 +75,7 @@ export function RunsView({ client, refreshKey }: { client: ApiClient; refreshKey
               <td>{r.mean === null ? '–' : `${r.mean}${r.std ? ` ± ${r.std}` : ''}`}</td>
               <td>{r.episodes}</td>
               <td>{r.steps}</td>
-              <td>{r.status}</td>
+              <td className={r.status === 'crashed' || r.status === 'failed' ? 'bad' : ''}>{r.status}{r.demo ? ' (demo)' : ''}</td>
             </tr>
           ))}
         </tbody>

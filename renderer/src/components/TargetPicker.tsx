@@ -119,7 +119,7 @@ export function TargetPicker({ client, modelConfigured, busy, onStarted, onError
         </label>
         {reflection !== 'none' && agent === 'vlm' && (
           <>
-            <label>Tutorial (solver, video, frames folder or run) <input value={tutorial} onChange={(e) => setTutorial(e.target.value)} placeholder="solver, or /path/to/tutorial.mp4" /></label>
+            <label>Tutorial (solver, or a run or session id from Runs) <input value={tutorial} onChange={(e) => setTutorial(e.target.value.trim())} placeholder="solver, or a run id" /></label>
             <label className="inline"><input type="checkbox" checked={review} onChange={(e) => setReview(e.target.checked)} data-testid="review-select" /> review lessons</label>
           </>
         )}
