@@ -230,7 +230,8 @@ export interface Results {
   findTutorial: { id: string | null };
   exportVideo: { path: string };
   getSettings: { settings: Settings; apiKeySet: boolean; secretStorage: string };
-  saveSettings: { settings: Settings; apiKeySet: boolean };
+  /** `keyCleared`: the endpoint changed without a new key, so the stored key was dropped. */
+  saveSettings: { settings: Settings; apiKeySet: boolean; keyCleared?: boolean };
   testConnection: { ok: boolean; models: string[]; error?: string; ms: number };
   /** `warnings`: run folders skipped because their run.json is damaged, each naming the file. */
   listRuns: { runs: RunSummary[]; warnings: string[] };

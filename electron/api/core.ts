@@ -217,11 +217,17 @@ export class GamepilotCore extends EventEmitter {
   private async saveSettings(patch: Partial<Settings>, apiKey?: string): Promise<Results['saveSettings']> {
     const next = { ...this.settings, ...patch };
     if (patch.provider && patch.provider !== 'custom' && patch.baseURL === undefined) next.baseURL = PROVIDERS[patch.provider].baseURL;
+    const before = this.settings.baseURL || PROVIDERS[this.settings.provider].baseURL;
+    const after = next.baseURL || PROVIDERS[next.provider].baseURL;
+    // A stored key belongs to its endpoint: moving to another one without a new key drops it,
+    // so a page holding the token cannot point the key at a server of its own.
+    const keyCleared = apiKey === undefined && !sameEndpoint(before, after) && !!this.deps.secrets.getApiKey();
     this.deps.settings.save(next);
     this.settings = next;
     if (apiKey !== undefined) this.deps.secrets.setApiKey(apiKey);
+    else if (keyCleared) this.deps.secrets.setApiKey(undefined);
     this.emitEvent({ type: 'state', state: this.state() });
-    return { settings: this.settings, apiKeySet: !!this.deps.secrets.getApiKey() };
+    return { settings: this.settings, apiKeySet: !!this.deps.secrets.getApiKey(), ...(keyCleared ? { keyCleared: true } : {}) };
   }
 
   /** Where an export named `name` goes: the person's choice (app dialog), else the exports folder. Never a path from the page. */

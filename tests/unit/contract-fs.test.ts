@@ -196,4 +196,18 @@ describe('testConnection and the stored API key', () => {
     expect(auth(other)).toBe('Bearer sk-typed-for-other');
     for (const r of other.modelListings) expect(JSON.stringify(r.headers)).not.toContain('sk-stored-secret');
   });
+
+  it('drops the stored key when saved settings move to another endpoint without a new key', async () => {
+    const c = makeCore({}, path.join(tmp, 'config-move'));
+    await c.handle('saveSettings', { settings: { provider: 'custom', baseURL: saved.baseURL, model: 'test-vlm' }, apiKey: 'sk-stored-secret' });
+    expect(await c.handle('saveSettings', { settings: { temperature: 0.5 } })).toMatchObject({ apiKeySet: true });
+    expect(await c.handle('saveSettings', { settings: { baseURL: `${saved.baseURL}/` } })).toMatchObject({ apiKeySet: true });
+    const moved = (await c.handle('saveSettings', { settings: { baseURL: other.baseURL } })) as { apiKeySet: boolean; keyCleared?: boolean };
+    expect(moved).toMatchObject({ apiKeySet: false, keyCleared: true });
+    await c.handle('testConnection', {});
+    for (const r of other.modelListings) expect(JSON.stringify(r.headers)).not.toContain('sk-stored-secret');
+    const withKey = await c.handle('saveSettings', { settings: { baseURL: saved.baseURL }, apiKey: 'sk-new' });
+    expect(withKey).toMatchObject({ apiKeySet: true });
+    expect(withKey).not.toHaveProperty('keyCleared');
+  });
 });

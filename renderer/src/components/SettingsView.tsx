@@ -26,7 +26,7 @@ export function SettingsView({ client, onSaved }: { client: ApiClient; onSaved: 
       setS(r.settings);
       setKeySet(r.apiKeySet);
       setApiKey('');
-      setNote({ ok: true, text: 'Saved.' });
+      setNote({ ok: true, text: r.keyCleared ? 'Saved. The endpoint changed, so the stored API key was removed: enter the key for the new endpoint.' : 'Saved.' });
       onSaved();
     } catch (e) {
       setNote({ ok: false, text: (e as Error).message });
