@@ -80,13 +80,14 @@ describe('several windows with one title', () => {
     const server = await model(async (_body, i) => {
       if (i === 0) b = await open(FIFTEEN, /^Fifteen/, { x: 760, y: 200 }); // a second match appears…
       if (i === 1) {
-        await stop(started[0]!); // …and the target closes
+        await stop(started[0]!); // …and the target closes while the model thinks
         const wm = createWindowManager();
         while (await wm.get(a.id)) await sleep(50);
+        return { text: answer('nothing to do yet', []) }; // no input: the next step finds the window gone
       }
       return press();
     });
-    const r = await runCli(['run', '--window', '^Fifteen', ...vlm(server), '--max-steps', '6', '--out', out(), '--json']);
+    const r = await runCli(['run', '--window', '^Fifteen', ...vlm(server), '--repairs', '0', '--max-steps', '6', '--out', out(), '--json']);
     expect(r.code).toBe(1);
     const res = json(r);
     expect(res.status).toBe('failed');
