@@ -474,8 +474,7 @@ export class Session extends EventEmitter {
     if (!pointer && (await this.deps.wm.activeId()) === windowId) return undefined;
     const w = await this.deps.target.locate();
     if (w.minimized) return 'the target window was minimized before the actions applied; nothing was sent';
-    const b = geometry.window;
-    if (pointer && (w.bounds.x !== b.x || w.bounds.y !== b.y || w.bounds.width !== b.width || w.bounds.height !== b.height)) {
+    if (pointer && !sameRect(w.bounds, geometry.window)) {
       return 'the target window moved or changed size after the capture; pointer actions were not sent';
     }
     return undefined;

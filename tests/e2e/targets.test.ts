@@ -163,6 +163,22 @@ describe('windows partly off the screen or larger than it (screen 1600×900)', (
     expect(Number(m![2])).toBe(visible.x + Math.floor(seen!.x / scale));
     expect(Number(m![3])).toBe(visible.y + Math.floor(seen!.y / scale));
   });
+
+  it('a click is not sent when the window moved while the model was thinking', async () => {
+    const probe = await clickProbeWindow('gp-probe', { x: 300, y: 150, width: 500, height: 400 }, { x: 200, y: 150 });
+    started.push(probe.child);
+    const win = await placeWindow(probe.window.id, 300, 150);
+    const server = await model(async (body) => {
+      const seen = await greenCentre(FakeOpenAI.images(body)[0]!);
+      await placeWindow(win.id, 700, 350); // a person drags the window away meanwhile
+      return { text: answer('click the green square', [{ action_type: 'CLICK', parameters: { x: seen!.x, y: seen!.y } }]) };
+    });
+    const r = await runCli(['run', '--window-id', win.id, ...vlm(server), '--max-steps', '1', '--out', out(), '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const s = readRun(json(r).run_dir).steps[0]!;
+    expect(s.outcomes).toEqual([{ action: 'CLICK', ok: false, error: expect.stringMatching(/moved or changed size after the capture; pointer actions were not sent/) }]);
+    expect((await settled(win.id)).title).toBe('gp-probe'); // no press reached the page
+  });
 });
 
 describe('minimized windows', () => {
