@@ -142,7 +142,7 @@ describe('windows partly off the screen or larger than it (screen 1600×900)', (
       seen = await greenCentre(FakeOpenAI.images(body)[0]!);
       return { text: answer('click the green square', seen ? [{ action_type: 'CLICK', parameters: { x: seen.x, y: seen.y } }] : [{ action_type: 'WAIT', parameters: { duration: 0 } }]) };
     });
-    const r = await runCli(['run', '--window-id', win.id, ...vlm(server), '--max-steps', '1', '--out', out(), '--json']);
+    const r = await runCli(['run', '--window', '^gp-probe$', ...vlm(server), '--max-steps', '1', '--out', out(), '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/partly off the screen/);
     const { steps } = readRun(json(r).run_dir);
@@ -173,7 +173,7 @@ describe('windows partly off the screen or larger than it (screen 1600×900)', (
       await placeWindow(win.id, 700, 350); // a person drags the window away meanwhile
       return { text: answer('click the green square', [{ action_type: 'CLICK', parameters: { x: seen!.x, y: seen!.y } }]) };
     });
-    const r = await runCli(['run', '--window-id', win.id, ...vlm(server), '--max-steps', '1', '--out', out(), '--json']);
+    const r = await runCli(['run', '--window', '^gp-probe$', ...vlm(server), '--max-steps', '1', '--out', out(), '--json']);
     expect(r.code, r.stderr).toBe(0);
     const s = readRun(json(r).run_dir).steps[0]!;
     expect(s.outcomes).toEqual([{ action: 'CLICK', ok: false, error: expect.stringMatching(/moved or changed size after the capture; pointer actions were not sent/) }]);
