@@ -44,11 +44,12 @@ async function clientFacts(id: string): Promise<ClientFacts | undefined> {
 }
 
 /**
- * A window as the session sees it: shown, or minimized. Unmapped without the hidden state
- * (withdrawn, being destroyed) counts as gone, as before.
+ * A window as the session sees it: shown, or minimized (the window manager's hidden state,
+ * even while it may still be mapped). Unmapped without that state (withdrawn, being
+ * destroyed) counts as gone, as before.
  */
 function toInfo(id: string, f: ClientFacts, title: string, pid: number): WindowInfo | undefined {
-  const minimized = !f.viewable && f.hidden;
+  const minimized = f.hidden;
   if (!f.viewable && !minimized) return undefined;
   const b = f.bounds;
   const [l, r, t, btm] = f.extents ?? [0, 0, 0, 0];

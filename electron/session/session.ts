@@ -255,6 +255,8 @@ export class Session extends EventEmitter {
           this.hiddenBecause = undefined;
           if (!this.paused) this.emit('status', 'running');
         }
+        // Minimized between the look and now: loop, and the next look pauses the run.
+        if (!(await this.raise(look.win.id))) continue;
         return { win: look.win, visible: look.visible, locateMs: now() - t0 };
       }
       if (!this.hiddenBecause) {
@@ -316,9 +318,8 @@ export class Session extends EventEmitter {
     const errors: string[] = [];
     this.emit('step-start', { episode, step });
 
-    // Raise the window (located just now), then capture the part of it that is on the screen.
+    // The window was located and raised just now: capture the part of it that is on the screen.
     const { win, visible } = seen;
-    await this.focusTarget(win.id);
     const tLocated = now();
 
     // The world waits (or not) as the latency mode says, from the capture on.
@@ -465,18 +466,33 @@ export class Session extends EventEmitter {
   }
 
   /**
-   * Before input is sent: the window must still be shown (a person may have minimized it
-   * while the model thought; raising it would undo that) and, for pointer actions, still
-   * where it was captured, or the clicks would land on something else.
+   * Gives the target keyboard focus unless it has it. Raising a minimized window would undo
+   * what a person just did, so a minimized one is left alone: returns false.
+   * (With command-line X tools a minimize in the few ms between the look and the raise can
+   * still be undone; the window usually has focus already, and then nothing is raised.)
    */
-  private async stillAsCaptured(actions: GuiAction[], geometry: FrameGeometry, windowId: string): Promise<string | undefined> {
+  private async raise(id: string): Promise<boolean> {
+    if ((await this.deps.wm.activeId()) === id) return true;
+    if ((await this.deps.target.locate()).minimized) return false;
+    await this.focusTarget(id);
+    return true;
+  }
+
+  /**
+   * Before input is sent: the window must still be shown (a person may have minimized it
+   * while the model thought) and, for pointer actions, still where it was captured, or the
+   * clicks would land on something else. Then it gets focus. Returns why not, if not.
+   */
+  private async readyForInput(actions: GuiAction[], geometry: FrameGeometry, windowId: string): Promise<string | undefined> {
     const pointer = actions.some((a) => !KEYBOARD_ONLY.has(a.type));
-    if (!pointer && (await this.deps.wm.activeId()) === windowId) return undefined;
+    const active = (await this.deps.wm.activeId()) === windowId;
+    if (active && !pointer) return undefined;
     const w = await this.deps.target.locate();
     if (w.minimized) return 'the target window was minimized before the actions applied; nothing was sent';
     if (pointer && !sameRect(w.bounds, geometry.window)) {
       return 'the target window moved or changed size after the capture; pointer actions were not sent';
     }
+    if (!active) await this.focusTarget(windowId);
     return undefined;
   }
 
@@ -514,13 +530,12 @@ export class Session extends EventEmitter {
     let gui: GuiAction[] = [];
     const flushGui = async () => {
       if (!gui.length) return true;
-      const changed = await this.stillAsCaptured(gui, geometry, windowId);
-      if (changed) {
-        outcomes.push({ action: gui[0]!.type, ok: false, error: changed });
+      const notReady = await this.readyForInput(gui, geometry, windowId);
+      if (notReady) {
+        outcomes.push({ action: gui[0]!.type, ok: false, error: notReady });
         gui = [];
         return false;
       }
-      await this.focusTarget(windowId);
       const out = await this.executor.execute(gui, geometry, this.abort.signal);
       outcomes.push(...out);
       gui = [];

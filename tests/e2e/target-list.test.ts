@@ -104,29 +104,42 @@ describe('thumbnails', () => {
 
 describe('a run through the core', () => {
   it('pauses with a warning while its window is minimized, and goes on when it is shown again', async () => {
+    // A plain page: the random agent's clicks and keys cannot open menus or dialogs in it.
+    const page = await solidWindow('#2050a0', 'gp-run-target', { x: 300, y: 500, width: 320, height: 240 });
+    children.push(page.child);
+    const target = page.window;
     const events: CoreEvent[] = [];
     const onEvent = (e: CoreEvent) => events.push(e);
     core.on('event', onEvent);
     const statuses = () => events.flatMap((e) => (e.type === 'state' ? [e.state.status] : []));
     const steps = () => events.filter((e) => e.type === 'step').length;
     try {
-      await core.handle('startRun', { target: { windowId: game.id }, agent: 'random', episodes: 1, maxSteps: 1000, paceMs: 150 });
+      await core.handle('startRun', { target: { windowId: target.id }, agent: 'random', episodes: 1, maxSteps: 1000, paceMs: 150 });
       await expect.poll(steps, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
 
-      minimize(game.id);
+      minimize(target.id);
       await expect.poll(() => core.state().status, { timeout: 20_000 }).toBe('paused');
-      expect(events.some((e) => e.type === 'warning' && /"Fifteen" was minimized: the run is paused until the window is shown again/.test(e.message))).toBe(true);
+      expect(events.some((e) => e.type === 'warning' && /"gp-run-target" was minimized: the run is paused until the window is shown again/.test(e.message))).toBe(true);
       const during = steps();
       await new Promise((r) => setTimeout(r, 1500));
       expect(steps()).toBeLessThanOrEqual(during + 1); // at most the step in flight when it was minimized
-      expect((await createWindowManager().get(game.id))?.minimized).toBe(true);
+      expect((await createWindowManager().get(target.id))?.minimized).toBe(true);
 
       // Resume in the UI shows the window again and the run goes on.
       await core.handle('control', { action: 'resume' });
       await expect.poll(() => core.state().status, { timeout: 20_000 }).toBe('running');
       await expect.poll(steps, { timeout: 20_000 }).toBeGreaterThan(during + 2);
-      expect((await createWindowManager().get(game.id))?.minimized).toBe(false);
+      expect((await createWindowManager().get(target.id))?.minimized).toBe(false);
       expect(statuses()).toEqual(expect.arrayContaining(['running', 'paused']));
+
+      // Minimized again, then stopped while it waits: the run ends as stopped, not failed.
+      const runId = core.state().run!.id;
+      minimize(target.id);
+      await expect.poll(() => core.state().status, { timeout: 20_000 }).toBe('paused');
+      await core.handle('control', { action: 'stop' });
+      expect(core.state().status).toBe('idle');
+      const { runs } = (await core.handle('listRuns', {})) as { runs: { id: string; status: string }[] };
+      expect(runs.find((r) => r.id === runId)?.status).toBe('stopped');
     } finally {
       await core.handle('control', { action: 'stop' });
       core.off('event', onEvent);
