@@ -15,25 +15,46 @@ export interface WindowInfo {
   bounds: Rect;
   /** Physical pixels per logical pixel (HiDPI); 1 on X11. */
   scaleFactor: number;
+  /** Minimized (iconified): listed, but nothing of it is on screen. Absent where the backend cannot tell. */
+  minimized?: boolean;
+  /** Outer rectangle with the window manager's decorations, when known (what it covers of windows below). */
+  frame?: Rect;
 }
 
 /** Lists, finds, raises and follows top-level windows. One implementation per OS. */
 export interface WindowManager {
   readonly platform: string;
+  /** Top-level windows, minimized ones included (`minimized: true`). */
   list(): Promise<WindowInfo[]>;
-  /** Fresh facts for one window (it may have moved); undefined once it is gone. */
+  /** Fresh facts for one window (it may have moved or been minimized); undefined once it is gone. */
   get(id: string): Promise<WindowInfo | undefined>;
-  /** Raise and give keyboard focus; resolves once the OS reports it active (or after a bounded wait). */
+  /** Restore if minimized, raise and give keyboard focus; resolves once the OS reports it active (or after a bounded wait). */
   focus(id: string): Promise<void>;
   /** The window that has keyboard focus now, if known. */
   activeId(): Promise<string | undefined>;
+  /** Ids of top-level windows from the bottom of the stacking order to the top; absent where the backend cannot tell. */
+  stacking?(): Promise<string[]>;
+}
+
+/** Every window whose title matches, with some size (minimized ones included). */
+export async function findWindows(wm: WindowManager, pattern: RegExp, exclude: (w: WindowInfo) => boolean = () => false): Promise<WindowInfo[]> {
+  const all = await wm.list();
+  return all.filter((w) => pattern.test(w.title) && !exclude(w) && w.bounds.width > 0 && w.bounds.height > 0);
 }
 
 export async function findWindow(wm: WindowManager, pattern: RegExp, exclude: (w: WindowInfo) => boolean = () => false): Promise<WindowInfo | undefined> {
-  const all = await wm.list();
-  return all.find((w) => pattern.test(w.title) && !exclude(w) && w.bounds.width > 0 && w.bounds.height > 0);
+  return (await findWindows(wm, pattern, exclude))[0];
 }
 
 export function contains(r: Rect, x: number, y: number): boolean {
   return x >= r.x && y >= r.y && x < r.x + r.width && y < r.y + r.height;
+}
+
+/** The overlap of two rectangles; undefined when they do not overlap. */
+export function intersect(a: Rect, b: Rect): Rect | undefined {
+  const x = Math.max(a.x, b.x);
+  const y = Math.max(a.y, b.y);
+  const right = Math.min(a.x + a.width, b.x + b.width);
+  const bottom = Math.min(a.y + a.height, b.y + b.height);
+  return right > x && bottom > y ? { x, y, width: right - x, height: bottom - y } : undefined;
 }

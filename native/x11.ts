@@ -1,30 +1,61 @@
 /**
  * X11 windows through wmctrl (managed window list with pids), xwininfo (exact client
- * geometry) and xdotool (activation). All Debian packages; tested under Xvfb + openbox.
+ * geometry, map state, EWMH state and frame extents), xprop (stacking order) and xdotool
+ * (activation). All Debian packages; tested under Xvfb + openbox.
  */
 import { run } from './exec.ts';
-import type { WindowInfo, WindowManager } from './types.ts';
+import type { Rect, WindowInfo, WindowManager } from './types.ts';
 
 function normId(id: string): string {
   return `0x${parseInt(id, 16).toString(16).padStart(8, '0')}`;
 }
 
-async function clientGeometry(id: string): Promise<{ x: number; y: number; width: number; height: number; title: string; viewable: boolean } | undefined> {
+interface ClientFacts {
+  bounds: Rect;
+  title: string;
+  pid: number;
+  viewable: boolean;
+  /** _NET_WM_STATE_HIDDEN: the window manager iconified it. */
+  hidden: boolean;
+  /** _NET_FRAME_EXTENTS as left, right, top, bottom. */
+  extents?: [number, number, number, number];
+}
+
+/** One `xwininfo -stats -wm` call: geometry, map state, EWMH state, pid and frame extents. */
+async function clientFacts(id: string): Promise<ClientFacts | undefined> {
   let out: string;
   try {
-    out = await run('xwininfo', ['-id', id]);
+    out = await run('xwininfo', ['-id', id, '-stats', '-wm']);
   } catch {
     return undefined;
   }
   const num = (label: string) => Number(new RegExp(`${label}:\\s*(-?\\d+)`).exec(out)?.[1] ?? NaN);
-  const title = /Window id: \S+ "(.*)"/.exec(out)?.[1] ?? '';
+  // The state names sit on the lines indented under "Window state:".
+  const stateBlock = /^([ \t]*)Window state:\n((?:\1[ \t]+\S.*\n?)*)/m.exec(out)?.[2] ?? '';
+  const extents = /Frame extents:\s*(\d+),\s*(\d+),\s*(\d+),\s*(\d+)/.exec(out);
   return {
-    x: num('Absolute upper-left X'),
-    y: num('Absolute upper-left Y'),
-    width: num('Width'),
-    height: num('Height'),
-    title,
+    bounds: { x: num('Absolute upper-left X'), y: num('Absolute upper-left Y'), width: num('Width'), height: num('Height') },
+    title: /Window id: \S+ "(.*)"/.exec(out)?.[1] ?? '',
+    pid: Number(/Process id:\s*(\d+)/.exec(out)?.[1] ?? 0),
     viewable: /Map State:\s*IsViewable/.test(out),
+    hidden: /^[ \t]*Hidden[ \t]*$/m.test(stateBlock),
+    ...(extents ? { extents: [Number(extents[1]), Number(extents[2]), Number(extents[3]), Number(extents[4])] as [number, number, number, number] } : {}),
+  };
+}
+
+/**
+ * A window as the session sees it: shown, or minimized (the window manager's hidden state,
+ * even while it may still be mapped). Unmapped without that state (withdrawn, being
+ * destroyed) counts as gone, as before.
+ */
+function toInfo(id: string, f: ClientFacts, title: string, pid: number): WindowInfo | undefined {
+  const minimized = f.hidden;
+  if (!f.viewable && !minimized) return undefined;
+  const b = f.bounds;
+  const [l, r, t, btm] = f.extents ?? [0, 0, 0, 0];
+  return {
+    id: normId(id), title, pid, bounds: b, scaleFactor: 1, minimized,
+    frame: { x: b.x - l, y: b.y - t, width: b.width + l + r, height: b.height + t + btm },
   };
 }
 
@@ -39,33 +70,21 @@ export class X11WindowManager implements WindowManager {
     });
     const infos = await Promise.all(
       rows.filter((r): r is NonNullable<typeof r> => !!r && r.desktop >= 0).map(async (r) => {
-        const g = await clientGeometry(r.id);
-        if (!g || !g.viewable) return undefined;
-        return { id: r.id, title: r.title, pid: r.pid, bounds: { x: g.x, y: g.y, width: g.width, height: g.height }, scaleFactor: 1 } satisfies WindowInfo;
+        const f = await clientFacts(r.id);
+        return f ? toInfo(r.id, f, r.title, r.pid) : undefined;
       }),
     );
     return infos.filter((w): w is WindowInfo => !!w);
   }
 
-  private pids = new Map<string, number>();
-
   async get(id: string): Promise<WindowInfo | undefined> {
-    const g = await clientGeometry(id);
-    if (!g || !g.viewable) return undefined;
-    let pid = this.pids.get(normId(id)) ?? 0;
-    if (!pid) {
-      try {
-        pid = Number(/= (\d+)/.exec(await run('xprop', ['-id', id, '_NET_WM_PID']))?.[1] ?? 0);
-        this.pids.set(normId(id), pid);
-      } catch {
-        /* pid is optional */
-      }
-    }
-    return { id: normId(id), title: g.title, pid, bounds: { x: g.x, y: g.y, width: g.width, height: g.height }, scaleFactor: 1 };
+    const f = await clientFacts(id);
+    return f ? toInfo(id, f, f.title, f.pid) : undefined;
   }
 
   async focus(id: string): Promise<void> {
     if ((await this.activeId()) === normId(id)) return;
+    // _NET_ACTIVE_WINDOW: the window manager also de-iconifies a minimized window.
     await run('wmctrl', ['-i', '-a', id]).catch(() => run('xdotool', ['windowactivate', id]));
     for (let i = 0; i < 40; i++) {
       if ((await this.activeId()) === normId(id)) return;
@@ -80,5 +99,11 @@ export class X11WindowManager implements WindowManager {
     } catch {
       return undefined;
     }
+  }
+
+  /** _NET_CLIENT_LIST_STACKING: managed windows, bottom to top. */
+  async stacking(): Promise<string[]> {
+    const out = await run('xprop', ['-root', '_NET_CLIENT_LIST_STACKING']);
+    return [...out.matchAll(/0x[0-9a-f]+/gi)].map((m) => normId(m[0]));
   }
 }

@@ -121,6 +121,26 @@ export interface WindowSummary {
   pid: number;
   bounds: { x: number; y: number; width: number; height: number };
   scaleFactor: number;
+  /** Minimized: a run restores it first. */
+  minimized?: boolean;
+}
+
+/**
+ * A window's picture for the target list. Without a compositor a capture shows whatever is on
+ * top, so a covered, minimized or off-screen window gets no picture (dataUrl null) and says why.
+ */
+export interface WindowThumbnail {
+  dataUrl: string | null;
+  width: number;
+  height: number;
+  /** Another window lies over it; `coveredBy` names those windows. */
+  covered: boolean;
+  coveredBy?: string[];
+  minimized: boolean;
+  /** None of it is on the screen. */
+  offScreen: boolean;
+  /** Only part of it is on the screen: the picture shows that part. */
+  clipped: boolean;
 }
 export interface GameSummary {
   id: string;
@@ -217,7 +237,7 @@ export interface Results {
   health: { ok: true; version: string };
   state: CoreState;
   listTargets: { windows: WindowSummary[]; games: GameSummary[] };
-  thumbnail: { dataUrl: string; width: number; height: number };
+  thumbnail: WindowThumbnail;
   startRun: { id: string };
   control: { status: SessionStatus };
   setLatency: WorldState;

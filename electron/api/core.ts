@@ -18,6 +18,8 @@ import type { Session } from '../session/session.ts';
 import { NutCapturer } from '../capture/nut-capturer.ts';
 import type { ScreenCapturer } from '../capture/types.ts';
 import { encodeFrame } from '../capture/encode.ts';
+import { windowsOver } from '../capture/occlusion.ts';
+import { visiblePart } from '../input/coordinates.ts';
 import { exportRun, listRuns, openRun, readFrame, runPath } from '../store/run-library.ts';
 import { describeApiError, VlmAgent } from '../agents/vlm.ts';
 import { Recorder, DEFAULT_RECORDER } from '../recording/recorder.ts';
@@ -206,12 +208,23 @@ export class GamepilotCore extends EventEmitter {
     return { windows, games };
   }
 
-  /** A small picture of a window as it is on screen now (without raising it). */
+  /**
+   * A small picture of a window as it is on screen now (without raising it): its on-screen
+   * part, and only when nothing covers it; otherwise no picture and the reason.
+   */
   private async thumbnail(windowId: string, maxSide: number): Promise<Results['thumbnail']> {
     const w = await this.deps.wm.get(windowId);
     if (!w) throw new Error(`window ${windowId} is gone`);
-    const frame = await encodeFrame(await this.capturer().grab(w.bounds), { longSide: maxSide, format: 'jpeg', quality: 60 });
-    return { dataUrl: `data:image/jpeg;base64,${frame.data.toString('base64')}`, width: frame.width, height: frame.height };
+    const none = { dataUrl: null, width: 0, height: 0, covered: false, minimized: false, offScreen: false, clipped: false };
+    if (w.minimized) return { ...none, minimized: true };
+    const capturer = this.capturer();
+    const visible = visiblePart(w.bounds, await capturer.screenBounds());
+    if (!visible) return { ...none, offScreen: true };
+    const clipped = visible.width !== w.bounds.width || visible.height !== w.bounds.height;
+    const over = await windowsOver(this.deps.wm, w, visible);
+    if (over?.length) return { ...none, clipped, covered: true, coveredBy: over.map((o) => o.title) };
+    const frame = await encodeFrame(await capturer.grab(visible), { longSide: maxSide, format: 'jpeg', quality: 60 });
+    return { ...none, clipped, dataUrl: `data:image/jpeg;base64,${frame.data.toString('base64')}`, width: frame.width, height: frame.height };
   }
 
   private async saveSettings(patch: Partial<Settings>, apiKey?: string): Promise<Results['saveSettings']> {

@@ -10,6 +10,17 @@ import type { RawFrame, ScreenCapturer } from '../capture/types.ts';
 export class ElectronDesktopCapturer implements ScreenCapturer {
   readonly name = 'electron-desktopCapturer';
 
+  /** The bounding box of every display, in physical pixels. */
+  async screenBounds(): Promise<Rect> {
+    const rects = screen.getAllDisplays().map((d) => ({
+      x: Math.round(d.bounds.x * d.scaleFactor), y: Math.round(d.bounds.y * d.scaleFactor),
+      right: Math.round((d.bounds.x + d.bounds.width) * d.scaleFactor), bottom: Math.round((d.bounds.y + d.bounds.height) * d.scaleFactor),
+    }));
+    const x = Math.min(...rects.map((r) => r.x));
+    const y = Math.min(...rects.map((r) => r.y));
+    return { x, y, width: Math.max(...rects.map((r) => r.right)) - x, height: Math.max(...rects.map((r) => r.bottom)) - y };
+  }
+
   async grab(region: Rect): Promise<RawFrame> {
     const display = screen.getDisplayMatching({ x: region.x, y: region.y, width: region.width, height: region.height });
     const scale = display.scaleFactor;

@@ -13,5 +13,20 @@ export interface RawFrame {
 /** Grabs the pixels of a screen region. Several backends, one interface. */
 export interface ScreenCapturer {
   readonly name: string;
+  /** The screen area this backend can grab from, in physical pixels. */
+  screenBounds(): Promise<Rect>;
+  /** Pixels of a region that lies on the screen; a region reaching off it is refused with a clear error. */
   grab(region: Rect): Promise<RawFrame>;
+}
+
+/** The error for a region that is not entirely on the screen (instead of a backend's cryptic one). */
+export function offScreenError(region: Rect, screen: Rect): Error {
+  return new Error(
+    `cannot capture ${region.width}×${region.height} at ${region.x},${region.y}: it reaches beyond the ${screen.width}×${screen.height} screen at ${screen.x},${screen.y}; capture only the on-screen part`,
+  );
+}
+
+export function withinScreen(region: Rect, screen: Rect): boolean {
+  return region.width > 0 && region.height > 0 && region.x >= screen.x && region.y >= screen.y
+    && region.x + region.width <= screen.x + screen.width && region.y + region.height <= screen.y + screen.height;
 }

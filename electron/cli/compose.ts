@@ -25,6 +25,8 @@ export type AgentKind = 'random' | 'solver' | 'vlm';
 export interface RunOptions {
   game?: string;
   window?: string;
+  /** An exact window, by the id `gamepilot windows` lists. */
+  windowId?: string;
   agent: AgentKind;
   space: ActionSpace;
   episodes: number;
@@ -55,8 +57,12 @@ export function makeAgent(opts: Pick<RunOptions, 'agent' | 'seed' | 'vlm'>): Age
   return new VlmAgent({ ...opts.vlm, model });
 }
 
-export async function openTarget(opts: Pick<RunOptions, 'game' | 'window'>, wm: WindowManager, launch?: ViewLauncher, size?: { width: number; height: number }): Promise<Target> {
-  if (opts.game && opts.window) throw new Error('give --game or --window, not both');
+export async function openTarget(opts: Pick<RunOptions, 'game' | 'window' | 'windowId'>, wm: WindowManager, launch?: ViewLauncher, size?: { width: number; height: number }): Promise<Target> {
+  if ([opts.game, opts.window, opts.windowId].filter((v) => v !== undefined).length > 1) throw new Error('give one of --game, --window or --window-id');
+  if (opts.windowId !== undefined) {
+    if (!/^[\w:]{1,40}$/.test(opts.windowId)) throw new Error(`--window-id must be a window id as \`gamepilot windows\` lists it (e.g. 0x01e00003), got "${opts.windowId}"`);
+    return WindowTarget.byId(wm, opts.windowId);
+  }
   if (opts.game) return BuiltinTarget.open(getGame(opts.game), wm, { ...(launch ? { launch } : {}), ...(size ? { ...size, x: 0, y: 0 } : {}) });
   if (opts.window) {
     let pattern: RegExp;
@@ -67,7 +73,7 @@ export async function openTarget(opts: Pick<RunOptions, 'game' | 'window'>, wm: 
     }
     return WindowTarget.find(wm, pattern);
   }
-  throw new Error('give a target: --game <id> or --window <title regex>');
+  throw new Error('give a target: --game <id>, --window <title regex> or --window-id <id>');
 }
 
 export interface PreparedRun {
@@ -98,7 +104,7 @@ export function wireSession(opts: RunOptions, target: Target, agent: Agent, wm: 
   const store = RunStore.create(opts.outDir, {
     kind: 'agent',
     game: target.game?.def.id ?? null,
-    target: { kind: target.kind, label: target.label, ...(opts.window ? { pattern: opts.window } : {}) },
+    target: { kind: target.kind, label: target.label, ...(opts.window ? { pattern: opts.window } : {}), ...(target instanceof WindowTarget ? { window_id: target.id } : {}) },
     agent: agent.name,
     model: opts.agent === 'vlm' ? (opts.vlm?.model ?? process.env.GAMEPILOT_MODEL ?? null) : null,
     action_space: opts.space,

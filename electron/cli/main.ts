@@ -30,9 +30,10 @@ import path from 'node:path';
 
 const USAGE = `gamepilot — vision-language models play real games
 
-  gamepilot windows [--json]                 list top-level windows (id, title, pid, bounds)
+  gamepilot windows [--json]                 list top-level windows (id, title, pid, bounds, minimized)
   gamepilot games [--json]                   list built-in games
-  gamepilot run (--game ID | --window REGEX) [options]
+  gamepilot run (--game ID | --window REGEX | --window-id ID) [options]
+      --window REGEX must match exactly one window; with several, pick one by the id \`windows\` lists
       --agent random|solver|vlm   (default random)
       --action-space gui|semantic (default gui)
       --episodes N  --max-steps N  --seed S  --out DIR (default ./runs)
@@ -54,7 +55,7 @@ const USAGE = `gamepilot — vision-language models play real games
       --reflect-fps F  --reflect-max-frames N  --reflect-max-side PX
       --pace-ms MS (minimum time per step, to watch fast agents)  --game-text (send the board as text too)  --json  --quiet
   gamepilot bench [--json] [--iterations N] [--loop-steps N]
-  gamepilot record (--game ID | --window REGEX) --role rookie|expert --participant P --consent
+  gamepilot record (--game ID | --window REGEX | --window-id ID) --role rookie|expert --participant P --consent
       [--duration S] [--fps N] [--trial N] [--stage NAME] [--window-size WxH] [--out DIR] [--json]
       records a person playing: frames, and input in the agent's action schema
   gamepilot idc --game ID --rounds R --episodes E --model M [--base-url U] [--max-steps N] [--seed S]
@@ -124,7 +125,7 @@ async function windowsCommand(args: string[]) {
   const { values } = parseArgs({ args, options: { json: { type: 'boolean' } } });
   const list = await createWindowManager().list();
   if (values.json) io.out(JSON.stringify(list));
-  else for (const w of list) io.out(`${w.id}  pid ${String(w.pid).padEnd(7)} ${w.bounds.width}×${w.bounds.height}+${w.bounds.x}+${w.bounds.y} ×${w.scaleFactor}  ${w.title}`);
+  else for (const w of list) io.out(`${w.id}  pid ${String(w.pid).padEnd(7)} ${w.bounds.width}×${w.bounds.height}+${w.bounds.x}+${w.bounds.y} ×${w.scaleFactor}  ${w.title}${w.minimized ? '  [minimized]' : ''}`);
   return 0;
 }
 
@@ -171,7 +172,7 @@ async function runCommand(args: string[]) {
   const { values } = parseArgs({
     args,
     options: {
-      game: { type: 'string' }, window: { type: 'string' }, agent: { type: 'string' }, 'action-space': { type: 'string' },
+      game: { type: 'string' }, window: { type: 'string' }, 'window-id': { type: 'string' }, agent: { type: 'string' }, 'action-space': { type: 'string' },
       episodes: { type: 'string' }, 'max-steps': { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' },
       model: { type: 'string' }, 'base-url': { type: 'string' }, 'api-key': { type: 'string' }, prompt: { type: 'string' },
       history: { type: 'string' }, detail: { type: 'string' }, temperature: { type: 'string' }, 'max-tokens': { type: 'string' },
@@ -208,6 +209,7 @@ async function runCommand(args: string[]) {
   const { session, target } = await prepareRun({
     ...(values.game ? { game: values.game } : {}),
     ...(values.window ? { window: values.window } : {}),
+    ...(values['window-id'] !== undefined ? { windowId: values['window-id'] } : {}),
     agent,
     space: oneOf(values['action-space'], 'action-space', ['gui', 'semantic'] as const, 'gui'),
     episodes: num(values.episodes, 'episodes', { min: 1, int: true }) ?? 1,
@@ -254,6 +256,11 @@ async function runCommand(args: string[]) {
       io.log(`ep ${r.episode + 1} step ${r.step + 1}: ${r.actionsText.join(', ') || '(no action)'}  [${r.latency_ms.total} ms, ${r.latency_mode}${r.drift_ticks !== undefined ? `, drift ${r.drift_ticks}` : ''}]${r.score !== null && r.score !== undefined ? `  score ${r.score}` : ''}${err}`);
     });
     session.on('warning', (w: string) => io.log(`warning: ${w}`));
+    let paused = false;
+    session.on('status', (st: string) => {
+      if (st === 'running' && paused) io.log('the target window is shown again: the run goes on');
+      paused = st === 'paused';
+    });
     session.on('episode', (e) => io.log(`episode ${e.episode + 1}: score ${e.score ?? 'n/a'} after ${e.steps} steps (${e.end})`));
   }
   try {
@@ -317,7 +324,7 @@ async function recordCommand(args: string[]) {
   const { values } = parseArgs({
     args,
     options: {
-      game: { type: 'string' }, window: { type: 'string' }, role: { type: 'string' }, participant: { type: 'string' }, consent: { type: 'boolean' },
+      game: { type: 'string' }, window: { type: 'string' }, 'window-id': { type: 'string' }, role: { type: 'string' }, participant: { type: 'string' }, consent: { type: 'boolean' },
       duration: { type: 'string' }, fps: { type: 'string' }, trial: { type: 'string' }, stage: { type: 'string' }, 'window-size': { type: 'string' },
       out: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' },
     },
@@ -329,7 +336,7 @@ async function recordCommand(args: string[]) {
   const size = values['window-size'] ? /^(\d+)x(\d+)$/.exec(values['window-size']) : null;
   if (values['window-size'] && !size) throw new Error('--window-size must look like 1280x720');
   const wm = createWindowManager();
-  const target = await openTarget({ ...(values.game ? { game: values.game } : {}), ...(values.window ? { window: values.window } : {}) }, wm, undefined, size ? { width: Number(size[1]), height: Number(size[2]) } : undefined);
+  const target = await openTarget({ ...(values.game ? { game: values.game } : {}), ...(values.window ? { window: values.window } : {}), ...(values['window-id'] !== undefined ? { windowId: values['window-id'] } : {}) }, wm, undefined, size ? { width: Number(size[1]), height: Number(size[2]) } : undefined);
   try {
     const recorder = new Recorder(
       { target, wm, capturer: createCapturer('nut') },

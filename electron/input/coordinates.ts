@@ -1,13 +1,16 @@
 /**
  * The one place where a point in the image the model saw becomes a point on the screen:
- * undo the image scale, add the window's offset, and convert physical pixels to the
- * input system's units (points on macOS HiDPI). Points outside the window are refused.
+ * undo the image scale, add the captured region's offset, and convert physical pixels to the
+ * input system's units (points on macOS HiDPI). The image shows only the part of the window
+ * that is on the screen; points outside it (off the screen, or outside the window) are refused.
  */
-import { contains, type Rect } from '../../native/types.ts';
+import { contains, intersect, type Rect } from '../../native/types.ts';
 
 export interface FrameGeometry {
   /** Window client area in physical screen pixels at capture time. */
   window: Rect;
+  /** The part of the client area that is on the screen and was captured (default: all of `window`). */
+  visible?: Rect;
   /** Image pixels per window pixel. */
   imageScale: number;
   imageWidth: number;
@@ -18,20 +21,49 @@ export interface FrameGeometry {
 
 export type MappedPoint = { ok: true; x: number; y: number } | { ok: false; error: string };
 
+/** The on-screen part of a window's client area; undefined when none of it is on the screen. */
+export function visiblePart(window: Rect, screen: Rect): Rect | undefined {
+  return intersect(window, screen);
+}
+
+/** The screen region the image shows. */
+export function capturedRegion(g: FrameGeometry): Rect {
+  return g.visible ?? g.window;
+}
+
+/** True when part of the window lies off the screen (and so is missing from the image). */
+export function isClipped(g: FrameGeometry): boolean {
+  const v = capturedRegion(g);
+  return v.width !== g.window.width || v.height !== g.window.height;
+}
+
 export function imageToScreen(g: FrameGeometry, x: number, y: number): MappedPoint {
   if (!Number.isFinite(x) || !Number.isFinite(y)) return { ok: false, error: `coordinates (${x}, ${y}) are not numbers` };
   if (x < 0 || y < 0 || x >= g.imageWidth || y >= g.imageHeight) {
     return { ok: false, error: `point (${x}, ${y}) is outside the ${g.imageWidth}×${g.imageHeight} image` };
   }
-  const px = g.window.x + Math.floor(x / g.imageScale);
-  const py = g.window.y + Math.floor(y / g.imageScale);
+  const region = capturedRegion(g);
+  const px = region.x + Math.floor(x / g.imageScale);
+  const py = region.y + Math.floor(y / g.imageScale);
   if (!contains(g.window, px, py)) return { ok: false, error: `point (${x}, ${y}) maps outside the target window` };
+  if (!contains(region, px, py)) return { ok: false, error: `point (${x}, ${y}) maps to the part of the window that is off the screen` };
   return { ok: true, x: px / g.inputScale, y: py / g.inputScale };
 }
 
-/** Screen pixel → image pixel, for overlays and for solvers that know window layout. */
+/**
+ * Window pixel (relative to the client area's top-left) → image pixel, for overlays and for
+ * solvers that know the window's layout. A point in the off-screen part lands outside the
+ * image, where imageToScreen refuses it.
+ */
 export function windowToImage(g: FrameGeometry, wx: number, wy: number): { x: number; y: number } {
-  return { x: Math.round(wx * g.imageScale), y: Math.round(wy * g.imageScale) };
+  const region = capturedRegion(g);
+  return { x: Math.round((wx - (region.x - g.window.x)) * g.imageScale), y: Math.round((wy - (region.y - g.window.y)) * g.imageScale) };
+}
+
+/** The captured region in input units (points on macOS HiDPI): where the pointer may act. */
+export function inputRegion(g: FrameGeometry): Rect {
+  const r = capturedRegion(g);
+  return { x: r.x / g.inputScale, y: r.y / g.inputScale, width: r.width / g.inputScale, height: r.height / g.inputScale };
 }
 
 export function inputScaleFor(platform: NodeJS.Platform, scaleFactor: number): number {

@@ -6,7 +6,7 @@
  * game allows them (see key-policy.ts).
  */
 import type { GuiAction } from '../actions/schema.ts';
-import { imageToScreen, type FrameGeometry } from './coordinates.ts';
+import { imageToScreen, inputRegion, type FrameGeometry } from './coordinates.ts';
 import { resolveKeyName, isModifier } from './keys.ts';
 import { loadNut } from './nut.ts';
 import { KeyPolicy } from './key-policy.ts';
@@ -112,7 +112,8 @@ export class ActionExecutor {
     const nut = await loadNut();
     const ok = (at?: { x: number; y: number }): ActionOutcome => ({ action: a.type, ok: true, ...(at ? { at } : {}) });
     const refuse = (error: string): ActionOutcome => ({ action: a.type, ok: false, error });
-    const screenWindow = { x: g.window.x / g.inputScale, y: g.window.y / g.inputScale, width: g.window.width / g.inputScale, height: g.window.height / g.inputScale };
+    // The part of the window on the screen (the image shows only that part).
+    const screenWindow = inputRegion(g);
     const pointerInWindow = async () => {
       const p = await nut.mouse.getPosition();
       return contains(screenWindow, p.x, p.y) ? { x: p.x, y: p.y } : undefined;

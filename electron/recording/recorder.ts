@@ -129,6 +129,8 @@ export class Recorder extends EventEmitter {
       try {
         if (ticks++ % 5 === 0) {
           const w = await target.locate();
+          // A minimized window shows nothing of its own: stop rather than record what is behind it.
+          if (w.minimized) throw new Error('the window was minimized');
           this.bounds = w.bounds;
           windowId = w.id;
           this.emit('progress', this.progress());

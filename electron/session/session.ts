@@ -11,8 +11,8 @@ import type { Agent, Decision, Observation } from '../agents/types.ts';
 import type { ScreenCapturer } from '../capture/types.ts';
 import { encodeFrame, type EncodeOptions, DEFAULT_ENCODE } from '../capture/encode.ts';
 import { ActionExecutor, type ActionOutcome } from '../input/executor.ts';
-import { inputScaleFor, type FrameGeometry } from '../input/coordinates.ts';
-import type { WindowManager } from '../../native/types.ts';
+import { inputScaleFor, isClipped, visiblePart, type FrameGeometry } from '../input/coordinates.ts';
+import type { Rect, WindowInfo, WindowManager } from '../../native/types.ts';
 import { RunStore, type EpisodeSummary, type RunStatus, type StepRecord } from '../store/run-store.ts';
 import { mean, now, sleep, std } from '../util/time.ts';
 import { TargetGoneError, type Target } from './targets.ts';
@@ -73,6 +73,16 @@ export interface SessionDeps {
 
 type EndReason = 'game_over' | 'done' | 'fail' | 'max_steps' | 'stopped';
 
+/** The target as a step finds it: where it is and which part of it is on the screen. */
+interface SeenTarget {
+  win: WindowInfo;
+  visible: Rect;
+  locateMs: number;
+}
+
+/** Actions that need no pointer: they go to the focused window wherever it is. */
+const KEYBOARD_ONLY = new Set(['TYPING', 'PRESS', 'KEY_DOWN', 'KEY_UP', 'HOTKEY', 'WAIT', 'DONE', 'FAIL']);
+
 export class Session extends EventEmitter {
   readonly config: SessionConfig;
   readonly executor: ActionExecutor;
@@ -84,6 +94,12 @@ export class Session extends EventEmitter {
   private world: World;
   private verifiedFreezes = 0;
   private policy: ClockPolicy | undefined;
+  /** Why the run waits for its window (minimized, off the screen); undefined while it is shown. */
+  private hiddenBecause: string | undefined;
+  /** A person pressed resume while the window was minimized: show it again. */
+  private restoreRequested = false;
+  /** The last clipping reported, so a partly off-screen window is announced once per change. */
+  private clipNotice = '';
 
   constructor(private readonly deps: SessionDeps, config: Partial<SessionConfig> = {}) {
     super();
@@ -142,10 +158,12 @@ export class Session extends EventEmitter {
     this.emit('status', 'paused');
   }
 
+  /** Resumes a paused run; while its window is minimized, resuming first shows the window again. */
   resume() {
     this.paused = false;
+    if (this.hiddenBecause) this.restoreRequested = true;
     this.wake();
-    this.emit('status', 'running');
+    if (!this.hiddenBecause) this.emit('status', 'running');
   }
 
   /** While paused, lets exactly one more step run. */
@@ -175,6 +193,7 @@ export class Session extends EventEmitter {
     let error: string | undefined;
     this.emit('status', 'running');
     try {
+      await this.showMinimizedTarget();
       for (let e = 0; e < this.config.episodes && !this.abort.signal.aborted; e++) {
         target.game?.reset(this.config.seed, e);
         agent.resetEpisode?.();
@@ -203,10 +222,10 @@ export class Session extends EventEmitter {
   private async episode(e: number): Promise<{ steps: number; end: EndReason }> {
     let consecutiveErrors = 0;
     for (let s = 0; s < this.config.maxSteps; s++) {
-      await this.gate();
-      if (this.abort.signal.aborted) return { steps: s, end: 'stopped' };
+      const seen = await this.ready();
+      if (!seen) return { steps: s, end: 'stopped' };
       const started = now();
-      const { rec, terminal, refused, unusable } = await this.step(e, s);
+      const { rec, terminal, refused, unusable } = await this.step(e, s, seen);
       const spare = this.config.minStepMs - (now() - started);
       if (spare > 0) await sleep(spare, this.abort.signal);
       consecutiveErrors = unusable ? consecutiveErrors + 1 : 0;
@@ -220,21 +239,95 @@ export class Session extends EventEmitter {
     return { steps: this.config.maxSteps, end: 'max_steps' };
   }
 
-  private async step(episode: number, step: number): Promise<{ rec: StepRecord; terminal?: string; refused: boolean; unusable: boolean }> {
-    const { target, agent, capturer, store } = this.deps;
-    const tStart = now();
-    const errors: string[] = [];
-    this.emit('step-start', { episode, step });
+  /**
+   * Waits while a person paused the run, or while its window cannot be seen (minimized or
+   * entirely off the screen): then the run is paused with a warning until the window is shown
+   * again. Returns where the window is now; undefined once the run is stopped.
+   */
+  private async ready(): Promise<SeenTarget | undefined> {
+    let previous: Rect | undefined;
+    for (;;) {
+      await this.gate();
+      if (this.abort.signal.aborted) return undefined;
+      const t0 = now();
+      const look = await this.lookAtTarget();
+      if (look.visible) {
+        if (this.hiddenBecause) {
+          // Window managers animate a restore: go on once the window stays put.
+          const settled = previous && sameRect(previous, look.win.bounds);
+          previous = look.win.bounds;
+          if (!settled) {
+            await sleep(100, this.abort.signal);
+            continue;
+          }
+          this.hiddenBecause = undefined;
+          if (!this.paused) this.emit('status', 'running');
+        }
+        // Minimized between the look and now: loop, and the next look pauses the run.
+        if (!(await this.raise(look.win.id))) continue;
+        return { win: look.win, visible: look.visible, locateMs: now() - t0 };
+      }
+      if (!this.hiddenBecause) {
+        this.hiddenBecause = look.why;
+        this.emit('warning', `${look.why}: the run is paused until the window is shown again (or the run is stopped)`);
+        this.emit('status', 'paused');
+      }
+      if (this.restoreRequested) {
+        this.restoreRequested = false;
+        if (look.win.minimized) await this.deps.wm.focus(look.win.id).catch((err: Error) => this.emit('warning', `cannot restore the window: ${err.message}`));
+        else this.emit('warning', `${look.why}; move it back onto the screen to go on`);
+      }
+      await sleep(250, this.abort.signal);
+    }
+  }
 
-    // Locate (the window may have moved) and raise it, then capture.
-    let win;
+  /** Where the target is and which part of it is on the screen; `why` says what hides it. */
+  private async lookAtTarget(): Promise<{ win: WindowInfo; visible?: Rect; why: string }> {
+    const { target, capturer } = this.deps;
+    let win: WindowInfo;
     try {
       win = await target.locate();
     } catch (err) {
       if (err instanceof TargetGoneError) throw err;
       throw new TargetGoneError(`cannot locate the target window: ${(err as Error).message}`);
     }
-    await this.focusTarget(win.id);
+    const name = `the target window "${target.label}"`;
+    if (win.minimized) return { win, why: `${name} was minimized` };
+    const screen = await capturer.screenBounds();
+    const visible = visiblePart(win.bounds, screen);
+    const b = win.bounds;
+    if (!visible) return { win, why: `${name} is entirely off the screen (${b.width}×${b.height} at ${b.x},${b.y}; the screen is ${screen.width}×${screen.height})` };
+    return { win, visible, why: '' };
+  }
+
+  /** A run may start on a minimized window: show it, or fail saying why it cannot. */
+  private async showMinimizedTarget() {
+    const { target, wm } = this.deps;
+    const win = await target.locate();
+    if (!win.minimized) return;
+    await wm.focus(win.id).catch(() => {});
+    let previous: Rect | undefined;
+    for (let i = 0; i < 30 && !this.abort.signal.aborted; i++) {
+      const w = await target.locate();
+      // Shown, and no longer moving (window managers animate a restore).
+      if (!w.minimized && previous && sameRect(previous, w.bounds)) {
+        this.emit('warning', `the target window "${target.label}" was minimized; restored it`);
+        return;
+      }
+      previous = w.minimized ? undefined : w.bounds;
+      await sleep(100, this.abort.signal);
+    }
+    throw new Error(`the target window "${target.label}" is minimized and the window manager did not restore it within 3 s; show it and start again`);
+  }
+
+  private async step(episode: number, step: number, seen: SeenTarget): Promise<{ rec: StepRecord; terminal?: string; refused: boolean; unusable: boolean }> {
+    const { target, agent, capturer, store } = this.deps;
+    const tStart = now() - seen.locateMs;
+    const errors: string[] = [];
+    this.emit('step-start', { episode, step });
+
+    // The window was located and raised just now: capture the part of it that is on the screen.
+    const { win, visible } = seen;
     const tLocated = now();
 
     // The world waits (or not) as the latency mode says, from the capture on.
@@ -253,13 +346,13 @@ export class Session extends EventEmitter {
     }
     this.emitWorld();
     const tCapture = Date.now();
-    let raw = await capturer.grab(win.bounds);
+    let raw = await capturer.grab(visible);
     let freezeVerified: boolean | undefined;
     if (this.world.frozen && this.world.kind !== 'engine' && this.verifiedFreezes < 3) {
       // A frozen world must not change on screen: look twice.
       this.verifiedFreezes++;
       await sleep(250, this.abort.signal);
-      const again = await capturer.grab(win.bounds);
+      const again = await capturer.grab(visible);
       freezeVerified = again.data.equals(raw.data);
       raw = again;
       if (!freezeVerified) {
@@ -275,11 +368,13 @@ export class Session extends EventEmitter {
     const frameFile = store.writeFrame(episode, step, frame.data, frame.mime === 'image/png' ? 'png' : 'jpg');
     const geometry: FrameGeometry = {
       window: win.bounds,
+      visible,
       imageScale: frame.scale,
       imageWidth: frame.width,
       imageHeight: frame.height,
       inputScale: inputScaleFor(process.platform, win.scaleFactor),
     };
+    this.noticeClipping(geometry);
     const game = target.game;
     const obs: Observation = {
       step,
@@ -289,7 +384,7 @@ export class Session extends EventEmitter {
       tCapture,
       ...(game ? { gameText: game.instance.text(), validMoves: game.instance.validMoves(), hits: target.hits() } : {}),
     };
-    this.emit('frame', { episode, step, frame: frameFile, mime: frame.mime, data: frame.data, width: frame.width, height: frame.height, window: win.bounds });
+    this.emit('frame', { episode, step, frame: frameFile, mime: frame.mime, data: frame.data, width: frame.width, height: frame.height, window: win.bounds, ...(isClipped(geometry) ? { captured: visible } : {}) });
 
     // Decide.
     const tDecide = now();
@@ -336,6 +431,7 @@ export class Session extends EventEmitter {
       frame: frameFile,
       frame_size: { width: frame.width, height: frame.height, scale: frame.scale },
       window: win.bounds,
+      ...(isClipped(geometry) ? { captured: visible } : {}),
       reasoning: decision.reasoning,
       raw: decision.raw ?? null,
       actions: decision.actions.map(toWire),
@@ -366,6 +462,47 @@ export class Session extends EventEmitter {
     this.emit('step', { ...rec, actionsText: decision.actions.map(describeAction) });
     const terminal = decision.actions.find(isTerminal);
     return { rec, refused: !!refused, unusable: isUnusable(decision.actions.length, rec.errors.length, outcomes), ...(terminal?.kind === 'gui' ? { terminal: terminal.type } : {}) };
+  }
+
+  /** Says once (per change) that only part of the window is on the screen, and so in the image. */
+  private noticeClipping(g: FrameGeometry) {
+    const v = g.visible ?? g.window;
+    const notice = isClipped(g) ? `${v.width}×${v.height} of ${g.window.width}×${g.window.height}` : '';
+    if (notice && notice !== this.clipNotice) {
+      this.emit('warning', `the target window "${this.deps.target.label}" is partly off the screen: the model sees only its visible ${notice} pixels, and actions on the hidden part are refused`);
+    }
+    this.clipNotice = notice;
+  }
+
+  /**
+   * Gives the target keyboard focus unless it has it. Raising a minimized window would undo
+   * what a person just did, so a minimized one is left alone: returns false.
+   * (With command-line X tools a minimize in the few ms between the look and the raise can
+   * still be undone; the window usually has focus already, and then nothing is raised.)
+   */
+  private async raise(id: string): Promise<boolean> {
+    if ((await this.deps.wm.activeId()) === id) return true;
+    if ((await this.deps.target.locate()).minimized) return false;
+    await this.focusTarget(id);
+    return true;
+  }
+
+  /**
+   * Before input is sent: the window must still be shown (a person may have minimized it
+   * while the model thought) and, for pointer actions, still where it was captured, or the
+   * clicks would land on something else. Then it gets focus. Returns why not, if not.
+   */
+  private async readyForInput(actions: GuiAction[], geometry: FrameGeometry, windowId: string): Promise<string | undefined> {
+    const pointer = actions.some((a) => !KEYBOARD_ONLY.has(a.type));
+    const active = (await this.deps.wm.activeId()) === windowId;
+    if (active && !pointer) return undefined;
+    const w = await this.deps.target.locate();
+    if (w.minimized) return 'the target window was minimized before the actions applied; nothing was sent';
+    if (pointer && !sameRect(w.bounds, geometry.window)) {
+      return 'the target window moved or changed size after the capture; pointer actions were not sent';
+    }
+    if (!active) await this.focusTarget(windowId);
+    return undefined;
   }
 
   /** Raises the target; when that fails because the window is gone, says so plainly. */
@@ -402,7 +539,12 @@ export class Session extends EventEmitter {
     let gui: GuiAction[] = [];
     const flushGui = async () => {
       if (!gui.length) return true;
-      await this.focusTarget(windowId);
+      const notReady = await this.readyForInput(gui, geometry, windowId);
+      if (notReady) {
+        outcomes.push({ action: gui[0]!.type, ok: false, error: notReady });
+        gui = [];
+        return false;
+      }
       const out = await this.executor.execute(gui, geometry, this.abort.signal);
       outcomes.push(...out);
       gui = [];
@@ -456,6 +598,10 @@ function viewInputsFrom(a: GuiAction): number {
     default:
       return 0;
   }
+}
+
+function sameRect(a: Rect, b: Rect) {
+  return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 }
 
 function round2(n: number) {

@@ -3,7 +3,7 @@
  * window found by title. Either way the session only sees a window to capture and drive.
  */
 import type { WindowInfo, WindowManager } from '../../native/types.ts';
-import { findWindow } from '../../native/types.ts';
+import { findWindows } from '../../native/types.ts';
 import type { GameDefinition, HitRect } from '../../games/types.ts';
 import { BuiltinGame } from '../games/builtin-game.ts';
 import { GameViewServer } from '../games/view-server.ts';
@@ -16,12 +16,15 @@ import { sleep } from '../util/time.ts';
 
 export class TargetGoneError extends Error {}
 
+/** More than one window matches a title pattern: the caller must pick one by id. */
+export class AmbiguousTargetError extends Error {}
+
 export interface Target {
   readonly kind: 'builtin' | 'window';
   readonly label: string;
   /** Present for built-in games: engine, view and ground truth. */
   readonly game?: BuiltinGame;
-  /** Fresh facts of the window (it may have moved); throws TargetGoneError when it is gone. */
+  /** Fresh facts of the window (it may have moved or been minimized); throws TargetGoneError when it is gone. */
   locate(): Promise<WindowInfo>;
   /** Interactive elements of a built-in view, in window pixels. */
   hits(): HitRect[] | undefined;
@@ -30,22 +33,31 @@ export interface Target {
   close(): Promise<void>;
 }
 
-async function waitForWindow(wm: WindowManager, pattern: RegExp, timeoutMs: number): Promise<WindowInfo> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const w = await findWindow(wm, pattern);
-    if (w) return w;
-    await sleep(100);
-  }
-  throw new Error(`no window matching ${pattern} appeared within ${timeoutMs} ms`);
+/** One line per window for messages: id, title, pid, size and place, and whether it is minimized. */
+export function describeWindow(w: WindowInfo): string {
+  const b = w.bounds;
+  return `${w.id}  "${w.title}"  (pid ${w.pid || '?'}, ${b.width}×${b.height} at ${b.x},${b.y}${w.minimized ? ', minimized' : ''})`;
 }
 
+async function waitForWindows(wm: WindowManager, pattern: RegExp, timeoutMs: number): Promise<WindowInfo[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await findWindows(wm, pattern);
+    if (found.length || Date.now() >= deadline) return found;
+    await sleep(100);
+  }
+}
+
+/**
+ * An existing window, followed by its id for the whole run. When it closes the run ends:
+ * it never moves on to another window with the same title.
+ */
 export class WindowTarget implements Target {
   readonly kind = 'window' as const;
   readonly game = undefined;
   private current: WindowInfo;
 
-  private constructor(private readonly wm: WindowManager, readonly pattern: RegExp, first: WindowInfo) {
+  private constructor(private readonly wm: WindowManager, first: WindowInfo) {
     this.current = first;
   }
 
@@ -53,29 +65,40 @@ export class WindowTarget implements Target {
     return this.current.title;
   }
 
+  get id() {
+    return this.current.id;
+  }
+
   get pid() {
     return this.current.pid || undefined;
   }
 
-  /** A window picked by id (from a list); followed by id, and by its exact title if it is recreated. */
+  /** A window picked by id (from a list, or --window-id). */
   static async byId(wm: WindowManager, id: string): Promise<WindowTarget> {
     const w = await wm.get(id);
-    if (!w) throw new TargetGoneError(`window ${id} is gone`);
-    return new WindowTarget(wm, new RegExp(`^${w.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`), w);
+    if (!w) {
+      const open = (await wm.list()).map((x) => `  ${describeWindow(x)}`).join('\n');
+      throw new TargetGoneError(`no window with id ${id}. Open windows:\n${open || '  (none)'}`);
+    }
+    return new WindowTarget(wm, w);
   }
 
+  /** The one window whose title matches; refuses when none or several match (waits up to timeoutMs for one to appear). */
   static async find(wm: WindowManager, pattern: RegExp, timeoutMs = 0): Promise<WindowTarget> {
-    const w = timeoutMs > 0 ? await waitForWindow(wm, pattern, timeoutMs) : await findWindow(wm, pattern);
-    if (!w) {
-      const titles = (await wm.list()).map((x) => `  ${x.title}`).join('\n');
-      throw new Error(`no window title matches ${pattern}. Open windows:\n${titles || '  (none)'}`);
+    const found = timeoutMs > 0 ? await waitForWindows(wm, pattern, timeoutMs) : await findWindows(wm, pattern);
+    if (found.length === 1) return new WindowTarget(wm, found[0]!);
+    if (found.length > 1) {
+      throw new AmbiguousTargetError(
+        `${found.length} windows match ${pattern}; pick one by id (--window-id ID):\n${found.map((w) => `  ${describeWindow(w)}`).join('\n')}`,
+      );
     }
-    return new WindowTarget(wm, pattern, w);
+    const titles = (await wm.list()).map((x) => `  ${describeWindow(x)}`).join('\n');
+    throw new Error(`no window title matches ${pattern}${timeoutMs > 0 ? ` within ${timeoutMs} ms` : ''}. Open windows:\n${titles || '  (none)'}`);
   }
 
   async locate(): Promise<WindowInfo> {
-    const fresh = (await this.wm.get(this.current.id)) ?? (await findWindow(this.wm, this.pattern));
-    if (!fresh) throw new TargetGoneError(`the target window "${this.current.title}" is gone`);
+    const fresh = await this.wm.get(this.current.id);
+    if (!fresh) throw new TargetGoneError(`the target window "${this.current.title}" is gone (id ${this.current.id})`);
     this.current = fresh;
     return fresh;
   }

@@ -51,7 +51,7 @@ export interface RunMeta {
   status: RunStatus;
   kind: 'agent' | 'human';
   game: string | null;
-  target: { kind: 'builtin' | 'window'; label: string; pattern?: string };
+  target: { kind: 'builtin' | 'window'; label: string; pattern?: string; window_id?: string };
   agent: string;
   model: string | null;
   action_space: string;

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
 import { ROOT, spawnCli } from '../helpers/cli.ts';
 import { heldInput } from '../helpers/xinput.ts';
-import { startWindow, stop } from '../helpers/windows.ts';
+import { activate, startWindow, stop } from '../helpers/windows.ts';
 
 const SHOTS = path.join(ROOT, 'test-artifacts', 'ui');
 const DIRS = ['left', 'up', 'right', 'down'];
@@ -102,6 +102,9 @@ describe('web shell UI', () => {
     const other = await startWindow('/usr/games/gnome-2048', [], /^GNOME 2048$/);
     try {
       await page.getByTestId('tab-targets').click();
+      // This browser window covers it (clicking raises the browser): raise the game, since a
+      // covered window gets no picture (X11 without a compositor would show the browser's pixels).
+      activate(other.window.id);
       const card = page.getByTestId('window-card').filter({ hasText: 'GNOME 2048' });
       await card.locator('img').waitFor({ timeout: 15000 });
       expect(await card.textContent()).toMatch(/\d+×\d+ at \d+,\d+ · scale 1/);

@@ -1,8 +1,29 @@
 /** Pick what to play: a built-in game or any real window (live thumbnails), then how. */
 import { useEffect, useState } from 'react';
-import type { ApiClient, GameSummary, StartRun, WindowSummary } from '../../../electron/api/contract.ts';
+import type { ApiClient, GameSummary, StartRun, WindowSummary, WindowThumbnail } from '../../../electron/api/contract.ts';
 
 type Choice = { kind: 'game'; game: GameSummary } | { kind: 'window'; window: WindowSummary };
+
+/** Why a window has no picture: the capture would show something else, or nothing. */
+function thumbNote(t: WindowThumbnail): string | undefined {
+  if (t.minimized) return 'minimized · a run restores it';
+  if (t.offScreen) return 'off the screen';
+  if (t.covered) return 'covered by another window';
+  return undefined;
+}
+
+function Thumb({ thumb }: { thumb: WindowThumbnail | undefined }) {
+  if (!thumb) return <div className="thumb-placeholder" />;
+  const note = thumbNote(thumb);
+  if (note || !thumb.dataUrl) {
+    return (
+      <div className="thumb-placeholder" data-testid="thumb-note" title={thumb.coveredBy?.length ? `under ${thumb.coveredBy.join(', ')}` : undefined}>
+        <span className="muted">{note ?? 'no picture'}</span>
+      </div>
+    );
+  }
+  return <img src={thumb.dataUrl} alt={thumb.clipped ? 'the part of the window on the screen' : ''} title={thumb.clipped ? 'partly off the screen: the on-screen part' : undefined} />;
+}
 
 export function TargetPicker({ client, modelConfigured, busy, onStarted, onError }: {
   client: ApiClient;
@@ -13,7 +34,7 @@ export function TargetPicker({ client, modelConfigured, busy, onStarted, onError
 }) {
   const [games, setGames] = useState<GameSummary[]>([]);
   const [windows, setWindows] = useState<WindowSummary[]>([]);
-  const [thumbs, setThumbs] = useState<Record<string, string>>({});
+  const [thumbs, setThumbs] = useState<Record<string, WindowThumbnail>>({});
   const [choice, setChoice] = useState<Choice | null>(null);
   const [agent, setAgent] = useState<StartRun['agent']>(modelConfigured ? 'vlm' : 'solver');
   const [space, setSpace] = useState<StartRun['space']>('gui');
@@ -34,7 +55,7 @@ export function TargetPicker({ client, modelConfigured, busy, onStarted, onError
         setGames(t.games);
         setWindows(t.windows);
         for (const w of t.windows.slice(0, 12)) {
-          client.request('thumbnail', { windowId: w.id, maxSide: 200 }).then((th) => alive && setThumbs((m) => ({ ...m, [w.id]: th.dataUrl })), () => {});
+          client.request('thumbnail', { windowId: w.id, maxSide: 200 }).then((th) => alive && setThumbs((m) => ({ ...m, [w.id]: th })), () => {});
         }
       } catch (e) {
         onError((e as Error).message);
@@ -80,9 +101,9 @@ export function TargetPicker({ client, modelConfigured, busy, onStarted, onError
       <div className="cards">
         {windows.map((w) => (
           <button key={w.id} className={`card window ${selected({ kind: 'window', window: w }) ? 'selected' : ''}`} onClick={() => setChoice({ kind: 'window', window: w })} data-testid="window-card" aria-pressed={selected({ kind: 'window', window: w })}>
-            {thumbs[w.id] ? <img src={thumbs[w.id]} alt="" /> : <div className="thumb-placeholder" />}
+            <Thumb thumb={thumbs[w.id]} />
             <div className="card-title">{w.title || '(untitled)'}</div>
-            <div className="card-meta">{w.bounds.width}×{w.bounds.height} at {w.bounds.x},{w.bounds.y} · scale {w.scaleFactor} · pid {w.pid}</div>
+            <div className="card-meta">{w.bounds.width}×{w.bounds.height} at {w.bounds.x},{w.bounds.y} · scale {w.scaleFactor} · pid {w.pid}{w.minimized ? ' · minimized' : ''}{thumbs[w.id]?.clipped ? ' · partly off the screen' : ''}</div>
           </button>
         ))}
       </div>
