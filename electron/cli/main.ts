@@ -50,7 +50,7 @@ const USAGE = `gamepilot — vision-language models play real games
       --pace-ms MS (minimum time per step, to watch fast agents)  --game-text (send the board as text too)  --json  --quiet
   gamepilot bench [--json] [--iterations N] [--loop-steps N]
   gamepilot record (--game ID | --window REGEX) --role rookie|expert --participant P --consent
-      [--duration S] [--fps N] [--trial N] [--stage NAME] [--window-size WxH] [--out DIR] [--json]
+      [--duration S] [--fps N] [--trial N] [--stage NAME] [--window-size WxH] [--out DIR (default ./runs)] [--json]
       records a person playing: frames, and input in the agent's action schema
   gamepilot idc --game ID --rounds R --episodes E --model M [--base-url U] [--max-steps N] [--seed S]
       [--reflector-model M] [--max-words N] [--rollback-drop F] [--held-out N] [--out DIR] [--json]
@@ -312,7 +312,7 @@ async function recordCommand(args: string[]) {
       { target, wm, capturer: createCapturer('nut') },
       { participant: values.participant, role, trial: num(values.trial, 'trial', { min: 1, int: true }) ?? 1, stage: values.stage ?? 'play', consent: true },
       { ...DEFAULT_RECORDER, fps: num(values.fps, 'fps', { min: 1, int: true }) ?? 30, ...(values.duration ? { durationS: num(values.duration, 'duration', { min: 1 })! } : {}) },
-      values.out ?? 'sessions',
+      values.out ?? 'runs', // beside agent runs: the Runs tab, the leaderboard and `video` read it
     );
     const stop = () => recorder.stop();
     process.on('SIGINT', stop);
