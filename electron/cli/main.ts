@@ -19,7 +19,7 @@ import type { Target } from '../session/targets.ts';
 import { createCapturer } from '../capture/index.ts';
 import { LATENCY_MODES } from '../latency/clock-policy.ts';
 import { recoverSuspended } from '../../native/process.ts';
-import { runBench, formatBench } from './bench.ts';
+import { runBench, formatBench, runRecordBench, formatRecordBench } from './bench.ts';
 import type { CaptureBackend } from '../capture/index.ts';
 import { defaultConfigDir, runWebShell } from '../web/shell.ts';
 import { launchViewWindow } from '../games/launcher.ts';
@@ -49,6 +49,8 @@ const USAGE = `gamepilot — vision-language models play real games
       --reflect-fps F  --reflect-max-frames N  --reflect-max-side PX
       --pace-ms MS (minimum time per step, to watch fast agents)  --game-text (send the board as text too)  --json  --quiet
   gamepilot bench [--json] [--iterations N] [--loop-steps N]
+  gamepilot bench --record [--seconds N] [--fps N] [--window-size WxH] [--json]
+      the recorder's frame rate and dropped frames on built-in 2048 (default 30 s, 30 fps, 1280x720)
   gamepilot record (--game ID | --window REGEX) --role rookie|expert --participant P --consent
       [--duration S] [--fps N] [--trial N] [--stage NAME] [--window-size WxH] [--out DIR (default ./runs)] [--json]
       records a person playing: frames, and input in the agent's action schema
@@ -255,8 +257,31 @@ async function runCommand(args: string[]) {
   }
 }
 
+function windowSize(v: string | undefined): { width: number; height: number } | undefined {
+  if (v === undefined) return undefined;
+  const m = /^(\d+)x(\d+)$/.exec(v);
+  if (!m || Number(m[1]) < 64 || Number(m[2]) < 64) throw new Error(`--window-size must look like 1280x720, got "${v}"`);
+  return { width: Number(m[1]), height: Number(m[2]) };
+}
+
 async function benchCommand(args: string[]) {
-  const { values } = parseArgs({ args, options: { json: { type: 'boolean' }, iterations: { type: 'string' }, 'loop-steps': { type: 'string' } } });
+  const { values } = parseArgs({
+    args,
+    options: {
+      json: { type: 'boolean' }, iterations: { type: 'string' }, 'loop-steps': { type: 'string' },
+      record: { type: 'boolean' }, seconds: { type: 'string' }, fps: { type: 'string' }, 'window-size': { type: 'string' },
+    },
+  });
+  if (values.record) {
+    const result = await runRecordBench({
+      seconds: num(values.seconds, 'seconds', { min: 1 }) ?? 30,
+      fps: num(values.fps, 'fps', { min: 1, int: true }) ?? 30,
+      size: windowSize(values['window-size']) ?? { width: 1280, height: 720 },
+      log: values.json ? () => {} : io.log,
+    });
+    io.out(values.json ? JSON.stringify(result) : formatRecordBench(result));
+    return 0;
+  }
   const result = await runBench({
     iterations: num(values.iterations, 'iterations', { min: 5, int: true }) ?? 60,
     loopSteps: num(values['loop-steps'], 'loop-steps', { min: 5, int: true }) ?? 40,

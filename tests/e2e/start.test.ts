@@ -60,7 +60,7 @@ describe('npm start', () => {
     try {
       // The web shell's first line on stdout is its URL: it is up.
       await expect.poll(() => s.out(), { timeout: 120_000, interval: 200 }).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=/);
-      [shellPid] = childrenOf(s.child.pid!);
+      shellPid = childrenOf(s.child.pid!)[0] ?? 0;
       expect(shellPid).toBeGreaterThan(0);
       // The demo game window and the UI window are up (browser processes in the shell's group).
       await expect.poll(() => groupMembers(shellPid).length, { timeout: 60_000, interval: 200 }).toBeGreaterThan(1);
