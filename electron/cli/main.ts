@@ -328,10 +328,9 @@ async function recordCommand(args: string[]) {
   if (!values.role) throw new Error('--role rookie|expert is required');
   if (!values.participant) throw new Error('--participant is required (a pseudonym, not a name)');
   if (!values.consent) throw new Error('--consent is required: confirm the participant agreed to be recorded (frames of the game window and input inside it)');
-  const size = values['window-size'] ? /^(\d+)x(\d+)$/.exec(values['window-size']) : null;
-  if (values['window-size'] && !size) throw new Error('--window-size must look like 1280x720');
+  const size = windowSize(values['window-size']);
   const wm = createWindowManager();
-  const target = await openTarget({ ...(values.game ? { game: values.game } : {}), ...(values.window ? { window: values.window } : {}) }, wm, undefined, size ? { width: Number(size[1]), height: Number(size[2]) } : undefined);
+  const target = await openTarget({ ...(values.game ? { game: values.game } : {}), ...(values.window ? { window: values.window } : {}) }, wm, undefined, size);
   try {
     const recorder = new Recorder(
       { target, wm, capturer: createCapturer('nut') },
@@ -350,6 +349,7 @@ async function recordCommand(args: string[]) {
       const summary = await recorder.start();
       if (values.json) io.out(JSON.stringify(summary));
       else io.log(`recorded ${summary.frames} frames (${summary.fps} fps, ${summary.dropped} dropped) and ${summary.events} input events in ${summary.duration_s}s; score ${summary.score ?? 'n/a'}`);
+      if (summary.drop_note && !values.quiet) io.log(`dropped frames: ${summary.drop_note}`);
       return 0;
     } finally {
       unhook?.();
