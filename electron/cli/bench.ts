@@ -135,7 +135,7 @@ export interface RecordBenchResult {
  * while the board changes several times a second (moves applied to the engine, so the window
  * redraws without injected input). The session folder is thrown away afterwards.
  */
-export async function runRecordBench(opts: { seconds: number; fps: number; size: { width: number; height: number }; log: (s: string) => void }): Promise<RecordBenchResult> {
+export async function runRecordBench(opts: { seconds: number; fps: number; size: { width: number; height: number }; writers?: number; log: (s: string) => void }): Promise<RecordBenchResult> {
   const wm = createWindowManager();
   const target = await BuiltinTarget.open(getGame('2048'), wm, { x: 0, y: 0, ...opts.size });
   const out = mkdtempSync(path.join(tmpdir(), 'gamepilot-bench-rec-'));
@@ -147,7 +147,7 @@ export async function runRecordBench(opts: { seconds: number; fps: number; size:
   }, 350);
   try {
     opts.log(`bench: recording built-in 2048 at ${opts.size.width}×${opts.size.height}, ${opts.fps} fps, for ${opts.seconds} s`);
-    const recorder = new Recorder({ target, wm, capturer: new NutCapturer() }, { participant: 'bench', role: 'expert', trial: 1, stage: 'bench', consent: true }, { ...DEFAULT_RECORDER, fps: opts.fps, durationS: opts.seconds }, out);
+    const recorder = new Recorder({ target, wm, capturer: new NutCapturer() }, { participant: 'bench', role: 'expert', trial: 1, stage: 'bench', consent: true }, { ...DEFAULT_RECORDER, fps: opts.fps, durationS: opts.seconds, ...(opts.writers ? { writers: opts.writers } : {}) }, out);
     const s = await recorder.start();
     const { session_dir, id, frames, dropped, duration_s, fps, events, score, ignored_events, ...details } = s;
     void session_dir, id, events, score, ignored_events;

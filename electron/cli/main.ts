@@ -49,7 +49,7 @@ const USAGE = `gamepilot — vision-language models play real games
       --reflect-fps F  --reflect-max-frames N  --reflect-max-side PX
       --pace-ms MS (minimum time per step, to watch fast agents)  --game-text (send the board as text too)  --json  --quiet
   gamepilot bench [--json] [--iterations N] [--loop-steps N]
-  gamepilot bench --record [--seconds N] [--fps N] [--window-size WxH] [--json]
+  gamepilot bench --record [--seconds N] [--fps N] [--window-size WxH] [--writers N] [--json]
       the recorder's frame rate and dropped frames on built-in 2048 (default 30 s, 30 fps, 1280x720)
   gamepilot record (--game ID | --window REGEX) --role rookie|expert --participant P --consent
       [--duration S] [--fps N] [--trial N] [--stage NAME] [--window-size WxH] [--out DIR (default ./runs)] [--json]
@@ -269,7 +269,7 @@ async function benchCommand(args: string[]) {
     args,
     options: {
       json: { type: 'boolean' }, iterations: { type: 'string' }, 'loop-steps': { type: 'string' },
-      record: { type: 'boolean' }, seconds: { type: 'string' }, fps: { type: 'string' }, 'window-size': { type: 'string' },
+      record: { type: 'boolean' }, seconds: { type: 'string' }, fps: { type: 'string' }, 'window-size': { type: 'string' }, writers: { type: 'string' },
     },
   });
   if (values.record) {
@@ -277,6 +277,7 @@ async function benchCommand(args: string[]) {
       seconds: num(values.seconds, 'seconds', { min: 1 }) ?? 30,
       fps: num(values.fps, 'fps', { min: 1, int: true }) ?? 30,
       size: windowSize(values['window-size']) ?? { width: 1280, height: 720 },
+      ...(values.writers ? { writers: num(values.writers, 'writers', { min: 1, int: true })! } : {}),
       log: values.json ? () => {} : io.log,
     });
     io.out(values.json ? JSON.stringify(result) : formatRecordBench(result));
