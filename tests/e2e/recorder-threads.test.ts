@@ -52,6 +52,7 @@ describe('recorder threads', () => {
       expect(steps.every((st) => files.has(st.frame as string))).toBe(true);
       const session = JSON.parse(readFileSync(path.join(s.session_dir, 'session.json'), 'utf8'));
       expect(session).toMatchObject({ frames: s.frames, dropped: s.dropped, dropped_late: s.dropped_late, dropped_busy: s.dropped_busy, writers: s.writers });
+      console.log(`recorder with the main thread blocked 2 × 600 ms: ${s.frames} frames in ${s.duration_s} s, ${s.dropped} dropped (${s.dropped_late} late, ${s.dropped_busy} busy)`);
     } finally {
       await target.close();
     }
