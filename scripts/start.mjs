@@ -1,12 +1,25 @@
 #!/usr/bin/env node
 // `npm start`: the desktop app when the Electron binary is installed; otherwise (machines
 // where it cannot be downloaded) the built-in default played in a browser window.
+// Exits with the child's code, or 128 + signal number when it was killed: a crash is never
+// reported as success.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { constants } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const say = (s) => process.stderr.write(`gamepilot: ${s}\n`);
+
+// Linux without a graphical session: nothing could show a window; say so instead of failing later.
+if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
+  say('no display: neither DISPLAY nor WAYLAND_DISPLAY is set, so no window can open.');
+  say('Start Gamepilot from a desktop session (X11, or XWayland under Wayland), or give it a virtual one:');
+  say('  Xvfb :99 -screen 0 1600x900x24 & DISPLAY=:99 npm start');
+  process.exit(1);
+}
+
 const electronDir = path.join(root, 'node_modules', 'electron');
 let electronBin;
 try {
@@ -15,16 +28,40 @@ try {
   electronBin = undefined;
 }
 
-function run(cmd, args) {
-  const child = spawn(cmd, args, { stdio: 'inherit', cwd: root });
-  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
-  child.on('exit', (code) => process.exit(code ?? 0));
+/**
+ * Runs the app or shell and mirrors how it ended. `ownGroup` puts it in a process group of its
+ * own (POSIX) so that whatever it started (browser windows) is ended with it, even after a crash.
+ */
+function run(what, cmd, args, { cwd, ownGroup }) {
+  const group = ownGroup && process.platform !== 'win32';
+  const child = spawn(cmd, args, { cwd, stdio: group ? ['ignore', 'inherit', 'inherit'] : 'inherit', detached: group });
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig));
+  child.on('error', (err) => {
+    say(`could not start the ${what}: ${err.message}`);
+    process.exit(1);
+  });
+  child.on('exit', (code, signal) => {
+    if (group) {
+      try {
+        process.kill(-child.pid, 'SIGTERM'); // leftovers of a crashed shell
+      } catch {
+        /* the group is already empty */
+      }
+    }
+    if (signal) {
+      say(`the ${what} was killed by ${signal}`);
+      process.exit(128 + (constants.signals[signal] ?? 0));
+    }
+    if (code !== 0) say(`the ${what} exited with code ${code}`);
+    process.exit(code ?? 1);
+  });
 }
 
 if (electronBin && existsSync(electronBin)) {
-  run(process.execPath, [path.join(root, 'node_modules', '@electron-forge', 'cli', 'dist', 'electron-forge.js'), 'start']);
+  run('desktop app', process.execPath, [path.join(root, 'node_modules', '@electron-forge', 'cli', 'dist', 'electron-forge.js'), 'start'], { cwd: root, ownGroup: false });
 } else {
-  console.error('The Electron binary is not installed here; serving the same UI as the web shell and opening it in a browser window.');
-  console.error('Install Electron (npm install with network access) for the desktop app. Ctrl+C stops.');
-  run(process.execPath, [path.join(root, 'bin', 'gamepilot.mjs'), 'web', '--open']);
+  say('the Electron binary is not installed here; serving the same UI as the web shell and opening it in a browser window.');
+  say('For the desktop app: `npm run install-electron` with network access. Ctrl+C stops.');
+  // Runs go to ./runs of where it was started (the checkout, under `npm start`), as with `gamepilot run`.
+  run('web shell', process.execPath, [path.join(root, 'bin', 'gamepilot.mjs'), 'web', '--open'], { cwd: process.cwd(), ownGroup: true });
 }

@@ -1,6 +1,8 @@
 /**
  * The contract over Electron IPC. Typed against the few ipcMain/webContents members it uses,
  * so the same adapter runs in the app and, with an in-memory pair, in the contract test.
+ * Only a trusted sender may call: in the app, the control window's main frame (not a subframe,
+ * not a game window, not a page the control window was navigated to).
  */
 import type { CoreEvent, WireResponse } from './contract.ts';
 import type { GamepilotCore } from './core.ts';
@@ -9,7 +11,7 @@ export const IPC_REQUEST = 'gamepilot:request';
 export const IPC_EVENT = 'gamepilot:event';
 
 export interface IpcMainLike {
-  handle(channel: string, listener: (event: unknown, ...args: any[]) => unknown): void;
+  handle(channel: string, listener: (event: any, ...args: any[]) => unknown): void;
   removeHandler(channel: string): void;
 }
 
@@ -18,11 +20,49 @@ export interface EventSink {
   isDestroyed?(): boolean;
 }
 
-/** Serves requests and relays events to every sink `sinks()` returns at that moment. */
-export function serveIpc(core: GamepilotCore, ipcMain: IpcMainLike, sinks: () => EventSink[]): () => void {
+/** The parts of a frame that identify it (Electron's WebFrameMain has them). */
+export interface FrameLike {
+  readonly processId: number;
+  readonly routingId: number;
+  readonly url?: string;
+}
+
+/** The parts of an invoke event the sender check reads (Electron's IpcMainInvokeEvent). */
+export interface IpcEventLike {
+  readonly sender?: unknown;
+  /** Null when the frame navigated away or was destroyed before the message was handled. */
+  readonly senderFrame?: FrameLike | null;
+}
+
+export interface ContentsLike {
+  readonly mainFrame: FrameLike;
+  isDestroyed?(): boolean;
+}
+
+const withoutQuery = (u: string) => u.replace(/[?#].*$/, '');
+
+/**
+ * True only for a message from the main frame of `contents` (the control window) and, when
+ * `page` is given, while that frame shows `page` (query and hash aside).
+ */
+export function fromMainFrameOf(event: IpcEventLike, contents: ContentsLike | undefined, page?: string): boolean {
+  if (!contents || contents.isDestroyed?.()) return false;
+  if (event.sender !== contents) return false;
+  const frame = event.senderFrame;
+  const main = contents.mainFrame;
+  if (!frame || !(frame === main || (frame.processId === main.processId && frame.routingId === main.routingId))) return false;
+  return page === undefined || withoutQuery(frame.url ?? '') === withoutQuery(page);
+}
+
+/**
+ * Serves requests from senders `allowed` accepts and relays events to every sink `sinks()`
+ * returns at that moment. A refused sender gets an error and nothing runs.
+ */
+export function serveIpc(core: GamepilotCore, ipcMain: IpcMainLike, sinks: () => EventSink[], allowed: (event: IpcEventLike) => boolean): () => void {
   let seq = 0;
-  ipcMain.handle(IPC_REQUEST, async (_event, req: { method?: unknown; params?: unknown }): Promise<WireResponse> => {
+  ipcMain.handle(IPC_REQUEST, async (event: IpcEventLike, req: { method?: unknown; params?: unknown }): Promise<WireResponse> => {
     const id = ++seq;
+    if (!allowed(event)) return { id, error: 'refused: only the Gamepilot control window may call the core' };
     try {
       if (typeof req?.method !== 'string') throw new Error('request without a method');
       return { id, result: await core.handle(req.method, req.params) };

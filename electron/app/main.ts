@@ -1,14 +1,17 @@
 /**
  * The Electron shell: the only code that imports `electron`. It wires the shared core to a
- * sandboxed renderer over IPC, opens built-in games as their own windows, keeps its own window
- * out of captures, and registers the global stop hotkey.
+ * sandboxed renderer over IPC (answering only the control window's main frame), opens built-in
+ * games as their own locked-down windows, refuses every permission request, keeps its own window
+ * out of captures, and registers the global stop hotkey. The decisions live in plain modules
+ * (window-policy.ts, settings-file.ts, secret-storage.ts, ../api/ipc-transport.ts) that the
+ * tests check without Electron.
  */
 import { app, BrowserWindow, globalShortcut, ipcMain, session } from 'electron';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createWindowManager } from '../../native/index.ts';
 import { GamepilotCore } from '../api/core.ts';
-import { serveIpc } from '../api/ipc-transport.ts';
+import { fromMainFrameOf, serveIpc } from '../api/ipc-transport.ts';
 import type { LaunchedWindow, LaunchOptions } from '../games/launcher.ts';
 import { ElectronSettingsStore, SafeStorageSecretStore } from './stores.ts';
 import { loadNut } from '../input/nut.ts';
@@ -16,20 +19,22 @@ import { NutCapturer } from '../capture/nut-capturer.ts';
 import { ElectronDesktopCapturer } from './desktop-capturer.ts';
 import { recoverCrashLeftovers } from '../safety/recovery.ts';
 import { defaultConfigDir } from '../util/paths.ts';
+import { controlWindowOptions, denyPermissionCheck, denyPermissionRequest, gameWindowOptions, guardContents } from './window-policy.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = app.isPackaged ? process.resourcesPath : path.resolve(here, '..');
 process.env.GAMEPILOT_PROMPTS_DIR = path.join(ROOT, 'prompts'); // the bundle no longer sits beside prompts/
 
 const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'";
-const SAFE_PREFS = { contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true } as const;
+const blocked = (where: string) => (what: string) => console.error(`blocked ${what} in ${where}`);
 
 let control: BrowserWindow | undefined;
 
 /** Built-in game views as plain, capturable BrowserWindows (no preload, no Node). */
 function openGameWindow(url: string, opts: LaunchOptions): LaunchedWindow {
-  const win = new BrowserWindow({ width: opts.width, height: opts.height, x: opts.x, y: opts.y, useContentSize: true, autoHideMenuBar: true, webPreferences: SAFE_PREFS });
-  win.loadURL(url);
+  const win = new BrowserWindow(gameWindowOptions(opts));
+  guardContents(win.webContents, url, blocked('a game window'));
+  void win.loadURL(url);
   return {
     pid: process.pid,
     kind: 'app',
@@ -52,17 +57,27 @@ async function pickCapturer() {
 
 async function main() {
   await app.whenReady();
+  session.defaultSession.setPermissionRequestHandler(denyPermissionRequest);
+  session.defaultSession.setPermissionCheckHandler(denyPermissionCheck);
+  // Whatever else ever gets a webContents opens no windows and attaches no webviews.
+  app.on('web-contents-created', (_e, contents) => {
+    contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+    contents.on('will-attach-webview', (e) => e.preventDefault());
+  });
   session.defaultSession.webRequest.onHeadersReceived((details, done) => {
     const isRenderer = details.url.startsWith('file:');
     done({ responseHeaders: { ...details.responseHeaders, ...(isRenderer ? { 'Content-Security-Policy': [CSP] } : {}) } });
   });
   recoverCrashLeftovers(defaultConfigDir(), (line) => console.error(line), { releaseInProcess: true });
   const settings = new ElectronSettingsStore();
+  const secrets = new SafeStorageSecretStore(settings);
+  settings.addWarning(secrets.description.warning);
+  if (settings.warning) console.error(`warning: ${settings.warning}`);
   const appPids = () => new Set(app.getAppMetrics().map((m) => m.pid));
   const core = new GamepilotCore({
     wm: createWindowManager(),
     settings,
-    secrets: new SafeStorageSecretStore(settings),
+    secrets,
     runsDir: path.join(app.getPath('userData'), 'runs'),
     exportDir: app.getPath('downloads'),
     shell: 'electron',
@@ -72,17 +87,16 @@ async function main() {
     isOwnWindow: (w) => appPids().has(w.pid),
   });
 
-  control = new BrowserWindow({
-    width: 1360, height: 880, title: 'Gamepilot — control', show: false,
-    webPreferences: { ...SAFE_PREFS, preload: path.join(here, 'preload.cjs') },
-  });
+  const rendererPage = path.join(ROOT, 'dist', 'renderer', 'index.html');
+  control = new BrowserWindow(controlWindowOptions(path.join(here, 'preload.cjs')));
   control.setContentProtection(true); // never part of a capture, even when it overlaps the game
-  control.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
-  control.webContents.on('will-navigate', (e) => e.preventDefault());
+  const rendererUrl = pathToFileURL(rendererPage).href;
+  guardContents(control.webContents, rendererUrl, blocked('the control window'));
   control.once('ready-to-show', () => control?.show());
-  await control.loadFile(path.join(ROOT, 'dist', 'renderer', 'index.html'));
+  await control.loadFile(rendererPage);
 
-  serveIpc(core, ipcMain, () => (control && !control.isDestroyed() ? [control.webContents] : []));
+  const live = () => (control && !control.isDestroyed() ? control : undefined);
+  serveIpc(core, ipcMain, () => (live() ? [live()!.webContents] : []), (event) => fromMainFrameOf(event, live()?.webContents, rendererUrl));
 
   const hotkey = core.state().stopHotkey;
   if (!globalShortcut.register(hotkey, () => void core.stop())) {

@@ -1,22 +1,50 @@
-/** Settings in electron-store (validated on every load) and the API key in safeStorage. */
-import { safeStorage } from 'electron';
+/**
+ * Settings in electron-store (validated on every load; a corrupt file is moved aside, never
+ * silently wiped; mode 0600) and the API key in safeStorage, with a plain statement of what
+ * protects it.
+ */
+import { app, safeStorage } from 'electron';
 import Store from 'electron-store';
+import path from 'node:path';
 import { DEFAULT_SETTINGS, type Settings } from '../api/contract.ts';
 import { sanitizeSettings, type SecretStore, type SettingsStore } from '../api/settings-store.ts';
+import { recoverSettingsFile, restrictToOwner, settingsStoreOptions } from './settings-file.ts';
+import { describeSecretStorage, type SecretStorageDescription } from './secret-storage.ts';
+
+type Stored = { settings: Settings; apiKeyEncrypted?: string };
 
 export class ElectronSettingsStore implements SettingsStore {
   warning: string | null = null;
-  private store: Store<{ settings: Settings; apiKeyEncrypted?: string }>;
+  readonly file: string;
+  private store: Store<Stored>;
 
-  constructor() {
-    // clearInvalidConfig: a corrupt file is replaced by defaults instead of crashing the app.
-    this.store = new Store({ name: 'settings', clearInvalidConfig: true, defaults: { settings: DEFAULT_SETTINGS } });
+  constructor(dir: string = app.getPath('userData')) {
+    this.file = path.join(dir, 'settings.json');
+    this.addWarning(recoverSettingsFile(this.file));
+    this.store = this.open(dir);
+    restrictToOwner(this.file);
+  }
+
+  private open(dir: string): Store<Stored> {
+    const options = settingsStoreOptions<Stored>(dir, { settings: DEFAULT_SETTINGS });
+    try {
+      return new Store<Stored>(options);
+    } catch {
+      // Changed on disk between the check and the open: move it aside and start again.
+      this.addWarning(recoverSettingsFile(this.file));
+      return new Store<Stored>(options);
+    }
+  }
+
+  /** Warnings accumulate; the core shows them once at start. */
+  addWarning(w: string | null) {
+    if (w) this.warning = this.warning ? `${this.warning} ${w}` : w;
   }
 
   load(): Settings {
     const raw = this.store.get('settings');
     const clean = sanitizeSettings(raw);
-    if (JSON.stringify(clean) !== JSON.stringify(raw)) this.warning = 'some settings were invalid and were reset to defaults';
+    if (JSON.stringify(clean) !== JSON.stringify(raw)) this.addWarning('Some settings were invalid and were reset to defaults.');
     return clean;
   }
 
@@ -31,9 +59,18 @@ export class ElectronSettingsStore implements SettingsStore {
 }
 
 export class SafeStorageSecretStore implements SecretStore {
-  readonly kind = 'the OS keychain (Electron safeStorage)';
+  readonly kind: string;
+  readonly description: SecretStorageDescription;
 
-  constructor(private readonly settings: ElectronSettingsStore) {}
+  /** Call after app ready: before it, Linux cannot tell which backend it will use. */
+  constructor(private readonly settings: ElectronSettingsStore) {
+    this.description = describeSecretStorage({
+      platform: process.platform,
+      encryptionAvailable: safeStorage.isEncryptionAvailable(),
+      ...(process.platform === 'linux' ? { backend: safeStorage.getSelectedStorageBackend() } : {}),
+    });
+    this.kind = this.description.kind;
+  }
 
   getApiKey(): string | undefined {
     const enc = this.settings.raw.get('apiKeyEncrypted');

@@ -2,6 +2,7 @@
  * `gamepilot bench`: what the harness costs per step, measured on this machine.
  * Stage figures: a 1280×800 capture, its encode to a 1024-wide JPEG, one key injection.
  * Loop figure: steps per second on built-in 2048 with an agent that answers instantly.
+ * `--record`: the human-baseline recorder's frame rate and dropped frames on built-in 2048.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,7 @@ import { BuiltinTarget } from '../session/targets.ts';
 import { Session } from '../session/session.ts';
 import { RunStore } from '../store/run-store.ts';
 import { SolverAgent } from '../agents/baselines.ts';
+import { Recorder, DEFAULT_RECORDER } from '../recording/recorder.ts';
 
 export interface Stat {
   p50: number;
@@ -112,5 +114,58 @@ export function formatBench(b: BenchResult): string {
     row('input', b.input_ms),
     `  overhead   p50 ${b.step_overhead_p50_ms} ms   p95 ${b.step_overhead_p95_ms} ms`,
     `loop on built-in ${b.loop.game}, instant agent: ${b.loop.steps_per_second} steps/s (${b.loop.steps} steps in ${b.loop.seconds} s; step p50 ${b.loop.step_ms.p50} ms)`,
+  ].join('\n');
+}
+
+export interface RecordBenchResult {
+  window: { width: number; height: number };
+  target_fps: number;
+  seconds: number;
+  frames: number;
+  dropped: number;
+  fps: number;
+  /** Dropped frames as a percentage of the frames the rate asked for. */
+  drop_pct: number;
+  /** Extra figures the recorder reports about its drops and encoding, when it has them. */
+  details: Record<string, unknown>;
+}
+
+/**
+ * Records built-in 2048 for `seconds` at `fps`, the way a participant's session is recorded,
+ * while the board changes several times a second (moves applied to the engine, so the window
+ * redraws without injected input). The session folder is thrown away afterwards.
+ */
+export async function runRecordBench(opts: { seconds: number; fps: number; size: { width: number; height: number }; writers?: number; log: (s: string) => void }): Promise<RecordBenchResult> {
+  const wm = createWindowManager();
+  const target = await BuiltinTarget.open(getGame('2048'), wm, { x: 0, y: 0, ...opts.size });
+  const out = mkdtempSync(path.join(tmpdir(), 'gamepilot-bench-rec-'));
+  const moves = ['left', 'up', 'right', 'down'];
+  let n = 0;
+  const player = setInterval(() => {
+    if (target.game.instance.isOver()) target.game.reset(++n, 0);
+    else target.game.applyMove(moves[n++ % 4]!);
+  }, 350);
+  try {
+    opts.log(`bench: recording built-in 2048 at ${opts.size.width}×${opts.size.height}, ${opts.fps} fps, for ${opts.seconds} s`);
+    const recorder = new Recorder({ target, wm, capturer: new NutCapturer() }, { participant: 'bench', role: 'expert', trial: 1, stage: 'bench', consent: true }, { ...DEFAULT_RECORDER, fps: opts.fps, durationS: opts.seconds, ...(opts.writers ? { writers: opts.writers } : {}) }, out);
+    const s = await recorder.start();
+    const { session_dir, id, frames, dropped, duration_s, fps, events, score, ignored_events, ...details } = s;
+    void session_dir, id, events, score, ignored_events;
+    return {
+      window: opts.size, target_fps: opts.fps, seconds: duration_s, frames, dropped, fps,
+      drop_pct: r2((100 * dropped) / Math.max(1, frames + dropped)), details,
+    };
+  } finally {
+    clearInterval(player);
+    await target.close();
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+export function formatRecordBench(b: RecordBenchResult): string {
+  const extra = Object.entries(b.details).map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : v}`).join(', ');
+  return [
+    `recorder on built-in 2048 at ${b.window.width}×${b.window.height}, ${b.target_fps} fps asked, ${b.seconds} s`,
+    `  ${b.fps} fps, ${b.frames} frames, ${b.dropped} dropped (${b.drop_pct} %)${extra ? `\n  ${extra}` : ''}`,
   ].join('\n');
 }

@@ -19,7 +19,7 @@ import type { Target } from '../session/targets.ts';
 import { createCapturer } from '../capture/index.ts';
 import { LATENCY_MODES } from '../latency/clock-policy.ts';
 import { recoverCrashLeftovers } from '../safety/recovery.ts';
-import { runBench, formatBench } from './bench.ts';
+import { runBench, formatBench, runRecordBench, formatRecordBench } from './bench.ts';
 import type { CaptureBackend } from '../capture/index.ts';
 import { defaultConfigDir, runWebShell } from '../web/shell.ts';
 import { openUiInBrowser } from '../web/open-ui.ts';
@@ -55,8 +55,10 @@ const USAGE = `gamepilot — vision-language models play real games
       --reflect-fps F  --reflect-max-frames N  --reflect-max-side PX
       --pace-ms MS (minimum time per step, to watch fast agents)  --game-text (send the board as text too)  --json  --quiet
   gamepilot bench [--json] [--iterations N] [--loop-steps N]
+  gamepilot bench --record [--seconds N] [--fps N] [--window-size WxH] [--writers N] [--json]
+      the recorder's frame rate and dropped frames on built-in 2048 (default 30 s, 30 fps, 1280x720)
   gamepilot record (--game ID | --window REGEX | --window-id ID) --role rookie|expert --participant P --consent
-      [--duration S] [--fps N] [--trial N] [--stage NAME] [--window-size WxH] [--out DIR] [--json]
+      [--duration S] [--fps N] [--trial N] [--stage NAME] [--window-size WxH] [--out DIR (default ./runs)] [--json]
       records a person playing: frames, and input in the agent's action schema
   gamepilot idc --game ID --rounds R --episodes E --model M [--base-url U] [--max-steps N] [--seed S]
       [--reflector-model M] [--max-words N] [--rollback-drop F] [--held-out N] [--out DIR] [--json]
@@ -285,8 +287,32 @@ async function runCommand(args: string[]) {
   }
 }
 
+function windowSize(v: string | undefined): { width: number; height: number } | undefined {
+  if (v === undefined) return undefined;
+  const m = /^(\d+)x(\d+)$/.exec(v);
+  if (!m || Number(m[1]) < 64 || Number(m[2]) < 64) throw new Error(`--window-size must look like 1280x720, got "${v}"`);
+  return { width: Number(m[1]), height: Number(m[2]) };
+}
+
 async function benchCommand(args: string[]) {
-  const { values } = parseArgs({ args, options: { json: { type: 'boolean' }, iterations: { type: 'string' }, 'loop-steps': { type: 'string' } } });
+  const { values } = parseArgs({
+    args,
+    options: {
+      json: { type: 'boolean' }, iterations: { type: 'string' }, 'loop-steps': { type: 'string' },
+      record: { type: 'boolean' }, seconds: { type: 'string' }, fps: { type: 'string' }, 'window-size': { type: 'string' }, writers: { type: 'string' },
+    },
+  });
+  if (values.record) {
+    const result = await runRecordBench({
+      seconds: num(values.seconds, 'seconds', { min: 1 }) ?? 30,
+      fps: num(values.fps, 'fps', { min: 1, int: true }) ?? 30,
+      size: windowSize(values['window-size']) ?? { width: 1280, height: 720 },
+      ...(values.writers ? { writers: num(values.writers, 'writers', { min: 1, int: true })! } : {}),
+      log: values.json ? () => {} : io.log,
+    });
+    io.out(values.json ? JSON.stringify(result) : formatRecordBench(result));
+    return 0;
+  }
   const result = await runBench({
     iterations: num(values.iterations, 'iterations', { min: 5, int: true }) ?? 60,
     loopSteps: num(values['loop-steps'], 'loop-steps', { min: 5, int: true }) ?? 40,
@@ -333,16 +359,15 @@ async function recordCommand(args: string[]) {
   if (!values.role) throw new Error('--role rookie|expert is required');
   if (!values.participant) throw new Error('--participant is required (a pseudonym, not a name)');
   if (!values.consent) throw new Error('--consent is required: confirm the participant agreed to be recorded (frames of the game window and input inside it)');
-  const size = values['window-size'] ? /^(\d+)x(\d+)$/.exec(values['window-size']) : null;
-  if (values['window-size'] && !size) throw new Error('--window-size must look like 1280x720');
+  const size = windowSize(values['window-size']);
   const wm = createWindowManager();
-  const target = await openTarget({ ...(values.game ? { game: values.game } : {}), ...(values.window ? { window: values.window } : {}), ...(values['window-id'] !== undefined ? { windowId: values['window-id'] } : {}) }, wm, undefined, size ? { width: Number(size[1]), height: Number(size[2]) } : undefined);
+  const target = await openTarget({ ...(values.game ? { game: values.game } : {}), ...(values.window ? { window: values.window } : {}), ...(values['window-id'] !== undefined ? { windowId: values['window-id'] } : {}) }, wm, undefined, size);
   try {
     const recorder = new Recorder(
       { target, wm, capturer: createCapturer('nut') },
       { participant: values.participant, role, trial: num(values.trial, 'trial', { min: 1, int: true }) ?? 1, stage: values.stage ?? 'play', consent: true },
       { ...DEFAULT_RECORDER, fps: num(values.fps, 'fps', { min: 1, int: true }) ?? 30, ...(values.duration ? { durationS: num(values.duration, 'duration', { min: 1 })! } : {}) },
-      values.out ?? 'sessions',
+      values.out ?? 'runs', // beside agent runs: the Runs tab, the leaderboard and `video` read it
     );
     const stop = () => recorder.stop();
     process.on('SIGINT', stop);
@@ -355,6 +380,7 @@ async function recordCommand(args: string[]) {
       const summary = await recorder.start();
       if (values.json) io.out(JSON.stringify(summary));
       else io.log(`recorded ${summary.frames} frames (${summary.fps} fps, ${summary.dropped} dropped) and ${summary.events} input events in ${summary.duration_s}s; score ${summary.score ?? 'n/a'}`);
+      if (summary.drop_note && !values.quiet) io.log(`dropped frames: ${summary.drop_note}`);
       return 0;
     } finally {
       unhook?.();

@@ -1,20 +1,30 @@
 /**
- * Records a person playing: frames of the target window at a set rate (written as they come,
- * never held), and global input on the same clock, translated into the action schema. The
- * session folder is a run (kind "human"), so it is listed, scored and replayed like agent runs.
+ * Records a person playing: frames of the target window at a set rate, and global input on the
+ * same clock, translated into the action schema. The session folder is a run (kind "human"),
+ * so it is listed, scored and replayed like agent runs.
+ *
+ * Threads keep the frame rate: the clock and the grabs run in a capture thread (capture.ts),
+ * encoding and writing in a small pool of writer threads (frame-pool.ts), and the focus and
+ * window checks, which start helper programs on X11, in a watcher thread (window-watch.ts).
+ * This thread keeps the input, the index and the replay steps. When the writers are all busy a
+ * frame is skipped at once rather than taken late, and the summary says which drops came from
+ * where (late ticks vs. busy writers).
  */
 import { EventEmitter } from 'node:events';
-import { appendFileSync, openSync, writeFileSync, writeSync, closeSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { WindowManager, Rect } from '../../native/types.ts';
 import type { ScreenCapturer } from '../capture/types.ts';
-import { encodeFrame } from '../capture/encode.ts';
 import type { Target } from '../session/targets.ts';
-import { RunStore } from '../store/run-store.ts';
+import { RunStore, type StepRecord } from '../store/run-store.ts';
 import { listenGlobalInput, keyNames } from '../input/global-hook.ts';
 import { InputTranslator, type RecordedEvent } from './input-translator.ts';
-import { sleep } from '../util/time.ts';
+import type { FrameDone } from './frame-pool.ts';
+import { InOrder } from './in-order.ts';
+import { WindowWatch, type WatchReport } from './window-watch.ts';
+import { startCapture } from './capture.ts';
+import { frameFile, type CaptureStats } from './capture-run.ts';
+import { percentile } from '../util/time.ts';
 import type { RecordingResult } from '../api/contract.ts';
 
 export type Role = 'rookie' | 'expert';
@@ -35,6 +45,8 @@ export interface RecorderOptions {
   quality: number;
   /** A replay step is sampled this often (ms), carrying the input since the previous one. */
   sampleMs: number;
+  /** Frame writer threads (default: one a core, at most 3). */
+  writers?: number;
 }
 
 export const DEFAULT_RECORDER: RecorderOptions = { fps: 30, quality: 75, sampleMs: 500 };
@@ -42,7 +54,27 @@ export const DEFAULT_RECORDER: RecorderOptions = { fps: 30, quality: 75, sampleM
 export type RecordingSummary = RecordingResult & {
   /** Input seen outside the window or its focus: counted, never stored. */
   ignored_events: number;
+  /** Ticks missed because the capture itself ran late (a stalled machine). */
+  dropped_late: number;
+  /** Frames skipped because every writer thread was busy and the queue was full. */
+  dropped_busy: number;
+  writers: number;
+  grab_ms: { p50: number; p95: number };
+  encode_ms: { p50: number; p95: number };
+  /** Why frames were dropped, in words, when any were. */
+  drop_note: string | null;
 };
+
+/** A sentence on where dropped frames came from, or null when none were. */
+export function describeDrops(d: { late: number; busy: number; writers: number; fps: number; encodeP50: number }): string | null {
+  if (d.late + d.busy === 0) return null;
+  const parts: string[] = [];
+  if (d.busy) parts.push(`${d.busy} skipped because all ${d.writers} frame writer thread(s) were busy (encode p50 ${d.encodeP50} ms at ${d.fps} fps): a lower frame rate or a free core helps`);
+  if (d.late) parts.push(`${d.late} missed because the capture ran late (the machine stalled)`);
+  return parts.join('; ');
+}
+
+type Captured = { t: number; file: string; step?: StepRecord };
 
 export class Recorder extends EventEmitter {
   readonly store: RunStore;
@@ -53,6 +85,7 @@ export class Recorder extends EventEmitter {
   private started = 0;
   private bounds!: Rect;
   private focused = true;
+  private failure?: Error;
   private done?: Promise<RecordingSummary>;
   private stopRequested?: () => void;
 
@@ -109,94 +142,136 @@ export class Recorder extends EventEmitter {
     await wm.focus(win.id);
     const startedAt = new Date();
     this.writeSessionJson({ start: startedAt.toISOString(), end: null, fps: this.opts.fps });
-
     const eventsFd = openSync(path.join(this.store.dir, 'events.jsonl'), 'a');
-    const framesIndex = path.join(this.store.dir, 'frames.jsonl');
+    const indexFd = openSync(path.join(this.store.dir, 'frames.jsonl'), 'a');
+    const encodeMs: number[] = [];
+    let steps = 0;
     let sample: RecordedEvent[] = [];
-    const names = await keyNames();
-    const translator = new InputTranslator((e) => {
-      writeSync(eventsFd, JSON.stringify(e) + '\n');
-      this.events++;
-      sample.push(e);
-    }, (code) => names.get(code));
-    const unlisten = await listenGlobalInput((e) => translator.feed(e, { window: this.bounds, focused: this.focused }));
-
-    // Follow the window (twice a second) and its focus (ten times a second: keys typed into
-    // another window must not be kept) without spending the frame budget on it.
-    let ticks = 0;
-    let windowId = win.id;
-    const watch = setInterval(async () => {
-      try {
-        if (ticks++ % 5 === 0) {
-          const w = await target.locate();
-          // A minimized window shows nothing of its own: stop rather than record what is behind it.
-          if (w.minimized) throw new Error('the window was minimized');
-          this.bounds = w.bounds;
-          windowId = w.id;
-          this.emit('progress', this.progress());
-        }
-        this.focused = (await wm.activeId()) === windowId;
-      } catch {
-        this.stop();
-      }
-      translator.flush(Date.now());
-    }, 100);
-
-    const interval = 1000 / this.opts.fps;
-    this.started = performance.now();
-    let next = this.started;
-    let nextSample = this.started;
-    let step = 0;
-    const deadline = this.opts.durationS ? this.started + this.opts.durationS * 1000 : Infinity;
-    const stopSignal = new AbortController();
-    this.stopRequested = () => stopSignal.abort();
-    try {
-      while (!this.stopped && performance.now() < deadline) {
-        const wait = next - performance.now();
-        if (wait > 0) await sleep(wait, stopSignal.signal);
-        if (this.stopped) break;
-        const t = Date.now();
-        const raw = await capturer.grab(this.bounds);
-        const frame = await encodeFrame(raw, { longSide: 4096, format: 'jpeg', quality: this.opts.quality });
-        const file = `frames/f${String(this.frames).padStart(6, '0')}.jpg`;
-        await writeFile(path.join(this.store.dir, file), frame.data);
-        appendFileSync(framesIndex, JSON.stringify({ i: this.frames, t, file }) + '\n');
+    let nextSample = Infinity;
+    // Frames finish out of order across writer threads; the index and the replay steps are
+    // written in capture order, each once its frame is on disk.
+    const order = new InOrder<Captured>((c, ok, i) => {
+      if (ok) {
+        writeSync(indexFd, JSON.stringify({ i, t: c.t, file: c.file }) + '\n');
         this.frames++;
-        if (performance.now() >= nextSample) {
-          this.store.appendStep({
-            step: step++, episode: 0, t_capture: t, frame: file, frame_size: { width: frame.width, height: frame.height, scale: frame.scale },
-            window: this.bounds, reasoning: '', raw: null, actions: sample.map(({ action_type, parameters }) => ({ action_type, parameters })), errors: [],
-            latency_ms: { locate: 0, capture: 0, encode: 0, model: 0, act: 0, total: 0 }, ...(game ? { score: game.instance.score(), game_state: game.instance.snapshot() } : { score: null }),
-          });
-          sample = [];
-          nextSample += this.opts.sampleMs;
-        }
-        next += interval;
-        const late = performance.now() - next;
-        if (late > interval) {
-          const missed = Math.floor(late / interval);
-          this.dropped += missed;
-          next += missed * interval;
-        }
-        if (game?.instance.isOver() && !this.opts.durationS) {
-          await sleep(1000, stopSignal.signal); // let the final board be seen
-          break;
-        }
       }
+      // A step whose frame could not be written keeps its input, without the frame.
+      if (c.step) this.store.appendStep(ok ? c.step : { ...c.step, frame: null });
+    });
+    let translator: InputTranslator | undefined;
+    let unlisten: (() => void) | undefined;
+    let watch: WindowWatch | undefined;
+    let housekeeping: NodeJS.Timeout | undefined;
+    let stats: CaptureStats | undefined;
+    try {
+      const names = await keyNames();
+      const t = (translator = new InputTranslator((e) => {
+        writeSync(eventsFd, JSON.stringify(e) + '\n');
+        this.events++;
+        sample.push(e);
+      }, (code) => names.get(code)));
+      unlisten = await listenGlobalInput((e) => t.feed(e, { window: this.bounds, focused: this.focused }));
+
+      const capture = await startCapture(capturer, { settings: { fps: this.opts.fps, ...(this.opts.durationS ? { durationS: this.opts.durationS } : {}), dir: this.store.dir }, bounds: this.bounds, quality: this.opts.quality, ...(this.opts.writers ? { writers: this.opts.writers } : {}) }, {
+        started: () => {
+          this.started = nextSample = performance.now();
+        },
+        captured: (i, tCapture, width, height, dropped) => {
+          this.dropped = dropped;
+          const file = frameFile(i);
+          let step: StepRecord | undefined;
+          if (performance.now() >= nextSample) {
+            step = {
+              step: steps++, episode: 0, t_capture: tCapture, frame: file, frame_size: { width, height, scale: 1 },
+              window: this.bounds, reasoning: '', raw: null, actions: sample.map(({ action_type, parameters }) => ({ action_type, parameters })), errors: [],
+              latency_ms: { locate: 0, capture: 0, encode: 0, model: 0, act: 0, total: 0 }, ...(game ? { score: game.instance.score(), game_state: game.instance.snapshot() } : { score: null }),
+            };
+            sample = [];
+            while (nextSample <= performance.now()) nextSample += this.opts.sampleMs;
+          }
+          order.add(i, { t: tCapture, file, ...(step ? { step } : {}) });
+        },
+        written: (d: FrameDone) => {
+          if (!('error' in d)) encodeMs.push(d.encodeMs);
+          order.finish(d.i, !('error' in d));
+        },
+      });
+      this.stopRequested = () => capture.stop();
+      if (this.stopped) capture.stop();
+
+      // Follow the window (twice a second) and its focus (ten times a second: keys typed into
+      // another window must not be kept) from a thread of its own.
+      const w = (watch = WindowWatch.start({ windowId: win.id, focusMs: 100, boundsEvery: 5 }));
+      const relocate = async () => {
+        try {
+          const found = await target.locate(); // again under a new id, or gone for good
+          this.bounds = found.bounds;
+          capture.follow(found.bounds);
+          w.follow(found.id);
+        } catch {
+          this.stop();
+        }
+      };
+      w.on('report', (r: WatchReport) => {
+        if (r.kind === 'focus') this.focused = r.focused;
+        else if (r.kind === 'bounds') {
+          this.bounds = r.bounds;
+          capture.follow(r.bounds);
+        } else if (r.kind === 'gone') void relocate();
+        else this.stop(); // minimized, or focus unknown: stop rather than record what is behind it or keep keys typed elsewhere
+      });
+      let ticks = 0;
+      let overSince = 0;
+      housekeeping = setInterval(() => {
+        t.flush(Date.now());
+        if (ticks++ % 5 === 0) this.emit('progress', this.progress());
+        // A built-in game that ended stops the recording a second later (the final board is seen).
+        if (game?.instance.isOver() && !this.opts.durationS) {
+          overSince ||= performance.now();
+          if (performance.now() - overSince >= 1000) this.stop();
+        }
+      }, 100);
+      stats = await capture.done;
+      if (stats.error) this.failure = new Error(stats.error);
+    } catch (err) {
+      this.failure = err as Error;
     } finally {
-      clearInterval(watch);
-      unlisten();
-      translator.flush(Number.POSITIVE_INFINITY);
+      clearInterval(housekeeping);
+      await watch?.stop();
+      unlisten?.();
+      translator?.flush(Number.POSITIVE_INFINITY);
       closeSync(eventsFd);
+      order.abandonRest();
+      closeSync(indexFd);
     }
-    const duration = (performance.now() - this.started) / 1000;
+    const now = Date.now();
+    return this.finish(startedAt, steps, stats ?? { startedAt: now, endedAt: now, droppedLate: 0, droppedBusy: 0, writers: 0, grabMs: { p50: 0, p95: 0 } }, encodeMs, translator?.ignored ?? 0);
+  }
+
+  private finish(startedAt: Date, steps: number, stats: CaptureStats, encodeMs: number[], ignored: number): RecordingSummary {
+    const game = this.deps.target.game;
+    const duration = Math.max(0.001, (stats.endedAt - stats.startedAt) / 1000);
     const score = game ? Math.round(game.instance.score() * 100) / 100 : null;
-    const summary: RecordingSummary = {
-      session_dir: this.store.dir, id: this.id, frames: this.frames, dropped: this.dropped, duration_s: Math.round(duration * 100) / 100,
-      events: this.events, ignored_events: translator.ignored, score, fps: Math.round((this.frames / duration) * 10) / 10,
+    const r1 = (n: number) => Math.round(n * 10) / 10;
+    const encode = { p50: encodeMs.length ? r1(percentile(encodeMs, 50)) : 0, p95: encodeMs.length ? r1(percentile(encodeMs, 95)) : 0 };
+    const dropped = stats.droppedLate + stats.droppedBusy;
+    const drops = {
+      dropped_late: stats.droppedLate, dropped_busy: stats.droppedBusy, writers: stats.writers, grab_ms: stats.grabMs, encode_ms: encode,
+      drop_note: describeDrops({ late: stats.droppedLate, busy: stats.droppedBusy, writers: stats.writers, fps: this.opts.fps, encodeP50: encode.p50 }),
     };
-    this.writeSessionJson({ start: startedAt.toISOString(), end: new Date().toISOString(), fps: this.opts.fps, frames: this.frames, dropped: this.dropped, events: this.events, score });
-    this.store.update({ episodes: [{ episode: 0, seed: game?.seed ?? 0, score, steps: step, end: game?.instance.isOver() ? 'game_over' : this.stopped ? 'stopped' : 'duration' }], mean: score, std: score === null ? null : 0 });
+    const summary: RecordingSummary = {
+      session_dir: this.store.dir, id: this.id, frames: this.frames, dropped, duration_s: Math.round(duration * 100) / 100,
+      events: this.events, ignored_events: ignored, score, fps: r1(this.frames / duration), ...drops,
+    };
+    this.writeSessionJson({
+      start: startedAt.toISOString(), end: new Date().toISOString(), fps: this.opts.fps, frames: this.frames, dropped, events: this.events, score, ...drops,
+      ...(this.failure ? { error: this.failure.message } : {}),
+    });
+    this.store.update({ episodes: [{ episode: 0, seed: game?.seed ?? 0, score, steps, end: game?.instance.isOver() ? 'game_over' : this.stopped ? 'stopped' : 'duration' }], mean: score, std: score === null ? null : 0 });
+    if (this.failure) {
+      this.store.close('failed', this.failure.message);
+      throw new Error(`recording stopped: ${this.failure.message} (${this.frames} frames kept in ${this.store.dir})`);
+    }
     this.store.close('completed');
     this.emit('done', summary);
     return summary;

@@ -15,10 +15,10 @@ export interface AtomicWriteOptions {
 }
 
 export function writeFileAtomic(file: string, data: string | Buffer, opts: AtomicWriteOptions = {}): void {
-  mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   let fd: number | undefined;
   try {
+    mkdirSync(path.dirname(file), { recursive: true });
     fd = openSync(tmp, 'wx', opts.mode ?? 0o644);
     const buf = typeof data === 'string' ? Buffer.from(data) : data;
     for (let off = 0; off < buf.length; ) off += writeSync(fd, buf, off, buf.length - off);

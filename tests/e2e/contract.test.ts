@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GamepilotCore } from '../../electron/api/core.ts';
 import { JsonFileSettingsStore, MemorySecretStore } from '../../electron/api/settings-store.ts';
 import { startWebShell, type WebShell } from '../../electron/web/server.ts';
-import { serveIpc } from '../../electron/api/ipc-transport.ts';
+import { fromMainFrameOf, serveIpc } from '../../electron/api/ipc-transport.ts';
 import { ipcClient, wsClient, type WsClient } from '../../renderer/src/api/clients.ts';
 import type { ApiClient, CoreEvent } from '../../electron/api/contract.ts';
 import { createWindowManager } from '../../native/index.ts';
@@ -50,7 +50,7 @@ beforeAll(async () => {
   shell = await startWebShell(core, { staticDir });
   ws = wsClient(`ws://127.0.0.1:${shell.port}/api/ws?token=${shell.token}`, WebSocket as never);
   const pair = ipcPair();
-  serveIpc(core, pair.ipcMain, () => [pair.sink]);
+  serveIpc(core, pair.ipcMain, () => [pair.sink], (e) => fromMainFrameOf(e, pair.contents));
   ipc = ipcClient(pair.bridge);
 });
 

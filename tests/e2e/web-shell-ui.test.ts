@@ -221,7 +221,7 @@ describe('web shell UI', () => {
     await page.getByTestId('tab-record').click();
     await page.getByTestId('participant').fill('e01');
     await page.getByTestId('role').selectOption('expert');
-    await page.getByTestId('record-game').selectOption('2048');
+    await page.getByTestId('record-target').getByTestId('game-2048').click();
     await page.getByTestId('trials').fill('1');
     await page.getByTestId('consent').check();
     await page.getByTestId('begin').click();

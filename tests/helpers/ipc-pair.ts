@@ -1,14 +1,26 @@
 /**
  * An in-memory stand-in for Electron's ipcMain/ipcRenderer pair with its semantics: invoke()
- * reaches the one handler of a channel, and every payload crosses by structured clone (as
- * across processes), so nothing unserialisable can slip through the contract unnoticed.
+ * reaches the one handler of a channel with an event naming the sending webContents and frame,
+ * and every payload crosses by structured clone (as across processes), so nothing
+ * unserialisable can slip through the contract unnoticed.
  */
-import type { IpcMainLike, EventSink } from '../../electron/api/ipc-transport.ts';
+import type { IpcMainLike, EventSink, ContentsLike, FrameLike } from '../../electron/api/ipc-transport.ts';
 import { IPC_EVENT, IPC_REQUEST } from '../../electron/api/ipc-transport.ts';
 import type { PreloadBridge } from '../../renderer/src/api/clients.ts';
 import type { CoreEvent, WireResponse } from '../../electron/api/contract.ts';
 
-export function ipcPair(): { ipcMain: IpcMainLike; sink: EventSink; bridge: PreloadBridge } {
+export interface IpcPair {
+  ipcMain: IpcMainLike;
+  sink: EventSink;
+  /** The control window's webContents (its main frame is the renderer's page). */
+  contents: ContentsLike;
+  /** The preload bridge of the control window's main frame. */
+  bridge: PreloadBridge;
+  /** A bridge as seen from any other sender and frame (a subframe, another window…). */
+  bridgeFrom(sender: unknown, senderFrame: FrameLike | null): PreloadBridge;
+}
+
+export function ipcPair(): IpcPair {
   const handlers = new Map<string, (event: unknown, ...args: unknown[]) => unknown>();
   const listeners = new Set<(e: CoreEvent) => void>();
   const ipcMain: IpcMainLike = {
@@ -27,16 +39,17 @@ export function ipcPair(): { ipcMain: IpcMainLike; sink: EventSink; bridge: Prel
       for (const l of listeners) l(copy);
     },
   };
-  const bridge: PreloadBridge = {
+  const contents: ContentsLike = { mainFrame: { processId: 7, routingId: 1, url: 'file:///app/dist/renderer/index.html' }, isDestroyed: () => false };
+  const bridgeFrom = (sender: unknown, senderFrame: FrameLike | null): PreloadBridge => ({
     async request(method, params) {
       const h = handlers.get(IPC_REQUEST);
       if (!h) throw new Error(`No handler registered for '${IPC_REQUEST}'`);
-      return structuredClone(await h({ sender: 'renderer' }, structuredClone({ method, params }))) as WireResponse;
+      return structuredClone(await h({ sender, senderFrame }, structuredClone({ method, params }))) as WireResponse;
     },
     onEvent(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-  };
-  return { ipcMain, sink, bridge };
+  });
+  return { ipcMain, sink, contents, bridge: bridgeFrom(contents, contents.mainFrame), bridgeFrom };
 }

@@ -1,11 +1,14 @@
 /**
  * Human baselines, walked through step by step. Rookie: read the prompt the agent gets → play →
- * watch the tutorial → play again. Expert: read the prompt → play. Recording runs only while
- * the red indicator shows; the stop hotkey ends it; only the game window is captured.
+ * watch the tutorial → play again. Expert: read the prompt → play. Any target the New run tab
+ * offers can be recorded: a built-in game or a window on the desktop (the same picker).
+ * Recording runs only while the red indicator shows; the stop hotkey ends it; only the chosen
+ * window is captured.
  */
 import { useEffect, useState } from 'react';
-import type { ApiClient, CoreState, GameSummary, RecordingResult } from '../../../electron/api/contract.ts';
+import type { ApiClient, CoreState, RecordingResult } from '../../../electron/api/contract.ts';
 import { Replay } from './RunsView.tsx';
+import { TargetList, targetLabel, targetParam, type TargetChoice } from './TargetPicker.tsx';
 
 type Role = 'rookie' | 'expert';
 type Stage = { kind: 'read' } | { kind: 'play'; round: number } | { kind: 'tutorial' } | { kind: 'done' };
@@ -17,8 +20,8 @@ const PLAN: Record<Role, Stage[]> = {
 const LABEL = (s: Stage) => (s.kind === 'read' ? 'Read the prompt' : s.kind === 'play' ? (s.round === 1 ? 'Play' : 'Play again') : s.kind === 'tutorial' ? 'Watch the tutorial' : 'Done');
 
 export function RecordView({ client, core, recorded, onError }: { client: ApiClient; core: CoreState | null; recorded: RecordingResult[]; onError: (e: string) => void }) {
-  const [games, setGames] = useState<GameSummary[]>([]);
-  const [game, setGame] = useState('2048');
+  const [choice, setChoice] = useState<TargetChoice | null>(null);
+  const game = choice?.kind === 'game' ? choice.game.id : null;
   const [participant, setParticipant] = useState('');
   const [role, setRole] = useState<Role>('rookie');
   const [consent, setConsent] = useState(false);
@@ -26,16 +29,19 @@ export function RecordView({ client, core, recorded, onError }: { client: ApiCli
   const [begun, setBegun] = useState(false);
   const [stageIndex, setStageIndex] = useState(0);
   const [trial, setTrial] = useState(1);
-  const [prompt, setPrompt] = useState('');
+  /** The agent's prompt for a built-in game; null for a window (no built-in rules to show). */
+  const [prompt, setPrompt] = useState<string | null>('');
   const [tutorial, setTutorial] = useState<string | null | undefined>(undefined);
   const [mine, setMine] = useState<RecordingResult[]>([]);
   const [trialRecorded, setTrialRecorded] = useState(false);
   const rec = core?.recording ?? null;
 
   useEffect(() => {
-    client.request('listTargets').then((t) => setGames(t.games), () => {});
-  }, [client]);
-  useEffect(() => {
+    if (!game) {
+      setPrompt(null);
+      setTrials(1);
+      return;
+    }
     client.request('gamePrompt', { game }).then((p) => {
       setPrompt(p.prompt);
       setTrials(p.trials);
@@ -57,12 +63,15 @@ export function RecordView({ client, core, recorded, onError }: { client: ApiCli
     setTrialRecorded(false);
   };
   useEffect(() => {
-    if (begun && stage.kind === 'tutorial') client.request('findTutorial', { game }).then((t) => setTutorial(t.id), () => setTutorial(null));
+    if (!begun || stage.kind !== 'tutorial') return;
+    if (game) client.request('findTutorial', { game }).then((t) => setTutorial(t.id), () => setTutorial(null));
+    else setTutorial(null); // tutorials are matched by built-in game
   }, [begun, stage.kind]);
 
   const record = async () => {
+    if (!choice) return;
     try {
-      await client.request('startRecording', { target: { game }, role, participant, consent: true, trial, stage: stage.kind === 'play' ? `play-${stage.round}` : 'play' });
+      await client.request('startRecording', { target: targetParam(choice), role, participant, consent: true, trial, stage: stage.kind === 'play' ? `play-${stage.round}` : 'play' });
     } catch (e) {
       onError((e as Error).message);
     }
@@ -70,7 +79,7 @@ export function RecordView({ client, core, recorded, onError }: { client: ApiCli
   const stopRec = () => client.request('stopRecording').catch((e: Error) => onError(e.message));
 
   if (!begun) {
-    const valid = /^[\w.-]{1,64}$/.test(participant) && consent;
+    const valid = /^[\w.-]{1,64}$/.test(participant) && consent && !!choice;
     return (
       <section className="record" aria-label="record a human baseline">
         <h2>Record a human baseline</h2>
@@ -82,16 +91,14 @@ export function RecordView({ client, core, recorded, onError }: { client: ApiCli
               <option value="expert">expert — play once</option>
             </select>
           </label>
-          <label>Game
-            <select value={game} onChange={(e) => setGame(e.target.value)} data-testid="record-game">
-              {games.map((g) => <option key={g.id} value={g.id}>{g.title}</option>)}
-            </select>
-          </label>
           <label>Trials per round <input type="number" min={1} value={trials} onChange={(e) => setTrials(Math.max(1, Number(e.target.value) || 1))} data-testid="trials" /></label>
+        </div>
+        <div className="record-target" aria-label="what to record" data-testid="record-target">
+          <TargetList client={client} choice={choice} onChoose={setChoice} onError={onError} defaultGame="2048" />
         </div>
         <label className="consent">
           <input type="checkbox" checked={consent} onChange={(e) => setConsent(e.target.checked)} data-testid="consent" />
-          The participant agrees to be recorded: frames of the game window and the keys and clicks made inside it, stored under the pseudonym only. Nothing outside the game window is captured.
+          The participant agrees to be recorded: frames of the chosen window{choice ? ` (${targetLabel(choice)})` : ''} and the keys and clicks made inside it, stored under the pseudonym only. Nothing outside that window is captured.
         </label>
         <div className="form-actions"><button className="primary" disabled={!valid} onClick={() => setBegun(true)} data-testid="begin">Begin</button></div>
       </section>
@@ -100,6 +107,7 @@ export function RecordView({ client, core, recorded, onError }: { client: ApiCli
 
   return (
     <section className="record" aria-label="recording protocol">
+      <p className="muted" data-testid="recording-target">Recording: {choice ? targetLabel(choice) : ''}</p>
       <ol className="stages">
         {PLAN[role].map((s, i) => <li key={i} className={i === stageIndex ? 'current' : i < stageIndex ? 'past' : ''}>{LABEL(s)}</li>)}
       </ol>
@@ -107,14 +115,16 @@ export function RecordView({ client, core, recorded, onError }: { client: ApiCli
       {stage.kind === 'read' && (
         <>
           <h3>This is what the AI agent is told about the game</h3>
-          <pre className="reasoning prompt" data-testid="prompt">{prompt}</pre>
+          {prompt !== null
+            ? <pre className="reasoning prompt" data-testid="prompt">{prompt}</pre>
+            : <p className="muted" data-testid="prompt">This window is not a built-in game, so there are no built-in rules to show: tell the participant the goal and controls in the words the agent's prompt uses for it.</p>}
           <button className="primary" onClick={next} data-testid="read-done">I have read it</button>
         </>
       )}
       {stage.kind === 'play' && (
         <>
           <h3>{LABEL(stage)} — trial {trial} of {trials}</h3>
-          <p className="muted">The game opens in its own window. Play with the keyboard and mouse as usual; recording stops when the game ends or you press Stop ({core?.stopHotkey}).</p>
+          <p className="muted">{game ? 'The game opens in its own window.' : 'Play in the chosen window.'} Play with the keyboard and mouse as usual; recording stops when the game ends or you press Stop ({core?.stopHotkey}).</p>
           {rec ? <button className="stop" onClick={stopRec} data-testid="stop-recording">■ Stop recording</button> : (
             <div className="form-actions">
               <button className="primary" onClick={record} disabled={core?.status !== 'idle'} data-testid="start-recording">● Start recording</button>
@@ -129,7 +139,7 @@ export function RecordView({ client, core, recorded, onError }: { client: ApiCli
         <>
           <h3>Watch how an expert plays</h3>
           {tutorial === undefined && <p className="muted">Looking for a tutorial…</p>}
-          {tutorial === null && <p className="muted" data-testid="no-tutorial">No expert session of this game is recorded yet. Record one with the expert role; it becomes the tutorial here.</p>}
+          {tutorial === null && <p className="muted" data-testid="no-tutorial">{game ? 'No expert session of this game is recorded yet. Record one with the expert role; it becomes the tutorial here.' : 'Tutorials are found by built-in game; for a window, open an expert session of it from Runs.'}</p>}
           {tutorial && <Replay client={client} id={tutorial} onClose={next} closeLabel="Done watching" />}
           <button className="primary" onClick={next} data-testid="tutorial-done">Continue</button>
         </>

@@ -50,7 +50,7 @@ export function SettingsView({ client, onSaved }: { client: ApiClient; onSaved: 
         <label>Base URL <input value={baseURL} onChange={(e) => setS({ ...s, provider: 'custom', baseURL: e.target.value })} data-testid="base-url" placeholder="https://…/v1" /></label>
         <label>Model <input value={s.model} onChange={(e) => set('model', e.target.value)} data-testid="model" placeholder="e.g. gpt-4o, gemini-2.5-flash, qwen2.5-vl" /></label>
         <label>API key <input type="password" value={apiKey} onChange={(e) => setApiKey(e.target.value)} placeholder={keySet ? '•••••• (set; type to replace)' : 'not set (local servers need none)'} autoComplete="off" /></label>
-        <p className="muted">Keys are kept in {storage}; never in settings, run files or logs.</p>
+        <p className="muted" data-testid="secret-storage">The API key is kept in {storage}; never in run files or logs.</p>
       </div>
       <h2>Images and prompting</h2>
       <div className="form">

@@ -1,8 +1,15 @@
-/** Pick what to play: a built-in game or any real window (live thumbnails), then how. */
+/**
+ * Pick what to play: a built-in game or any real window (live thumbnails), then how.
+ * `TargetList` (the choice alone) is shared with the Record tab.
+ */
 import { useEffect, useState } from 'react';
 import type { ApiClient, GameSummary, StartRun, WindowSummary, WindowThumbnail } from '../../../electron/api/contract.ts';
 
-type Choice = { kind: 'game'; game: GameSummary } | { kind: 'window'; window: WindowSummary };
+export type TargetChoice = { kind: 'game'; game: GameSummary } | { kind: 'window'; window: WindowSummary };
+
+/** The contract's target parameter for a choice. */
+export const targetParam = (c: TargetChoice) => (c.kind === 'game' ? { game: c.game.id } : { windowId: c.window.id });
+export const targetLabel = (c: TargetChoice) => (c.kind === 'game' ? c.game.title : c.window.title || '(untitled window)');
 
 /** Why a window has no picture: the capture would show something else, or nothing. */
 function thumbNote(t: WindowThumbnail): string | undefined {
@@ -25,35 +32,31 @@ function Thumb({ thumb }: { thumb: WindowThumbnail | undefined }) {
   return <img src={thumb.dataUrl} alt={thumb.clipped ? 'the part of the window on the screen' : ''} title={thumb.clipped ? 'partly off the screen: the on-screen part' : undefined} />;
 }
 
-export function TargetPicker({ client, modelConfigured, busy, onStarted, onError }: {
+/** Built-in games and every window on the desktop, refreshed every 3 s, one of them chosen. */
+export function TargetList({ client, choice, onChoose, onError, defaultGame }: {
   client: ApiClient;
-  modelConfigured: boolean;
-  busy: boolean;
-  onStarted: () => void;
+  choice: TargetChoice | null;
+  onChoose: (c: TargetChoice) => void;
   onError: (e: string) => void;
+  /** Chosen once the list first loads, while nothing is chosen yet. */
+  defaultGame?: string;
 }) {
   const [games, setGames] = useState<GameSummary[]>([]);
   const [windows, setWindows] = useState<WindowSummary[]>([]);
   const [thumbs, setThumbs] = useState<Record<string, WindowThumbnail>>({});
-  const [choice, setChoice] = useState<Choice | null>(null);
-  const [agent, setAgent] = useState<StartRun['agent']>(modelConfigured ? 'vlm' : 'solver');
-  const [space, setSpace] = useState<StartRun['space']>('gui');
-  const [episodes, setEpisodes] = useState(1);
-  const [maxSteps, setMaxSteps] = useState<number | ''>('');
-  const [paceMs, setPaceMs] = useState(0);
-  const [latency, setLatency] = useState<StartRun['latency']>('normal');
-  const [reflection, setReflection] = useState<'none' | 'self-f' | 'self-t' | 'self' | 'other'>('none');
-  const [tutorial, setTutorial] = useState('');
-  const [review, setReview] = useState(false);
 
   useEffect(() => {
     let alive = true;
+    let first = true;
     const refresh = async () => {
       try {
         const t = await client.request('listTargets');
         if (!alive) return;
         setGames(t.games);
         setWindows(t.windows);
+        const preset = first && defaultGame && !choice ? t.games.find((g) => g.id === defaultGame) : undefined;
+        if (preset) onChoose({ kind: 'game', game: preset });
+        first = false;
         for (const w of t.windows.slice(0, 12)) {
           client.request('thumbnail', { windowId: w.id, maxSide: 200 }).then((th) => alive && setThumbs((m) => ({ ...m, [w.id]: th })), () => {});
         }
@@ -69,28 +72,14 @@ export function TargetPicker({ client, modelConfigured, busy, onStarted, onError
     };
   }, [client]);
 
-  const start = async () => {
-    if (!choice) return;
-    try {
-      await client.request('startRun', {
-        target: choice.kind === 'game' ? { game: choice.game.id } : { windowId: choice.window.id },
-        agent, space: choice.kind === 'window' ? 'gui' : space, latency, episodes,
-        ...(agent === 'vlm' && reflection !== 'none' ? { reflection: { mode: reflection, after: 'failed' as const, maxWords: 150, review, ...(tutorial ? { tutorial } : {}) } } : {}), ...(maxSteps ? { maxSteps } : {}), paceMs, seed: Math.floor(Math.random() * 1e6),
-      });
-      onStarted();
-    } catch (e) {
-      onError((e as Error).message);
-    }
-  };
-
-  const selected = (c: Choice) => (choice?.kind === c.kind && (c.kind === 'game' ? choice.kind === 'game' && choice.game.id === c.game.id : choice.kind === 'window' && choice.window.id === c.window.id));
+  const selected = (c: TargetChoice) => (choice?.kind === c.kind && (c.kind === 'game' ? choice.kind === 'game' && choice.game.id === c.game.id : choice.kind === 'window' && choice.window.id === c.window.id));
 
   return (
-    <section className="picker" aria-label="choose a target">
+    <>
       <h2>Built-in games</h2>
       <div className="cards">
         {games.map((g) => (
-          <button key={g.id} className={`card ${selected({ kind: 'game', game: g }) ? 'selected' : ''}`} onClick={() => setChoice({ kind: 'game', game: g })} data-testid={`game-${g.id}`} aria-pressed={selected({ kind: 'game', game: g })}>
+          <button key={g.id} className={`card ${selected({ kind: 'game', game: g }) ? 'selected' : ''}`} onClick={() => onChoose({ kind: 'game', game: g })} data-testid={`game-${g.id}`} aria-pressed={selected({ kind: 'game', game: g })}>
             <div className="card-title">{g.title}</div>
             <div className="card-meta">{g.viewSize.width}×{g.viewSize.height} · max {g.maxSteps} steps · opens its own window</div>
           </button>
@@ -100,13 +89,52 @@ export function TargetPicker({ client, modelConfigured, busy, onStarted, onError
       {windows.length === 0 && <p className="muted">No other windows found. Start a game, it will show up here.</p>}
       <div className="cards">
         {windows.map((w) => (
-          <button key={w.id} className={`card window ${selected({ kind: 'window', window: w }) ? 'selected' : ''}`} onClick={() => setChoice({ kind: 'window', window: w })} data-testid="window-card" aria-pressed={selected({ kind: 'window', window: w })}>
+          <button key={w.id} className={`card window ${selected({ kind: 'window', window: w }) ? 'selected' : ''}`} onClick={() => onChoose({ kind: 'window', window: w })} data-testid="window-card" aria-pressed={selected({ kind: 'window', window: w })}>
             <Thumb thumb={thumbs[w.id]} />
             <div className="card-title">{w.title || '(untitled)'}</div>
             <div className="card-meta">{w.bounds.width}×{w.bounds.height} at {w.bounds.x},{w.bounds.y} · scale {w.scaleFactor} · pid {w.pid}{w.minimized ? ' · minimized' : ''}{thumbs[w.id]?.clipped ? ' · partly off the screen' : ''}</div>
           </button>
         ))}
       </div>
+    </>
+  );
+}
+
+export function TargetPicker({ client, modelConfigured, busy, onStarted, onError }: {
+  client: ApiClient;
+  modelConfigured: boolean;
+  busy: boolean;
+  onStarted: () => void;
+  onError: (e: string) => void;
+}) {
+  const [choice, setChoice] = useState<TargetChoice | null>(null);
+  const [agent, setAgent] = useState<StartRun['agent']>(modelConfigured ? 'vlm' : 'solver');
+  const [space, setSpace] = useState<StartRun['space']>('gui');
+  const [episodes, setEpisodes] = useState(1);
+  const [maxSteps, setMaxSteps] = useState<number | ''>('');
+  const [paceMs, setPaceMs] = useState(0);
+  const [latency, setLatency] = useState<StartRun['latency']>('normal');
+  const [reflection, setReflection] = useState<'none' | 'self-f' | 'self-t' | 'self' | 'other'>('none');
+  const [tutorial, setTutorial] = useState('');
+  const [review, setReview] = useState(false);
+
+  const start = async () => {
+    if (!choice) return;
+    try {
+      await client.request('startRun', {
+        target: targetParam(choice),
+        agent, space: choice.kind === 'window' ? 'gui' : space, latency, episodes,
+        ...(agent === 'vlm' && reflection !== 'none' ? { reflection: { mode: reflection, after: 'failed' as const, maxWords: 150, review, ...(tutorial ? { tutorial } : {}) } } : {}), ...(maxSteps ? { maxSteps } : {}), paceMs, seed: Math.floor(Math.random() * 1e6),
+      });
+      onStarted();
+    } catch (e) {
+      onError((e as Error).message);
+    }
+  };
+
+  return (
+    <section className="picker" aria-label="choose a target">
+      <TargetList client={client} choice={choice} onChoose={setChoice} onError={onError} />
       <div className="start-form" aria-label="run options">
         <label>Agent
           <select value={agent} onChange={(e) => setAgent(e.target.value as StartRun['agent'])} data-testid="agent-select">
