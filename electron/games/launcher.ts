@@ -60,21 +60,35 @@ export const CHROMIUM_FLAGS = [
   '--disable-features=Translate,MediaRouter', '--force-device-scale-factor=1', '--password-store=basic',
 ];
 
+/** Where process groups exist, a window host runs in its own, so its helpers end with it. */
+const OWN_GROUP = process.platform !== 'win32';
+
+function signalTree(child: ChildProcess, sig: NodeJS.Signals) {
+  try {
+    if (OWN_GROUP && child.pid) process.kill(-child.pid, sig);
+    else child.kill(sig);
+  } catch {
+    /* already gone */
+  }
+}
+
+/**
+ * Ends a window host and its helper processes (Chromium's zygote and renderers): SIGTERM to the
+ * whole group, SIGKILL after 2 s. Resolves once the host has exited.
+ */
 function killTree(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const timer = setTimeout(() => {
-      try {
-        child.kill('SIGKILL');
-      } catch {
-        /* already gone */
-      }
-    }, 2000);
+    const done = () => {
+      signalTree(child, 'SIGKILL'); // helpers that outlived the host
+      resolve();
+    };
+    if (child.exitCode !== null || child.signalCode !== null) return done();
+    const timer = setTimeout(() => signalTree(child, 'SIGKILL'), 2000);
     child.once('exit', () => {
       clearTimeout(timer);
-      resolve();
+      done();
     });
-    child.kill('SIGTERM');
+    signalTree(child, 'SIGTERM');
   });
 }
 
@@ -82,7 +96,7 @@ export function launchViewWindow(url: string, opts: LaunchOptions, prefer: 'auto
   const electron = prefer !== 'chromium' ? findElectron() : undefined;
   if (electron) {
     const script = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'app', 'view-window.cjs');
-    const child = spawn(electron, [script, url, String(opts.width), String(opts.height)], { stdio: 'ignore' });
+    const child = spawn(electron, [script, url, String(opts.width), String(opts.height)], { stdio: 'ignore', detached: OWN_GROUP });
     return { pid: child.pid!, kind: 'electron', close: () => killTree(child) };
   }
   const browser = findBrowser();
@@ -97,15 +111,15 @@ export function launchViewWindow(url: string, opts: LaunchOptions, prefer: 'auto
     ...(opts.x !== undefined ? [`--window-position=${opts.x},${opts.y ?? 0}`] : []),
     `--app=${url}`,
   ];
-  const child = spawn(browser, args, { stdio: 'ignore', detached: false });
+  const child = spawn(browser, args, { stdio: 'ignore', detached: OWN_GROUP });
   return {
     pid: child.pid!,
     kind: 'chromium',
     close: async () => {
       await killTree(child);
-      // Chromium's helpers may still be flushing the profile for a moment; cleanup is best effort.
+      // Its helpers are gone with the group, so the profile is no longer written; cleanup is best effort.
       try {
-        rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+        rmSync(profile, { recursive: true, force: true, maxRetries: 3, retryDelay: 50 });
       } catch {
         /* a leftover temp profile is harmless */
       }

@@ -34,7 +34,11 @@ export function writeFileAtomic(file: string, data: string | Buffer, opts: Atomi
         /* already closed */
       }
     }
-    rmSync(tmp, { force: true });
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      /* no temp file to remove (its folder could not be made) */
+    }
     const e = err as NodeJS.ErrnoException;
     const why = e.code === 'ENOSPC' ? 'the disk is full' : e.code === 'EACCES' || e.code === 'EPERM' ? 'permission denied' : e.message;
     const wrapped = new Error(`cannot write ${file}: ${why}`) as NodeJS.ErrnoException;

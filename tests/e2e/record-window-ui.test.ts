@@ -7,10 +7,11 @@ import { execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, spawnCli } from '../helpers/cli.ts';
-import { startWindow, stop } from '../helpers/windows.ts';
+import { ROOT } from '../helpers/cli.ts';
+import { launchUiBrowser, startWebShellCli } from '../helpers/web-ui.ts';
+import { placeWindow, startWindow, stop } from '../helpers/windows.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 
 let web: ChildProcess;
@@ -21,22 +22,10 @@ let runsDir = '';
 beforeAll(async () => {
   const tmp = mkdtempSync(path.join(tmpdir(), 'gp-recwin-'));
   runsDir = path.join(tmp, 'runs');
-  web = spawnCli(['web', '--runs-dir', runsDir, '--config-dir', path.join(tmp, 'config'), '--no-demo']);
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    web.stdout!.on('data', (d) => {
-      out += d;
-      if (out.includes('\n')) resolve(out.split('\n')[0]!.trim());
-    });
-    web.on('exit', (c) => reject(new Error(`gamepilot web exited with ${c}`)));
-  });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: false,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--test-type', '--window-position=700,0', '--window-size=900,860'],
-  });
-  page = await browser.newPage({ viewport: { width: 880, height: 800 } });
-  await page.goto(url);
+  const shell = await startWebShellCli(['--runs-dir', runsDir, '--config-dir', path.join(tmp, 'config'), '--no-demo']);
+  web = shell.child;
+  ({ browser, page } = await launchUiBrowser({ x: 700, width: 900, height: 860 }));
+  await page.goto(shell.url);
 });
 
 afterAll(async () => {
@@ -48,6 +37,8 @@ describe('Record tab', () => {
   it('records a participant on any window chosen with the New run tab’s picker', { timeout: 120_000 }, async () => {
     const game = await startWindow('/usr/games/gnome-2048', [], /^GNOME 2048$/);
     try {
+      // Clear of the test browser (from x = 700): a covered window gets no thumbnail.
+      await placeWindow(game.window.id, 0, 0, { width: 600, height: 680 });
       await page.getByTestId('tab-record').click();
       await page.getByTestId('participant').fill('w01');
       await page.getByTestId('role').selectOption('expert');

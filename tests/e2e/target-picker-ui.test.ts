@@ -7,9 +7,10 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, spawnCli } from '../helpers/cli.ts';
+import { ROOT } from '../helpers/cli.ts';
+import { launchUiBrowser, startWebShellCli } from '../helpers/web-ui.ts';
 import { activate, minimize, placeWindow, settled, solidWindow, startWindow, stop } from '../helpers/windows.ts';
 
 const SHOTS = path.join(ROOT, 'test-artifacts', 'ui');
@@ -27,23 +28,11 @@ async function open(cmd: string, title: RegExp, at: { x: number; y: number }) {
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   const tmp = mkdtempSync(path.join(tmpdir(), 'gp-picker-'));
-  web = spawnCli(['web', '--no-demo', '--runs-dir', path.join(tmp, 'runs'), '--config-dir', path.join(tmp, 'config')]);
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    web.stdout!.on('data', (d) => {
-      out += d;
-      if (out.includes('\n')) resolve(out.split('\n')[0]!.trim());
-    });
-    web.on('exit', (c) => reject(new Error(`gamepilot web exited with ${c}`)));
-  });
+  const shell = await startWebShellCli(['--no-demo', '--runs-dir', path.join(tmp, 'runs'), '--config-dir', path.join(tmp, 'config')]);
+  web = shell.child;
   // The UI on the left; the game windows on the right, clear of it.
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: false,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--test-type', '--window-position=0,0', '--window-size=860,880'],
-  });
-  page = await browser.newPage({ viewport: { width: 840, height: 800 } });
-  await page.goto(url);
+  ({ browser, page } = await launchUiBrowser({ x: 0, width: 860, height: 880 }));
+  await page.goto(shell.url);
 });
 
 afterAll(async () => {

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { WebSocket } from 'ws';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnCli } from '../helpers/cli.ts';
+import { startWebShellCli, TEST_BROWSER_FLAGS } from '../helpers/web-ui.ts';
 import { stop } from '../helpers/windows.ts';
 import { GamepilotCore } from '../../electron/api/core.ts';
 import { JsonFileSettingsStore, MemorySecretStore } from '../../electron/api/settings-store.ts';
@@ -30,19 +30,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Starts `gamepilot web` and reads the URL it prints first. */
 async function startShell(extra: string[] = []): Promise<{ child: ChildProcess; url: URL; token: string; port: number; stderr: () => string }> {
   const tmp = mkdtempSync(path.join(tmpdir(), 'gp-harden-'));
-  const child = spawnCli(['web', '--no-demo', '--runs-dir', path.join(tmp, 'runs'), '--config-dir', path.join(tmp, 'config'), ...extra]);
-  let err = '';
-  child.stderr!.on('data', (d) => (err += d));
-  const line = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      if (out.includes('\n')) resolve(out.split('\n')[0]!.trim());
-    });
-    child.on('exit', (c) => reject(new Error(`gamepilot web exited with ${c}: ${err}`)));
-  });
-  const url = new URL(line);
-  return { child, url, token: url.searchParams.get('token')!, port: Number(url.port), stderr: () => err };
+  const shell = await startWebShellCli(['--no-demo', '--runs-dir', path.join(tmp, 'runs'), '--config-dir', path.join(tmp, 'config'), ...extra]);
+  const url = new URL(shell.url);
+  return { child: shell.child, url, token: url.searchParams.get('token')!, port: Number(url.port), stderr: shell.stderr };
 }
 
 /** Sends raw bytes and collects everything the server answers until it closes (or 3 s pass). */
@@ -269,7 +259,7 @@ describe('handing the token to a browser', () => {
         version: '0.0.0-test',
       });
       web = await startWebShell(core, { staticDir: await ensureRenderer(() => {}), launchTtlMs: 1500 });
-      browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: false, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--test-type', '--window-position=300,0'] });
+      browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: false, args: [...TEST_BROWSER_FLAGS, '--window-position=300,0'] });
     });
     afterAll(async () => {
       await browser?.close();

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { WebSocket } from 'ws';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnCli } from '../helpers/cli.ts';
+import { launchUiBrowser, startWebShellCli } from '../helpers/web-ui.ts';
 import { stop } from '../helpers/windows.ts';
 import { wsClient, type WsClient } from '../../renderer/src/api/clients.ts';
 import { RunStore } from '../../electron/store/run-store.ts';
@@ -32,19 +32,12 @@ beforeAll(async () => {
   mkdirSync(path.join(runsDir, 'damaged-run'));
   writeFileSync(path.join(runsDir, 'damaged-run', 'run.json'), '{"id": "damaged-run", "episodes": null}');
 
-  web = spawnCli(['web', '--no-demo', '--runs-dir', runsDir, '--config-dir', path.join(tmp, 'config')]);
-  url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    web.stdout!.on('data', (d) => {
-      out += d;
-      if (out.includes('\n')) resolve(out.split('\n')[0]!.trim());
-    });
-    web.on('exit', (c) => reject(new Error(`gamepilot web exited with ${c}`)));
-  });
+  const shell = await startWebShellCli(['--no-demo', '--runs-dir', runsDir, '--config-dir', path.join(tmp, 'config')]);
+  web = shell.child;
+  url = shell.url;
   const u = new URL(url);
   api = wsClient(`ws://${u.host}/api/ws?token=${u.searchParams.get('token')}`, WebSocket as never);
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: false, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--test-type', '--window-position=300,0', '--window-size=1300,820'] });
-  page = await browser.newPage({ viewport: { width: 1280, height: 760 } });
+  ({ browser, page } = await launchUiBrowser({ x: 300, width: 1300, height: 820 }));
 });
 
 afterAll(async () => {

@@ -8,10 +8,11 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
-import { ROOT, spawnCli } from '../helpers/cli.ts';
+import { ROOT } from '../helpers/cli.ts';
+import { launchUiBrowser, startWebShellCli } from '../helpers/web-ui.ts';
 import { heldInput } from '../helpers/xinput.ts';
 import { activate, startWindow, stop } from '../helpers/windows.ts';
 
@@ -38,22 +39,10 @@ beforeAll(async () => {
     return { text: answer(`${REASONING}Step ${i + 1}: ${DIRS[i % 4]}.`, [{ action_type: 'PRESS', parameters: { key: DIRS[i % 4] } }]), chunkDelayMs: 25 };
   }).start();
   const tmp = mkdtempSync(path.join(tmpdir(), 'gp-web-'));
-  web = spawnCli(['web', '--runs-dir', path.join(tmp, 'runs'), '--config-dir', path.join(tmp, 'config')]);
-  url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    web.stdout!.on('data', (d) => {
-      out += d;
-      const line = out.split('\n')[0]!;
-      if (out.includes('\n')) resolve(line.trim());
-    });
-    web.on('exit', (c) => reject(new Error(`gamepilot web exited with ${c}`)));
-  });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: false,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--test-type', '--window-position=560,0', '--window-size=1300,820'],
-  });
-  page = await browser.newPage({ viewport: { width: 1280, height: 760 } });
+  const shell = await startWebShellCli(['--runs-dir', path.join(tmp, 'runs'), '--config-dir', path.join(tmp, 'config')]);
+  web = shell.child;
+  url = shell.url;
+  ({ browser, page } = await launchUiBrowser({ x: 560, width: 1300, height: 820 }));
 });
 
 afterAll(async () => {
