@@ -1,9 +1,13 @@
 /**
  * Latency modes: how the world waits for the model around each step.
- *   stop   — frozen from capture until the actions are applied, then runs a fixed interval.
+ *   stop   — frozen from capture until the model has answered; runs while the actions apply,
+ *            then a fixed interval more before the next capture.
  *   slow   — frozen for a fixed buffer after each capture, then runs while the model thinks.
  *   normal — never waits.
  *   lcrt   — frozen during the call, then runs for the model's own compute time before acting.
+ * Acting is not thinking: in every mode the world runs while the actions apply, so a held key
+ * (KEY_DOWN … WAIT … KEY_UP, a PRESS with a duration, a slow drag) holds in game time. It is
+ * frozen again only for the next inference.
  */
 import type { World } from './world.ts';
 import { sleep } from '../util/time.ts';
@@ -24,9 +28,9 @@ export interface ClockPolicy {
   beforeCapture(world: World): Promise<void>;
   /** Right after the capture, while the model starts thinking. */
   afterCapture(world: World): void;
-  /** The model has answered; the actions are about to be applied. */
+  /** The model has answered; the actions are about to be applied. Leaves the world running. */
   beforeAct(world: World, computeMs: number, signal: AbortSignal): Promise<void>;
-  /** The actions were applied (input injected). */
+  /** The actions were applied (input injected, holds released). */
   afterAct(world: World, signal: AbortSignal): Promise<void>;
   /** The step or run ends early: cancel timers (the caller thaws the world). */
   cancel(): void;
@@ -49,7 +53,9 @@ export function createClockPolicy(mode: LatencyMode, s: LatencySettings = DEFAUL
       if (mode === 'slow') bufferTimer = setTimeout(() => void world.thaw().then(onThaw), s.slowBufferMs);
     },
     async beforeAct(world, computeMs, signal) {
+      cancel(); // slow: the buffer ends where the actions begin
       if (mode === 'lcrt') await world.advance(computeMs, signal);
+      await world.thaw();
     },
     async afterAct(world, signal) {
       cancel();

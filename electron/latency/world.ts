@@ -12,7 +12,10 @@ export interface World {
   readonly frozen: boolean;
   freeze(): Promise<void>;
   thaw(): Promise<void>;
-  /** Lets `ms` of game time pass, then leaves the world frozen. */
+  /**
+   * Lets `ms` of game time pass (at once where the engine can simulate it, else in real time)
+   * and leaves the world running.
+   */
   advance(ms: number, signal?: AbortSignal): Promise<void>;
   /** Engine ticks so far (built-ins only). */
   ticks(): number | null;
@@ -49,7 +52,6 @@ abstract class TimedWorld implements World {
   async advance(ms: number, signal?: AbortSignal) {
     await this.thaw();
     await sleep(ms, signal);
-    await this.freeze();
   }
 
   ticks() {
@@ -77,10 +79,11 @@ export class EngineWorld implements World {
     this.game.clock.thaw();
   }
 
-  /** Simulated: the engine runs `ms` of ticks at once, exactly. */
+  /** Simulated: the engine runs `ms` of ticks at once, exactly, then runs on. */
   async advance(ms: number) {
     this.game.clock.freeze();
     this.game.clock.advance(ms);
+    this.game.clock.thaw();
   }
 
   ticks() {
@@ -141,7 +144,4 @@ export class UnfreezableWorld extends TimedWorld {
   protected async doThaw() {}
 
   override async freeze() {}
-  override async advance(ms: number, signal?: AbortSignal) {
-    await sleep(ms, signal);
-  }
 }

@@ -410,12 +410,15 @@ export class Session extends EventEmitter {
     if (decision.parseErrors?.length) errors.push(...decision.parseErrors.map((e) => `parse: ${e}`));
     if (decision.error && !errors.includes(decision.error)) errors.push(decision.error);
 
-    // Act: lcrt first lets the world run for the model's compute time.
+    // Act with the world running (lcrt first lets it run for the model's compute time): a held
+    // key or a WAIT takes game time in every mode; only the next inference freezes it again.
     const computeMs = decision.providerComputeMs ?? tDecided - tDecide;
     if (!this.abort.signal.aborted) await policy.beforeAct(this.world, computeMs, this.abort.signal);
+    this.emitWorld();
     const ticksAtAct = this.world.ticks();
     game?.drainInputs();
     const outcomes = this.abort.signal.aborted ? [] : await this.act(decision.actions, geometry, win.id);
+    const ticksActed = this.world.ticks();
     const refused = outcomes.find((o) => !o.ok);
     if (refused) errors.push(`refused ${refused.action}: ${refused.error}`);
     const tApplied = now();
@@ -450,6 +453,7 @@ export class Session extends EventEmitter {
       world: this.world.kind,
       paused_ms: round2(this.world.frozenMs() - frozenBefore),
       ...(ticksAtCapture !== null && ticksAtAct !== null ? { drift_ticks: ticksAtAct - ticksAtCapture } : {}),
+      ...(ticksAtAct !== null && ticksActed !== null ? { act_ticks: ticksActed - ticksAtAct } : {}),
       ...(mode === 'lcrt' ? { compute_ms: round2(computeMs), compute_source: decision.providerComputeMs !== undefined ? 'provider' : 'measured' } : {}),
       ...(freezeVerified !== undefined ? { freeze_verified: freezeVerified } : {}),
       ...(decision.usage ? { tokens: decision.usage } : {}),

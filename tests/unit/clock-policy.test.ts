@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createClockPolicy } from '../../electron/latency/clock-policy.ts';
+import { createClockPolicy, LATENCY_MODES } from '../../electron/latency/clock-policy.ts';
 import { GameClock } from '../../electron/games/game-clock.ts';
 import { EngineWorld } from '../../electron/latency/world.ts';
 import type { BuiltinGame } from '../../electron/games/builtin-game.ts';
@@ -12,6 +12,13 @@ function world(tickMs = 10) {
   const clock = new GameClock(tickMs, () => ticks++);
   clock.start();
   return { w: new EngineWorld({ clock } as unknown as BuiltinGame), clock, ticks: () => ticks };
+}
+
+/** A held key: `ms` of wall time with the policy's world as it is; returns the engine ticks that passed. */
+async function hold(w: EngineWorld, ms: number) {
+  const before = w.ticks()!;
+  await sleep(ms);
+  return w.ticks()! - before;
 }
 
 describe('GameClock', () => {
@@ -33,20 +40,44 @@ describe('GameClock', () => {
 describe('clock policies', () => {
   const signal = new AbortController().signal;
 
-  it('stop: frozen from capture to action, then runs the interval', async () => {
+  it('stop: frozen from capture to action, running while the actions apply, then runs the interval', async () => {
     const { w, clock } = world();
     const p = createClockPolicy('stop', { stopIntervalMs: 80, slowBufferMs: 0 });
     await p.beforeCapture(w);
     const t0 = w.ticks();
     p.afterCapture(w);
     await sleep(60);
+    expect(w.ticks()).toBe(t0);
     await p.beforeAct(w, 60, signal);
     expect(w.ticks()).toBe(t0); // no drift
+    expect(w.frozen).toBe(false);
+    const held = await hold(w, 150);
+    expect(held).toBeGreaterThanOrEqual(5); // 150 ms of 10 ms ticks passed during the hold
     const t = performance.now();
     await p.afterAct(w, signal);
     expect(performance.now() - t).toBeGreaterThanOrEqual(75);
     expect(w.frozen).toBe(false);
     clock.dispose();
+  });
+
+  it('every mode runs the world while the actions apply, and freezes it again only for the next inference', async () => {
+    for (const mode of LATENCY_MODES) {
+      const { w, clock } = world();
+      // slow: the model answers well inside the buffer, which ends where the actions begin.
+      const p = createClockPolicy(mode, { stopIntervalMs: 0, slowBufferMs: 10_000 });
+      await p.beforeCapture(w);
+      p.afterCapture(w);
+      await sleep(30);
+      await p.beforeAct(w, 30, signal);
+      expect(w.frozen, mode).toBe(false);
+      expect(await hold(w, 150), mode).toBeGreaterThanOrEqual(5);
+      await p.afterAct(w, signal);
+      expect(w.frozen, mode).toBe(false);
+      await p.beforeCapture(w);
+      expect(w.frozen, mode).toBe(mode !== 'normal');
+      p.cancel();
+      clock.dispose();
+    }
   });
 
   it('slow: frozen for the buffer after capture, then running while the model thinks', async () => {
@@ -75,7 +106,8 @@ describe('clock policies', () => {
     await sleep(50);
     expect(w.ticks()).toBe(t0);
     await p.beforeAct(w, 200, signal);
-    expect(w.ticks()! - t0).toBe(20);
+    expect(w.ticks()! - t0).toBe(20); // exactly the compute time, simulated at once
+    expect(w.frozen).toBe(false); // and running for the actions
     await p.afterAct(w, signal);
     expect(w.frozen).toBe(false);
     clock.dispose();
