@@ -44,8 +44,6 @@ describe('built-in Snake under stop: a 1.5 s hold', () => {
       encode: { longSide: 1280, format: 'jpeg', quality: 80 }, latency: 'stop', latencySettings: { stopIntervalMs: 300 },
       vlm: { model: 'test-vlm', baseURL: server.baseURL },
     });
-    const worlds: boolean[] = [];
-    session.on('world', (w: { frozen: boolean }) => worlds.push(w.frozen));
     try {
       await session.run();
     } finally {
@@ -65,8 +63,6 @@ describe('built-in Snake under stop: a 1.5 s hold', () => {
       expect(s.paused_ms as number).toBeLessThan(lat.model + lat.capture + lat.encode + 500); // but not the hold
       expect((s.view_inputs as { key: string }[]).map((i) => i.key)).toEqual(['ArrowUp']);
     }
-    // Frozen for each inference, running for each act.
-    expect(worlds.filter((f) => !f).length).toBeGreaterThanOrEqual(2);
   });
 });
 

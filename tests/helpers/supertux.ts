@@ -76,12 +76,15 @@ export async function startSuperTux(): Promise<{ child: ChildProcess; window: Wi
     const id = String(parseInt(started.window.id, 16));
     const cap = new NutCapturer();
     const deadline = Date.now() + 30_000;
+    const inLevel = async () => darkShare((await cap.grab(started.window.bounds)).data) < 0.3;
     // The title card waits for a key; the game may not read keys yet right after its window maps.
-    for (;;) {
+    pressing: for (;;) {
       execFileSync('xdotool', ['windowactivate', '--sync', id]);
       execFileSync('xdotool', ['key', 'Return']);
-      await new Promise((r) => setTimeout(r, 1000));
-      if (darkShare((await cap.grab(started.window.bounds)).data) < 0.3) break;
+      for (let i = 0; i < 12; i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        if (await inLevel()) break pressing;
+      }
       if (Date.now() > deadline) throw new Error('SuperTux never left its level title card');
     }
     await new Promise((r) => setTimeout(r, 1000)); // the title card fades out

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createClockPolicy, LATENCY_MODES } from '../../electron/latency/clock-policy.ts';
 import { GameClock } from '../../electron/games/game-clock.ts';
-import { EngineWorld } from '../../electron/latency/world.ts';
+import { EngineWorld, PauseKeyWorld } from '../../electron/latency/world.ts';
 import type { BuiltinGame } from '../../electron/games/builtin-game.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -95,6 +95,21 @@ describe('clock policies', () => {
     expect(w.ticks()!).toBeGreaterThan(before);
     await p.afterAct(w, signal);
     clock.dispose();
+  });
+
+  it('a world frozen by wall-clock means (its pause key) is unpaused for the actions in every mode', async () => {
+    for (const mode of LATENCY_MODES) {
+      let presses = 0;
+      const w = new PauseKeyWorld(async () => void presses++);
+      const p = createClockPolicy(mode, { stopIntervalMs: 0, slowBufferMs: 10_000 });
+      await p.beforeCapture(w);
+      p.afterCapture(w);
+      await p.beforeAct(w, 40, signal);
+      // The game's pause key was pressed an even number of times: the game runs as the keys arrive.
+      expect({ mode, frozen: w.frozen, paused: presses % 2 === 1 }).toEqual({ mode, frozen: false, paused: false });
+      await p.afterAct(w, signal);
+      expect(presses % 2, mode).toBe(0);
+    }
   });
 
   it('lcrt: frozen during the call, then advanced by the compute time before acting', async () => {
