@@ -18,6 +18,18 @@ export interface Observation {
   validMoves?: string[];
   /** Interactive elements of a built-in view, in window pixels. */
   hits?: HitRect[];
+  /** What the previous step of this episode did; absent on an episode's first step. */
+  previous?: PreviousStep;
+}
+
+/** The previous step as the harness saw it through: what was chosen and what became of it. */
+export interface PreviousStep {
+  /** The actions chosen, in the wire format the model writes. */
+  actions: unknown[];
+  /** One per action that was tried, in order; actions after a refusal are not tried (dropped). */
+  outcomes: { action: string; ok: boolean; error?: string }[];
+  /** Why the step brought no usable actions, when it did not. */
+  error?: string;
 }
 
 export interface DecideContext {

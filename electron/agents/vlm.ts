@@ -12,7 +12,7 @@ import { toWire } from '../actions/schema.ts';
 import type { GameDefinition } from '../../games/types.ts';
 import { render, loadTemplate, fill } from './prompts.ts';
 import { costOf, priceFor, type Price } from './pricing.ts';
-import type { Agent, DecideContext, Decision, Observation, TokenUsage } from './types.ts';
+import type { Agent, DecideContext, Decision, Observation, PreviousStep, TokenUsage } from './types.ts';
 import { callWithRetries, DEFAULT_RETRY, type ModelCallRecord } from './model-call.ts';
 import { ModelCallError, describeCallError } from './model-call-error.ts';
 import { guardedFetch, MAX_STREAM_LINE_BYTES } from './guarded-fetch.ts';
@@ -25,7 +25,11 @@ export interface VlmSettings {
   detail: 'low' | 'high' | 'auto';
   temperature?: number;
   maxTokens?: number;
-  /** Frame–action pairs shown per request, the current frame included (1 = zero-shot). */
+  /**
+   * Frames per request, the current one included. 2 (the papers' zero-shot agent): the current
+   * screenshot plus the previous step's screenshot and answer, and what became of its actions.
+   * 1: strictly the current frame, nothing from earlier steps. K: the last K − 1 pairs.
+   */
   history: number;
   /** Repair requests after an unusable answer. */
   repairs: number;
@@ -50,7 +54,7 @@ export interface VlmSettings {
 
 export const DEFAULT_VLM: Omit<VlmSettings, 'model'> = {
   detail: 'auto',
-  history: 1,
+  history: 2,
   repairs: 1,
   timeoutMs: 120_000,
   idleTimeoutMs: 30_000,
@@ -116,15 +120,16 @@ export class VlmAgent implements Agent {
       rules: game?.rules ?? 'Play the game shown in the window as well as you can.',
       controls: game ? (gui ? game.controls.gui : game.controls.semantic) : 'Use the mouse and keyboard as the game expects.',
       action_reference: gui ? render('gui-actions', { image_width: obs.frame.width, image_height: obs.frame.height }) : '',
-      experience: this.settings.experience?.trim() || render('no-experience'),
+      experience: this.settings.experience?.trim() ?? '',
+      // No lessons, no section: a first attempt is told nothing about experience it does not have.
+      experience_section: this.settings.experience?.trim() ? render('experience', { experience: this.settings.experience.trim() }) : '',
       action_format: gui ? render('format-gui') : render('format-semantic', { example_move: obs.validMoves?.[0] ?? 'move' }),
     }).replace(/\n{3,}/g, '\n\n').trim();
   }
 
   async decide(obs: Observation, ctx: DecideContext): Promise<Decision> {
     const image = `data:${obs.frame.mime};base64,${obs.frame.data.toString('base64')}`;
-    const gameText = this.settings.includeGameText && obs.gameText ? `\nThe board as text:\n${obs.gameText}` : '';
-    const user = render('user-step', { step: obs.step + 1, episode: obs.episode + 1, game_text: gameText });
+    const user = this.userText(obs, ctx.game);
     const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: this.systemPrompt(obs, ctx.space, ctx.game) }];
     const past = this.settings.history > 1 ? this.turns.slice(-(this.settings.history - 1)) : [];
     for (const t of past) {
@@ -153,19 +158,37 @@ export class VlmAgent implements Agent {
         });
       } catch (err) {
         if (partial.text) raws.push(partial.text);
-        return this.finish({ reasoning: lastReasoning, actions: [], error: `model call failed: ${describeCallError(err)}`, raw: raw(), parseErrors, calls }, usage, started, attempts);
+        const error = `model call failed: ${describeCallError(err)}`;
+        this.remember({ image, user, answer: `(no usable answer: ${error})` });
+        return this.finish({ reasoning: lastReasoning, actions: [], error, raw: raw(), parseErrors, calls }, usage, started, attempts);
       }
       raws.push(answer);
       const parsed = parseModelOutput(answer, { space: ctx.space, parseMove: ctx.game?.parseMove });
       lastReasoning = parsed.reasoning;
       if (parsed.ok) {
-        this.turns.push({ image, user, answer: canonicalAnswer(parsed.reasoning, parsed.actions) });
+        this.remember({ image, user, answer: canonicalAnswer(parsed.reasoning, parsed.actions) });
         return this.finish({ reasoning: parsed.reasoning, actions: parsed.actions, raw: raw(), parseErrors, calls }, usage, started, attempts);
       }
       parseErrors.push(parsed.error);
       messages.push({ role: 'assistant', content: boundStored(answer) || '(empty)' }, { role: 'user', content: render('repair', { error: parsed.error }) });
     }
-    return this.finish({ reasoning: lastReasoning, actions: [], error: `unusable answer: ${parseErrors.at(-1)}`, raw: raw(), parseErrors, calls }, usage, started, attempts);
+    const error = `unusable answer: ${parseErrors.at(-1)}`;
+    this.remember({ image, user, answer: `(no usable answer: ${error})` });
+    return this.finish({ reasoning: lastReasoning, actions: [], error, raw: raw(), parseErrors, calls }, usage, started, attempts);
+  }
+
+  /** Keeps this step as the newest past pair (an unusable one too: it was the previous step). */
+  private remember(turn: Turn) {
+    this.turns.push(turn);
+    this.turns.splice(0, Math.max(0, this.turns.length - (this.settings.history - 1)));
+  }
+
+  /** One step's message: target task, previous state (from history 2 on), current state. */
+  userText(obs: Observation, game?: GameDefinition): string {
+    const gameText = this.settings.includeGameText && obs.gameText ? `\nThe board as text:\n${obs.gameText}` : '';
+    const task = game?.task ?? (game ? `Play ${game.title} as well as you can.` : 'Play the game in the window as well as you can.');
+    const previous = this.settings.history > 1 ? render('previous-state', { previous: describePrevious(obs.previous) }) : '';
+    return render('user-step', { task, previous_section: previous, step: obs.step + 1, episode: obs.episode + 1, game_text: gameText }).replace(/\n{3,}/g, '\n\n');
   }
 
   private userContent(text: string, image: string): ChatCompletionContentPart[] {
@@ -245,6 +268,19 @@ function providerSeconds(chunk: unknown): number | undefined {
   const c = chunk as { usage?: { total_time?: unknown }; x_groq?: { usage?: { total_time?: unknown } } };
   const t = c.x_groq?.usage?.total_time ?? c.usage?.total_time;
   return typeof t === 'number' && Number.isFinite(t) && t >= 0 ? t : undefined;
+}
+
+/** The previous step in words: each action with its fate, refusals and dropped actions included. */
+export function describePrevious(p: PreviousStep | undefined): string {
+  if (!p) return render('previous-first');
+  if (!p.actions.length) return render('previous-unusable', { error: p.error ?? 'no actions' });
+  const refusedAt = p.outcomes.findIndex((o) => !o.ok);
+  const lines = p.actions.map((a, i) => {
+    const o = p.outcomes[i];
+    const fate = o ? (o.ok ? 'done' : `refused: ${o.error ?? 'no reason given'}`) : refusedAt >= 0 ? `dropped: not tried after action ${refusedAt + 1} was refused` : 'not tried: the step was stopped';
+    return `${i + 1}. ${JSON.stringify(a)} → ${fate}`;
+  });
+  return render('previous-actions', { lines: lines.join('\n') });
 }
 
 function canonicalAnswer(reasoning: string, actions: Parameters<typeof toWire>[0][]): string {

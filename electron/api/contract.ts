@@ -32,7 +32,7 @@ export const SettingsSchema = z.object({
   model: settingsFields.model.default(''),
   imageSize: settingsFields.imageSize.default(1280),
   detail: settingsFields.detail.default('auto'),
-  history: settingsFields.history.default(1),
+  history: settingsFields.history.default(2),
   temperature: settingsFields.temperature.default(null),
   stopHotkey: settingsFields.stopHotkey.default('CommandOrControl+Shift+F12'),
 });

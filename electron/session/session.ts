@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import type { Action, GuiAction } from '../actions/schema.ts';
 import { describeAction, isTerminal, toWire } from '../actions/schema.ts';
 import type { ActionSpace } from '../actions/parse.ts';
-import type { Agent, Decision, Observation } from '../agents/types.ts';
+import type { Agent, Decision, Observation, PreviousStep } from '../agents/types.ts';
 import type { ScreenCapturer } from '../capture/types.ts';
 import { encodeFrame, type EncodeOptions, DEFAULT_ENCODE } from '../capture/encode.ts';
 import { ActionExecutor, type ActionOutcome } from '../input/executor.ts';
@@ -100,6 +100,8 @@ export class Session extends EventEmitter {
   private restoreRequested = false;
   /** The last clipping reported, so a partly off-screen window is announced once per change. */
   private clipNotice = '';
+  /** What this episode's last step did, for the agent's next observation. */
+  private previous: PreviousStep | undefined;
 
   constructor(private readonly deps: SessionDeps, config: Partial<SessionConfig> = {}) {
     super();
@@ -197,6 +199,7 @@ export class Session extends EventEmitter {
       for (let e = 0; e < this.config.episodes && !this.abort.signal.aborted; e++) {
         target.game?.reset(this.config.seed, e);
         agent.resetEpisode?.();
+        this.previous = undefined;
         if (target.game) await target.game.waitRendered();
         this.applyIdleLimit();
         const { steps, end } = await this.episode(e);
@@ -383,6 +386,7 @@ export class Session extends EventEmitter {
       geometry,
       tCapture,
       ...(game ? { gameText: game.instance.text(), validMoves: game.instance.validMoves(), hits: target.hits() } : {}),
+      ...(this.previous ? { previous: this.previous } : {}),
     };
     this.emit('frame', { episode, step, frame: frameFile, mime: frame.mime, data: frame.data, width: frame.width, height: frame.height, window: win.bounds, ...(isClipped(geometry) ? { captured: visible } : {}) });
 
@@ -418,6 +422,11 @@ export class Session extends EventEmitter {
     const outcomes = this.abort.signal.aborted ? [] : await this.act(decision.actions, geometry, win.id);
     const refused = outcomes.find((o) => !o.ok);
     if (refused) errors.push(`refused ${refused.action}: ${refused.error}`);
+    this.previous = {
+      actions: decision.actions.map(toWire),
+      outcomes: outcomes.map((o) => ({ action: o.action, ok: o.ok, ...(o.error ? { error: o.error } : {}) })),
+      ...(decision.error ? { error: decision.error } : {}),
+    };
     const tApplied = now();
     await policy.afterAct(this.world, this.abort.signal);
     this.emitWorld();

@@ -110,7 +110,7 @@ describe('reflect-and-retry', () => {
     expect(empty.code, empty.stderr).toBe(0);
     const rec = JSON.parse(readFileSync(path.join(json(empty).run_dir, 'reflections.jsonl'), 'utf8').trim());
     expect(rec.lesson).toMatchObject({ text: '', note: expect.stringMatching(/returned no lessons/) });
-    for (const q of server.requests.filter((x) => !isReflection(x.body))) expect(String(q.body.messages[0].content)).toMatch(/first attempt/);
+    for (const q of server.requests.filter((x) => !isReflection(x.body))) expect(String(q.body.messages[0].content)).not.toMatch(/Learned experience/);
 
     reflectorReply = `### Lessons\n${'Always merge toward the corner. '.repeat(400)}`;
     const long = await runCli(runArgs(['--episodes', '2', '--reflection', 'self-f', '--reflect-after', 'every', '--max-words', '30']));
