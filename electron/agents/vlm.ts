@@ -78,6 +78,8 @@ export class VlmAgent implements Agent {
   private client: OpenAI;
   private turns: Turn[] = [];
   private settings: VlmSettings;
+  /** Whether any request of the current episode carried learned experience (VR = Yes). */
+  private usedExperience = false;
 
   constructor(settings: Partial<VlmSettings> & { model: string }) {
     this.settings = { ...DEFAULT_VLM, ...settings };
@@ -97,6 +99,12 @@ export class VlmAgent implements Agent {
 
   resetEpisode() {
     this.turns = [];
+    this.usedExperience = false;
+  }
+
+  /** The current (or just finished) episode was played with learned experience in the prompt. */
+  get playedWithExperience() {
+    return this.usedExperience;
   }
 
   setExperience(text: string | undefined) {
@@ -130,6 +138,7 @@ export class VlmAgent implements Agent {
   async decide(obs: Observation, ctx: DecideContext): Promise<Decision> {
     const image = `data:${obs.frame.mime};base64,${obs.frame.data.toString('base64')}`;
     const user = this.userText(obs, ctx.game);
+    if (this.settings.experience?.trim()) this.usedExperience = true;
     const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: this.systemPrompt(obs, ctx.space, ctx.game) }];
     const past = this.settings.history > 1 ? this.turns.slice(-(this.settings.history - 1)) : [];
     for (const t of past) {

@@ -11,7 +11,7 @@ import { exportVideo } from '../recording/video.ts';
 import { REFLECTION_MODES } from '../reflection/reflector.ts';
 import type { ReflectionRecord } from '../reflection/retry.ts';
 import { DEFAULT_SAMPLE } from '../reflection/trajectory.ts';
-import { attachReflection } from '../reflection/setup.ts';
+import { attachReflection, checkReflectionRequest, type ReflectionRequest } from '../reflection/setup.ts';
 import { runIdc } from '../reflection/idc.ts';
 import { formatLeaderboard, leaderboard } from '../store/leaderboard.ts';
 import type { Session } from '../session/session.ts';
@@ -58,7 +58,8 @@ const USAGE = `gamepilot — vision-language models play real games
   gamepilot bench --record [--seconds N] [--fps N] [--window-size WxH] [--writers N] [--json]
       the recorder's frame rate and dropped frames on built-in 2048 (default 30 s, 30 fps, 1280x720)
   gamepilot record (--game ID | --window REGEX | --window-id ID) --role rookie|expert --participant P --consent
-      [--duration S] [--fps N] [--trial N] [--stage NAME] [--window-size WxH] [--out DIR (default ./runs)] [--json]
+      [--duration S] [--fps N] [--trial N] [--stage play-1|tutorial|play-2|play (default: rookie play-1, expert play)]
+      [--window-size WxH] [--out DIR (default ./runs)] [--json]
       records a person playing: frames, and input in the agent's action schema
   gamepilot idc --game ID --rounds R --episodes E --model M [--base-url U] [--max-steps N] [--seed S]
       [--reflector-model M] [--max-words N] [--rollback-drop F] [--held-out N] [--out DIR] [--json]
@@ -208,6 +209,7 @@ async function runCommand(args: string[]) {
     ...(values['game-text'] ? { includeGameText: true } : {}),
   };
   const settleMs = num(values['settle-ms'], 'settle-ms', { min: 0 });
+  const reflectionReq = reflectionRequestFrom(values, agent, vlm.model ?? process.env.GAMEPILOT_MODEL);
   const { session, target } = await prepareRun({
     ...(values.game ? { game: values.game } : {}),
     ...(values.window ? { window: values.window } : {}),
@@ -236,7 +238,14 @@ async function runCommand(args: string[]) {
     ...(values['max-errors'] ? { maxConsecutiveErrors: num(values['max-errors'], 'max-errors', { min: 1, int: true })! } : {}),
     vlm,
   });
-  const reflection = await setUpReflection(values, session, target, agent);
+  let reflection: Awaited<ReturnType<typeof setUpReflection>> | undefined;
+  try {
+    reflection = reflectionReq ? await setUpReflection(reflectionReq, session, target) : undefined;
+  } catch (err) {
+    session.store.close('failed', (err as Error).message);
+    await target.close();
+    throw err;
+  }
   const onSignal = () => {
     io.log('stopping: releasing held input…');
     session.stop();
@@ -365,7 +374,7 @@ async function recordCommand(args: string[]) {
   try {
     const recorder = new Recorder(
       { target, wm, capturer: createCapturer('nut') },
-      { participant: values.participant, role, trial: num(values.trial, 'trial', { min: 1, int: true }) ?? 1, stage: values.stage ?? 'play', consent: true },
+      { participant: values.participant, role, trial: num(values.trial, 'trial', { min: 1, int: true }) ?? 1, ...(values.stage ? { stage: values.stage } : {}), consent: true },
       { ...DEFAULT_RECORDER, fps: num(values.fps, 'fps', { min: 1, int: true }) ?? 30, ...(values.duration ? { durationS: num(values.duration, 'duration', { min: 1 })! } : {}) },
       values.out ?? 'runs', // beside agent runs: the Runs tab, the leaderboard and `video` read it
     );
@@ -392,14 +401,20 @@ async function recordCommand(args: string[]) {
   }
 }
 
-/** Wires reflect-and-retry into a prepared run when --reflection asks for it. */
-async function setUpReflection(values: Record<string, string | boolean | undefined>, session: Session, target: Target, agentKind: AgentKind) {
+/**
+ * The reflect-and-retry request --reflection asks for, checked before any window opens or
+ * run folder is made (a missing tutorial, `other` without a different reflector model).
+ */
+function reflectionRequestFrom(values: Record<string, string | boolean | undefined>, agentKind: AgentKind, playerModel: string | undefined): ReflectionRequest | undefined {
   const mode = oneOf(values.reflection as string | undefined, 'reflection', REFLECTION_MODES, 'none');
-  if (mode === 'none') return undefined;
+  if (mode === 'none') {
+    if (values['reflector-model']) throw new Error('--reflector-model needs --reflection (other, for a model different from the player)');
+    return undefined;
+  }
   if (agentKind !== 'vlm') throw new Error('--reflection needs --agent vlm');
   if ((mode === 'self-t' || mode === 'self') && !values.tutorial) throw new Error(`--reflection ${mode} needs --tutorial (a video, a folder of frames, or a run/session folder)`);
   const baseURL = values['reflector-base-url'] ?? values['base-url'];
-  const r = await attachReflection({
+  const req: ReflectionRequest = {
     mode,
     ...(values.tutorial ? { tutorial: String(values.tutorial) } : {}),
     after: oneOf(values['reflect-after'] as string | undefined, 'reflect-after', ['failed', 'every'] as const, 'failed'),
@@ -415,7 +430,14 @@ async function setUpReflection(values: Record<string, string | boolean | undefin
       ...(baseURL ? { baseURL: String(baseURL) } : {}),
       ...(values['api-key'] ? { apiKey: String(values['api-key']) } : {}),
     },
-  }, session, target.game?.def, io.log);
+  };
+  if (playerModel) checkReflectionRequest(req, playerModel);
+  return req;
+}
+
+/** Wires a checked reflect-and-retry request into a prepared run. */
+async function setUpReflection(req: ReflectionRequest, session: Session, target: Target) {
+  const r = await attachReflection(req, session, target.game?.def, io.log);
   session.on('reflection', (rec: ReflectionRecord) => io.log(rec.error ? `reflection after episode ${rec.after_episode + 1} failed: ${rec.error}` : `reflection after episode ${rec.after_episode + 1}: ${rec.lesson?.text.split(/\s+/).length ?? 0} words of lessons${rec.lesson?.note ? ` (${rec.lesson.note})` : ''}`));
   return r;
 }

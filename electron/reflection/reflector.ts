@@ -15,6 +15,26 @@ import type { Trajectory } from './trajectory.ts';
 export const REFLECTION_MODES = ['none', 'self-f', 'self-t', 'self', 'other'] as const;
 export type ReflectionMode = (typeof REFLECTION_MODES)[number];
 
+/**
+ * The model that reflects, checked against the mode: `other` is another model's reflection
+ * (GameVerse Tab. 5), so it needs a model different from the player's; the self modes reflect
+ * with the player's own model. Returns the reflector model, or throws saying what to give.
+ */
+export function reflectorModelFor(mode: ReflectionMode, playerModel: string, reflectorModel?: string): string {
+  const given = reflectorModel?.trim() || undefined;
+  const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+  if (mode === 'other') {
+    if (!given || same(given, playerModel)) {
+      throw new Error(`reflection mode "other" learns from another model's reflection: give a reflector model different from the player's ("${playerModel}") — --reflector-model on the command line, reflectorModel over the API`);
+    }
+    return given;
+  }
+  if (given && !same(given, playerModel) && mode !== 'none') {
+    throw new Error(`reflection mode "${mode}" reflects with the player's own model ("${playerModel}"); to have "${given}" reflect, use mode "other"`);
+  }
+  return playerModel;
+}
+
 export interface ReflectorSettings {
   model: string;
   baseURL?: string;
