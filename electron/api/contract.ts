@@ -89,7 +89,15 @@ export const REQUESTS = {
   gamePrompt: z.object({ game: z.string().min(1) }),
   setReflection: z.object({ mode: z.enum(['none', 'self-f', 'self-t', 'self', 'other']), review: z.boolean().optional(), reflectorModel: z.string().min(1).max(200).optional() }),
   setLessons: z.object({ text: z.string().max(20000) }),
-  startIdc: z.object({ game: z.string().min(1), rounds: z.number().int().min(1).max(50), episodes: z.number().int().min(1).max(100), maxSteps: z.number().int().min(1).max(10000).optional(), heldOut: z.number().int().min(1).max(100).optional() }),
+  /** OmniGameArena's defaults: 10 rounds × 5 episodes, under PDQ (latency stop). */
+  startIdc: z.object({
+    game: z.string().min(1),
+    rounds: z.number().int().min(1).max(50).default(10),
+    episodes: z.number().int().min(1).max(100).default(5),
+    maxSteps: z.number().int().min(1).max(10000).optional(),
+    heldOut: z.number().int().min(1).max(100).optional(),
+    latency: z.enum(['stop', 'slow', 'normal', 'lcrt']).default('stop'),
+  }),
   startRecording: z.object({
     target: z.union([z.object({ game: z.string().min(1) }), z.object({ windowId: z.string().min(1) })]),
     role: z.enum(['rookie', 'expert']),
@@ -304,6 +312,7 @@ export interface IdcRoundSummary {
   skill: string;
   mean: number;
   rollback?: boolean;
+  note?: string;
   diagnosis?: string;
   reflector_mode?: string;
   judge?: { tries: number; accepted: boolean; reasons: string[] };

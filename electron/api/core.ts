@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import OpenAI from 'openai';
 import type { WindowManager } from '../../native/types.ts';
 import { BUILTIN_GAMES, getGame } from '../../games/index.ts';
-import { parseRequest, PROVIDERS, type RecordingResult, type RecordingState, type CoreEvent, type CoreState, type LiveRun, type Method, type Results, type Settings, type StartRun, type WindowSummary } from './contract.ts';
+import { parseRequest, PROVIDERS, type RecordingResult, type RecordingState, type CoreEvent, type CoreState, type LiveRun, type LatencyModeName, type Method, type Results, type Settings, type StartRun, type WindowSummary } from './contract.ts';
 import type { z } from 'zod';
 import type { REQUESTS } from './contract.ts';
 type StartRecording = z.output<(typeof REQUESTS)['startRecording']>;
@@ -458,7 +458,7 @@ export class GamepilotCore extends EventEmitter {
   }
 
   /** An Improvement Dynamics Curve with the configured model, charted live through events. */
-  private async startIdc(p: { game: string; rounds: number; episodes: number; maxSteps?: number; heldOut?: number }): Promise<{ started: true }> {
+  private async startIdc(p: { game: string; rounds: number; episodes: number; maxSteps?: number; heldOut?: number; latency: LatencyModeName }): Promise<{ started: true }> {
     if (this.live || this.recording || this.idc || this.status !== 'idle') throw new Error('something is already running; stop it first');
     const vlm = this.vlmSettings()!;
     const abort = new AbortController();
@@ -468,7 +468,7 @@ export class GamepilotCore extends EventEmitter {
     this.lastError = null;
     this.setStatus('running');
     idc.done = runIdc({
-      game: p.game, rounds: p.rounds, episodes: p.episodes, ...(p.maxSteps ? { maxSteps: p.maxSteps } : {}), seed: 0, heldOutEpisodes: p.heldOut ?? p.episodes,
+      game: p.game, rounds: p.rounds, episodes: p.episodes, ...(p.maxSteps ? { maxSteps: p.maxSteps } : {}), seed: 0, heldOutEpisodes: p.heldOut ?? p.episodes, latency: p.latency,
       outDir: this.deps.runsDir, player: vlm, reflector: { model: vlm.model, ...(vlm.baseURL ? { baseURL: vlm.baseURL } : {}), ...(vlm.apiKey ? { apiKey: vlm.apiKey } : {}) },
       maxWords: 120, rollbackDrop: 0.25, judgeTries: 5, log: () => {}, signal: abort.signal,
       ...(this.deps.launchView ? { launch: this.deps.launchView } : {}),

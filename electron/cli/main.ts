@@ -12,7 +12,7 @@ import { REFLECTION_MODES } from '../reflection/reflector.ts';
 import type { ReflectionRecord } from '../reflection/retry.ts';
 import { DEFAULT_SAMPLE } from '../reflection/trajectory.ts';
 import { attachReflection, checkReflectionRequest, type ReflectionRequest } from '../reflection/setup.ts';
-import { runIdc } from '../reflection/idc.ts';
+import { IDC_DEFAULTS, runIdc, type IdcOptions } from '../reflection/idc.ts';
 import { formatLeaderboard, leaderboard } from '../store/leaderboard.ts';
 import type { Session } from '../session/session.ts';
 import type { Target } from '../session/targets.ts';
@@ -61,8 +61,9 @@ const USAGE = `gamepilot — vision-language models play real games
       [--duration S] [--fps N] [--trial N] [--stage play-1|tutorial|play-2|play (default: rookie play-1, expert play)]
       [--window-size WxH] [--out DIR (default ./runs)] [--json]
       records a person playing: frames, and input in the agent's action schema
-  gamepilot idc --game ID --rounds R --episodes E --model M [--base-url U] [--max-steps N] [--seed S]
-      [--reflector-model M] [--max-words N] [--rollback-drop F] [--held-out N] [--out DIR] [--json]
+  gamepilot idc --game ID --model M [--rounds R (default 10)] [--episodes E (per round, default 5)] [--base-url U]
+      [--max-steps N] [--seed S] [--reflector-model M] [--max-words N] [--rollback-drop F] [--held-out N]
+      [--latency stop|lcrt|slow|normal (default stop = PDQ)] [--stop-interval-ms MS (default 0)] [--out DIR] [--json]
       Improvement Dynamics Curve: rounds of play → tool-using reflection → judged skill
   gamepilot leaderboard [--game ID] [--runs-dir DIR] [--json]
       scores pooled per game × player (agent/model/human role) × action space × latency
@@ -442,24 +443,26 @@ async function setUpReflection(req: ReflectionRequest, session: Session, target:
   return r;
 }
 
-async function idcCommand(args: string[]) {
+/** `gamepilot idc` options; defaults follow OmniGameArena (10 rounds × 5 episodes, PDQ). */
+export function parseIdcArgs(args: string[]): { options: Omit<IdcOptions, 'log'>; json: boolean } {
   const { values } = parseArgs({
     args,
     options: {
       game: { type: 'string' }, rounds: { type: 'string' }, episodes: { type: 'string' }, 'max-steps': { type: 'string' }, seed: { type: 'string' },
       model: { type: 'string' }, 'base-url': { type: 'string' }, 'api-key': { type: 'string' }, 'reflector-model': { type: 'string' },
       'max-words': { type: 'string' }, 'rollback-drop': { type: 'string' }, 'held-out': { type: 'string' }, 'judge-tries': { type: 'string' },
-      out: { type: 'string' }, json: { type: 'boolean' },
+      latency: { type: 'string' }, 'stop-interval-ms': { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' },
     },
   });
   if (!values.game) throw new Error('--game is required');
   const model = values.model ?? process.env.GAMEPILOT_MODEL;
   if (!model) throw new Error('--model is required (the player; the reflector defaults to it)');
-  const episodes = num(values.episodes, 'episodes', { min: 1, int: true }) ?? 3;
+  const episodes = num(values.episodes, 'episodes', { min: 1, int: true }) ?? IDC_DEFAULTS.episodes;
   const common = { ...(values['base-url'] ? { baseURL: values['base-url'] } : {}), ...(values['api-key'] ? { apiKey: values['api-key'] } : {}) };
-  const result = await runIdc({
+  const stopIntervalMs = num(values['stop-interval-ms'], 'stop-interval-ms', { min: 0 });
+  const options: Omit<IdcOptions, 'log'> = {
     game: values.game,
-    rounds: num(values.rounds, 'rounds', { min: 1, int: true }) ?? 3,
+    rounds: num(values.rounds, 'rounds', { min: 1, int: true }) ?? IDC_DEFAULTS.rounds,
     episodes,
     ...(values['max-steps'] ? { maxSteps: num(values['max-steps'], 'max-steps', { min: 1, int: true })! } : {}),
     seed: num(values.seed, 'seed', { int: true }) ?? 0,
@@ -470,9 +473,16 @@ async function idcCommand(args: string[]) {
     maxWords: num(values['max-words'], 'max-words', { min: 10, int: true }) ?? 120,
     rollbackDrop: num(values['rollback-drop'], 'rollback-drop', { min: 0 }) ?? 0.25,
     judgeTries: num(values['judge-tries'], 'judge-tries', { min: 1, int: true }) ?? 5,
-    log: io.log,
-  }, createWindowManager());
-  if (values.json) io.out(JSON.stringify(result));
+    latency: oneOf(values.latency, 'latency', LATENCY_MODES, IDC_DEFAULTS.latency),
+    latencySettings: { stopIntervalMs: stopIntervalMs ?? IDC_DEFAULTS.stopIntervalMs },
+  };
+  return { options, json: !!values.json };
+}
+
+async function idcCommand(args: string[]) {
+  const { options, json: asJson } = parseIdcArgs(args);
+  const result = await runIdc({ ...options, log: io.log }, createWindowManager());
+  if (asJson) io.out(JSON.stringify(result));
   else {
     io.log(`curve: ${result.curve.join(' → ')}  (best round ${result.best_round}; held-out mean ${result.transfer.mean})`);
     io.log(`best skill:\n${result.best_skill || '(none: round 0 was best)'}`);
