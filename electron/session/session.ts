@@ -404,6 +404,7 @@ export class Session extends EventEmitter {
         ...(game ? { game: game.def, instance: game.instance } : {}),
         signal: stepAbort.signal,
         onToken: (text, channel) => this.emit('token', { episode, step, text, channel }),
+        ...(mode === 'lcrt' ? { computeTime: true } : {}),
       });
     } catch (err) {
       decision = { reasoning: '', actions: [], error: `agent failed: ${(err as Error).message}` };
@@ -415,7 +416,8 @@ export class Session extends EventEmitter {
     if (decision.error && !errors.includes(decision.error)) errors.push(decision.error);
 
     // Act: lcrt first lets the world run for the model's compute time.
-    const computeMs = decision.providerComputeMs ?? tDecided - tDecide;
+    // LCRT charges the model's compute time: reported or estimated without the network; the wall time only as a last resort.
+    const computeMs = decision.compute?.ms ?? tDecided - tDecide;
     if (!this.abort.signal.aborted) await policy.beforeAct(this.world, computeMs, this.abort.signal);
     const ticksAtAct = this.world.ticks();
     game?.drainInputs();
@@ -459,7 +461,7 @@ export class Session extends EventEmitter {
       world: this.world.kind,
       paused_ms: round2(this.world.frozenMs() - frozenBefore),
       ...(ticksAtCapture !== null && ticksAtAct !== null ? { drift_ticks: ticksAtAct - ticksAtCapture } : {}),
-      ...(mode === 'lcrt' ? { compute_ms: round2(computeMs), compute_source: decision.providerComputeMs !== undefined ? 'provider' : 'measured' } : {}),
+      ...(mode === 'lcrt' ? computeRecord(computeMs, decision) : {}),
       ...(freezeVerified !== undefined ? { freeze_verified: freezeVerified } : {}),
       ...(decision.usage ? { tokens: decision.usage } : {}),
       ...(decision.costUsd !== undefined ? { cost_usd: decision.costUsd } : {}),
@@ -607,6 +609,18 @@ function viewInputsFrom(a: GuiAction): number {
     default:
       return 0;
   }
+}
+
+/** What LCRT charged and how it was known: provider, estimated (minus a round trip), stream, or measured (wall time). */
+function computeRecord(computeMs: number, d: Decision): Record<string, unknown> {
+  const c = d.compute;
+  return {
+    compute_ms: round2(computeMs),
+    compute_source: c?.source ?? 'measured',
+    ...(c?.rttMs !== undefined ? { rtt_ms: round2(c.rttMs) } : {}),
+    ...(c?.generationMs !== undefined ? { generation_ms: round2(c.generationMs) } : {}),
+    ...(c?.ttftMs !== undefined ? { ttft_ms: round2(c.ttftMs) } : {}),
+  };
 }
 
 function sameRect(a: Rect, b: Rect) {

@@ -175,6 +175,30 @@ describe('VlmAgent', () => {
     expect(plain).not.toMatch(/experience|attempt/i);
   });
 
+  it('estimates compute time without the network when the provider reports none (LCRT), and leaves retry waits out', async () => {
+    server.networkMs = 400; // every request, the model list included, takes 400 ms more
+    try {
+      use((_b, i) => (i === 0 ? { status: 429, headers: { 'retry-after-ms': '300' } } : { text: PRESS_LEFT, delayMs: 600 }));
+      const d = await agent().decide(obs(), { ...ctx(), computeTime: true });
+      expect(d.error).toBeUndefined();
+      const c = d.compute!;
+      expect(c.source).toBe('estimated');
+      expect(c.rttMs!).toBeGreaterThanOrEqual(400);
+      expect(c.generationMs!).toBeGreaterThanOrEqual(1000); // 400 network + 600 compute
+      // Neither the round trip nor the 429 and its wait (≥ 700 ms) is charged; the compute itself is.
+      expect(c.ms).toBeLessThanOrEqual(d.modelMs! - 400 - 650);
+      expect(c.ms).toBeGreaterThan(200);
+      expect(server.modelListings.length).toBeGreaterThanOrEqual(1);
+      // Without the harness asking (not LCRT), nothing is estimated and nothing is probed.
+      const listings = server.modelListings.length;
+      use(() => ({ text: PRESS_LEFT }));
+      expect((await agent().decide(obs(), ctx())).compute).toBeUndefined();
+      expect(server.modelListings.length).toBe(listings);
+    } finally {
+      server.networkMs = 0;
+    }
+  });
+
   it('puts learned experience in the system prompt and uses semantic moves', async () => {
     use(() => ({ text: '### Reasoning\nx\n### Actions\n[{"action": "Up"}]' }));
     const a = agent({ experience: 'Keep the big tile in the bottom-left corner.' });
