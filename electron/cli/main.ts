@@ -38,7 +38,8 @@ const USAGE = `gamepilot — vision-language models play real games
       --action-space gui|semantic (default gui)
       --episodes N  --max-steps N  --seed S  --out DIR (default ./runs)
       --model M  --base-url URL  --api-key KEY (or OPENAI_API_KEY)  --prompt FILE
-      --history K  --detail low|high|auto  --temperature T  --max-tokens N
+      --history K (frames per request: 2 = current + the previous step's frame and answer, the default;
+                   1 = strictly the current frame)  --detail low|high|auto  --temperature T  --max-tokens N
       --repairs N  --price-in USD/M  --price-out USD/M
       --timeout-ms MS (total time limit of one model call, default 120000)  --idle-timeout-ms MS (longest silence while streaming, default 30000)
       --max-retries N (429/5xx/time-outs/connection errors, default 3)  --retry-after-cap-ms MS (longest Retry-After honoured, default 20000)
@@ -51,7 +52,7 @@ const USAGE = `gamepilot — vision-language models play real games
       --slow-buffer-ms MS (slow: world pauses this long after each capture, default 5000)
       --pause-key KEY (freeze a window with its own pause key instead of suspending its process)
       --reflection none|self-f|self-t|self|other  --tutorial VIDEO|FOLDER|RUN  --reflect-after failed|every
-      --success-score S  --reflector-model M  --reflector-base-url U  --max-words N
+      --success-score S  --reflector-model M (other: required, not the player's model)  --reflector-base-url U  --max-words N
       --reflect-fps F  --reflect-max-frames N  --reflect-max-side PX
       --pace-ms MS (minimum time per step, to watch fast agents)  --game-text (send the board as text too)  --json  --quiet
   gamepilot bench [--json] [--iterations N] [--loop-steps N]
@@ -66,7 +67,8 @@ const USAGE = `gamepilot — vision-language models play real games
       [--latency stop|lcrt|slow|normal (default stop = PDQ)] [--stop-interval-ms MS (default 0)] [--out DIR] [--json]
       Improvement Dynamics Curve: rounds of play → tool-using reflection → judged skill
   gamepilot leaderboard [--game ID] [--runs-dir DIR] [--json]
-      scores pooled per game × player (agent/model/human role) × action space × latency
+      scores pooled per game × player (agent/model/human role) × VR (No / Yes: played with lessons,
+      a rookie's play-2 / — for experts) × action space × latency
   gamepilot video DIR [--out FILE]           a run or session as an MP4 (needs ffmpeg), e.g. a tutorial
   gamepilot web [--port P] [--runs-dir DIR] [--config-dir DIR] [--no-demo] [--open]
       serves the UI on 127.0.0.1; the first line of output is its URL with a session token
