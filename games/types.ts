@@ -62,6 +62,8 @@ export interface GameDefinition {
   title: string;
   /** Rules and goal, written for the model's system prompt. */
   rules: string;
+  /** The target task in one or two sentences (the "Target task" of every step's message). */
+  task?: string;
   /** How to act in each action space, for the prompt. */
   controls: { gui: string; semantic: string };
   /** The game's semantic move syntax: canonical form or a reason. */

@@ -1,22 +1,37 @@
 /**
- * Finds the first balanced JSON array or object in free text (string-aware), and parses it
- * with a few forgiving repairs that models commonly need. Never evaluates anything.
+ * Finds the first balanced JSON array or object in free text and parses it, repairing the
+ * syntax models commonly get wrong with `jsonrepair`. Never evaluates anything.
+ *
+ * The span must be balanced: a cut-off answer or mismatched brackets is refused here rather
+ * than completed by the repair (which would guess how the plan ended). Strings count as
+ * strings in every quoting style a model uses (double, single, typographic), so a bracket
+ * inside text never ends the span, and the repair never changes the text inside a string.
  */
+import { jsonrepair } from 'jsonrepair';
+
+/** Closing quote(s) for each opening quote character. */
+const QUOTES: Record<string, string> = {
+  '"': '"',
+  "'": "'",
+  '\u201c': '\u201d\u201c', // “…” (or “…“)
+  '\u2018': '\u2019\u2018', // ‘…’
+};
+
 export function findJsonSpan(text: string): string | undefined {
   const start = text.search(/[[{]/);
   if (start < 0) return undefined;
   const stack: string[] = [];
-  let inString = false;
+  let closers = ''; // non-empty while inside a string: the characters that end it
   let escaped = false;
   for (let i = start; i < text.length; i++) {
     const c = text[i]!;
-    if (inString) {
+    if (closers) {
       if (escaped) escaped = false;
       else if (c === '\\') escaped = true;
-      else if (c === '"') inString = false;
+      else if (closers.includes(c)) closers = '';
       continue;
     }
-    if (c === '"') inString = true;
+    if (c in QUOTES) closers = QUOTES[c]!;
     else if (c === '[' || c === '{') stack.push(c === '[' ? ']' : '}');
     else if (c === ']' || c === '}') {
       if (stack.pop() !== c) return undefined;
@@ -28,19 +43,16 @@ export function findJsonSpan(text: string): string | undefined {
 
 export type JsonResult = { ok: true; value: unknown } | { ok: false; error: string };
 
+/**
+ * Strict JSON first; then jsonrepair (trailing commas, single or typographic quotes, unquoted
+ * keys, Python's True/False/None, comments, missing commas). String contents stay as written.
+ */
 export function parseJsonLenient(span: string): JsonResult {
   try {
     return { ok: true, value: JSON.parse(span) };
   } catch (first) {
-    const repaired = span
-      .replace(/[\u201c\u201d]/g, '"')
-      .replace(/[\u2018\u2019]/g, "'")
-      .replace(/,\s*([\]}])/g, '$1')
-      .replace(/\bTrue\b/g, 'true')
-      .replace(/\bFalse\b/g, 'false')
-      .replace(/\bNone\b/g, 'null');
     try {
-      return { ok: true, value: JSON.parse(repaired) };
+      return { ok: true, value: JSON.parse(jsonrepair(span)) };
     } catch {
       return { ok: false, error: `invalid JSON: ${(first as Error).message}` };
     }

@@ -1,7 +1,7 @@
 /**
  * Parses a model answer in the house format (`### Reasoning` then `### Actions` with JSON)
- * into validated actions. Tolerant of prose, code fences and casing; strict about what
- * an action is. A failure carries a reason meant to be shown to people and to the model.
+ * into validated actions. Tolerant of prose, code fences, casing and JSON syntax slips
+ * (json-extract.ts); strict about what an action is. A failure carries a reason meant to be shown to people and to the model.
  */
 import { guiActionSchemas, isGuiActionType, type Action, type GuiAction } from './schema.ts';
 import { findJsonSpan, parseJsonLenient } from './json-extract.ts';

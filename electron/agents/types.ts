@@ -18,6 +18,18 @@ export interface Observation {
   validMoves?: string[];
   /** Interactive elements of a built-in view, in window pixels. */
   hits?: HitRect[];
+  /** What the previous step of this episode did; absent on an episode's first step. */
+  previous?: PreviousStep;
+}
+
+/** The previous step as the harness saw it through: what was chosen and what became of it. */
+export interface PreviousStep {
+  /** The actions chosen, in the wire format the model writes. */
+  actions: unknown[];
+  /** One per action that was tried, in order; actions after a refusal are not tried (dropped). */
+  outcomes: { action: string; ok: boolean; error?: string }[];
+  /** Why the step brought no usable actions, when it did not. */
+  error?: string;
 }
 
 export interface DecideContext {
@@ -28,6 +40,27 @@ export interface DecideContext {
   signal: AbortSignal;
   /** Streamed answer text as it arrives. */
   onToken?: (text: string, channel: 'answer' | 'thinking') => void;
+  /** The harness charges the model's compute time (LCRT): estimate it when the provider does not report it. */
+  computeTime?: boolean;
+}
+
+/**
+ * The model's own compute time for a decision, as LCRT charges it, and how it was obtained:
+ * - provider: the provider reported it (e.g. Groq's `total_time`);
+ * - estimated: each answer's generation time (request sent → last byte streamed) minus one
+ *   measured network round trip to the same endpoint, summed over the answers;
+ * - stream: the generation time as is (no round trip could be measured; network included).
+ * Retry waits and failed HTTP attempts are never part of it.
+ */
+export interface ComputeTime {
+  ms: number;
+  source: 'provider' | 'estimated' | 'stream';
+  /** The measured round trip (estimated). */
+  rttMs?: number;
+  /** Generation time summed over the answers (estimated, stream). */
+  generationMs?: number;
+  /** Time to the first streamed token of the first answer. */
+  ttftMs?: number;
 }
 
 export interface TokenUsage {
@@ -46,10 +79,10 @@ export interface Decision {
   parseErrors?: string[];
   usage?: TokenUsage;
   costUsd?: number | null;
-  /** Wall time of model calls, and the provider's own timing where it reports one. */
+  /** Wall time of model calls (retries and their waits included). */
   modelMs?: number;
-  /** The provider's own report of compute time, when it gives one (ms). */
-  providerComputeMs?: number;
+  /** The model's compute time (reported, or estimated when the context asks for it). */
+  compute?: ComputeTime;
   attempts?: number;
   /** Every HTTP attempt of the model calls: status, error, Retry-After asked, wait before the next. */
   calls?: ModelCallRecord[];

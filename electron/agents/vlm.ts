@@ -12,7 +12,7 @@ import { toWire } from '../actions/schema.ts';
 import type { GameDefinition } from '../../games/types.ts';
 import { render, loadTemplate, fill } from './prompts.ts';
 import { costOf, priceFor, type Price } from './pricing.ts';
-import type { Agent, DecideContext, Decision, Observation, TokenUsage } from './types.ts';
+import type { Agent, ComputeTime, DecideContext, Decision, Observation, PreviousStep, TokenUsage } from './types.ts';
 import { callWithRetries, DEFAULT_RETRY, type ModelCallRecord } from './model-call.ts';
 import { ModelCallError, describeCallError } from './model-call-error.ts';
 import { guardedFetch, MAX_STREAM_LINE_BYTES } from './guarded-fetch.ts';
@@ -25,7 +25,11 @@ export interface VlmSettings {
   detail: 'low' | 'high' | 'auto';
   temperature?: number;
   maxTokens?: number;
-  /** Frame–action pairs shown per request, the current frame included (1 = zero-shot). */
+  /**
+   * Frames per request, the current one included. 2 (the papers' zero-shot agent): the current
+   * screenshot plus the previous step's screenshot and answer, and what became of its actions.
+   * 1: strictly the current frame, nothing from earlier steps. K: the last K − 1 pairs.
+   */
   history: number;
   /** Repair requests after an unusable answer. */
   repairs: number;
@@ -50,7 +54,7 @@ export interface VlmSettings {
 
 export const DEFAULT_VLM: Omit<VlmSettings, 'model'> = {
   detail: 'auto',
-  history: 1,
+  history: 2,
   repairs: 1,
   timeoutMs: 120_000,
   idleTimeoutMs: 30_000,
@@ -69,11 +73,24 @@ interface Turn {
   answer: string;
 }
 
+/** Timing of one decision's model calls: what the provider reported, and each answer's stream. */
+interface CallTiming {
+  providerMs?: number;
+  answers: { generationMs: number; ttftMs: number | null }[];
+}
+
+/** How long a measured round trip to the endpoint is trusted before it is measured again. */
+const RTT_TTL_MS = 60_000;
+
 export class VlmAgent implements Agent {
   readonly name = 'vlm';
   private client: OpenAI;
   private turns: Turn[] = [];
   private settings: VlmSettings;
+  /** Whether any request of the current episode carried learned experience (VR = Yes). */
+  private usedExperience = false;
+  /** The last measured network round trip to the endpoint. */
+  private rtt: { ms: number; at: number } | undefined;
 
   constructor(settings: Partial<VlmSettings> & { model: string }) {
     this.settings = { ...DEFAULT_VLM, ...settings };
@@ -93,6 +110,12 @@ export class VlmAgent implements Agent {
 
   resetEpisode() {
     this.turns = [];
+    this.usedExperience = false;
+  }
+
+  /** The current (or just finished) episode was played with learned experience in the prompt. */
+  get playedWithExperience() {
+    return this.usedExperience;
   }
 
   setExperience(text: string | undefined) {
@@ -116,15 +139,17 @@ export class VlmAgent implements Agent {
       rules: game?.rules ?? 'Play the game shown in the window as well as you can.',
       controls: game ? (gui ? game.controls.gui : game.controls.semantic) : 'Use the mouse and keyboard as the game expects.',
       action_reference: gui ? render('gui-actions', { image_width: obs.frame.width, image_height: obs.frame.height }) : '',
-      experience: this.settings.experience?.trim() || render('no-experience'),
+      experience: this.settings.experience?.trim() ?? '',
+      // No lessons, no section: a first attempt is told nothing about experience it does not have.
+      experience_section: this.settings.experience?.trim() ? render('experience', { experience: this.settings.experience.trim() }) : '',
       action_format: gui ? render('format-gui') : render('format-semantic', { example_move: obs.validMoves?.[0] ?? 'move' }),
     }).replace(/\n{3,}/g, '\n\n').trim();
   }
 
   async decide(obs: Observation, ctx: DecideContext): Promise<Decision> {
     const image = `data:${obs.frame.mime};base64,${obs.frame.data.toString('base64')}`;
-    const gameText = this.settings.includeGameText && obs.gameText ? `\nThe board as text:\n${obs.gameText}` : '';
-    const user = render('user-step', { step: obs.step + 1, episode: obs.episode + 1, game_text: gameText });
+    const user = this.userText(obs, ctx.game);
+    if (this.settings.experience?.trim()) this.usedExperience = true;
     const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: this.systemPrompt(obs, ctx.space, ctx.game) }];
     const past = this.settings.history > 1 ? this.turns.slice(-(this.settings.history - 1)) : [];
     for (const t of past) {
@@ -132,7 +157,8 @@ export class VlmAgent implements Agent {
     }
     messages.push({ role: 'user', content: this.userContent(user, image) });
 
-    const usage: TokenUsage & { computeMs?: number } = { input: 0, output: 0 };
+    const usage: TokenUsage = { input: 0, output: 0 };
+    const timing: CallTiming = { answers: [] };
     const raws: string[] = [];
     const parseErrors: string[] = [];
     const calls: ModelCallRecord[] = [];
@@ -145,7 +171,7 @@ export class VlmAgent implements Agent {
       let answer: string;
       const partial = { text: '' };
       try {
-        answer = await callWithRetries((signal) => this.complete(messages, ctx, usage, signal, partial), {
+        answer = await callWithRetries((signal) => this.complete(messages, ctx, usage, timing, signal, partial), {
           totalMs: this.settings.timeoutMs,
           retry: { ...DEFAULT_RETRY, maxRetries: this.settings.maxRetries, retryAfterCapMs: this.settings.retryAfterCapMs },
           signal: ctx.signal,
@@ -153,19 +179,37 @@ export class VlmAgent implements Agent {
         });
       } catch (err) {
         if (partial.text) raws.push(partial.text);
-        return this.finish({ reasoning: lastReasoning, actions: [], error: `model call failed: ${describeCallError(err)}`, raw: raw(), parseErrors, calls }, usage, started, attempts);
+        const error = `model call failed: ${describeCallError(err)}`;
+        this.remember({ image, user, answer: `(no usable answer: ${error})` });
+        return await this.finish(ctx, timing, { reasoning: lastReasoning, actions: [], error, raw: raw(), parseErrors, calls }, usage, started, attempts);
       }
       raws.push(answer);
       const parsed = parseModelOutput(answer, { space: ctx.space, parseMove: ctx.game?.parseMove });
       lastReasoning = parsed.reasoning;
       if (parsed.ok) {
-        this.turns.push({ image, user, answer: canonicalAnswer(parsed.reasoning, parsed.actions) });
-        return this.finish({ reasoning: parsed.reasoning, actions: parsed.actions, raw: raw(), parseErrors, calls }, usage, started, attempts);
+        this.remember({ image, user, answer: canonicalAnswer(parsed.reasoning, parsed.actions) });
+        return await this.finish(ctx, timing, { reasoning: parsed.reasoning, actions: parsed.actions, raw: raw(), parseErrors, calls }, usage, started, attempts);
       }
       parseErrors.push(parsed.error);
       messages.push({ role: 'assistant', content: boundStored(answer) || '(empty)' }, { role: 'user', content: render('repair', { error: parsed.error }) });
     }
-    return this.finish({ reasoning: lastReasoning, actions: [], error: `unusable answer: ${parseErrors.at(-1)}`, raw: raw(), parseErrors, calls }, usage, started, attempts);
+    const error = `unusable answer: ${parseErrors.at(-1)}`;
+    this.remember({ image, user, answer: `(no usable answer: ${error})` });
+    return await this.finish(ctx, timing, { reasoning: lastReasoning, actions: [], error, raw: raw(), parseErrors, calls }, usage, started, attempts);
+  }
+
+  /** Keeps this step as the newest past pair (an unusable one too: it was the previous step). */
+  private remember(turn: Turn) {
+    this.turns.push(turn);
+    this.turns.splice(0, Math.max(0, this.turns.length - (this.settings.history - 1)));
+  }
+
+  /** One step's message: target task, previous state (from history 2 on), current state. */
+  userText(obs: Observation, game?: GameDefinition): string {
+    const gameText = this.settings.includeGameText && obs.gameText ? `\nThe board as text:\n${obs.gameText}` : '';
+    const task = game?.task ?? (game ? `Play ${game.title} as well as you can.` : 'Play the game in the window as well as you can.');
+    const previous = this.settings.history > 1 ? render('previous-state', { previous: describePrevious(obs.previous) }) : '';
+    return render('user-step', { task, previous_section: previous, step: obs.step + 1, episode: obs.episode + 1, game_text: gameText }).replace(/\n{3,}/g, '\n\n');
   }
 
   private userContent(text: string, image: string): ChatCompletionContentPart[] {
@@ -175,23 +219,62 @@ export class VlmAgent implements Agent {
     ];
   }
 
-  private finish(d: Decision, usage: TokenUsage & { computeMs?: number }, started: number, attempts: number): Decision {
-    const { computeMs, ...tokens } = usage;
+  private async finish(ctx: DecideContext, timing: CallTiming, d: Decision, usage: TokenUsage, started: number, attempts: number): Promise<Decision> {
+    const modelMs = performance.now() - started;
+    const compute = await this.computeTime(ctx, timing);
     return {
       ...d,
-      usage: tokens,
-      costUsd: costOf(tokens, priceFor(this.settings.model, this.settings.price)),
-      modelMs: performance.now() - started,
-      ...(computeMs !== undefined ? { providerComputeMs: computeMs } : {}),
+      usage,
+      costUsd: costOf(usage, priceFor(this.settings.model, this.settings.price)),
+      modelMs,
+      ...(compute ? { compute } : {}),
       attempts,
     };
+  }
+
+  /** The provider's report; else, when asked (LCRT), the answers' generation time without the network's round trip. */
+  private async computeTime(ctx: DecideContext, timing: CallTiming): Promise<ComputeTime | undefined> {
+    if (timing.providerMs !== undefined) return { ms: timing.providerMs, source: 'provider' };
+    if (!ctx.computeTime || !timing.answers.length || ctx.signal.aborted) return undefined;
+    const generationMs = timing.answers.reduce((n, a) => n + a.generationMs, 0);
+    const ttft = timing.answers[0]!.ttftMs;
+    const rttMs = await this.roundTrip(ctx.signal);
+    if (rttMs === undefined) return { ms: generationMs, source: 'stream', generationMs, ...(ttft !== null ? { ttftMs: ttft } : {}) };
+    const ms = timing.answers.reduce((n, a) => n + Math.max(0, a.generationMs - rttMs), 0);
+    return { ms, source: 'estimated', rttMs, generationMs, ...(ttft !== null ? { ttftMs: ttft } : {}) };
+  }
+
+  /**
+   * One network round trip to the model's endpoint: the quickest of three requests for its
+   * model list, timed to the response headers (the first may pay for a new connection).
+   * Measured again after RTT_TTL_MS. Undefined when the endpoint cannot be reached.
+   */
+  private async roundTrip(signal: AbortSignal): Promise<number | undefined> {
+    if (this.rtt && performance.now() - this.rtt.at < RTT_TTL_MS) return this.rtt.ms;
+    const url = `${this.client.baseURL.replace(/\/+$/, '')}/models`;
+    let best: number | undefined;
+    for (let i = 0; i < 3 && !signal.aborted; i++) {
+      const t0 = performance.now();
+      try {
+        const res = await fetch(url, { headers: { authorization: `Bearer ${this.client.apiKey}` }, signal: AbortSignal.any([signal, AbortSignal.timeout(5000)]) });
+        const ms = performance.now() - t0;
+        await res.body?.cancel().catch(() => {});
+        best = Math.min(best ?? ms, ms);
+      } catch {
+        break;
+      }
+    }
+    if (best !== undefined) this.rtt = { ms: best, at: performance.now() };
+    return best;
   }
 
   /**
    * One streamed completion; returns the answer text and adds token usage. The text so far is
    * kept in `partial`, so a call that fails half-way still shows what came.
    */
-  private async complete(messages: ChatCompletionMessageParam[], ctx: DecideContext, usage: TokenUsage & { computeMs?: number }, signal: AbortSignal, partial: { text: string }): Promise<string> {
+  private async complete(messages: ChatCompletionMessageParam[], ctx: DecideContext, usage: TokenUsage, timing: CallTiming, signal: AbortSignal, partial: { text: string }): Promise<string> {
+    const sent = performance.now();
+    let firstTokenAt: number | null = null;
     const stream = await this.client.chat.completions.create(
       {
         model: this.settings.model,
@@ -212,6 +295,7 @@ export class VlmAgent implements Agent {
         chunks++;
         const delta = chunk.choices?.[0]?.delta as { content?: string | null; reasoning_content?: string; reasoning?: string } | undefined;
         const thinking = delta?.reasoning_content ?? delta?.reasoning;
+        if ((thinking || delta?.content) && firstTokenAt === null) firstTokenAt = performance.now();
         if (thinking) ctx.onToken?.(thinking, 'thinking');
         if (delta?.content) {
           text += delta.content;
@@ -224,7 +308,7 @@ export class VlmAgent implements Agent {
           sawUsage = true;
         }
         const reported = providerSeconds(chunk);
-        if (reported !== undefined) usage.computeMs = (usage.computeMs ?? 0) + reported * 1000;
+        if (reported !== undefined) timing.providerMs = (timing.providerMs ?? 0) + reported * 1000;
       }
     } catch (err) {
       if (err instanceof SyntaxError) throw new ModelCallError(describeCallError(err), 'invalid-stream');
@@ -233,6 +317,7 @@ export class VlmAgent implements Agent {
     if (signal.aborted) return text; // the caller throws the reason (stopped, or the time limit)
     if (chunks === 0) throw new ModelCallError('the server answered without any chat-completion data (is this an OpenAI-compatible endpoint?)', 'empty-stream');
     if (!sawUsage) usage.output += Math.ceil(text.length / 4); // estimate when the server reports none
+    timing.answers.push({ generationMs: performance.now() - sent, ttftMs: firstTokenAt === null ? null : firstTokenAt - sent });
     return text;
   }
 }
@@ -245,6 +330,19 @@ function providerSeconds(chunk: unknown): number | undefined {
   const c = chunk as { usage?: { total_time?: unknown }; x_groq?: { usage?: { total_time?: unknown } } };
   const t = c.x_groq?.usage?.total_time ?? c.usage?.total_time;
   return typeof t === 'number' && Number.isFinite(t) && t >= 0 ? t : undefined;
+}
+
+/** The previous step in words: each action with its fate, refusals and dropped actions included. */
+export function describePrevious(p: PreviousStep | undefined): string {
+  if (!p) return render('previous-first');
+  if (!p.actions.length) return render('previous-unusable', { error: p.error ?? 'no actions' });
+  const refusedAt = p.outcomes.findIndex((o) => !o.ok);
+  const lines = p.actions.map((a, i) => {
+    const o = p.outcomes[i];
+    const fate = o ? (o.ok ? 'done' : `refused: ${o.error ?? 'no reason given'}`) : refusedAt >= 0 ? `dropped: not tried after action ${refusedAt + 1} was refused` : 'not tried: the step was stopped';
+    return `${i + 1}. ${JSON.stringify(a)} → ${fate}`;
+  });
+  return render('previous-actions', { lines: lines.join('\n') });
 }
 
 function canonicalAnswer(reasoning: string, actions: Parameters<typeof toWire>[0][]): string {

@@ -32,7 +32,7 @@ export const SettingsSchema = z.object({
   model: settingsFields.model.default(''),
   imageSize: settingsFields.imageSize.default(1280),
   detail: settingsFields.detail.default('auto'),
-  history: settingsFields.history.default(1),
+  history: settingsFields.history.default(2),
   temperature: settingsFields.temperature.default(null),
   stopHotkey: settingsFields.stopHotkey.default('CommandOrControl+Shift+F12'),
 });
@@ -64,6 +64,8 @@ export const StartRunSchema = z.object({
       tutorial: z.string().regex(RUN_ID, 'must be "solver" or the id of a run or session in the runs folder (not a file path)').optional(),
       after: z.enum(['failed', 'every']).default('failed'),
       maxWords: z.number().int().min(10).max(2000).default(150),
+      /** The model that reflects in mode "other": required there, and different from the player's. */
+      reflectorModel: z.string().min(1).max(200).optional(),
       /** Pause after each reflection so a person can edit the lessons before the retry. */
       review: z.boolean().default(false),
     })
@@ -85,15 +87,24 @@ export const REQUESTS = {
   control: z.object({ action: z.enum(['pause', 'resume', 'step', 'stop']) }),
   setLatency: z.object({ mode: z.enum(['stop', 'slow', 'normal', 'lcrt']) }),
   gamePrompt: z.object({ game: z.string().min(1) }),
-  setReflection: z.object({ mode: z.enum(['none', 'self-f', 'self-t', 'self', 'other']), review: z.boolean().optional() }),
+  setReflection: z.object({ mode: z.enum(['none', 'self-f', 'self-t', 'self', 'other']), review: z.boolean().optional(), reflectorModel: z.string().min(1).max(200).optional() }),
   setLessons: z.object({ text: z.string().max(20000) }),
-  startIdc: z.object({ game: z.string().min(1), rounds: z.number().int().min(1).max(50), episodes: z.number().int().min(1).max(100), maxSteps: z.number().int().min(1).max(10000).optional(), heldOut: z.number().int().min(1).max(100).optional() }),
+  /** OmniGameArena's defaults: 10 rounds × 5 episodes, under PDQ (latency stop). */
+  startIdc: z.object({
+    game: z.string().min(1),
+    rounds: z.number().int().min(1).max(50).default(10),
+    episodes: z.number().int().min(1).max(100).default(5),
+    maxSteps: z.number().int().min(1).max(10000).optional(),
+    heldOut: z.number().int().min(1).max(100).optional(),
+    latency: z.enum(['stop', 'slow', 'normal', 'lcrt']).default('stop'),
+  }),
   startRecording: z.object({
     target: z.union([z.object({ game: z.string().min(1) }), z.object({ windowId: z.string().min(1) })]),
     role: z.enum(['rookie', 'expert']),
     participant: z.string().regex(/^[\w.-]{1,64}$/, 'use a pseudonym: letters, digits, dot, dash, underscore'),
     trial: z.number().int().min(1).max(1000).default(1),
-    stage: z.string().regex(/^[\w-]{1,32}$/).default('play'),
+    /** Rookie: play-1 (default), tutorial, play-2; expert: play (default). */
+    stage: z.string().regex(/^[\w-]{1,32}$/).optional(),
     consent: z.literal(true, { message: 'the participant must consent to being recorded' }),
     fps: z.number().int().min(1).max(60).default(30),
     durationS: z.number().min(1).max(7200).optional(),
@@ -167,7 +178,7 @@ export interface LiveRun {
   tokens: { input: number; output: number };
   costUsd: number | null;
   latency: WorldState;
-  reflection: { mode: ReflectionModeName; review: boolean; lessons: string } | null;
+  reflection: { mode: ReflectionModeName; review: boolean; lessons: string; reflectorModel: string | null } | null;
 }
 
 /** The latency mode in force and whether the game's world is frozen right now. */
@@ -255,7 +266,8 @@ export interface Results {
   testConnection: { ok: boolean; models: string[]; error?: string; ms: number };
   /** `warnings`: run folders skipped because their run.json is damaged, each naming the file. */
   listRuns: { runs: RunSummary[]; warnings: string[] };
-  leaderboard: { warnings: string[]; rows: { game: string; player: string; model: string | null; space: string; latency: string; runs: number; episodes: number; mean: number; std: number; best: number }[] };
+  /** vr: the papers' VR column (No / Yes / — for human experts); lessons: where a Yes row's lessons came from. */
+  leaderboard: { warnings: string[]; rows: { game: string; player: string; model: string | null; vr: 'No' | 'Yes' | '—'; lessons: string | null; space: string; latency: string; runs: number; episodes: number; mean: number; std: number; best: number }[] };
   getRun: { meta: Record<string, unknown>; steps: Record<string, unknown>[] };
   getFrame: { dataUrl: string };
   exportRun: { path: string };
@@ -300,6 +312,7 @@ export interface IdcRoundSummary {
   skill: string;
   mean: number;
   rollback?: boolean;
+  note?: string;
   diagnosis?: string;
   reflector_mode?: string;
   judge?: { tries: number; accepted: boolean; reasons: string[] };

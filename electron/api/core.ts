@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import OpenAI from 'openai';
 import type { WindowManager } from '../../native/types.ts';
 import { BUILTIN_GAMES, getGame } from '../../games/index.ts';
-import { parseRequest, PROVIDERS, type RecordingResult, type RecordingState, type CoreEvent, type CoreState, type LiveRun, type Method, type Results, type Settings, type StartRun, type WindowSummary } from './contract.ts';
+import { parseRequest, PROVIDERS, type RecordingResult, type RecordingState, type CoreEvent, type CoreState, type LiveRun, type LatencyModeName, type Method, type Results, type Settings, type StartRun, type WindowSummary } from './contract.ts';
 import type { z } from 'zod';
 import type { REQUESTS } from './contract.ts';
 type StartRecording = z.output<(typeof REQUESTS)['startRecording']>;
@@ -25,7 +25,7 @@ import { describeApiError, VlmAgent } from '../agents/vlm.ts';
 import { Recorder, DEFAULT_RECORDER } from '../recording/recorder.ts';
 import { exportVideo } from '../recording/video.ts';
 import path from 'node:path';
-import { attachReflection, type ReflectionRequest } from '../reflection/setup.ts';
+import { attachReflection, checkReflectionRequest, type ReflectionRequest } from '../reflection/setup.ts';
 import type { ReflectAndRetry, ReflectionRecord } from '../reflection/retry.ts';
 import type { ReflectionMode } from '../reflection/reflector.ts';
 import { DEFAULT_SAMPLE } from '../reflection/trajectory.ts';
@@ -113,11 +113,13 @@ export class GamepilotCore extends EventEmitter {
         case 'control':
           return this.control(p.action);
         case 'setReflection':
-          return this.setReflection(p.mode, p.review);
+          return this.setReflection(p.mode, p.review, p.reflectorModel);
         case 'setLessons': {
           const live = this.live;
           if (!live?.run.reflection || !(live.session.agent instanceof VlmAgent)) throw new Error('no model run is going');
-          live.session.agent.setExperience(p.text);
+          // Through a reflection loop (one that never reflects, if none is on), so run.json says which episodes had lessons.
+          this.reflection ??= (await attachReflection(this.reflectionRequest({ mode: 'none', after: 'failed', maxWords: 150 }), live.session, live.target.game?.def, () => {})).loop;
+          this.reflection.setLessons(p.text);
           live.run.reflection.lessons = p.text;
           this.emitEvent({ type: 'lessons', runId: live.run.id, afterEpisode: null, text: p.text, edited: true });
           return { text: p.text };
@@ -323,7 +325,7 @@ export class GamepilotCore extends EventEmitter {
         id: store.meta.id, dir: store.dir, target: target.label, game: store.meta.game, agent: agent.name, model: store.meta.model,
         space: req.space, demo: !!opts.demo, episode: 0, step: 0, episodes: req.episodes, maxSteps: Number(store.meta.config.max_steps),
         score: null, tokens: { input: 0, output: 0 }, costUsd: null, latency: session.latency,
-        reflection: req.agent === 'vlm' ? { mode: this.reflection?.opts.mode ?? 'none', review: !!req.reflection?.review, lessons: '' } : null,
+        reflection: req.agent === 'vlm' ? { mode: this.reflection?.opts.mode ?? 'none', review: !!req.reflection?.review, lessons: '', reflectorModel: this.reflection && this.reflection.opts.mode !== 'none' ? this.reflection.opts.reflector.model : null } : null,
       };
       this.relay(session, run);
       const done = session.run().then(
@@ -421,36 +423,42 @@ export class GamepilotCore extends EventEmitter {
     return { status: this.status };
   }
 
-  private reflectionRequest(r: { mode: ReflectionMode; tutorial?: string | undefined; after: 'failed' | 'every'; maxWords: number }): ReflectionRequest {
+  private reflectionRequest(r: { mode: ReflectionMode; tutorial?: string | undefined; after: 'failed' | 'every'; maxWords: number; reflectorModel?: string | undefined }): ReflectionRequest {
     const vlm = this.vlmSettings()!;
     // Over the contract a tutorial is "solver" or a run id; only the runs folder is ever read.
     const tutorial = r.tutorial === undefined || r.tutorial === 'solver' ? r.tutorial : runPath(this.deps.runsDir, r.tutorial);
-    return {
+    const req: ReflectionRequest = {
       mode: r.mode,
       ...(tutorial ? { tutorial } : {}),
       after: r.after,
       successScore: 100,
       sample: DEFAULT_SAMPLE,
-      reflector: { maxWords: r.maxWords, ...(vlm.baseURL ? { baseURL: vlm.baseURL } : {}), ...(vlm.apiKey ? { apiKey: vlm.apiKey } : {}) },
+      reflector: { maxWords: r.maxWords, ...(r.reflectorModel ? { model: r.reflectorModel } : {}), ...(vlm.baseURL ? { baseURL: vlm.baseURL } : {}), ...(vlm.apiKey ? { apiKey: vlm.apiKey } : {}) },
     };
+    checkReflectionRequest(req, vlm.model);
+    return req;
   }
 
   /** Switches reflection for the live run; it takes effect at the next attempt. */
-  private async setReflection(mode: ReflectionMode, review?: boolean): Promise<Results['setReflection']> {
+  private async setReflection(mode: ReflectionMode, review?: boolean, reflectorModel?: string): Promise<Results['setReflection']> {
     const live = this.live;
     if (!live?.run.reflection) throw new Error('no model run is going');
     if (!this.reflection && mode !== 'none') {
-      const r = await attachReflection({ ...this.reflectionRequest({ mode, after: 'failed', maxWords: 150 }) }, live.session, live.target.game?.def, (m) => this.emitEvent({ type: 'warning', runId: live.run.id, message: m }));
+      const r = await attachReflection({ ...this.reflectionRequest({ mode, after: 'failed', maxWords: 150, reflectorModel }) }, live.session, live.target.game?.def, (m) => this.emitEvent({ type: 'warning', runId: live.run.id, message: m }));
       this.reflection = r.loop;
-    } else if (this.reflection) this.reflection.opts.mode = mode;
+    } else if (this.reflection) {
+      this.reflection.setMode(mode, reflectorModel); // refuses "other" without a different model
+      live.session.store.update({ reflection: this.reflection.summary() });
+    }
     live.run.reflection.mode = mode;
+    live.run.reflection.reflectorModel = this.reflection && mode !== 'none' ? this.reflection.opts.reflector.model : null;
     if (review !== undefined) live.run.reflection.review = review;
     this.emitEvent({ type: 'state', state: this.state() });
     return { mode, review: live.run.reflection.review };
   }
 
   /** An Improvement Dynamics Curve with the configured model, charted live through events. */
-  private async startIdc(p: { game: string; rounds: number; episodes: number; maxSteps?: number; heldOut?: number }): Promise<{ started: true }> {
+  private async startIdc(p: { game: string; rounds: number; episodes: number; maxSteps?: number; heldOut?: number; latency: LatencyModeName }): Promise<{ started: true }> {
     if (this.live || this.recording || this.idc || this.status !== 'idle') throw new Error('something is already running; stop it first');
     const vlm = this.vlmSettings()!;
     const abort = new AbortController();
@@ -460,7 +468,7 @@ export class GamepilotCore extends EventEmitter {
     this.lastError = null;
     this.setStatus('running');
     idc.done = runIdc({
-      game: p.game, rounds: p.rounds, episodes: p.episodes, ...(p.maxSteps ? { maxSteps: p.maxSteps } : {}), seed: 0, heldOutEpisodes: p.heldOut ?? p.episodes,
+      game: p.game, rounds: p.rounds, episodes: p.episodes, ...(p.maxSteps ? { maxSteps: p.maxSteps } : {}), seed: 0, heldOutEpisodes: p.heldOut ?? p.episodes, latency: p.latency,
       outDir: this.deps.runsDir, player: vlm, reflector: { model: vlm.model, ...(vlm.baseURL ? { baseURL: vlm.baseURL } : {}), ...(vlm.apiKey ? { apiKey: vlm.apiKey } : {}) },
       maxWords: 120, rollbackDrop: 0.25, judgeTries: 5, log: () => {}, signal: abort.signal,
       ...(this.deps.launchView ? { launch: this.deps.launchView } : {}),
@@ -499,11 +507,11 @@ export class GamepilotCore extends EventEmitter {
     try {
       const recorder = new Recorder(
         { target, wm: this.deps.wm, capturer: this.capturer() },
-        { participant: p.participant, role: p.role, trial: p.trial, stage: p.stage, consent: p.consent },
+        { participant: p.participant, role: p.role, trial: p.trial, ...(p.stage ? { stage: p.stage } : {}), consent: p.consent },
         { ...DEFAULT_RECORDER, fps: p.fps, ...(p.durationS ? { durationS: p.durationS } : {}) },
         this.deps.runsDir,
       );
-      const state: RecordingState = { id: recorder.id, target: target.label, role: p.role, stage: p.stage, trial: p.trial, frames: 0, dropped: 0, events: 0, seconds: 0, fps: 0 };
+      const state: RecordingState = { id: recorder.id, target: target.label, role: p.role, stage: recorder.stage, trial: p.trial, frames: 0, dropped: 0, events: 0, seconds: 0, fps: 0 };
       recorder.on('progress', (pr) => {
         Object.assign(state, pr);
         this.emitEvent({ type: 'recording', state: { ...state } });

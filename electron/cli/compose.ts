@@ -108,7 +108,9 @@ export function wireSession(opts: RunOptions, target: Target, agent: Agent, wm: 
     agent: agent.name,
     model: opts.agent === 'vlm' ? (opts.vlm?.model ?? process.env.GAMEPILOT_MODEL ?? null) : null,
     action_space: opts.space,
-    config: { episodes: opts.episodes, max_steps: maxSteps, seed: opts.seed, latency: opts.latency ?? 'normal', capture: opts.capture, encode: opts.encode, ...(allowedKeys.length ? { allowed_keys: allowedKeys } : {}), ...(opts.agent === 'vlm' ? { vlm: vlmPublic } : {}) },
+    config: { episodes: opts.episodes, max_steps: maxSteps, seed: opts.seed, latency: opts.latency ?? 'normal', ...latencyRecord(opts), capture: opts.capture, encode: opts.encode, ...(allowedKeys.length ? { allowed_keys: allowedKeys } : {}), ...(opts.agent === 'vlm' ? { vlm: vlmPublic } : {}) },
+    // A model run reflects only once reflection is attached (reflection/setup.ts rewrites this).
+    ...(opts.agent === 'vlm' ? { reflection: { mode: 'none' as const, reflector_model: null, lessons: [] } } : {}),
   });
   const config: Partial<SessionConfig> = {
     space: opts.space,
@@ -125,6 +127,14 @@ export function wireSession(opts: RunOptions, target: Target, agent: Agent, wm: 
   const world = target.game ? undefined : windowWorld(target, opts.pauseKey);
   const session = new Session({ target, agent, capturer: opts.capturer ?? createCapturer(opts.capture), wm, store, executor, ...(world ? { world } : {}) }, config);
   return { session, store };
+}
+
+/** The clock settings that shape a run's timeline, beside its latency mode. */
+function latencyRecord(opts: RunOptions): Record<string, number> {
+  const s = { ...DEFAULT_LATENCY, ...opts.latencySettings };
+  if (opts.latency === 'stop') return { stop_interval_ms: s.stopIntervalMs };
+  if (opts.latency === 'slow') return { slow_buffer_ms: s.slowBufferMs };
+  return {};
 }
 
 let freezer: ProcessFreezer | undefined;

@@ -11,8 +11,8 @@ import { exportVideo } from '../recording/video.ts';
 import { REFLECTION_MODES } from '../reflection/reflector.ts';
 import type { ReflectionRecord } from '../reflection/retry.ts';
 import { DEFAULT_SAMPLE } from '../reflection/trajectory.ts';
-import { attachReflection } from '../reflection/setup.ts';
-import { runIdc } from '../reflection/idc.ts';
+import { attachReflection, checkReflectionRequest, type ReflectionRequest } from '../reflection/setup.ts';
+import { IDC_DEFAULTS, runIdc, type IdcOptions } from '../reflection/idc.ts';
 import { formatLeaderboard, leaderboard } from '../store/leaderboard.ts';
 import type { Session } from '../session/session.ts';
 import type { Target } from '../session/targets.ts';
@@ -38,7 +38,8 @@ const USAGE = `gamepilot — vision-language models play real games
       --action-space gui|semantic (default gui)
       --episodes N  --max-steps N  --seed S  --out DIR (default ./runs)
       --model M  --base-url URL  --api-key KEY (or OPENAI_API_KEY)  --prompt FILE
-      --history K  --detail low|high|auto  --temperature T  --max-tokens N
+      --history K (frames per request: 2 = current + the previous step's frame and answer, the default;
+                   1 = strictly the current frame)  --detail low|high|auto  --temperature T  --max-tokens N
       --repairs N  --price-in USD/M  --price-out USD/M
       --timeout-ms MS (total time limit of one model call, default 120000)  --idle-timeout-ms MS (longest silence while streaming, default 30000)
       --max-retries N (429/5xx/time-outs/connection errors, default 3)  --retry-after-cap-ms MS (longest Retry-After honoured, default 20000)
@@ -51,20 +52,23 @@ const USAGE = `gamepilot — vision-language models play real games
       --slow-buffer-ms MS (slow: world pauses this long after each capture, default 5000)
       --pause-key KEY (freeze a window with its own pause key instead of suspending its process)
       --reflection none|self-f|self-t|self|other  --tutorial VIDEO|FOLDER|RUN  --reflect-after failed|every
-      --success-score S  --reflector-model M  --reflector-base-url U  --max-words N
+      --success-score S  --reflector-model M (other: required, not the player's model)  --reflector-base-url U  --max-words N
       --reflect-fps F  --reflect-max-frames N  --reflect-max-side PX
       --pace-ms MS (minimum time per step, to watch fast agents)  --game-text (send the board as text too)  --json  --quiet
   gamepilot bench [--json] [--iterations N] [--loop-steps N]
   gamepilot bench --record [--seconds N] [--fps N] [--window-size WxH] [--writers N] [--json]
       the recorder's frame rate and dropped frames on built-in 2048 (default 30 s, 30 fps, 1280x720)
   gamepilot record (--game ID | --window REGEX | --window-id ID) --role rookie|expert --participant P --consent
-      [--duration S] [--fps N] [--trial N] [--stage NAME] [--window-size WxH] [--out DIR (default ./runs)] [--json]
+      [--duration S] [--fps N] [--trial N] [--stage play-1|tutorial|play-2|play (default: rookie play-1, expert play)]
+      [--window-size WxH] [--out DIR (default ./runs)] [--json]
       records a person playing: frames, and input in the agent's action schema
-  gamepilot idc --game ID --rounds R --episodes E --model M [--base-url U] [--max-steps N] [--seed S]
-      [--reflector-model M] [--max-words N] [--rollback-drop F] [--held-out N] [--out DIR] [--json]
+  gamepilot idc --game ID --model M [--rounds R (default 10)] [--episodes E (per round, default 5)] [--base-url U]
+      [--max-steps N] [--seed S] [--reflector-model M] [--max-words N] [--rollback-drop F] [--held-out N]
+      [--latency stop|lcrt|slow|normal (default stop = PDQ)] [--stop-interval-ms MS (default 0)] [--out DIR] [--json]
       Improvement Dynamics Curve: rounds of play → tool-using reflection → judged skill
   gamepilot leaderboard [--game ID] [--runs-dir DIR] [--json]
-      scores pooled per game × player (agent/model/human role) × action space × latency
+      scores pooled per game × player (agent/model/human role) × VR (No / Yes: played with lessons,
+      a rookie's play-2 / — for experts) × action space × latency
   gamepilot video DIR [--out FILE]           a run or session as an MP4 (needs ffmpeg), e.g. a tutorial
   gamepilot web [--port P] [--runs-dir DIR] [--config-dir DIR] [--no-demo] [--open]
       serves the UI on 127.0.0.1; the first line of output is its URL with a session token
@@ -208,6 +212,7 @@ async function runCommand(args: string[]) {
     ...(values['game-text'] ? { includeGameText: true } : {}),
   };
   const settleMs = num(values['settle-ms'], 'settle-ms', { min: 0 });
+  const reflectionReq = reflectionRequestFrom(values, agent, vlm.model ?? process.env.GAMEPILOT_MODEL);
   const { session, target } = await prepareRun({
     ...(values.game ? { game: values.game } : {}),
     ...(values.window ? { window: values.window } : {}),
@@ -236,7 +241,14 @@ async function runCommand(args: string[]) {
     ...(values['max-errors'] ? { maxConsecutiveErrors: num(values['max-errors'], 'max-errors', { min: 1, int: true })! } : {}),
     vlm,
   });
-  const reflection = await setUpReflection(values, session, target, agent);
+  let reflection: Awaited<ReturnType<typeof setUpReflection>> | undefined;
+  try {
+    reflection = reflectionReq ? await setUpReflection(reflectionReq, session, target) : undefined;
+  } catch (err) {
+    session.store.close('failed', (err as Error).message);
+    await target.close();
+    throw err;
+  }
   const onSignal = () => {
     io.log('stopping: releasing held input…');
     session.stop();
@@ -365,7 +377,7 @@ async function recordCommand(args: string[]) {
   try {
     const recorder = new Recorder(
       { target, wm, capturer: createCapturer('nut') },
-      { participant: values.participant, role, trial: num(values.trial, 'trial', { min: 1, int: true }) ?? 1, stage: values.stage ?? 'play', consent: true },
+      { participant: values.participant, role, trial: num(values.trial, 'trial', { min: 1, int: true }) ?? 1, ...(values.stage ? { stage: values.stage } : {}), consent: true },
       { ...DEFAULT_RECORDER, fps: num(values.fps, 'fps', { min: 1, int: true }) ?? 30, ...(values.duration ? { durationS: num(values.duration, 'duration', { min: 1 })! } : {}) },
       values.out ?? 'runs', // beside agent runs: the Runs tab, the leaderboard and `video` read it
     );
@@ -392,14 +404,20 @@ async function recordCommand(args: string[]) {
   }
 }
 
-/** Wires reflect-and-retry into a prepared run when --reflection asks for it. */
-async function setUpReflection(values: Record<string, string | boolean | undefined>, session: Session, target: Target, agentKind: AgentKind) {
+/**
+ * The reflect-and-retry request --reflection asks for, checked before any window opens or
+ * run folder is made (a missing tutorial, `other` without a different reflector model).
+ */
+function reflectionRequestFrom(values: Record<string, string | boolean | undefined>, agentKind: AgentKind, playerModel: string | undefined): ReflectionRequest | undefined {
   const mode = oneOf(values.reflection as string | undefined, 'reflection', REFLECTION_MODES, 'none');
-  if (mode === 'none') return undefined;
+  if (mode === 'none') {
+    if (values['reflector-model']) throw new Error('--reflector-model needs --reflection (other, for a model different from the player)');
+    return undefined;
+  }
   if (agentKind !== 'vlm') throw new Error('--reflection needs --agent vlm');
   if ((mode === 'self-t' || mode === 'self') && !values.tutorial) throw new Error(`--reflection ${mode} needs --tutorial (a video, a folder of frames, or a run/session folder)`);
   const baseURL = values['reflector-base-url'] ?? values['base-url'];
-  const r = await attachReflection({
+  const req: ReflectionRequest = {
     mode,
     ...(values.tutorial ? { tutorial: String(values.tutorial) } : {}),
     after: oneOf(values['reflect-after'] as string | undefined, 'reflect-after', ['failed', 'every'] as const, 'failed'),
@@ -415,29 +433,38 @@ async function setUpReflection(values: Record<string, string | boolean | undefin
       ...(baseURL ? { baseURL: String(baseURL) } : {}),
       ...(values['api-key'] ? { apiKey: String(values['api-key']) } : {}),
     },
-  }, session, target.game?.def, io.log);
+  };
+  if (playerModel) checkReflectionRequest(req, playerModel);
+  return req;
+}
+
+/** Wires a checked reflect-and-retry request into a prepared run. */
+async function setUpReflection(req: ReflectionRequest, session: Session, target: Target) {
+  const r = await attachReflection(req, session, target.game?.def, io.log);
   session.on('reflection', (rec: ReflectionRecord) => io.log(rec.error ? `reflection after episode ${rec.after_episode + 1} failed: ${rec.error}` : `reflection after episode ${rec.after_episode + 1}: ${rec.lesson?.text.split(/\s+/).length ?? 0} words of lessons${rec.lesson?.note ? ` (${rec.lesson.note})` : ''}`));
   return r;
 }
 
-async function idcCommand(args: string[]) {
+/** `gamepilot idc` options; defaults follow OmniGameArena (10 rounds × 5 episodes, PDQ). */
+export function parseIdcArgs(args: string[]): { options: Omit<IdcOptions, 'log'>; json: boolean } {
   const { values } = parseArgs({
     args,
     options: {
       game: { type: 'string' }, rounds: { type: 'string' }, episodes: { type: 'string' }, 'max-steps': { type: 'string' }, seed: { type: 'string' },
       model: { type: 'string' }, 'base-url': { type: 'string' }, 'api-key': { type: 'string' }, 'reflector-model': { type: 'string' },
       'max-words': { type: 'string' }, 'rollback-drop': { type: 'string' }, 'held-out': { type: 'string' }, 'judge-tries': { type: 'string' },
-      out: { type: 'string' }, json: { type: 'boolean' },
+      latency: { type: 'string' }, 'stop-interval-ms': { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' },
     },
   });
   if (!values.game) throw new Error('--game is required');
   const model = values.model ?? process.env.GAMEPILOT_MODEL;
   if (!model) throw new Error('--model is required (the player; the reflector defaults to it)');
-  const episodes = num(values.episodes, 'episodes', { min: 1, int: true }) ?? 3;
+  const episodes = num(values.episodes, 'episodes', { min: 1, int: true }) ?? IDC_DEFAULTS.episodes;
   const common = { ...(values['base-url'] ? { baseURL: values['base-url'] } : {}), ...(values['api-key'] ? { apiKey: values['api-key'] } : {}) };
-  const result = await runIdc({
+  const stopIntervalMs = num(values['stop-interval-ms'], 'stop-interval-ms', { min: 0 });
+  const options: Omit<IdcOptions, 'log'> = {
     game: values.game,
-    rounds: num(values.rounds, 'rounds', { min: 1, int: true }) ?? 3,
+    rounds: num(values.rounds, 'rounds', { min: 1, int: true }) ?? IDC_DEFAULTS.rounds,
     episodes,
     ...(values['max-steps'] ? { maxSteps: num(values['max-steps'], 'max-steps', { min: 1, int: true })! } : {}),
     seed: num(values.seed, 'seed', { int: true }) ?? 0,
@@ -448,9 +475,16 @@ async function idcCommand(args: string[]) {
     maxWords: num(values['max-words'], 'max-words', { min: 10, int: true }) ?? 120,
     rollbackDrop: num(values['rollback-drop'], 'rollback-drop', { min: 0 }) ?? 0.25,
     judgeTries: num(values['judge-tries'], 'judge-tries', { min: 1, int: true }) ?? 5,
-    log: io.log,
-  }, createWindowManager());
-  if (values.json) io.out(JSON.stringify(result));
+    latency: oneOf(values.latency, 'latency', LATENCY_MODES, IDC_DEFAULTS.latency),
+    latencySettings: { stopIntervalMs: stopIntervalMs ?? IDC_DEFAULTS.stopIntervalMs },
+  };
+  return { options, json: !!values.json };
+}
+
+async function idcCommand(args: string[]) {
+  const { options, json: asJson } = parseIdcArgs(args);
+  const result = await runIdc({ ...options, log: io.log }, createWindowManager());
+  if (asJson) io.out(JSON.stringify(result));
   else {
     io.log(`curve: ${result.curve.join(' → ')}  (best round ${result.best_round}; held-out mean ${result.transfer.mean})`);
     io.log(`best skill:\n${result.best_skill || '(none: round 0 was best)'}`);

@@ -33,8 +33,8 @@ export interface SessionInfo {
   participant: string;
   role: Role;
   trial: number;
-  /** Protocol stage, e.g. "play-1" or "play-2" for a rookie. */
-  stage: string;
+  /** Protocol stage: a rookie plays "play-1", watches the "tutorial", plays "play-2"; an expert plays once ("play"). Default by role. */
+  stage?: string;
   consent: boolean;
 }
 
@@ -47,6 +47,11 @@ export interface RecorderOptions {
   sampleMs: number;
   /** Frame writer threads (default: one a core, at most 3). */
   writers?: number;
+}
+
+/** The stage a session records when none is named: a rookie's first play, an expert's only one. */
+export function defaultStage(role: Role): string {
+  return role === 'rookie' ? 'play-1' : 'play';
 }
 
 export const DEFAULT_RECORDER: RecorderOptions = { fps: 30, quality: 75, sampleMs: 500 };
@@ -78,6 +83,8 @@ type Captured = { t: number; file: string; step?: StepRecord };
 
 export class Recorder extends EventEmitter {
   readonly store: RunStore;
+  /** The protocol stage this session records. */
+  readonly stage: string;
   private stopped = false;
   private frames = 0;
   private dropped = 0;
@@ -98,6 +105,8 @@ export class Recorder extends EventEmitter {
     super();
     if (!info.consent) throw new Error('recording needs the participant’s consent');
     if (!/^[\w.-]{1,64}$/.test(info.participant)) throw new Error('participant id: use a pseudonym of letters, digits, dot, dash or underscore');
+    this.stage = info.stage ?? defaultStage(info.role);
+    if (!/^[\w-]{1,32}$/.test(this.stage)) throw new Error(`stage "${this.stage}": use letters, digits, dash or underscore (rookie: play-1, tutorial, play-2; expert: play)`);
     const game = deps.target.game?.def.id ?? null;
     this.store = RunStore.create(outDir, {
       kind: 'human',
@@ -106,7 +115,8 @@ export class Recorder extends EventEmitter {
       agent: `human-${info.role}`,
       model: null,
       action_space: 'gui',
-      config: { participant: info.participant, role: info.role, trial: info.trial, stage: info.stage, fps: opts.fps },
+      config: { participant: info.participant, role: info.role, trial: info.trial, stage: this.stage, fps: opts.fps },
+      stage: this.stage, // the leaderboard's human rows: rookie play-1 = VR No, play-2 = VR Yes; expert = —
     });
   }
 

@@ -19,6 +19,16 @@ import { boundWords, Reflector } from './reflector.ts';
 import { explore, NoToolCallingError, NOTEBOOK_CHARS } from './explorer.ts';
 import { DEFAULT_SAMPLE, runTrajectory } from './trajectory.ts';
 import { mean } from '../util/time.ts';
+import type { LatencyMode, LatencySettings } from '../latency/clock-policy.ts';
+
+/**
+ * OmniGameArena's protocol: 10 reflection rounds × 5 episodes each (Fig. 5), played under PDQ —
+ * the world frozen for the whole model call, the action applied from the observed state. PDQ
+ * is the stop mode here; it gets no extra interval after acting (GameVerse's 2 s belongs to
+ * its own Stop setting), so the world runs only while the action plays out and the next frame
+ * is taken.
+ */
+export const IDC_DEFAULTS = { rounds: 10, episodes: 5, latency: 'stop' as LatencyMode, stopIntervalMs: 0 };
 
 export interface IdcOptions {
   game: string;
@@ -31,6 +41,9 @@ export interface IdcOptions {
   player: Partial<VlmSettings> & { model: string };
   reflector: { model: string; baseURL?: string; apiKey?: string };
   maxWords: number;
+  /** How the world waits for the model (default stop = PDQ); lcrt charges compute time. */
+  latency?: LatencyMode;
+  latencySettings?: Partial<LatencySettings>;
   /** A round below best × (1 − this) rolls back to the best skill. */
   rollbackDrop: number;
   judgeTries: number;
@@ -52,6 +65,8 @@ export interface IdcRound {
   scores: number[];
   mean: number;
   rollback?: boolean;
+  /** Why no reflection followed this round (a rollback: the next round replays the best skill first). */
+  note?: string;
   diagnosis?: string;
   reflector_mode?: 'tools' | 'staged (no tool calling)';
   tool_calls?: number;
@@ -102,7 +117,11 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
   const play = async (label: string, withSkill: string, seed: number, episodes: number) => {
     const agent = new VlmAgent({ ...o.player, ...(withSkill ? { experience: withSkill } : {}) });
     const { session } = wireSession(
-      { game: def.id, agent: 'vlm', space: 'gui', episodes, ...(o.maxSteps ? { maxSteps: o.maxSteps } : {}), seed, outDir: dir, capture: 'nut', encode: { longSide: 1280, format: 'jpeg', quality: 80 }, vlm: o.player },
+      {
+        game: def.id, agent: 'vlm', space: 'gui', episodes, ...(o.maxSteps ? { maxSteps: o.maxSteps } : {}), seed, outDir: dir, capture: 'nut', encode: { longSide: 1280, format: 'jpeg', quality: 80 }, vlm: o.player,
+        latency: o.latency ?? IDC_DEFAULTS.latency,
+        latencySettings: { stopIntervalMs: IDC_DEFAULTS.stopIntervalMs, ...o.latencySettings },
+      },
       target, agent, wm,
     );
     session.store.update({ config: { ...session.store.meta.config, idc: label, skill: withSkill } });
@@ -119,14 +138,21 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
       const round: IdcRound = { round: r, run_dir: played.dir, skill, scores: played.scores, mean: r2(mean(played.scores)) };
       rounds.push(round);
       if (round.mean > best.score) best = { round: r, skill, score: round.mean };
-      else if (best.score > 0 && round.mean < best.score * (1 - o.rollbackDrop)) {
+      else if (best.score > 0 && round.mean < best.score * (1 - o.rollbackDrop) && skill !== best.skill) {
         round.rollback = true;
-        skill = best.skill; // the next skill grows from the best one, not from this regression
+        skill = best.skill; // the next round starts from the best skill, not from this regression
         o.log(`round ${r} fell to ${round.mean} (best ${best.score} in round ${best.round}): rolling back to the best skill`);
       }
       if (r === o.rounds || o.signal?.aborted) {
         o.onRound?.(round, rounds.map((x) => x.mean));
         break;
+      }
+      if (round.rollback) {
+        // The best skill is played as it is before any reflection rewrites it; reflection resumes from that round.
+        round.note = `rolled back: round ${r + 1} plays the best skill (round ${best.round}) before reflection resumes`;
+        o.onRound?.(round, rounds.map((x) => x.mean));
+        appendFileSync(path.join(dir, 'skills.jsonl'), JSON.stringify({ after_round: r, skill, rollback_to_round: best.round }) + '\n');
+        continue;
       }
 
       try {
@@ -157,7 +183,10 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
             break;
           }
           reasons.push(verdict.reason);
-          if (t + 1 < o.judgeTries) candidate = skillSection(await ask(render('reflect-system', { game_title: def.title, rules: def.rules }), render('idc-revise', { reason: verdict.reason, max_words: o.maxWords })), o.maxWords);
+          if (t + 1 < o.judgeTries) {
+            const revise = render('idc-revise', { diagnosis: round.diagnosis || '(none)', rejected: candidate, reason: verdict.reason || '(no reason given)', max_words: o.maxWords });
+            candidate = skillSection(await ask(render('reflect-system', { game_title: def.title, rules: def.rules }), revise), o.maxWords);
+          }
         }
         round.judge ??= { tries: o.judgeTries, accepted, reasons };
         if (accepted) skill = candidate;

@@ -15,6 +15,26 @@ import type { Trajectory } from './trajectory.ts';
 export const REFLECTION_MODES = ['none', 'self-f', 'self-t', 'self', 'other'] as const;
 export type ReflectionMode = (typeof REFLECTION_MODES)[number];
 
+/**
+ * The model that reflects, checked against the mode: `other` is another model's reflection
+ * (GameVerse Tab. 5), so it needs a model different from the player's; the self modes reflect
+ * with the player's own model. Returns the reflector model, or throws saying what to give.
+ */
+export function reflectorModelFor(mode: ReflectionMode, playerModel: string, reflectorModel?: string): string {
+  const given = reflectorModel?.trim() || undefined;
+  const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+  if (mode === 'other') {
+    if (!given || same(given, playerModel)) {
+      throw new Error(`reflection mode "other" learns from another model's reflection: give a reflector model different from the player's ("${playerModel}") — --reflector-model on the command line, reflectorModel over the API`);
+    }
+    return given;
+  }
+  if (given && !same(given, playerModel) && mode !== 'none') {
+    throw new Error(`reflection mode "${mode}" reflects with the player's own model ("${playerModel}"); to have "${given}" reflect, use mode "other"`);
+  }
+  return playerModel;
+}
+
 export interface ReflectorSettings {
   model: string;
   baseURL?: string;
@@ -36,14 +56,36 @@ export interface Lesson {
   note?: string;
 }
 
-/** Keeps at most `maxWords` words, cutting at a line or sentence end where possible. */
+/**
+ * Keeps at most `maxWords` words. Lessons come one per line, most important first, so whole
+ * lines are kept from the top; only a first line longer than the budget is cut inside, at a
+ * sentence end where possible.
+ */
 export function boundWords(text: string, maxWords: number): { text: string; cut: boolean } {
-  const words = text.trim().split(/\s+/).filter(Boolean);
-  if (words.length <= maxWords) return { text: text.trim(), cut: false };
-  let kept = words.slice(0, maxWords).join(' ');
-  const end = Math.max(kept.lastIndexOf('. '), kept.lastIndexOf('.\n'));
-  if (end > kept.length / 2) kept = kept.slice(0, end + 1);
-  return { text: kept, cut: true };
+  const lines = text.trim().split('\n').map((l) => l.trim()).filter(Boolean);
+  const count = (l: string) => l.split(/\s+/).filter(Boolean).length;
+  const kept: string[] = [];
+  let used = 0;
+  for (const line of lines) {
+    if (used + count(line) > maxWords) break;
+    kept.push(line);
+    used += count(line);
+  }
+  if (kept.length === lines.length) return { text: kept.join('\n'), cut: false };
+  if (kept.length > 0) return { text: kept.join('\n'), cut: true };
+  let first = lines[0]!.split(/\s+/).slice(0, maxWords).join(' ');
+  const end = first.lastIndexOf('. ');
+  if (end > first.length / 2) first = first.slice(0, end + 1);
+  return { text: first, cut: true };
+}
+
+/** The Lessons section as plain lines: list markers and blank lines removed, order kept. */
+export function lessonLines(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => l.trim().replace(/^(?:[-*\u2022]|\d{1,2}[.)])\s+/, ''))
+    .filter(Boolean)
+    .join('\n');
 }
 
 function section(raw: string, name: string): string {
@@ -81,7 +123,7 @@ export class Reflector {
       lesson.provenance.tutorial = { source: inputs.tutorial!.source, frames: inputs.tutorial!.frames.map((f) => f.at) };
     }
     lesson.diagnosis = section(raw, 'Diagnosis');
-    const lessons = section(raw, 'Lessons') || (raw.includes('###') ? '' : raw.trim());
+    const lessons = lessonLines(section(raw, 'Lessons') || (raw.includes('###') ? '' : raw.trim()));
     const bounded = boundWords(lessons, this.s.maxWords);
     lesson.text = bounded.text;
     if (!lesson.text) lesson.note = 'the reflector returned no lessons; the previous experience is kept';

@@ -3,14 +3,17 @@
  * watches that episode (and the tutorial), and its lessons fill the learned-experience slot of
  * the next attempt's system prompt. Every reflection is appended to reflections.jsonl with its
  * provenance; a failing reflection is recorded and the run goes on with what it had.
+ *
+ * run.json's `reflection` says how the run reflected and which episodes were played with
+ * lessons (and whose): those count as VR = Yes on the leaderboard, the others as VR = No.
  */
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import type { GameDefinition } from '../../games/types.ts';
-import type { EpisodeSummary } from '../store/run-store.ts';
+import type { EpisodeSummary, LessonSource, RunReflection } from '../store/run-store.ts';
 import type { Session } from '../session/session.ts';
 import type { VlmAgent } from '../agents/vlm.ts';
-import { Reflector, type Lesson, type ReflectionMode, type ReflectorSettings } from './reflector.ts';
+import { Reflector, reflectorModelFor, type Lesson, type ReflectionMode, type ReflectorSettings } from './reflector.ts';
 import { runTrajectory, type SampleOptions, type Trajectory } from './trajectory.ts';
 
 export interface RetryOptions {
@@ -33,6 +36,9 @@ export class ReflectAndRetry {
   /** Index of the first episode played with lessons, if any. */
   firstWithLessons: number | null = null;
   private reflector: Reflector;
+  /** Where the lessons now in the prompt came from (null: none yet). */
+  private source: LessonSource | null = null;
+  private readonly lessons: RunReflection['lessons'] = [];
 
   constructor(
     readonly opts: RetryOptions,
@@ -46,7 +52,36 @@ export class ReflectAndRetry {
   /** Lessons edited by a person replace the reflector's before the next attempt. */
   setLessons(text: string) {
     this.agent.setExperience(text);
+    this.source = text.trim() ? 'edited' : null;
   }
+
+  /** Switches the mode for the next reflection; `other` needs a different reflector model. */
+  setMode(mode: ReflectionMode, reflectorModel?: string) {
+    const model = reflectorModelFor(mode, this.agent.model, reflectorModel ?? (mode === 'other' && this.opts.mode === 'other' ? this.opts.reflector.model : undefined));
+    this.opts.mode = mode;
+    if (model !== this.opts.reflector.model) {
+      this.opts.reflector = { ...this.opts.reflector, model };
+      this.reflector = new Reflector(this.opts.reflector);
+    }
+  }
+
+  /** What run.json records about reflection so far. */
+  summary(): RunReflection {
+    return {
+      mode: this.opts.mode,
+      reflector_model: this.opts.mode === 'none' ? null : this.opts.reflector.model,
+      after: this.opts.after,
+      success_score: this.opts.successScore,
+      tutorial: this.tutorial?.source ?? null,
+      lessons: [...this.lessons],
+    };
+  }
+
+  /** Each finished episode (the last one too): was it played with lessons? */
+  readonly onEpisode = (e: EpisodeSummary, session: Session) => {
+    if (this.agent.playedWithExperience) this.lessons.push({ episode: e.episode, source: this.source ?? 'given' });
+    session.store.update({ reflection: this.summary() });
+  };
 
   readonly afterEpisode = async (e: EpisodeSummary, session: Session): Promise<void> => {
     if (this.opts.mode === 'none') return;
@@ -65,6 +100,7 @@ export class ReflectAndRetry {
       rec.lesson = lesson;
       if (lesson.text) {
         this.agent.setExperience(lesson.text);
+        this.source = this.opts.mode;
         this.firstWithLessons ??= e.episode + 1;
       }
     } catch (err) {
@@ -75,13 +111,13 @@ export class ReflectAndRetry {
     session.emit('reflection', rec);
   };
 
-  /** Scores of the episodes played without and with lessons. */
+  /** Scores of the episodes played without and with lessons (VR = No and VR = Yes). */
   compare(episodes: EpisodeSummary[]) {
-    const cut = this.firstWithLessons ?? Number.POSITIVE_INFINITY;
+    const taught = new Set(this.lessons.map((l) => l.episode));
     const scores = (list: EpisodeSummary[]) => list.map((e) => e.score).filter((s): s is number => s !== null);
     const mean = (v: number[]) => (v.length ? Math.round((v.reduce((a, b) => a + b, 0) / v.length) * 100) / 100 : null);
-    const without = scores(episodes.filter((e) => e.episode < cut));
-    const withLessons = scores(episodes.filter((e) => e.episode >= cut));
+    const without = scores(episodes.filter((e) => !taught.has(e.episode)));
+    const withLessons = scores(episodes.filter((e) => taught.has(e.episode)));
     return { without, with: withLessons, mean_without: mean(without), mean_with: mean(withLessons) };
   }
 }

@@ -5,7 +5,7 @@
 import type { GameDefinition } from '../../games/types.ts';
 import type { Session } from '../session/session.ts';
 import { VlmAgent } from '../agents/vlm.ts';
-import type { ReflectionMode, ReflectorSettings } from './reflector.ts';
+import { reflectorModelFor, type ReflectionMode, type ReflectorSettings } from './reflector.ts';
 import { ReflectAndRetry } from './retry.ts';
 import { loadTutorial, type SampleOptions, type Trajectory } from './trajectory.ts';
 import { solverDemonstration } from './demonstration.ts';
@@ -24,8 +24,19 @@ export interface ReflectionRequest {
   reflector: Partial<ReflectorSettings> & { maxWords: number };
 }
 
+/**
+ * Refuses a request that cannot work, before anything opens: a mode that needs a tutorial
+ * without one, `other` without a reflector model different from the player's, a self mode
+ * with another model.
+ */
+export function checkReflectionRequest(req: Pick<ReflectionRequest, 'mode' | 'tutorial' | 'reflector'>, playerModel: string): void {
+  if ((req.mode === 'self-t' || req.mode === 'self') && !req.tutorial) throw new Error(`reflection ${req.mode} needs a tutorial (a video, a folder of frames, a run or session folder, or "solver")`);
+  reflectorModelFor(req.mode, playerModel, req.reflector.model);
+}
+
 export async function attachReflection(req: ReflectionRequest, session: Session, game: GameDefinition | undefined, log: (s: string) => void) {
   if (!(session.agent instanceof VlmAgent)) throw new Error('reflection needs the model agent (vlm)');
+  checkReflectionRequest(req, session.agent.model);
   let mode = req.mode;
   let tutorial: Trajectory | undefined;
   let tutorialError: string | undefined;
@@ -49,12 +60,14 @@ export async function attachReflection(req: ReflectionRequest, session: Session,
       after: req.after,
       successScore: req.successScore,
       sample: req.sample,
-      reflector: { model: vlm.model, timeoutMs: 180_000, maxRetries: 3, ...req.reflector },
+      reflector: { timeoutMs: 180_000, maxRetries: 3, ...req.reflector, model: reflectorModelFor(mode, vlm.model, req.reflector.model) },
     },
     vlm,
     game,
     tutorial,
   );
   session.config.afterEpisode = loop.afterEpisode;
+  session.on('episode', (e) => loop.onEpisode(e, session));
+  session.store.update({ reflection: loop.summary() });
   return { mode, loop, tutorialError };
 }

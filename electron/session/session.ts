@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import type { Action, GuiAction } from '../actions/schema.ts';
 import { describeAction, isTerminal, toWire } from '../actions/schema.ts';
 import type { ActionSpace } from '../actions/parse.ts';
-import type { Agent, Decision, Observation } from '../agents/types.ts';
+import type { Agent, Decision, Observation, PreviousStep } from '../agents/types.ts';
 import type { ScreenCapturer } from '../capture/types.ts';
 import { encodeFrame, type EncodeOptions, DEFAULT_ENCODE } from '../capture/encode.ts';
 import { ActionExecutor, type ActionOutcome } from '../input/executor.ts';
@@ -100,6 +100,8 @@ export class Session extends EventEmitter {
   private restoreRequested = false;
   /** The last clipping reported, so a partly off-screen window is announced once per change. */
   private clipNotice = '';
+  /** What this episode's last step did, for the agent's next observation. */
+  private previous: PreviousStep | undefined;
 
   constructor(private readonly deps: SessionDeps, config: Partial<SessionConfig> = {}) {
     super();
@@ -197,6 +199,7 @@ export class Session extends EventEmitter {
       for (let e = 0; e < this.config.episodes && !this.abort.signal.aborted; e++) {
         target.game?.reset(this.config.seed, e);
         agent.resetEpisode?.();
+        this.previous = undefined;
         if (target.game) await target.game.waitRendered();
         this.applyIdleLimit();
         const { steps, end } = await this.episode(e);
@@ -383,6 +386,7 @@ export class Session extends EventEmitter {
       geometry,
       tCapture,
       ...(game ? { gameText: game.instance.text(), validMoves: game.instance.validMoves(), hits: target.hits() } : {}),
+      ...(this.previous ? { previous: this.previous } : {}),
     };
     this.emit('frame', { episode, step, frame: frameFile, mime: frame.mime, data: frame.data, width: frame.width, height: frame.height, window: win.bounds, ...(isClipped(geometry) ? { captured: visible } : {}) });
 
@@ -400,6 +404,7 @@ export class Session extends EventEmitter {
         ...(game ? { game: game.def, instance: game.instance } : {}),
         signal: stepAbort.signal,
         onToken: (text, channel) => this.emit('token', { episode, step, text, channel }),
+        ...(mode === 'lcrt' ? { computeTime: true } : {}),
       });
     } catch (err) {
       decision = { reasoning: '', actions: [], error: `agent failed: ${(err as Error).message}` };
@@ -412,7 +417,8 @@ export class Session extends EventEmitter {
 
     // Act with the world running (lcrt first lets it run for the model's compute time): a held
     // key or a WAIT takes game time in every mode; only the next inference freezes it again.
-    const computeMs = decision.providerComputeMs ?? tDecided - tDecide;
+    // LCRT charges the model's compute time: reported or estimated without the network; the wall time only as a last resort.
+    const computeMs = decision.compute?.ms ?? tDecided - tDecide;
     if (!this.abort.signal.aborted) await policy.beforeAct(this.world, computeMs, this.abort.signal);
     this.emitWorld();
     const ticksAtAct = this.world.ticks();
@@ -421,6 +427,11 @@ export class Session extends EventEmitter {
     const ticksActed = this.world.ticks();
     const refused = outcomes.find((o) => !o.ok);
     if (refused) errors.push(`refused ${refused.action}: ${refused.error}`);
+    this.previous = {
+      actions: decision.actions.map(toWire),
+      outcomes: outcomes.map((o) => ({ action: o.action, ok: o.ok, ...(o.error ? { error: o.error } : {}) })),
+      ...(decision.error ? { error: decision.error } : {}),
+    };
     const tApplied = now();
     await policy.afterAct(this.world, this.abort.signal);
     this.emitWorld();
@@ -454,7 +465,7 @@ export class Session extends EventEmitter {
       paused_ms: round2(this.world.frozenMs() - frozenBefore),
       ...(ticksAtCapture !== null && ticksAtAct !== null ? { drift_ticks: ticksAtAct - ticksAtCapture } : {}),
       ...(ticksAtAct !== null && ticksActed !== null ? { act_ticks: ticksActed - ticksAtAct } : {}),
-      ...(mode === 'lcrt' ? { compute_ms: round2(computeMs), compute_source: decision.providerComputeMs !== undefined ? 'provider' : 'measured' } : {}),
+      ...(mode === 'lcrt' ? computeRecord(computeMs, decision) : {}),
       ...(freezeVerified !== undefined ? { freeze_verified: freezeVerified } : {}),
       ...(decision.usage ? { tokens: decision.usage } : {}),
       ...(decision.costUsd !== undefined ? { cost_usd: decision.costUsd } : {}),
@@ -602,6 +613,18 @@ function viewInputsFrom(a: GuiAction): number {
     default:
       return 0;
   }
+}
+
+/** What LCRT charged and how it was known: provider, estimated (minus a round trip), stream, or measured (wall time). */
+function computeRecord(computeMs: number, d: Decision): Record<string, unknown> {
+  const c = d.compute;
+  return {
+    compute_ms: round2(computeMs),
+    compute_source: c?.source ?? 'measured',
+    ...(c?.rttMs !== undefined ? { rtt_ms: round2(c.rttMs) } : {}),
+    ...(c?.generationMs !== undefined ? { generation_ms: round2(c.generationMs) } : {}),
+    ...(c?.ttftMs !== undefined ? { ttft_ms: round2(c.ttftMs) } : {}),
+  };
 }
 
 function sameRect(a: Rect, b: Rect) {

@@ -1,15 +1,30 @@
 /**
  * Scores across runs, for tables in a paper: episodes pooled per game × player (agent, model,
- * human role) × action space × latency mode, with mean, sample std and counts. Only completed
- * runs count: not stopped, failed or crashed ones, and not the web shell's demo.
+ * human role) × VR × action space × latency mode, with mean, sample std and counts. Only
+ * completed runs count: not stopped, failed or crashed ones, not the web shell's demo, and not
+ * the rounds of an Improvement Dynamics Curve (a curve is its own measurement).
+ *
+ * VR (GameVerse's "video reflection"), as the papers' tables split it:
+ * - a model run: each episode played with lessons in its prompt is VR = Yes (labelled with
+ *   where the lessons came from: self-f, self-t, self, other, edited by a person, given at the
+ *   start); every other episode is VR = No. So a reflect-and-retry run gives its episodes
+ *   before the first lesson to the No row and those after to the Yes row.
+ * - a human rookie: stage play-1 is VR = No, play-2 (after the tutorial) is VR = Yes; a session
+ *   recorded in the tutorial stage is not a play and is left out.
+ * - a human expert plays once: VR "—".
  */
 import { scanRuns } from './run-library.ts';
+import type { RunMeta } from './run-store.ts';
 import { mean, std } from '../util/time.ts';
 
 export interface LeaderboardRow {
   game: string;
   player: string;
   model: string | null;
+  /** "No", "Yes" or "—" (human experts). */
+  vr: 'No' | 'Yes' | '—';
+  /** For VR = Yes: where the lessons came from (self-f, self-t, self, other, edited, given; rookie: tutorial). */
+  lessons: string | null;
   space: string;
   latency: string;
   runs: number;
@@ -19,31 +34,55 @@ export interface LeaderboardRow {
   best: number;
 }
 
+type Cell = Pick<LeaderboardRow, 'vr' | 'lessons'>;
+
+/** Each scored episode of a run with the VR cell it belongs to; empty when the run is no play. */
+export function episodeCells(meta: RunMeta): { score: number; cell: Cell }[] {
+  const scored = meta.episodes.filter((e): e is typeof e & { score: number } => typeof e.score === 'number');
+  if (meta.kind === 'human') {
+    const role = meta.config.role ?? meta.agent.replace(/^human-/, '');
+    const stage = String(meta.stage ?? meta.config.stage ?? '');
+    if (role === 'expert') return scored.map((e) => ({ score: e.score, cell: { vr: '—', lessons: null } }));
+    if (stage === 'tutorial') return [];
+    const cell: Cell = stage === 'play-2' ? { vr: 'Yes', lessons: 'tutorial' } : { vr: 'No', lessons: null };
+    return scored.map((e) => ({ score: e.score, cell }));
+  }
+  const taught = new Map((meta.reflection?.lessons ?? []).map((l) => [l.episode, l.source]));
+  return scored.map((e) => {
+    const source = taught.get(e.episode);
+    return { score: e.score, cell: source ? { vr: 'Yes', lessons: source } : { vr: 'No', lessons: null } };
+  });
+}
+
 export function leaderboard(root: string, filter: { game?: string } = {}): { rows: LeaderboardRow[]; warnings: string[] } {
-  const groups = new Map<string, { row: Omit<LeaderboardRow, 'mean' | 'std' | 'best' | 'episodes'>; scores: number[] }>();
+  const groups = new Map<string, { row: Omit<LeaderboardRow, 'mean' | 'std' | 'best' | 'episodes' | 'runs'>; runs: Set<string>; scores: number[] }>();
   const { runs, warnings } = scanRuns(root);
   for (const { meta } of runs) {
-    if (!meta.game || (filter.game && meta.game !== filter.game) || meta.status !== 'completed' || meta.demo) continue;
-    const scores = meta.episodes.map((e) => e.score).filter((s): s is number => typeof s === 'number');
-    if (!scores.length) continue;
+    if (!meta.game || (filter.game && meta.game !== filter.game) || meta.status !== 'completed' || meta.demo || meta.config.idc !== undefined) continue;
     const latency = String(meta.config.latency ?? 'normal');
-    const key = [meta.game, meta.agent, meta.model ?? '', meta.action_space, latency].join('|');
-    const g = groups.get(key) ?? { row: { game: meta.game, player: meta.agent, model: meta.model, space: meta.action_space, latency, runs: 0 }, scores: [] };
-    g.row.runs++;
-    g.scores.push(...scores);
-    groups.set(key, g);
+    for (const { score, cell } of episodeCells(meta)) {
+      const key = [meta.game, meta.agent, meta.model ?? '', cell.vr, cell.lessons ?? '', meta.action_space, latency].join('|');
+      const g = groups.get(key) ?? { row: { game: meta.game, player: meta.agent, model: meta.model, ...cell, space: meta.action_space, latency }, runs: new Set(), scores: [] };
+      g.runs.add(meta.id);
+      g.scores.push(score);
+      groups.set(key, g);
+    }
   }
   const r2 = (n: number) => Math.round(n * 100) / 100;
-  const rows = [...groups.values()]
-    .map(({ row, scores }) => ({ ...row, episodes: scores.length, mean: r2(mean(scores)), std: r2(std(scores)), best: r2(Math.max(...scores)) }))
-    .sort((a, b) => a.game.localeCompare(b.game) || b.mean - a.mean);
+  const rows: LeaderboardRow[] = [...groups.values()].map(({ row, runs: r, scores }) => ({ ...row, runs: r.size, episodes: scores.length, mean: r2(mean(scores)), std: r2(std(scores)), best: r2(Math.max(...scores)) }));
+  // Ranked by the player's best cell in each game; a player's VR = No row comes before its Yes rows, as in the papers' tables.
+  const player = (r: LeaderboardRow) => [r.game, r.player, r.model ?? '', r.space, r.latency].join('|');
+  const top = new Map<string, number>();
+  for (const r of rows) top.set(player(r), Math.max(top.get(player(r)) ?? Number.NEGATIVE_INFINITY, r.mean));
+  const vrOrder = { No: 0, Yes: 1, '—': 2 };
+  rows.sort((a, b) => a.game.localeCompare(b.game) || top.get(player(b))! - top.get(player(a))! || player(a).localeCompare(player(b)) || vrOrder[a.vr] - vrOrder[b.vr] || (a.lessons ?? '').localeCompare(b.lessons ?? ''));
   return { rows, warnings };
 }
 
 export function formatLeaderboard(rows: LeaderboardRow[]): string {
   if (!rows.length) return 'no scored runs yet';
-  const head = ['game', 'player', 'model', 'space', 'latency', 'runs', 'episodes', 'mean ± std', 'best'];
-  const body = rows.map((r) => [r.game, r.player, r.model ?? '–', r.space, r.latency, String(r.runs), String(r.episodes), `${r.mean} ± ${r.std}`, String(r.best)]);
+  const head = ['game', 'player', 'model', 'VR', 'space', 'latency', 'runs', 'episodes', 'mean ± std', 'best'];
+  const body = rows.map((r) => [r.game, r.player, r.model ?? '–', r.vr === 'Yes' && r.lessons ? `Yes (${r.lessons})` : r.vr, r.space, r.latency, String(r.runs), String(r.episodes), `${r.mean} ± ${r.std}`, String(r.best)]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   return [line(head), line(widths.map((w) => '─'.repeat(w))), ...body.map(line)].join('\n');

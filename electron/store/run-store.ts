@@ -65,6 +65,27 @@ export interface RunMeta {
   owner?: Owner;
   /** The web shell's first-launch demonstration: never scored. */
   demo?: boolean;
+  /** How a model run reflected, and which episodes it played with lessons (VR = Yes). */
+  reflection?: RunReflection;
+  /** A human session's protocol stage: rookie play-1 / tutorial / play-2, expert play. */
+  stage?: string;
+}
+
+/**
+ * Where lessons in the prompt came from: a reflection mode, a person who wrote or edited them
+ * in the app, or lessons given when the run started.
+ */
+export type LessonSource = 'self-f' | 'self-t' | 'self' | 'other' | 'edited' | 'given';
+
+/** run.json's `reflection` field. */
+export interface RunReflection {
+  mode: 'none' | 'self-f' | 'self-t' | 'self' | 'other';
+  reflector_model: string | null;
+  after?: 'failed' | 'every';
+  success_score?: number;
+  tutorial?: string | null;
+  /** Episodes played with lessons in the prompt, and where those lessons came from. */
+  lessons: { episode: number; source: LessonSource }[];
 }
 
 const num = z.number().finite();
@@ -88,6 +109,14 @@ export const RunMetaSchema = z.looseObject({
   error: z.string().optional(),
   owner: z.looseObject({ pid: num, started: num, host: z.string() }).optional(),
   demo: z.boolean().optional(),
+  reflection: z
+    .looseObject({
+      mode: z.enum(['none', 'self-f', 'self-t', 'self', 'other']),
+      reflector_model: z.string().nullable(),
+      lessons: z.array(z.looseObject({ episode: num, source: z.enum(['self-f', 'self-t', 'self', 'other', 'edited', 'given']) })),
+    })
+    .optional(),
+  stage: z.string().optional(),
 });
 
 /** Parses a run.json's text; a clear error names the file and the first problem. */

@@ -17,6 +17,7 @@ export const MAX_NOOPS = 5;
 export const g2048: GameDefinition = {
   id: '2048',
   title: '2048',
+  task: 'Reach the highest score you can by merging tiles; the 2048 tile is the aim.',
   rules:
     '2048 on a 4×4 grid. Each move slides every tile as far as possible in one direction; two tiles with the same number ' +
     'that collide merge into one with their sum, and the sum is added to the score. After every move that changes the board, ' +

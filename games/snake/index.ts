@@ -19,6 +19,7 @@ const TICK_MS = 100;
 export const snake: GameDefinition = {
   id: 'snake',
   title: 'Snake',
+  task: 'Eat as much food as you can before the snake crashes into a wall or itself.',
   rules:
     `Snake on a ${SNAKE_SIZE}×${SNAKE_SIZE} field with walls around it. You steer the green snake (its head is the darker square). ` +
     'Eating the red food makes the snake one square longer and adds one point. Running into a wall or into the snake’s own body ends the game. ' +

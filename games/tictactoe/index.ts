@@ -10,6 +10,7 @@ import { bestMoves, cellName, emptyCells, isFull, other, parseCell, winner, type
 export const tictactoe: GameDefinition = {
   id: 'tictactoe',
   title: 'Tic-Tac-Toe',
+  task: 'Play one game against the perfect opponent and do not lose: a draw is the best you can expect, and every mark you place before a loss still counts.',
   rules:
     'Tic-Tac-Toe on a 3×3 board against a computer opponent that never makes a mistake. ' +
     'Players take turns placing their mark; three in a row, column or diagonal wins. X moves first. ' +

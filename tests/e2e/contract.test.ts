@@ -89,6 +89,21 @@ for (const transport of ['websocket', 'ipc'] as const) {
       await client().request('saveSettings', { settings: { model: '' } });
     });
 
+    it('refuses reflection "other" without a reflector model different from the player, before anything opens', async () => {
+      await client().request('saveSettings', { settings: { provider: 'custom', baseURL: 'http://127.0.0.1:9/v1', model: 'player-vlm' } });
+      try {
+        const before = (await client().request('listRuns')).runs.length;
+        const start = (reflectorModel?: string) => client().request('startRun', { target: { game: '2048' }, agent: 'vlm', reflection: { mode: 'other', ...(reflectorModel ? { reflectorModel } : {}) } });
+        await expect(start()).rejects.toThrow(/"other" learns from another model's reflection: give a reflector model different from the player's \("player-vlm"\)/);
+        await expect(start('Player-VLM')).rejects.toThrow(/different from the player's/);
+        await expect(client().request('startRun', { target: { game: '2048' }, agent: 'vlm', reflection: { mode: 'self-f', reflectorModel: 'judge-vlm' } })).rejects.toThrow(/"self-f" reflects with the player's own model/);
+        expect((await client().request('listRuns')).runs.length).toBe(before);
+        expect((await client().request('state')).status).toBe('idle');
+      } finally {
+        await client().request('saveSettings', { settings: { model: '', provider: 'openai', baseURL: '' } });
+      }
+    });
+
     it('reports an unreachable model endpoint in testConnection', async () => {
       const r = await client().request('testConnection', { settings: { provider: 'custom', baseURL: 'http://127.0.0.1:9/v1' } });
       expect(r.ok).toBe(false);

@@ -70,12 +70,31 @@ describe('gamepilot idc', () => {
     expect(res.best_skill).toMatch(/^SKILL-1b: alternate down and left/);
     const rounds = res.rounds;
     expect(rounds[2].rollback).toBe(true);
-    expect(rounds[3].skill).toMatch(/^SKILL-3: /); // grown from the best skill after the rollback
+    // After the rollback the next round plays the best skill itself; no reflection overwrote it first.
+    expect(rounds[3].skill).toBe(res.best_skill);
+    expect(rounds[2].note).toMatch(/round 3 plays the best skill \(round 1\) before reflection resumes/);
+    expect(rounds[2].diagnosis).toBeUndefined();
+    expect(server.requests.filter((q) => JSON.stringify(q.body.messages.at(-1).content).includes('Write an improved skill'))).toHaveLength(2);
     expect(rounds[0]).toMatchObject({ skill: '', reflector_mode: 'tools', diagnosis: expect.stringMatching(/^DIAG:/), judge: { tries: 2, accepted: true, reasons: [expect.stringMatching(/memorises/)] } });
     expect(rounds[0].tool_calls).toBeGreaterThanOrEqual(6);
     expect(res.transfer.scores).toHaveLength(1);
     expect(res.transfer.seed).toBe(10000);
     expect(res.transfer.mean).toBeCloseTo(0.12);
+
+    // The revise call gets the diagnosis and the rejected skill, not only the judge's reason.
+    const revise = server.requests.find((q) => JSON.stringify(q.body.messages.at(-1).content).includes('was rejected'))!;
+    const reviseText = String(revise.body.messages.at(-1).content);
+    expect(reviseText).toContain('DIAG: too many moves that change nothing; tiles scatter.');
+    expect(reviseText).toContain('SKILL-1: alternate down and left; keep the big tile in a corner.');
+    expect(reviseText).toContain('it memorises the tile positions of this seed');
+
+    // Rounds run under PDQ (the world frozen during each model call) with no extra interval after acting.
+    for (const round of rounds) {
+      const meta = JSON.parse(readFileSync(path.join(round.run_dir, 'run.json'), 'utf8'));
+      expect(meta.config).toMatchObject({ latency: 'stop', stop_interval_ms: 0 });
+      const steps = readFileSync(path.join(round.run_dir, 'steps.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      expect(steps.every((st: any) => st.latency_mode === 'stop')).toBe(true);
+    }
 
     // The reflector was given what it asked for: the frame it opened arrived as an image.
     const explore = server.requests.filter((q) => q.body.tools);

@@ -65,6 +65,38 @@ describe('Snake with a model that answers after 2 s', () => {
   });
 });
 
+describe('lcrt with a provider that reports no compute time', () => {
+  let server: FakeOpenAI;
+  beforeAll(async () => {
+    server = await new FakeOpenAI((_b, i) => ({ text: answer('turn', [{ action_type: 'PRESS', parameters: { key: DIRS[i % 4] } }]), delayMs: 800 })).start();
+    server.networkMs = 600; // each request and answer spends 600 ms on the network
+  });
+  afterAll(() => server.close());
+
+  it('advances the world by the estimated compute time, not the network time, and records how it was estimated', async () => {
+    const { session, target } = await prepareRun({
+      game: 'snake', agent: 'vlm', space: 'gui', episodes: 1, maxSteps: 3, seed: 4, outDir: tmp(), capture: 'nut',
+      encode: { longSide: 1280, format: 'jpeg', quality: 80 }, latency: 'lcrt', vlm: { model: 'test-vlm', baseURL: server.baseURL },
+    });
+    try {
+      await session.run();
+    } finally {
+      await target.close();
+    }
+    const steps = readRun(session.store.dir).steps;
+    expect(steps.length).toBeGreaterThanOrEqual(2);
+    for (const s of steps) {
+      expect(s).toMatchObject({ latency_mode: 'lcrt', world: 'engine', compute_source: 'estimated' });
+      const [compute, rtt, model] = [s.compute_ms as number, s.rtt_ms as number, s.latency_ms.model];
+      expect(rtt).toBeGreaterThanOrEqual(600);
+      expect(compute).toBeLessThanOrEqual(model - 600); // the network's share is not charged
+      expect(compute).toBeGreaterThan(300);
+      // The engine ran exactly the charged time (100 ms ticks) between the capture and the action.
+      expect(Math.abs((s.drift_ticks as number) - compute / 100)).toBeLessThanOrEqual(1);
+    }
+  });
+});
+
 describe('an external animated window in stop mode', () => {
   let server: FakeOpenAI;
   let win: { child: ChildProcess; window: WindowInfo };

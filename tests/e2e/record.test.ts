@@ -117,10 +117,17 @@ describe('gamepilot record', () => {
     expect(r.code, r.stderr).toBe(0);
     const summary = JSON.parse(r.stdout);
     expect(path.dirname(summary.session_dir)).toBe(path.join(realpathSync(cwd), 'runs'));
+    expect(JSON.parse(readFileSync(path.join(summary.session_dir, 'run.json'), 'utf8'))).toMatchObject({ stage: 'play', config: { stage: 'play' } });
+    // A rookie's second play (after the tutorial) is the VR = Yes row of the human rookie.
+    const again = await inCwd(['record', '--game', 'snake', '--role', 'rookie', '--participant', 'r3', '--consent', '--duration', '2', '--fps', '5', '--stage', 'play-2', '--json', '--quiet']);
+    expect(again.code, again.stderr).toBe(0);
     // The leaderboard reads ./runs by default, and pools the session as a human player.
     const board = await inCwd(['leaderboard', '--json']);
     expect(board.code, board.stderr).toBe(0);
-    expect(JSON.parse(board.stdout)).toEqual([expect.objectContaining({ game: 'snake', player: 'human-expert', runs: 1 })]);
+    expect(JSON.parse(board.stdout)).toEqual(expect.arrayContaining([
+      expect.objectContaining({ game: 'snake', player: 'human-expert', vr: '—', runs: 1 }),
+      expect.objectContaining({ game: 'snake', player: 'human-rookie', vr: 'Yes', lessons: 'tutorial', runs: 1 }),
+    ]));
   });
 
   it('refuses to record without consent or with a real-looking name', async () => {

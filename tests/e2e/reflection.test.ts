@@ -4,7 +4,7 @@
  * within the budget; bad tutorials and bad reflectors give a clear error or a bounded result.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -65,6 +65,39 @@ describe('reflect-and-retry', () => {
     expect(records[0].lesson).toMatchObject({ mode: 'self-f', model: 'test-vlm', text: expect.stringContaining('LESSON-42') });
     expect(records[0].lesson.provenance.failure.frames.length).toBeGreaterThan(0);
     expect(records[0].lesson.tokens.input).toBeGreaterThan(0);
+
+    // run.json says how the run reflected and which episodes had lessons: VR = No for the first, Yes after.
+    const meta = JSON.parse(readFileSync(path.join(res.run_dir, 'run.json'), 'utf8'));
+    expect(meta.reflection).toEqual({ mode: 'self-f', reflector_model: 'test-vlm', after: 'every', success_score: 100, tutorial: null, lessons: [{ episode: 1, source: 'self-f' }, { episode: 2, source: 'self-f' }] });
+    const board = await runCli(['leaderboard', '--runs-dir', path.dirname(res.run_dir)]);
+    expect(board.code, board.stderr).toBe(0);
+    expect(board.stdout).toMatch(/^2048\s+vlm\s+test-vlm\s+No\s+gui\s+normal\s+1\s+1\s/m);
+    expect(board.stdout).toMatch(/^2048\s+vlm\s+test-vlm\s+Yes \(self-f\)\s+gui\s+normal\s+1\s+2\s/m);
+  });
+
+  it('reflects with another model in mode "other", and refuses to start without one', async () => {
+    const out = tmp();
+    const args = (extra: string[]) => ['run', '--game', '2048', '--agent', 'vlm', '--model', 'test-vlm', '--base-url', server.baseURL, '--max-steps', '2', '--out', out, '--json', '--quiet', '--episodes', '2', ...extra];
+    const none = await runCli(args(['--reflection', 'other']));
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/"other" learns from another model's reflection: give a reflector model different from the player's \("test-vlm"\) — --reflector-model/);
+    const same = await runCli(args(['--reflection', 'other', '--reflector-model', 'test-vlm']));
+    expect(same.code).toBe(1);
+    expect(same.stderr).toMatch(/different from the player's/);
+    const selfOther = await runCli(args(['--reflection', 'self-f', '--reflector-model', 'judge-vlm']));
+    expect(selfOther.code).toBe(1);
+    expect(selfOther.stderr).toMatch(/"self-f" reflects with the player's own model \("test-vlm"\); to have "judge-vlm" reflect, use mode "other"/);
+    expect(readdirSync(out)).toEqual([]); // refused before any window or run folder
+
+    server.requests.length = 0;
+    const r = await runCli(args(['--reflection', 'other', '--reflector-model', 'judge-vlm', '--reflect-after', 'every']));
+    expect(r.code, r.stderr).toBe(0);
+    const reflections = server.requests.filter((q) => isReflection(q.body));
+    expect(reflections.length).toBeGreaterThan(0);
+    for (const q of reflections) expect(q.body.model).toBe('judge-vlm');
+    for (const q of server.requests.filter((x) => !isReflection(x.body))) expect(q.body.model).toBe('test-vlm');
+    const meta = JSON.parse(readFileSync(path.join(json(r).run_dir, 'run.json'), 'utf8'));
+    expect(meta.reflection).toMatchObject({ mode: 'other', reflector_model: 'judge-vlm', lessons: [{ episode: 1, source: 'other' }] });
   });
 
   it('sends tutorial frames at the requested rate and within the frame and size budget', async () => {
@@ -110,7 +143,7 @@ describe('reflect-and-retry', () => {
     expect(empty.code, empty.stderr).toBe(0);
     const rec = JSON.parse(readFileSync(path.join(json(empty).run_dir, 'reflections.jsonl'), 'utf8').trim());
     expect(rec.lesson).toMatchObject({ text: '', note: expect.stringMatching(/returned no lessons/) });
-    for (const q of server.requests.filter((x) => !isReflection(x.body))) expect(String(q.body.messages[0].content)).toMatch(/first attempt/);
+    for (const q of server.requests.filter((x) => !isReflection(x.body))) expect(String(q.body.messages[0].content)).not.toMatch(/Learned experience/);
 
     reflectorReply = `### Lessons\n${'Always merge toward the corner. '.repeat(400)}`;
     const long = await runCli(runArgs(['--episodes', '2', '--reflection', 'self-f', '--reflect-after', 'every', '--max-words', '30']));

@@ -33,6 +33,8 @@ export class FakeOpenAI {
   readonly modelListings: RecordedRequest[] = [];
   private server: http.Server;
   port = 0;
+  /** Simulated network time: every request (the model list too) waits this long before it is answered. */
+  networkMs = 0;
 
   constructor(private responder: Responder) {
     this.server = http.createServer((req, res) => void this.handle(req, res));
@@ -64,6 +66,7 @@ export class FakeOpenAI {
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    if (this.networkMs) await new Promise((r) => setTimeout(r, this.networkMs));
     if (req.method === 'GET' && req.url?.endsWith('/models')) {
       this.modelListings.push({ body: null, headers: req.headers, at: Date.now() });
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'test-vlm', object: 'model' }] }));

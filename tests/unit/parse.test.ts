@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseModelOutput } from '../../electron/actions/parse.ts';
 import { imageToScreen } from '../../electron/input/coordinates.ts';
-import { MALFORMED } from '../fixtures/malformed-outputs.ts';
+import { MALFORMED, REPAIRABLE } from '../fixtures/malformed-outputs.ts';
+import { toWire } from '../../electron/actions/schema.ts';
 import { g2048 } from '../../games/g2048/index.ts';
 import { tictactoe } from '../../games/tictactoe/index.ts';
 
@@ -28,6 +29,14 @@ describe('model output parser', () => {
         expect(m.ok).toBe(false);
         if (!m.ok) expect(m.error).toMatch(c.expect);
       }
+    });
+  }
+
+  for (const c of REPAIRABLE) {
+    it(`repairs without touching string contents: ${c.name}`, () => {
+      const r = parseModelOutput(c.raw, { space: 'gui' });
+      expect(r.ok, r.ok ? '' : r.error).toBe(true);
+      if (r.ok) expect(r.actions.map(toWire)).toEqual(c.actions);
     });
   }
 

@@ -23,7 +23,7 @@ describe('settings file', () => {
     const file = path.join(dir, 'settings.json');
     writeFileSync(file, JSON.stringify({ model: 'qwen2.5-vl', history: 99, detail: 'ultra', provider: 'ollama', apiKey: 'sk-leak' }));
     const s = new JsonFileSettingsStore(file).load();
-    expect(s).toMatchObject({ model: 'qwen2.5-vl', provider: 'ollama', history: 1, detail: 'auto' });
+    expect(s).toMatchObject({ model: 'qwen2.5-vl', provider: 'ollama', history: 2, detail: 'auto' }); // an invalid history falls back to the default: current frame + the previous pair
     expect(JSON.stringify(s)).not.toContain('sk-leak');
     expect(sanitizeSettings('nonsense')).toEqual(DEFAULT_SETTINGS);
   });

@@ -105,10 +105,98 @@ describe('VlmAgent', () => {
     expect(last.map((m: { role: string }) => m.role)).toEqual(['system', 'user', 'assistant', 'user', 'assistant', 'user']);
     expect(last[1].content[0].text).toMatch(/Step 2/);
     expect(last[2].content).toMatch(/### Actions\n\[\{"action_type":"PRESS"/);
-    const zeroShot = agent({ history: 1 });
-    await zeroShot.decide(obs(0), ctx());
-    await zeroShot.decide(obs(1), ctx());
-    expect(server.requests.at(-1)!.body.messages).toHaveLength(2);
+  });
+
+  it('by default shows the current frame and the previous step (screenshot and answer), as the papers\' zero-shot agent', async () => {
+    use(() => ({ text: PRESS_LEFT }));
+    const a = agent(); // no history given
+    await a.decide(obs(0), ctx());
+    await a.decide(obs(1), ctx());
+    await a.decide(obs(2), ctx());
+    const msgs = server.requests.at(-1)!.body.messages;
+    expect(msgs.map((m: { role: string }) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    const images = msgs.flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).filter((p: any) => p.type === 'image_url').map((p: any) => p.image_url.url);
+    const frame = (step: number) => `data:image/jpeg;base64,${Buffer.from([0xff, 0xd8, step]).toString('base64')}`;
+    expect(images).toEqual([frame(1), frame(2)]); // the previous step's frame, then the current one
+    expect(msgs[2].content).toMatch(/^### Reasoning\nmerge left\n\n### Actions\n\[\{"action_type":"PRESS","parameters":\{"key":"left"\}\}\]$/);
+  });
+
+  it('--history 1 is strictly single-frame: no earlier frame, answer or previous state', async () => {
+    use(() => ({ text: PRESS_LEFT }));
+    const a = agent({ history: 1 });
+    await a.decide(obs(0), ctx());
+    await a.decide({ ...obs(1), previous: { actions: [{ action_type: 'PRESS', parameters: { key: 'left' } }], outcomes: [{ action: 'PRESS', ok: true }] } }, ctx());
+    const msgs = server.requests.at(-1)!.body.messages;
+    expect(msgs.map((m: { role: string }) => m.role)).toEqual(['system', 'user']);
+    expect(FakeOpenAI.images(server.requests.at(-1)!.body)).toHaveLength(1);
+    expect(msgs[1].content[0].text).not.toMatch(/Previous state|PRESS/);
+  });
+
+  it('structures each step as target task, previous state (outcomes, refusals, dropped actions), current state', async () => {
+    use(() => ({ text: PRESS_LEFT }));
+    const a = agent();
+    await a.decide(obs(0), ctx());
+    let text = server.requests.at(-1)!.body.messages.at(-1).content[0].text as string;
+    const order = (t: string) => ['### Target task', '### Previous state', '### Current state', '### Your response'].map((h) => t.indexOf(h));
+    expect(order(text).every((i, k, all) => i >= 0 && (k === 0 || i > all[k - 1]!))).toBe(true);
+    expect(text).toContain(g2048.task!);
+    expect(text).toMatch(/### Previous state\nNothing has happened yet: this is the first step of the episode\./);
+
+    const previous = {
+      actions: [
+        { action_type: 'PRESS', parameters: { key: 'left' } },
+        { action_type: 'HOTKEY', parameters: { keys: ['alt', 'f4'] } },
+        { action_type: 'PRESS', parameters: { key: 'up' } },
+      ],
+      outcomes: [{ action: 'PRESS', ok: true }, { action: 'HOTKEY', ok: false, error: 'alt+f4 is a system key combination' }],
+    };
+    await a.decide({ ...obs(1), previous }, ctx());
+    text = server.requests.at(-1)!.body.messages.at(-1).content[0].text;
+    expect(text).toContain('1. {"action_type":"PRESS","parameters":{"key":"left"}} → done');
+    expect(text).toContain('2. {"action_type":"HOTKEY","parameters":{"keys":["alt","f4"]}} → refused: alt+f4 is a system key combination');
+    expect(text).toContain('3. {"action_type":"PRESS","parameters":{"key":"up"}} → dropped: not tried after action 2 was refused');
+
+    await a.decide({ ...obs(2), previous: { actions: [], outcomes: [], error: 'unusable answer: the Actions list is empty' } }, ctx());
+    text = server.requests.at(-1)!.body.messages.at(-1).content[0].text;
+    expect(text).toMatch(/Your last answer could not be used \(unusable answer: the Actions list is empty\), so nothing was done\./);
+  });
+
+  it('leaves the learned-experience slot out entirely when there are no lessons', async () => {
+    use(() => ({ text: PRESS_LEFT }));
+    await agent().decide(obs(), ctx());
+    const plain = String(server.requests.at(-1)!.body.messages[0].content);
+    const withLessons = agent({ experience: 'LESSON-A: keep the corner.\nLESSON-B: never press up.' });
+    await withLessons.decide(obs(), ctx());
+    const taught = String(server.requests.at(-1)!.body.messages[0].content);
+    expect(taught).toMatch(/## Learned experience\nLESSON-A: keep the corner\.\nLESSON-B: never press up\.\n/);
+    // Without lessons the prompt is the same prompt minus that section: no heading, no placeholder.
+    const section = taught.slice(taught.indexOf('## Learned experience'), taught.indexOf('## Answer format'));
+    expect(plain).toBe(taught.replace(section, ''));
+    expect(plain).not.toMatch(/experience|attempt/i);
+  });
+
+  it('estimates compute time without the network when the provider reports none (LCRT), and leaves retry waits out', async () => {
+    server.networkMs = 400; // every request, the model list included, takes 400 ms more
+    try {
+      use((_b, i) => (i === 0 ? { status: 429, headers: { 'retry-after-ms': '300' } } : { text: PRESS_LEFT, delayMs: 600 }));
+      const d = await agent().decide(obs(), { ...ctx(), computeTime: true });
+      expect(d.error).toBeUndefined();
+      const c = d.compute!;
+      expect(c.source).toBe('estimated');
+      expect(c.rttMs!).toBeGreaterThanOrEqual(400);
+      expect(c.generationMs!).toBeGreaterThanOrEqual(1000); // 400 network + 600 compute
+      // Neither the round trip nor the 429 and its wait (≥ 700 ms) is charged; the compute itself is.
+      expect(c.ms).toBeLessThanOrEqual(d.modelMs! - 400 - 650);
+      expect(c.ms).toBeGreaterThan(200);
+      expect(server.modelListings.length).toBeGreaterThanOrEqual(1);
+      // Without the harness asking (not LCRT), nothing is estimated and nothing is probed.
+      const listings = server.modelListings.length;
+      use(() => ({ text: PRESS_LEFT }));
+      expect((await agent().decide(obs(), ctx())).compute).toBeUndefined();
+      expect(server.modelListings.length).toBe(listings);
+    } finally {
+      server.networkMs = 0;
+    }
   });
 
   it('puts learned experience in the system prompt and uses semantic moves', async () => {

@@ -48,8 +48,8 @@ function Curve({ curve, rollbacks }: { curve: number[]; rollbacks: Set<number> }
 export function IdcView({ client, core, live, onError }: { client: ApiClient; core: CoreState | null; live: LiveState; onError: (e: string) => void }) {
   const [games, setGames] = useState<GameSummary[]>([]);
   const [game, setGame] = useState('2048');
-  const [rounds, setRounds] = useState(3);
-  const [episodes, setEpisodes] = useState(2);
+  const [rounds, setRounds] = useState(10); // OmniGameArena: 10 rounds × 5 episodes
+  const [episodes, setEpisodes] = useState(5);
   const [maxSteps, setMaxSteps] = useState<number | ''>(30);
   useEffect(() => {
     client.request('listTargets').then((t) => setGames(t.games), () => {});
@@ -80,6 +80,7 @@ export function IdcView({ client, core, live, onError }: { client: ApiClient; co
       {sorted.map((r, k) => (
         <div key={r.round} className="idc-round" data-testid="idc-round">
           <h3>Round {r.round}: mean {r.mean}{r.rollback ? ' — fell sharply, rolled back to the best skill' : ''}</h3>
+          {r.note && <p className="muted">{r.note}</p>}
           {r.diagnosis && <p><b>Diagnosis</b> ({r.reflector_mode}): {r.diagnosis}</p>}
           {r.judge && <p className="muted">judge: {r.judge.accepted ? `accepted after ${r.judge.tries} tr${r.judge.tries === 1 ? 'y' : 'ies'}` : `rejected ${r.judge.tries} times`}{r.judge.reasons.length ? ` — ${r.judge.reasons.join('; ')}` : ''}</p>}
           {r.error && <div className="errors">{r.error}</div>}

@@ -71,7 +71,7 @@ export function RecordView({ client, core, recorded, onError }: { client: ApiCli
   const record = async () => {
     if (!choice) return;
     try {
-      await client.request('startRecording', { target: targetParam(choice), role, participant, consent: true, trial, stage: stage.kind === 'play' ? `play-${stage.round}` : 'play' });
+      await client.request('startRecording', { target: targetParam(choice), role, participant, consent: true, trial, stage: role === 'expert' ? 'play' : stage.kind === 'play' ? `play-${stage.round}` : 'tutorial' });
     } catch (e) {
       onError((e as Error).message);
     }

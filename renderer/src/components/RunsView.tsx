@@ -36,14 +36,14 @@ export function RunsView({ client, refreshKey }: { client: ApiClient; refreshKey
           <h2>Scores</h2>
           <table className="run-table leaderboard" data-testid="leaderboard">
             <thead>
-              <tr><th>Game</th><th>Player</th><th>Model</th><th>Mode</th><th>Latency</th><th>Runs</th><th>Episodes</th><th>Mean ± std</th><th>Best</th><th></th></tr>
+              <tr><th>Game</th><th>Player</th><th>Model</th><th>VR</th><th>Mode</th><th>Latency</th><th>Runs</th><th>Episodes</th><th>Mean ± std</th><th>Best</th><th></th></tr>
             </thead>
             <tbody>
               {board.map((r, i) => {
                 const top = Math.max(...board.filter((b) => b.game === r.game).map((b) => b.mean), 1e-9);
                 return (
                   <tr key={i}>
-                    <td>{r.game}</td><td>{r.player}</td><td>{r.model ?? '–'}</td><td>{r.space}</td><td>{r.latency}</td><td>{r.runs}</td><td>{r.episodes}</td>
+                    <td>{r.game}</td><td>{r.player}</td><td>{r.model ?? '–'}</td><td>{r.vr === 'Yes' && r.lessons ? `Yes (${r.lessons})` : r.vr}</td><td>{r.space}</td><td>{r.latency}</td><td>{r.runs}</td><td>{r.episodes}</td>
                     <td>{r.mean} ± {r.std}</td><td>{r.best}</td>
                     <td style={{ width: 160 }}><div className="score-bar" style={{ width: `${(r.mean / top) * 100}%` }} /></td>
                   </tr>
@@ -62,7 +62,7 @@ export function RunsView({ client, refreshKey }: { client: ApiClient; refreshKey
       {runs.length === 0 && <p className="muted">No runs yet.</p>}
       <table className="run-table">
         <thead>
-          <tr><th>Date</th><th>Game / window</th><th>Agent</th><th>Model</th><th>Mode</th><th>Score</th><th>Episodes</th><th>Steps</th><th>Status</th></tr>
+          <tr><th>Date</th><th>Game / window</th><th>Agent</th><th>Model</th><th>VR</th><th>Mode</th><th>Score</th><th>Episodes</th><th>Steps</th><th>Status</th></tr>
         </thead>
         <tbody>
           {runs.map((r) => (

@@ -116,6 +116,7 @@ export function TargetPicker({ client, modelConfigured, busy, onStarted, onError
   const [latency, setLatency] = useState<StartRun['latency']>('normal');
   const [reflection, setReflection] = useState<'none' | 'self-f' | 'self-t' | 'self' | 'other'>('none');
   const [tutorial, setTutorial] = useState('');
+  const [reflectorModel, setReflectorModel] = useState('');
   const [review, setReview] = useState(false);
 
   const start = async () => {
@@ -124,7 +125,7 @@ export function TargetPicker({ client, modelConfigured, busy, onStarted, onError
       await client.request('startRun', {
         target: targetParam(choice),
         agent, space: choice.kind === 'window' ? 'gui' : space, latency, episodes,
-        ...(agent === 'vlm' && reflection !== 'none' ? { reflection: { mode: reflection, after: 'failed' as const, maxWords: 150, review, ...(tutorial ? { tutorial } : {}) } } : {}), ...(maxSteps ? { maxSteps } : {}), paceMs, seed: Math.floor(Math.random() * 1e6),
+        ...(agent === 'vlm' && reflection !== 'none' ? { reflection: { mode: reflection, after: 'failed' as const, maxWords: 150, review, ...(tutorial ? { tutorial } : {}), ...(reflection === 'other' && reflectorModel ? { reflectorModel } : {}) } } : {}), ...(maxSteps ? { maxSteps } : {}), paceMs, seed: Math.floor(Math.random() * 1e6),
       });
       onStarted();
     } catch (e) {
@@ -169,6 +170,7 @@ export function TargetPicker({ client, modelConfigured, busy, onStarted, onError
         {reflection !== 'none' && agent === 'vlm' && (
           <>
             <label>Tutorial (solver, or a run or session id from Runs) <input value={tutorial} onChange={(e) => setTutorial(e.target.value.trim())} placeholder="solver, or a run id" /></label>
+            {reflection === 'other' && <label>Reflector model (not the player's) <input value={reflectorModel} onChange={(e) => setReflectorModel(e.target.value.trim())} placeholder="another model at the same endpoint" data-testid="reflector-model" /></label>}
             <label className="inline"><input type="checkbox" checked={review} onChange={(e) => setReview(e.target.checked)} data-testid="review-select" /> review lessons</label>
           </>
         )}
