@@ -36,7 +36,15 @@ export interface SessionInfo {
   /** Protocol stage, e.g. "play-1" or "play-2" for a rookie. */
   stage: string;
   consent: boolean;
+  /**
+   * Seed of a built-in game (default 0, as for `run`). Trial t is played as an agent's episode
+   * t − 1 of that seed: the same board, and in Tic-Tac-Toe the same side (X in odd trials).
+   */
+  seed?: number;
 }
+
+/** The agent episode a person's trial of a built-in game replays (trials count from 1). */
+export const episodeOfTrial = (trial: number) => trial - 1;
 
 export interface RecorderOptions {
   fps: number;
@@ -106,7 +114,7 @@ export class Recorder extends EventEmitter {
       agent: `human-${info.role}`,
       model: null,
       action_space: 'gui',
-      config: { participant: info.participant, role: info.role, trial: info.trial, stage: info.stage, fps: opts.fps },
+      config: { participant: info.participant, role: info.role, trial: info.trial, stage: info.stage, fps: opts.fps, ...(game ? { seed: info.seed ?? 0, episode: episodeOfTrial(info.trial) } : {}) },
     });
   }
 
@@ -137,6 +145,12 @@ export class Recorder extends EventEmitter {
   private async record(): Promise<RecordingSummary> {
     const { target, wm, capturer } = this.deps;
     const game = target.game;
+    if (game) {
+      // A fresh game for this trial, on the game's own running clock: a real-time built-in
+      // (Snake) moves by itself after its normal time-out, exactly as for an agent.
+      game.reset(this.info.seed ?? 0, episodeOfTrial(this.info.trial));
+      await game.waitRendered();
+    }
     const win = await target.locate();
     this.bounds = win.bounds;
     await wm.focus(win.id);

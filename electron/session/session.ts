@@ -16,7 +16,8 @@ import type { Rect, WindowInfo, WindowManager } from '../../native/types.ts';
 import { RunStore, type EpisodeSummary, type RunStatus, type StepRecord } from '../store/run-store.ts';
 import { mean, now, sleep, std } from '../util/time.ts';
 import { TargetGoneError, type Target } from './targets.ts';
-import { createClockPolicy, DEFAULT_LATENCY, type ClockPolicy, type LatencyMode, type LatencySettings } from '../latency/clock-policy.ts';
+import { clockPolicyFor, DEFAULT_LATENCY, type ClockPolicy, type LatencyMode, type LatencySettings } from '../latency/clock-policy.ts';
+import { capMoves } from './move-cap.ts';
 import { EngineWorld, UnfreezableWorld, type World } from '../latency/world.ts';
 
 export interface SessionConfig {
@@ -336,7 +337,7 @@ export class Session extends EventEmitter {
       this.policy = undefined;
       this.applyIdleLimit();
     }
-    const policy = (this.policy = createClockPolicy(mode, this.config.latencySettings, () => this.emitWorld()));
+    const policy = (this.policy = clockPolicyFor(mode, this.config.latencySettings, () => this.emitWorld(), target.game?.def.realtime));
     const frozenBefore = this.world.frozenMs();
     try {
       await policy.beforeCapture(this.world);
@@ -409,19 +410,21 @@ export class Session extends EventEmitter {
     const tDecided = now();
     if (decision.parseErrors?.length) errors.push(...decision.parseErrors.map((e) => `parse: ${e}`));
     if (decision.error && !errors.includes(decision.error)) errors.push(decision.error);
+    // Moves past the game's per-step cap are dropped, not executed (GameVerse: one move a step).
+    const { kept: actions, dropped } = capMoves(decision.actions, game?.def);
 
     // Act: lcrt first lets the world run for the model's compute time.
     const computeMs = decision.providerComputeMs ?? tDecided - tDecide;
     if (!this.abort.signal.aborted) await policy.beforeAct(this.world, computeMs, this.abort.signal);
     const ticksAtAct = this.world.ticks();
     game?.drainInputs();
-    const outcomes = this.abort.signal.aborted ? [] : await this.act(decision.actions, geometry, win.id);
+    const outcomes = this.abort.signal.aborted ? [] : await this.act(actions, geometry, win.id);
     const refused = outcomes.find((o) => !o.ok);
     if (refused) errors.push(`refused ${refused.action}: ${refused.error}`);
     const tApplied = now();
     await policy.afterAct(this.world, this.abort.signal);
     this.emitWorld();
-    if (decision.actions.length && !this.abort.signal.aborted) await this.settle(decision.actions, outcomes);
+    if (actions.length && !this.abort.signal.aborted) await this.settle(actions, outcomes);
     const tActed = now();
 
     const rec: StepRecord = {
@@ -434,7 +437,8 @@ export class Session extends EventEmitter {
       ...(isClipped(geometry) ? { captured: visible } : {}),
       reasoning: decision.reasoning,
       raw: decision.raw ?? null,
-      actions: decision.actions.map(toWire),
+      actions: actions.map(toWire),
+      ...(dropped.length ? { dropped_actions: dropped.map(toWire) } : {}),
       outcomes,
       errors,
       latency_ms: {
@@ -459,9 +463,9 @@ export class Session extends EventEmitter {
       ...(game ? { view_inputs: game.drainInputs().map((i) => ({ ...i.input, ...(i.result.ok ? {} : { error: i.result.error }) })), score: round2(game.instance.score()), game_state: game.instance.snapshot() } : { score: null }),
     };
     store.appendStep(rec);
-    this.emit('step', { ...rec, actionsText: decision.actions.map(describeAction) });
-    const terminal = decision.actions.find(isTerminal);
-    return { rec, refused: !!refused, unusable: isUnusable(decision.actions.length, rec.errors.length, outcomes), ...(terminal?.kind === 'gui' ? { terminal: terminal.type } : {}) };
+    this.emit('step', { ...rec, actionsText: actions.map(describeAction) });
+    const terminal = actions.find(isTerminal);
+    return { rec, refused: !!refused, unusable: isUnusable(actions.length, rec.errors.length, outcomes), ...(terminal?.kind === 'gui' ? { terminal: terminal.type } : {}) };
   }
 
   /** Says once (per change) that only part of the window is on the screen, and so in the image. */
