@@ -49,12 +49,40 @@ export interface GameInstance {
   setIdleLimit?(ticks: number | null): void;
 }
 
+export type LatencyModeName = 'stop' | 'slow' | 'normal' | 'lcrt';
+
 /** The world-clock settings a real-time game wants per latency mode. */
 export interface RealtimeSpec {
   /** Length of one engine tick (ms). */
   tickMs: number;
-  /** Ticks without an action before the game advances by itself, per latency mode (null: never). */
-  idleLimit: Record<'stop' | 'slow' | 'normal' | 'lcrt', number | null>;
+  /**
+   * Ticks without an action before the game advances by itself, per latency mode (null: never).
+   * A person playing (a human baseline) gets the `normal` limit, as an agent in normal mode does.
+   */
+  idleLimit: Record<LatencyModeName, number | null>;
+  /**
+   * Modes the game realises through its idle limit alone, as its paper defines them (GameVerse's
+   * Snake: slow = a 20 s time-out): the harness does not also freeze the clock in these modes.
+   */
+  idleOnlyModes?: LatencyModeName[];
+}
+
+/**
+ * What makes a move in the game's window, for the per-step move cap: presses of these keys
+ * (names as models write them: "up", "w"), or any left click in the view.
+ */
+export type MoveInputs = { keys: readonly string[] } | { click: true };
+
+/**
+ * The action space the game's prompt defines, as the random baseline samples it ("selects valid
+ * actions uniformly at random", GameVerse §4.1): every well-formed action, legal in the current
+ * position or not — the rules judge it, as they judge a model's.
+ */
+export interface ActionSpaceSpec {
+  /** Every semantic move the format allows (e.g. all nine cells A1…C3, taken or not). */
+  semantic: readonly string[];
+  /** GUI: a PRESS of one of these keys, or a left CLICK at any pixel of the window. */
+  gui: { press: readonly string[] } | { click: 'anywhere' };
 }
 
 export interface GameDefinition {
@@ -70,9 +98,19 @@ export interface GameDefinition {
   parseMove(move: string): { ok: true; move: string } | { ok: false; error: string };
   /** Preferred view size in CSS pixels. */
   viewSize: { width: number; height: number };
+  /** Step budget of an episode (a step = one decision of the agent), as the paper sets it. */
   defaultMaxSteps: number;
-  /** Trials per participant and condition (GameVerse Table 2). */
+  /** Episodes of one evaluation (agents) and trials per round (people), as the paper sets them. */
   trials: number;
+  /**
+   * Moves one step may make (GameVerse: one for 2048, Tic-Tac-Toe and Snake). Moves beyond it in
+   * an answer are dropped, not executed, and recorded as `dropped_actions`. Unset: no limit.
+   */
+  maxActionsPerStep?: number;
+  /** Which window input is a move, for maxActionsPerStep. */
+  moveInputs?: MoveInputs;
+  /** The prompt's action space, for the random baseline. */
+  actionSpace: ActionSpaceSpec;
   /** Present for real-time games. */
   realtime?: RealtimeSpec;
   /**

@@ -1,6 +1,6 @@
 /**
- * Baseline agents: uniform random over valid actions, and each built-in game's solver.
- * In the GUI space they act through the window the way a person would.
+ * Baseline agents: uniform random over the game's action space, and each built-in game's
+ * solver. In the GUI space they act through the window the way a person would.
  */
 import type { Action } from '../actions/schema.ts';
 import { windowToImage } from '../input/coordinates.ts';
@@ -24,6 +24,13 @@ function moveDecision(move: string, obs: Observation, ctx: DecideContext, why: s
   return action ? { reasoning: why, actions: [action] } : { reasoning: why, actions: [], error: `cannot locate move ${move} in the window` };
 }
 
+/**
+ * GameVerse's random baseline, read literally: "selects valid actions uniformly at random" from
+ * the action space the game's prompt defines — every well-formed action, whether or not it is a
+ * legal move right now (a click off the board or on a taken cell loses Tic-Tac-Toe at once, a
+ * 2048 move that changes nothing counts toward its five-no-op end). Built-ins declare that space
+ * (GameDefinition.actionSpace); on any other window it clicks anywhere or presses a common key.
+ */
 export class RandomAgent implements Agent {
   readonly name = 'random';
   private rng: Rng;
@@ -33,16 +40,25 @@ export class RandomAgent implements Agent {
   }
 
   async decide(obs: Observation, ctx: DecideContext): Promise<Decision> {
-    const moves = obs.validMoves;
-    if (moves && moves.length) return moveDecision(pick(this.rng, moves), obs, ctx, 'random valid move');
-    if (ctx.space === 'semantic') return { reasoning: 'no valid moves', actions: [], error: 'no valid moves' };
-    // A window no game defines: a random click inside it, or a random common key.
-    if (this.rng() < 0.5) {
-      const x = Math.floor(this.rng() * obs.frame.width);
-      const y = Math.floor(this.rng() * obs.frame.height);
-      return { reasoning: 'random click', actions: [{ kind: 'gui', type: 'CLICK', params: { x, y } }] };
+    const space = ctx.game?.actionSpace;
+    if (ctx.space === 'semantic') {
+      if (!space?.semantic.length) return { reasoning: 'no moves declared', actions: [], error: 'the semantic action space needs a built-in game' };
+      return { reasoning: 'random move', actions: [{ kind: 'semantic', move: pick(this.rng, space.semantic) }] };
     }
-    return { reasoning: 'random key', actions: [{ kind: 'gui', type: 'PRESS', params: { key: pick(this.rng, GENERIC_KEYS) } }] };
+    if (space && 'press' in space.gui) return this.press(space.gui.press);
+    if (space || this.rng() < 0.5) return this.clickAnywhere(obs);
+    return this.press(GENERIC_KEYS);
+  }
+
+  private press(keys: readonly string[]): Decision {
+    return { reasoning: 'random key', actions: [{ kind: 'gui', type: 'PRESS', params: { key: pick(this.rng, keys) } }] };
+  }
+
+  /** A left click at a uniformly random pixel of the image the agent saw (the window's visible part). */
+  private clickAnywhere(obs: Observation): Decision {
+    const x = Math.floor(this.rng() * obs.frame.width);
+    const y = Math.floor(this.rng() * obs.frame.height);
+    return { reasoning: 'random click', actions: [{ kind: 'gui', type: 'CLICK', params: { x, y } }] };
   }
 }
 

@@ -27,7 +27,8 @@ export interface PreviousStep {
   /** The actions chosen, in the wire format the model writes. */
   actions: unknown[];
   /** One per action that was tried, in order; actions after a refusal are not tried (dropped). */
-  outcomes: { action: string; ok: boolean; error?: string }[];
+  /** `dropped`: past the game's per-step move cap, so never run. */
+  outcomes: { action: string; ok: boolean; error?: string; dropped?: boolean }[];
   /** Why the step brought no usable actions, when it did not. */
   error?: string;
 }

@@ -336,10 +336,18 @@ function providerSeconds(chunk: unknown): number | undefined {
 export function describePrevious(p: PreviousStep | undefined): string {
   if (!p) return render('previous-first');
   if (!p.actions.length) return render('previous-unusable', { error: p.error ?? 'no actions' });
-  const refusedAt = p.outcomes.findIndex((o) => !o.ok);
+  const refusedAt = p.outcomes.findIndex((o) => !o.ok && !o.dropped);
   const lines = p.actions.map((a, i) => {
     const o = p.outcomes[i];
-    const fate = o ? (o.ok ? 'done' : `refused: ${o.error ?? 'no reason given'}`) : refusedAt >= 0 ? `dropped: not tried after action ${refusedAt + 1} was refused` : 'not tried: the step was stopped';
+    const fate = o?.dropped
+      ? 'dropped: one move per step, so it was not made'
+      : o
+        ? o.ok
+          ? 'done'
+          : `refused: ${o.error ?? 'no reason given'}`
+        : refusedAt >= 0
+          ? `dropped: not tried after action ${refusedAt + 1} was refused`
+          : 'not tried: the step was stopped';
     return `${i + 1}. ${JSON.stringify(a)} → ${fate}`;
   });
   return render('previous-actions', { lines: lines.join('\n') });

@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createWindowManager } from '../../native/index.ts';
-import { BUILTIN_GAMES } from '../../games/index.ts';
+import { BUILTIN_GAMES, getGame } from '../../games/index.ts';
 import { openTarget, prepareRun, type AgentKind } from './compose.ts';
 import { Recorder, DEFAULT_RECORDER } from '../recording/recorder.ts';
 import { exportVideo } from '../recording/video.ts';
@@ -36,7 +36,8 @@ const USAGE = `gamepilot — vision-language models play real games
       --window REGEX must match exactly one window; with several, pick one by the id \`windows\` lists
       --agent random|solver|vlm   (default random)
       --action-space gui|semantic (default gui)
-      --episodes N  --max-steps N  --seed S  --out DIR (default ./runs)
+      --episodes N (default: the game's trials, e.g. Tic-Tac-Toe 20; 1 for a window)  --max-steps N (default: the game's)
+      --seed S  --out DIR (default ./runs)
       --model M  --base-url URL  --api-key KEY (or OPENAI_API_KEY)  --prompt FILE
       --history K (frames per request: 2 = current + the previous step's frame and answer, the default;
                    1 = strictly the current frame)  --detail low|high|auto  --temperature T  --max-tokens N
@@ -59,9 +60,10 @@ const USAGE = `gamepilot — vision-language models play real games
   gamepilot bench --record [--seconds N] [--fps N] [--window-size WxH] [--writers N] [--json]
       the recorder's frame rate and dropped frames on built-in 2048 (default 30 s, 30 fps, 1280x720)
   gamepilot record (--game ID | --window REGEX | --window-id ID) --role rookie|expert --participant P --consent
-      [--duration S] [--fps N] [--trial N] [--stage play-1|tutorial|play-2|play (default: rookie play-1, expert play)]
+      [--duration S] [--fps N] [--trial N] [--seed S] [--stage play-1|tutorial|play-2|play (default: rookie play-1, expert play)]
       [--window-size WxH] [--out DIR (default ./runs)] [--json]
-      records a person playing: frames, and input in the agent's action schema
+      records a person playing: frames, and input in the agent's action schema; trial N of a built-in
+      game is an agent's episode N-1 of seed S (its board, its side)
   gamepilot idc --game ID --model M [--rounds R (default 10)] [--episodes E (per round, default 5)] [--base-url U]
       [--max-steps N] [--seed S] [--reflector-model M] [--max-words N] [--rollback-drop F] [--held-out N]
       [--latency stop|lcrt|slow|normal (default stop = PDQ)] [--stop-interval-ms MS (default 0)] [--out DIR] [--json]
@@ -137,9 +139,9 @@ async function windowsCommand(args: string[]) {
 
 function gamesCommand(args: string[]) {
   const { values } = parseArgs({ args, options: { json: { type: 'boolean' } } });
-  const games = Object.values(BUILTIN_GAMES).map((g) => ({ id: g.id, title: g.title, max_steps: g.defaultMaxSteps, spaces: ['gui', 'semantic'] }));
+  const games = Object.values(BUILTIN_GAMES).map((g) => ({ id: g.id, title: g.title, max_steps: g.defaultMaxSteps, trials: g.trials, max_moves_per_step: g.maxActionsPerStep ?? null, spaces: ['gui', 'semantic'] }));
   if (values.json) io.out(JSON.stringify(games));
-  else for (const g of games) io.out(`${g.id.padEnd(12)} ${g.title} (max steps ${g.max_steps})`);
+  else for (const g of games) io.out(`${g.id.padEnd(12)} ${g.title} (max steps ${g.max_steps}, ${g.trials} trials${g.max_moves_per_step ? `, ${g.max_moves_per_step} move a step` : ''})`);
   return 0;
 }
 
@@ -219,7 +221,8 @@ async function runCommand(args: string[]) {
     ...(values['window-id'] !== undefined ? { windowId: values['window-id'] } : {}),
     agent,
     space: oneOf(values['action-space'], 'action-space', ['gui', 'semantic'] as const, 'gui'),
-    episodes: num(values.episodes, 'episodes', { min: 1, int: true }) ?? 1,
+    // A built-in plays the paper's number of trials unless told otherwise.
+    episodes: num(values.episodes, 'episodes', { min: 1, int: true }) ?? (values.game ? getGame(values.game).trials : 1),
     ...(values['max-steps'] ? { maxSteps: num(values['max-steps'], 'max-steps', { min: 1, int: true })! } : {}),
     seed: num(values.seed, 'seed', { int: true }) ?? 0,
     outDir: values.out ?? 'runs',
@@ -363,7 +366,7 @@ async function recordCommand(args: string[]) {
     args,
     options: {
       game: { type: 'string' }, window: { type: 'string' }, 'window-id': { type: 'string' }, role: { type: 'string' }, participant: { type: 'string' }, consent: { type: 'boolean' },
-      duration: { type: 'string' }, fps: { type: 'string' }, trial: { type: 'string' }, stage: { type: 'string' }, 'window-size': { type: 'string' },
+      duration: { type: 'string' }, fps: { type: 'string' }, trial: { type: 'string' }, seed: { type: 'string' }, stage: { type: 'string' }, 'window-size': { type: 'string' },
       out: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' },
     },
   });
@@ -377,7 +380,7 @@ async function recordCommand(args: string[]) {
   try {
     const recorder = new Recorder(
       { target, wm, capturer: createCapturer('nut') },
-      { participant: values.participant, role, trial: num(values.trial, 'trial', { min: 1, int: true }) ?? 1, ...(values.stage ? { stage: values.stage } : {}), consent: true },
+      { participant: values.participant, role, trial: num(values.trial, 'trial', { min: 1, int: true }) ?? 1, seed: num(values.seed, 'seed', { int: true }) ?? 0, ...(values.stage ? { stage: values.stage } : {}), consent: true },
       { ...DEFAULT_RECORDER, fps: num(values.fps, 'fps', { min: 1, int: true }) ?? 30, ...(values.duration ? { durationS: num(values.duration, 'duration', { min: 1 })! } : {}) },
       values.out ?? 'runs', // beside agent runs: the Runs tab, the leaderboard and `video` read it
     );

@@ -36,7 +36,15 @@ export interface SessionInfo {
   /** Protocol stage: a rookie plays "play-1", watches the "tutorial", plays "play-2"; an expert plays once ("play"). Default by role. */
   stage?: string;
   consent: boolean;
+  /**
+   * Seed of a built-in game (default 0, as for `run`). Trial t is played as an agent's episode
+   * t − 1 of that seed: the same board, and in Tic-Tac-Toe the same side (X in odd trials).
+   */
+  seed?: number;
 }
+
+/** The agent episode a person's trial of a built-in game replays (trials count from 1). */
+export const episodeOfTrial = (trial: number) => trial - 1;
 
 export interface RecorderOptions {
   fps: number;
@@ -115,7 +123,7 @@ export class Recorder extends EventEmitter {
       agent: `human-${info.role}`,
       model: null,
       action_space: 'gui',
-      config: { participant: info.participant, role: info.role, trial: info.trial, stage: this.stage, fps: opts.fps },
+      config: { participant: info.participant, role: info.role, trial: info.trial, stage: this.stage, fps: opts.fps, ...(game ? { seed: info.seed ?? 0, episode: episodeOfTrial(info.trial) } : {}) },
       stage: this.stage, // the leaderboard's human rows: rookie play-1 = VR No, play-2 = VR Yes; expert = —
     });
   }
@@ -147,6 +155,12 @@ export class Recorder extends EventEmitter {
   private async record(): Promise<RecordingSummary> {
     const { target, wm, capturer } = this.deps;
     const game = target.game;
+    if (game) {
+      // A fresh game for this trial, on the game's own running clock: a real-time built-in
+      // (Snake) moves by itself after its normal time-out, exactly as for an agent.
+      game.reset(this.info.seed ?? 0, episodeOfTrial(this.info.trial));
+      await game.waitRendered();
+    }
     const win = await target.locate();
     this.bounds = win.bounds;
     await wm.focus(win.id);

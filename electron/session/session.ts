@@ -16,7 +16,8 @@ import type { Rect, WindowInfo, WindowManager } from '../../native/types.ts';
 import { RunStore, type EpisodeSummary, type RunStatus, type StepRecord } from '../store/run-store.ts';
 import { mean, now, sleep, std } from '../util/time.ts';
 import { TargetGoneError, type Target } from './targets.ts';
-import { createClockPolicy, DEFAULT_LATENCY, type ClockPolicy, type LatencyMode, type LatencySettings } from '../latency/clock-policy.ts';
+import { clockPolicyFor, DEFAULT_LATENCY, type ClockPolicy, type LatencyMode, type LatencySettings } from '../latency/clock-policy.ts';
+import { capMoves } from './move-cap.ts';
 import { EngineWorld, UnfreezableWorld, type World } from '../latency/world.ts';
 
 export interface SessionConfig {
@@ -339,7 +340,7 @@ export class Session extends EventEmitter {
       this.policy = undefined;
       this.applyIdleLimit();
     }
-    const policy = (this.policy = createClockPolicy(mode, this.config.latencySettings, () => this.emitWorld()));
+    const policy = (this.policy = clockPolicyFor(mode, this.config.latencySettings, () => this.emitWorld(), target.game?.def.realtime));
     const frozenBefore = this.world.frozenMs();
     try {
       await policy.beforeCapture(this.world);
@@ -414,6 +415,8 @@ export class Session extends EventEmitter {
     const tDecided = now();
     if (decision.parseErrors?.length) errors.push(...decision.parseErrors.map((e) => `parse: ${e}`));
     if (decision.error && !errors.includes(decision.error)) errors.push(decision.error);
+    // Moves past the game's per-step cap are dropped, not executed (GameVerse: one move a step).
+    const { kept: actions, dropped } = capMoves(decision.actions, game?.def);
 
     // Act with the world running (lcrt first lets it run for the model's compute time): a held
     // key or a WAIT takes game time in every mode; only the next inference freezes it again.
@@ -423,19 +426,15 @@ export class Session extends EventEmitter {
     this.emitWorld();
     const ticksAtAct = this.world.ticks();
     game?.drainInputs();
-    const outcomes = this.abort.signal.aborted ? [] : await this.act(decision.actions, geometry, win.id);
+    const outcomes = this.abort.signal.aborted ? [] : await this.act(actions, geometry, win.id);
     const ticksActed = this.world.ticks();
     const refused = outcomes.find((o) => !o.ok);
     if (refused) errors.push(`refused ${refused.action}: ${refused.error}`);
-    this.previous = {
-      actions: decision.actions.map(toWire),
-      outcomes: outcomes.map((o) => ({ action: o.action, ok: o.ok, ...(o.error ? { error: o.error } : {}) })),
-      ...(decision.error ? { error: decision.error } : {}),
-    };
+    this.previous = previousStep(decision, dropped, outcomes);
     const tApplied = now();
     await policy.afterAct(this.world, this.abort.signal);
     this.emitWorld();
-    if (decision.actions.length && !this.abort.signal.aborted) await this.settle(decision.actions, outcomes);
+    if (actions.length && !this.abort.signal.aborted) await this.settle(actions, outcomes);
     const tActed = now();
 
     const rec: StepRecord = {
@@ -448,7 +447,8 @@ export class Session extends EventEmitter {
       ...(isClipped(geometry) ? { captured: visible } : {}),
       reasoning: decision.reasoning,
       raw: decision.raw ?? null,
-      actions: decision.actions.map(toWire),
+      actions: actions.map(toWire),
+      ...(dropped.length ? { dropped_actions: dropped.map(toWire) } : {}),
       outcomes,
       errors,
       latency_ms: {
@@ -474,9 +474,9 @@ export class Session extends EventEmitter {
       ...(game ? { view_inputs: game.drainInputs().map((i) => ({ ...i.input, ...(i.result.ok ? {} : { error: i.result.error }) })), score: round2(game.instance.score()), game_state: game.instance.snapshot() } : { score: null }),
     };
     store.appendStep(rec);
-    this.emit('step', { ...rec, actionsText: decision.actions.map(describeAction) });
-    const terminal = decision.actions.find(isTerminal);
-    return { rec, refused: !!refused, unusable: isUnusable(decision.actions.length, rec.errors.length, outcomes), ...(terminal?.kind === 'gui' ? { terminal: terminal.type } : {}) };
+    this.emit('step', { ...rec, actionsText: actions.map(describeAction) });
+    const terminal = actions.find(isTerminal);
+    return { rec, refused: !!refused, unusable: isUnusable(actions.length, rec.errors.length, outcomes), ...(terminal?.kind === 'gui' ? { terminal: terminal.type } : {}) };
   }
 
   /** Says once (per change) that only part of the window is on the screen, and so in the image. */
@@ -639,4 +639,22 @@ function summary(episodes: EpisodeSummary[]): { mean: number | null; std: number
   const scores = episodes.map((e) => e.score).filter((s): s is number => s !== null);
   if (!scores.length) return { mean: null, std: null };
   return { mean: round2(mean(scores)), std: round2(std(scores)) };
+}
+
+/**
+ * The step as the next prompt reports it: every chosen action in the model's order with its
+ * fate — its outcome when it ran, `dropped` when the game's per-step cap kept it from running.
+ */
+function previousStep(decision: Decision, dropped: Action[], outcomes: ActionOutcome[]): PreviousStep {
+  const ran = outcomes.map((o) => ({ action: o.action, ok: o.ok, ...(o.error ? { error: o.error } : {}) }));
+  const fates: PreviousStep['outcomes'] = [];
+  for (const a of decision.actions) {
+    if (dropped.includes(a)) fates.push({ action: describeAction(a), ok: false, dropped: true });
+    else {
+      const next = ran.shift();
+      if (!next) break;
+      fates.push(next);
+    }
+  }
+  return { actions: decision.actions.map(toWire), outcomes: fates, ...(decision.error ? { error: decision.error } : {}) };
 }

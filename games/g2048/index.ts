@@ -1,11 +1,13 @@
 /**
  * 2048 (GameVerse D.3): 4×4, new tiles are 2 (90 %) or 4 (10 %), five consecutive moves that
- * change nothing end the game; score = merge score / 20000 × 100, clipped to [0, 100].
+ * change nothing end the game; one move per step, at most 1000 steps an episode, 5 trials;
+ * score = merge score / 20000 × 100, clipped to [0, 100].
  */
 import type { GameDefinition, GameInstance, HitRect, MoveResult, ViewInput } from '../types.ts';
 import type { Rng } from '../shared/rng.ts';
 import { parseDirection } from '../shared/direction.ts';
 import { canMove, DIRECTIONS, slide, type Direction, type Grid } from './rules.ts';
+import { expectimaxMove } from './solver.ts';
 
 const KEY_TO_DIR: Record<string, Direction> = {
   ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right',
@@ -24,13 +26,16 @@ export const g2048: GameDefinition = {
     'a new tile (2, or sometimes 4) appears on an empty cell. The game ends when no move is possible, or after five moves ' +
     'in a row that change nothing. Aim for the highest score: keep the largest tile in a corner and the board tidy.',
   controls: {
-    gui: 'Press an arrow key with PRESS, e.g. {"action_type":"PRESS","parameters":{"key":"left"}}. One key per move; several moves per step are allowed.',
-    semantic: 'Name a direction: "up", "down", "left" or "right".',
+    gui: 'Press one arrow key with PRESS, e.g. [{"action_type":"PRESS","parameters":{"key":"left"}}]. One move per step: further moves in the same answer are not carried out.',
+    semantic: 'Name one direction: "up", "down", "left" or "right". One move per step: further moves in the same answer are not carried out.',
   },
   parseMove: parseDirection,
   viewSize: { width: 520, height: 640 },
   trials: 5,
-  defaultMaxSteps: 200,
+  defaultMaxSteps: 1000,
+  maxActionsPerStep: 1,
+  moveInputs: { keys: [...DIRECTIONS, 'w', 'a', 's', 'd'] },
+  actionSpace: { semantic: DIRECTIONS, gui: { press: DIRECTIONS } },
   create: ({ rng }) => new Game2048(rng),
 };
 
@@ -123,28 +128,12 @@ class Game2048 implements GameInstance {
     return { grid: [...this.grid], merged: this.merged, noops: this.noops, moves: this.moves, over: this.isOver() };
   }
 
-  /** Greedy one-ply search with a corner-weighted board value; cheap and far better than random. */
   solverMove() {
-    let best: Direction = 'left';
-    let bestValue = -Infinity;
-    for (const d of DIRECTIONS) {
-      const r = slide(this.grid, d);
-      if (!r.moved) continue;
-      const v = r.gained + boardValue(r.grid);
-      if (v > bestValue) [best, bestValue] = [d, v];
-    }
-    return best;
+    return expectimaxMove(this.grid);
   }
 
   gestureFor(move: string, _hits: HitRect[]) {
     const parsed = g2048.parseMove(move);
     return parsed.ok ? { type: 'key' as const, key: DIR_TO_KEY[parsed.move as Direction] } : undefined;
   }
-}
-
-const WEIGHTS = [15, 14, 13, 12, 8, 9, 10, 11, 7, 6, 5, 4, 0, 1, 2, 3].map((w) => 4 ** (w / 3));
-
-function boardValue(g: Grid): number {
-  const empty = g.filter((v) => v === 0).length;
-  return g.reduce((s, v, i) => s + v * WEIGHTS[i]!, 0) / 50 + empty * 30;
 }

@@ -1,8 +1,11 @@
 /**
- * Snake (GameVerse D.10): a 9×9 field, food, a body that grows; real time on the harness's
- * clock. Each action turns (a reversal is ignored) and moves one cell; with no action for the
- * mode's idle limit (10 s normal, 20 s slow, never in stop) the snake moves by itself.
- * Score = food eaten / 10. At most 100 steps.
+ * Snake (GameVerse D.10, App. A.5): a 9×9 field (the paper's "maximum score limit of 81"), one
+ * food at a time, a body that grows; real time on the harness's clock. Each action turns (a
+ * reversal is ignored) and moves one cell; with no action for the mode's time-out (10 s normal,
+ * 20 s slow, never in stop) the snake moves by itself — the clock is never also frozen in slow.
+ * Score on 0–100 = food eaten × 10, clipped (the paper's tables, 10 × mean food; its printed
+ * formula says ÷ 10). One move per step, at most 100 steps, 10 trials. The paper's food lifespan,
+ * obstacles and number of apples are not given there; see docs/fidelity.md.
  */
 import type { GameDefinition, GameInstance, HitRect, MoveResult, ViewInput } from '../types.ts';
 import type { Rng } from '../shared/rng.ts';
@@ -15,6 +18,8 @@ const OPPOSITE: Record<Dir, Dir> = { up: 'down', down: 'up', left: 'right', righ
 const KEY: Record<string, Dir> = { ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right', w: 'up', s: 'down', a: 'left', d: 'right' };
 export const SNAKE_SIZE = 9;
 const TICK_MS = 100;
+/** Ticks without an action before the snake moves by itself (App. A.5: 10 s normal, 20 s slow). */
+const IDLE_LIMIT = { normal: 10_000 / TICK_MS, slow: 20_000 / TICK_MS, lcrt: 10_000 / TICK_MS, stop: null };
 
 export const snake: GameDefinition = {
   id: 'snake',
@@ -22,20 +27,26 @@ export const snake: GameDefinition = {
   task: 'Eat as much food as you can before the snake crashes into a wall or itself.',
   rules:
     `Snake on a ${SNAKE_SIZE}×${SNAKE_SIZE} field with walls around it. You steer the green snake (its head is the darker square). ` +
-    'Eating the red food makes the snake one square longer and adds one point. Running into a wall or into the snake’s own body ends the game. ' +
+    'Eating the red food makes the snake one square longer; the more food eaten, the better. Running into a wall or into the snake’s own body ends the game. ' +
     'The game runs in real time: if you take too long, the snake keeps moving in its current direction by itself. ' +
     'Turning straight back into the opposite direction is not possible.',
   controls: {
-    gui: 'Press an arrow key with PRESS, e.g. {"action_type":"PRESS","parameters":{"key":"up"}}. Each key press turns the snake (if needed) and moves it one square.',
-    semantic: 'Name a direction: "up", "down", "left" or "right". Each move turns the snake (if needed) and moves it one square.',
+    gui: 'Press one arrow key with PRESS, e.g. [{"action_type":"PRESS","parameters":{"key":"up"}}]. The key turns the snake (if needed) and moves it one square. One move per step: further moves in the same answer are not carried out.',
+    semantic: 'Name one direction: "up", "down", "left" or "right". It turns the snake (if needed) and moves it one square. One move per step: further moves in the same answer are not carried out.',
   },
   parseMove: parseDirection,
   viewSize: { width: 520, height: 600 },
   trials: 10,
   defaultMaxSteps: 100,
-  realtime: { tickMs: TICK_MS, idleLimit: { normal: 10_000 / TICK_MS, slow: 20_000 / TICK_MS, lcrt: 10_000 / TICK_MS, stop: null } },
+  maxActionsPerStep: 1,
+  moveInputs: { keys: [...DIRS, 'w', 'a', 's', 'd'] },
+  actionSpace: { semantic: DIRS, gui: { press: DIRS } },
+  realtime: { tickMs: TICK_MS, idleLimit: IDLE_LIMIT, idleOnlyModes: ['normal', 'slow'] },
   create: ({ rng }) => new SnakeGame(rng),
 };
+
+/** Points on the 0–100 scale per food eaten. */
+export const POINTS_PER_FOOD = 10;
 
 class SnakeGame implements GameInstance {
   private body: [number, number][];
@@ -44,7 +55,8 @@ class SnakeGame implements GameInstance {
   private eaten = 0;
   private dead: string | null = null;
   private idle = 0;
-  private idleLimit: number | null = null;
+  /** Until a session sets its mode: normal, so a person playing meets the same time-out. */
+  private idleLimit: number | null = IDLE_LIMIT.normal;
   private moves = 0;
   private autoMoves = 0;
 
@@ -122,7 +134,7 @@ class SnakeGame implements GameInstance {
   }
 
   score() {
-    return this.eaten / 10;
+    return Math.min(100, this.eaten * POINTS_PER_FOOD);
   }
 
   status() {

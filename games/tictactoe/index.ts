@@ -1,11 +1,14 @@
 /**
- * Tic-Tac-Toe against a perfect (minimax) opponent, scored as GameVerse defines it: a draw or
- * a win is 100; a loss is 100·n/5 playing X and 100·n/4 playing O, n = pieces the agent
- * placed. A move on an occupied cell or off the board loses at once.
+ * Tic-Tac-Toe against a perfect (minimax) opponent, scored as GameVerse defines it (App. D.1):
+ * a draw is 100 (a win, which the paper leaves undefined and minimax never allows, too); a loss
+ * is 100·n/5 playing X and 100·n/4 playing O, n = pieces the agent placed. A move on an occupied
+ * cell or off the board loses at once. 20 trials, the agent X in even episodes and O in odd ones.
  */
 import type { GameDefinition, GameInstance, HitRect, MoveResult, ViewInput } from '../types.ts';
 import { pick, type Rng } from '../shared/rng.ts';
 import { bestMoves, cellName, emptyCells, isFull, other, parseCell, winner, type Board, type Mark } from './rules.ts';
+
+const ALL_CELLS = Array.from({ length: 9 }, (_, i) => cellName(i));
 
 export const tictactoe: GameDefinition = {
   id: 'tictactoe',
@@ -17,16 +20,19 @@ export const tictactoe: GameDefinition = {
     'The line under the board says which mark you play. Columns are A, B, C from left to right and rows 1, 2, 3 from top to bottom. ' +
     'Placing a mark on an occupied cell, or clicking outside the board, loses the game at once. A draw is a good result against this opponent.',
   controls: {
-    gui: 'Click the centre of an empty cell with CLICK at its pixel coordinates in the screenshot. One move per turn.',
-    semantic: 'Name one empty cell, for example "B2" (column letter, then row number). One move per turn.',
+    gui: 'Click the centre of an empty cell with CLICK at its pixel coordinates in the screenshot. One move per step: further clicks in the same answer are not carried out.',
+    semantic: 'Name one empty cell, for example "B2" (column letter, then row number). One move per step: further moves in the same answer are not carried out.',
   },
   parseMove(move) {
     const i = parseCell(move);
     return i === undefined ? { ok: false, error: `"${move}" is not a cell (use A1…C3)` } : { ok: true, move: cellName(i) };
   },
   viewSize: { width: 480, height: 600 },
-  trials: 10,
+  trials: 20,
   defaultMaxSteps: 10,
+  maxActionsPerStep: 1,
+  moveInputs: { click: true },
+  actionSpace: { semantic: ALL_CELLS, gui: { click: 'anywhere' } },
   create: ({ episode, rng }) => new TicTacToeGame(episode % 2 === 0 ? 'X' : 'O', rng),
 };
 

@@ -131,6 +131,7 @@ describe('Snake', () => {
 
   it('advances by itself only after the idle limit, never without one (stop mode)', () => {
     const g = make();
+    g.setIdleLimit!(snake.realtime!.idleLimit.stop);
     const moves = () => (g.snapshot() as { autoMoves: number }).autoMoves;
     for (let i = 0; i < 500; i++) g.tick!();
     expect(moves()).toBe(0);
@@ -142,11 +143,11 @@ describe('Snake', () => {
     expect(snake.realtime!.idleLimit).toMatchObject({ normal: 100, slow: 200, stop: null });
   });
 
-  it('scores food eaten / 10, and the solver eats', () => {
+  it('scores food eaten × 10 on 0–100, and the solver eats', () => {
     const g = make(3);
     for (let i = 0; i < 100 && !g.isOver(); i++) g.applyMove(g.solverMove());
     const eaten = (g.snapshot() as { eaten: number }).eaten;
     expect(eaten).toBeGreaterThan(2);
-    expect(g.score()).toBeCloseTo(eaten / 10);
+    expect(g.score()).toBe(Math.min(100, eaten * 10));
   });
 });
