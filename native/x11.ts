@@ -63,7 +63,8 @@ export class X11WindowManager implements WindowManager {
   readonly platform = 'linux-x11';
 
   async list(): Promise<WindowInfo[]> {
-    const out = await run('wmctrl', ['-lp']);
+    // wmctrl fails outright (BadWindow) when a window closes while it reads the list: ask again.
+    const out = await run('wmctrl', ['-lp']).catch((err: Error) => (/BadWindow/.test(err.message) ? run('wmctrl', ['-lp']) : Promise.reject(err)));
     const rows = out.split('\n').filter(Boolean).map((line) => {
       const m = /^(0x[0-9a-f]+)\s+(-?\d+)\s+(\d+)\s+\S+\s?(.*)$/i.exec(line);
       return m ? { id: normId(m[1]!), desktop: Number(m[2]), pid: Number(m[3]), title: m[4] ?? '' } : undefined;

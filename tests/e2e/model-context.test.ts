@@ -1,7 +1,8 @@
 /**
  * What the model sees in a live run (GameVerse's zero-shot context): each request carries the
  * previous step's frame and answer plus the current frame, and the next step's message says
- * what became of every action — done, refused by the harness, or dropped after a refusal.
+ * what became of every action — done, refused by the harness, dropped by the game's one-move-a-step
+ * cap, or not tried after a refusal.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,10 +12,11 @@ import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
 import { prepareRun } from '../../electron/cli/compose.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 
-const FIRST = answer('left, then close it, then up', [
+const FIRST = answer('left, then close it, then up, then wait', [
   { action_type: 'PRESS', parameters: { key: 'left' } },
   { action_type: 'HOTKEY', parameters: { keys: ['alt', 'f4'] } },
   { action_type: 'PRESS', parameters: { key: 'up' } },
+  { action_type: 'WAIT', parameters: { duration: 0.1 } },
 ]);
 let server: FakeOpenAI;
 beforeAll(async () => {
@@ -37,7 +39,7 @@ describe('the model context in a live run', () => {
       await target.close();
     }
     const { steps } = readRun(session.store.dir);
-    expect(steps[0]!.view_inputs).toEqual([{ type: 'key', key: 'ArrowLeft' }]); // left went through; alt+f4 refused; up dropped
+    expect(steps[0]!.view_inputs).toEqual([{ type: 'key', key: 'ArrowLeft' }]); // left went through; alt+f4 refused; up over the cap; wait not tried
     expect(steps[0]!.errors.join(' ')).toMatch(/refused HOTKEY/);
 
     const [first, second, third] = server.requests.map((r) => r.body);
@@ -51,7 +53,8 @@ describe('the model context in a live run', () => {
     const text = second.messages.at(-1).content[0].text as string;
     expect(text).toContain('1. {"action_type":"PRESS","parameters":{"key":"left"}} → done');
     expect(text).toMatch(/2\. \{"action_type":"HOTKEY","parameters":\{"keys":\["alt","f4"\]\}\} → refused: .*alt\+f4/);
-    expect(text).toContain('3. {"action_type":"PRESS","parameters":{"key":"up"}} → dropped: not tried after action 2 was refused');
+    expect(text).toContain('3. {"action_type":"PRESS","parameters":{"key":"up"}} → dropped: one move per step, so it was not made');
+    expect(text).toContain('4. {"action_type":"WAIT","parameters":{"duration":0.1}} → dropped: not tried after action 2 was refused');
     // Step 3 sees only one earlier pair (step 2's), not the whole episode.
     expect(third.messages.map((m: any) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
     expect(third.messages[1].content[1].image_url.url).toBe(imagesIn(second)[1]);
