@@ -19,7 +19,7 @@ import { targetHandlers } from './targets.ts';
 import type { ViewLauncher } from '../session/targets.ts';
 import { NutCapturer } from '../capture/nut-capturer.ts';
 import type { ScreenCapturer } from '../capture/types.ts';
-import { CodedError } from '../domain.ts';
+import { CodedError, type ControlAction } from '../domain.ts';
 
 export interface CoreDeps extends LibraryDeps {
   wm: WindowManager;
@@ -147,7 +147,7 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
     return this.slot.start(kind, open);
   }
 
-  private async control(action: 'pause' | 'resume' | 'step' | 'stop'): Promise<Results['control']> {
+  private async control(action: ControlAction): Promise<Results['control']> {
     if (action === 'stop') {
       await this.stop();
       return { status: this.slot.phase };
