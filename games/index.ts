@@ -1,4 +1,5 @@
 import type { GameDefinition } from './types.ts';
+import { CodedError } from '../electron/domain.ts';
 import { tictactoe } from './tictactoe/index.ts';
 import { g2048 } from './g2048/index.ts';
 import { snake } from './snake/index.ts';
@@ -14,6 +15,6 @@ export const BUILTIN_GAMES: Record<string, GameDefinition> = {
 
 export function getGame(id: string): GameDefinition {
   const g = BUILTIN_GAMES[id];
-  if (!g) throw new Error(`unknown game "${id}" (built-in games: ${Object.keys(BUILTIN_GAMES).join(', ')})`);
+  if (!g) throw new CodedError('not-found', `unknown game "${id}" (built-in games: ${Object.keys(BUILTIN_GAMES).join(', ')})`);
   return g;
 }

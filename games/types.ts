@@ -4,6 +4,7 @@
  * captured and driven by real OS input like any other game.
  */
 import type { Rng } from './shared/rng.ts';
+import type { LatencyMode } from '../electron/domain.ts';
 
 /** A rectangle of an interactive element in the view, in window pixels. */
 export interface HitRect {
@@ -49,7 +50,6 @@ export interface GameInstance {
   setIdleLimit?(ticks: number | null): void;
 }
 
-export type LatencyModeName = 'stop' | 'slow' | 'normal' | 'lcrt';
 
 /** The world-clock settings a real-time game wants per latency mode. */
 export interface RealtimeSpec {
@@ -59,12 +59,12 @@ export interface RealtimeSpec {
    * Ticks without an action before the game advances by itself, per latency mode (null: never).
    * A person playing (a human baseline) gets the `normal` limit, as an agent in normal mode does.
    */
-  idleLimit: Record<LatencyModeName, number | null>;
+  idleLimit: Record<LatencyMode, number | null>;
   /**
    * Modes the game realises through its idle limit alone, as its paper defines them (GameVerse's
    * Snake: slow = a 20 s time-out): the harness does not also freeze the clock in these modes.
    */
-  idleOnlyModes?: LatencyModeName[];
+  idleOnlyModes?: LatencyMode[];
 }
 
 /**

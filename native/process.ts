@@ -9,10 +9,13 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { run } from './exec.ts';
 
-const SYSTEM_NAMES = /^(systemd|init|launchd|kernel_task|WindowServer|loginwindow|Finder|Dock|explorer\.exe|csrss\.exe|winlogon\.exe|dwm\.exe|lsass\.exe|services\.exe|svchost\.exe|Xorg|Xvfb|Xwayland|openbox|gnome-shell|kwin.*|mutter|xfwm4|dbus-daemon|pulseaudio|pipewire.*|sshd|node|electron|Gamepilot)$/i;
+/** Never suspended: system processes, shells and terminals, and what Gamepilot runs on (matched without a trailing .exe). */
+const SYSTEM_NAMES =
+  /^(systemd|init|launchd|kernel_task|WindowServer|loginwindow|Finder|Dock|Xorg|Xvfb|Xwayland|openbox|gnome-shell|kwin.*|mutter|xfwm4|dbus-daemon|pulseaudio|pipewire.*|sshd|node|electron|Gamepilot|System|System Idle Process|Registry|smss|csrss|wininit|winlogon|services|lsass|svchost|dwm|explorer|fontdrvhost|sihost|taskhostw|ctfmon|RuntimeBroker|conhost|cmd|powershell|pwsh|WindowsTerminal|OpenConsole)$/i;
 
-interface ProcInfo {
+export interface ProcInfo {
   pid: number;
+  /** Parent pid; 0 where the listing does not say (Windows' tasklist). */
   ppid: number;
   name: string;
   state?: string;
@@ -42,8 +45,60 @@ function psProcs(): ProcInfo[] {
   });
 }
 
+/** One field list per CSV line: quoted fields may hold commas and doubled quotes. */
+function csvFields(line: string): string[] {
+  const fields: string[] = [];
+  let i = 0;
+  for (;;) {
+    let value = '';
+    if (line[i] === '"') {
+      for (i++; i < line.length; i++) {
+        if (line[i] !== '"') value += line[i];
+        else if (line[i + 1] === '"') value += line[++i];
+        else {
+          i++;
+          break;
+        }
+      }
+    } else {
+      const end = line.indexOf(',', i);
+      value = line.slice(i, end < 0 ? line.length : end);
+      i = end < 0 ? line.length : end;
+    }
+    fields.push(value);
+    if (line[i] !== ',') return fields;
+    i++;
+  }
+}
+
+/**
+ * Rows of `tasklist /FO CSV /NH` ("Image Name","PID","Session Name","Session#","Mem Usage").
+ * tasklist gives no parent pid: ppid is 0, and `refusal` adds our own parent by process.ppid.
+ */
+export function parseTasklistCsv(text: string): ProcInfo[] {
+  return text.split(/\r?\n/).flatMap((line) => {
+    const [name, pid] = csvFields(line.trim());
+    const n = Number(pid);
+    // Lines that are no process ("INFO: No tasks are running…", blank ones) are skipped.
+    return name && pid && /^\d+$/.test(pid) && Number.isSafeInteger(n) ? [{ pid: n, ppid: 0, name }] : [];
+  });
+}
+
+function windowsProcs(): ProcInfo[] {
+  let text: string;
+  try {
+    text = execFileSync('tasklist', ['/FO', 'CSV', '/NH'], { encoding: 'utf8', windowsHide: true, timeout: 15_000 });
+  } catch (err) {
+    throw new Error(`cannot list processes (tasklist failed: ${(err as Error).message})`);
+  }
+  const procs = parseTasklistCsv(text);
+  if (!procs.length) throw new Error('cannot list processes (tasklist listed none)');
+  return procs;
+}
+
+/** Every process with its name (and parent, where the OS says). Throws when no listing can be had. */
 export function listProcesses(): ProcInfo[] {
-  return process.platform === 'linux' ? linuxProcs() : process.platform === 'win32' ? [] : psProcs();
+  return process.platform === 'linux' ? linuxProcs() : process.platform === 'win32' ? windowsProcs() : psProcs();
 }
 
 /** The process and all its descendants, parents first. */
@@ -57,12 +112,17 @@ export function processTree(root: number, procs = listProcesses()): number[] {
 export function refusal(pid: number, procs = listProcesses()): string | null {
   if (!Number.isInteger(pid) || pid <= 1) return `pid ${pid} is not a game process`;
   const byPid = new Map(procs.map((p) => [p.pid, p]));
-  const ours = new Set<number>([process.pid]);
-  for (let p = byPid.get(process.pid); p && p.ppid > 0 && !ours.has(p.ppid); p = byPid.get(p.ppid)) ours.add(p.ppid);
+  // Our parent even where the listing has no parents (Windows): the shell or app that started us.
+  const ours = new Set<number>([process.pid, process.ppid]);
+  const climbed = new Set<number>();
+  for (let p = byPid.get(process.pid); p && p.ppid > 0 && !climbed.has(p.pid); p = byPid.get(p.ppid)) {
+    climbed.add(p.pid);
+    ours.add(p.ppid);
+  }
   for (const c of processTree(process.pid, procs)) ours.add(c);
   if (ours.has(pid)) return `pid ${pid} belongs to Gamepilot itself`;
   const name = byPid.get(pid)?.name;
-  if (name && SYSTEM_NAMES.test(name)) return `pid ${pid} (${name}) is a system or shell process`;
+  if (name && SYSTEM_NAMES.test(name.replace(/\.exe$/i, ''))) return `pid ${pid} (${name}) is a system or shell process`;
   if (process.platform !== 'win32' && process.getuid && process.getuid() !== 0 && existsSync(`/proc/${pid}/status`)) {
     const uid = /Uid:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
     if (uid !== undefined && Number(uid) !== process.getuid()) return `pid ${pid} belongs to another user`;

@@ -5,9 +5,8 @@
  */
 import { guiActionSchemas, isGuiActionType, type Action, type GuiAction } from './schema.ts';
 import { findJsonSpan, parseJsonLenient } from './json-extract.ts';
-import { resolveKeyName } from '../input/keys.ts';
-
-export type ActionSpace = 'gui' | 'semantic';
+import { resolveKeyName } from './keys.ts';
+import type { ActionSpace } from '../domain.ts';
 
 /** A game's semantic move checker: canonical move, or a reason it is not a move. */
 export type SemanticMoveParser = (move: string) => { ok: true; move: string } | { ok: false; error: string };

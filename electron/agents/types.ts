@@ -1,6 +1,6 @@
 /** What every agent (VLM, baseline, human) sees and returns. */
 import type { Action } from '../actions/schema.ts';
-import type { ActionSpace } from '../actions/parse.ts';
+import type { ActionSpace } from '../domain.ts';
 import type { EncodedFrame } from '../capture/encode.ts';
 import type { FrameGeometry } from '../input/coordinates.ts';
 import type { GameDefinition, GameInstance, HitRect } from '../../games/types.ts';

@@ -7,7 +7,8 @@
  */
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionContentPart } from 'openai/resources/chat/completions';
-import { parseModelOutput, type ActionSpace } from '../actions/parse.ts';
+import { parseModelOutput } from '../actions/parse.ts';
+import type { ActionSpace, ImageDetail } from '../domain.ts';
 import { toWire } from '../actions/schema.ts';
 import type { GameDefinition } from '../../games/types.ts';
 import { render, loadTemplate, fill } from './prompts.ts';
@@ -22,7 +23,7 @@ export interface VlmSettings {
   apiKey?: string;
   model: string;
   /** Image detail hint for providers that honour it. */
-  detail: 'low' | 'high' | 'auto';
+  detail: ImageDetail;
   temperature?: number;
   maxTokens?: number;
   /**

@@ -1,9 +1,17 @@
 /**
  * The one typed contract between the renderer and the core. Requests are validated at the
- * boundary (both transports call `parseRequest`); events are what a Session emits, shaped for
- * the UI. Nothing here imports Node or Electron, so the renderer shares these types.
+ * boundary (`parseParams`, for both transports); events are what a Session emits, shaped for
+ * the UI; failures carry a `code` (domain.ts's ERROR_CODES). Nothing here imports Node or
+ * Electron, so the renderer shares these types.
  */
 import { z } from 'zod';
+import {
+  ACTION_SPACES, AGENT_KINDS, CodedError, CONTROL_ACTIONS, IMAGE_DETAILS, isErrorCode, LATENCY_MODES, REFLECT_AFTER, REFLECTION_MODES, ROLES, RUN_ID,
+  type ErrorCode, type LatencyMode, type RecordingResult, type ReflectionMode, type Role, type RunSummary, type WorldState,
+} from '../domain.ts';
+
+export { ERROR_CODES, LATENCY_MODES, REFLECTION_MODES, RUN_ID } from '../domain.ts';
+export type { ActionSpace, AgentKind, ControlAction, ErrorCode, LatencyMode, ReflectionMode, RecordingResult, Role, RunSummary, WorldKind, WorldState } from '../domain.ts';
 
 export const PROVIDERS = {
   openai: { label: 'OpenAI', baseURL: 'https://api.openai.com/v1' },
@@ -21,7 +29,7 @@ const settingsFields = {
   baseURL: z.string().max(500),
   model: z.string().max(200),
   imageSize: z.number().int().min(256).max(4096),
-  detail: z.enum(['low', 'high', 'auto']),
+  detail: z.enum(IMAGE_DETAILS),
   history: z.number().int().min(1).max(16),
   temperature: z.number().min(0).max(2).nullable(),
   stopHotkey: z.string().min(1).max(60),
@@ -41,8 +49,6 @@ export const SettingsPatchSchema = z.object(settingsFields).partial().strict();
 export type Settings = z.infer<typeof SettingsSchema>;
 export const DEFAULT_SETTINGS: Settings = SettingsSchema.parse({});
 
-/** A run's id: its folder name in the runs folder. Never a path. */
-export const RUN_ID = /^\w[\w.-]{0,199}$/;
 const runId = z.string().regex(RUN_ID, 'must be a run id (a folder name in the runs folder)');
 /** What an export may be called inside the exports folder: a plain name, never a path. */
 const exportName = (ext = '') =>
@@ -50,19 +56,19 @@ const exportName = (ext = '') =>
 
 export const StartRunSchema = z.object({
   target: z.union([z.object({ game: z.string().min(1) }), z.object({ windowId: z.string().min(1) })]),
-  agent: z.enum(['random', 'solver', 'vlm']),
-  space: z.enum(['gui', 'semantic']).default('gui'),
+  agent: z.enum(AGENT_KINDS),
+  space: z.enum(ACTION_SPACES).default('gui'),
   episodes: z.number().int().min(1).max(10000).default(1),
   maxSteps: z.number().int().min(1).max(100000).optional(),
   seed: z.number().int().default(0),
   paceMs: z.number().min(0).max(60000).default(0),
-  latency: z.enum(['stop', 'slow', 'normal', 'lcrt']).default('normal'),
+  latency: z.enum(LATENCY_MODES).default('normal'),
   reflection: z
     .object({
-      mode: z.enum(['none', 'self-f', 'self-t', 'self', 'other']),
+      mode: z.enum(REFLECTION_MODES),
       /** "solver" (a demonstration by the game's solver) or the id of a run or session in the runs folder. */
       tutorial: z.string().regex(RUN_ID, 'must be "solver" or the id of a run or session in the runs folder (not a file path)').optional(),
-      after: z.enum(['failed', 'every']).default('failed'),
+      after: z.enum(REFLECT_AFTER).default('failed'),
       maxWords: z.number().int().min(10).max(2000).default(150),
       /** The model that reflects in mode "other": required there, and different from the player's. */
       reflectorModel: z.string().min(1).max(200).optional(),
@@ -71,8 +77,6 @@ export const StartRunSchema = z.object({
     })
     .optional(),
 });
-export type ReflectionModeName = 'none' | 'self-f' | 'self-t' | 'self' | 'other';
-export type LatencyModeName = 'stop' | 'slow' | 'normal' | 'lcrt';
 export type StartRun = z.infer<typeof StartRunSchema>;
 
 const empty = z.object({}).strict();
@@ -84,10 +88,10 @@ export const REQUESTS = {
   listTargets: empty,
   thumbnail: z.object({ windowId: z.string().min(1), maxSide: z.number().int().min(32).max(640).default(240) }),
   startRun: StartRunSchema,
-  control: z.object({ action: z.enum(['pause', 'resume', 'step', 'stop']) }),
-  setLatency: z.object({ mode: z.enum(['stop', 'slow', 'normal', 'lcrt']) }),
+  control: z.object({ action: z.enum(CONTROL_ACTIONS) }),
+  setLatency: z.object({ mode: z.enum(LATENCY_MODES) }),
   gamePrompt: z.object({ game: z.string().min(1) }),
-  setReflection: z.object({ mode: z.enum(['none', 'self-f', 'self-t', 'self', 'other']), review: z.boolean().optional(), reflectorModel: z.string().min(1).max(200).optional() }),
+  setReflection: z.object({ mode: z.enum(REFLECTION_MODES), review: z.boolean().optional(), reflectorModel: z.string().min(1).max(200).optional() }),
   setLessons: z.object({ text: z.string().max(20000) }),
   /** OmniGameArena's defaults: 10 rounds × 5 episodes, under PDQ (latency stop). */
   startIdc: z.object({
@@ -96,11 +100,11 @@ export const REQUESTS = {
     episodes: z.number().int().min(1).max(100).default(5),
     maxSteps: z.number().int().min(1).max(10000).optional(),
     heldOut: z.number().int().min(1).max(100).optional(),
-    latency: z.enum(['stop', 'slow', 'normal', 'lcrt']).default('stop'),
+    latency: z.enum(LATENCY_MODES).default('stop'),
   }),
   startRecording: z.object({
     target: z.union([z.object({ game: z.string().min(1) }), z.object({ windowId: z.string().min(1) })]),
-    role: z.enum(['rookie', 'expert']),
+    role: z.enum(ROLES),
     participant: z.string().regex(/^[\w.-]{1,64}$/, 'use a pseudonym: letters, digits, dot, dash, underscore'),
     trial: z.number().int().min(1).max(1000).default(1),
     /** Rookie: play-1 (default), tutorial, play-2; expert: play (default). */
@@ -178,15 +182,7 @@ export interface LiveRun {
   tokens: { input: number; output: number };
   costUsd: number | null;
   latency: WorldState;
-  reflection: { mode: ReflectionModeName; review: boolean; lessons: string; reflectorModel: string | null } | null;
-}
-
-/** The latency mode in force and whether the game's world is frozen right now. */
-export interface WorldState {
-  mode: LatencyModeName;
-  frozen: boolean;
-  /** How this target is frozen: engine clock, process, pause key, or not at all. */
-  world: 'engine' | 'process' | 'pause-key' | 'none';
+  reflection: { mode: ReflectionMode; review: boolean; lessons: string; reflectorModel: string | null } | null;
 }
 
 export interface CoreState {
@@ -204,7 +200,7 @@ export interface CoreState {
 export interface RecordingState {
   id: string;
   target: string;
-  role: 'rookie' | 'expert';
+  role: Role;
   stage: string;
   trial: number;
   frames: number;
@@ -212,36 +208,6 @@ export interface RecordingState {
   events: number;
   seconds: number;
   fps: number;
-}
-
-export interface RecordingResult {
-  session_dir: string;
-  id: string;
-  frames: number;
-  dropped: number;
-  duration_s: number;
-  events: number;
-  score: number | null;
-  fps: number;
-}
-
-export interface RunSummary {
-  id: string;
-  created: string;
-  /** `crashed`: still marked running, but the process that wrote it is gone. */
-  status: 'running' | 'completed' | 'stopped' | 'failed' | 'crashed';
-  kind: string;
-  game: string | null;
-  target: string;
-  agent: string;
-  model: string | null;
-  space: string;
-  mean: number | null;
-  std: number | null;
-  episodes: number;
-  steps: number;
-  /** The web shell's first-launch demonstration (never scored). */
-  demo?: boolean;
 }
 
 export interface Results {
@@ -253,7 +219,7 @@ export interface Results {
   control: { status: SessionStatus };
   setLatency: WorldState;
   gamePrompt: { title: string; prompt: string; trials: number };
-  setReflection: { mode: ReflectionModeName; review: boolean };
+  setReflection: { mode: ReflectionMode; review: boolean };
   setLessons: { text: string };
   startIdc: { started: true };
   startRecording: { id: string };
@@ -287,7 +253,7 @@ export interface StepEventData {
   cost_usd?: number | null;
   score: number | null;
   frame_size?: { width: number; height: number; scale: number };
-  latency_mode?: LatencyModeName;
+  latency_mode?: LatencyMode;
   paused_ms?: number;
   drift_ticks?: number;
 }
@@ -325,20 +291,51 @@ export interface WireRequest {
   method: string;
   params?: unknown;
 }
-export type WireResponse = { id: number; result: unknown } | { id: number; error: string };
+/** A failed request carries the kind of failure (`code`) beside the message. */
+export interface WireError {
+  id: number;
+  error: string;
+  code: ErrorCode;
+}
+export type WireResponse = { id: number; result: unknown } | WireError;
 
-export class ContractError extends Error {}
-
-/** Validates a request at the boundary: known method, params of the right shape. */
-export function parseRequest(method: string, params: unknown): { method: Method; params: unknown } {
-  if (!Object.prototype.hasOwnProperty.call(REQUESTS, method)) throw new ContractError(`unknown method "${method}"`);
-  const schema = REQUESTS[method as Method];
-  const r = schema.safeParse(params ?? {});
-  if (!r.success) {
-    const issue = r.error.issues[0]!;
-    throw new ContractError(`${method}: ${issue.path.join('.') || 'params'} ${issue.message}`);
+/** A request the contract refuses: an unknown method, params of the wrong shape. */
+export class ContractError extends CodedError {
+  constructor(message: string) {
+    super('bad-input', message);
   }
-  return { method: method as Method, params: r.data };
+}
+
+/** A failure the core reported, as a client receives it: the core's message and its kind. */
+export class ApiError extends CodedError {
+  override readonly name = 'ApiError';
+}
+
+/** The error half of a wire response as an ApiError; a missing or unknown code reads as internal. */
+export function apiErrorFrom(res: { error: string; code?: unknown }): ApiError {
+  return new ApiError(isErrorCode(res.code) ? res.code : 'internal', res.error);
+}
+
+/** A method's params after validation (defaults filled in). */
+export type ParamsOut<M extends Method> = z.output<(typeof REQUESTS)[M]>;
+
+/** What the core implements: one handler per method, typed by the contract. */
+export type Handlers = { [M in Method]: (params: ParamsOut<M>) => Promise<Results[M]> };
+
+const SCHEMAS: { [M in Method]: z.ZodType<ParamsOut<M>> } = REQUESTS;
+
+export function isMethod(method: string): method is Method {
+  return Object.prototype.hasOwnProperty.call(REQUESTS, method);
+}
+
+/** Validates a request's params at the boundary (both transports come through here). */
+export function parseParams<M extends Method>(method: M, params: unknown): ParamsOut<M> {
+  const r = SCHEMAS[method].safeParse(params ?? {});
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    throw new ContractError(`${method}: ${issue?.path.join('.') || 'params'} ${issue?.message ?? 'are not valid'}`);
+  }
+  return r.data;
 }
 
 /** What the renderer calls, whichever transport carries it. */

@@ -6,6 +6,7 @@
  */
 import type { CoreEvent, WireResponse } from './contract.ts';
 import type { GamepilotCore } from './core.ts';
+import { wireError } from './errors.ts';
 
 export const IPC_REQUEST = 'gamepilot:request';
 export const IPC_EVENT = 'gamepilot:event';
@@ -62,12 +63,12 @@ export function serveIpc(core: GamepilotCore, ipcMain: IpcMainLike, sinks: () =>
   let seq = 0;
   ipcMain.handle(IPC_REQUEST, async (event: IpcEventLike, req: { method?: unknown; params?: unknown }): Promise<WireResponse> => {
     const id = ++seq;
-    if (!allowed(event)) return { id, error: 'refused: only the Gamepilot control window may call the core' };
+    if (!allowed(event)) return { id, error: 'refused: only the Gamepilot control window may call the core', code: 'forbidden' };
+    if (typeof req?.method !== 'string') return { id, error: 'request without a method', code: 'bad-input' };
     try {
-      if (typeof req?.method !== 'string') throw new Error('request without a method');
       return { id, result: await core.handle(req.method, req.params) };
     } catch (err) {
-      return { id, error: (err as Error).message };
+      return { id, ...wireError(err) };
     }
   });
   const relay = (e: CoreEvent) => {

@@ -5,11 +5,12 @@
  * socket; nothing a client sends can end the process.
  */
 import type { WebSocket } from 'ws';
-import type { CoreEvent, WireRequest } from './contract.ts';
+import type { CoreEvent, WireRequest, WireResponse } from './contract.ts';
 import type { GamepilotCore } from './core.ts';
+import { wireError } from './errors.ts';
 
 export function serveSocket(core: GamepilotCore, ws: WebSocket, log: (s: string) => void = () => {}): void {
-  const send = (msg: unknown) => {
+  const send = (msg: WireResponse | { event: CoreEvent }) => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(msg));
   };
   const relay = (e: CoreEvent) => send({ event: e });
@@ -24,13 +25,13 @@ export function serveSocket(core: GamepilotCore, ws: WebSocket, log: (s: string)
       req = JSON.parse(String(data)) as WireRequest;
       if (typeof req?.id !== 'number' || typeof req.method !== 'string') throw new Error('expected {id, method, params}');
     } catch (err) {
-      send({ id: -1, error: `bad request: ${(err as Error).message}` });
+      send({ id: -1, error: `bad request: ${(err as Error).message}`, code: 'bad-input' });
       return;
     }
     try {
       send({ id: req.id, result: await core.handle(req.method, req.params) });
     } catch (err) {
-      send({ id: req.id, error: (err as Error).message });
+      send({ id: req.id, ...wireError(err) });
     }
   });
 }

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createWindowManager } from '../../native/index.ts';
 import { GamepilotCore } from '../api/core.ts';
+import { bindStopHotkey } from '../api/stop-hotkey.ts';
 import { fromMainFrameOf, serveIpc } from '../api/ipc-transport.ts';
 import type { LaunchedWindow, LaunchOptions } from '../games/launcher.ts';
 import { ElectronSettingsStore, SafeStorageSecretStore } from './stores.ts';
@@ -98,10 +99,15 @@ async function main() {
   const live = () => (control && !control.isDestroyed() ? control : undefined);
   serveIpc(core, ipcMain, () => (live() ? [live()!.webContents] : []), (event) => fromMainFrameOf(event, live()?.webContents, rendererUrl));
 
-  const hotkey = core.state().stopHotkey;
-  if (!globalShortcut.register(hotkey, () => void core.stop())) {
-    console.error(`could not register the stop hotkey ${hotkey}; another program holds it`);
-  }
+  // The stop hotkey from Settings, registered again whenever a save changes it.
+  await bindStopHotkey(
+    core,
+    async (accelerator, onStop) => {
+      if (!globalShortcut.register(accelerator, onStop)) throw new Error('another program holds it, or it is not a key combination Electron knows');
+      return () => globalShortcut.unregister(accelerator);
+    },
+    (line) => console.error(line),
+  );
 
   void core.startDemo().catch((err: Error) => console.error(`demo: ${err.message}`));
 

@@ -7,7 +7,7 @@
  */
 import type { GuiAction } from '../actions/schema.ts';
 import { imageToScreen, inputRegion, type FrameGeometry } from './coordinates.ts';
-import { resolveKeyName, isModifier } from './keys.ts';
+import { resolveKeyName, isModifier } from '../actions/keys.ts';
 import { loadNut } from './nut.ts';
 import { KeyPolicy } from './key-policy.ts';
 import { contains } from '../../native/types.ts';

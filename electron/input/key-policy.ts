@@ -7,7 +7,7 @@
  * earlier action or step) plus the keys pressed now. Pure logic, no native input.
  */
 import type { GuiAction } from '../actions/schema.ts';
-import { resolveKeyName } from './keys.ts';
+import { resolveKeyName } from '../actions/keys.ts';
 
 type Family = 'ctrl' | 'alt' | 'shift' | 'super';
 const FAMILY_ORDER: Family[] = ['ctrl', 'alt', 'shift', 'super'];

@@ -11,9 +11,7 @@
  */
 import type { World } from './world.ts';
 import { sleep } from '../util/time.ts';
-
-export const LATENCY_MODES = ['stop', 'slow', 'normal', 'lcrt'] as const;
-export type LatencyMode = (typeof LATENCY_MODES)[number];
+import type { LatencyMode } from '../domain.ts';
 
 export interface LatencySettings {
   stopIntervalMs: number;

@@ -6,9 +6,10 @@
 import type { BuiltinGame } from '../games/builtin-game.ts';
 import type { ProcessFreezer } from '../safety/suspended.ts';
 import { sleep } from '../util/time.ts';
+import type { WorldKind } from '../domain.ts';
 
 export interface World {
-  readonly kind: 'engine' | 'process' | 'pause-key' | 'none';
+  readonly kind: WorldKind;
   readonly frozen: boolean;
   freeze(): Promise<void>;
   thaw(): Promise<void>;

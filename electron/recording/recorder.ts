@@ -25,9 +25,7 @@ import { WindowWatch, type WatchReport } from './window-watch.ts';
 import { startCapture } from './capture.ts';
 import { frameFile, type CaptureStats } from './capture-run.ts';
 import { percentile } from '../util/time.ts';
-import type { RecordingResult } from '../api/contract.ts';
-
-export type Role = 'rookie' | 'expert';
+import type { RecordingResult, Role } from '../domain.ts';
 
 export interface SessionInfo {
   participant: string;
@@ -89,7 +87,23 @@ export function describeDrops(d: { late: number; busy: number; writers: number; 
 
 type Captured = { t: number; file: string; step?: StepRecord };
 
-export class Recorder extends EventEmitter {
+/** How a recording is going: counted frames and events, and its frame rate so far. */
+export interface RecordingProgress {
+  id: string;
+  frames: number;
+  dropped: number;
+  events: number;
+  seconds: number;
+  fps: number;
+}
+
+/** Everything a Recorder emits: progress about twice a second, and its summary once done. */
+export interface RecorderEvents {
+  progress: [RecordingProgress];
+  done: [RecordingSummary];
+}
+
+export class Recorder extends EventEmitter<RecorderEvents> {
   readonly store: RunStore;
   /** The protocol stage this session records. */
   readonly stage: string;
@@ -132,7 +146,7 @@ export class Recorder extends EventEmitter {
     return this.store.meta.id;
   }
 
-  progress() {
+  progress(): RecordingProgress {
     const seconds = this.started ? (performance.now() - this.started) / 1000 : 0;
     return { id: this.id, frames: this.frames, dropped: this.dropped, events: this.events, seconds: Math.round(seconds * 10) / 10, fps: seconds ? Math.round((this.frames / seconds) * 10) / 10 : 0 };
   }

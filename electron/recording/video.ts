@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { readJsonLines } from '../store/run-store.ts';
 import { resolveRunFile } from '../store/run-files.ts';
 import path from 'node:path';
+import { CodedError } from '../domain.ts';
 
 export function ffmpegMissingHint(): string {
   return process.platform === 'win32'
@@ -43,7 +44,7 @@ const quoted = (file: string) => `'${file.replace(/'/g, "'\\''")}'`;
 export async function exportVideo(dir: string, out = path.join(dir, 'video.mp4'), opts: { overwrite?: boolean } = {}): Promise<string> {
   const runDir = path.resolve(dir);
   const dest = checkedOutput(out);
-  if (!opts.overwrite && existsSync(dest)) throw new Error(`${dest} already exists; choose another name`);
+  if (!opts.overwrite && existsSync(dest)) throw new CodedError('bad-input', `${dest} already exists; choose another name`);
   const frames = frameList(runDir);
   if (frames.length === 0) throw new Error(`no frames in ${runDir}`);
   // ffmpeg's concat demuxer with per-frame durations reproduces the recording's pace.

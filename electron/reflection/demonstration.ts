@@ -9,7 +9,7 @@ import { createWindowManager } from '../../native/index.ts';
 import { getGame } from '../../games/index.ts';
 import { BuiltinTarget, type ViewLauncher } from '../session/targets.ts';
 import { SolverAgent } from '../agents/baselines.ts';
-import { wireSession } from '../cli/compose.ts';
+import { wireSession } from '../session/compose.ts';
 
 export async function solverDemonstration(gameId: string, opts: { maxSteps?: number; launch?: ViewLauncher; outDir?: string } = {}): Promise<string> {
   const def = getGame(gameId);

@@ -14,12 +14,13 @@ import { render } from '../agents/prompts.ts';
 import { VlmAgent, type VlmSettings } from '../agents/vlm.ts';
 import { BuiltinTarget, type ViewLauncher } from '../session/targets.ts';
 import type { Session } from '../session/session.ts';
-import { wireSession } from '../cli/compose.ts';
+import { wireSession } from '../session/compose.ts';
 import { boundWords, Reflector } from './reflector.ts';
 import { explore, NoToolCallingError, NOTEBOOK_CHARS } from './explorer.ts';
 import { DEFAULT_SAMPLE, runTrajectory } from './trajectory.ts';
 import { mean } from '../util/time.ts';
-import type { LatencyMode, LatencySettings } from '../latency/clock-policy.ts';
+import type { LatencySettings } from '../latency/clock-policy.ts';
+import type { LatencyMode } from '../domain.ts';
 
 /**
  * OmniGameArena's protocol: 10 reflection rounds × 5 episodes each (Fig. 5), played under PDQ —

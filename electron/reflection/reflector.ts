@@ -11,9 +11,8 @@ import { render } from '../agents/prompts.ts';
 import { costOf, priceFor } from '../agents/pricing.ts';
 import { describeApiError } from '../agents/vlm.ts';
 import type { Trajectory } from './trajectory.ts';
-
-export const REFLECTION_MODES = ['none', 'self-f', 'self-t', 'self', 'other'] as const;
-export type ReflectionMode = (typeof REFLECTION_MODES)[number];
+import type { ReflectionMode } from '../domain.ts';
+import type { Lesson } from './records.ts';
 
 /**
  * The model that reflects, checked against the mode: `other` is another model's reflection
@@ -42,18 +41,6 @@ export interface ReflectorSettings {
   maxWords: number;
   timeoutMs: number;
   maxRetries: number;
-}
-
-export interface Lesson {
-  text: string;
-  diagnosis: string;
-  mode: ReflectionMode;
-  model: string;
-  provenance: { failure?: { source: string; frames: number[] }; tutorial?: { source: string; frames: number[] } };
-  tokens: { input: number; output: number };
-  cost_usd: number | null;
-  /** Why the lesson is empty or was cut, if it was. */
-  note?: string;
 }
 
 /**

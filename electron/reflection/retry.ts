@@ -13,22 +13,18 @@ import type { GameDefinition } from '../../games/types.ts';
 import type { EpisodeSummary, LessonSource, RunReflection } from '../store/run-store.ts';
 import type { Session } from '../session/session.ts';
 import type { VlmAgent } from '../agents/vlm.ts';
-import { Reflector, reflectorModelFor, type Lesson, type ReflectionMode, type ReflectorSettings } from './reflector.ts';
+import { Reflector, reflectorModelFor, type ReflectorSettings } from './reflector.ts';
+import type { ReflectionRecord } from './records.ts';
+import type { ReflectAfter, ReflectionMode } from '../domain.ts';
 import { runTrajectory, type SampleOptions, type Trajectory } from './trajectory.ts';
 
 export interface RetryOptions {
   mode: ReflectionMode;
-  after: 'failed' | 'every';
+  after: ReflectAfter;
   /** An episode scoring below this failed. */
   successScore: number;
   sample: SampleOptions;
   reflector: ReflectorSettings;
-}
-
-export interface ReflectionRecord {
-  after_episode: number;
-  lesson?: Lesson;
-  error?: string;
 }
 
 export class ReflectAndRetry {
@@ -87,7 +83,7 @@ export class ReflectAndRetry {
     if (this.opts.mode === 'none') return;
     if ((this.opts.mode === 'self-t' || this.opts.mode === 'self') && !this.tutorial) {
       this.records.push({ after_episode: e.episode, error: `reflection ${this.opts.mode} needs a tutorial; none is loaded` });
-      session.emit('reflection', this.records.at(-1));
+      session.reportReflection(this.records.at(-1)!);
       return;
     }
     const failed = e.score === null || e.score < this.opts.successScore;
@@ -108,7 +104,7 @@ export class ReflectAndRetry {
     }
     this.records.push(rec);
     appendFileSync(path.join(session.store.dir, 'reflections.jsonl'), JSON.stringify(rec) + '\n');
-    session.emit('reflection', rec);
+    session.reportReflection(rec);
   };
 
   /** Scores of the episodes played without and with lessons (VR = No and VR = Yes). */

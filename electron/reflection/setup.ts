@@ -5,7 +5,8 @@
 import type { GameDefinition } from '../../games/types.ts';
 import type { Session } from '../session/session.ts';
 import { VlmAgent } from '../agents/vlm.ts';
-import { reflectorModelFor, type ReflectionMode, type ReflectorSettings } from './reflector.ts';
+import { reflectorModelFor, type ReflectorSettings } from './reflector.ts';
+import type { ReflectAfter, ReflectionMode } from '../domain.ts';
 import { ReflectAndRetry } from './retry.ts';
 import { loadTutorial, type SampleOptions, type Trajectory } from './trajectory.ts';
 import { solverDemonstration } from './demonstration.ts';
@@ -18,7 +19,7 @@ function requireGame(game: GameDefinition | undefined): GameDefinition {
 export interface ReflectionRequest {
   mode: ReflectionMode;
   tutorial?: string;
-  after: 'failed' | 'every';
+  after: ReflectAfter;
   successScore: number;
   sample: SampleOptions;
   reflector: Partial<ReflectorSettings> & { maxWords: number };
@@ -66,7 +67,7 @@ export async function attachReflection(req: ReflectionRequest, session: Session,
     game,
     tutorial,
   );
-  session.config.afterEpisode = loop.afterEpisode;
+  session.betweenEpisodes(loop.afterEpisode);
   session.on('episode', (e) => loop.onEpisode(e, session));
   session.store.update({ reflection: loop.summary() });
   return { mode, loop, tutorialError };

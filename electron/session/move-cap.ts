@@ -6,7 +6,7 @@
  */
 import type { Action, GuiAction } from '../actions/schema.ts';
 import type { GameDefinition, MoveInputs } from '../../games/types.ts';
-import { resolveKeyName } from '../input/keys.ts';
+import { resolveKeyName } from '../actions/keys.ts';
 
 export interface CappedActions {
   /** What runs, in the model's order. */

@@ -1,22 +1,24 @@
 /**
- * One Session runs the loop: locate → raise → capture → encode → decide → act → record,
- * over episodes, until the game ends, the agent says DONE/FAIL, or the step budget is spent.
- * It emits every step as it happens (the UI's live view) and writes it to the run store.
+ * One Session runs the loop, a step at a time in named stages — locate (and raise), freeze,
+ * capture, encode, decide, act, settle, record — over episodes, until the game ends, the agent
+ * says DONE/FAIL, or the step budget is spent. It emits typed events as it goes (the UI's live
+ * view) and writes every step to the run store.
  */
 import { EventEmitter } from 'node:events';
 import type { Action, GuiAction } from '../actions/schema.ts';
 import { describeAction, isTerminal, toWire } from '../actions/schema.ts';
-import type { ActionSpace } from '../actions/parse.ts';
 import type { Agent, Decision, Observation, PreviousStep } from '../agents/types.ts';
-import type { ScreenCapturer } from '../capture/types.ts';
-import { encodeFrame, type EncodeOptions, DEFAULT_ENCODE } from '../capture/encode.ts';
+import type { RawFrame, ScreenCapturer } from '../capture/types.ts';
+import { encodeFrame, type EncodedFrame, type EncodeOptions, DEFAULT_ENCODE } from '../capture/encode.ts';
 import { ActionExecutor, type ActionOutcome } from '../input/executor.ts';
 import { inputScaleFor, isClipped, visiblePart, type FrameGeometry } from '../input/coordinates.ts';
 import type { Rect, WindowInfo, WindowManager } from '../../native/types.ts';
-import { RunStore, type EpisodeSummary, type RunStatus, type StepRecord } from '../store/run-store.ts';
+import { RunStore, type EpisodeSummary, type StepRecord } from '../store/run-store.ts';
 import { mean, now, sleep, std } from '../util/time.ts';
 import { TargetGoneError, type Target } from './targets.ts';
-import { clockPolicyFor, DEFAULT_LATENCY, type ClockPolicy, type LatencyMode, type LatencySettings } from '../latency/clock-policy.ts';
+import { clockPolicyFor, DEFAULT_LATENCY, type ClockPolicy, type LatencySettings } from '../latency/clock-policy.ts';
+import { CodedError, type ActionSpace, type LatencyMode, type RunStatus, type WorldKind, type WorldState } from '../domain.ts';
+import type { ReflectionRecord } from '../reflection/records.ts';
 import { capMoves } from './move-cap.ts';
 import { EngineWorld, UnfreezableWorld, type World } from '../latency/world.ts';
 
@@ -74,6 +76,46 @@ export interface SessionDeps {
 
 type EndReason = 'game_over' | 'done' | 'fail' | 'max_steps' | 'stopped';
 
+/** A step as it happens, for the live view: the frame the model is about to see. */
+export interface FrameEvent {
+  episode: number;
+  step: number;
+  /** The frame's file in the run folder. */
+  frame: string;
+  mime: EncodedFrame['mime'];
+  data: Buffer;
+  width: number;
+  height: number;
+  window: Rect;
+  /** Only when part of the window was off the screen: the region in the frame. */
+  captured?: Rect;
+}
+
+/** A step's record as a session writes it: what the run store keeps, its clock fields typed. */
+export type SessionStepRecord = StepRecord & { latency_mode: LatencyMode; world: WorldKind; paused_ms: number; drift_ticks?: number; act_ticks?: number };
+
+/** What `status` reports: running or paused while going, then how the run ended. */
+export type SessionStatus = 'running' | 'paused' | RunStatus;
+
+/** Everything a Session emits, with its arguments. */
+export interface SessionEvents {
+  status: [SessionStatus];
+  'step-start': [{ episode: number; step: number }];
+  frame: [FrameEvent];
+  token: [{ episode: number; step: number; text: string; channel: 'answer' | 'thinking' }];
+  step: [SessionStepRecord & { actionsText: string[] }];
+  episode: [EpisodeSummary];
+  /** The world froze or thawed. */
+  world: [WorldState];
+  /** The latency mode was switched (effective at the next step). */
+  latency: [WorldState];
+  warning: [string];
+  /** Held keys and buttons that were let go when the run stopped or ended. */
+  released: [string[]];
+  /** A reflection between episodes (reported by the reflection loop through `reportReflection`). */
+  reflection: [ReflectionRecord];
+}
+
 /** The target as a step finds it: where it is and which part of it is on the screen. */
 interface SeenTarget {
   win: WindowInfo;
@@ -81,10 +123,65 @@ interface SeenTarget {
   locateMs: number;
 }
 
+/** What a step gathers as it goes: errors, and when each stage ended (ms, monotonic). */
+interface StepTrace {
+  episode: number;
+  step: number;
+  seen: SeenTarget;
+  errors: string[];
+  times: { start: number; located: number; captured?: number; encoded?: number; decideStart?: number; decided?: number; applied?: number; settled?: number };
+}
+
+/** The clock of this step: the latency mode and its policy, and how long the world had been frozen before. */
+interface StepClock {
+  mode: LatencyMode;
+  policy: ClockPolicy;
+  frozenBefore: number;
+}
+
+interface Shot {
+  raw: RawFrame;
+  /** Wall-clock time of the capture (epoch ms). */
+  tCapture: number;
+  ticksAtCapture: number | null;
+  /** Set for the first freezes of a run: whether the window kept still. */
+  freezeVerified?: boolean;
+}
+
+/** The frame as the model sees it, where it was written, and how it maps to the screen. */
+interface SeenFrame {
+  frame: EncodedFrame;
+  file: string;
+  geometry: FrameGeometry;
+  tCapture: number;
+}
+
+interface Choice {
+  decision: Decision;
+  /** The moves that will run; `dropped` went past the game's per-step cap. */
+  actions: Action[];
+  dropped: Action[];
+  computeMs: number;
+}
+
+interface Acted {
+  outcomes: ActionOutcome[];
+  refused: boolean;
+  ticksAtAct: number | null;
+  ticksActed: number | null;
+}
+
+interface StepResult {
+  rec: StepRecord;
+  terminal?: string;
+  refused: boolean;
+  unusable: boolean;
+}
+
 /** Actions that need no pointer: they go to the focused window wherever it is. */
 const KEYBOARD_ONLY = new Set(['TYPING', 'PRESS', 'KEY_DOWN', 'KEY_UP', 'HOTKEY', 'WAIT', 'DONE', 'FAIL']);
 
-export class Session extends EventEmitter {
+export class Session extends EventEmitter<SessionEvents> {
   readonly config: SessionConfig;
   readonly executor: ActionExecutor;
   private abort = new AbortController();
@@ -110,7 +207,17 @@ export class Session extends EventEmitter {
     this.executor = deps.executor ?? new ActionExecutor();
     this.mode = this.config.latency;
     this.world = deps.world ?? (deps.target.game ? new EngineWorld(deps.target.game) : new UnfreezableWorld('no way to freeze this window was given'));
-    if (this.config.space === 'semantic' && !deps.target.game) throw new Error('the semantic action space needs a built-in game (a window has no declared moves)');
+    if (this.config.space === 'semantic' && !deps.target.game) throw new CodedError('bad-input', 'the semantic action space needs a built-in game (a window has no declared moves)');
+  }
+
+  /** Work between episodes (reflection): runs after each episode but the last, before the next begins. */
+  betweenEpisodes(work: NonNullable<SessionConfig['afterEpisode']>) {
+    this.config.afterEpisode = work;
+  }
+
+  /** Reports a reflection made between episodes to whoever follows this run. */
+  reportReflection(rec: ReflectionRecord) {
+    this.emit('reflection', rec);
   }
 
   get store() {
@@ -146,7 +253,7 @@ export class Session extends EventEmitter {
     this.emit('latency', { mode, frozen: this.world.frozen, world: this.world.kind });
   }
 
-  get latency() {
+  get latency(): WorldState {
     return { mode: this.mode, frozen: this.world.frozen, world: this.world.kind };
   }
 
@@ -205,10 +312,11 @@ export class Session extends EventEmitter {
         this.applyIdleLimit();
         const { steps, end } = await this.episode(e);
         const score = target.game ? round2(target.game.instance.score()) : null;
-        episodes.push({ episode: e, seed: this.config.seed, score, steps, end });
-        this.emit('episode', episodes.at(-1));
+        const played: EpisodeSummary = { episode: e, seed: this.config.seed, score, steps, end };
+        episodes.push(played);
+        this.emit('episode', played);
         store.update({ episodes, ...summary(episodes) });
-        if (this.config.afterEpisode && e + 1 < this.config.episodes && !this.abort.signal.aborted) await this.config.afterEpisode(episodes.at(-1)!, this);
+        if (this.config.afterEpisode && e + 1 < this.config.episodes && !this.abort.signal.aborted) await this.config.afterEpisode(played, this);
         if (end === 'stopped') status = 'stopped';
       }
       if (this.abort.signal.aborted) status = 'stopped';
@@ -226,7 +334,7 @@ export class Session extends EventEmitter {
   private async episode(e: number): Promise<{ steps: number; end: EndReason }> {
     let consecutiveErrors = 0;
     for (let s = 0; s < this.config.maxSteps; s++) {
-      const seen = await this.ready();
+      const seen = await this.locate();
       if (!seen) return { steps: s, end: 'stopped' };
       const started = now();
       const { rec, terminal, refused, unusable } = await this.step(e, s, seen);
@@ -244,11 +352,11 @@ export class Session extends EventEmitter {
   }
 
   /**
-   * Waits while a person paused the run, or while its window cannot be seen (minimized or
-   * entirely off the screen): then the run is paused with a warning until the window is shown
-   * again. Returns where the window is now; undefined once the run is stopped.
+   * The locate stage: waits while a person paused the run, or while its window cannot be
+   * seen (minimized or entirely off the screen): then the run is paused with a warning until
+   * the window is shown again. Returns where the window is now; undefined once stopped.
    */
-  private async ready(): Promise<SeenTarget | undefined> {
+  private async locate(): Promise<SeenTarget | undefined> {
     let previous: Rect | undefined;
     for (;;) {
       await this.gate();
@@ -324,31 +432,47 @@ export class Session extends EventEmitter {
     throw new Error(`the target window "${target.label}" is minimized and the window manager did not restore it within 3 s; show it and start again`);
   }
 
-  private async step(episode: number, step: number, seen: SeenTarget): Promise<{ rec: StepRecord; terminal?: string; refused: boolean; unusable: boolean }> {
-    const { target, agent, capturer, store } = this.deps;
-    const tStart = now() - seen.locateMs;
-    const errors: string[] = [];
+  /**
+   * One step, stage by stage: locate (done by `locate()` before this), freeze, capture,
+   * encode, decide, act, settle, record. Each stage adds to the step's trace; `record`
+   * assembles the step's record from it in one place.
+   */
+  private async step(episode: number, step: number, seen: SeenTarget): Promise<StepResult> {
+    const trace: StepTrace = { episode, step, seen, errors: [], times: { start: now() - seen.locateMs, located: now() } };
     this.emit('step-start', { episode, step });
+    const clock = await this.freeze(trace);
+    const shot = await this.capture(trace, clock);
+    const seenFrame = await this.encode(trace, shot);
+    const choice = await this.decide(trace, seenFrame, clock);
+    const acted = await this.act(trace, choice, seenFrame, clock);
+    await this.settle(trace, choice, acted, clock);
+    return this.record(trace, clock, shot, seenFrame, choice, acted);
+  }
 
-    // The window was located and raised just now: capture the part of it that is on the screen.
-    const { win, visible } = seen;
-    const tLocated = now();
-
-    // The world waits (or not) as the latency mode says, from the capture on.
+  /** Freeze: the world waits (or not) as the latency mode says, from the capture on. */
+  private async freeze(trace: StepTrace): Promise<StepClock> {
+    const game = this.deps.target.game;
     const mode = this.mode;
-    if (this.policy?.mode !== mode && target.game) {
+    if (this.policy?.mode !== mode && game) {
       this.policy = undefined;
       this.applyIdleLimit();
     }
-    const policy = (this.policy = clockPolicyFor(mode, this.config.latencySettings, () => this.emitWorld(), target.game?.def.realtime));
+    const policy = (this.policy = clockPolicyFor(mode, this.config.latencySettings, () => this.emitWorld(), game?.def.realtime));
     const frozenBefore = this.world.frozenMs();
     try {
       await policy.beforeCapture(this.world);
     } catch (err) {
-      errors.push(`freeze failed: ${(err as Error).message}; this window now runs as in normal mode`);
+      trace.errors.push(`freeze failed: ${(err as Error).message}; this window now runs as in normal mode`);
       this.world = new UnfreezableWorld((err as Error).message);
     }
     this.emitWorld();
+    return { mode, policy, frozenBefore };
+  }
+
+  /** Capture: the part of the window on the screen (located and raised just now); a frozen window is checked to stay still. */
+  private async capture(trace: StepTrace, clock: StepClock): Promise<Shot> {
+    const { target, capturer } = this.deps;
+    const { visible } = trace.seen;
     const tCapture = Date.now();
     let raw = await capturer.grab(visible);
     let freezeVerified: boolean | undefined;
@@ -360,16 +484,22 @@ export class Session extends EventEmitter {
       freezeVerified = again.data.equals(raw.data);
       raw = again;
       if (!freezeVerified) {
-        errors.push(`the ${this.world.kind} freeze did not hold: the window kept changing while frozen`);
+        trace.errors.push(`the ${this.world.kind} freeze did not hold: the window kept changing while frozen`);
         this.emit('warning', `${target.label} ignores the ${this.world.kind} freeze; latency modes cannot hold this game still`);
       }
     }
     const ticksAtCapture = this.world.ticks();
-    policy.afterCapture(this.world);
-    const tCaptured = now();
-    const frame = await encodeFrame(raw, this.config.encode);
-    const tEncoded = now();
-    const frameFile = store.writeFrame(episode, step, frame.data, frame.mime === 'image/png' ? 'png' : 'jpg');
+    clock.policy.afterCapture(this.world);
+    trace.times.captured = now();
+    return { raw, tCapture, ticksAtCapture, ...(freezeVerified !== undefined ? { freezeVerified } : {}) };
+  }
+
+  /** Encode: the image the model sees, written to the run folder and shown live. */
+  private async encode(trace: StepTrace, shot: Shot): Promise<SeenFrame> {
+    const { win, visible } = trace.seen;
+    const frame = await encodeFrame(shot.raw, this.config.encode);
+    trace.times.encoded = now();
+    const file = this.deps.store.writeFrame(trace.episode, trace.step, frame.data, frame.mime === 'image/png' ? 'png' : 'jpg');
     const geometry: FrameGeometry = {
       window: win.bounds,
       visible,
@@ -379,19 +509,24 @@ export class Session extends EventEmitter {
       inputScale: inputScaleFor(process.platform, win.scaleFactor),
     };
     this.noticeClipping(geometry);
+    this.emit('frame', { episode: trace.episode, step: trace.step, frame: file, mime: frame.mime, data: frame.data, width: frame.width, height: frame.height, window: win.bounds, ...(isClipped(geometry) ? { captured: visible } : {}) });
+    return { frame, file, geometry, tCapture: shot.tCapture };
+  }
+
+  /** Decide: the agent's answer for this observation, its moves capped at the game's per-step limit. */
+  private async decide(trace: StepTrace, seen: SeenFrame, clock: StepClock): Promise<Choice> {
+    const { target, agent } = this.deps;
+    const { episode, step } = trace;
     const game = target.game;
     const obs: Observation = {
       step,
       episode,
-      frame,
-      geometry,
-      tCapture,
+      frame: seen.frame,
+      geometry: seen.geometry,
+      tCapture: seen.tCapture,
       ...(game ? { gameText: game.instance.text(), validMoves: game.instance.validMoves(), hits: target.hits() } : {}),
       ...(this.previous ? { previous: this.previous } : {}),
     };
-    this.emit('frame', { episode, step, frame: frameFile, mime: frame.mime, data: frame.data, width: frame.width, height: frame.height, window: win.bounds, ...(isClipped(geometry) ? { captured: visible } : {}) });
-
-    // Decide.
     const tDecide = now();
     let decision: Decision;
     // A per-step signal: libraries that listen on it leave no listeners behind on the run's.
@@ -405,78 +540,112 @@ export class Session extends EventEmitter {
         ...(game ? { game: game.def, instance: game.instance } : {}),
         signal: stepAbort.signal,
         onToken: (text, channel) => this.emit('token', { episode, step, text, channel }),
-        ...(mode === 'lcrt' ? { computeTime: true } : {}),
+        ...(clock.mode === 'lcrt' ? { computeTime: true } : {}),
       });
     } catch (err) {
       decision = { reasoning: '', actions: [], error: `agent failed: ${(err as Error).message}` };
     } finally {
       this.abort.signal.removeEventListener('abort', forwardAbort);
     }
-    const tDecided = now();
-    if (decision.parseErrors?.length) errors.push(...decision.parseErrors.map((e) => `parse: ${e}`));
-    if (decision.error && !errors.includes(decision.error)) errors.push(decision.error);
+    trace.times.decideStart = tDecide;
+    trace.times.decided = now();
+    if (decision.parseErrors?.length) trace.errors.push(...decision.parseErrors.map((e) => `parse: ${e}`));
+    if (decision.error && !trace.errors.includes(decision.error)) trace.errors.push(decision.error);
     // Moves past the game's per-step cap are dropped, not executed (GameVerse: one move a step).
     const { kept: actions, dropped } = capMoves(decision.actions, game?.def);
-
-    // Act with the world running (lcrt first lets it run for the model's compute time): a held
-    // key or a WAIT takes game time in every mode; only the next inference freezes it again.
     // LCRT charges the model's compute time: reported or estimated without the network; the wall time only as a last resort.
-    const computeMs = decision.compute?.ms ?? tDecided - tDecide;
-    if (!this.abort.signal.aborted) await policy.beforeAct(this.world, computeMs, this.abort.signal);
+    const computeMs = decision.compute?.ms ?? trace.times.decided - tDecide;
+    return { decision, actions, dropped, computeMs };
+  }
+
+  /**
+   * Act with the world running (lcrt first lets it run for the model's compute time): a held
+   * key or a WAIT takes game time in every mode; only the next inference freezes it again.
+   */
+  private async act(trace: StepTrace, choice: Choice, seen: SeenFrame, clock: StepClock): Promise<Acted> {
+    const game = this.deps.target.game;
+    if (!this.abort.signal.aborted) await clock.policy.beforeAct(this.world, choice.computeMs, this.abort.signal);
     this.emitWorld();
     const ticksAtAct = this.world.ticks();
     game?.drainInputs();
-    const outcomes = this.abort.signal.aborted ? [] : await this.act(actions, geometry, win.id);
+    const outcomes = this.abort.signal.aborted ? [] : await this.perform(choice.actions, seen.geometry, trace.seen.win.id);
     const ticksActed = this.world.ticks();
     const refused = outcomes.find((o) => !o.ok);
-    if (refused) errors.push(`refused ${refused.action}: ${refused.error}`);
-    this.previous = previousStep(decision, dropped, outcomes);
-    const tApplied = now();
-    await policy.afterAct(this.world, this.abort.signal);
-    this.emitWorld();
-    if (actions.length && !this.abort.signal.aborted) await this.settle(actions, outcomes);
-    const tActed = now();
+    if (refused) trace.errors.push(`refused ${refused.action}: ${refused.error}`);
+    this.previous = previousStep(choice.decision, choice.dropped, outcomes);
+    trace.times.applied = now();
+    return { outcomes, refused: !!refused, ticksAtAct, ticksActed };
+  }
 
-    const rec: StepRecord = {
-      step,
-      episode,
-      t_capture: tCapture,
-      frame: frameFile,
+  /**
+   * Settle: the world goes on as the mode says after acting, and the game gets to react
+   * before the next capture. A built-in view reports each input it received, so we wait
+   * exactly until they all arrived and were drawn; another window gets a fixed settle time.
+   */
+  private async settle(trace: StepTrace, choice: Choice, acted: Acted, clock: StepClock) {
+    await clock.policy.afterAct(this.world, this.abort.signal);
+    this.emitWorld();
+    if (choice.actions.length && !this.abort.signal.aborted) {
+      const game = this.deps.target.game;
+      if (!game) await sleep(this.config.settleMs, this.abort.signal);
+      else {
+        const executed = choice.actions.slice(0, acted.outcomes.length).filter((a, i) => a.kind === 'gui' && acted.outcomes[i]?.ok);
+        const expected = executed.reduce((n, a) => n + viewInputsFrom(a as GuiAction), 0);
+        if (expected > 0) await game.waitForInputs(expected, Math.max(this.config.settleMs, 500));
+        await game.waitRendered(2000);
+      }
+    }
+    trace.times.settled = now();
+  }
+
+  /** Record: the step's record, assembled here from every stage, appended to the run and emitted. */
+  private record(trace: StepTrace, clock: StepClock, shot: Shot, seen: SeenFrame, choice: Choice, acted: Acted): StepResult {
+    const game = this.deps.target.game;
+    const { decision, actions, dropped, computeMs } = choice;
+    const { frame, geometry } = seen;
+    const t = trace.times;
+    const ticksAtCapture = shot.ticksAtCapture;
+    const { ticksAtAct, ticksActed, outcomes } = acted;
+    const rec: SessionStepRecord = {
+      step: trace.step,
+      episode: trace.episode,
+      t_capture: seen.tCapture,
+      frame: seen.file,
       frame_size: { width: frame.width, height: frame.height, scale: frame.scale },
-      window: win.bounds,
-      ...(isClipped(geometry) ? { captured: visible } : {}),
+      window: trace.seen.win.bounds,
+      ...(isClipped(geometry) ? { captured: trace.seen.visible } : {}),
       reasoning: decision.reasoning,
       raw: decision.raw ?? null,
       actions: actions.map(toWire),
       ...(dropped.length ? { dropped_actions: dropped.map(toWire) } : {}),
       outcomes,
-      errors,
+      errors: trace.errors,
       latency_ms: {
-        locate: round2(tLocated - tStart),
-        capture: round2(tCaptured - tLocated),
-        encode: round2(tEncoded - tCaptured),
-        model: round2(tDecided - tDecide),
-        act: round2(tApplied - tDecided),
-        wait: round2(tActed - tApplied),
-        total: round2(tActed - tStart),
+        locate: round2(t.located - t.start),
+        capture: round2(t.captured! - t.located),
+        encode: round2(t.encoded! - t.captured!),
+        model: round2(t.decided! - t.decideStart!),
+        act: round2(t.applied! - t.decided!),
+        wait: round2(t.settled! - t.applied!),
+        total: round2(t.settled! - t.start),
       },
-      latency_mode: mode,
+      latency_mode: clock.mode,
       world: this.world.kind,
-      paused_ms: round2(this.world.frozenMs() - frozenBefore),
+      paused_ms: round2(this.world.frozenMs() - clock.frozenBefore),
       ...(ticksAtCapture !== null && ticksAtAct !== null ? { drift_ticks: ticksAtAct - ticksAtCapture } : {}),
       ...(ticksAtAct !== null && ticksActed !== null ? { act_ticks: ticksActed - ticksAtAct } : {}),
-      ...(mode === 'lcrt' ? computeRecord(computeMs, decision) : {}),
-      ...(freezeVerified !== undefined ? { freeze_verified: freezeVerified } : {}),
+      ...(clock.mode === 'lcrt' ? computeRecord(computeMs, decision) : {}),
+      ...(shot.freezeVerified !== undefined ? { freeze_verified: shot.freezeVerified } : {}),
       ...(decision.usage ? { tokens: decision.usage } : {}),
       ...(decision.costUsd !== undefined ? { cost_usd: decision.costUsd } : {}),
       ...(decision.attempts ? { attempts: decision.attempts } : {}),
       ...(decision.calls?.length ? { model_calls: decision.calls } : {}),
       ...(game ? { view_inputs: game.drainInputs().map((i) => ({ ...i.input, ...(i.result.ok ? {} : { error: i.result.error }) })), score: round2(game.instance.score()), game_state: game.instance.snapshot() } : { score: null }),
     };
-    store.appendStep(rec);
+    this.deps.store.appendStep(rec);
     this.emit('step', { ...rec, actionsText: actions.map(describeAction) });
     const terminal = actions.find(isTerminal);
-    return { rec, refused: !!refused, unusable: isUnusable(actions.length, rec.errors.length, outcomes), ...(terminal?.kind === 'gui' ? { terminal: terminal.type } : {}) };
+    return { rec, refused: acted.refused, unusable: isUnusable(actions.length, rec.errors.length, outcomes), ...(terminal?.kind === 'gui' ? { terminal: terminal.type } : {}) };
   }
 
   /** Says once (per change) that only part of the window is on the screen, and so in the image. */
@@ -534,21 +703,8 @@ export class Session extends EventEmitter {
     this.emit('world', { mode: this.mode, frozen: this.world.frozen, world: this.world.kind });
   }
 
-  /**
-   * Lets the game react before the next capture. A built-in view reports each input it
-   * received, so we wait exactly until they all arrived and were drawn; another window
-   * gets a fixed settle time.
-   */
-  private async settle(actions: Action[], outcomes: ActionOutcome[]) {
-    const game = this.deps.target.game;
-    if (!game) return sleep(this.config.settleMs, this.abort.signal);
-    const executed = actions.slice(0, outcomes.length).filter((a, i) => a.kind === 'gui' && outcomes[i]?.ok);
-    const expected = executed.reduce((n, a) => n + viewInputsFrom(a as GuiAction), 0);
-    if (expected > 0) await game.waitForInputs(expected, Math.max(this.config.settleMs, 500));
-    await game.waitRendered(2000);
-  }
-
-  private async act(actions: Action[], geometry: FrameGeometry, windowId: string): Promise<ActionOutcome[]> {
+  /** Sends the actions: GUI ones through the executor (the window checked first), semantic moves to the engine. */
+  private async perform(actions: Action[], geometry: FrameGeometry, windowId: string): Promise<ActionOutcome[]> {
     const game = this.deps.target.game;
     const outcomes: ActionOutcome[] = [];
     let gui: GuiAction[] = [];

@@ -8,16 +8,26 @@ import type { GameDefinition, HitRect } from '../../games/types.ts';
 import { BuiltinGame } from '../games/builtin-game.ts';
 import { GameViewServer } from '../games/view-server.ts';
 import { launchViewWindow, type LaunchedWindow, type LaunchOptions } from '../games/launcher.ts';
+import { randomBytes } from 'node:crypto';
+import { sleep } from '../util/time.ts';
+import { CodedError } from '../domain.ts';
 
 /** Opens a URL as a top-level window: a browser process from the CLI, a BrowserWindow in the app. */
 export type ViewLauncher = (url: string, opts: LaunchOptions) => LaunchedWindow | Promise<LaunchedWindow>;
-import { randomBytes } from 'node:crypto';
-import { sleep } from '../util/time.ts';
 
-export class TargetGoneError extends Error {}
+/** The window is gone (closed, or its id names none). */
+export class TargetGoneError extends CodedError {
+  constructor(message: string) {
+    super('target-gone', message);
+  }
+}
 
 /** More than one window matches a title pattern: the caller must pick one by id. */
-export class AmbiguousTargetError extends Error {}
+export class AmbiguousTargetError extends CodedError {
+  constructor(message: string) {
+    super('bad-input', message);
+  }
+}
 
 export interface Target {
   readonly kind: 'builtin' | 'window';
@@ -93,7 +103,7 @@ export class WindowTarget implements Target {
       );
     }
     const titles = (await wm.list()).map((x) => `  ${describeWindow(x)}`).join('\n');
-    throw new Error(`no window title matches ${pattern}${timeoutMs > 0 ? ` within ${timeoutMs} ms` : ''}. Open windows:\n${titles || '  (none)'}`);
+    throw new CodedError('not-found', `no window title matches ${pattern}${timeoutMs > 0 ? ` within ${timeoutMs} ms` : ''}. Open windows:\n${titles || '  (none)'}`);
   }
 
   async locate(): Promise<WindowInfo> {

@@ -7,12 +7,12 @@ import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync } f
 import path from 'node:path';
 import { listedStatus, parseRunMeta, readRun, type RunMeta } from './run-store.ts';
 import { resolveRunFile } from './run-files.ts';
-import { RUN_ID, type RunSummary } from '../api/contract.ts';
+import { CodedError, RUN_ID, type RunSummary } from '../domain.ts';
 
 export function runPath(root: string, id: string): string {
-  if (!RUN_ID.test(id)) throw new Error(`bad run id "${id}"`);
+  if (!RUN_ID.test(id)) throw new CodedError('bad-input', `bad run id "${id}"`);
   const dir = path.join(root, id);
-  if (!existsSync(path.join(dir, 'run.json'))) throw new Error(`no run "${id}" in ${root}`);
+  if (!existsSync(path.join(dir, 'run.json'))) throw new CodedError('not-found', `no run "${id}" in ${root}`);
   return dir;
 }
 
@@ -92,7 +92,7 @@ export function exportRun(root: string, id: string, dest: string): string {
   try {
     mkdirSync(dest); // fails when anything, even a dangling symlink, already has this name
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new Error(`${dest} already exists; choose another name`);
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new CodedError('bad-input', `${dest} already exists; choose another name`);
     throw err;
   }
   cpSync(dir, dest, { recursive: true, errorOnExist: true, force: false, filter: (src) => !lstatSync(src).isSymbolicLink() });

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 import { currentOwner, ownerAlive, type Owner } from '../util/owner.ts';
 import { resolveRunFile, RunFileError } from './run-files.ts';
+import { REFLECTION_MODES, RUN_STATUSES, type ListedStatus, type ReflectionMode, type RunStatus } from '../domain.ts';
 
 export interface StepRecord {
   step: number;
@@ -39,10 +40,6 @@ export interface EpisodeSummary {
   steps: number;
   end: string;
 }
-
-export type RunStatus = 'running' | 'completed' | 'stopped' | 'failed';
-/** What a listing shows: a run still marked running whose process is gone has crashed. */
-export type ListedStatus = RunStatus | 'crashed';
 
 export interface RunMeta {
   id: string;
@@ -79,7 +76,7 @@ export type LessonSource = 'self-f' | 'self-t' | 'self' | 'other' | 'edited' | '
 
 /** run.json's `reflection` field. */
 export interface RunReflection {
-  mode: 'none' | 'self-f' | 'self-t' | 'self' | 'other';
+  mode: ReflectionMode;
   reflector_model: string | null;
   after?: 'failed' | 'every';
   success_score?: number;
@@ -94,7 +91,7 @@ export const RunMetaSchema = z.looseObject({
   id: z.string().min(1),
   created: z.string().min(1),
   updated: z.string().optional(),
-  status: z.enum(['running', 'completed', 'stopped', 'failed']),
+  status: z.enum(RUN_STATUSES),
   kind: z.enum(['agent', 'human']),
   game: z.string().nullable(),
   target: z.looseObject({ kind: z.enum(['builtin', 'window']), label: z.string(), pattern: z.string().optional() }),
@@ -111,7 +108,7 @@ export const RunMetaSchema = z.looseObject({
   demo: z.boolean().optional(),
   reflection: z
     .looseObject({
-      mode: z.enum(['none', 'self-f', 'self-t', 'self', 'other']),
+      mode: z.enum(REFLECTION_MODES),
       reflector_model: z.string().nullable(),
       lessons: z.array(z.looseObject({ episode: num, source: z.enum(['self-f', 'self-t', 'self', 'other', 'edited', 'given']) })),
     })

@@ -1,6 +1,7 @@
 /**
  * Composition root of the web shell: the core with file settings and in-memory secrets,
- * the renderer (built on first use), the loopback server, and the global stop hotkey.
+ * the renderer (built on first use), the loopback server, and the global stop hotkey (the one
+ * in Settings, registered again whenever a save changes it).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -13,6 +14,7 @@ import { GamepilotCore } from '../api/core.ts';
 import { JsonFileSettingsStore, MemorySecretStore } from '../api/settings-store.ts';
 import { startWebShell, type WebShell } from './server.ts';
 import { startStopHotkey } from '../input/stop-hotkey.ts';
+import { bindStopHotkey } from '../api/stop-hotkey.ts';
 import { recoverCrashLeftovers } from '../safety/recovery.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -65,22 +67,13 @@ export async function runWebShell(opts: WebShellOptions): Promise<{ shell: WebSh
     version: version(),
   });
   const shell = await startWebShell(core, { ...(opts.port !== undefined ? { port: opts.port } : {}), staticDir, log: opts.log });
-  let stopHook: (() => void) | undefined;
-  try {
-    const hotkey = core.state().stopHotkey;
-    stopHook = await startStopHotkey(hotkey, () => {
-      opts.log(`stop hotkey ${hotkey}: stopping the run`);
-      void core.stop();
-    });
-  } catch (err) {
-    opts.log(`warning: no global stop hotkey (${(err as Error).message}); use the Stop button or Escape in the UI`);
-  }
+  const stopHook = await bindStopHotkey(core, startStopHotkey, opts.log);
   if (opts.demo) core.startDemo().catch((err) => opts.log(`demo did not start: ${(err as Error).message}`));
   return {
     shell,
     core,
     close: async () => {
-      stopHook?.();
+      stopHook();
       await core.stop();
       await shell.close();
     },

@@ -12,7 +12,7 @@ import { JsonFileSettingsStore, MemorySecretStore } from '../../electron/api/set
 import { startWebShell, type WebShell } from '../../electron/web/server.ts';
 import { fromMainFrameOf, serveIpc } from '../../electron/api/ipc-transport.ts';
 import { ipcClient, wsClient, type WsClient } from '../../renderer/src/api/clients.ts';
-import type { ApiClient, CoreEvent } from '../../electron/api/contract.ts';
+import { ApiError, type ApiClient, type CoreEvent } from '../../electron/api/contract.ts';
 import { createWindowManager } from '../../native/index.ts';
 import { RunStore } from '../../electron/store/run-store.ts';
 import { ipcPair } from '../helpers/ipc-pair.ts';
@@ -54,6 +54,15 @@ beforeAll(async () => {
   ipc = ipcClient(pair.bridge);
 });
 
+/** What a request failed with (it must fail). */
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('the request succeeded');
+    },
+    (err: unknown) => err,
+  );
+
 afterAll(async () => {
   await core.stop();
   ws.close();
@@ -75,6 +84,20 @@ for (const transport of ['websocket', 'ipc'] as const) {
       await expect(client().request('getRun', { id: '../etc' })).rejects.toThrow(/getRun: id/);
       await expect(client().request('getFrame', { id: seededRun, frame: 'frames/../../run.json' })).rejects.toThrow(/getFrame: frame/);
       await expect(client().request('startRun', { target: { game: '2048' }, agent: 'vlm' })).rejects.toThrow(/no model configured/);
+    });
+
+    it('says what kind of failure each refusal is: an ApiError with a code beside the message', async () => {
+      const unknown = await failure(client().request('explode' as never));
+      expect(unknown).toBeInstanceOf(ApiError);
+      expect(unknown).toMatchObject({ code: 'bad-input', message: 'unknown method "explode"' });
+      expect(await failure(client().request('control', { action: 'fly' } as never))).toMatchObject({ code: 'bad-input' });
+      expect(await failure(client().request('startRun', { target: { game: '2048' }, agent: 'vlm' }))).toMatchObject({ code: 'bad-input', message: expect.stringMatching(/no model configured/) });
+      expect(await failure(client().request('getRun', { id: 'no-such-run' }))).toMatchObject({ code: 'not-found', message: expect.stringMatching(/no run "no-such-run"/) });
+      expect(await failure(client().request('startRun', { target: { game: 'chess' }, agent: 'solver' }))).toMatchObject({ code: 'not-found', message: expect.stringMatching(/unknown game "chess"/) });
+      expect(await failure(client().request('control', { action: 'pause' }))).toMatchObject({ code: 'not-found', message: 'no run is going' });
+      expect(await failure(client().request('thumbnail', { windowId: '0x7ffffff0' }))).toMatchObject({ code: 'target-gone' });
+      expect(await failure(client().request('startRun', { target: { windowId: '0x7ffffff0' }, agent: 'solver' }))).toMatchObject({ code: 'target-gone', message: expect.stringMatching(/no window with id 0x7ffffff0/) });
+      expect((await client().request('state')).status).toBe('idle');
     });
 
     it('saves settings and keeps the API key out of the settings file', async () => {
@@ -144,7 +167,10 @@ for (const transport of ['websocket', 'ipc'] as const) {
         await until(() => events.some((e) => e.type === 'step'));
         const frame = events.find((e) => e.type === 'frame');
         expect(frame).toMatchObject({ runId: id, dataUrl: expect.stringMatching(/^data:image\/jpeg;base64,/) });
-        await expect(client().request('startRun', { target: { game: '2048' }, agent: 'solver' })).rejects.toThrow(/already going/);
+        // One busy rule for every activity: another run, an IDC or a recording is refused while this run goes.
+        expect(await failure(client().request('startRun', { target: { game: '2048' }, agent: 'solver' }))).toMatchObject({ code: 'busy', message: 'a run is already going; stop it first' });
+        expect(await failure(client().request('startIdc', { game: '2048' }))).toMatchObject({ code: 'busy' });
+        expect(await failure(client().request('startRecording', { target: { game: '2048' }, role: 'expert', participant: 'p1', consent: true }))).toMatchObject({ code: 'busy' });
 
         await client().request('control', { action: 'pause' });
         await until(() => (events.at(-1)?.type === 'state' && (events.at(-1) as { state: { status: string } }).state.status === 'paused') || false);
@@ -201,6 +227,22 @@ for (const transport of ['websocket', 'ipc'] as const) {
     });
   });
 }
+
+describe('wire errors', () => {
+  it('a message that is no request gets a bad-input answer on the raw socket, and the socket stays open', async () => {
+    const s = new WebSocket(`ws://127.0.0.1:${shell.port}/api/ws?token=${shell.token}`);
+    await new Promise((r, j) => (s.once('open', r), s.once('error', j)));
+    const answers: unknown[] = [];
+    s.on('message', (d) => answers.push(JSON.parse(String(d))));
+    s.send('not json');
+    s.send(JSON.stringify({ id: 3, method: 'getRun', params: { id: 'nope' } }));
+    await expect.poll(() => answers.filter((a) => !(a as { event?: unknown }).event).length).toBe(2);
+    const replies = answers.filter((a) => !(a as { event?: unknown }).event);
+    expect(replies[0]).toMatchObject({ id: -1, code: 'bad-input', error: expect.stringMatching(/^bad request: /) });
+    expect(replies[1]).toMatchObject({ id: 3, code: 'not-found', error: expect.stringMatching(/no run "nope"/) });
+    s.close();
+  });
+});
 
 describe('web shell access control', () => {
   const base = () => `http://127.0.0.1:${shell.port}`;

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prepareRun } from '../../electron/cli/compose.ts';
+import { prepareRun } from '../../electron/session/compose.ts';
 import { listRuns } from '../../electron/store/run-library.ts';
 import { RunStore } from '../../electron/store/run-store.ts';
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HostileOpenAI } from '../helpers/hostile-openai.ts';
 import { json, runCli, spawnCli } from '../helpers/cli.ts';
 import { heldInput } from '../helpers/xinput.ts';
-import { prepareRun } from '../../electron/cli/compose.ts';
+import { prepareRun } from '../../electron/session/compose.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 import { processState } from '../../native/process.ts';
 import { createWindowManager, findWindow } from '../../native/index.ts';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI } from '../helpers/fake-openai.ts';
 import { MALFORMED } from '../fixtures/malformed-outputs.ts';
-import { prepareRun } from '../../electron/cli/compose.ts';
+import { prepareRun } from '../../electron/session/compose.ts';
 import { loadNut } from '../../electron/input/nut.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 

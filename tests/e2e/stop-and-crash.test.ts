@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
 import { ROOT, runCli, spawnCli } from '../helpers/cli.ts';
 import { heldInput, keycodeOf, releaseKeysyms } from '../helpers/xinput.ts';
-import { prepareRun } from '../../electron/cli/compose.ts';
+import { prepareRun } from '../../electron/session/compose.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 import { createWindowManager } from '../../native/index.ts';
 

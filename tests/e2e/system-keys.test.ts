@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
 import { json, runCli } from '../helpers/cli.ts';
 import { heldInput } from '../helpers/xinput.ts';
-import { prepareRun } from '../../electron/cli/compose.ts';
+import { prepareRun } from '../../electron/session/compose.ts';
 import { ActionExecutor } from '../../electron/input/executor.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 import { createWindowManager } from '../../native/index.ts';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
-import { prepareRun } from '../../electron/cli/compose.ts';
+import { prepareRun } from '../../electron/session/compose.ts';
 import { slide, type Direction } from '../../games/g2048/rules.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 

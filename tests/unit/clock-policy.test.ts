@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createClockPolicy, LATENCY_MODES } from '../../electron/latency/clock-policy.ts';
+import { createClockPolicy } from '../../electron/latency/clock-policy.ts';
+import { LATENCY_MODES } from '../../electron/domain.ts';
 import { GameClock } from '../../electron/games/game-clock.ts';
 import { EngineWorld, PauseKeyWorld } from '../../electron/latency/world.ts';
 import type { BuiltinGame } from '../../electron/games/builtin-game.ts';

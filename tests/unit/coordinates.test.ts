@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { imageToScreen, windowToImage, inputScaleFor, visiblePart, isClipped, inputRegion } from '../../electron/input/coordinates.ts';
 import { overlapping } from '../../electron/capture/occlusion.ts';
-import { resolveKeyName } from '../../electron/input/keys.ts';
+import { resolveKeyName } from '../../electron/actions/keys.ts';
 
 describe('image → screen mapping', () => {
   const g = { window: { x: 200, y: 100, width: 1600, height: 1000 }, imageScale: 0.8, imageWidth: 1280, imageHeight: 800, inputScale: 1 };

@@ -19,14 +19,6 @@ import { describeSecretStorage } from '../../electron/app/secret-storage.ts';
 import config, { FUSES } from '../../forge.config.ts';
 import { FuseV1Options } from '@electron/fuses';
 
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((n) => {
-    const p = path.join(dir, n);
-    if (n === 'node_modules' || n.startsWith('.')) return [];
-    return statSync(p).isDirectory() ? sources(p) : /\.(ts|tsx|cts|mts)$/.test(n) ? [p] : [];
-  });
-}
-
 describe('Electron shell bundle', () => {
   it('bundles main, preload and the recorder’s worker threads, and the bundled threads run under plain Node', { timeout: 60_000 }, async () => {
     execFileSync(process.execPath, ['scripts/build-electron.mjs'], { cwd: ROOT, encoding: 'utf8' });
@@ -51,13 +43,7 @@ describe('Electron shell bundle', () => {
     expect(readdirSync(path.join(dir, 'frames'))).toHaveLength(written);
   });
 
-  it('keeps `electron` imports inside electron/app', () => {
-    const offenders = ['electron', 'renderer', 'native', 'games', 'prompts']
-      .flatMap((d) => sources(path.join(ROOT, d)))
-      .filter((f) => !f.includes(`${path.sep}electron${path.sep}app${path.sep}`))
-      .filter((f) => /from ['"]electron['"]|require\(['"]electron['"]\)/.test(readFileSync(f, 'utf8')));
-    expect(offenders).toEqual([]);
-  });
+  // Only electron/app imports `electron`: tests/unit/layers.test.ts checks it with the other layer rules.
 });
 
 describe('windows', () => {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseIdcArgs } from '../../electron/cli/main.ts';
-import { parseRequest } from '../../electron/api/contract.ts';
+import { parseParams } from '../../electron/api/contract.ts';
 
 describe('IDC options', () => {
   it('default to 10 rounds × 5 episodes under PDQ on the command line', () => {
@@ -16,7 +16,7 @@ describe('IDC options', () => {
   });
 
   it('default to 10 rounds × 5 episodes under PDQ over the contract', () => {
-    expect(parseRequest('startIdc', { game: '2048' }).params).toMatchObject({ game: '2048', rounds: 10, episodes: 5, latency: 'stop' });
-    expect(parseRequest('startIdc', { game: '2048', rounds: 2, episodes: 1 }).params).toMatchObject({ rounds: 2, episodes: 1 });
+    expect(parseParams('startIdc', { game: '2048' })).toMatchObject({ game: '2048', rounds: 10, episodes: 5, latency: 'stop' });
+    expect(parseParams('startIdc', { game: '2048', rounds: 2, episodes: 1 })).toMatchObject({ rounds: 2, episodes: 1 });
   });
 });

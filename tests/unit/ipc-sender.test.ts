@@ -14,8 +14,8 @@ import { createWindowManager } from '../../native/index.ts';
 import { ipcPair, type IpcPair } from '../helpers/ipc-pair.ts';
 import type { WireResponse } from '../../electron/api/contract.ts';
 
-/** The error and result of a wire response, whichever it has. */
-const parts = (r: WireResponse) => r as { error?: string; result?: unknown };
+/** The error (with its code) and result of a wire response, whichever it has. */
+const parts = (r: WireResponse) => r as { error?: string; code?: string; result?: unknown };
 
 const PAGE = 'file:///app/dist/renderer/index.html';
 let pair: IpcPair;
@@ -56,6 +56,7 @@ describe('IPC sender check', () => {
       const r = parts(await bridge.request('getSettings', {}));
       expect(r.result, who).toBeUndefined();
       expect(r.error, who).toMatch(/only the Gamepilot control window/);
+      expect(r.code, who).toBe('forbidden');
     }
   });
 

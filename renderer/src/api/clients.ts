@@ -1,8 +1,10 @@
 /**
  * The renderer's two ways to reach the core, one interface: Electron IPC through the preload
- * bridge, or the web shell's WebSocket. Both reject with the core's own error message.
+ * bridge, or the web shell's WebSocket. Both reject with an ApiError: the core's own message
+ * and its `code` (busy, bad-input, not-found, target-gone, …), so the UI can react to kinds
+ * of failure.
  */
-import type { ApiClient, CoreEvent, Method, Params, Results, WireResponse } from '../../../electron/api/contract.ts';
+import { ApiError, apiErrorFrom, type ApiClient, type CoreEvent, type Method, type Params, type Results, type WireResponse } from '../../../electron/api/contract.ts';
 
 export interface PreloadBridge {
   request(method: string, params: unknown): Promise<WireResponse>;
@@ -13,7 +15,7 @@ export function ipcClient(bridge: PreloadBridge): ApiClient {
   return {
     async request<M extends Method>(method: M, params?: Params<M>): Promise<Results[M]> {
       const res = await bridge.request(method, params ?? {});
-      if ('error' in res) throw new Error(res.error);
+      if ('error' in res) throw apiErrorFrom(res);
       return res.result as Results[M];
     },
     onEvent: (listener) => bridge.onEvent(listener),
@@ -54,17 +56,18 @@ export function wsClient(url: string, Socket: SocketCtor = (globalThis as unknow
       connListeners.forEach((l) => l(true));
     };
     socket.onmessage = (m) => {
-      const msg = JSON.parse(String(m.data)) as { event?: CoreEvent } & Partial<WireResponse & { result: unknown; error: string }>;
+      const msg = JSON.parse(String(m.data)) as { event?: CoreEvent; id?: number; result?: unknown; error?: unknown; code?: unknown };
       if (msg.event) return listeners.forEach((l) => l(msg.event!));
-      const p = pending.get(msg.id as number);
+      if (typeof msg.id !== 'number') return;
+      const p = pending.get(msg.id);
       if (!p) return;
-      pending.delete(msg.id as number);
-      if (typeof msg.error === 'string') p.reject(new Error(msg.error));
+      pending.delete(msg.id);
+      if (typeof msg.error === 'string') p.reject(apiErrorFrom({ error: msg.error, code: msg.code }));
       else p.resolve(msg.result);
     };
     socket.onclose = () => {
       connListeners.forEach((l) => l(false));
-      for (const p of pending.values()) p.reject(new Error('connection to Gamepilot lost'));
+      for (const p of pending.values()) p.reject(new ApiError('internal', 'connection to Gamepilot lost'));
       pending.clear();
       if (closed) return;
       ready = new Promise<void>((r) => (markReady = r));

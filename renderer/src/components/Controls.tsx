@@ -1,10 +1,10 @@
 /** Start / pause / resume / single step / stop, with keyboard shortcuts (P, N, Escape). */
 import { useEffect } from 'react';
-import type { ApiClient, CoreState } from '../../../electron/api/contract.ts';
+import type { ApiClient, ControlAction, CoreState } from '../../../electron/api/contract.ts';
 
 export function Controls({ client, core, onError }: { client: ApiClient; core: CoreState | null; onError: (e: string) => void }) {
   const status = core?.status ?? 'idle';
-  const act = (action: 'pause' | 'resume' | 'step' | 'stop') => client.request('control', { action }).catch((e: Error) => onError(e.message));
+  const act = (action: ControlAction) => client.request('control', { action }).catch((e: Error) => onError(e.message));
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if ((e.target as HTMLElement)?.closest('input, select, textarea')) return;

@@ -1,7 +1,7 @@
 /** The latency mode, switchable live (effective at the next step), and the world's state. */
-import type { ApiClient, LatencyModeName, WorldState } from '../../../electron/api/contract.ts';
+import type { ApiClient, LatencyMode, WorldState } from '../../../electron/api/contract.ts';
 
-const MODES: [LatencyModeName, string][] = [
+const MODES: [LatencyMode, string][] = [
   ['stop', 'frozen while the model thinks, then runs a fixed interval'],
   ['slow', 'frozen for a buffer after each capture, then runs'],
   ['normal', 'the world never waits'],
@@ -10,7 +10,7 @@ const MODES: [LatencyModeName, string][] = [
 
 export function LatencySwitch({ client, latency, onError }: { client: ApiClient; latency: WorldState | undefined; onError: (e: string) => void }) {
   if (!latency) return null;
-  const set = (mode: LatencyModeName) => client.request('setLatency', { mode }).catch((e: Error) => onError(e.message));
+  const set = (mode: LatencyMode) => client.request('setLatency', { mode }).catch((e: Error) => onError(e.message));
   return (
     <div className="latency-switch" role="group" aria-label="latency mode">
       <span className="label">World clock</span>

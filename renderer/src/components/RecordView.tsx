@@ -6,11 +6,10 @@
  * window is captured.
  */
 import { useEffect, useState } from 'react';
-import type { ApiClient, CoreState, RecordingResult } from '../../../electron/api/contract.ts';
+import type { ApiClient, CoreState, RecordingResult, Role } from '../../../electron/api/contract.ts';
 import { Replay } from './RunsView.tsx';
 import { TargetList, targetLabel, targetParam, type TargetChoice } from './TargetPicker.tsx';
 
-type Role = 'rookie' | 'expert';
 type Stage = { kind: 'read' } | { kind: 'play'; round: number } | { kind: 'tutorial' } | { kind: 'done' };
 
 const PLAN: Record<Role, Stage[]> = {

@@ -1,8 +1,8 @@
 /** Reflection for the live model run: mode (next attempt), the lessons, editable before the retry. */
 import { useEffect, useState } from 'react';
-import type { ApiClient, CoreEvent, LiveRun, ReflectionModeName } from '../../../electron/api/contract.ts';
+import type { ApiClient, CoreEvent, LiveRun, ReflectionMode } from '../../../electron/api/contract.ts';
 
-const MODES: [ReflectionModeName, string][] = [
+const MODES: [ReflectionMode, string][] = [
   ['none', 'off'],
   ['self-f', 'own failure'],
   ['self-t', 'tutorial'],
@@ -26,7 +26,7 @@ export function ReflectionPanel({ client, run, lessons, paused, onError }: {
     <div className="reflection" aria-label="reflection">
       <h3>Reflection</h3>
       <div className="row">
-        <select value={r.mode} onChange={(e) => call(client.request('setReflection', { mode: e.target.value as ReflectionModeName, ...(e.target.value === 'other' && r.reflectorModel ? { reflectorModel: r.reflectorModel } : {}) }))} data-testid="reflection-mode" aria-label="reflection mode">
+        <select value={r.mode} onChange={(e) => call(client.request('setReflection', { mode: e.target.value as ReflectionMode, ...(e.target.value === 'other' && r.reflectorModel ? { reflectorModel: r.reflectorModel } : {}) }))} data-testid="reflection-mode" aria-label="reflection mode">
           {MODES.map(([m, label]) => <option key={m} value={m}>{label}</option>)}
         </select>
         <label className="inline">

@@ -3,7 +3,7 @@
  * `TargetList` (the choice alone) is shared with the Record tab.
  */
 import { useEffect, useState } from 'react';
-import type { ApiClient, GameSummary, StartRun, WindowSummary, WindowThumbnail } from '../../../electron/api/contract.ts';
+import type { ApiClient, GameSummary, ReflectionMode, StartRun, WindowSummary, WindowThumbnail } from '../../../electron/api/contract.ts';
 
 export type TargetChoice = { kind: 'game'; game: GameSummary } | { kind: 'window'; window: WindowSummary };
 
@@ -114,7 +114,7 @@ export function TargetPicker({ client, modelConfigured, busy, onStarted, onError
   const [maxSteps, setMaxSteps] = useState<number | ''>('');
   const [paceMs, setPaceMs] = useState(0);
   const [latency, setLatency] = useState<StartRun['latency']>('normal');
-  const [reflection, setReflection] = useState<'none' | 'self-f' | 'self-t' | 'self' | 'other'>('none');
+  const [reflection, setReflection] = useState<ReflectionMode>('none');
   const [tutorial, setTutorial] = useState('');
   const [reflectorModel, setReflectorModel] = useState('');
   const [review, setReview] = useState(false);

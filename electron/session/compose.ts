@@ -1,31 +1,31 @@
 /**
- * Builds the parts of a run from plain options: the composition root shared by the CLI,
- * the web shell and the app, so every shell plays the same way.
+ * The composition root: builds the parts of a run (agent, target, capturer, world, session)
+ * from plain options, for every shell (CLI, web shell, app) and for the core's own runs (the
+ * API, IDC rounds, solver demonstrations), so everything plays the same way. Messages name
+ * options in words, never a shell's flags: each shell maps its own flags onto RunOptions.
  */
 import { createWindowManager, type WindowManager } from '../../native/index.ts';
 import { getGame } from '../../games/index.ts';
 import { createCapturer, type CaptureBackend, type ScreenCapturer } from '../capture/index.ts';
-import type { ActionSpace } from '../actions/parse.ts';
 import type { Agent } from '../agents/types.ts';
 import { RandomAgent, SolverAgent } from '../agents/baselines.ts';
 import { VlmAgent, type VlmSettings } from '../agents/vlm.ts';
 import { RunStore } from '../store/run-store.ts';
-import { BuiltinTarget, WindowTarget, type Target, type ViewLauncher } from '../session/targets.ts';
-import { Session, type SessionConfig } from '../session/session.ts';
+import { BuiltinTarget, WindowTarget, type Target, type ViewLauncher } from './targets.ts';
+import { Session, type SessionConfig } from './session.ts';
 import type { EncodeOptions } from '../capture/encode.ts';
-import { DEFAULT_LATENCY, type LatencyMode, type LatencySettings } from '../latency/clock-policy.ts';
+import { DEFAULT_LATENCY, type LatencySettings } from '../latency/clock-policy.ts';
 import { PauseKeyWorld, ProcessWorld, UnfreezableWorld, type World } from '../latency/world.ts';
 import { refusal } from '../../native/process.ts';
 import { ProcessFreezer, suspendedRegistry } from '../safety/suspended.ts';
 import { ActionExecutor } from '../input/executor.ts';
 import { defaultConfigDir } from '../util/paths.ts';
-
-export type AgentKind = 'random' | 'solver' | 'vlm';
+import { CodedError, type ActionSpace, type AgentKind, type LatencyMode } from '../domain.ts';
 
 export interface RunOptions {
   game?: string;
   window?: string;
-  /** An exact window, by the id `gamepilot windows` lists. */
+  /** An exact window, by its id in the window list. */
   windowId?: string;
   agent: AgentKind;
   space: ActionSpace;
@@ -53,14 +53,14 @@ export function makeAgent(opts: Pick<RunOptions, 'agent' | 'seed' | 'vlm'>): Age
   if (opts.agent === 'random') return new RandomAgent(opts.seed);
   if (opts.agent === 'solver') return new SolverAgent();
   const model = opts.vlm?.model ?? process.env.GAMEPILOT_MODEL;
-  if (!model) throw new Error('the vlm agent needs a model: --model NAME (or GAMEPILOT_MODEL)');
+  if (!model) throw new CodedError('bad-input', 'the vlm agent needs a model: give its name (or set GAMEPILOT_MODEL)');
   return new VlmAgent({ ...opts.vlm, model });
 }
 
 export async function openTarget(opts: Pick<RunOptions, 'game' | 'window' | 'windowId'>, wm: WindowManager, launch?: ViewLauncher, size?: { width: number; height: number }): Promise<Target> {
-  if ([opts.game, opts.window, opts.windowId].filter((v) => v !== undefined).length > 1) throw new Error('give one of --game, --window or --window-id');
+  if ([opts.game, opts.window, opts.windowId].filter((v) => v !== undefined).length > 1) throw new CodedError('bad-input', 'give one target: a built-in game, a window title pattern or a window id, not several');
   if (opts.windowId !== undefined) {
-    if (!/^[\w:]{1,40}$/.test(opts.windowId)) throw new Error(`--window-id must be a window id as \`gamepilot windows\` lists it (e.g. 0x01e00003), got "${opts.windowId}"`);
+    if (!/^[\w:]{1,40}$/.test(opts.windowId)) throw new CodedError('bad-input', `a window id looks as the window list shows it (e.g. 0x01e00003), got "${opts.windowId}"`);
     return WindowTarget.byId(wm, opts.windowId);
   }
   if (opts.game) return BuiltinTarget.open(getGame(opts.game), wm, { ...(launch ? { launch } : {}), ...(size ? { ...size, x: 0, y: 0 } : {}) });
@@ -69,11 +69,11 @@ export async function openTarget(opts: Pick<RunOptions, 'game' | 'window' | 'win
     try {
       pattern = new RegExp(opts.window, 'i');
     } catch (err) {
-      throw new Error(`--window is not a valid regular expression: ${(err as Error).message}`);
+      throw new CodedError('bad-input', `the window title pattern is not a valid regular expression: ${(err as Error).message}`);
     }
     return WindowTarget.find(wm, pattern);
   }
-  throw new Error('give a target: --game <id>, --window <title regex> or --window-id <id>');
+  throw new CodedError('bad-input', 'give a target: a built-in game, a window title pattern or a window id');
 }
 
 export interface PreparedRun {
@@ -85,7 +85,7 @@ export interface PreparedRun {
 /** Opens the target and wires a session to a fresh run folder. The caller closes the target. */
 export async function prepareRun(opts: RunOptions, wm: WindowManager = createWindowManager()): Promise<PreparedRun> {
   const agent = makeAgent(opts);
-  if (opts.space === 'semantic' && !opts.game) throw new Error('--action-space semantic needs a built-in --game');
+  if (opts.space === 'semantic' && !opts.game) throw new CodedError('bad-input', 'the semantic action space needs a built-in game (a window has no declared moves)');
   const target = await openTarget(opts, wm);
   try {
     return { ...wireSession(opts, target, agent, wm), target };
@@ -156,7 +156,7 @@ function windowWorld(target: Target, pauseKey?: string): World {
     try {
       executor = new ActionExecutor({ allowedKeys: [pauseKey] }); // the operator chose this key, even a system one
     } catch {
-      throw new Error(`--pause-key "${pauseKey}" is not a key name (e.g. p, escape, f3, pause)`);
+      throw new CodedError('bad-input', `the pause key "${pauseKey}" is not a key name (e.g. p, escape, f3, pause)`);
     }
     return new PauseKeyWorld(async () => {
       const w = await target.locate();
@@ -165,6 +165,11 @@ function windowWorld(target: Target, pauseKey?: string): World {
   }
   const pid = target.pid;
   if (!pid) return new UnfreezableWorld('the window reports no process id');
-  const why = refusal(pid);
+  let why: string | null;
+  try {
+    why = refusal(pid);
+  } catch (err) {
+    why = `cannot tell whether pid ${pid} may be suspended: ${(err as Error).message}`; // fail safe: never freeze blind
+  }
   return why ? new UnfreezableWorld(why) : new ProcessWorld(pid, processFreezer());
 }

@@ -1,0 +1,58 @@
+/**
+ * The runs library over the contract: list, leaderboard, open, frames, exports, tutorials.
+ * Over the contract a run is named by its id (a folder name in the runs folder), and exports
+ * go only where the person chose (the app's save dialog) or into the exports folder.
+ */
+import path from 'node:path';
+import type { Handlers } from './contract.ts';
+import { exportRun, listRuns, openRun, readFrame, runPath } from '../store/run-library.ts';
+import { leaderboard } from '../store/leaderboard.ts';
+import { exportVideo } from '../recording/video.ts';
+import { CodedError } from '../domain.ts';
+
+export interface LibraryDeps {
+  runsDir: string;
+  exportDir: string;
+  /**
+   * Where an export goes, asked of the person (the app's native save dialog): an absolute
+   * path, or undefined when they cancel. Without it, exports go into `exportDir`.
+   */
+  chooseExportPath?(suggestedName: string, kind: 'run' | 'video'): Promise<string | undefined>;
+}
+
+export type LibraryMethod = 'listRuns' | 'leaderboard' | 'getRun' | 'getFrame' | 'exportRun' | 'exportVideo' | 'findTutorial';
+
+export function libraryHandlers(deps: LibraryDeps): Pick<Handlers, LibraryMethod> {
+  /** Where an export named `name` goes: the person's choice (app dialog), else the exports folder. Never a path from the page. */
+  const destination = async (name: string, kind: 'run' | 'video'): Promise<string> => {
+    if (deps.chooseExportPath) {
+      const chosen = await deps.chooseExportPath(name, kind);
+      if (!chosen) throw new CodedError('cancelled', 'export cancelled');
+      if (!path.isAbsolute(chosen)) throw new CodedError('bad-input', `the chosen export path is not absolute: ${chosen}`);
+      return chosen;
+    }
+    return path.join(path.resolve(deps.exportDir), name);
+  };
+  return {
+    listRuns: async () => listRuns(deps.runsDir),
+    leaderboard: async (p) => leaderboard(deps.runsDir, p.game ? { game: p.game } : {}),
+    getRun: async (p) => openRun(deps.runsDir, p.id),
+    getFrame: async (p) => {
+      const f = readFrame(deps.runsDir, p.id, p.frame);
+      return { dataUrl: `data:${f.mime};base64,${f.data.toString('base64')}` };
+    },
+    exportRun: async (p) => {
+      runPath(deps.runsDir, p.id); // a missing run fails before anyone is asked where to put it
+      return { path: exportRun(deps.runsDir, p.id, await destination(p.name ?? p.id, 'run')) };
+    },
+    exportVideo: async (p) => {
+      const dir = runPath(deps.runsDir, p.id);
+      return { path: await exportVideo(dir, await destination(p.name ?? `${p.id}.mp4`, 'video')) };
+    },
+    /** The latest completed expert session of a game: the rookie's tutorial. */
+    findTutorial: async (p) => {
+      const expert = listRuns(deps.runsDir).runs.find((r) => r.kind === 'human' && r.agent === 'human-expert' && r.game === p.game && r.status === 'completed');
+      return { id: expert?.id ?? null };
+    },
+  };
+}

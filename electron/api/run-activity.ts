@@ -1,0 +1,231 @@
+/**
+ * A run started over the contract, as the activity slot holds it: built from a StartRun
+ * request through the composition root, its session's events relayed to the contract's event
+ * stream, and the live controls (pause, step, latency mode, reflection, lessons).
+ */
+import type { WindowManager } from '../../native/types.ts';
+import type { CoreEvent, LiveRun, ParamsOut, Results, StartRun, WorldState } from './contract.ts';
+import type { Activity } from './activity.ts';
+import type { RunModelSettings } from './settings.ts';
+import { openTarget } from './targets.ts';
+import { makeAgent, wireSession, type RunOptions } from '../session/compose.ts';
+import type { Session } from '../session/session.ts';
+import type { Target, ViewLauncher } from '../session/targets.ts';
+import type { ScreenCapturer } from '../capture/types.ts';
+import type { RunStore } from '../store/run-store.ts';
+import { runPath } from '../store/run-library.ts';
+import { VlmAgent } from '../agents/vlm.ts';
+import { attachReflection, checkReflectionRequest, type ReflectionRequest } from '../reflection/setup.ts';
+import type { ReflectAndRetry } from '../reflection/retry.ts';
+import { DEFAULT_SAMPLE } from '../reflection/trajectory.ts';
+import { CodedError, type ControlAction, type ReflectAfter, type ReflectionMode } from '../domain.ts';
+
+/** What a run needs from the core around it. */
+export interface RunContext {
+  wm: WindowManager;
+  capturer: ScreenCapturer;
+  runsDir: string;
+  launchView?: ViewLauncher;
+  /** The configured model (throws when none is). */
+  model(): RunModelSettings;
+  /** The long side of the images the model gets (Settings). */
+  imageSize: number;
+  emit(e: CoreEvent): void;
+  /** The session paused or resumed itself. */
+  phase(run: RunActivity, phase: 'running' | 'paused'): void;
+}
+
+/** A reflection request over the contract: a tutorial is "solver" or a run id, never a path. */
+function reflectionRequest(r: { mode: ReflectionMode; tutorial?: string | undefined; after: ReflectAfter; maxWords: number; reflectorModel?: string | undefined }, ctx: RunContext): ReflectionRequest {
+  const vlm = ctx.model();
+  // Only the runs folder is ever read.
+  const tutorial = r.tutorial === undefined || r.tutorial === 'solver' ? r.tutorial : runPath(ctx.runsDir, r.tutorial);
+  const req: ReflectionRequest = {
+    mode: r.mode,
+    ...(tutorial ? { tutorial } : {}),
+    after: r.after,
+    successScore: 100,
+    sample: DEFAULT_SAMPLE,
+    reflector: { maxWords: r.maxWords, ...(r.reflectorModel ? { model: r.reflectorModel } : {}), ...(vlm.baseURL ? { baseURL: vlm.baseURL } : {}), ...(vlm.apiKey ? { apiKey: vlm.apiKey } : {}) },
+  };
+  try {
+    checkReflectionRequest(req, vlm.model);
+  } catch (err) {
+    throw new CodedError('bad-input', (err as Error).message);
+  }
+  return req;
+}
+
+export class RunActivity implements Activity {
+  readonly kind = 'run' as const;
+  readonly finished: Promise<string | null>;
+  /** What the live view shows of this run; a copy goes out with every state. */
+  readonly run: LiveRun;
+
+  private constructor(
+    readonly session: Session,
+    private readonly target: Target,
+    store: RunStore,
+    req: StartRun,
+    demo: boolean,
+    private reflection: ReflectAndRetry | undefined,
+    private readonly ctx: RunContext,
+  ) {
+    this.run = {
+      id: store.meta.id, dir: store.dir, target: target.label, game: store.meta.game, agent: session.agent.name, model: store.meta.model,
+      space: req.space, demo, episode: 0, step: 0, episodes: req.episodes, maxSteps: Number(store.meta.config.max_steps),
+      score: null, tokens: { input: 0, output: 0 }, costUsd: null, latency: session.latency,
+      reflection: req.agent === 'vlm' ? { mode: reflection?.opts.mode ?? 'none', review: !!req.reflection?.review, lessons: '', reflectorModel: reflection && reflection.opts.mode !== 'none' ? reflection.opts.reflector.model : null } : null,
+    };
+    this.relay();
+    this.finished = session.run().then(
+      (result) => (result.status === 'failed' ? (result.error ?? 'the run failed') : null),
+      (err: Error) => err.message,
+    );
+  }
+
+  /** Opens the target and starts the run; undoes what it did when it cannot (a failed run folder, the window closed). */
+  static async open(req: StartRun, ctx: RunContext, opts: { demo?: boolean } = {}): Promise<RunActivity> {
+    let target: Target | undefined;
+    let store: RunStore | undefined;
+    try {
+      const vlm = req.agent === 'vlm' ? ctx.model() : undefined;
+      const reflection = req.reflection && req.reflection.mode !== 'none' ? req.reflection : undefined;
+      if (reflection && req.agent !== 'vlm') throw new CodedError('bad-input', 'reflection needs the model agent');
+      const reflectionReq = reflection ? reflectionRequest(reflection, ctx) : undefined; // a bad tutorial fails here, before anything opens
+      const options: RunOptions = {
+        ...('game' in req.target ? { game: req.target.game } : {}),
+        agent: req.agent,
+        space: req.space,
+        episodes: req.episodes,
+        ...(req.maxSteps ? { maxSteps: req.maxSteps } : {}),
+        seed: req.seed,
+        outDir: ctx.runsDir,
+        capture: 'nut',
+        capturer: ctx.capturer,
+        encode: { longSide: ctx.imageSize, format: 'jpeg', quality: 80 },
+        minStepMs: req.paceMs,
+        latency: req.latency,
+        ...(vlm ? { vlm } : {}),
+      };
+      const agent = makeAgent(options);
+      if (req.space === 'semantic' && !('game' in req.target)) throw new CodedError('bad-input', 'the semantic action space needs a built-in game');
+      target = await openTarget(req.target, ctx);
+      const wired = wireSession(options, target, agent, ctx.wm);
+      store = wired.store;
+      if (opts.demo) store.update({ demo: true });
+      const runId = store.meta.id;
+      const loop = reflectionReq ? (await attachReflection(reflectionReq, wired.session, target.game?.def, (m) => ctx.emit({ type: 'warning', runId, message: m }))).loop : undefined;
+      return new RunActivity(wired.session, target, store, req, !!opts.demo, loop, ctx);
+    } catch (err) {
+      store?.close('failed', (err as Error).message);
+      await target?.close().catch(() => {});
+      throw err;
+    }
+  }
+
+  stop() {
+    this.session.stop();
+  }
+
+  async close() {
+    await this.target.close();
+  }
+
+  /** Pause, resume, a single step; stopping goes through the activity slot. */
+  control(action: Exclude<ControlAction, 'stop'>) {
+    if (action === 'pause') this.session.pause();
+    if (action === 'resume') this.session.resume();
+    if (action === 'step') this.session.stepOnce();
+  }
+
+  setLatency(mode: ParamsOut<'setLatency'>['mode']): WorldState {
+    this.session.setLatency(mode);
+    return this.run.latency;
+  }
+
+  /** Switches reflection for this run; it takes effect at the next attempt. */
+  async setReflection({ mode, review, reflectorModel }: ParamsOut<'setReflection'>): Promise<Results['setReflection']> {
+    const shown = this.modelRun();
+    if (!this.reflection && mode !== 'none') {
+      this.reflection = await this.attach(reflectionRequest({ mode, after: 'failed', maxWords: 150, reflectorModel }, this.ctx));
+    } else if (this.reflection) {
+      try {
+        this.reflection.setMode(mode, reflectorModel); // refuses "other" without a different model
+      } catch (err) {
+        throw new CodedError('bad-input', (err as Error).message);
+      }
+      this.session.store.update({ reflection: this.reflection.summary() });
+    }
+    shown.mode = mode;
+    shown.reflectorModel = this.reflection && mode !== 'none' ? this.reflection.opts.reflector.model : null;
+    if (review !== undefined) shown.review = review;
+    return { mode, review: shown.review };
+  }
+
+  /** Lessons a person wrote or edited, for the next attempt. */
+  async setLessons(text: string): Promise<Results['setLessons']> {
+    const shown = this.modelRun();
+    // Through a reflection loop (one that never reflects, if none is on), so run.json says which episodes had lessons.
+    this.reflection ??= await this.attach(reflectionRequest({ mode: 'none', after: 'failed', maxWords: 150 }, this.ctx));
+    this.reflection.setLessons(text);
+    shown.lessons = text;
+    this.ctx.emit({ type: 'lessons', runId: this.run.id, afterEpisode: null, text, edited: true });
+    return { text };
+  }
+
+  private modelRun(): NonNullable<LiveRun['reflection']> {
+    if (!this.run.reflection || !(this.session.agent instanceof VlmAgent)) throw new CodedError('bad-input', 'no model run is going');
+    return this.run.reflection;
+  }
+
+  private async attach(req: ReflectionRequest): Promise<ReflectAndRetry> {
+    const runId = this.run.id;
+    return (await attachReflection(req, this.session, this.target.game?.def, (m) => this.ctx.emit({ type: 'warning', runId, message: m }))).loop;
+  }
+
+  /** Forwards the session's events to the contract's event stream, keeping the live view's counters. */
+  private relay() {
+    const { session, run, ctx } = this;
+    session.on('frame', (f) => {
+      run.episode = f.episode;
+      run.step = f.step;
+      ctx.emit({ type: 'frame', runId: run.id, episode: f.episode, step: f.step, dataUrl: `data:${f.mime};base64,${f.data.toString('base64')}`, width: f.width, height: f.height });
+    });
+    session.on('token', (t) => ctx.emit({ type: 'token', runId: run.id, ...t }));
+    session.on('step', (r) => {
+      run.score = r.score ?? null;
+      run.tokens.input += r.tokens?.input ?? 0;
+      run.tokens.output += r.tokens?.output ?? 0;
+      if (typeof r.cost_usd === 'number') run.costUsd = (run.costUsd ?? 0) + r.cost_usd;
+      ctx.emit({
+        type: 'step',
+        data: {
+          runId: run.id, episode: r.episode, step: r.step, reasoning: r.reasoning, actions: r.actions, actionsText: r.actionsText,
+          outcomes: r.outcomes ?? [], errors: r.errors, latency_ms: r.latency_ms, ...(r.tokens ? { tokens: r.tokens } : {}),
+          ...(r.cost_usd !== undefined ? { cost_usd: r.cost_usd } : {}), score: r.score ?? null, ...(r.frame_size ? { frame_size: r.frame_size } : {}),
+          latency_mode: r.latency_mode, paused_ms: r.paused_ms, ...(r.drift_ticks !== undefined ? { drift_ticks: r.drift_ticks } : {}),
+        },
+      });
+    });
+    session.on('episode', (e) => ctx.emit({ type: 'episode', runId: run.id, ...e }));
+    const onWorld = (w: WorldState) => {
+      run.latency = w;
+      ctx.emit({ type: 'world', runId: run.id, latency: w });
+    };
+    session.on('world', onWorld);
+    session.on('latency', onWorld);
+    session.on('warning', (message) => ctx.emit({ type: 'warning', runId: run.id, message }));
+    session.on('reflection', (rec) => {
+      const text = rec.lesson?.text ?? '';
+      if (text && run.reflection) run.reflection.lessons = text;
+      const review = !!run.reflection?.review && !!text;
+      if (review) session.pause(); // a person reads and edits the lessons before the retry
+      ctx.emit({ type: 'lessons', runId: run.id, afterEpisode: rec.after_episode, text, ...(rec.lesson?.note ? { note: rec.lesson.note } : {}), ...(rec.error ? { error: rec.error } : {}), awaitingReview: review });
+    });
+    session.on('released', (inputs) => ctx.emit({ type: 'released', runId: run.id, inputs }));
+    session.on('status', (s) => {
+      if (s === 'paused' || s === 'running') ctx.phase(this, s);
+    });
+  }
+}

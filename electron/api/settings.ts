@@ -1,0 +1,122 @@
+/**
+ * Settings and the model connection: what is saved (never the API key in the settings file),
+ * where the stored key may go (only to the endpoint it was saved for), the connection test,
+ * and the model settings a run is built with.
+ */
+import OpenAI from 'openai';
+import { PROVIDERS, type Results, type Settings } from './contract.ts';
+import type { SecretStore, SettingsStore } from './settings-store.ts';
+import { describeApiError, type VlmSettings } from '../agents/vlm.ts';
+import { parseAccelerator } from '../input/stop-hotkey.ts';
+import { CodedError } from '../domain.ts';
+
+/** The model settings a run gets from Settings. */
+export type RunModelSettings = Partial<VlmSettings> & { model: string };
+
+/** The base URL a settings patch points at: explicit, else the chosen provider's preset, else the current one. */
+function effectiveBaseURL(s: Settings, patch: Partial<Settings>): string {
+  if (patch.baseURL) return patch.baseURL;
+  if (patch.provider && patch.provider !== 'custom' && patch.baseURL === undefined) return PROVIDERS[patch.provider].baseURL;
+  return baseURLOf(s);
+}
+
+function baseURLOf(s: Settings): string {
+  return s.baseURL || PROVIDERS[s.provider].baseURL;
+}
+
+/** Same endpoint, ignoring a trailing slash and the case of scheme and host. */
+function sameEndpoint(a: string, b: string): boolean {
+  const norm = (u: string) => {
+    try {
+      const x = new URL(u);
+      return `${x.protocol}//${x.host}${x.pathname.replace(/\/+$/, '')}${x.search}`;
+    } catch {
+      return u.trim().replace(/\/+$/, '');
+    }
+  };
+  return !!a && norm(a) === norm(b);
+}
+
+export class SettingsService {
+  private current: Settings;
+
+  constructor(
+    private readonly store: SettingsStore,
+    private readonly secrets: SecretStore,
+  ) {
+    this.current = store.load();
+  }
+
+  get settings(): Settings {
+    return this.current;
+  }
+
+  /** A note from loading (a corrupt file kept aside), if there was one. */
+  get warning(): string | null {
+    return this.store.warning;
+  }
+
+  view(): Results['getSettings'] {
+    return { settings: this.current, apiKeySet: !!this.secrets.getApiKey(), secretStorage: this.secrets.kind };
+  }
+
+  /** Saves a patch; a stop hotkey that is no key combination is refused before anything is written. */
+  save(patch: Partial<Settings>, apiKey?: string): Results['saveSettings'] {
+    if (patch.stopHotkey !== undefined) {
+      try {
+        parseAccelerator(patch.stopHotkey);
+      } catch (err) {
+        throw new CodedError('bad-input', `saveSettings: stopHotkey: ${(err as Error).message} (e.g. CommandOrControl+Shift+F12)`);
+      }
+    }
+    const next = { ...this.current, ...patch };
+    if (patch.provider && patch.provider !== 'custom' && patch.baseURL === undefined) next.baseURL = PROVIDERS[patch.provider].baseURL;
+    // A stored key belongs to its endpoint: moving to another one without a new key drops it,
+    // so a page holding the token cannot point the key at a server of its own.
+    const keyCleared = apiKey === undefined && !sameEndpoint(baseURLOf(this.current), baseURLOf(next)) && !!this.secrets.getApiKey();
+    this.store.save(next);
+    this.current = next;
+    if (apiKey !== undefined) this.secrets.setApiKey(apiKey);
+    else if (keyCleared) this.secrets.setApiKey(undefined);
+    return { settings: this.current, apiKeySet: !!this.secrets.getApiKey(), ...(keyCleared ? { keyCleared: true } : {}) };
+  }
+
+  /**
+   * Lists the models at a base URL. The stored API key goes only to the saved base URL: a
+   * request for another URL (explicit, or a provider's preset) sends the key it brings, or none.
+   */
+  async testConnection(patch: Partial<Settings>, givenKey?: string): Promise<Results['testConnection']> {
+    const t0 = performance.now();
+    const s = { ...this.current, ...patch };
+    const baseURL = effectiveBaseURL(s, patch);
+    const apiKey = givenKey || (sameEndpoint(baseURL, baseURLOf(this.current)) ? this.secrets.getApiKey() : undefined);
+    try {
+      if (!baseURL) throw new Error('no base URL: pick a provider or enter a base URL');
+      const client = new OpenAI({ baseURL, apiKey: apiKey || 'no-key', maxRetries: 0, timeout: 10_000 });
+      const models: string[] = [];
+      for await (const m of client.models.list()) {
+        models.push(m.id);
+        if (models.length >= 200) break;
+      }
+      const known = !s.model || models.length === 0 || models.includes(s.model);
+      return { ok: true, models, ms: Math.round(performance.now() - t0), ...(known ? {} : { error: `connected, but the server does not list model "${s.model}"` }) };
+    } catch (err) {
+      return { ok: false, models: [], error: `${baseURL}: ${describeApiError(err)}`, ms: Math.round(performance.now() - t0) };
+    }
+  }
+
+  /** The model a run plays with, from Settings; refused when none is configured. */
+  model(): RunModelSettings {
+    const s = this.current;
+    if (!s.model) throw new CodedError('bad-input', 'no model configured: open Settings, pick a provider and a model');
+    const apiKey = this.secrets.getApiKey();
+    return {
+      model: s.model,
+      baseURL: baseURLOf(s),
+      ...(apiKey ? { apiKey } : {}),
+      detail: s.detail,
+      history: s.history,
+      ...(s.temperature !== null ? { temperature: s.temperature } : {}),
+    };
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * The core's vocabulary, defined once: every enum the rooms, the contract and the renderer
+ * share, the run id format, the plain records that cross from the core's lower rooms to the
+ * contract unchanged, and the coded error every layer may throw. It imports nothing, so any
+ * layer may import it (native/ and games/ included) and the contract can stay free of Node.
+ */
+
+export const LATENCY_MODES = ['stop', 'slow', 'normal', 'lcrt'] as const;
+/** How the world waits for the model: see electron/latency/clock-policy.ts. */
+export type LatencyMode = (typeof LATENCY_MODES)[number];
+
+export const REFLECTION_MODES = ['none', 'self-f', 'self-t', 'self', 'other'] as const;
+/** GameVerse's reflect-and-retry modes: see electron/reflection/reflector.ts. */
+export type ReflectionMode = (typeof REFLECTION_MODES)[number];
+
+/** When a reflection follows an episode: after a failed one, or after every one. */
+export const REFLECT_AFTER = ['failed', 'every'] as const;
+export type ReflectAfter = (typeof REFLECT_AFTER)[number];
+
+/** Human baselines: a rookie learns from a tutorial, an expert plays once. */
+export const ROLES = ['rookie', 'expert'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** GUI: keyboard and mouse on the window; semantic: the built-in game's own moves. */
+export const ACTION_SPACES = ['gui', 'semantic'] as const;
+export type ActionSpace = (typeof ACTION_SPACES)[number];
+
+export const AGENT_KINDS = ['random', 'solver', 'vlm'] as const;
+export type AgentKind = (typeof AGENT_KINDS)[number];
+
+/** The image detail hint sent to providers that honour it. */
+export const IMAGE_DETAILS = ['low', 'high', 'auto'] as const;
+export type ImageDetail = (typeof IMAGE_DETAILS)[number];
+
+/** How a target's world is frozen: engine clock, process suspension, its pause key, or not at all. */
+export const WORLD_KINDS = ['engine', 'process', 'pause-key', 'none'] as const;
+export type WorldKind = (typeof WORLD_KINDS)[number];
+
+/** The latency mode in force and whether the game's world is frozen right now. */
+export interface WorldState {
+  mode: LatencyMode;
+  frozen: boolean;
+  /** How this target is frozen: engine clock, process, pause key, or not at all. */
+  world: WorldKind;
+}
+
+export const CONTROL_ACTIONS = ['pause', 'resume', 'step', 'stop'] as const;
+export type ControlAction = (typeof CONTROL_ACTIONS)[number];
+
+/** A run's status on disk; `crashed` is how a listing shows a running run whose owner is gone. */
+export const RUN_STATUSES = ['running', 'completed', 'stopped', 'failed'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+export type ListedStatus = RunStatus | 'crashed';
+
+/** A run's id: its folder name in the runs folder. Never a path. */
+export const RUN_ID = /^\w[\w.-]{0,199}$/;
+
+/** A run as the library lists it. */
+export interface RunSummary {
+  id: string;
+  created: string;
+  /** `crashed`: still marked running, but the process that wrote it is gone. */
+  status: ListedStatus;
+  kind: string;
+  game: string | null;
+  target: string;
+  agent: string;
+  model: string | null;
+  space: string;
+  mean: number | null;
+  std: number | null;
+  episodes: number;
+  steps: number;
+  /** The web shell's first-launch demonstration (never scored). */
+  demo?: boolean;
+}
+
+/** What a finished recording of a person reports. */
+export interface RecordingResult {
+  session_dir: string;
+  id: string;
+  frames: number;
+  dropped: number;
+  duration_s: number;
+  events: number;
+  score: number | null;
+  fps: number;
+}
+
+/**
+ * Kinds of failure a caller can act on: `busy` (something else is going: stop it first),
+ * `bad-input` (the request cannot work as given), `not-found` (no such run, window or file),
+ * `target-gone` (the window closed), `model-unreachable` (the model endpoint did not answer
+ * usefully), `cancelled` (stopped, or a person said no, e.g. closed a save dialog), `forbidden`
+ * (a caller the core does not answer), `internal` (a fault).
+ */
+export const ERROR_CODES = ['busy', 'bad-input', 'not-found', 'target-gone', 'model-unreachable', 'cancelled', 'forbidden', 'internal'] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** An error that says what kind of failure it is, for callers (and the UI) to react to. */
+export class CodedError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function isErrorCode(v: unknown): v is ErrorCode {
+  return (ERROR_CODES as readonly unknown[]).includes(v);
+}

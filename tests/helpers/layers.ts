@@ -1,0 +1,125 @@
+/**
+ * The import rules of the layout (electron/README.md), checked over real source files with
+ * the TypeScript compiler's parser: every static import and re-export, `import()`, `require()`
+ * and `import('…')` type. Layers only look down.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import path from 'node:path';
+import ts from 'typescript';
+
+/** Where a file lives, for the rules: a shell, a core tier, the renderer, or below the core. */
+export type Place =
+  | { kind: 'shell'; name: 'cli' | 'web' | 'app' }
+  | { kind: 'core'; tier: number; room: string }
+  | { kind: 'renderer' }
+  | { kind: 'native' }
+  | { kind: 'games' }
+  | { kind: 'other' };
+
+/**
+ * Core rooms from the bottom up; a room may import its own tier and the ones below. domain.ts
+ * is the vocabulary every layer may use (native/ and games/ too); actions/ is the bottom room.
+ */
+export const CORE_TIERS: string[][] = [
+  ['domain.ts', 'util'],
+  ['actions'],
+  ['input', 'capture', 'store', 'safety', 'latency', 'agents', 'games'],
+  ['session', 'recording', 'reflection', 'scoring'],
+  ['api'],
+];
+const SHELLS = ['cli', 'web', 'app'] as const;
+/** Shells a shell may use: `gamepilot web` starts the web shell from the CLI. */
+const SHELL_MAY_USE: Record<(typeof SHELLS)[number], string[]> = { cli: ['web'], web: [], app: [] };
+const CONTRACT = 'electron/api/contract.ts';
+const DOMAIN = 'electron/domain.ts';
+const NODE_BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+
+export function placeOf(rel: string): Place {
+  const parts = rel.split('/');
+  if (parts[0] === 'renderer') return { kind: 'renderer' };
+  if (parts[0] === 'native') return { kind: 'native' };
+  if (parts[0] === 'games') return { kind: 'games' };
+  if (parts[0] !== 'electron' || parts.length < 2) return { kind: 'other' };
+  const room = parts[1]!;
+  if ((SHELLS as readonly string[]).includes(room)) return { kind: 'shell', name: room as (typeof SHELLS)[number] };
+  const tier = CORE_TIERS.findIndex((t) => t.includes(room));
+  return tier < 0 ? { kind: 'other' } : { kind: 'core', tier, room };
+}
+
+/** Every module a source names: static and dynamic imports, re-exports, require() and import types. */
+export function importsOf(fileName: string, text: string): string[] {
+  const kind = /\.(tsx|jsx)$/.test(fileName) ? ts.ScriptKind.TSX : /\.[cm]?js$/.test(fileName) ? ts.ScriptKind.JS : ts.ScriptKind.TS;
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, kind);
+  const found: string[] = [];
+  const literal = (n: ts.Node | undefined) => (n && ts.isStringLiteralLike(n) ? found.push(n.text) : undefined);
+  const visit = (node: ts.Node) => {
+    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) literal(node.moduleSpecifier);
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) literal(node.moduleReference.expression);
+    else if (ts.isCallExpression(node) && (node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === 'require'))) literal(node.arguments[0]);
+    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) literal(node.argument.literal);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+export interface Violation {
+  file: string;
+  imports: string;
+  rule: string;
+}
+
+const isElectron = (spec: string) => spec === 'electron' || spec.startsWith('electron/');
+
+/** What `file` (relative to the checkout, with forward slashes) may not import, and why. */
+export function checkImport(file: string, spec: string): string | undefined {
+  const from = placeOf(file);
+  if (isElectron(spec) && !file.startsWith('electron/app/')) return 'only electron/app imports electron';
+  const relative = spec.startsWith('.');
+  const target = relative ? path.posix.normalize(path.posix.join(path.posix.dirname(file), spec)) : undefined;
+
+  if (file === DOMAIN) return 'domain.ts imports nothing: every layer imports it';
+  if (file === CONTRACT && spec !== 'zod' && target !== DOMAIN) return 'the contract imports only zod and domain.ts (the renderer shares it; no Node)';
+
+  if (from.kind === 'renderer') {
+    if (NODE_BUILTINS.has(spec)) return 'the renderer uses no Node APIs';
+    if (target && !target.startsWith('renderer/') && target !== CONTRACT) return 'the renderer reaches the core only through electron/api/contract.ts';
+    return undefined;
+  }
+  if (!target) return undefined; // packages and Node built-ins: the rules are about our own layers
+  const to = placeOf(target);
+
+  if (from.kind === 'native') return to.kind === 'native' || target === DOMAIN ? undefined : 'native/ is the lowest layer: it imports only native/ (and domain.ts)';
+  if (from.kind === 'games') return to.kind === 'games' || target === DOMAIN ? undefined : 'games/ imports only games/ (and domain.ts)';
+  if (to.kind === 'shell') {
+    if (from.kind === 'core') return `nothing below the shells imports electron/${to.name}/`;
+    if (from.kind === 'shell' && from.name !== to.name && !SHELL_MAY_USE[from.name].includes(to.name)) return `the ${from.name} shell does not import the ${to.name} shell`;
+    return undefined; // launchers (bin/, scripts/) start the shells
+  }
+  if (from.kind === 'core' && to.kind === 'core' && to.tier > from.tier) {
+    return `electron/${from.room}/ (tier ${from.tier}) does not import the upper room electron/${to.room}/ (tier ${to.tier})`;
+  }
+  if (from.kind === 'core' && to.kind === 'renderer') return 'the core does not import the renderer';
+  return undefined;
+}
+
+const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/;
+
+function walk(root: string, dir: string): string[] {
+  return readdirSync(path.join(root, dir)).flatMap((n) => {
+    if (n === 'node_modules' || n.startsWith('.')) return [];
+    const rel = `${dir}/${n}`;
+    return statSync(path.join(root, rel)).isDirectory() ? walk(root, rel) : SOURCE.test(n) && !n.endsWith('.d.ts') ? [rel] : [];
+  });
+}
+
+/** Every violation in the checkout's source folders (tests aside: they may import anything). */
+export function checkTree(root: string, dirs = ['electron', 'renderer', 'native', 'games', 'prompts', 'scripts', 'bin']): Violation[] {
+  return dirs.flatMap((d) => walk(root, d)).flatMap((file) =>
+    importsOf(file, readFileSync(path.join(root, file), 'utf8')).flatMap((spec) => {
+      const rule = checkImport(file, spec);
+      return rule ? [{ file, imports: spec, rule }] : [];
+    }),
+  );
+}
