@@ -138,7 +138,8 @@ export class GamepilotCore extends EventEmitter {
         }
         case 'exportVideo': {
           const dir = runPath(this.deps.runsDir, p.id);
-          return { path: await exportVideo(dir, await this.exportDestination(p.name ?? `${p.id}.mp4`, 'video')) };
+          const warn = (message: string) => this.emitEvent({ type: 'warning', runId: p.id, message });
+          return { path: await exportVideo(dir, await this.exportDestination(p.name ?? `${p.id}.mp4`, 'video'), { warn }) };
         }
         case 'setLatency': {
           if (!this.live) throw new Error('no run is going');
