@@ -19,6 +19,7 @@ import { TargetGoneError, type Target } from './targets.ts';
 import { clockPolicyFor, DEFAULT_LATENCY, type ClockPolicy, type LatencyMode, type LatencySettings } from '../latency/clock-policy.ts';
 import { capMoves } from './move-cap.ts';
 import { EngineWorld, UnfreezableWorld, type World } from '../latency/world.ts';
+import { logSession } from './session-log.ts';
 
 export interface SessionConfig {
   space: ActionSpace;
@@ -111,6 +112,7 @@ export class Session extends EventEmitter {
     this.mode = this.config.latency;
     this.world = deps.world ?? (deps.target.game ? new EngineWorld(deps.target.game) : new UnfreezableWorld('no way to freeze this window was given'));
     if (this.config.space === 'semantic' && !deps.target.game) throw new Error('the semantic action space needs a built-in game (a window has no declared moves)');
+    logSession(this, deps.store);
   }
 
   get store() {
