@@ -43,11 +43,14 @@ export function addSecret(value: string | undefined | null): void {
 /** `line` with every registered secret and bearer token replaced. */
 export function scrubSecrets(line: string): string {
   let out = line;
-  for (const s of secrets) if (out.includes(s)) out = out.split(s).join(REDACTED);
-  // A JSON-escaped copy of a secret (quotes or backslashes in it) is caught too.
   for (const s of secrets) {
-    const escaped = JSON.stringify(s).slice(1, -1);
-    if (escaped !== s && out.includes(escaped)) out = out.split(escaped).join(REDACTED);
+    // The secret as written, and JSON-escaped once, twice, three times (a JSON text inside a field).
+    for (let form = s, depth = 0; depth < 4; depth++) {
+      if (out.includes(form)) out = out.split(form).join(REDACTED);
+      const next = JSON.stringify(form).slice(1, -1);
+      if (next === form) break;
+      form = next;
+    }
   }
   return out.replace(/(\bBearer\s+)[^\s"'\\]+/gi, `$1${REDACTED}`);
 }
