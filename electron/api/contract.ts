@@ -234,7 +234,8 @@ export interface Results {
   listRuns: { runs: RunSummary[]; warnings: string[] };
   /** vr: the papers' VR column (No / Yes / — for human experts); lessons: where a Yes row's lessons came from. */
   leaderboard: { warnings: string[]; rows: { game: string; player: string; model: string | null; vr: 'No' | 'Yes' | '—'; lessons: string | null; space: string; latency: string; runs: number; episodes: number; mean: number; std: number; best: number }[] };
-  getRun: { meta: Record<string, unknown>; steps: Record<string, unknown>[] };
+  /** `warnings`: lines of steps.jsonl skipped because they are damaged, each with its file and line. */
+  getRun: { meta: Record<string, unknown>; steps: Record<string, unknown>[]; warnings: string[] };
   getFrame: { dataUrl: string };
   exportRun: { path: string };
 }

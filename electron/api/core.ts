@@ -96,7 +96,7 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
         return r;
       },
       testConnection: (p) => this.settings.testConnection(p.settings ?? {}, p.apiKey),
-      ...libraryHandlers(deps),
+      ...libraryHandlers(deps, (runId, message) => this.emitEvent({ type: 'warning', runId, message })),
     };
   }
 

@@ -20,9 +20,12 @@ export interface LibraryDeps {
   chooseExportPath?(suggestedName: string, kind: 'run' | 'video'): Promise<string | undefined>;
 }
 
+/** Where a handler reports what it skipped (damaged rows) while it went on. */
+export type WarnRun = (runId: string, message: string) => void;
+
 export type LibraryMethod = 'listRuns' | 'leaderboard' | 'getRun' | 'getFrame' | 'exportRun' | 'exportVideo' | 'findTutorial';
 
-export function libraryHandlers(deps: LibraryDeps): Pick<Handlers, LibraryMethod> {
+export function libraryHandlers(deps: LibraryDeps, warn: WarnRun = () => {}): Pick<Handlers, LibraryMethod> {
   /** Where an export named `name` goes: the person's choice (app dialog), else the exports folder. Never a path from the page. */
   const destination = async (name: string, kind: 'run' | 'video'): Promise<string> => {
     if (deps.chooseExportPath) {
@@ -47,7 +50,7 @@ export function libraryHandlers(deps: LibraryDeps): Pick<Handlers, LibraryMethod
     },
     exportVideo: async (p) => {
       const dir = runPath(deps.runsDir, p.id);
-      return { path: await exportVideo(dir, await destination(p.name ?? `${p.id}.mp4`, 'video')) };
+      return { path: await exportVideo(dir, await destination(p.name ?? `${p.id}.mp4`, 'video'), { warn: (m) => warn(p.id, m) }) };
     },
     /** The latest completed expert session of a game: the rookie's tutorial. */
     findTutorial: async (p) => {

@@ -3,7 +3,9 @@
  * (electron/app/), the web shell and CLI a JSON file and process memory. A corrupt settings
  * file is moved aside and replaced by defaults, never silently lost.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync } from 'node:fs';
+import { writeFileAtomic } from '../util/atomic-file.ts';
+import { addSecret } from '../util/log.ts';
 import path from 'node:path';
 import { DEFAULT_SETTINGS, SettingsSchema, type Settings } from './contract.ts';
 
@@ -56,10 +58,7 @@ export class JsonFileSettingsStore implements SettingsStore {
   }
 
   save(s: Settings) {
-    mkdirSync(path.dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.tmp`;
-    writeFileSync(tmp, JSON.stringify(SettingsSchema.parse(s), null, 2), { mode: 0o600 });
-    renameSync(tmp, this.file);
+    writeFileAtomic(this.file, JSON.stringify(SettingsSchema.parse(s), null, 2), { mode: 0o600 });
   }
 }
 
@@ -74,5 +73,6 @@ export class MemorySecretStore implements SecretStore {
 
   setApiKey(key: string | undefined) {
     this.key = key || undefined;
+    addSecret(this.key); // never in the log, whatever quotes it
   }
 }

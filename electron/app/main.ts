@@ -20,6 +20,7 @@ import { NutCapturer } from '../capture/nut-capturer.ts';
 import { ElectronDesktopCapturer } from './desktop-capturer.ts';
 import { recoverCrashLeftovers } from '../safety/recovery.ts';
 import { defaultConfigDir } from '../util/paths.ts';
+import { closeLog, errorFields, log, openLogFile } from '../util/log.ts';
 import { controlWindowOptions, denyPermissionCheck, denyPermissionRequest, gameWindowOptions, guardContents } from './window-policy.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -27,7 +28,12 @@ const ROOT = app.isPackaged ? process.resourcesPath : path.resolve(here, '..');
 process.env.GAMEPILOT_PROMPTS_DIR = path.join(ROOT, 'prompts'); // the bundle no longer sits beside prompts/
 
 const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'";
-const blocked = (where: string) => (what: string) => console.error(`blocked ${what} in ${where}`);
+/** A line for the terminal that started the app, also kept in the log file. */
+function warn(line: string) {
+  console.error(line);
+  log().warn(line);
+}
+const blocked = (where: string) => (what: string) => warn(`blocked ${what} in ${where}`);
 
 let control: BrowserWindow | undefined;
 
@@ -51,12 +57,15 @@ async function pickCapturer() {
     await loadNut();
     return new NutCapturer();
   } catch (err) {
-    console.error(`nut-js capture unavailable (${(err as Error).message}); using desktopCapturer`);
+    warn(`nut-js capture unavailable (${(err as Error).message}); using desktopCapturer`);
     return new ElectronDesktopCapturer();
   }
 }
 
 async function main() {
+  // The same core logger as the CLI and the web shell: gamepilot.log in the config folder.
+  openLogFile(defaultConfigDir(), { shell: 'app' }, (w) => console.error(`warning: ${w}`));
+  log().info({ version: app.getVersion(), electron: process.versions.electron, platform: process.platform, packaged: app.isPackaged }, 'app started');
   await app.whenReady();
   session.defaultSession.setPermissionRequestHandler(denyPermissionRequest);
   session.defaultSession.setPermissionCheckHandler(denyPermissionCheck);
@@ -69,11 +78,11 @@ async function main() {
     const isRenderer = details.url.startsWith('file:');
     done({ responseHeaders: { ...details.responseHeaders, ...(isRenderer ? { 'Content-Security-Policy': [CSP] } : {}) } });
   });
-  recoverCrashLeftovers(defaultConfigDir(), (line) => console.error(line), { releaseInProcess: true });
+  recoverCrashLeftovers(defaultConfigDir(), warn, { releaseInProcess: true });
   const settings = new ElectronSettingsStore();
   const secrets = new SafeStorageSecretStore(settings);
   settings.addWarning(secrets.description.warning);
-  if (settings.warning) console.error(`warning: ${settings.warning}`);
+  if (settings.warning) warn(`warning: ${settings.warning}`);
   const appPids = () => new Set(app.getAppMetrics().map((m) => m.pid));
   const core = new GamepilotCore({
     wm: createWindowManager(),
@@ -106,20 +115,30 @@ async function main() {
       if (!globalShortcut.register(accelerator, onStop)) throw new Error('another program holds it, or it is not a key combination Electron knows');
       return () => globalShortcut.unregister(accelerator);
     },
-    (line) => console.error(line),
+    warn,
   );
 
-  void core.startDemo().catch((err: Error) => console.error(`demo: ${err.message}`));
+  void core.startDemo().catch((err: Error) => warn(`demo: ${err.message}`));
 
   let quitting = false;
   app.on('before-quit', (e) => {
     if (quitting) return;
     e.preventDefault();
     quitting = true;
-    void core.stop().finally(() => app.quit());
+    void core
+      .stop()
+      .finally(async () => {
+        log().info('app quit');
+        await closeLog(); // its writes are asynchronous: flushed before the process ends
+      })
+      .finally(() => app.quit());
   });
   app.on('window-all-closed', () => app.quit());
   app.on('will-quit', () => globalShortcut.unregisterAll());
 }
 
-void main();
+main().catch((err: unknown) => {
+  log().error(errorFields(err), 'the app failed');
+  console.error(err);
+  void closeLog().finally(() => app.exit(1));
+});

@@ -10,6 +10,7 @@ import { DEFAULT_SETTINGS, type Settings } from '../api/contract.ts';
 import { sanitizeSettings, type SecretStore, type SettingsStore } from '../api/settings-store.ts';
 import { recoverSettingsFile, restrictToOwner, settingsStoreOptions } from './settings-file.ts';
 import { describeSecretStorage, type SecretStorageDescription } from './secret-storage.ts';
+import { addSecret } from '../util/log.ts';
 
 type Stored = { settings: Settings; apiKeyEncrypted?: string };
 
@@ -76,7 +77,9 @@ export class SafeStorageSecretStore implements SecretStore {
     const enc = this.settings.raw.get('apiKeyEncrypted');
     if (enc && safeStorage.isEncryptionAvailable()) {
       try {
-        return safeStorage.decryptString(Buffer.from(enc, 'base64'));
+        const key = safeStorage.decryptString(Buffer.from(enc, 'base64'));
+        addSecret(key); // never in the log, whatever quotes it
+        return key;
       } catch {
         return undefined;
       }
@@ -87,6 +90,7 @@ export class SafeStorageSecretStore implements SecretStore {
   setApiKey(key: string | undefined) {
     if (!key) return this.settings.raw.delete('apiKeyEncrypted');
     if (!safeStorage.isEncryptionAvailable()) throw new Error('the OS keychain is not available; set OPENAI_API_KEY instead');
+    addSecret(key);
     this.settings.raw.set('apiKeyEncrypted', safeStorage.encryptString(key).toString('base64'));
   }
 }

@@ -11,7 +11,9 @@
  * where (late ticks vs. busy writers).
  */
 import { EventEmitter } from 'node:events';
-import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { writeFileAtomic } from '../util/atomic-file.ts';
+import { log } from '../util/log.ts';
 import path from 'node:path';
 import type { WindowManager, Rect } from '../../native/types.ts';
 import type { ScreenCapturer } from '../capture/types.ts';
@@ -163,7 +165,7 @@ export class Recorder extends EventEmitter<RecorderEvents> {
   }
 
   private writeSessionJson(extra: Record<string, unknown>) {
-    writeFileSync(path.join(this.store.dir, 'session.json'), JSON.stringify({ ...this.info, game: this.store.meta.game, target: this.deps.target.label, ...extra }, null, 2));
+    writeFileAtomic(path.join(this.store.dir, 'session.json'), JSON.stringify({ ...this.info, game: this.store.meta.game, target: this.deps.target.label, ...extra }, null, 2));
   }
 
   private async record(): Promise<RecordingSummary> {
@@ -180,6 +182,7 @@ export class Recorder extends EventEmitter<RecorderEvents> {
     await wm.focus(win.id);
     const startedAt = new Date();
     this.writeSessionJson({ start: startedAt.toISOString(), end: null, fps: this.opts.fps });
+    log().child({ run: this.id }).info({ dir: this.store.dir, target: target.label, game: game?.def.id ?? null, role: this.info.role, participant: this.info.participant, trial: this.info.trial, stage: this.stage, fps: this.opts.fps }, 'recording started');
     const eventsFd = openSync(path.join(this.store.dir, 'events.jsonl'), 'a');
     const indexFd = openSync(path.join(this.store.dir, 'frames.jsonl'), 'a');
     const encodeMs: number[] = [];
@@ -306,6 +309,9 @@ export class Recorder extends EventEmitter<RecorderEvents> {
       ...(this.failure ? { error: this.failure.message } : {}),
     });
     this.store.update({ episodes: [{ episode: 0, seed: game?.seed ?? 0, score, steps, end: game?.instance.isOver() ? 'game_over' : this.stopped ? 'stopped' : 'duration' }], mean: score, std: score === null ? null : 0 });
+    const rlog = log().child({ run: this.id });
+    if (this.failure) rlog.error({ frames: this.frames, dropped, events: this.events, error: this.failure.message }, 'recording failed');
+    else rlog.info({ frames: this.frames, dropped, events: this.events, fps: summary.fps, score }, 'recording ended');
     if (this.failure) {
       this.store.close('failed', this.failure.message);
       throw new Error(`recording stopped: ${this.failure.message} (${this.frames} frames kept in ${this.store.dir})`);

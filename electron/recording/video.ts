@@ -5,7 +5,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { readJsonLines } from '../store/run-store.ts';
+import { readJsonLines } from '../store/json-rows.ts';
+import { StepRowSchema } from '../store/run-store.ts';
+import { FrameRowSchema } from './session-files.ts';
 import { resolveRunFile } from '../store/run-files.ts';
 import path from 'node:path';
 import { CodedError } from '../domain.ts';
@@ -18,14 +20,20 @@ export function ffmpegMissingHint(): string {
       : 'install ffmpeg (sudo apt-get install ffmpeg)';
 }
 
-/** Frames with their capture times (a recording's frames.jsonl, else a run's steps), each confined to the folder. */
-function frameList(dir: string): { file: string; t: number }[] {
-  const index = existsSync(path.join(dir, 'frames.jsonl')) ? 'frames.jsonl' : 'steps.jsonl';
-  const source = resolveRunFile(dir, index);
-  return readJsonLines<{ file?: string; frame?: string; t?: number; t_capture?: number }>(source).rows.flatMap((r) => {
-    const file = r.file ?? r.frame;
-    return file ? [{ file: resolveRunFile(dir, file), t: Number(r.t ?? r.t_capture ?? 0) || 0 }] : [];
-  });
+/**
+ * Frames with their capture times (a recording's frames.jsonl, else a run's steps), each
+ * confined to the folder. Damaged rows are skipped and reported through `warn`.
+ */
+function frameList(dir: string, warn: (s: string) => void): { file: string; t: number }[] {
+  const timed = (file: string, t: number) => ({ file: resolveRunFile(dir, file), t });
+  if (existsSync(path.join(dir, 'frames.jsonl'))) {
+    const { rows, problems } = readJsonLines(resolveRunFile(dir, 'frames.jsonl'), FrameRowSchema);
+    for (const p of problems) warn(`skipped ${p}`);
+    return rows.map((r) => timed(r.file, r.t));
+  }
+  const { rows, problems } = readJsonLines(resolveRunFile(dir, 'steps.jsonl'), StepRowSchema);
+  for (const p of problems) warn(`skipped ${p}`);
+  return rows.flatMap((r) => (r.frame ? [timed(r.frame, r.t_capture)] : []));
 }
 
 /** An output path ffmpeg can only take as a file name: absolute, no control characters. */
@@ -41,11 +49,11 @@ const quoted = (file: string) => `'${file.replace(/'/g, "'\\''")}'`;
  * Writes `<dir>/video.mp4` (or `out`) keeping the real timing between frames. An existing
  * file is replaced only with `overwrite` (the command line's own default); otherwise refused.
  */
-export async function exportVideo(dir: string, out = path.join(dir, 'video.mp4'), opts: { overwrite?: boolean } = {}): Promise<string> {
+export async function exportVideo(dir: string, out = path.join(dir, 'video.mp4'), opts: { overwrite?: boolean; warn?: (s: string) => void } = {}): Promise<string> {
   const runDir = path.resolve(dir);
   const dest = checkedOutput(out);
   if (!opts.overwrite && existsSync(dest)) throw new CodedError('bad-input', `${dest} already exists; choose another name`);
-  const frames = frameList(runDir);
+  const frames = frameList(runDir, opts.warn ?? (() => {}));
   if (frames.length === 0) throw new Error(`no frames in ${runDir}`);
   // ffmpeg's concat demuxer with per-frame durations reproduces the recording's pace.
   const list = frames.map((f, i) => {

@@ -5,7 +5,8 @@
  * round plays with it. The best skill is cached; a round that falls sharply below the best
  * rolls back to it. Finally the best skill is played on held-out variants (unseen seeds).
  */
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { writeFileAtomic } from '../util/atomic-file.ts';
 import path from 'node:path';
 import OpenAI from 'openai';
 import type { WindowManager } from '../../native/types.ts';
@@ -198,7 +199,7 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
       }
       o.onRound?.(round, rounds.map((x) => x.mean));
       appendFileSync(path.join(dir, 'skills.jsonl'), JSON.stringify({ after_round: r, skill, diagnosis: round.diagnosis, judge: round.judge, reflector_mode: round.reflector_mode }) + '\n');
-      writeFileSync(path.join(dir, 'notebook.md'), notebook);
+      writeFileAtomic(path.join(dir, 'notebook.md'), notebook);
     }
 
     // Held-out variants: the best skill on seeds the rounds never saw.
@@ -213,7 +214,7 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
       transfer: { seed: heldSeed, scores: held.scores, mean: held.scores.length ? r2(mean(held.scores)) : null },
       rounds,
     };
-    writeFileSync(path.join(dir, 'idc.json'), JSON.stringify(result, null, 2));
+    writeFileAtomic(path.join(dir, 'idc.json'), JSON.stringify(result, null, 2));
     return result;
   } finally {
     await target.close();

@@ -47,6 +47,7 @@ export async function attachReflection(req: ReflectionRequest, session: Session,
       const source = req.tutorial === 'solver' ? await solverDemonstration(requireGame(game).id) : req.tutorial;
       tutorial = await loadTutorial(source, req.sample);
       log(`tutorial: ${tutorial.frames.length} of ${tutorial.available} frames from ${tutorial.source}`);
+      for (const w of tutorial.warnings) log(`tutorial: skipped ${w}`);
     } catch (err) {
       tutorialError = (err as Error).message;
       const fallback: ReflectionMode = mode === 'self' ? 'self-f' : mode === 'self-t' ? 'none' : mode;

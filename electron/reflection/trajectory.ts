@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { ffmpegMissingHint } from '../recording/video.ts';
-import { parseRunMeta, readJsonLines } from '../store/run-store.ts';
+import { parseRunMeta, StepRowSchema } from '../store/run-store.ts';
+import { readJsonLines } from '../store/json-rows.ts';
+import { FrameRowSchema } from '../recording/session-files.ts';
 import { resolveRunFile } from '../store/run-files.ts';
 
 export interface SampleOptions {
@@ -37,6 +39,8 @@ export interface Trajectory {
   available: number;
   /** Text notes for the reflector (score, steps), when known. */
   notes: string;
+  /** Damaged rows of the folder's files that were skipped, each with file and line. */
+  warnings: string[];
 }
 
 interface TimedFile {
@@ -59,15 +63,13 @@ async function toDataUrl(file: string, maxSide: number): Promise<string> {
   return `data:image/jpeg;base64,${buf.toString('base64')}`;
 }
 
-async function build(kind: Trajectory['kind'], source: string, files: TimedFile[], opts: SampleOptions, notes = ''): Promise<Trajectory> {
-  if (files.length === 0) throw new Error(`${source}: no frames to look at`);
+async function build(kind: Trajectory['kind'], source: string, files: TimedFile[], opts: SampleOptions, notes = '', warnings: string[] = []): Promise<Trajectory> {
+  if (files.length === 0) throw new Error(`${source}: no frames to look at${warnings.length ? ` (skipped: ${warnings.join('; ')})` : ''}`);
   const picked = sampleTimes(files, opts.fps, opts.maxFrames);
   const t0 = files[0]!.t;
   const frames = await Promise.all(picked.map(async (f) => ({ at: Math.round((f.t - t0) / 100) / 10, source: f.file, dataUrl: await toDataUrl(f.file, opts.maxSide) })));
-  return { kind, source, frames, available: files.length, notes };
+  return { kind, source, frames, available: files.length, notes, warnings };
 }
-
-const jsonl = (file: string) => readJsonLines<any>(file).rows;
 
 /** One episode of a run (or a whole session) as a trajectory. */
 export async function runTrajectory(dir: string, opts: SampleOptions, episode?: number): Promise<Trajectory> {
@@ -76,14 +78,24 @@ export async function runTrajectory(dir: string, opts: SampleOptions, episode?: 
   const meta = parseRunMeta(readFileSync(metaFile, 'utf8'), metaFile);
   // Frame names come from the folder's own files: each must be a plain file inside it.
   if (meta.kind === 'human' && existsSync(path.join(dir, 'frames.jsonl'))) {
-    const files = jsonl(resolveRunFile(dir, 'frames.jsonl')).map((r) => ({ file: resolveRunFile(dir, r.file), t: Number(r.t) || 0 }));
-    return build('session', dir, files, opts, `A ${meta.agent} session of ${meta.game ?? meta.target.label}; score ${meta.mean ?? 'unknown'}.`);
+    const { rows, problems } = readJsonLines(resolveRunFile(dir, 'frames.jsonl'), FrameRowSchema);
+    const files = rows.map((r) => ({ file: resolveRunFile(dir, r.file), t: r.t }));
+    return build('session', dir, files, opts, `A ${meta.agent} session of ${meta.game ?? meta.target.label}; score ${meta.mean ?? 'unknown'}.`, problems);
   }
-  const steps = existsSync(path.join(dir, 'steps.jsonl')) ? jsonl(resolveRunFile(dir, 'steps.jsonl')).filter((s) => s.frame && (episode === undefined || s.episode === episode)) : [];
-  const files = steps.map((s) => ({ file: resolveRunFile(dir, s.frame), t: Number(s.t_capture) || 0 }));
+  const { rows, problems } = existsSync(path.join(dir, 'steps.jsonl')) ? readJsonLines(resolveRunFile(dir, 'steps.jsonl'), StepRowSchema) : { rows: [], problems: [] };
+  const steps = rows.filter((s): s is typeof s & { frame: string } => !!s.frame && (episode === undefined || s.episode === episode));
+  const files = steps.map((s) => ({ file: resolveRunFile(dir, s.frame), t: s.t_capture }));
   const last = steps.at(-1);
-  const actions = steps.map((s) => `step ${s.step + 1}: ${(s.actions ?? []).map((a: any) => a.action ?? `${a.action_type}${a.parameters ? JSON.stringify(a.parameters) : ''}`).join(', ') || '(nothing)'}${s.errors?.length ? ` [${s.errors.join('; ')}]` : ''}`);
-  return build('run', dir, files, opts, `${steps.length} steps; final score ${last?.score ?? 'unknown'}.\nActions taken:\n${actions.slice(-40).join('\n')}`);
+  const actions = steps.map((s) => `step ${s.step + 1}: ${s.actions.map(describeStoredAction).join(', ') || '(nothing)'}${s.errors.length ? ` [${s.errors.join('; ')}]` : ''}`);
+  return build('run', dir, files, opts, `${steps.length} steps; final score ${last?.score ?? 'unknown'}.\nActions taken:\n${actions.slice(-40).join('\n')}`, problems);
+}
+
+/** An action as stored in steps.jsonl (a semantic move or a GUI action in wire form), in a few words. */
+function describeStoredAction(a: unknown): string {
+  if (!a || typeof a !== 'object') return String(a);
+  const o = a as { action?: unknown; action_type?: unknown; parameters?: unknown };
+  if (typeof o.action === 'string') return o.action;
+  return `${String(o.action_type ?? '?')}${o.parameters ? JSON.stringify(o.parameters) : ''}`;
 }
 
 /** A folder of images: frames in name order, one second apart unless the names say otherwise. */

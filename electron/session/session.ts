@@ -21,6 +21,7 @@ import { CodedError, type ActionSpace, type LatencyMode, type RunStatus, type Wo
 import type { ReflectionRecord } from '../reflection/records.ts';
 import { capMoves } from './move-cap.ts';
 import { EngineWorld, UnfreezableWorld, type World } from '../latency/world.ts';
+import { logSession } from './session-log.ts';
 
 export interface SessionConfig {
   space: ActionSpace;
@@ -208,6 +209,7 @@ export class Session extends EventEmitter<SessionEvents> {
     this.mode = this.config.latency;
     this.world = deps.world ?? (deps.target.game ? new EngineWorld(deps.target.game) : new UnfreezableWorld('no way to freeze this window was given'));
     if (this.config.space === 'semantic' && !deps.target.game) throw new CodedError('bad-input', 'the semantic action space needs a built-in game (a window has no declared moves)');
+    logSession(this, deps.store);
   }
 
   /** Work between episodes (reflection): runs after each episode but the last, before the next begins. */

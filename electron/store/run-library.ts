@@ -5,9 +5,9 @@
  */
 import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { listedStatus, parseRunMeta, readRun, type RunMeta } from './run-store.ts';
+import { listedStatus, parseRunMeta, readRun, type RunMeta, type StepRecord } from './run-store.ts';
 import { resolveRunFile } from './run-files.ts';
-import { CodedError, RUN_ID, type RunSummary } from '../domain.ts';
+import { CodedError, RUN_ID, type ListedStatus, type RunSummary } from '../domain.ts';
 
 export function runPath(root: string, id: string): string {
   if (!RUN_ID.test(id)) throw new CodedError('bad-input', `bad run id "${id}"`);
@@ -69,9 +69,10 @@ export function listRuns(root: string): { runs: RunSummary[]; warnings: string[]
   return { runs: runs.map((r) => summarize(r.meta, r.id)).sort((a, b) => b.created.localeCompare(a.created)), warnings };
 }
 
-export function openRun(root: string, id: string) {
+/** A run for replay: its meta, its valid steps, and a warning (file and line) for each row skipped. */
+export function openRun(root: string, id: string): { meta: Omit<RunMeta, 'status'> & { status: ListedStatus }; steps: StepRecord[]; warnings: string[] } {
   const run = readRun(runPath(root, id));
-  return { ...run, meta: { ...run.meta, id, status: listedStatus(run.meta) } };
+  return { meta: { ...run.meta, id, status: listedStatus(run.meta) }, steps: run.steps, warnings: run.problems };
 }
 
 export function readFrame(root: string, id: string, frame: string): { data: Buffer; mime: string } {

@@ -12,6 +12,7 @@ import { writeFileAtomic } from '../util/atomic-file.ts';
 import { currentOwner, ownerAlive, type Owner } from '../util/owner.ts';
 import { resolveRunFile, RunFileError } from './run-files.ts';
 import { REFLECTION_MODES, RUN_STATUSES, type ListedStatus, type ReflectionMode, type RunStatus } from '../domain.ts';
+import { parseJsonFile, readJsonLines } from './json-rows.ts';
 
 export interface StepRecord {
   step: number;
@@ -118,19 +119,31 @@ export const RunMetaSchema = z.looseObject({
 
 /** Parses a run.json's text; a clear error names the file and the first problem. */
 export function parseRunMeta(text: string, file: string): RunMeta {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    throw new Error(`${file} is not valid JSON: ${(err as Error).message}`);
-  }
-  const r = RunMetaSchema.safeParse(raw);
-  if (!r.success) {
-    const issue = r.error.issues[0]!;
-    throw new Error(`${file} is not a valid run: ${issue.path.join('.') || 'the file'} ${issue.message.replace(/^Invalid input: /, '')}`);
-  }
-  return r.data as RunMeta;
+  return parseJsonFile(text, file, RunMetaSchema, 'run') as RunMeta;
 }
+
+const rect = z.looseObject({ x: num, y: num, width: num, height: num });
+/**
+ * One line of steps.jsonl as read back: what replay, videos, tutorials and reflection rely on.
+ * Extra fields (outcomes, model_calls, game_state, …) are kept as they are.
+ */
+export const StepRowSchema = z.looseObject({
+  step: z.number().int().nonnegative(),
+  episode: z.number().int().nonnegative(),
+  t_capture: num,
+  frame: z.string().nullable(),
+  frame_size: z.looseObject({ width: num, height: num, scale: num }).optional(),
+  window: rect.optional(),
+  reasoning: z.string(),
+  raw: z.string().nullable(),
+  actions: z.array(z.unknown()),
+  outcomes: z.array(z.unknown()).optional(),
+  errors: z.array(z.string()),
+  latency_ms: z.looseObject({ locate: num, capture: num, encode: num, model: num, act: num, wait: num.optional(), total: num }),
+  tokens: z.looseObject({ input: num, output: num }).optional(),
+  cost_usd: num.nullable().optional(),
+  score: num.nullable().optional(),
+});
 
 /** The status a listing shows: `crashed` when the run says running but its owner is dead. */
 export function listedStatus(meta: Pick<RunMeta, 'status' | 'owner'>): ListedStatus {
@@ -284,24 +297,12 @@ export class RunStore {
   }
 }
 
-/** Parses a JSON-lines file; lines that do not parse (a torn last line after a crash) are counted, not thrown. */
-export function readJsonLines<T = unknown>(file: string): { rows: T[]; skipped: number } {
-  const rows: T[] = [];
-  let skipped = 0;
-  if (!existsSync(file)) return { rows, skipped };
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      rows.push(JSON.parse(line) as T);
-    } catch {
-      skipped++;
-    }
-  }
-  return { rows, skipped };
-}
-
-/** Reads a run folder; a torn last line (crash mid-write) is skipped and reported. */
-export function readRun(dir: string): { meta: RunMeta; steps: StepRecord[]; skippedLines: number } {
+/**
+ * Reads a run folder: run.json (a damaged one throws, naming the file) and every valid line of
+ * steps.jsonl; bad lines (a torn last line after a crash, a row of the wrong shape) are skipped
+ * and listed in `problems` with file and line.
+ */
+export function readRun(dir: string): { meta: RunMeta; steps: StepRecord[]; problems: string[]; skippedLines: number } {
   const metaFile = resolveRunFile(dir, 'run.json');
   const meta = parseRunMeta(readFileSync(metaFile, 'utf8'), metaFile);
   let stepsFile: string | undefined;
@@ -310,6 +311,6 @@ export function readRun(dir: string): { meta: RunMeta; steps: StepRecord[]; skip
   } catch (err) {
     if (!(err instanceof RunFileError) || existsSync(path.join(dir, 'steps.jsonl'))) throw err;
   }
-  const { rows, skipped } = stepsFile ? readJsonLines<StepRecord>(stepsFile) : { rows: [], skipped: 0 };
-  return { meta, steps: rows, skippedLines: skipped };
+  const { rows, problems } = stepsFile ? readJsonLines(stepsFile, StepRowSchema) : { rows: [], problems: [] };
+  return { meta, steps: rows as StepRecord[], problems, skippedLines: problems.length };
 }

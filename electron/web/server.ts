@@ -29,6 +29,8 @@ export interface WebShell {
   url: string;
   port: number;
   token: string;
+  /** Where the server really listens (the socket's own address). */
+  address(): AddressInfo;
   /** A fresh launch code, valid once and for `launchTtlMs`. */
   launch(): LaunchCode;
   close(): Promise<void>;
@@ -171,6 +173,7 @@ export async function startWebShell(core: GamepilotCore, opts: WebShellOptions):
     url: `http://127.0.0.1:${port}/?token=${token}`,
     port,
     token,
+    address: () => server.address() as AddressInfo,
     launch() {
       const code = randomBytes(18).toString('base64url');
       let settle: (used: boolean) => void = () => {};

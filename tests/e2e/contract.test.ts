@@ -3,7 +3,8 @@
  * the Electron IPC adapter, against one real core (real windows, real runs on disk).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import net from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -274,7 +275,15 @@ describe('web shell access control', () => {
     expect(await attempt(`ws://127.0.0.1:${shell.port}/api/ws?token=${shell.token}`, base())).toBe('open');
   });
 
-  it('listens on loopback only', () => {
-    expect(shell.url.startsWith('http://127.0.0.1:')).toBe(true);
+  it('listens on loopback only: its socket is bound to 127.0.0.1, and no other address of this machine answers', async () => {
+    expect(shell.address()).toMatchObject({ address: '127.0.0.1', family: 'IPv4', port: shell.port });
+    const others = Object.values(networkInterfaces()).flat().filter((i) => i && !i.internal && i.family === 'IPv4').map((i) => i!.address);
+    for (const host of others) {
+      const outcome = await new Promise<string>((resolve) => {
+        const s = net.connect({ host, port: shell.port }, () => (s.destroy(), resolve('connected')));
+        s.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+      });
+      expect(outcome, host).toBe('ECONNREFUSED');
+    }
   });
 });

@@ -204,7 +204,7 @@ describe('every command that can freeze or press recovers at start', () => {
     try {
       const dead = await crashedShift(config);
       const r = await runCli([command], { env: { GAMEPILOT_CONFIG_DIR: config } });
-      expect(r.code).toBe(1);
+      expect(r.code).toBe(2); // a usage error: the required options are missing
       expect(r.stderr).toContain(`released LeftShift that a crashed run (pid ${dead.pid}) had left held`);
       expect(heldInput().keys).toEqual([]);
     } finally {

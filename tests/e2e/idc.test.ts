@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer, type ScriptedReply } from '../helpers/fake-openai.ts';
 import { json, runCli } from '../helpers/cli.ts';
+import { readIdc } from '../../electron/reflection/idc-files.ts';
 
 const SEQ: Record<string, string[]> = { none: ['left', 'down', 'right', 'down'], good: ['down', 'left'], bad: ['up'] };
 const servers: FakeOpenAI[] = [];
@@ -104,7 +105,10 @@ describe('gamepilot idc', () => {
     const playPrompts = server.requests.filter((q) => String(q.body.messages[0].content).includes('You are playing')).map((q) => String(q.body.messages[0].content));
     expect(playPrompts.some((p) => p.includes('Hypothesis'))).toBe(false);
     expect(readFileSync(path.join(res.run_dir, 'notebook.md'), 'utf8')).toMatch(/Hypothesis/);
-    expect(JSON.parse(readFileSync(path.join(res.run_dir, 'idc.json'), 'utf8')).curve).toEqual(res.curve);
+    const onDisk = readIdc(res.run_dir); // idc.json and skills.jsonl through their schemas
+    expect(onDisk.result.curve).toEqual(res.curve);
+    expect(onDisk.problems).toEqual([]);
+    expect(onDisk.skills.map((k) => k.after_round)).toEqual(res.rounds.slice(0, -1).map((r: { round: number }) => r.round));
   });
 
   it('falls back to a staged reflection without tools, and says so', async () => {

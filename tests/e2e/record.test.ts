@@ -6,7 +6,7 @@
  * figure) and flat memory; keys typed into another window are not recorded; the session is scored.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import { BIN, spawnCli } from '../helpers/cli.ts';
 import { solidWindow, stop } from '../helpers/windows.ts';
 import { createWindowManager, findWindow } from '../../native/index.ts';
 import { readRun } from '../../electron/store/run-store.ts';
+import { readSession } from '../../electron/recording/session-files.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const rssKb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
@@ -74,16 +75,17 @@ describe('gamepilot record', () => {
     expect(summary.dropped / (summary.frames + summary.dropped), JSON.stringify(summary)).toBeLessThan(0.1);
     expect(summary.dropped).toBe(summary.dropped_late + summary.dropped_busy);
     expect(summary.drop_note === null).toBe(summary.dropped === 0);
-    const frames = readFileSync(path.join(summary.session_dir, 'frames.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    // The session's own files read back through their schemas: every row of the real recording is valid.
+    const { session, frames, events, problems } = readSession(summary.session_dir);
+    expect(problems).toEqual([]);
     expect(frames).toHaveLength(summary.frames);
-    expect(existsSync(path.join(summary.session_dir, frames.at(-1).file))).toBe(true);
+    expect(existsSync(path.join(summary.session_dir, frames.at(-1)!.file))).toBe(true);
 
     // Memory stays flat: frames go to disk, not to RAM.
     const growthMb = (Math.max(...rss.slice(1)) - rss[1]!) / 1024;
     expect(growthMb).toBeLessThan(60);
 
     // Every injected key, in the action schema, within 20 ms.
-    const events = readFileSync(path.join(summary.session_dir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     const missing = injected.filter((inj) => !events.some((e) => e.action_type === 'PRESS' && e.parameters.key === inj.key && e.t >= inj.t - 20 && e.t <= inj.after + 20));
     const near = (t: number) => events.filter((e) => Math.abs(e.t - t) < 400).map((e) => `${e.parameters.key}@${e.t - t}`).join(' ');
     expect(missing.map((m) => `${m.key}@${m.t - t0}ms (xdotool took ${m.after - m.t} ms): ${near(m.t)}`)).toEqual([]);
@@ -97,7 +99,6 @@ describe('gamepilot record', () => {
     const { meta, steps } = readRun(summary.session_dir);
     expect(meta).toMatchObject({ kind: 'human', agent: 'human-rookie', game: '2048', status: 'completed', mean: summary.score });
     expect(steps.length).toBeGreaterThan(100);
-    const session = JSON.parse(readFileSync(path.join(summary.session_dir, 'session.json'), 'utf8'));
     expect(session).toMatchObject({ participant: 'p07', role: 'rookie', consent: true, game: '2048' });
     spread.sort((a, b) => a - b);
     console.log(`record: ${summary.frames} frames, ${summary.fps} fps, ${summary.dropped} dropped (${summary.dropped_late} late, ${summary.dropped_busy} busy), ${summary.events} events, rss growth ${growthMb.toFixed(1)} MB, key event after xdotool start p50 ${spread[Math.floor(spread.length / 2)]} ms, max ${spread.at(-1)} ms`);
@@ -132,10 +133,15 @@ describe('gamepilot record', () => {
 
   it('refuses to record without consent or with a real-looking name', async () => {
     const { runCli } = await import('../helpers/cli.ts');
-    const a = await runCli(['record', '--game', '2048', '--role', 'expert', '--participant', 'p1', '--duration', '1']);
-    expect(a.stderr).toMatch(/--consent is required/);
-    const b = await runCli(['record', '--game', '2048', '--role', 'expert', '--participant', 'Jane Doe', '--consent', '--duration', '1', '--out', mkdtempSync(path.join(tmpdir(), 'gp-rec-'))]);
-    expect(b.stderr).toMatch(/pseudonym/);
+    const out = mkdtempSync(path.join(tmpdir(), 'gp-rec-'));
+    const a = await runCli(['record', '--game', '2048', '--role', 'expert', '--participant', 'p1', '--duration', '1', '--out', out]);
+    expect(a.code).toBe(2);
+    expect(a.stderr).toMatch(/required option '--consent' not specified/);
+    expect(a.stderr).toMatch(/--consent\s+confirms the participant agreed to be recorded/); // the usage says what consenting means
+    const b = await runCli(['record', '--game', '2048', '--role', 'expert', '--participant', 'Jane Doe', '--consent', '--duration', '1', '--out', out]);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toMatch(/option '--participant <id>' argument 'Jane Doe' is invalid\. Allowed: a pseudonym/);
+    expect(readdirSync(out)).toEqual([]); // nothing opened, nothing recorded
   });
 
   it('exports a session as a video, with a clear error when ffmpeg is missing', async () => {

@@ -4,7 +4,7 @@
  * of stall garbage collection, starting helper programs or a busy UI cause). Frames keep coming
  * during the stalls; with capture on the main thread a third of them would be missing.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import { BuiltinTarget } from '../../electron/session/targets.ts';
 import { NutCapturer } from '../../electron/capture/nut-capturer.ts';
 import { Recorder, DEFAULT_RECORDER } from '../../electron/recording/recorder.ts';
 import { readRun } from '../../electron/store/run-store.ts';
+import { readSession } from '../../electron/recording/session-files.ts';
 
 const blockMainThread = (ms: number) => {
   const end = performance.now() + ms;
@@ -42,7 +43,8 @@ describe('recorder threads', () => {
       expect(s.dropped / asked).toBeLessThan(0.1);
       expect(s.dropped).toBe(s.dropped_late + s.dropped_busy);
       // The index is in capture order with every frame on disk, and the replay steps point at them.
-      const index = readFileSync(path.join(s.session_dir, 'frames.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { i: number; t: number; file: string });
+      const { session, frames: index, problems } = readSession(s.session_dir);
+      expect(problems).toEqual([]);
       expect(index).toHaveLength(s.frames);
       expect(index.map((f) => f.i)).toEqual(index.map((_, k) => k));
       expect(index.every((f, k) => k === 0 || f.t >= index[k - 1]!.t)).toBe(true);
@@ -50,7 +52,6 @@ describe('recorder threads', () => {
       expect(steps.length).toBeGreaterThanOrEqual(8);
       const files = new Set(index.map((f) => f.file));
       expect(steps.every((st) => files.has(st.frame as string))).toBe(true);
-      const session = JSON.parse(readFileSync(path.join(s.session_dir, 'session.json'), 'utf8'));
       expect(session).toMatchObject({ frames: s.frames, dropped: s.dropped, dropped_late: s.dropped_late, dropped_busy: s.dropped_busy, writers: s.writers });
       console.log(`recorder with the main thread blocked 2 × 600 ms: ${s.frames} frames in ${s.duration_s} s, ${s.dropped} dropped (${s.dropped_late} late, ${s.dropped_busy} busy)`);
     } finally {

@@ -79,13 +79,13 @@ describe('reflect-and-retry', () => {
     const out = tmp();
     const args = (extra: string[]) => ['run', '--game', '2048', '--agent', 'vlm', '--model', 'test-vlm', '--base-url', server.baseURL, '--max-steps', '2', '--out', out, '--json', '--quiet', '--episodes', '2', ...extra];
     const none = await runCli(args(['--reflection', 'other']));
-    expect(none.code).toBe(1);
+    expect(none.code).toBe(2); // options that do not fit together: a usage error
     expect(none.stderr).toMatch(/"other" learns from another model's reflection: give a reflector model different from the player's \("test-vlm"\) — --reflector-model/);
     const same = await runCli(args(['--reflection', 'other', '--reflector-model', 'test-vlm']));
-    expect(same.code).toBe(1);
+    expect(same.code).toBe(2);
     expect(same.stderr).toMatch(/different from the player's/);
     const selfOther = await runCli(args(['--reflection', 'self-f', '--reflector-model', 'judge-vlm']));
-    expect(selfOther.code).toBe(1);
+    expect(selfOther.code).toBe(2);
     expect(selfOther.stderr).toMatch(/"self-f" reflects with the player's own model \("test-vlm"\); to have "judge-vlm" reflect, use mode "other"/);
     expect(readdirSync(out)).toEqual([]); // refused before any window or run folder
 

@@ -2,7 +2,7 @@
  * The CLI plays built-in Tic-Tac-Toe through its real window under Xvfb: the solver clicks
  * the cells with real input and scores 100 in both episodes; random play scores lower.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -42,13 +42,19 @@ describe('gamepilot run --game tictactoe', () => {
   });
 
   it('gives a clear error for an unknown game or a bad option', async () => {
-    const a = await runCli(['run', '--game', 'chess', '--out', out]);
-    expect(a.code).toBe(1);
-    expect(a.stderr).toMatch(/unknown game "chess"/);
-    const b = await runCli(['run', '--game', '2048', '--episodes', 'many', '--out', out]);
-    expect(b.stderr).toMatch(/--episodes must be a whole number/);
-    const c = await runCli(['run', '--game', '2048', '--agent', 'vlm', '--out', out]);
+    const fresh = mkdtempSync(path.join(tmpdir(), 'gp-ttt-bad-'));
+    // A bad value names the option and what it allows, shows the command's usage, and exits 2.
+    const a = await runCli(['run', '--game', 'chess', '--out', fresh]);
+    expect(a.code).toBe(2);
+    expect(a.stderr).toMatch(/option '--game <id>' argument 'chess' is invalid\. Allowed choices are 2048, tictactoe, snake/);
+    expect(a.stderr).toMatch(/Usage: gamepilot run/);
+    const b = await runCli(['run', '--game', '2048', '--episodes', 'many', '--out', fresh]);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toMatch(/option '--episodes <n>' argument 'many' is invalid\. Allowed: a whole number ≥ 1/);
+    const c = await runCli(['run', '--game', '2048', '--agent', 'vlm', '--out', fresh]);
+    expect(c.code).toBe(2);
     expect(c.stderr).toMatch(/needs a model/);
+    expect(readdirSync(fresh)).toEqual([]); // refused before any window or run folder
   });
 
   it('lists built-in games and windows as JSON', async () => {

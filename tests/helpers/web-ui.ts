@@ -3,8 +3,14 @@
  * and Debian's Chromium to look at it, shared by the UI suites.
  */
 import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { WebSocket } from 'ws';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { wsClient, type WsClient } from '../../renderer/src/api/clients.ts';
 import { spawnCli } from './cli.ts';
+import { stop as stopProcess } from './windows.ts';
 
 export interface WebShellProcess {
   child: ChildProcess;
@@ -32,13 +38,54 @@ export async function startWebShellCli(args: string[], env: Record<string, strin
 /** The flags every test browser gets: quiet, offline, no sandbox warning bar. */
 export const TEST_BROWSER_FLAGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--test-type'];
 
+export interface BrowserPlace {
+  x: number;
+  y?: number;
+  width: number;
+  height: number;
+}
+
 /** A headed Chromium window at a place on the test display, with one page of the given viewport. */
-export async function launchUiBrowser(at: { x: number; y?: number; width: number; height: number }): Promise<{ browser: Browser; page: Page }> {
+export async function launchUiBrowser(at: BrowserPlace): Promise<{ browser: Browser; page: Page }> {
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     headless: false,
     args: [...TEST_BROWSER_FLAGS, `--window-position=${at.x},${at.y ?? 0}`, `--window-size=${at.width},${at.height}`],
   });
-  const page = await browser.newPage({ viewport: { width: at.width - 20, height: at.height - 60 } });
-  return { browser, page };
+  return { browser, page: await newUiPage(browser, at) };
+}
+
+/** Another page (its own context: no storage shared) in a browser from launchUiBrowser. */
+export function newUiPage(browser: Browser, at: BrowserPlace): Promise<Page> {
+  return browser.newPage({ viewport: { width: at.width - 20, height: at.height - 60 } });
+}
+
+/** `gamepilot web` in folders of its own, with a contract client; optionally a model already configured. */
+export interface UiShell {
+  web: WebShellProcess;
+  api: WsClient;
+  runsDir: string;
+  configDir: string;
+  close(): Promise<void>;
+}
+
+export async function startUiShell(opts: { demo?: boolean; model?: { baseURL: string; model: string }; runsDir?: string } = {}): Promise<UiShell> {
+  const tmp = mkdtempSync(path.join(tmpdir(), 'gp-web-'));
+  const runsDir = opts.runsDir ?? path.join(tmp, 'runs');
+  const configDir = path.join(tmp, 'config');
+  const web = await startWebShellCli([...(opts.demo ? [] : ['--no-demo']), '--runs-dir', runsDir, '--config-dir', configDir]);
+  const u = new URL(web.url);
+  const api = wsClient(`ws://${u.host}/api/ws?token=${u.searchParams.get('token')}`, WebSocket as never);
+  if (opts.model) await api.request('saveSettings', { settings: { provider: 'custom', baseURL: opts.model.baseURL, model: opts.model.model } });
+  return {
+    web,
+    api,
+    runsDir,
+    configDir,
+    close: async () => {
+      await api.request('control', { action: 'stop' }).catch(() => {});
+      api.close();
+      await stopProcess(web.child);
+    },
+  };
 }

@@ -1,15 +1,14 @@
 /**
  * The Electron shell cannot run here (no binary), so its decisions live in plain modules that
- * are checked here for what they do: the bundle builds and its worker threads run, the window
+ * are checked here for what they do: the core loads without Electron, the window
  * options and navigation/permission guards, the settings file's recovery and mode (with
  * electron-store's own base, conf), what protects the API key, and the fuses Forge flips.
  */
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import Conf from 'conf';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.ts';
@@ -19,31 +18,35 @@ import { describeSecretStorage } from '../../electron/app/secret-storage.ts';
 import config, { FUSES } from '../../forge.config.ts';
 import { FuseV1Options } from '@electron/fuses';
 
-describe('Electron shell bundle', () => {
-  it('bundles main, preload and the recorder’s worker threads, and the bundled threads run under plain Node', { timeout: 60_000 }, async () => {
-    execFileSync(process.execPath, ['scripts/build-electron.mjs'], { cwd: ROOT, encoding: 'utf8' });
-    const preload = readFileSync(path.join(ROOT, 'dist-electron', 'preload.cjs'), 'utf8');
-    expect(preload).toMatch(/exposeInMainWorld\("gamepilot"/);
-    expect(preload).not.toMatch(/ipcRenderer\.send\b|require\("fs"\)|child_process/);
-    // The capture thread from the bundle starts its own writer threads (also from the bundle) and records.
-    const dir = mkdtempSync(path.join(tmpdir(), 'gp-bundle-'));
-    const worker = new Worker(path.join(ROOT, 'dist-electron', 'capture-worker.mjs'), { workerData: { backend: 'nut', settings: { fps: 10, durationS: 1, dir }, bounds: { x: 0, y: 0, width: 160, height: 120 }, quality: 70 } });
-    const messages: { kind: string; stats?: { error?: string } }[] = [];
-    await new Promise<void>((resolve, reject) => {
-      worker.on('message', (m) => {
-        messages.push(m);
-        if (m.kind === 'ended' || m.kind === 'error') resolve();
-      });
-      worker.on('error', reject);
-    });
-    expect(messages.at(-1)).toMatchObject({ kind: 'ended' });
-    expect(messages.at(-1)!.stats!.error).toBeUndefined();
-    const written = messages.filter((m) => m.kind === 'written').length;
-    expect(written).toBeGreaterThanOrEqual(5);
-    expect(readdirSync(path.join(dir, 'frames'))).toHaveLength(written);
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = path.join(dir, n);
+    if (n === 'node_modules' || n.startsWith('.')) return [];
+    return statSync(p).isDirectory() ? sources(p) : /\.(ts|tsx|cts|mts)$/.test(n) ? [p] : [];
+  });
+}
+
+describe('the core without Electron', () => {
+  const importUnderNoElectron = (files: string[]) =>
+    spawnSync(process.execPath, ['--import', './tests/helpers/no-electron.mjs', '--import', 'tsx', 'tests/helpers/import-modules.mjs', ...files], { cwd: ROOT, encoding: 'utf8' });
+
+  it('every module outside electron/app loads in a Node where `electron` cannot be imported', () => {
+    const core = ['electron', 'native', 'games']
+      .flatMap((d) => sources(path.join(ROOT, d)))
+      .filter((f) => !f.includes(`${path.sep}electron${path.sep}app${path.sep}`) && /\.ts$/.test(f) && !/-worker\.ts$/.test(f)) // worker threads are entry points, run from the bundle in e2e
+      .map((f) => path.relative(ROOT, f));
+    expect(core.length).toBeGreaterThan(80);
+    const r = importUnderNoElectron(core);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe(`${core.length} modules loaded`);
+    expect(r.status).toBe(0);
   });
 
-  // Only electron/app imports `electron`: tests/unit/layers.test.ts checks it with the other layer rules.
+  it('(the same Node refuses electron/app, which does import it)', () => {
+    const r = importUnderNoElectron(['electron/app/stores.ts']);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/electron imported by file:.*electron\/app\/stores\.ts/);
+  });
 });
 
 describe('windows', () => {

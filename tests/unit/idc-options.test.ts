@@ -12,7 +12,7 @@ describe('IDC options', () => {
     expect(options).toMatchObject({ rounds: 10, episodes: 5, heldOutEpisodes: 5, latency: 'stop', latencySettings: { stopIntervalMs: 0 } });
     const small = parseIdcArgs(['--game', '2048', '--model', 'm', '--rounds', '2', '--episodes', '1', '--latency', 'lcrt']).options;
     expect(small).toMatchObject({ rounds: 2, episodes: 1, latency: 'lcrt' });
-    expect(() => parseIdcArgs(['--game', '2048', '--model', 'm', '--latency', 'pdq'])).toThrow(/--latency must be one of stop, slow, normal, lcrt/);
+    expect(() => parseIdcArgs(['--game', '2048', '--model', 'm', '--latency', 'pdq'])).toThrow(/option '--latency <mode>' argument 'pdq' is invalid\. Allowed choices are stop, slow, normal, lcrt/);
   });
 
   it('default to 10 rounds × 5 episodes under PDQ over the contract', () => {

@@ -9,8 +9,17 @@ import { tictactoe } from '../../games/tictactoe/index.ts';
 const geometry = { window: { x: 100, y: 50, width: 520, height: 640 }, imageScale: 1, imageWidth: 520, imageHeight: 640, inputScale: 1 };
 
 describe('model output parser', () => {
-  it('has a corpus of at least 30 malformed answers', () => {
-    expect(MALFORMED.length).toBeGreaterThanOrEqual(30);
+  it('refuses an answer cut off anywhere inside its actions, and takes the whole one', () => {
+    const actions = [{ action_type: 'PRESS', parameters: { key: 'left' } }, { action_type: 'CLICK', parameters: { x: 10, y: 20 } }];
+    const whole = `### Reasoning\nslide left, then click the cell.\n\n### Actions\n${JSON.stringify(actions)}`;
+    const full = parseModelOutput(whole, { space: 'gui' });
+    expect(full.ok).toBe(true);
+    if (full.ok) expect(full.actions.map(toWire)).toEqual(actions);
+    // A stream that stopped early is never completed into a plan, not even a shorter one.
+    for (let n = whole.indexOf('[') + 1; n < whole.length; n++) {
+      const cut = parseModelOutput(whole.slice(0, n), { space: 'gui' });
+      expect(cut.ok, whole.slice(0, n)).toBe(false);
+    }
   });
 
   for (const c of MALFORMED) {

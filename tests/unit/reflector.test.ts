@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const failure: Trajectory = { kind: 'run', source: 'run-1', frames: [{ at: 0, source: 'f0.jpg', dataUrl: 'data:image/jpeg;base64,/9g=' }], available: 1, notes: 'score 3' };
+const failure: Trajectory = { kind: 'run', source: 'run-1', frames: [{ at: 0, source: 'f0.jpg', dataUrl: 'data:image/jpeg;base64,/9g=' }], available: 1, notes: 'score 3', warnings: [] };
 
 describe('reflector lessons', () => {
   it('asks for one lesson per line, most important first, and keeps whole lines within the budget', async () => {

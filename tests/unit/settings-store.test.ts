@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -26,5 +26,19 @@ describe('settings file', () => {
     expect(s).toMatchObject({ model: 'qwen2.5-vl', provider: 'ollama', history: 2, detail: 'auto' }); // an invalid history falls back to the default: current frame + the previous pair
     expect(JSON.stringify(s)).not.toContain('sk-leak');
     expect(sanitizeSettings('nonsense')).toEqual(DEFAULT_SETTINGS);
+  });
+
+  it('saves through a fresh temp file: never through a file planted at a predictable name, never leaving one behind', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gp-set-'));
+    const file = path.join(dir, 'settings.json');
+    const victim = path.join(dir, 'victim.txt');
+    writeFileSync(victim, 'keep me');
+    symlinkSync(victim, `${file}.tmp`); // a name the old save wrote to (and through)
+    new JsonFileSettingsStore(file).save({ ...DEFAULT_SETTINGS, model: 'm1' });
+    expect(readFileSync(victim, 'utf8')).toBe('keep me');
+    expect(lstatSync(file).isFile()).toBe(true);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(new JsonFileSettingsStore(file).load().model).toBe('m1');
+    expect(readdirSync(dir).sort()).toEqual(['settings.json', 'settings.json.tmp', 'victim.txt']); // only what was there, and the file
   });
 });

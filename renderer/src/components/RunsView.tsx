@@ -90,11 +90,13 @@ export function Replay({ client, id, onClose, closeLabel = '← Runs' }: { clien
   const [i, setI] = useState(0);
   const [img, setImg] = useState<string | null>(null);
   const [note, setNote] = useState('');
+  const [skipped, setSkipped] = useState<string[]>([]);
   useEffect(() => {
     client.request('getRun', { id }).then((r) => {
       setMeta(r.meta);
       setSteps(r.steps as unknown as StepRow[]);
-    });
+      setSkipped(r.warnings ?? []);
+    }, (e: Error) => setSkipped([`cannot open the run: ${e.message}`]));
   }, [client, id]);
   const s = steps[i];
   const [playing, setPlaying] = useState(false);
@@ -129,6 +131,11 @@ export function Replay({ client, id, onClose, closeLabel = '← Runs' }: { clien
         }}>Export video</button>
         {note && <span className="muted" role="status">{note}</span>}
       </div>
+      {skipped.length > 0 && (
+        <div className="errors" role="alert" data-testid="replay-warnings">
+          {skipped.map((w, k) => <div key={k}>skipped {w}</div>)}
+        </div>
+      )}
       {steps.length === 0 ? <p className="muted">This run has no steps.</p> : (
         <>
           <div className="scrub">

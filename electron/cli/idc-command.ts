@@ -1,0 +1,38 @@
+/** `gamepilot idc`: an Improvement Dynamics Curve with a model on a built-in game. */
+import { createWindowManager } from '../../native/index.ts';
+import { runIdc, type IdcOptions } from '../reflection/idc.ts';
+import { addSecret } from '../util/log.ts';
+import { io } from './io.ts';
+import type { IdcFlags } from './program.ts';
+
+/** The IDC run the flags ask for. */
+export function idcOptionsFrom(o: IdcFlags): Omit<IdcOptions, 'log'> {
+  addSecret(o.apiKey);
+  const common = { ...(o.baseUrl ? { baseURL: o.baseUrl } : {}), ...(o.apiKey ? { apiKey: o.apiKey } : {}) };
+  return {
+    game: o.game,
+    rounds: o.rounds,
+    episodes: o.episodes,
+    ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}),
+    seed: o.seed,
+    heldOutEpisodes: o.heldOut ?? o.episodes,
+    outDir: o.out,
+    player: { model: o.model, ...common },
+    reflector: { model: o.reflectorModel ?? o.model, ...common },
+    maxWords: o.maxWords,
+    rollbackDrop: o.rollbackDrop,
+    judgeTries: o.judgeTries,
+    latency: o.latency,
+    latencySettings: { stopIntervalMs: o.stopIntervalMs },
+  };
+}
+
+export async function idcCommandAction(o: IdcFlags): Promise<number> {
+  const result = await runIdc({ ...idcOptionsFrom(o), log: io.log }, createWindowManager());
+  if (o.json) io.out(JSON.stringify(result));
+  else {
+    io.log(`curve: ${result.curve.join(' → ')}  (best round ${result.best_round}; held-out mean ${result.transfer.mean})`);
+    io.log(`best skill:\n${result.best_skill || '(none: round 0 was best)'}`);
+  }
+  return 0;
+}

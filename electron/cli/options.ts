@@ -1,0 +1,80 @@
+/**
+ * Typed option declarations for the command line: each option says once what it takes (a whole
+ * number in a range, a number, one of a few words, a pattern), its default and its help text.
+ * commander turns a bad value into "option '--x <n>' argument 'y' is invalid. Allowed: …",
+ * printed with the command's usage (exit code 2, see main.ts).
+ */
+import { InvalidArgumentError, Option } from 'commander';
+
+/** A mistake in how a command was called (not a failure while it ran): exit code 2 with its usage. */
+export class UsageError extends Error {}
+
+interface Range {
+  min?: number;
+  max?: number;
+}
+
+function rangeText(kind: string, r: Range): string {
+  if (r.min !== undefined && r.max !== undefined) return `${kind} from ${r.min} to ${r.max}`;
+  if (r.min !== undefined) return `${kind} ≥ ${r.min}`;
+  if (r.max !== undefined) return `${kind} ≤ ${r.max}`;
+  return kind;
+}
+
+function parseNumber(v: string, int: boolean, r: Range): number {
+  const n = v.trim() === '' ? Number.NaN : Number(v);
+  const ok = Number.isFinite(n) && (!int || Number.isInteger(n)) && (r.min === undefined || n >= r.min) && (r.max === undefined || n <= r.max);
+  if (!ok) throw new InvalidArgumentError(`Allowed: ${rangeText(int ? 'a whole number' : 'a number', r)}.`);
+  return n;
+}
+
+/** `--flags <n>`: a whole number within the range. */
+export function intOption(flags: string, description: string, range: Range = {}): Option {
+  return new Option(flags, description).argParser((v) => parseNumber(v, true, range));
+}
+
+/** `--flags <x>`: any finite number within the range. */
+export function numberOption(flags: string, description: string, range: Range = {}): Option {
+  return new Option(flags, description).argParser((v) => parseNumber(v, false, range));
+}
+
+/** `--flags <word>`: one of `choices`. */
+export function choiceOption(flags: string, description: string, choices: readonly string[]): Option {
+  return new Option(flags, description).choices(choices);
+}
+
+/** `--flags <text>` matching `pattern`; `allowed` says in words what may be given. */
+export function patternOption(flags: string, description: string, pattern: RegExp, allowed: string): Option {
+  return new Option(flags, description).argParser((v) => {
+    if (!pattern.test(v)) throw new InvalidArgumentError(`Allowed: ${allowed}.`);
+    return v;
+  });
+}
+
+/** `--flags <text>` checked by `check`, which throws an Error saying what is wrong. */
+export function checkedOption<T>(flags: string, description: string, check: (v: string) => T): Option {
+  return new Option(flags, description).argParser((v) => {
+    try {
+      return check(v);
+    } catch (err) {
+      throw new InvalidArgumentError((err as Error).message);
+    }
+  });
+}
+
+/** `WxH`, each side at least 64 px. */
+export function parseWindowSize(v: string): { width: number; height: number } {
+  const m = /^(\d+)x(\d+)$/.exec(v);
+  if (!m || Number(m[1]) < 64 || Number(m[2]) < 64) throw new Error('Allowed: WIDTHxHEIGHT, each at least 64, e.g. 1280x720.');
+  return { width: Number(m[1]), height: Number(m[2]) };
+}
+
+/** A title pattern: a valid regular expression (matched case-insensitively). */
+export function parseTitlePattern(v: string): string {
+  try {
+    new RegExp(v, 'i');
+  } catch (err) {
+    throw new Error(`Allowed: a regular expression (${(err as Error).message}).`);
+  }
+  return v;
+}

@@ -1,0 +1,169 @@
+/** `gamepilot run`: an agent plays a built-in game or a window; every step is recorded. */
+import { getGame } from '../../games/index.ts';
+import { prepareRun, type RunOptions } from '../session/compose.ts';
+import type { ReflectionRecord } from '../reflection/records.ts';
+import { attachReflection, checkReflectionRequest, type ReflectionRequest } from '../reflection/setup.ts';
+import type { Session } from '../session/session.ts';
+import type { Target } from '../session/targets.ts';
+import { startStopHotkey } from '../input/stop-hotkey.ts';
+import { addSecret } from '../util/log.ts';
+import { io } from './io.ts';
+import { UsageError } from './options.ts';
+import type { RunFlags, TargetFlags } from './program.ts';
+import { configuredStopHotkey } from './settings.ts';
+
+/** Exactly one target, as RunOptions wants it. */
+export function targetFrom(o: TargetFlags): Pick<RunOptions, 'game' | 'window' | 'windowId'> {
+  const given = [o.game, o.window, o.windowId].filter((v) => v !== undefined).length;
+  if (given > 1) throw new UsageError('give one of --game, --window or --window-id');
+  if (given === 0) throw new UsageError('give a target: --game <id>, --window <title regex> or --window-id <id>');
+  return { ...(o.game ? { game: o.game } : {}), ...(o.window ? { window: o.window } : {}), ...(o.windowId !== undefined ? { windowId: o.windowId } : {}) };
+}
+
+/** The run as the composition root takes it; mistakes between options are usage errors. */
+export function runOptionsFrom(o: RunFlags): RunOptions {
+  const target = targetFrom(o);
+  if (o.actionSpace === 'semantic' && !o.game) throw new UsageError('--action-space semantic needs a built-in --game');
+  if (o.agent === 'vlm' && !o.model) throw new UsageError('--agent vlm needs a model: --model NAME (or GAMEPILOT_MODEL)');
+  addSecret(o.apiKey);
+  return {
+    ...target,
+    agent: o.agent,
+    space: o.actionSpace,
+    episodes: o.episodes ?? (o.game ? getGame(o.game).trials : 1),
+    ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}),
+    seed: o.seed,
+    outDir: o.out,
+    capture: o.capture,
+    encode: { longSide: o.imageSize, format: o.format, quality: o.quality },
+    settleMs: o.settleMs,
+    latency: o.latency,
+    latencySettings: { stopIntervalMs: o.stopIntervalMs, slowBufferMs: o.slowBufferMs },
+    ...(o.pauseKey ? { pauseKey: o.pauseKey } : {}),
+    ...(o.allowKeys?.length ? { allowedKeys: o.allowKeys } : {}),
+    minStepMs: o.paceMs,
+    maxConsecutiveErrors: o.maxErrors,
+    vlm: {
+      ...(o.model ? { model: o.model } : {}),
+      ...(o.baseUrl ? { baseURL: o.baseUrl } : {}),
+      ...(o.apiKey ? { apiKey: o.apiKey } : {}),
+      ...(o.prompt ? { systemPrompt: o.prompt } : {}),
+      history: o.history,
+      detail: o.detail,
+      ...(o.temperature !== undefined ? { temperature: o.temperature } : {}),
+      ...(o.maxTokens !== undefined ? { maxTokens: o.maxTokens } : {}),
+      repairs: o.repairs,
+      timeoutMs: o.timeoutMs,
+      idleTimeoutMs: o.idleTimeoutMs,
+      maxRetries: o.maxRetries,
+      retryAfterCapMs: o.retryAfterCapMs,
+      maxAnswerBytes: o.maxAnswerBytes,
+      ...(o.priceIn !== undefined || o.priceOut !== undefined ? { price: { inputPerM: o.priceIn ?? 0, outputPerM: o.priceOut ?? 0 } } : {}),
+      ...(o.gameText ? { includeGameText: true } : {}),
+    },
+  };
+}
+
+/**
+ * The reflect-and-retry request --reflection asks for, checked before any window opens or
+ * run folder is made (a missing tutorial, `other` without a different reflector model).
+ */
+export function reflectionRequestFrom(o: RunFlags): ReflectionRequest | undefined {
+  if (o.reflection === 'none') {
+    if (o.reflectorModel) throw new UsageError('--reflector-model needs --reflection (other, for a model different from the player)');
+    return undefined;
+  }
+  if (o.agent !== 'vlm') throw new UsageError('--reflection needs --agent vlm');
+  if ((o.reflection === 'self-t' || o.reflection === 'self') && !o.tutorial) throw new UsageError(`--reflection ${o.reflection} needs --tutorial (a video, a folder of frames, or a run/session folder)`);
+  const baseURL = o.reflectorBaseUrl ?? o.baseUrl;
+  const req: ReflectionRequest = {
+    mode: o.reflection,
+    ...(o.tutorial ? { tutorial: o.tutorial } : {}),
+    after: o.reflectAfter,
+    successScore: o.successScore,
+    sample: { fps: o.reflectFps, maxFrames: o.reflectMaxFrames, maxSide: o.reflectMaxSide },
+    reflector: {
+      maxWords: o.maxWords,
+      ...(o.reflectorModel ? { model: o.reflectorModel } : {}),
+      ...(baseURL ? { baseURL } : {}),
+      ...(o.apiKey ? { apiKey: o.apiKey } : {}),
+    },
+  };
+  if (o.model) {
+    try {
+      checkReflectionRequest(req, o.model);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+  }
+  return req;
+}
+
+/** Wires a checked reflect-and-retry request into a prepared run. */
+async function setUpReflection(req: ReflectionRequest, session: Session, target: Target) {
+  const r = await attachReflection(req, session, target.game?.def, io.log);
+  session.on('reflection', (rec: ReflectionRecord) => io.log(rec.error ? `reflection after episode ${rec.after_episode + 1} failed: ${rec.error}` : `reflection after episode ${rec.after_episode + 1}: ${rec.lesson?.text.split(/\s+/).length ?? 0} words of lessons${rec.lesson?.note ? ` (${rec.lesson.note})` : ''}`));
+  return r;
+}
+
+export async function runCommand(o: RunFlags): Promise<number> {
+  const options = runOptionsFrom(o);
+  const reflectionReq = reflectionRequestFrom(o);
+  const { session, target } = await prepareRun(options);
+  let reflection: Awaited<ReturnType<typeof setUpReflection>> | undefined;
+  try {
+    reflection = reflectionReq ? await setUpReflection(reflectionReq, session, target) : undefined;
+  } catch (err) {
+    session.store.close('failed', (err as Error).message);
+    await target.close();
+    throw err;
+  }
+  const onSignal = () => {
+    io.log('stopping: releasing held input…');
+    session.stop();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const hotkey = configuredStopHotkey();
+  const stopHook = await startStopHotkey(hotkey, () => {
+    io.log(`stop hotkey ${hotkey}: stopping`);
+    session.stop();
+  }).catch((err: Error) => {
+    if (!o.quiet) io.log(`warning: no global stop hotkey (${err.message}); Ctrl+C still stops`);
+    return undefined;
+  });
+  if (!o.quiet) {
+    io.progress(`run folder: ${session.store.dir}`);
+    session.on('step', (r) => {
+      const err = r.errors.length ? `  ! ${r.errors.join('; ')}` : '';
+      io.progress(`ep ${r.episode + 1} step ${r.step + 1}: ${r.actionsText.join(', ') || '(no action)'}  [${r.latency_ms.total} ms, ${r.latency_mode}${r.drift_ticks !== undefined ? `, drift ${r.drift_ticks}` : ''}]${r.score !== null && r.score !== undefined ? `  score ${r.score}` : ''}${err}`);
+    });
+    session.on('warning', (w: string) => io.progress(`warning: ${w}`));
+    let paused = false;
+    session.on('status', (st: string) => {
+      if (st === 'running' && paused) io.progress('the target window is shown again: the run goes on');
+      paused = st === 'paused';
+    });
+    session.on('episode', (e) => io.progress(`episode ${e.episode + 1}: score ${e.score ?? 'n/a'} after ${e.steps} steps (${e.end})`));
+  }
+  try {
+    const result = await session.run();
+    const summary = {
+      run_dir: result.runDir,
+      status: result.status,
+      episodes: result.episodes.map((e) => ({ episode: e.episode, score: e.score, steps: e.steps, end: e.end })),
+      mean: result.mean,
+      std: result.std,
+      ...(reflection ? { reflection: { mode: reflection.mode, reflections: reflection.loop.records.length, errors: reflection.loop.records.flatMap((r) => (r.error ? [r.error] : [])), ...(reflection.tutorialError ? { tutorial_error: reflection.tutorialError } : {}), ...reflection.loop.compare(result.episodes) } } : {}),
+      ...(result.error ? { error: result.error } : {}),
+    };
+    if (o.json) io.out(JSON.stringify(summary));
+    else io.progress(`done (${result.status}): mean ${result.mean ?? 'n/a'} ± ${result.std ?? 'n/a'} over ${result.episodes.length} episode(s)${result.error ? ` — ${result.error}` : ''}`);
+    return result.status === 'failed' ? 1 : 0;
+  } finally {
+    stopHook?.();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await target.close();
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * An Improvement Dynamics Curve's folder as read back, validated: `idc.json` (the curve, the
+ * best skill, the held-out transfer, every round) and `skills.jsonl` (the skill after each
+ * round). Bad rows of skills.jsonl are skipped and reported with file and line.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { readJsonFile, readJsonLines } from '../store/json-rows.ts';
+import type { IdcResult } from './idc.ts';
+
+const num = z.number().finite();
+const round = z.number().int().nonnegative();
+const judge = z.looseObject({ tries: z.number().int().nonnegative(), accepted: z.boolean(), reasons: z.array(z.string()) });
+
+const IdcRoundSchema = z.looseObject({
+  round,
+  run_dir: z.string(),
+  skill: z.string(),
+  scores: z.array(num),
+  mean: num,
+  rollback: z.boolean().optional(),
+  note: z.string().optional(),
+  diagnosis: z.string().optional(),
+  reflector_mode: z.enum(['tools', 'staged (no tool calling)']).optional(),
+  tool_calls: num.optional(),
+  judge: judge.optional(),
+  error: z.string().optional(),
+});
+
+export const IdcFileSchema = z.looseObject({
+  run_dir: z.string(),
+  curve: z.array(num),
+  best_round: round,
+  best_skill: z.string(),
+  transfer: z.looseObject({ seed: num, scores: z.array(num), mean: num.nullable() }),
+  rounds: z.array(IdcRoundSchema),
+});
+
+/** One line of skills.jsonl: the skill in force after a round (or the rollback to the best one). */
+export const SkillRowSchema = z.looseObject({
+  after_round: round,
+  skill: z.string(),
+  rollback_to_round: round.optional(),
+  diagnosis: z.string().optional(),
+  judge: judge.optional(),
+  reflector_mode: z.string().optional(),
+});
+export type SkillRow = z.output<typeof SkillRowSchema>;
+
+/** An IDC folder: idc.json (throws, naming the file, when missing or damaged) and the valid rows of skills.jsonl. */
+export function readIdc(dir: string): { result: IdcResult; skills: SkillRow[]; problems: string[] } {
+  const result = readJsonFile(path.join(dir, 'idc.json'), IdcFileSchema, 'IDC result') as IdcResult;
+  const skillsFile = path.join(dir, 'skills.jsonl');
+  const { rows, problems } = existsSync(skillsFile) ? readJsonLines(skillsFile, SkillRowSchema) : { rows: [], problems: [] };
+  return { result, skills: rows, problems };
+}
