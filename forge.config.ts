@@ -43,7 +43,9 @@ const config: ForgeConfig = {
     new MakerSquirrel({ name: 'gamepilot' }),
     new MakerZIP({}, ['darwin', 'linux']),
     new MakerDMG({ format: 'ULFO' }),
-    new MakerDeb({ options: { maintainer: 'Gamepilot', homepage: 'https://gamepilot.invalid', categories: ['Game', 'Development'] } }),
+    new MakerDeb({
+      options: { maintainer: 'Gamepilot', homepage: 'https://gamepilot.invalid', categories: ['Game', 'Development'] },
+    }),
   ],
   plugins: [new AutoUnpackNativesPlugin({}), new FusesPlugin(FUSES)],
   hooks: {

@@ -94,7 +94,16 @@ export interface RecordingResult {
  * usefully), `cancelled` (stopped, or a person said no, e.g. closed a save dialog), `forbidden`
  * (a caller the core does not answer), `internal` (a fault).
  */
-export const ERROR_CODES = ['busy', 'bad-input', 'not-found', 'target-gone', 'model-unreachable', 'cancelled', 'forbidden', 'internal'] as const;
+export const ERROR_CODES = [
+  'busy',
+  'bad-input',
+  'not-found',
+  'target-gone',
+  'model-unreachable',
+  'cancelled',
+  'forbidden',
+  'internal',
+] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** An error that says what kind of failure it is, for callers (and the UI) to react to. */

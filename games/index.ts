@@ -15,6 +15,10 @@ export const BUILTIN_GAMES: Record<string, GameDefinition> = {
 
 export function getGame(id: string): GameDefinition {
   const g = BUILTIN_GAMES[id];
-  if (!g) throw new CodedError('not-found', `unknown game "${id}" (built-in games: ${Object.keys(BUILTIN_GAMES).join(', ')})`);
+  if (!g)
+    throw new CodedError(
+      'not-found',
+      `unknown game "${id}" (built-in games: ${Object.keys(BUILTIN_GAMES).join(', ')})`,
+    );
   return g;
 }

@@ -50,7 +50,6 @@ export interface GameInstance {
   setIdleLimit?(ticks: number | null): void;
 }
 
-
 /** The world-clock settings a real-time game wants per latency mode. */
 export interface RealtimeSpec {
   /** Length of one engine tick (ms). */

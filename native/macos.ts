@@ -35,12 +35,23 @@ export class MacWindowManager implements WindowManager {
 
   async focus(id: string): Promise<void> {
     const [pid, index] = id.split(':');
-    await run('osascript', ['-l', 'JavaScript', '-e',
-      `const p = Application('System Events').processes.whose({ unixId: ${Number(pid)} })()[0]; p.frontmost = true; p.windows()[${Number(index)}].actions['AXRaise'].perform();`]);
+    await run('osascript', [
+      '-l',
+      'JavaScript',
+      '-e',
+      `const p = Application('System Events').processes.whose({ unixId: ${Number(pid)} })()[0]; p.frontmost = true; p.windows()[${Number(index)}].actions['AXRaise'].perform();`,
+    ]);
   }
 
   async activeId(): Promise<string | undefined> {
-    const pid = (await run('osascript', ['-l', 'JavaScript', '-e', `Application('System Events').processes.whose({ frontmost: true })()[0].unixId()`])).trim();
+    const pid = (
+      await run('osascript', [
+        '-l',
+        'JavaScript',
+        '-e',
+        `Application('System Events').processes.whose({ frontmost: true })()[0].unixId()`,
+      ])
+    ).trim();
     return pid ? `${pid}:0` : undefined;
   }
 }

@@ -39,10 +39,13 @@ function linuxProcs(): ProcInfo[] {
 
 function psProcs(): ProcInfo[] {
   const text = execFileSync('ps', ['-A', '-o', 'pid=,ppid=,stat=,comm='], { encoding: 'utf8' });
-  return text.split('\n').filter(Boolean).map((l) => {
-    const [pid, ppid, state, ...name] = l.trim().split(/\s+/);
-    return { pid: Number(pid), ppid: Number(ppid), state: state!, name: path.basename(name.join(' ')) };
-  });
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => {
+      const [pid, ppid, state, ...name] = l.trim().split(/\s+/);
+      return { pid: Number(pid), ppid: Number(ppid), state: state!, name: path.basename(name.join(' ')) };
+    });
 }
 
 /** One field list per CSV line: quoted fields may hold commas and doubled quotes. */
@@ -104,7 +107,8 @@ export function listProcesses(): ProcInfo[] {
 /** The process and all its descendants, parents first. */
 export function processTree(root: number, procs = listProcesses()): number[] {
   const out = [root];
-  for (let i = 0; i < out.length; i++) for (const p of procs) if (p.ppid === out[i] && !out.includes(p.pid)) out.push(p.pid);
+  for (let i = 0; i < out.length; i++)
+    for (const p of procs) if (p.ppid === out[i] && !out.includes(p.pid)) out.push(p.pid);
   return out;
 }
 
@@ -122,7 +126,8 @@ export function refusal(pid: number, procs = listProcesses()): string | null {
   for (const c of processTree(process.pid, procs)) ours.add(c);
   if (ours.has(pid)) return `pid ${pid} belongs to Gamepilot itself`;
   const name = byPid.get(pid)?.name;
-  if (name && SYSTEM_NAMES.test(name.replace(/\.exe$/i, ''))) return `pid ${pid} (${name}) is a system or shell process`;
+  if (name && SYSTEM_NAMES.test(name.replace(/\.exe$/i, '')))
+    return `pid ${pid} (${name}) is a system or shell process`;
   if (process.platform !== 'win32' && process.getuid && process.getuid() !== 0 && existsSync(`/proc/${pid}/status`)) {
     const uid = /Uid:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
     if (uid !== undefined && Number(uid) !== process.getuid()) return `pid ${pid} belongs to another user`;

@@ -37,12 +37,20 @@ export interface WindowManager {
 }
 
 /** Every window whose title matches, with some size (minimized ones included). */
-export async function findWindows(wm: WindowManager, pattern: RegExp, exclude: (w: WindowInfo) => boolean = () => false): Promise<WindowInfo[]> {
+export async function findWindows(
+  wm: WindowManager,
+  pattern: RegExp,
+  exclude: (w: WindowInfo) => boolean = () => false,
+): Promise<WindowInfo[]> {
   const all = await wm.list();
   return all.filter((w) => pattern.test(w.title) && !exclude(w) && w.bounds.width > 0 && w.bounds.height > 0);
 }
 
-export async function findWindow(wm: WindowManager, pattern: RegExp, exclude: (w: WindowInfo) => boolean = () => false): Promise<WindowInfo | undefined> {
+export async function findWindow(
+  wm: WindowManager,
+  pattern: RegExp,
+  exclude: (w: WindowInfo) => boolean = () => false,
+): Promise<WindowInfo | undefined> {
   return (await findWindows(wm, pattern, exclude))[0];
 }
 

@@ -37,7 +37,13 @@ public static class GP {
 function parseRow(line: string): WindowInfo | undefined {
   const [id, pid, x, y, w, h, dpi, ...title] = line.split('\t');
   if (!id || !w || !h) return undefined;
-  return { id, pid: Number(pid), title: title.join('\t').trim(), bounds: { x: Number(x), y: Number(y), width: Number(w), height: Number(h) }, scaleFactor: Number(dpi) / 96 || 1 };
+  return {
+    id,
+    pid: Number(pid),
+    title: title.join('\t').trim(),
+    bounds: { x: Number(x), y: Number(y), width: Number(w), height: Number(h) },
+    scaleFactor: Number(dpi) / 96 || 1,
+  };
 }
 
 async function ps(script: string): Promise<string> {
@@ -51,7 +57,10 @@ export class Win32WindowManager implements WindowManager {
     const out = await ps(`$rows = New-Object System.Collections.ArrayList
 [GP]::EnumWindows({ param($h, $l) if ([GP]::IsWindowVisible($h)) { [void]$rows.Add([GP]::Describe($h)) }; $true }, [IntPtr]::Zero) | Out-Null
 $rows -join "\n"`);
-    return out.split(/\r?\n/).map(parseRow).filter((w): w is WindowInfo => !!w && w.title.length > 0 && w.bounds.width > 0);
+    return out
+      .split(/\r?\n/)
+      .map(parseRow)
+      .filter((w): w is WindowInfo => !!w && w.title.length > 0 && w.bounds.width > 0);
   }
 
   async get(id: string): Promise<WindowInfo | undefined> {
@@ -60,7 +69,9 @@ $rows -join "\n"`);
   }
 
   async focus(id: string): Promise<void> {
-    await ps(`$h = [IntPtr]${Number(id)}; [GP]::ShowWindow($h, 9) | Out-Null; [GP]::SetForegroundWindow($h) | Out-Null`);
+    await ps(
+      `$h = [IntPtr]${Number(id)}; [GP]::ShowWindow($h, 9) | Out-Null; [GP]::SetForegroundWindow($h) | Out-Null`,
+    );
   }
 
   async activeId(): Promise<string | undefined> {

@@ -34,12 +34,26 @@ async function clientFacts(id: string): Promise<ClientFacts | undefined> {
   const stateBlock = /^([ \t]*)Window state:\n((?:\1[ \t]+\S.*\n?)*)/m.exec(out)?.[2] ?? '';
   const extents = /Frame extents:\s*(\d+),\s*(\d+),\s*(\d+),\s*(\d+)/.exec(out);
   return {
-    bounds: { x: num('Absolute upper-left X'), y: num('Absolute upper-left Y'), width: num('Width'), height: num('Height') },
+    bounds: {
+      x: num('Absolute upper-left X'),
+      y: num('Absolute upper-left Y'),
+      width: num('Width'),
+      height: num('Height'),
+    },
     title: /Window id: \S+ "(.*)"/.exec(out)?.[1] ?? '',
     pid: Number(/Process id:\s*(\d+)/.exec(out)?.[1] ?? 0),
     viewable: /Map State:\s*IsViewable/.test(out),
     hidden: /^[ \t]*Hidden[ \t]*$/m.test(stateBlock),
-    ...(extents ? { extents: [Number(extents[1]), Number(extents[2]), Number(extents[3]), Number(extents[4])] as [number, number, number, number] } : {}),
+    ...(extents
+      ? {
+          extents: [Number(extents[1]), Number(extents[2]), Number(extents[3]), Number(extents[4])] as [
+            number,
+            number,
+            number,
+            number,
+          ],
+        }
+      : {}),
   };
 }
 
@@ -54,7 +68,12 @@ function toInfo(id: string, f: ClientFacts, title: string, pid: number): WindowI
   const b = f.bounds;
   const [l, r, t, btm] = f.extents ?? [0, 0, 0, 0];
   return {
-    id: normId(id), title, pid, bounds: b, scaleFactor: 1, minimized,
+    id: normId(id),
+    title,
+    pid,
+    bounds: b,
+    scaleFactor: 1,
+    minimized,
     frame: { x: b.x - l, y: b.y - t, width: b.width + l + r, height: b.height + t + btm },
   };
 }
@@ -64,16 +83,23 @@ export class X11WindowManager implements WindowManager {
 
   async list(): Promise<WindowInfo[]> {
     // wmctrl fails outright (BadWindow) when a window closes while it reads the list: ask again.
-    const out = await run('wmctrl', ['-lp']).catch((err: Error) => (/BadWindow/.test(err.message) ? run('wmctrl', ['-lp']) : Promise.reject(err)));
-    const rows = out.split('\n').filter(Boolean).map((line) => {
-      const m = /^(0x[0-9a-f]+)\s+(-?\d+)\s+(\d+)\s+\S+\s?(.*)$/i.exec(line);
-      return m ? { id: normId(m[1]!), desktop: Number(m[2]), pid: Number(m[3]), title: m[4] ?? '' } : undefined;
-    });
+    const out = await run('wmctrl', ['-lp']).catch((err: Error) =>
+      /BadWindow/.test(err.message) ? run('wmctrl', ['-lp']) : Promise.reject(err),
+    );
+    const rows = out
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const m = /^(0x[0-9a-f]+)\s+(-?\d+)\s+(\d+)\s+\S+\s?(.*)$/i.exec(line);
+        return m ? { id: normId(m[1]!), desktop: Number(m[2]), pid: Number(m[3]), title: m[4] ?? '' } : undefined;
+      });
     const infos = await Promise.all(
-      rows.filter((r): r is NonNullable<typeof r> => !!r && r.desktop >= 0).map(async (r) => {
-        const f = await clientFacts(r.id);
-        return f ? toInfo(r.id, f, r.title, r.pid) : undefined;
-      }),
+      rows
+        .filter((r): r is NonNullable<typeof r> => !!r && r.desktop >= 0)
+        .map(async (r) => {
+          const f = await clientFacts(r.id);
+          return f ? toInfo(r.id, f, r.title, r.pid) : undefined;
+        }),
     );
     return infos.filter((w): w is WindowInfo => !!w);
   }

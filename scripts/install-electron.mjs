@@ -25,13 +25,24 @@ try {
 
 // Generous but bounded: a firewall that drops packets must not hang `npm install` for ever.
 const timeoutS = Number(process.env.GAMEPILOT_ELECTRON_DOWNLOAD_TIMEOUT_S) || 600;
-const r = spawnSync(process.execPath, ['install.js'], { cwd: electronDir, encoding: 'utf8', timeout: timeoutS * 1000, stdio: ['ignore', 'inherit', 'pipe'] });
+const r = spawnSync(process.execPath, ['install.js'], {
+  cwd: electronDir,
+  encoding: 'utf8',
+  timeout: timeoutS * 1000,
+  stdio: ['ignore', 'inherit', 'pipe'],
+});
 if (r.status === 0) process.exit(0);
 
-const why = r.error?.code === 'ETIMEDOUT'
-  ? `no answer within ${timeoutS} s`
-  : (r.stderr || r.error?.message || `exit ${r.status ?? r.signal}`).split('\n').find((l) => l.trim())?.trim() ?? 'unknown error';
+const why =
+  r.error?.code === 'ETIMEDOUT'
+    ? `no answer within ${timeoutS} s`
+    : ((r.stderr || r.error?.message || `exit ${r.status ?? r.signal}`)
+        .split('\n')
+        .find((l) => l.trim())
+        ?.trim() ?? 'unknown error');
 note(`the Electron binary could not be downloaded (${why}).`);
-note('The install goes on without it: `npm start` serves the same UI in a Chromium/Chrome window instead of the desktop app.');
+note(
+  'The install goes on without it: `npm start` serves the same UI in a Chromium/Chrome window instead of the desktop app.',
+);
 note('With network access, `npm run install-electron` fetches it later (ELECTRON_MIRROR selects a mirror).');
 process.exit(0);

@@ -70,28 +70,96 @@ function readings(geometry?: Geometry): Reading[] {
     return { x: cell.x + cell.width / 2, y: cell.y + cell.height / 2 };
   };
   const list: Reading[] = [
-    { game: 'tictactoe', space: 'semantic', name: 'any of the nine cells A1…C3 (a taken one loses)', chosen: true, paper: '30.4 ± 24.1', decide: (_g, r) => pick(r, tictactoe.actionSpace.semantic) },
-    { game: 'tictactoe', space: 'semantic', name: 'an empty cell only', chosen: false, paper: '30.4 ± 24.1', decide: (g, r) => pick(r, g.validMoves()) },
+    {
+      game: 'tictactoe',
+      space: 'semantic',
+      name: 'any of the nine cells A1…C3 (a taken one loses)',
+      chosen: true,
+      paper: '30.4 ± 24.1',
+      decide: (_g, r) => pick(r, tictactoe.actionSpace.semantic),
+    },
+    {
+      game: 'tictactoe',
+      space: 'semantic',
+      name: 'an empty cell only',
+      chosen: false,
+      paper: '30.4 ± 24.1',
+      decide: (g, r) => pick(r, g.validMoves()),
+    },
   ];
   if (geometry) {
     list.push(
-      { game: 'tictactoe', space: 'gui', name: `a click anywhere in the ${geometry.width}×${geometry.height} window (off the board or on a taken cell loses)`, chosen: true, paper: '26.3 ± 19.3', decide: (_g, r) => ({ x: Math.floor(r() * geometry.width), y: Math.floor(r() * geometry.height) }) },
-      { game: 'tictactoe', space: 'gui', name: 'a click on the centre of an empty cell', chosen: false, paper: '26.3 ± 19.3', decide: (g, r) => centre(g, r) },
+      {
+        game: 'tictactoe',
+        space: 'gui',
+        name: `a click anywhere in the ${geometry.width}×${geometry.height} window (off the board or on a taken cell loses)`,
+        chosen: true,
+        paper: '26.3 ± 19.3',
+        decide: (_g, r) => ({ x: Math.floor(r() * geometry.width), y: Math.floor(r() * geometry.height) }),
+      },
+      {
+        game: 'tictactoe',
+        space: 'gui',
+        name: 'a click on the centre of an empty cell',
+        chosen: false,
+        paper: '26.3 ± 19.3',
+        decide: (g, r) => centre(g, r),
+      },
     );
   }
   const anyGuiType = (r: Rng) => (pick(r, GUI_ACTION_TYPES) === 'PRESS' ? pick(r, DIRECTIONS) : null);
   list.push(
-    { game: '2048', space: 'gui', name: 'PRESS of one of the four arrow keys', chosen: true, paper: '1.2 ± 0.9', decide: (_g, r) => pick(r, DIRECTIONS) },
-    { game: '2048', space: 'gui', name: 'only a direction that changes the board', chosen: false, paper: '1.2 ± 0.9', decide: (g, r) => pick(r, DIRECTIONS.filter((d) => changes(g, d))) },
-    { game: '2048', space: 'gui', name: `any of the ${GUI_ACTION_TYPES.length} GUI action types (PRESS: an arrow key; the rest change nothing)`, chosen: false, paper: '1.2 ± 0.9', decide: (_g, r) => anyGuiType(r) },
-    { game: 'snake', space: 'gui', name: 'PRESS of one of the four arrow keys (a reversal goes straight on)', chosen: true, paper: '7.0 ± 9.1', decide: (_g, r) => pick(r, DIRECTIONS) },
-    { game: 'snake', space: 'gui', name: 'one of the three directions that are not a reversal', chosen: false, paper: '7.0 ± 9.1', decide: (g, r) => pick(r, g.validMoves()) },
+    {
+      game: '2048',
+      space: 'gui',
+      name: 'PRESS of one of the four arrow keys',
+      chosen: true,
+      paper: '1.2 ± 0.9',
+      decide: (_g, r) => pick(r, DIRECTIONS),
+    },
+    {
+      game: '2048',
+      space: 'gui',
+      name: 'only a direction that changes the board',
+      chosen: false,
+      paper: '1.2 ± 0.9',
+      decide: (g, r) =>
+        pick(
+          r,
+          DIRECTIONS.filter((d) => changes(g, d)),
+        ),
+    },
+    {
+      game: '2048',
+      space: 'gui',
+      name: `any of the ${GUI_ACTION_TYPES.length} GUI action types (PRESS: an arrow key; the rest change nothing)`,
+      chosen: false,
+      paper: '1.2 ± 0.9',
+      decide: (_g, r) => anyGuiType(r),
+    },
+    {
+      game: 'snake',
+      space: 'gui',
+      name: 'PRESS of one of the four arrow keys (a reversal goes straight on)',
+      chosen: true,
+      paper: '7.0 ± 9.1',
+      decide: (_g, r) => pick(r, DIRECTIONS),
+    },
+    {
+      game: 'snake',
+      space: 'gui',
+      name: 'one of the three directions that are not a reversal',
+      chosen: false,
+      paper: '7.0 ± 9.1',
+      decide: (g, r) => pick(r, g.validMoves()),
+    },
   );
   return list;
 }
 
 /** Whether moving `dir` changes the 2048 board. */
-const changes = (g: GameInstance, dir: string) => slide((g.snapshot() as { grid: number[] }).grid, dir as Direction).moved;
+const changes = (g: GameInstance, dir: string) =>
+  slide((g.snapshot() as { grid: number[] }).grid, dir as Direction).moved;
 
 const GAMES: Record<string, GameDefinition> = { tictactoe, '2048': g2048, snake };
 
@@ -105,12 +173,33 @@ async function main() {
     const scores = Array.from({ length: n }, (_, e) => playEpisode(GAMES[r.game]!, e, r, rng, geometry));
     const mean = scores.reduce((a, b) => a + b, 0) / n;
     const std = Math.sqrt(scores.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1));
-    return { game: r.game, space: r.space, reading: r.name, chosen: r.chosen, episodes: n, mean: round1(mean), std: round1(std), paper: r.paper };
+    return {
+      game: r.game,
+      space: r.space,
+      reading: r.name,
+      chosen: r.chosen,
+      episodes: n,
+      mean: round1(mean),
+      std: round1(std),
+      paper: r.paper,
+    };
   });
-  if (values.json) return console.log(JSON.stringify({ geometry: geometry && { width: geometry.width, height: geometry.height, board_share: boardShare(geometry) }, rows }));
-  if (geometry) console.log(`Tic-Tac-Toe window ${geometry.width}×${geometry.height}, cells ${(boardShare(geometry) * 100).toFixed(1)} % of it`);
+  if (values.json)
+    return console.log(
+      JSON.stringify({
+        geometry: geometry && { width: geometry.width, height: geometry.height, board_share: boardShare(geometry) },
+        rows,
+      }),
+    );
+  if (geometry)
+    console.log(
+      `Tic-Tac-Toe window ${geometry.width}×${geometry.height}, cells ${(boardShare(geometry) * 100).toFixed(1)} % of it`,
+    );
   else console.log('(no DISPLAY: the GUI Tic-Tac-Toe readings need the real window and are left out)');
-  for (const r of rows) console.log(`${r.chosen ? '*' : ' '} ${r.game.padEnd(9)} ${r.space.padEnd(8)} ${`${r.mean} ± ${r.std}`.padEnd(13)} paper ${r.paper.padEnd(12)} ${r.reading} (${r.episodes} episodes)`);
+  for (const r of rows)
+    console.log(
+      `${r.chosen ? '*' : ' '} ${r.game.padEnd(9)} ${r.space.padEnd(8)} ${`${r.mean} ± ${r.std}`.padEnd(13)} paper ${r.paper.padEnd(12)} ${r.reading} (${r.episodes} episodes)`,
+    );
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;

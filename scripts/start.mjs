@@ -58,10 +58,20 @@ function run(what, cmd, args, { cwd, ownGroup }) {
 }
 
 if (electronBin && existsSync(electronBin)) {
-  run('desktop app', process.execPath, [path.join(root, 'node_modules', '@electron-forge', 'cli', 'dist', 'electron-forge.js'), 'start'], { cwd: root, ownGroup: false });
+  run(
+    'desktop app',
+    process.execPath,
+    [path.join(root, 'node_modules', '@electron-forge', 'cli', 'dist', 'electron-forge.js'), 'start'],
+    { cwd: root, ownGroup: false },
+  );
 } else {
-  say('the Electron binary is not installed here; serving the same UI as the web shell and opening it in a browser window.');
+  say(
+    'the Electron binary is not installed here; serving the same UI as the web shell and opening it in a browser window.',
+  );
   say('For the desktop app: `npm run install-electron` with network access. Ctrl+C stops.');
   // Runs go to ./runs of where it was started (the checkout, under `npm start`), as with `gamepilot run`.
-  run('web shell', process.execPath, [path.join(root, 'bin', 'gamepilot.mjs'), 'web', '--open'], { cwd: process.cwd(), ownGroup: true });
+  run('web shell', process.execPath, [path.join(root, 'bin', 'gamepilot.mjs'), 'web', '--open'], {
+    cwd: process.cwd(),
+    ownGroup: true,
+  });
 }

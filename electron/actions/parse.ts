@@ -26,7 +26,11 @@ const SECTION = /^\s*(?:#{1,6}\s*|\*\*)?\s*(reasoning|actions?)\s*(?:\*\*)?\s*:?
 function splitSections(raw: string): { reasoning?: string; actions?: string } {
   const marks: { name: string; start: number; bodyStart: number }[] = [];
   for (const m of raw.matchAll(SECTION)) {
-    marks.push({ name: m[1]!.toLowerCase().startsWith('action') ? 'actions' : 'reasoning', start: m.index!, bodyStart: m.index! + m[0].length });
+    marks.push({
+      name: m[1]!.toLowerCase().startsWith('action') ? 'actions' : 'reasoning',
+      start: m.index!,
+      bodyStart: m.index! + m[0].length,
+    });
   }
   const out: { reasoning?: string; actions?: string } = {};
   marks.forEach((m, i) => {
@@ -53,7 +57,8 @@ function listOf(value: unknown): unknown[] {
 
 function parseGuiItem(item: unknown, index: number): { ok: true; action: GuiAction } | { ok: false; error: string } {
   const where = `action ${index + 1}`;
-  if (!item || typeof item !== 'object' || Array.isArray(item)) return { ok: false, error: `${where}: expected an object with "action_type"` };
+  if (!item || typeof item !== 'object' || Array.isArray(item))
+    return { ok: false, error: `${where}: expected an object with "action_type"` };
   const obj = item as Record<string, unknown>;
   const typeRaw = obj.action_type ?? obj.type ?? obj.action;
   if (typeof typeRaw !== 'string') return { ok: false, error: `${where}: missing "action_type"` };
@@ -77,11 +82,16 @@ function parseGuiItem(item: unknown, index: number): { ok: true; action: GuiActi
   for (const k of keys) {
     if (!resolveKeyName(k)) return { ok: false, error: `${where} ${type}: unknown key name "${k}"` };
   }
-  if ((p.x === undefined) !== (p.y === undefined)) return { ok: false, error: `${where} ${type}: give both x and y, or neither` };
+  if ((p.x === undefined) !== (p.y === undefined))
+    return { ok: false, error: `${where} ${type}: give both x and y, or neither` };
   return { ok: true, action: { kind: 'gui', type, params: p } as GuiAction };
 }
 
-function parseSemanticItem(item: unknown, index: number, parseMove: SemanticMoveParser): { ok: true; action: Action } | { ok: false; error: string } {
+function parseSemanticItem(
+  item: unknown,
+  index: number,
+  parseMove: SemanticMoveParser,
+): { ok: true; action: Action } | { ok: false; error: string } {
   const where = `action ${index + 1}`;
   let move: unknown = item;
   if (item && typeof item === 'object' && !Array.isArray(item)) {
@@ -106,7 +116,10 @@ export function parseModelOutput(raw: string, opts: ParseOptions): ParsedDecisio
   const span = findJsonSpan(body);
   if (!span) {
     // Semantic moves may be written bare: "### Actions\nB2".
-    const bare = body.trim().split(/\s*[\n,]\s*/).filter(Boolean);
+    const bare = body
+      .trim()
+      .split(/\s*[\n,]\s*/)
+      .filter(Boolean);
     if (opts.space === 'semantic' && opts.parseMove && bare.length > 0 && bare.length <= maxActions) {
       return collect(bare, opts, reasoning, maxActions);
     }
@@ -119,10 +132,18 @@ export function parseModelOutput(raw: string, opts: ParseOptions): ParsedDecisio
 
 function collect(items: unknown[], opts: ParseOptions, reasoning: string, maxActions: number): ParsedDecision {
   if (items.length === 0) return { ok: false, reasoning, error: 'the Actions list is empty' };
-  if (items.length > maxActions) return { ok: false, reasoning, error: `too many actions (${items.length} > ${maxActions})` };
+  if (items.length > maxActions)
+    return { ok: false, reasoning, error: `too many actions (${items.length} > ${maxActions})` };
   const actions: Action[] = [];
   for (const [i, item] of items.entries()) {
-    const r = opts.space === 'gui' ? parseGuiItem(item, i) : parseSemanticItem(item, i, opts.parseMove ?? (() => ({ ok: false, error: 'this game has no semantic moves' })));
+    const r =
+      opts.space === 'gui'
+        ? parseGuiItem(item, i)
+        : parseSemanticItem(
+            item,
+            i,
+            opts.parseMove ?? (() => ({ ok: false, error: 'this game has no semantic moves' })),
+          );
     if (!r.ok) return { ok: false, reasoning, error: r.error };
     actions.push(r.action);
   }

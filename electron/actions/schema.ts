@@ -13,13 +13,22 @@ const key = z.string().min(1).max(32);
 export const guiActionSchemas = {
   MOVE_TO: z.object({ x: coord, y: coord, duration: seconds.optional() }),
   MOVE_BY: z.object({ dx: coord, dy: coord, duration: seconds.optional() }),
-  CLICK: z.object({ x: coord.optional(), y: coord.optional(), button: button.optional(), num_clicks: z.number().int().min(1).max(3).optional() }),
+  CLICK: z.object({
+    x: coord.optional(),
+    y: coord.optional(),
+    button: button.optional(),
+    num_clicks: z.number().int().min(1).max(3).optional(),
+  }),
   RIGHT_CLICK: z.object({ x: coord.optional(), y: coord.optional() }),
   DOUBLE_CLICK: z.object({ x: coord.optional(), y: coord.optional() }),
   MOUSE_DOWN: z.object({ button: button.optional(), duration: seconds.optional() }),
   MOUSE_UP: z.object({ button: button.optional() }),
   DRAG_TO: z.object({ x: coord, y: coord, duration: seconds.optional() }),
-  SCROLL: z.object({ dx: z.number().int().min(-50).max(50), dy: z.number().int().min(-50).max(50), duration: seconds.optional() }),
+  SCROLL: z.object({
+    dx: z.number().int().min(-50).max(50),
+    dy: z.number().int().min(-50).max(50),
+    duration: seconds.optional(),
+  }),
   TYPING: z.object({ text: z.string().max(500), interval: seconds.optional() }),
   PRESS: z.object({ key, duration: seconds.optional() }),
   KEY_DOWN: z.object({ key, duration: seconds.optional() }),
@@ -58,7 +67,9 @@ export function isTerminal(a: Action): boolean {
 export function describeAction(a: Action): string {
   if (a.kind === 'semantic') return a.move;
   const p = a.params as Record<string, unknown>;
-  const args = Object.entries(p).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ');
+  const args = Object.entries(p)
+    .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+    .join(', ');
   return args ? `${a.type}(${args})` : a.type;
 }
 

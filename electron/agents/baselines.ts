@@ -21,7 +21,9 @@ function guiForMove(move: string, obs: Observation, ctx: DecideContext): Action 
 function moveDecision(move: string, obs: Observation, ctx: DecideContext, why: string): Decision {
   if (ctx.space === 'semantic') return { reasoning: why, actions: [{ kind: 'semantic', move }] };
   const action = guiForMove(move, obs, ctx);
-  return action ? { reasoning: why, actions: [action] } : { reasoning: why, actions: [], error: `cannot locate move ${move} in the window` };
+  return action
+    ? { reasoning: why, actions: [action] }
+    : { reasoning: why, actions: [], error: `cannot locate move ${move} in the window` };
 }
 
 /**
@@ -42,7 +44,12 @@ export class RandomAgent implements Agent {
   async decide(obs: Observation, ctx: DecideContext): Promise<Decision> {
     const space = ctx.game?.actionSpace;
     if (ctx.space === 'semantic') {
-      if (!space?.semantic.length) return { reasoning: 'no moves declared', actions: [], error: 'the semantic action space needs a built-in game' };
+      if (!space?.semantic.length)
+        return {
+          reasoning: 'no moves declared',
+          actions: [],
+          error: 'the semantic action space needs a built-in game',
+        };
       return { reasoning: 'random move', actions: [{ kind: 'semantic', move: pick(this.rng, space.semantic) }] };
     }
     if (space && 'press' in space.gui) return this.press(space.gui.press);
@@ -51,7 +58,10 @@ export class RandomAgent implements Agent {
   }
 
   private press(keys: readonly string[]): Decision {
-    return { reasoning: 'random key', actions: [{ kind: 'gui', type: 'PRESS', params: { key: pick(this.rng, keys) } }] };
+    return {
+      reasoning: 'random key',
+      actions: [{ kind: 'gui', type: 'PRESS', params: { key: pick(this.rng, keys) } }],
+    };
   }
 
   /** A left click at a uniformly random pixel of the image the agent saw (the window's visible part). */

@@ -22,7 +22,11 @@ export function guardedFetch(limits: StreamLimits, base: typeof fetch = globalTh
   return async (input, init) => {
     const res = await base(input, init);
     if (!res.body) return res;
-    return new Response(guardBody(res.body, limits), { status: res.status, statusText: res.statusText, headers: res.headers });
+    return new Response(guardBody(res.body, limits), {
+      status: res.status,
+      statusText: res.statusText,
+      headers: res.headers,
+    });
   };
 }
 
@@ -44,19 +48,30 @@ function guardBody(body: ReadableStream<Uint8Array>, limits: StreamLimits): Read
       } finally {
         clearTimeout(timer);
       }
-      if (next === 'quiet') return fail(new ModelCallError(`timed out: no data for ${formatSeconds(limits.idleMs)}`, 'idle'));
+      if (next === 'quiet')
+        return fail(new ModelCallError(`timed out: no data for ${formatSeconds(limits.idleMs)}`, 'idle'));
       if (next.done) return ctrl.close();
       const chunk = next.value;
       total += chunk.byteLength;
       if (total > limits.maxBytes) {
-        return fail(new ModelCallError(`the answer is larger than ${formatBytes(limits.maxBytes)} (maxAnswerBytes); stopped reading it`, 'too-large'));
+        return fail(
+          new ModelCallError(
+            `the answer is larger than ${formatBytes(limits.maxBytes)} (maxAnswerBytes); stopped reading it`,
+            'too-large',
+          ),
+        );
       }
       const firstNewline = chunk.indexOf(10);
       const lastNewline = chunk.lastIndexOf(10);
       const finished = firstNewline < 0 ? 0 : line + firstNewline; // the line this chunk completes
       line = lastNewline < 0 ? line + chunk.byteLength : chunk.byteLength - lastNewline - 1;
       if (Math.max(line, finished) > limits.maxLineBytes) {
-        return fail(new ModelCallError(`the server sent one stream line longer than ${formatBytes(limits.maxLineBytes)}; stopped reading it`, 'too-large'));
+        return fail(
+          new ModelCallError(
+            `the server sent one stream line longer than ${formatBytes(limits.maxLineBytes)}; stopped reading it`,
+            'too-large',
+          ),
+        );
       }
       ctrl.enqueue(chunk);
     },

@@ -9,7 +9,10 @@ export type ModelCallFailure = 'idle' | 'total' | 'too-large' | 'invalid-stream'
 /** A failure the harness itself detected (limits, broken streams). Not named AbortError on purpose: the SDK swallows those mid-stream. */
 export class ModelCallError extends Error {
   override readonly name = 'ModelCallError';
-  constructor(message: string, readonly kind: ModelCallFailure) {
+  constructor(
+    message: string,
+    readonly kind: ModelCallFailure,
+  ) {
     super(message);
   }
 
@@ -49,9 +52,12 @@ export function describeCallError(err: unknown): string {
       return `connection error: ${err.message}${detail ? ` (${detail})` : ''}`;
     }
     if (err instanceof OpenAI.APIError) {
-      return err.status ? `HTTP ${err.status}: ${err.message}` : `the server reported an error in the stream: ${err.message}`;
+      return err.status
+        ? `HTTP ${err.status}: ${err.message}`
+        : `the server reported an error in the stream: ${err.message}`;
     }
-    if (err instanceof SyntaxError) return `invalid stream from the server: a "data:" line is not JSON (${err.message})`;
+    if (err instanceof SyntaxError)
+      return `invalid stream from the server: a "data:" line is not JSON (${err.message})`;
     if ((err as Error)?.name === 'AbortError') return 'stopped';
     return String((err as Error)?.message ?? err);
   })();

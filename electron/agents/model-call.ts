@@ -18,7 +18,10 @@ export interface RetrySettings {
   maxDelayMs: number;
 }
 
-export const DEFAULT_RETRY: Omit<RetrySettings, 'maxRetries' | 'retryAfterCapMs'> = { baseDelayMs: 500, maxDelayMs: 8000 };
+export const DEFAULT_RETRY: Omit<RetrySettings, 'maxRetries' | 'retryAfterCapMs'> = {
+  baseDelayMs: 500,
+  maxDelayMs: 8000,
+};
 
 /** What one attempt did, as written to steps.jsonl (`model_calls`). */
 export interface ModelCallRecord {
@@ -57,10 +60,17 @@ export async function callWithRetries<T>(run: (signal: AbortSignal) => Promise<T
       return out;
     } catch (err) {
       const status = err instanceof OpenAI.APIError && err.status ? err.status : undefined;
-      const rec: ModelCallRecord = { attempt, ms: elapsed(), ok: false, ...(status ? { status } : {}), error: describeCallError(err) };
+      const rec: ModelCallRecord = {
+        attempt,
+        ms: elapsed(),
+        ok: false,
+        ...(status ? { status } : {}),
+        error: describeCallError(err),
+      };
       o.calls.push(rec);
       if (err instanceof CallStopped || o.signal.aborted) throw new CallStopped();
-      const plan = attempt <= o.retry.maxRetries ? retryPlan(err, attempt, o.retry, o.random ?? Math.random) : undefined;
+      const plan =
+        attempt <= o.retry.maxRetries ? retryPlan(err, attempt, o.retry, o.random ?? Math.random) : undefined;
       if (!plan) throw err;
       rec.wait_ms = plan.waitMs;
       if (plan.retryAfterMs !== undefined) rec.retry_after_ms = plan.retryAfterMs;
@@ -75,11 +85,18 @@ export async function callWithRetries<T>(run: (signal: AbortSignal) => Promise<T
  * Runs one attempt under its own controller: aborted by the step's signal or by the total time
  * limit, whose reason is thrown even when the SDK quietly ends an aborted stream.
  */
-async function attemptWithin<T>(run: (signal: AbortSignal) => Promise<T>, totalMs: number, stepSignal: AbortSignal): Promise<T> {
+async function attemptWithin<T>(
+  run: (signal: AbortSignal) => Promise<T>,
+  totalMs: number,
+  stepSignal: AbortSignal,
+): Promise<T> {
   const ctl = new AbortController();
   const onStop = () => ctl.abort(new CallStopped());
   stepSignal.addEventListener('abort', onStop, { once: true });
-  const timer = setTimeout(() => ctl.abort(new ModelCallError(`timed out: the call took longer than ${formatSeconds(totalMs)}`, 'total')), totalMs);
+  const timer = setTimeout(
+    () => ctl.abort(new ModelCallError(`timed out: the call took longer than ${formatSeconds(totalMs)}`, 'total')),
+    totalMs,
+  );
   try {
     const out = await run(ctl.signal);
     if (ctl.signal.aborted) throw ctl.signal.reason;
@@ -93,17 +110,26 @@ async function attemptWithin<T>(run: (signal: AbortSignal) => Promise<T>, totalM
 }
 
 /** Whether and how long to wait before the next attempt, or undefined when retrying cannot help. */
-export function retryPlan(err: unknown, attempt: number, r: RetrySettings, random: () => number): { waitMs: number; retryAfterMs?: number } | undefined {
+export function retryPlan(
+  err: unknown,
+  attempt: number,
+  r: RetrySettings,
+  random: () => number,
+): { waitMs: number; retryAfterMs?: number } | undefined {
   const backoff = () => Math.round(Math.min(r.maxDelayMs, r.baseDelayMs * 2 ** (attempt - 1)) * (1 - random() * 0.25));
   if (err instanceof ModelCallError) return err.retryable ? { waitMs: backoff() } : undefined;
   if (err instanceof OpenAI.APIUserAbortError) return undefined;
   if (err instanceof OpenAI.APIConnectionError) return { waitMs: backoff() };
   if (!(err instanceof OpenAI.APIError) || !err.status) return undefined;
   const says = err.headers?.get('x-should-retry');
-  const retryable = says === 'true' || (says !== 'false' && (err.status === 408 || err.status === 409 || err.status === 429 || err.status >= 500));
+  const retryable =
+    says === 'true' ||
+    (says !== 'false' && (err.status === 408 || err.status === 409 || err.status === 429 || err.status >= 500));
   if (!retryable) return undefined;
   const asked = retryAfterMs(err.headers);
-  return asked === undefined ? { waitMs: backoff() } : { waitMs: Math.min(asked, r.retryAfterCapMs), retryAfterMs: asked };
+  return asked === undefined
+    ? { waitMs: backoff() }
+    : { waitMs: Math.min(asked, r.retryAfterCapMs), retryAfterMs: asked };
 }
 
 /** `retry-after-ms`, or `retry-after` in seconds or as an HTTP date. */

@@ -16,7 +16,8 @@ export function promptsDir(): string {
 const cache = new Map<string, string>();
 
 export function loadTemplate(nameOrPath: string): string {
-  const file = nameOrPath.includes('/') || nameOrPath.includes('\\') ? nameOrPath : path.join(promptsDir(), `${nameOrPath}.md`);
+  const file =
+    nameOrPath.includes('/') || nameOrPath.includes('\\') ? nameOrPath : path.join(promptsDir(), `${nameOrPath}.md`);
   let text = cache.get(file);
   if (text === undefined) {
     try {

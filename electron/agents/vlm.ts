@@ -104,7 +104,11 @@ export class VlmAgent implements Agent {
       // interrupted and its timeout ends at the headers. Its timeout stays as a backstop.
       maxRetries: 0,
       timeout: s.timeoutMs + 1000,
-      fetch: guardedFetch({ idleMs: s.idleTimeoutMs, maxBytes: s.maxAnswerBytes, maxLineBytes: Math.min(MAX_STREAM_LINE_BYTES, s.maxAnswerBytes) }),
+      fetch: guardedFetch({
+        idleMs: s.idleTimeoutMs,
+        maxBytes: s.maxAnswerBytes,
+        maxLineBytes: Math.min(MAX_STREAM_LINE_BYTES, s.maxAnswerBytes),
+      }),
       logLevel: 'off', // a broken stream is reported once, in the step, not dumped to stderr
     });
   }
@@ -138,23 +142,40 @@ export class VlmAgent implements Agent {
       game_title: game?.title ?? 'a game',
       action_space_name: gui ? 'mouse and keyboard actions' : 'named game moves',
       rules: game?.rules ?? 'Play the game shown in the window as well as you can.',
-      controls: game ? (gui ? game.controls.gui : game.controls.semantic) : 'Use the mouse and keyboard as the game expects.',
-      action_reference: gui ? render('gui-actions', { image_width: obs.frame.width, image_height: obs.frame.height }) : '',
+      controls: game
+        ? gui
+          ? game.controls.gui
+          : game.controls.semantic
+        : 'Use the mouse and keyboard as the game expects.',
+      action_reference: gui
+        ? render('gui-actions', { image_width: obs.frame.width, image_height: obs.frame.height })
+        : '',
       experience: this.settings.experience?.trim() ?? '',
       // No lessons, no section: a first attempt is told nothing about experience it does not have.
-      experience_section: this.settings.experience?.trim() ? render('experience', { experience: this.settings.experience.trim() }) : '',
-      action_format: gui ? render('format-gui') : render('format-semantic', { example_move: obs.validMoves?.[0] ?? 'move' }),
-    }).replace(/\n{3,}/g, '\n\n').trim();
+      experience_section: this.settings.experience?.trim()
+        ? render('experience', { experience: this.settings.experience.trim() })
+        : '',
+      action_format: gui
+        ? render('format-gui')
+        : render('format-semantic', { example_move: obs.validMoves?.[0] ?? 'move' }),
+    })
+      .replace(/\n{3,}/g, '\n\n')
+      .trim();
   }
 
   async decide(obs: Observation, ctx: DecideContext): Promise<Decision> {
     const image = `data:${obs.frame.mime};base64,${obs.frame.data.toString('base64')}`;
     const user = this.userText(obs, ctx.game);
     if (this.settings.experience?.trim()) this.usedExperience = true;
-    const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: this.systemPrompt(obs, ctx.space, ctx.game) }];
+    const messages: ChatCompletionMessageParam[] = [
+      { role: 'system', content: this.systemPrompt(obs, ctx.space, ctx.game) },
+    ];
     const past = this.settings.history > 1 ? this.turns.slice(-(this.settings.history - 1)) : [];
     for (const t of past) {
-      messages.push({ role: 'user', content: this.userContent(t.user, t.image) }, { role: 'assistant', content: t.answer });
+      messages.push(
+        { role: 'user', content: this.userContent(t.user, t.image) },
+        { role: 'assistant', content: t.answer },
+      );
     }
     messages.push({ role: 'user', content: this.userContent(user, image) });
 
@@ -174,7 +195,11 @@ export class VlmAgent implements Agent {
       try {
         answer = await callWithRetries((signal) => this.complete(messages, ctx, usage, timing, signal, partial), {
           totalMs: this.settings.timeoutMs,
-          retry: { ...DEFAULT_RETRY, maxRetries: this.settings.maxRetries, retryAfterCapMs: this.settings.retryAfterCapMs },
+          retry: {
+            ...DEFAULT_RETRY,
+            maxRetries: this.settings.maxRetries,
+            retryAfterCapMs: this.settings.retryAfterCapMs,
+          },
           signal: ctx.signal,
           calls,
         });
@@ -182,21 +207,45 @@ export class VlmAgent implements Agent {
         if (partial.text) raws.push(partial.text);
         const error = `model call failed: ${describeCallError(err)}`;
         this.remember({ image, user, answer: `(no usable answer: ${error})` });
-        return await this.finish(ctx, timing, { reasoning: lastReasoning, actions: [], error, raw: raw(), parseErrors, calls }, usage, started, attempts);
+        return await this.finish(
+          ctx,
+          timing,
+          { reasoning: lastReasoning, actions: [], error, raw: raw(), parseErrors, calls },
+          usage,
+          started,
+          attempts,
+        );
       }
       raws.push(answer);
       const parsed = parseModelOutput(answer, { space: ctx.space, parseMove: ctx.game?.parseMove });
       lastReasoning = parsed.reasoning;
       if (parsed.ok) {
         this.remember({ image, user, answer: canonicalAnswer(parsed.reasoning, parsed.actions) });
-        return await this.finish(ctx, timing, { reasoning: parsed.reasoning, actions: parsed.actions, raw: raw(), parseErrors, calls }, usage, started, attempts);
+        return await this.finish(
+          ctx,
+          timing,
+          { reasoning: parsed.reasoning, actions: parsed.actions, raw: raw(), parseErrors, calls },
+          usage,
+          started,
+          attempts,
+        );
       }
       parseErrors.push(parsed.error);
-      messages.push({ role: 'assistant', content: boundStored(answer) || '(empty)' }, { role: 'user', content: render('repair', { error: parsed.error }) });
+      messages.push(
+        { role: 'assistant', content: boundStored(answer) || '(empty)' },
+        { role: 'user', content: render('repair', { error: parsed.error }) },
+      );
     }
     const error = `unusable answer: ${parseErrors.at(-1)}`;
     this.remember({ image, user, answer: `(no usable answer: ${error})` });
-    return await this.finish(ctx, timing, { reasoning: lastReasoning, actions: [], error, raw: raw(), parseErrors, calls }, usage, started, attempts);
+    return await this.finish(
+      ctx,
+      timing,
+      { reasoning: lastReasoning, actions: [], error, raw: raw(), parseErrors, calls },
+      usage,
+      started,
+      attempts,
+    );
   }
 
   /** Keeps this step as the newest past pair (an unusable one too: it was the previous step). */
@@ -208,9 +257,18 @@ export class VlmAgent implements Agent {
   /** One step's message: target task, previous state (from history 2 on), current state. */
   userText(obs: Observation, game?: GameDefinition): string {
     const gameText = this.settings.includeGameText && obs.gameText ? `\nThe board as text:\n${obs.gameText}` : '';
-    const task = game?.task ?? (game ? `Play ${game.title} as well as you can.` : 'Play the game in the window as well as you can.');
-    const previous = this.settings.history > 1 ? render('previous-state', { previous: describePrevious(obs.previous) }) : '';
-    return render('user-step', { task, previous_section: previous, step: obs.step + 1, episode: obs.episode + 1, game_text: gameText }).replace(/\n{3,}/g, '\n\n');
+    const task =
+      game?.task ??
+      (game ? `Play ${game.title} as well as you can.` : 'Play the game in the window as well as you can.');
+    const previous =
+      this.settings.history > 1 ? render('previous-state', { previous: describePrevious(obs.previous) }) : '';
+    return render('user-step', {
+      task,
+      previous_section: previous,
+      step: obs.step + 1,
+      episode: obs.episode + 1,
+      game_text: gameText,
+    }).replace(/\n{3,}/g, '\n\n');
   }
 
   private userContent(text: string, image: string): ChatCompletionContentPart[] {
@@ -220,7 +278,14 @@ export class VlmAgent implements Agent {
     ];
   }
 
-  private async finish(ctx: DecideContext, timing: CallTiming, d: Decision, usage: TokenUsage, started: number, attempts: number): Promise<Decision> {
+  private async finish(
+    ctx: DecideContext,
+    timing: CallTiming,
+    d: Decision,
+    usage: TokenUsage,
+    started: number,
+    attempts: number,
+  ): Promise<Decision> {
     const modelMs = performance.now() - started;
     const compute = await this.computeTime(ctx, timing);
     return {
@@ -240,7 +305,8 @@ export class VlmAgent implements Agent {
     const generationMs = timing.answers.reduce((n, a) => n + a.generationMs, 0);
     const ttft = timing.answers[0]!.ttftMs;
     const rttMs = await this.roundTrip(ctx.signal);
-    if (rttMs === undefined) return { ms: generationMs, source: 'stream', generationMs, ...(ttft !== null ? { ttftMs: ttft } : {}) };
+    if (rttMs === undefined)
+      return { ms: generationMs, source: 'stream', generationMs, ...(ttft !== null ? { ttftMs: ttft } : {}) };
     const ms = timing.answers.reduce((n, a) => n + Math.max(0, a.generationMs - rttMs), 0);
     return { ms, source: 'estimated', rttMs, generationMs, ...(ttft !== null ? { ttftMs: ttft } : {}) };
   }
@@ -257,7 +323,10 @@ export class VlmAgent implements Agent {
     for (let i = 0; i < 3 && !signal.aborted; i++) {
       const t0 = performance.now();
       try {
-        const res = await fetch(url, { headers: { authorization: `Bearer ${this.client.apiKey}` }, signal: AbortSignal.any([signal, AbortSignal.timeout(5000)]) });
+        const res = await fetch(url, {
+          headers: { authorization: `Bearer ${this.client.apiKey}` },
+          signal: AbortSignal.any([signal, AbortSignal.timeout(5000)]),
+        });
         const ms = performance.now() - t0;
         await res.body?.cancel().catch(() => {});
         best = Math.min(best ?? ms, ms);
@@ -273,7 +342,14 @@ export class VlmAgent implements Agent {
    * One streamed completion; returns the answer text and adds token usage. The text so far is
    * kept in `partial`, so a call that fails half-way still shows what came.
    */
-  private async complete(messages: ChatCompletionMessageParam[], ctx: DecideContext, usage: TokenUsage, timing: CallTiming, signal: AbortSignal, partial: { text: string }): Promise<string> {
+  private async complete(
+    messages: ChatCompletionMessageParam[],
+    ctx: DecideContext,
+    usage: TokenUsage,
+    timing: CallTiming,
+    signal: AbortSignal,
+    partial: { text: string },
+  ): Promise<string> {
     const sent = performance.now();
     let firstTokenAt: number | null = null;
     const stream = await this.client.chat.completions.create(
@@ -294,7 +370,9 @@ export class VlmAgent implements Agent {
     try {
       for await (const chunk of stream) {
         chunks++;
-        const delta = chunk.choices?.[0]?.delta as { content?: string | null; reasoning_content?: string; reasoning?: string } | undefined;
+        const delta = chunk.choices?.[0]?.delta as
+          | { content?: string | null; reasoning_content?: string; reasoning?: string }
+          | undefined;
         const thinking = delta?.reasoning_content ?? delta?.reasoning;
         if ((thinking || delta?.content) && firstTokenAt === null) firstTokenAt = performance.now();
         if (thinking) ctx.onToken?.(thinking, 'thinking');
@@ -316,9 +394,16 @@ export class VlmAgent implements Agent {
       throw err;
     }
     if (signal.aborted) return text; // the caller throws the reason (stopped, or the time limit)
-    if (chunks === 0) throw new ModelCallError('the server answered without any chat-completion data (is this an OpenAI-compatible endpoint?)', 'empty-stream');
+    if (chunks === 0)
+      throw new ModelCallError(
+        'the server answered without any chat-completion data (is this an OpenAI-compatible endpoint?)',
+        'empty-stream',
+      );
     if (!sawUsage) usage.output += Math.ceil(text.length / 4); // estimate when the server reports none
-    timing.answers.push({ generationMs: performance.now() - sent, ttftMs: firstTokenAt === null ? null : firstTokenAt - sent });
+    timing.answers.push({
+      generationMs: performance.now() - sent,
+      ttftMs: firstTokenAt === null ? null : firstTokenAt - sent,
+    });
     return text;
   }
 }

@@ -65,7 +65,12 @@ export class ActivitySlot<A extends Activity> {
   async start<T extends A>(kind: T['kind'], open: () => Promise<T>): Promise<T> {
     if (this.held) throw new CodedError('busy', `${NAMES[this.held.kind]} is already going; stop it first`);
     let free: () => void = () => {};
-    const held: Held<A> = { kind, phase: 'starting', stopRequested: false, freed: new Promise<void>((r) => (free = r)) };
+    const held: Held<A> = {
+      kind,
+      phase: 'starting',
+      stopRequested: false,
+      freed: new Promise<void>((r) => (free = r)),
+    };
     this.held = held;
     this.on.changed();
     let activity: T;

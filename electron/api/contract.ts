@@ -6,12 +6,40 @@
  */
 import { z } from 'zod';
 import {
-  ACTION_SPACES, AGENT_KINDS, CodedError, CONTROL_ACTIONS, IMAGE_DETAILS, isErrorCode, LATENCY_MODES, REFLECT_AFTER, REFLECTION_MODES, ROLES, RUN_ID,
-  type ErrorCode, type LatencyMode, type RecordingResult, type ReflectionMode, type Role, type RunSummary, type WorldState,
+  ACTION_SPACES,
+  AGENT_KINDS,
+  CodedError,
+  CONTROL_ACTIONS,
+  IMAGE_DETAILS,
+  isErrorCode,
+  LATENCY_MODES,
+  REFLECT_AFTER,
+  REFLECTION_MODES,
+  ROLES,
+  RUN_ID,
+  type ErrorCode,
+  type LatencyMode,
+  type RecordingResult,
+  type ReflectionMode,
+  type Role,
+  type RunSummary,
+  type WorldState,
 } from '../domain.ts';
 
 export { ERROR_CODES, LATENCY_MODES, REFLECTION_MODES, RUN_ID } from '../domain.ts';
-export type { ActionSpace, AgentKind, ControlAction, ErrorCode, LatencyMode, ReflectionMode, RecordingResult, Role, RunSummary, WorldKind, WorldState } from '../domain.ts';
+export type {
+  ActionSpace,
+  AgentKind,
+  ControlAction,
+  ErrorCode,
+  LatencyMode,
+  ReflectionMode,
+  RecordingResult,
+  Role,
+  RunSummary,
+  WorldKind,
+  WorldState,
+} from '../domain.ts';
 
 export const PROVIDERS = {
   openai: { label: 'OpenAI', baseURL: 'https://api.openai.com/v1' },
@@ -52,7 +80,12 @@ export const DEFAULT_SETTINGS: Settings = SettingsSchema.parse({});
 const runId = z.string().regex(RUN_ID, 'must be a run id (a folder name in the runs folder)');
 /** What an export may be called inside the exports folder: a plain name, never a path. */
 const exportName = (ext = '') =>
-  z.string().regex(new RegExp(`^\\w[\\w.-]{0,120}${ext.replace('.', '\\.')}$`), `must be a plain name (letters, digits, '.', '-', '_')${ext ? ` ending in ${ext}` : ''}, not a path`);
+  z
+    .string()
+    .regex(
+      new RegExp(`^\\w[\\w.-]{0,120}${ext.replace('.', '\\.')}$`),
+      `must be a plain name (letters, digits, '.', '-', '_')${ext ? ` ending in ${ext}` : ''}, not a path`,
+    );
 
 export const StartRunSchema = z.object({
   target: z.union([z.object({ game: z.string().min(1) }), z.object({ windowId: z.string().min(1) })]),
@@ -67,7 +100,10 @@ export const StartRunSchema = z.object({
     .object({
       mode: z.enum(REFLECTION_MODES),
       /** "solver" (a demonstration by the game's solver) or the id of a run or session in the runs folder. */
-      tutorial: z.string().regex(RUN_ID, 'must be "solver" or the id of a run or session in the runs folder (not a file path)').optional(),
+      tutorial: z
+        .string()
+        .regex(RUN_ID, 'must be "solver" or the id of a run or session in the runs folder (not a file path)')
+        .optional(),
       after: z.enum(REFLECT_AFTER).default('failed'),
       maxWords: z.number().int().min(10).max(2000).default(150),
       /** The model that reflects in mode "other": required there, and different from the player's. */
@@ -91,7 +127,11 @@ export const REQUESTS = {
   control: z.object({ action: z.enum(CONTROL_ACTIONS) }),
   setLatency: z.object({ mode: z.enum(LATENCY_MODES) }),
   gamePrompt: z.object({ game: z.string().min(1) }),
-  setReflection: z.object({ mode: z.enum(REFLECTION_MODES), review: z.boolean().optional(), reflectorModel: z.string().min(1).max(200).optional() }),
+  setReflection: z.object({
+    mode: z.enum(REFLECTION_MODES),
+    review: z.boolean().optional(),
+    reflectorModel: z.string().min(1).max(200).optional(),
+  }),
   setLessons: z.object({ text: z.string().max(20000) }),
   /** OmniGameArena's defaults: 10 rounds × 5 episodes, under PDQ (latency stop). */
   startIdc: z.object({
@@ -108,7 +148,10 @@ export const REQUESTS = {
     participant: z.string().regex(/^[\w.-]{1,64}$/, 'use a pseudonym: letters, digits, dot, dash, underscore'),
     trial: z.number().int().min(1).max(1000).default(1),
     /** Rookie: play-1 (default), tutorial, play-2; expert: play (default). */
-    stage: z.string().regex(/^[\w-]{1,32}$/).optional(),
+    stage: z
+      .string()
+      .regex(/^[\w-]{1,32}$/)
+      .optional(),
     consent: z.literal(true, { message: 'the participant must consent to being recorded' }),
     fps: z.number().int().min(1).max(60).default(30),
     durationS: z.number().min(1).max(7200).optional(),
@@ -233,7 +276,23 @@ export interface Results {
   /** `warnings`: run folders skipped because their run.json is damaged, each naming the file. */
   listRuns: { runs: RunSummary[]; warnings: string[] };
   /** vr: the papers' VR column (No / Yes / — for human experts); lessons: where a Yes row's lessons came from. */
-  leaderboard: { warnings: string[]; rows: { game: string; player: string; model: string | null; vr: 'No' | 'Yes' | '—'; lessons: string | null; space: string; latency: string; runs: number; episodes: number; mean: number; std: number; best: number }[] };
+  leaderboard: {
+    warnings: string[];
+    rows: {
+      game: string;
+      player: string;
+      model: string | null;
+      vr: 'No' | 'Yes' | '—';
+      lessons: string | null;
+      space: string;
+      latency: string;
+      runs: number;
+      episodes: number;
+      mean: number;
+      std: number;
+      best: number;
+    }[];
+  };
   /** `warnings`: lines of steps.jsonl skipped because they are damaged, each with its file and line. */
   getRun: { meta: Record<string, unknown>; steps: Record<string, unknown>[]; warnings: string[] };
   getFrame: { dataUrl: string };
@@ -270,9 +329,26 @@ export type CoreEvent =
   | { type: 'warning'; runId: string; message: string }
   | { type: 'recording'; state: RecordingState }
   | { type: 'recorded'; result: RecordingResult }
-  | { type: 'lessons'; runId: string; afterEpisode: number | null; text: string; note?: string; error?: string; edited?: boolean; awaitingReview?: boolean }
+  | {
+      type: 'lessons';
+      runId: string;
+      afterEpisode: number | null;
+      text: string;
+      note?: string;
+      error?: string;
+      edited?: boolean;
+      awaitingReview?: boolean;
+    }
   | { type: 'idc'; round: IdcRoundSummary; curve: number[] }
-  | { type: 'idc-done'; runDir: string; curve: number[]; bestRound: number; bestSkill: string; transfer: { mean: number | null } | null; error?: string };
+  | {
+      type: 'idc-done';
+      runDir: string;
+      curve: number[];
+      bestRound: number;
+      bestSkill: string;
+      transfer: { mean: number | null } | null;
+      error?: string;
+    };
 
 export interface IdcRoundSummary {
   round: number;

@@ -7,7 +7,19 @@
  */
 import { EventEmitter } from 'node:events';
 import type { WindowManager } from '../../native/types.ts';
-import { ContractError, isMethod, parseParams, type CoreEvent, type CoreState, type Handlers, type Method, type Results, type Settings, type StartRun, type WindowSummary } from './contract.ts';
+import {
+  ContractError,
+  isMethod,
+  parseParams,
+  type CoreEvent,
+  type CoreState,
+  type Handlers,
+  type Method,
+  type Results,
+  type Settings,
+  type StartRun,
+  type WindowSummary,
+} from './contract.ts';
 import type { SecretStore, SettingsStore } from './settings-store.ts';
 import { SettingsService } from './settings.ts';
 import { ActivitySlot } from './activity.ts';
@@ -64,7 +76,12 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
     this.handlers = {
       health: async () => ({ ok: true, version: deps.version }),
       state: async () => this.state(),
-      ...targetHandlers({ wm: deps.wm, capturer: this.capturer, ...(deps.launchView ? { launchView: deps.launchView } : {}), ...(deps.isOwnWindow ? { isOwnWindow: deps.isOwnWindow } : {}) }),
+      ...targetHandlers({
+        wm: deps.wm,
+        capturer: this.capturer,
+        ...(deps.launchView ? { launchView: deps.launchView } : {}),
+        ...(deps.isOwnWindow ? { isOwnWindow: deps.isOwnWindow } : {}),
+      }),
       startRun: (p) => this.startRun(p),
       control: (p) => this.control(p.action),
       setLatency: async (p) => this.liveRun().setLatency(p.mode),
@@ -138,7 +155,18 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
   /** With no model configured, a built-in game with a baseline agent already playing. */
   async startDemo(): Promise<void> {
     if (this.settings.settings.model || this.slot.phase !== 'idle') return;
-    await this.startRun({ target: { game: '2048' }, agent: 'solver', space: 'gui', episodes: 1000, seed: Date.now() % 100000, paceMs: 500, latency: 'normal' }, { demo: true });
+    await this.startRun(
+      {
+        target: { game: '2048' },
+        agent: 'solver',
+        space: 'gui',
+        episodes: 1000,
+        seed: Date.now() % 100000,
+        paceMs: 500,
+        latency: 'normal',
+      },
+      { demo: true },
+    );
   }
 
   /** Every activity starts here: the slot's busy rule, and a fresh last error. */

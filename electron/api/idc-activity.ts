@@ -27,11 +27,28 @@ export class IdcActivity implements Activity {
 
   private constructor(p: ParamsOut<'startIdc'>, vlm: RunModelSettings, ctx: IdcContext) {
     this.state = { game: p.game, rounds: p.rounds, done: 0 };
-    const reflector = { model: vlm.model, ...(vlm.baseURL ? { baseURL: vlm.baseURL } : {}), ...(vlm.apiKey ? { apiKey: vlm.apiKey } : {}) };
+    const reflector = {
+      model: vlm.model,
+      ...(vlm.baseURL ? { baseURL: vlm.baseURL } : {}),
+      ...(vlm.apiKey ? { apiKey: vlm.apiKey } : {}),
+    };
     this.finished = runIdc(
       {
-        game: p.game, rounds: p.rounds, episodes: p.episodes, ...(p.maxSteps ? { maxSteps: p.maxSteps } : {}), seed: 0, heldOutEpisodes: p.heldOut ?? p.episodes, latency: p.latency,
-        outDir: ctx.runsDir, player: vlm, reflector, maxWords: 120, rollbackDrop: 0.25, judgeTries: 5, log: () => {}, signal: this.abort.signal,
+        game: p.game,
+        rounds: p.rounds,
+        episodes: p.episodes,
+        ...(p.maxSteps ? { maxSteps: p.maxSteps } : {}),
+        seed: 0,
+        heldOutEpisodes: p.heldOut ?? p.episodes,
+        latency: p.latency,
+        outDir: ctx.runsDir,
+        player: vlm,
+        reflector,
+        maxWords: 120,
+        rollbackDrop: 0.25,
+        judgeTries: 5,
+        log: () => {},
+        signal: this.abort.signal,
         ...(ctx.launchView ? { launch: ctx.launchView } : {}),
         onSession: (s) => (this.session = s),
         onRound: (round, curve) => {
@@ -43,11 +60,26 @@ export class IdcActivity implements Activity {
       ctx.wm,
     ).then(
       (r) => {
-        ctx.emit({ type: 'idc-done', runDir: r.run_dir, curve: r.curve, bestRound: r.best_round, bestSkill: r.best_skill, transfer: { mean: r.transfer.mean } });
+        ctx.emit({
+          type: 'idc-done',
+          runDir: r.run_dir,
+          curve: r.curve,
+          bestRound: r.best_round,
+          bestSkill: r.best_skill,
+          transfer: { mean: r.transfer.mean },
+        });
         return null;
       },
       (err: Error) => {
-        ctx.emit({ type: 'idc-done', runDir: '', curve: [], bestRound: 0, bestSkill: '', transfer: null, error: err.message });
+        ctx.emit({
+          type: 'idc-done',
+          runDir: '',
+          curve: [],
+          bestRound: 0,
+          bestSkill: '',
+          transfer: null,
+          error: err.message,
+        });
         return `IDC failed: ${err.message}`;
       },
     );

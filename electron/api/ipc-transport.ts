@@ -51,7 +51,8 @@ export function fromMainFrameOf(event: IpcEventLike, contents: ContentsLike | un
   if (event.sender !== contents) return false;
   const frame = event.senderFrame;
   const main = contents.mainFrame;
-  if (!frame || !(frame === main || (frame.processId === main.processId && frame.routingId === main.routingId))) return false;
+  if (!frame || !(frame === main || (frame.processId === main.processId && frame.routingId === main.routingId)))
+    return false;
   return page === undefined || withoutQuery(frame.url ?? '') === withoutQuery(page);
 }
 
@@ -59,18 +60,27 @@ export function fromMainFrameOf(event: IpcEventLike, contents: ContentsLike | un
  * Serves requests from senders `allowed` accepts and relays events to every sink `sinks()`
  * returns at that moment. A refused sender gets an error and nothing runs.
  */
-export function serveIpc(core: GamepilotCore, ipcMain: IpcMainLike, sinks: () => EventSink[], allowed: (event: IpcEventLike) => boolean): () => void {
+export function serveIpc(
+  core: GamepilotCore,
+  ipcMain: IpcMainLike,
+  sinks: () => EventSink[],
+  allowed: (event: IpcEventLike) => boolean,
+): () => void {
   let seq = 0;
-  ipcMain.handle(IPC_REQUEST, async (event: IpcEventLike, req: { method?: unknown; params?: unknown }): Promise<WireResponse> => {
-    const id = ++seq;
-    if (!allowed(event)) return { id, error: 'refused: only the Gamepilot control window may call the core', code: 'forbidden' };
-    if (typeof req?.method !== 'string') return { id, error: 'request without a method', code: 'bad-input' };
-    try {
-      return { id, result: await core.handle(req.method, req.params) };
-    } catch (err) {
-      return { id, ...wireError(err) };
-    }
-  });
+  ipcMain.handle(
+    IPC_REQUEST,
+    async (event: IpcEventLike, req: { method?: unknown; params?: unknown }): Promise<WireResponse> => {
+      const id = ++seq;
+      if (!allowed(event))
+        return { id, error: 'refused: only the Gamepilot control window may call the core', code: 'forbidden' };
+      if (typeof req?.method !== 'string') return { id, error: 'request without a method', code: 'bad-input' };
+      try {
+        return { id, result: await core.handle(req.method, req.params) };
+      } catch (err) {
+        return { id, ...wireError(err) };
+      }
+    },
+  );
   const relay = (e: CoreEvent) => {
     for (const s of sinks()) if (!s.isDestroyed?.()) s.send(IPC_EVENT, e);
   };

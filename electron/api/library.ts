@@ -23,7 +23,14 @@ export interface LibraryDeps {
 /** Where a handler reports what it skipped (damaged rows) while it went on. */
 export type WarnRun = (runId: string, message: string) => void;
 
-export type LibraryMethod = 'listRuns' | 'leaderboard' | 'getRun' | 'getFrame' | 'exportRun' | 'exportVideo' | 'findTutorial';
+export type LibraryMethod =
+  | 'listRuns'
+  | 'leaderboard'
+  | 'getRun'
+  | 'getFrame'
+  | 'exportRun'
+  | 'exportVideo'
+  | 'findTutorial';
 
 export function libraryHandlers(deps: LibraryDeps, warn: WarnRun = () => {}): Pick<Handlers, LibraryMethod> {
   /** Where an export named `name` goes: the person's choice (app dialog), else the exports folder. Never a path from the page. */
@@ -31,7 +38,8 @@ export function libraryHandlers(deps: LibraryDeps, warn: WarnRun = () => {}): Pi
     if (deps.chooseExportPath) {
       const chosen = await deps.chooseExportPath(name, kind);
       if (!chosen) throw new CodedError('cancelled', 'export cancelled');
-      if (!path.isAbsolute(chosen)) throw new CodedError('bad-input', `the chosen export path is not absolute: ${chosen}`);
+      if (!path.isAbsolute(chosen))
+        throw new CodedError('bad-input', `the chosen export path is not absolute: ${chosen}`);
       return chosen;
     }
     return path.join(path.resolve(deps.exportDir), name);
@@ -50,11 +58,17 @@ export function libraryHandlers(deps: LibraryDeps, warn: WarnRun = () => {}): Pi
     },
     exportVideo: async (p) => {
       const dir = runPath(deps.runsDir, p.id);
-      return { path: await exportVideo(dir, await destination(p.name ?? `${p.id}.mp4`, 'video'), { warn: (m) => warn(p.id, m) }) };
+      return {
+        path: await exportVideo(dir, await destination(p.name ?? `${p.id}.mp4`, 'video'), {
+          warn: (m) => warn(p.id, m),
+        }),
+      };
     },
     /** The latest completed expert session of a game: the rookie's tutorial. */
     findTutorial: async (p) => {
-      const expert = listRuns(deps.runsDir).runs.find((r) => r.kind === 'human' && r.agent === 'human-expert' && r.game === p.game && r.status === 'completed');
+      const expert = listRuns(deps.runsDir).runs.find(
+        (r) => r.kind === 'human' && r.agent === 'human-expert' && r.game === p.game && r.status === 'completed',
+      );
       return { id: expert?.id ?? null };
     },
   };

@@ -31,7 +31,18 @@ export class RecordingActivity implements Activity {
     p: ParamsOut<'startRecording'>,
     ctx: RecordingContext,
   ) {
-    this.state = { id: recorder.id, target: target.label, role: p.role, stage: recorder.stage, trial: p.trial, frames: 0, dropped: 0, events: 0, seconds: 0, fps: 0 };
+    this.state = {
+      id: recorder.id,
+      target: target.label,
+      role: p.role,
+      stage: recorder.stage,
+      trial: p.trial,
+      frames: 0,
+      dropped: 0,
+      events: 0,
+      seconds: 0,
+      fps: 0,
+    };
     recorder.on('progress', (pr) => {
       Object.assign(this.state, pr);
       ctx.emit({ type: 'recording', state: { ...this.state } });
@@ -55,7 +66,13 @@ export class RecordingActivity implements Activity {
     try {
       const recorder = new Recorder(
         { target, wm: ctx.wm, capturer: ctx.capturer },
-        { participant: p.participant, role: p.role, trial: p.trial, ...(p.stage ? { stage: p.stage } : {}), consent: p.consent },
+        {
+          participant: p.participant,
+          role: p.role,
+          trial: p.trial,
+          ...(p.stage ? { stage: p.stage } : {}),
+          consent: p.consent,
+        },
         { ...DEFAULT_RECORDER, fps: p.fps, ...(p.durationS ? { durationS: p.durationS } : {}) },
         ctx.runsDir,
       );

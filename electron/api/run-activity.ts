@@ -36,7 +36,16 @@ export interface RunContext {
 }
 
 /** A reflection request over the contract: a tutorial is "solver" or a run id, never a path. */
-function reflectionRequest(r: { mode: ReflectionMode; tutorial?: string | undefined; after: ReflectAfter; maxWords: number; reflectorModel?: string | undefined }, ctx: RunContext): ReflectionRequest {
+function reflectionRequest(
+  r: {
+    mode: ReflectionMode;
+    tutorial?: string | undefined;
+    after: ReflectAfter;
+    maxWords: number;
+    reflectorModel?: string | undefined;
+  },
+  ctx: RunContext,
+): ReflectionRequest {
   const vlm = ctx.model();
   // Only the runs folder is ever read.
   const tutorial = r.tutorial === undefined || r.tutorial === 'solver' ? r.tutorial : runPath(ctx.runsDir, r.tutorial);
@@ -46,7 +55,12 @@ function reflectionRequest(r: { mode: ReflectionMode; tutorial?: string | undefi
     after: r.after,
     successScore: 100,
     sample: DEFAULT_SAMPLE,
-    reflector: { maxWords: r.maxWords, ...(r.reflectorModel ? { model: r.reflectorModel } : {}), ...(vlm.baseURL ? { baseURL: vlm.baseURL } : {}), ...(vlm.apiKey ? { apiKey: vlm.apiKey } : {}) },
+    reflector: {
+      maxWords: r.maxWords,
+      ...(r.reflectorModel ? { model: r.reflectorModel } : {}),
+      ...(vlm.baseURL ? { baseURL: vlm.baseURL } : {}),
+      ...(vlm.apiKey ? { apiKey: vlm.apiKey } : {}),
+    },
   };
   try {
     checkReflectionRequest(req, vlm.model);
@@ -72,10 +86,31 @@ export class RunActivity implements Activity {
     private readonly ctx: RunContext,
   ) {
     this.run = {
-      id: store.meta.id, dir: store.dir, target: target.label, game: store.meta.game, agent: session.agent.name, model: store.meta.model,
-      space: req.space, demo, episode: 0, step: 0, episodes: req.episodes, maxSteps: Number(store.meta.config.max_steps),
-      score: null, tokens: { input: 0, output: 0 }, costUsd: null, latency: session.latency,
-      reflection: req.agent === 'vlm' ? { mode: reflection?.opts.mode ?? 'none', review: !!req.reflection?.review, lessons: '', reflectorModel: reflection && reflection.opts.mode !== 'none' ? reflection.opts.reflector.model : null } : null,
+      id: store.meta.id,
+      dir: store.dir,
+      target: target.label,
+      game: store.meta.game,
+      agent: session.agent.name,
+      model: store.meta.model,
+      space: req.space,
+      demo,
+      episode: 0,
+      step: 0,
+      episodes: req.episodes,
+      maxSteps: Number(store.meta.config.max_steps),
+      score: null,
+      tokens: { input: 0, output: 0 },
+      costUsd: null,
+      latency: session.latency,
+      reflection:
+        req.agent === 'vlm'
+          ? {
+              mode: reflection?.opts.mode ?? 'none',
+              review: !!req.reflection?.review,
+              lessons: '',
+              reflectorModel: reflection && reflection.opts.mode !== 'none' ? reflection.opts.reflector.model : null,
+            }
+          : null,
     };
     this.relay();
     this.finished = session.run().then(
@@ -109,13 +144,20 @@ export class RunActivity implements Activity {
         ...(vlm ? { vlm } : {}),
       };
       const agent = makeAgent(options);
-      if (req.space === 'semantic' && !('game' in req.target)) throw new CodedError('bad-input', 'the semantic action space needs a built-in game');
+      if (req.space === 'semantic' && !('game' in req.target))
+        throw new CodedError('bad-input', 'the semantic action space needs a built-in game');
       target = await openTarget(req.target, ctx);
       const wired = wireSession(options, target, agent, ctx.wm);
       store = wired.store;
       if (opts.demo) store.update({ demo: true });
       const runId = store.meta.id;
-      const loop = reflectionReq ? (await attachReflection(reflectionReq, wired.session, target.game?.def, (m) => ctx.emit({ type: 'warning', runId, message: m }))).loop : undefined;
+      const loop = reflectionReq
+        ? (
+            await attachReflection(reflectionReq, wired.session, target.game?.def, (m) =>
+              ctx.emit({ type: 'warning', runId, message: m }),
+            )
+          ).loop
+        : undefined;
       return new RunActivity(wired.session, target, store, req, !!opts.demo, loop, ctx);
     } catch (err) {
       store?.close('failed', (err as Error).message);
@@ -148,7 +190,9 @@ export class RunActivity implements Activity {
   async setReflection({ mode, review, reflectorModel }: ParamsOut<'setReflection'>): Promise<Results['setReflection']> {
     const shown = this.modelRun();
     if (!this.reflection && mode !== 'none') {
-      this.reflection = await this.attach(reflectionRequest({ mode, after: 'failed', maxWords: 150, reflectorModel }, this.ctx));
+      this.reflection = await this.attach(
+        reflectionRequest({ mode, after: 'failed', maxWords: 150, reflectorModel }, this.ctx),
+      );
     } else if (this.reflection) {
       try {
         this.reflection.setMode(mode, reflectorModel); // refuses "other" without a different model
@@ -167,7 +211,9 @@ export class RunActivity implements Activity {
   async setLessons(text: string): Promise<Results['setLessons']> {
     const shown = this.modelRun();
     // Through a reflection loop (one that never reflects, if none is on), so run.json says which episodes had lessons.
-    this.reflection ??= await this.attach(reflectionRequest({ mode: 'none', after: 'failed', maxWords: 150 }, this.ctx));
+    this.reflection ??= await this.attach(
+      reflectionRequest({ mode: 'none', after: 'failed', maxWords: 150 }, this.ctx),
+    );
     this.reflection.setLessons(text);
     shown.lessons = text;
     this.ctx.emit({ type: 'lessons', runId: this.run.id, afterEpisode: null, text, edited: true });
@@ -175,13 +221,18 @@ export class RunActivity implements Activity {
   }
 
   private modelRun(): NonNullable<LiveRun['reflection']> {
-    if (!this.run.reflection || !(this.session.agent instanceof VlmAgent)) throw new CodedError('bad-input', 'no model run is going');
+    if (!this.run.reflection || !(this.session.agent instanceof VlmAgent))
+      throw new CodedError('bad-input', 'no model run is going');
     return this.run.reflection;
   }
 
   private async attach(req: ReflectionRequest): Promise<ReflectAndRetry> {
     const runId = this.run.id;
-    return (await attachReflection(req, this.session, this.target.game?.def, (m) => this.ctx.emit({ type: 'warning', runId, message: m }))).loop;
+    return (
+      await attachReflection(req, this.session, this.target.game?.def, (m) =>
+        this.ctx.emit({ type: 'warning', runId, message: m }),
+      )
+    ).loop;
   }
 
   /** Forwards the session's events to the contract's event stream, keeping the live view's counters. */
@@ -190,7 +241,15 @@ export class RunActivity implements Activity {
     session.on('frame', (f) => {
       run.episode = f.episode;
       run.step = f.step;
-      ctx.emit({ type: 'frame', runId: run.id, episode: f.episode, step: f.step, dataUrl: `data:${f.mime};base64,${f.data.toString('base64')}`, width: f.width, height: f.height });
+      ctx.emit({
+        type: 'frame',
+        runId: run.id,
+        episode: f.episode,
+        step: f.step,
+        dataUrl: `data:${f.mime};base64,${f.data.toString('base64')}`,
+        width: f.width,
+        height: f.height,
+      });
     });
     session.on('token', (t) => ctx.emit({ type: 'token', runId: run.id, ...t }));
     session.on('step', (r) => {
@@ -201,10 +260,22 @@ export class RunActivity implements Activity {
       ctx.emit({
         type: 'step',
         data: {
-          runId: run.id, episode: r.episode, step: r.step, reasoning: r.reasoning, actions: r.actions, actionsText: r.actionsText,
-          outcomes: r.outcomes ?? [], errors: r.errors, latency_ms: r.latency_ms, ...(r.tokens ? { tokens: r.tokens } : {}),
-          ...(r.cost_usd !== undefined ? { cost_usd: r.cost_usd } : {}), score: r.score ?? null, ...(r.frame_size ? { frame_size: r.frame_size } : {}),
-          latency_mode: r.latency_mode, paused_ms: r.paused_ms, ...(r.drift_ticks !== undefined ? { drift_ticks: r.drift_ticks } : {}),
+          runId: run.id,
+          episode: r.episode,
+          step: r.step,
+          reasoning: r.reasoning,
+          actions: r.actions,
+          actionsText: r.actionsText,
+          outcomes: r.outcomes ?? [],
+          errors: r.errors,
+          latency_ms: r.latency_ms,
+          ...(r.tokens ? { tokens: r.tokens } : {}),
+          ...(r.cost_usd !== undefined ? { cost_usd: r.cost_usd } : {}),
+          score: r.score ?? null,
+          ...(r.frame_size ? { frame_size: r.frame_size } : {}),
+          latency_mode: r.latency_mode,
+          paused_ms: r.paused_ms,
+          ...(r.drift_ticks !== undefined ? { drift_ticks: r.drift_ticks } : {}),
         },
       });
     });
@@ -221,7 +292,15 @@ export class RunActivity implements Activity {
       if (text && run.reflection) run.reflection.lessons = text;
       const review = !!run.reflection?.review && !!text;
       if (review) session.pause(); // a person reads and edits the lessons before the retry
-      ctx.emit({ type: 'lessons', runId: run.id, afterEpisode: rec.after_episode, text, ...(rec.lesson?.note ? { note: rec.lesson.note } : {}), ...(rec.error ? { error: rec.error } : {}), awaitingReview: review });
+      ctx.emit({
+        type: 'lessons',
+        runId: run.id,
+        afterEpisode: rec.after_episode,
+        text,
+        ...(rec.lesson?.note ? { note: rec.lesson.note } : {}),
+        ...(rec.error ? { error: rec.error } : {}),
+        awaitingReview: review,
+      });
     });
     session.on('released', (inputs) => ctx.emit({ type: 'released', runId: run.id, inputs }));
     session.on('status', (s) => {

@@ -29,7 +29,9 @@ export function sanitizeSettings(raw: unknown): Settings {
   const out: Record<string, unknown> = { ...DEFAULT_SETTINGS };
   if (raw && typeof raw === 'object') {
     for (const [k, v] of Object.entries(raw)) {
-      const field = (SettingsSchema.shape as Record<string, { safeParse(v: unknown): { success: boolean; data?: unknown } }>)[k];
+      const field = (
+        SettingsSchema.shape as Record<string, { safeParse(v: unknown): { success: boolean; data?: unknown } }>
+      )[k];
       const r = field?.safeParse(v);
       if (r?.success) out[k] = r.data;
     }

@@ -16,7 +16,8 @@ export type RunModelSettings = Partial<VlmSettings> & { model: string };
 /** The base URL a settings patch points at: explicit, else the chosen provider's preset, else the current one. */
 function effectiveBaseURL(s: Settings, patch: Partial<Settings>): string {
   if (patch.baseURL) return patch.baseURL;
-  if (patch.provider && patch.provider !== 'custom' && patch.baseURL === undefined) return PROVIDERS[patch.provider].baseURL;
+  if (patch.provider && patch.provider !== 'custom' && patch.baseURL === undefined)
+    return PROVIDERS[patch.provider].baseURL;
   return baseURLOf(s);
 }
 
@@ -66,19 +67,28 @@ export class SettingsService {
       try {
         parseAccelerator(patch.stopHotkey);
       } catch (err) {
-        throw new CodedError('bad-input', `saveSettings: stopHotkey: ${(err as Error).message} (e.g. CommandOrControl+Shift+F12)`);
+        throw new CodedError(
+          'bad-input',
+          `saveSettings: stopHotkey: ${(err as Error).message} (e.g. CommandOrControl+Shift+F12)`,
+        );
       }
     }
     const next = { ...this.current, ...patch };
-    if (patch.provider && patch.provider !== 'custom' && patch.baseURL === undefined) next.baseURL = PROVIDERS[patch.provider].baseURL;
+    if (patch.provider && patch.provider !== 'custom' && patch.baseURL === undefined)
+      next.baseURL = PROVIDERS[patch.provider].baseURL;
     // A stored key belongs to its endpoint: moving to another one without a new key drops it,
     // so a page holding the token cannot point the key at a server of its own.
-    const keyCleared = apiKey === undefined && !sameEndpoint(baseURLOf(this.current), baseURLOf(next)) && !!this.secrets.getApiKey();
+    const keyCleared =
+      apiKey === undefined && !sameEndpoint(baseURLOf(this.current), baseURLOf(next)) && !!this.secrets.getApiKey();
     this.store.save(next);
     this.current = next;
     if (apiKey !== undefined) this.secrets.setApiKey(apiKey);
     else if (keyCleared) this.secrets.setApiKey(undefined);
-    return { settings: this.current, apiKeySet: !!this.secrets.getApiKey(), ...(keyCleared ? { keyCleared: true } : {}) };
+    return {
+      settings: this.current,
+      apiKeySet: !!this.secrets.getApiKey(),
+      ...(keyCleared ? { keyCleared: true } : {}),
+    };
   }
 
   /**
@@ -99,9 +109,19 @@ export class SettingsService {
         if (models.length >= 200) break;
       }
       const known = !s.model || models.length === 0 || models.includes(s.model);
-      return { ok: true, models, ms: Math.round(performance.now() - t0), ...(known ? {} : { error: `connected, but the server does not list model "${s.model}"` }) };
+      return {
+        ok: true,
+        models,
+        ms: Math.round(performance.now() - t0),
+        ...(known ? {} : { error: `connected, but the server does not list model "${s.model}"` }),
+      };
     } catch (err) {
-      return { ok: false, models: [], error: `${baseURL}: ${describeApiError(err)}`, ms: Math.round(performance.now() - t0) };
+      return {
+        ok: false,
+        models: [],
+        error: `${baseURL}: ${describeApiError(err)}`,
+        ms: Math.round(performance.now() - t0),
+      };
     }
   }
 

@@ -10,7 +10,11 @@ import type { Settings } from './contract.ts';
 /** Registers `accelerator` to call `onStop`; resolves with its release, or rejects saying why not. */
 export type HotkeyRegistrar = (accelerator: string, onStop: () => void) => Promise<() => void>;
 
-export async function bindStopHotkey(core: GamepilotCore, register: HotkeyRegistrar, log: (s: string) => void): Promise<() => void> {
+export async function bindStopHotkey(
+  core: GamepilotCore,
+  register: HotkeyRegistrar,
+  log: (s: string) => void,
+): Promise<() => void> {
   let active: { accelerator: string; release: () => void } | undefined;
   let wanted = core.state().stopHotkey;
   const stopper = (accelerator: string) => () => {

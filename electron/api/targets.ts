@@ -25,7 +25,10 @@ export interface TargetDeps {
 const OWN_TITLE = /^Gamepilot( [·—-]|$)/;
 
 /** A built-in game opened as its own window, or a window picked from the list. */
-export function openTarget(t: { game: string } | { windowId: string }, deps: Pick<TargetDeps, 'wm' | 'launchView'>): Promise<Target> {
+export function openTarget(
+  t: { game: string } | { windowId: string },
+  deps: Pick<TargetDeps, 'wm' | 'launchView'>,
+): Promise<Target> {
   return 'game' in t
     ? BuiltinTarget.open(getGame(t.game), deps.wm, deps.launchView ? { launch: deps.launchView } : {})
     : WindowTarget.byId(deps.wm, t.windowId);
@@ -36,7 +39,12 @@ export function targetHandlers(deps: TargetDeps): Pick<Handlers, 'listTargets' |
     listTargets: async () => {
       const own = deps.isOwnWindow ?? (() => false);
       const windows = (await deps.wm.list()).filter((w) => !OWN_TITLE.test(w.title) && !own(w));
-      const games = Object.values(BUILTIN_GAMES).map((g) => ({ id: g.id, title: g.title, maxSteps: g.defaultMaxSteps, viewSize: g.viewSize }));
+      const games = Object.values(BUILTIN_GAMES).map((g) => ({
+        id: g.id,
+        title: g.title,
+        maxSteps: g.defaultMaxSteps,
+        viewSize: g.viewSize,
+      }));
       return { windows, games };
     },
 
@@ -47,15 +55,33 @@ export function targetHandlers(deps: TargetDeps): Pick<Handlers, 'listTargets' |
     thumbnail: async ({ windowId, maxSide }) => {
       const w = await deps.wm.get(windowId);
       if (!w) throw new TargetGoneError(`window ${windowId} is gone`);
-      const none = { dataUrl: null, width: 0, height: 0, covered: false, minimized: false, offScreen: false, clipped: false };
+      const none = {
+        dataUrl: null,
+        width: 0,
+        height: 0,
+        covered: false,
+        minimized: false,
+        offScreen: false,
+        clipped: false,
+      };
       if (w.minimized) return { ...none, minimized: true };
       const visible = visiblePart(w.bounds, await deps.capturer.screenBounds());
       if (!visible) return { ...none, offScreen: true };
       const clipped = visible.width !== w.bounds.width || visible.height !== w.bounds.height;
       const over = await windowsOver(deps.wm, w, visible);
       if (over?.length) return { ...none, clipped, covered: true, coveredBy: over.map((o) => o.title) };
-      const frame = await encodeFrame(await deps.capturer.grab(visible), { longSide: maxSide, format: 'jpeg', quality: 60 });
-      return { ...none, clipped, dataUrl: `data:image/jpeg;base64,${frame.data.toString('base64')}`, width: frame.width, height: frame.height };
+      const frame = await encodeFrame(await deps.capturer.grab(visible), {
+        longSide: maxSide,
+        format: 'jpeg',
+        quality: 60,
+      });
+      return {
+        ...none,
+        clipped,
+        dataUrl: `data:image/jpeg;base64,${frame.data.toString('base64')}`,
+        width: frame.width,
+        height: frame.height,
+      };
     },
 
     /** The system prompt a model gets for this game, shown to people before they play. */
@@ -63,7 +89,19 @@ export function targetHandlers(deps: TargetDeps): Pick<Handlers, 'listTargets' |
       const def = getGame(game);
       const agent = new VlmAgent({ model: 'none', apiKey: 'none' });
       const { width, height } = def.viewSize;
-      const obs = { step: 0, episode: 0, tCapture: 0, frame: { data: Buffer.alloc(0), mime: 'image/jpeg' as const, width, height, scale: 1 }, geometry: { window: { x: 0, y: 0, width, height }, imageScale: 1, imageWidth: width, imageHeight: height, inputScale: 1 } };
+      const obs = {
+        step: 0,
+        episode: 0,
+        tCapture: 0,
+        frame: { data: Buffer.alloc(0), mime: 'image/jpeg' as const, width, height, scale: 1 },
+        geometry: {
+          window: { x: 0, y: 0, width, height },
+          imageScale: 1,
+          imageWidth: width,
+          imageHeight: height,
+          inputScale: 1,
+        },
+      };
       return { title: def.title, prompt: agent.systemPrompt(obs, 'gui', def), trials: def.trials };
     },
   };

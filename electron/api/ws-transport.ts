@@ -23,7 +23,8 @@ export function serveSocket(core: GamepilotCore, ws: WebSocket, log: (s: string)
     try {
       if (isBinary) throw new Error('expected a text message');
       req = JSON.parse(String(data)) as WireRequest;
-      if (typeof req?.id !== 'number' || typeof req.method !== 'string') throw new Error('expected {id, method, params}');
+      if (typeof req?.id !== 'number' || typeof req.method !== 'string')
+        throw new Error('expected {id, method, params}');
     } catch (err) {
       send({ id: -1, error: `bad request: ${(err as Error).message}`, code: 'bad-input' });
       return;

@@ -13,12 +13,19 @@ export class ElectronDesktopCapturer implements ScreenCapturer {
   /** The bounding box of every display, in physical pixels. */
   async screenBounds(): Promise<Rect> {
     const rects = screen.getAllDisplays().map((d) => ({
-      x: Math.round(d.bounds.x * d.scaleFactor), y: Math.round(d.bounds.y * d.scaleFactor),
-      right: Math.round((d.bounds.x + d.bounds.width) * d.scaleFactor), bottom: Math.round((d.bounds.y + d.bounds.height) * d.scaleFactor),
+      x: Math.round(d.bounds.x * d.scaleFactor),
+      y: Math.round(d.bounds.y * d.scaleFactor),
+      right: Math.round((d.bounds.x + d.bounds.width) * d.scaleFactor),
+      bottom: Math.round((d.bounds.y + d.bounds.height) * d.scaleFactor),
     }));
     const x = Math.min(...rects.map((r) => r.x));
     const y = Math.min(...rects.map((r) => r.y));
-    return { x, y, width: Math.max(...rects.map((r) => r.right)) - x, height: Math.max(...rects.map((r) => r.bottom)) - y };
+    return {
+      x,
+      y,
+      width: Math.max(...rects.map((r) => r.right)) - x,
+      height: Math.max(...rects.map((r) => r.bottom)) - y,
+    };
   }
 
   async grab(region: Rect): Promise<RawFrame> {

@@ -21,7 +21,13 @@ import { ElectronDesktopCapturer } from './desktop-capturer.ts';
 import { recoverCrashLeftovers } from '../safety/recovery.ts';
 import { defaultConfigDir } from '../util/paths.ts';
 import { closeLog, errorFields, log, openLogFile } from '../util/log.ts';
-import { controlWindowOptions, denyPermissionCheck, denyPermissionRequest, gameWindowOptions, guardContents } from './window-policy.ts';
+import {
+  controlWindowOptions,
+  denyPermissionCheck,
+  denyPermissionRequest,
+  gameWindowOptions,
+  guardContents,
+} from './window-policy.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = app.isPackaged ? process.resourcesPath : path.resolve(here, '..');
@@ -65,7 +71,15 @@ async function pickCapturer() {
 async function main() {
   // The same core logger as the CLI and the web shell: gamepilot.log in the config folder.
   openLogFile(defaultConfigDir(), { shell: 'app' }, (w) => console.error(`warning: ${w}`));
-  log().info({ version: app.getVersion(), electron: process.versions.electron, platform: process.platform, packaged: app.isPackaged }, 'app started');
+  log().info(
+    {
+      version: app.getVersion(),
+      electron: process.versions.electron,
+      platform: process.platform,
+      packaged: app.isPackaged,
+    },
+    'app started',
+  );
   await app.whenReady();
   session.defaultSession.setPermissionRequestHandler(denyPermissionRequest);
   session.defaultSession.setPermissionCheckHandler(denyPermissionCheck);
@@ -76,7 +90,9 @@ async function main() {
   });
   session.defaultSession.webRequest.onHeadersReceived((details, done) => {
     const isRenderer = details.url.startsWith('file:');
-    done({ responseHeaders: { ...details.responseHeaders, ...(isRenderer ? { 'Content-Security-Policy': [CSP] } : {}) } });
+    done({
+      responseHeaders: { ...details.responseHeaders, ...(isRenderer ? { 'Content-Security-Policy': [CSP] } : {}) },
+    });
   });
   recoverCrashLeftovers(defaultConfigDir(), warn, { releaseInProcess: true });
   const settings = new ElectronSettingsStore();
@@ -106,13 +122,19 @@ async function main() {
   await control.loadFile(rendererPage);
 
   const live = () => (control && !control.isDestroyed() ? control : undefined);
-  serveIpc(core, ipcMain, () => (live() ? [live()!.webContents] : []), (event) => fromMainFrameOf(event, live()?.webContents, rendererUrl));
+  serveIpc(
+    core,
+    ipcMain,
+    () => (live() ? [live()!.webContents] : []),
+    (event) => fromMainFrameOf(event, live()?.webContents, rendererUrl),
+  );
 
   // The stop hotkey from Settings, registered again whenever a save changes it.
   await bindStopHotkey(
     core,
     async (accelerator, onStop) => {
-      if (!globalShortcut.register(accelerator, onStop)) throw new Error('another program holds it, or it is not a key combination Electron knows');
+      if (!globalShortcut.register(accelerator, onStop))
+        throw new Error('another program holds it, or it is not a key combination Electron knows');
       return () => globalShortcut.unregister(accelerator);
     },
     warn,

@@ -34,23 +34,37 @@ export function describeSecretStorage(f: SecretStorageFacts): SecretStorageDescr
     return {
       kind: 'no store: the OS keychain is not available, so a key cannot be saved (set OPENAI_API_KEY instead)',
       keychain: false,
-      warning: 'The OS keychain is not available: an API key cannot be saved. Set OPENAI_API_KEY in the environment instead.',
+      warning:
+        'The OS keychain is not available: an API key cannot be saved. Set OPENAI_API_KEY in the environment instead.',
     };
   }
-  if (f.platform === 'darwin') return { kind: 'the settings file, encrypted with a key held by the macOS Keychain', keychain: true, warning: null };
-  if (f.platform === 'win32') return { kind: 'the settings file, encrypted with Windows DPAPI (tied to your user account)', keychain: true, warning: null };
+  if (f.platform === 'darwin')
+    return {
+      kind: 'the settings file, encrypted with a key held by the macOS Keychain',
+      keychain: true,
+      warning: null,
+    };
+  if (f.platform === 'win32')
+    return {
+      kind: 'the settings file, encrypted with Windows DPAPI (tied to your user account)',
+      keychain: true,
+      warning: null,
+    };
   const keychain = f.backend ? LINUX_KEYCHAINS[f.backend] : undefined;
-  if (keychain) return { kind: `the settings file, encrypted with a key held by ${keychain}`, keychain: true, warning: null };
+  if (keychain)
+    return { kind: `the settings file, encrypted with a key held by ${keychain}`, keychain: true, warning: null };
   if (f.backend === 'basic_text') {
     return {
       kind: 'the settings file, NOT protected by a keychain: no keyring was found, so Electron encrypts it with a password built into Electron (basic_text)',
       keychain: false,
-      warning: 'No keyring (GNOME Keyring / KWallet) was found, so a saved API key is encrypted with a password built into Electron (basic_text): anyone who can read the settings file can recover it. Start a keyring, or set OPENAI_API_KEY instead of saving the key.',
+      warning:
+        'No keyring (GNOME Keyring / KWallet) was found, so a saved API key is encrypted with a password built into Electron (basic_text): anyone who can read the settings file can recover it. Start a keyring, or set OPENAI_API_KEY instead of saving the key.',
     };
   }
   return {
     kind: `the settings file, encrypted by Electron with an unidentified backend (${f.backend ?? 'unknown'}): a keychain is not confirmed`,
     keychain: false,
-    warning: 'Gamepilot could not tell which secret store protects a saved API key; treat it as not protected by a keychain, or set OPENAI_API_KEY instead.',
+    warning:
+      'Gamepilot could not tell which secret store protects a saved API key; treat it as not protected by a keychain, or set OPENAI_API_KEY instead.',
   };
 }

@@ -45,7 +45,8 @@ export class ElectronSettingsStore implements SettingsStore {
   load(): Settings {
     const raw = this.store.get('settings');
     const clean = sanitizeSettings(raw);
-    if (JSON.stringify(clean) !== JSON.stringify(raw)) this.addWarning('Some settings were invalid and were reset to defaults.');
+    if (JSON.stringify(clean) !== JSON.stringify(raw))
+      this.addWarning('Some settings were invalid and were reset to defaults.');
     return clean;
   }
 
@@ -89,7 +90,8 @@ export class SafeStorageSecretStore implements SecretStore {
 
   setApiKey(key: string | undefined) {
     if (!key) return this.settings.raw.delete('apiKeyEncrypted');
-    if (!safeStorage.isEncryptionAvailable()) throw new Error('the OS keychain is not available; set OPENAI_API_KEY instead');
+    if (!safeStorage.isEncryptionAvailable())
+      throw new Error('the OS keychain is not available; set OPENAI_API_KEY instead');
     addSecret(key);
     this.settings.raw.set('apiKeyEncrypted', safeStorage.encryptString(key).toString('base64'));
   }

@@ -8,14 +8,33 @@ app.whenReady().then(() => {
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
   const win = new BrowserWindow({
-    width: Number(w) || 520, height: Number(h) || 640, useContentSize: true, autoHideMenuBar: true,
-    webPreferences: { contextIsolation: true, sandbox: true, nodeIntegration: false, webviewTag: false, devTools: false },
+    width: Number(w) || 520,
+    height: Number(h) || 640,
+    useContentSize: true,
+    autoHideMenuBar: true,
+    webPreferences: {
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webviewTag: false,
+      devTools: false,
+    },
   });
   const origin = new URL(url).origin;
-  const sameOrigin = (to) => { try { return new URL(to).origin === origin; } catch { return false; } };
+  const sameOrigin = (to) => {
+    try {
+      return new URL(to).origin === origin;
+    } catch {
+      return false;
+    }
+  };
   win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
-  win.webContents.on('will-navigate', (e, to) => { if (!sameOrigin(e.url ?? to)) e.preventDefault(); });
-  win.webContents.on('will-redirect', (e, to) => { if (!sameOrigin(e.url ?? to)) e.preventDefault(); });
+  win.webContents.on('will-navigate', (e, to) => {
+    if (!sameOrigin(e.url ?? to)) e.preventDefault();
+  });
+  win.webContents.on('will-redirect', (e, to) => {
+    if (!sameOrigin(e.url ?? to)) e.preventDefault();
+  });
   win.loadURL(url);
 });
 app.on('window-all-closed', () => app.quit());

@@ -31,7 +31,13 @@ export function gameWindowOptions(opts: LaunchOptions) {
 
 /** The control window: the renderer with the contract's preload and nothing else. */
 export function controlWindowOptions(preload: string) {
-  return { width: 1360, height: 880, title: 'Gamepilot — control', show: false, webPreferences: { ...SAFE_PREFS, preload } };
+  return {
+    width: 1360,
+    height: 880,
+    title: 'Gamepilot — control',
+    show: false,
+    webPreferences: { ...SAFE_PREFS, preload },
+  };
 }
 
 /**
@@ -60,7 +66,11 @@ export interface GuardedContents {
 type NavigationEvent = { preventDefault(): void; url?: string };
 
 /** No new windows, no webviews, and no navigation away from the page the window was opened with. */
-export function guardContents(contents: GuardedContents, openedWith: string, onBlocked: (what: string) => void = () => {}): void {
+export function guardContents(
+  contents: GuardedContents,
+  openedWith: string,
+  onBlocked: (what: string) => void = () => {},
+): void {
   contents.setWindowOpenHandler(({ url }) => {
     onBlocked(`a new window for ${url}`);
     return { action: 'deny' };
@@ -81,7 +91,11 @@ export function guardContents(contents: GuardedContents, openedWith: string, onB
 }
 
 /** session.setPermissionRequestHandler: camera, microphone, notifications, geolocation… all refused. */
-export function denyPermissionRequest(_contents: unknown, _permission: string, callback: (granted: boolean) => void): void {
+export function denyPermissionRequest(
+  _contents: unknown,
+  _permission: string,
+  callback: (granted: boolean) => void,
+): void {
   callback(false);
 }
 

@@ -61,5 +61,11 @@ export async function encodeFrame(frame: RawFrame, opts: EncodeOptions = DEFAULT
     opts.format === 'png'
       ? await img.png({ compressionLevel: 3 }).toBuffer()
       : await img.jpeg({ quality: opts.quality, optimiseCoding: false }).toBuffer();
-  return { data: out, mime: opts.format === 'png' ? 'image/png' : 'image/jpeg', width, height, scale: width / frame.width };
+  return {
+    data: out,
+    mime: opts.format === 'png' ? 'image/png' : 'image/jpeg',
+    width,
+    height,
+    scale: width / frame.width,
+  };
 }

@@ -14,11 +14,18 @@ export function overlapping(above: WindowInfo[], area: Rect): WindowInfo[] {
  * The windows stacked above `target` that overlap `area` (its on-screen part), from the
  * window manager's stacking order; undefined when the backend cannot tell.
  */
-export async function windowsOver(wm: WindowManager, target: WindowInfo, area: Rect): Promise<WindowInfo[] | undefined> {
+export async function windowsOver(
+  wm: WindowManager,
+  target: WindowInfo,
+  area: Rect,
+): Promise<WindowInfo[] | undefined> {
   if (!wm.stacking) return undefined;
   const order = await wm.stacking();
   const i = order.indexOf(target.id);
   if (i < 0) return undefined;
   const above = await Promise.all(order.slice(i + 1).map((id) => wm.get(id)));
-  return overlapping(above.filter((w): w is WindowInfo => !!w), area);
+  return overlapping(
+    above.filter((w): w is WindowInfo => !!w),
+    area,
+  );
 }

@@ -27,6 +27,12 @@ export function offScreenError(region: Rect, screen: Rect): Error {
 }
 
 export function withinScreen(region: Rect, screen: Rect): boolean {
-  return region.width > 0 && region.height > 0 && region.x >= screen.x && region.y >= screen.y
-    && region.x + region.width <= screen.x + screen.width && region.y + region.height <= screen.y + screen.height;
+  return (
+    region.width > 0 &&
+    region.height > 0 &&
+    region.x >= screen.x &&
+    region.y >= screen.y &&
+    region.x + region.width <= screen.x + screen.width &&
+    region.y + region.height <= screen.y + screen.height
+  );
 }

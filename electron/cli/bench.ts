@@ -39,7 +39,11 @@ export interface BenchResult {
 const stat = (v: number[]): Stat => ({ p50: r2(percentile(v, 50)), p95: r2(percentile(v, 95)) });
 const r2 = (n: number) => Math.round(n * 100) / 100;
 
-export async function runBench(opts: { iterations: number; loopSteps: number; log: (s: string) => void }): Promise<BenchResult> {
+export async function runBench(opts: {
+  iterations: number;
+  loopSteps: number;
+  log: (s: string) => void;
+}): Promise<BenchResult> {
   const nut = await loadNut();
   const width = Math.min(1280, await nut.screen.width());
   const height = Math.min(800, await nut.screen.height());
@@ -51,22 +55,40 @@ export async function runBench(opts: { iterations: number; loopSteps: number; lo
     await wm.focus((await target.locate()).id);
     const stages = await measureStages(opts.iterations, { width, height }, opts.log);
     opts.log(`bench: loop of ${opts.loopSteps} steps on built-in 2048 with an instant agent`);
-    const store = RunStore.create(out, { kind: 'agent', game: '2048', target: { kind: 'builtin', label: target.label }, agent: 'solver', model: null, action_space: 'gui', config: {} });
-    const session = new Session({ target, agent: new SolverAgent(), capturer: new NutCapturer(), wm, store }, { space: 'gui', episodes: 1, maxSteps: opts.loopSteps, seed: 1 });
+    const store = RunStore.create(out, {
+      kind: 'agent',
+      game: '2048',
+      target: { kind: 'builtin', label: target.label },
+      agent: 'solver',
+      model: null,
+      action_space: 'gui',
+      config: {},
+    });
+    const session = new Session(
+      { target, agent: new SolverAgent(), capturer: new NutCapturer(), wm, store },
+      { space: 'gui', episodes: 1, maxSteps: opts.loopSteps, seed: 1 },
+    );
     const stepMs: number[] = [];
     session.on('step', (r) => stepMs.push(r.latency_ms.total));
     const t0 = now();
     const result = await session.run();
     const seconds = (now() - t0) / 1000;
     const steps = result.episodes.reduce((n, e) => n + e.steps, 0);
-    return { ...stages, loop: { game: '2048', steps, seconds: r2(seconds), steps_per_second: r2(steps / seconds), step_ms: stat(stepMs) } };
+    return {
+      ...stages,
+      loop: { game: '2048', steps, seconds: r2(seconds), steps_per_second: r2(steps / seconds), step_ms: stat(stepMs) },
+    };
   } finally {
     await target.close();
     rmSync(out, { recursive: true, force: true });
   }
 }
 
-async function measureStages(iterations: number, region: { width: number; height: number }, log: (s: string) => void): Promise<Omit<BenchResult, 'loop'>> {
+async function measureStages(
+  iterations: number,
+  region: { width: number; height: number },
+  log: (s: string) => void,
+): Promise<Omit<BenchResult, 'loop'>> {
   const nut = await loadNut();
   const capturer = new NutCapturer();
   const cap: number[] = [];
@@ -106,7 +128,8 @@ async function measureStages(iterations: number, region: { width: number; height
 }
 
 export function formatBench(b: BenchResult): string {
-  const row = (name: string, s: Stat) => `  ${name.padEnd(10)} p50 ${String(s.p50).padStart(7)} ms   p95 ${String(s.p95).padStart(7)} ms`;
+  const row = (name: string, s: Stat) =>
+    `  ${name.padEnd(10)} p50 ${String(s.p50).padStart(7)} ms   p95 ${String(s.p95).padStart(7)} ms`;
   return [
     `harness cost per step (${b.region.width}×${b.region.height} → ${b.encoded.width}×${b.encoded.height} JPEG, ${b.iterations} iterations)`,
     row('capture', b.capture_ms),
@@ -135,7 +158,13 @@ export interface RecordBenchResult {
  * while the board changes several times a second (moves applied to the engine, so the window
  * redraws without injected input). The session folder is thrown away afterwards.
  */
-export async function runRecordBench(opts: { seconds: number; fps: number; size: { width: number; height: number }; writers?: number; log: (s: string) => void }): Promise<RecordBenchResult> {
+export async function runRecordBench(opts: {
+  seconds: number;
+  fps: number;
+  size: { width: number; height: number };
+  writers?: number;
+  log: (s: string) => void;
+}): Promise<RecordBenchResult> {
   const wm = createWindowManager();
   const target = await BuiltinTarget.open(getGame('2048'), wm, { x: 0, y: 0, ...opts.size });
   const out = mkdtempSync(path.join(tmpdir(), 'gamepilot-bench-rec-'));
@@ -146,14 +175,32 @@ export async function runRecordBench(opts: { seconds: number; fps: number; size:
     else target.game.applyMove(moves[n++ % 4]!);
   }, 350);
   try {
-    opts.log(`bench: recording built-in 2048 at ${opts.size.width}×${opts.size.height}, ${opts.fps} fps, for ${opts.seconds} s`);
-    const recorder = new Recorder({ target, wm, capturer: new NutCapturer() }, { participant: 'bench', role: 'expert', trial: 1, stage: 'bench', consent: true }, { ...DEFAULT_RECORDER, fps: opts.fps, durationS: opts.seconds, ...(opts.writers ? { writers: opts.writers } : {}) }, out);
+    opts.log(
+      `bench: recording built-in 2048 at ${opts.size.width}×${opts.size.height}, ${opts.fps} fps, for ${opts.seconds} s`,
+    );
+    const recorder = new Recorder(
+      { target, wm, capturer: new NutCapturer() },
+      { participant: 'bench', role: 'expert', trial: 1, stage: 'bench', consent: true },
+      {
+        ...DEFAULT_RECORDER,
+        fps: opts.fps,
+        durationS: opts.seconds,
+        ...(opts.writers ? { writers: opts.writers } : {}),
+      },
+      out,
+    );
     const s = await recorder.start();
     const { session_dir, id, frames, dropped, duration_s, fps, events, score, ignored_events, ...details } = s;
     void session_dir, id, events, score, ignored_events;
     return {
-      window: opts.size, target_fps: opts.fps, seconds: duration_s, frames, dropped, fps,
-      drop_pct: r2((100 * dropped) / Math.max(1, frames + dropped)), details,
+      window: opts.size,
+      target_fps: opts.fps,
+      seconds: duration_s,
+      frames,
+      dropped,
+      fps,
+      drop_pct: r2((100 * dropped) / Math.max(1, frames + dropped)),
+      details,
     };
   } finally {
     clearInterval(player);
@@ -163,7 +210,9 @@ export async function runRecordBench(opts: { seconds: number; fps: number; size:
 }
 
 export function formatRecordBench(b: RecordBenchResult): string {
-  const extra = Object.entries(b.details).map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : v}`).join(', ');
+  const extra = Object.entries(b.details)
+    .map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : v}`)
+    .join(', ');
   return [
     `recorder on built-in 2048 at ${b.window.width}×${b.window.height}, ${b.target_fps} fps asked, ${b.seconds} s`,
     `  ${b.fps} fps, ${b.frames} frames, ${b.dropped} dropped (${b.drop_pct} %)${extra ? `\n  ${extra}` : ''}`,

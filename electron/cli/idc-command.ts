@@ -31,7 +31,9 @@ export async function idcCommandAction(o: IdcFlags): Promise<number> {
   const result = await runIdc({ ...idcOptionsFrom(o), log: io.log }, createWindowManager());
   if (o.json) io.out(JSON.stringify(result));
   else {
-    io.log(`curve: ${result.curve.join(' → ')}  (best round ${result.best_round}; held-out mean ${result.transfer.mean})`);
+    io.log(
+      `curve: ${result.curve.join(' → ')}  (best round ${result.best_round}; held-out mean ${result.transfer.mean})`,
+    );
     io.log(`best skill:\n${result.best_skill || '(none: round 0 was best)'}`);
   }
   return 0;

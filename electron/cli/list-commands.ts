@@ -11,14 +11,29 @@ import type { BenchFlags, LeaderboardFlags } from './program.ts';
 export async function windowsCommand(o: { json?: boolean }): Promise<number> {
   const list = await createWindowManager().list();
   if (o.json) io.out(JSON.stringify(list));
-  else for (const w of list) io.out(`${w.id}  pid ${String(w.pid).padEnd(7)} ${w.bounds.width}×${w.bounds.height}+${w.bounds.x}+${w.bounds.y} ×${w.scaleFactor}  ${w.title}${w.minimized ? '  [minimized]' : ''}`);
+  else
+    for (const w of list)
+      io.out(
+        `${w.id}  pid ${String(w.pid).padEnd(7)} ${w.bounds.width}×${w.bounds.height}+${w.bounds.x}+${w.bounds.y} ×${w.scaleFactor}  ${w.title}${w.minimized ? '  [minimized]' : ''}`,
+      );
   return 0;
 }
 
 export function gamesCommand(o: { json?: boolean }): number {
-  const games = Object.values(BUILTIN_GAMES).map((g) => ({ id: g.id, title: g.title, max_steps: g.defaultMaxSteps, trials: g.trials, max_moves_per_step: g.maxActionsPerStep ?? null, spaces: ['gui', 'semantic'] }));
+  const games = Object.values(BUILTIN_GAMES).map((g) => ({
+    id: g.id,
+    title: g.title,
+    max_steps: g.defaultMaxSteps,
+    trials: g.trials,
+    max_moves_per_step: g.maxActionsPerStep ?? null,
+    spaces: ['gui', 'semantic'],
+  }));
   if (o.json) io.out(JSON.stringify(games));
-  else for (const g of games) io.out(`${g.id.padEnd(12)} ${g.title} (max steps ${g.max_steps}, ${g.trials} trials${g.max_moves_per_step ? `, ${g.max_moves_per_step} move a step` : ''})`);
+  else
+    for (const g of games)
+      io.out(
+        `${g.id.padEnd(12)} ${g.title} (max steps ${g.max_steps}, ${g.trials} trials${g.max_moves_per_step ? `, ${g.max_moves_per_step} move a step` : ''})`,
+      );
   return 0;
 }
 
@@ -30,18 +45,31 @@ export function leaderboardCommand(o: LeaderboardFlags): number {
 }
 
 export async function videoCommand(dir: string, o: { out?: string }): Promise<number> {
-  const file = await exportVideo(path.resolve(dir), o.out ? path.resolve(o.out) : undefined, { overwrite: true, warn: (w) => io.log(`warning: ${w}`) });
+  const file = await exportVideo(path.resolve(dir), o.out ? path.resolve(o.out) : undefined, {
+    overwrite: true,
+    warn: (w) => io.log(`warning: ${w}`),
+  });
   io.out(file);
   return 0;
 }
 
 export async function benchCommand(o: BenchFlags): Promise<number> {
   if (o.record) {
-    const result = await runRecordBench({ seconds: o.seconds, fps: o.fps, size: o.windowSize, ...(o.writers !== undefined ? { writers: o.writers } : {}), log: o.json ? () => {} : io.progress });
+    const result = await runRecordBench({
+      seconds: o.seconds,
+      fps: o.fps,
+      size: o.windowSize,
+      ...(o.writers !== undefined ? { writers: o.writers } : {}),
+      log: o.json ? () => {} : io.progress,
+    });
     io.out(o.json ? JSON.stringify(result) : formatRecordBench(result));
     return 0;
   }
-  const result = await runBench({ iterations: o.iterations, loopSteps: o.loopSteps, log: o.json ? () => {} : io.progress });
+  const result = await runBench({
+    iterations: o.iterations,
+    loopSteps: o.loopSteps,
+    log: o.json ? () => {} : io.progress,
+  });
   io.out(o.json ? JSON.stringify(result) : formatBench(result));
   return 0;
 }

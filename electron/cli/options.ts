@@ -23,7 +23,11 @@ function rangeText(kind: string, r: Range): string {
 
 function parseNumber(v: string, int: boolean, r: Range): number {
   const n = v.trim() === '' ? Number.NaN : Number(v);
-  const ok = Number.isFinite(n) && (!int || Number.isInteger(n)) && (r.min === undefined || n >= r.min) && (r.max === undefined || n <= r.max);
+  const ok =
+    Number.isFinite(n) &&
+    (!int || Number.isInteger(n)) &&
+    (r.min === undefined || n >= r.min) &&
+    (r.max === undefined || n <= r.max);
   if (!ok) throw new InvalidArgumentError(`Allowed: ${rangeText(int ? 'a whole number' : 'a number', r)}.`);
   return n;
 }
@@ -65,7 +69,8 @@ export function checkedOption<T>(flags: string, description: string, check: (v: 
 /** `WxH`, each side at least 64 px. */
 export function parseWindowSize(v: string): { width: number; height: number } {
   const m = /^(\d+)x(\d+)$/.exec(v);
-  if (!m || Number(m[1]) < 64 || Number(m[2]) < 64) throw new Error('Allowed: WIDTHxHEIGHT, each at least 64, e.g. 1280x720.');
+  if (!m || Number(m[1]) < 64 || Number(m[2]) < 64)
+    throw new Error('Allowed: WIDTHxHEIGHT, each at least 64, e.g. 1280x720.');
   return { width: Number(m[1]), height: Number(m[2]) };
 }
 

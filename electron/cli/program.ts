@@ -8,14 +8,33 @@ import { Command, Option, type OutputConfiguration } from 'commander';
 import { BUILTIN_GAMES } from '../../games/index.ts';
 import { DEFAULT_VLM } from '../agents/vlm.ts';
 import { DEFAULT_LATENCY } from '../latency/clock-policy.ts';
-import { ACTION_SPACES, AGENT_KINDS, IMAGE_DETAILS, LATENCY_MODES, REFLECT_AFTER, REFLECTION_MODES, ROLES, type LatencyMode, type ReflectionMode } from '../domain.ts';
+import {
+  ACTION_SPACES,
+  AGENT_KINDS,
+  IMAGE_DETAILS,
+  LATENCY_MODES,
+  REFLECT_AFTER,
+  REFLECTION_MODES,
+  ROLES,
+  type LatencyMode,
+  type ReflectionMode,
+} from '../domain.ts';
 import { DEFAULT_SAMPLE } from '../reflection/trajectory.ts';
 import { IDC_DEFAULTS } from '../reflection/idc.ts';
 import { DEFAULT_SESSION } from '../session/session.ts';
 import { DEFAULT_RECORDER } from '../recording/recorder.ts';
 import { defaultConfigDir } from '../util/paths.ts';
 import { KeyPolicy } from '../input/key-policy.ts';
-import { checkedOption, choiceOption, intOption, numberOption, parseTitlePattern, parseWindowSize, patternOption, UsageError } from './options.ts';
+import {
+  checkedOption,
+  choiceOption,
+  intOption,
+  numberOption,
+  parseTitlePattern,
+  parseWindowSize,
+  patternOption,
+  UsageError,
+} from './options.ts';
 
 export const GAME_IDS = Object.keys(BUILTIN_GAMES);
 
@@ -157,8 +176,21 @@ const outDir = (what: string) => new Option('--out <dir>', `folder for ${what}`)
 function targetOptions(cmd: Command): Command {
   return cmd
     .addOption(choiceOption('--game <id>', 'a built-in game, opened as its own window', GAME_IDS))
-    .addOption(checkedOption('--window <regex>', 'a window whose title matches (case-insensitive); it must match exactly one window', parseTitlePattern))
-    .addOption(patternOption('--window-id <id>', 'one exact window, by the id `gamepilot windows` lists', /^[\w:]{1,40}$/, 'a window id as `gamepilot windows` lists it, e.g. 0x01e00003'));
+    .addOption(
+      checkedOption(
+        '--window <regex>',
+        'a window whose title matches (case-insensitive); it must match exactly one window',
+        parseTitlePattern,
+      ),
+    )
+    .addOption(
+      patternOption(
+        '--window-id <id>',
+        'one exact window, by the id `gamepilot windows` lists',
+        /^[\w:]{1,40}$/,
+        'a window id as `gamepilot windows` lists it, e.g. 0x01e00003',
+      ),
+    );
 }
 
 function modelOptions(cmd: Command): Command {
@@ -166,18 +198,46 @@ function modelOptions(cmd: Command): Command {
   return cmd
     .addOption(new Option('--model <name>', 'the model (vlm agent)').env('GAMEPILOT_MODEL'))
     .addOption(new Option('--base-url <url>', 'an OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)'))
-    .addOption(new Option('--api-key <key>', 'API key (default: OPENAI_API_KEY); never written to run files or the log'))
+    .addOption(
+      new Option('--api-key <key>', 'API key (default: OPENAI_API_KEY); never written to run files or the log'),
+    )
     .addOption(new Option('--prompt <file>', 'system prompt template (default prompts/system.md)'))
-    .addOption(intOption('--history <k>', "frames per request: 2 = the current frame plus the previous step's frame and answer; 1 = the current frame only", { min: 1 }).default(v.history))
+    .addOption(
+      intOption(
+        '--history <k>',
+        "frames per request: 2 = the current frame plus the previous step's frame and answer; 1 = the current frame only",
+        { min: 1 },
+      ).default(v.history),
+    )
     .addOption(choiceOption('--detail <level>', 'image detail hint', IMAGE_DETAILS).default(v.detail))
     .addOption(numberOption('--temperature <t>', 'sampling temperature (default: the provider’s)', { min: 0 }))
     .addOption(intOption('--max-tokens <n>', 'longest answer in tokens (default: the provider’s)', { min: 1 }))
     .addOption(intOption('--repairs <n>', 're-asks after an unusable answer', { min: 0 }).default(v.repairs))
-    .addOption(numberOption('--timeout-ms <ms>', 'total time limit of one model call, streaming included', { min: 1 }).default(v.timeoutMs))
-    .addOption(numberOption('--idle-timeout-ms <ms>', 'longest silence while an answer streams', { min: 1 }).default(v.idleTimeoutMs))
-    .addOption(intOption('--max-retries <n>', 'retries after 429/5xx/time-outs/connection errors (exponential backoff with jitter)', { min: 0 }).default(v.maxRetries))
-    .addOption(numberOption('--retry-after-cap-ms <ms>', 'longest Retry-After honoured', { min: 0 }).default(v.retryAfterCapMs))
-    .addOption(intOption('--max-answer-bytes <n>', 'largest answer, counted in response bytes as they arrive', { min: 1024 }).default(v.maxAnswerBytes, '16 MiB'))
+    .addOption(
+      numberOption('--timeout-ms <ms>', 'total time limit of one model call, streaming included', { min: 1 }).default(
+        v.timeoutMs,
+      ),
+    )
+    .addOption(
+      numberOption('--idle-timeout-ms <ms>', 'longest silence while an answer streams', { min: 1 }).default(
+        v.idleTimeoutMs,
+      ),
+    )
+    .addOption(
+      intOption(
+        '--max-retries <n>',
+        'retries after 429/5xx/time-outs/connection errors (exponential backoff with jitter)',
+        { min: 0 },
+      ).default(v.maxRetries),
+    )
+    .addOption(
+      numberOption('--retry-after-cap-ms <ms>', 'longest Retry-After honoured', { min: 0 }).default(v.retryAfterCapMs),
+    )
+    .addOption(
+      intOption('--max-answer-bytes <n>', 'largest answer, counted in response bytes as they arrive', {
+        min: 1024,
+      }).default(v.maxAnswerBytes, '16 MiB'),
+    )
     .addOption(numberOption('--price-in <usd>', 'USD per million input tokens (for cost)', { min: 0 }))
     .addOption(numberOption('--price-out <usd>', 'USD per million output tokens (for cost)', { min: 0 }))
     .addOption(new Option('--game-text', "send the built-in game's text rendering with the frame"));
@@ -185,21 +245,53 @@ function modelOptions(cmd: Command): Command {
 
 function reflectionOptions(cmd: Command): Command {
   return cmd
-    .addOption(choiceOption('--reflection <mode>', 'reflect and retry: self-f (the failure), self-t (a tutorial), self (both), other (another model’s lessons)', REFLECTION_MODES).default('none'))
-    .addOption(new Option('--tutorial <source>', 'a video (mp4/webm/mkv), a folder of frames, a run or session folder, or "solver"'))
-    .addOption(choiceOption('--reflect-after <when>', 'reflect after failed episodes (below --success-score) or after every episode', REFLECT_AFTER).default('failed'))
+    .addOption(
+      choiceOption(
+        '--reflection <mode>',
+        'reflect and retry: self-f (the failure), self-t (a tutorial), self (both), other (another model’s lessons)',
+        REFLECTION_MODES,
+      ).default('none'),
+    )
+    .addOption(
+      new Option(
+        '--tutorial <source>',
+        'a video (mp4/webm/mkv), a folder of frames, a run or session folder, or "solver"',
+      ),
+    )
+    .addOption(
+      choiceOption(
+        '--reflect-after <when>',
+        'reflect after failed episodes (below --success-score) or after every episode',
+        REFLECT_AFTER,
+      ).default('failed'),
+    )
     .addOption(numberOption('--success-score <s>', 'an episode scoring below this failed').default(100))
     .addOption(new Option('--reflector-model <name>', 'mode other: the reflecting model, different from the player’s'))
     .addOption(new Option('--reflector-base-url <url>', "the reflector's endpoint (default: --base-url)"))
     .addOption(intOption('--max-words <n>', 'longest lessons, in words', { min: 10 }).default(150))
-    .addOption(numberOption('--reflect-fps <f>', 'frames per second of play the reflector sees', { min: 0.01 }).default(DEFAULT_SAMPLE.fps))
-    .addOption(intOption('--reflect-max-frames <n>', 'at most this many frames per reflection', { min: 1 }).default(DEFAULT_SAMPLE.maxFrames))
-    .addOption(intOption('--reflect-max-side <px>', "longest side of the reflector's frames", { min: 64 }).default(DEFAULT_SAMPLE.maxSide));
+    .addOption(
+      numberOption('--reflect-fps <f>', 'frames per second of play the reflector sees', { min: 0.01 }).default(
+        DEFAULT_SAMPLE.fps,
+      ),
+    )
+    .addOption(
+      intOption('--reflect-max-frames <n>', 'at most this many frames per reflection', { min: 1 }).default(
+        DEFAULT_SAMPLE.maxFrames,
+      ),
+    )
+    .addOption(
+      intOption('--reflect-max-side <px>', "longest side of the reflector's frames", { min: 64 }).default(
+        DEFAULT_SAMPLE.maxSide,
+      ),
+    );
 }
 
 /** `alt+f4,super+d`: checked here, so a typo is an error and never allows something else. */
 function allowedKeys(v: string): string[] {
-  const list = v.split(',').map((k) => k.trim()).filter(Boolean);
+  const list = v
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
   new KeyPolicy(list); // throws, saying which entry it cannot read
   return list;
 }
@@ -241,53 +333,145 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .description('play a built-in game or any window with an agent, recording every step')
     .addHelpText('after', '\nGive one target: --game, --window or --window-id.');
   targetOptions(run)
-    .addOption(choiceOption('--agent <kind>', 'who plays: a model (vlm), the game’s solver, or uniformly random valid actions', AGENT_KINDS).default('random'))
-    .addOption(choiceOption('--action-space <space>', "gui (keys and pointer) or semantic (the game's own moves, e.g. B2 or left; built-ins only)", ACTION_SPACES).default('gui'))
-    .addOption(intOption('--episodes <n>', "episodes to play (default: the game's trials — Tic-Tac-Toe 20, 2048 5, Snake 10 — and 1 for a window)", { min: 1 }))
+    .addOption(
+      choiceOption(
+        '--agent <kind>',
+        'who plays: a model (vlm), the game’s solver, or uniformly random valid actions',
+        AGENT_KINDS,
+      ).default('random'),
+    )
+    .addOption(
+      choiceOption(
+        '--action-space <space>',
+        "gui (keys and pointer) or semantic (the game's own moves, e.g. B2 or left; built-ins only)",
+        ACTION_SPACES,
+      ).default('gui'),
+    )
+    .addOption(
+      intOption(
+        '--episodes <n>',
+        "episodes to play (default: the game's trials — Tic-Tac-Toe 20, 2048 5, Snake 10 — and 1 for a window)",
+        { min: 1 },
+      ),
+    )
     .addOption(intOption('--max-steps <n>', "steps per episode (default: the game's own, 50 for a window)", { min: 1 }))
     .addOption(intOption('--seed <s>', 'seed of the built-in games and of the random agent').default(0))
     .addOption(outDir('run folders'));
   modelOptions(run)
-    .addOption(checkedOption('--allow-keys <list>', 'system key combinations this game may press, comma-separated, e.g. alt+f4,alt+click (refused by default)', allowedKeys))
+    .addOption(
+      checkedOption(
+        '--allow-keys <list>',
+        'system key combinations this game may press, comma-separated, e.g. alt+f4,alt+click (refused by default)',
+        allowedKeys,
+      ),
+    )
     .addOption(intOption('--image-size <px>', 'long side of the frame sent to the model', { min: 64 }).default(1280))
     .addOption(choiceOption('--format <format>', 'frame encoding', ['jpeg', 'png']).default('jpeg'))
     .addOption(intOption('--quality <q>', 'JPEG quality', { min: 1, max: 100 }).default(80))
-    .addOption(choiceOption('--capture <backend>', 'screen capture backend', ['nut', 'screenshot-desktop']).default('nut'))
-    .addOption(numberOption('--settle-ms <ms>', 'wait after acting on a window no engine drives, before the next capture', { min: 0 }).default(DEFAULT_SESSION.settleMs))
-    .addOption(intOption('--max-errors <n>', 'consecutive unusable steps (no usable answer, or every action refused) before the run fails', { min: 1 }).default(DEFAULT_SESSION.maxConsecutiveErrors))
-    .addOption(numberOption('--pace-ms <ms>', 'minimum time per step, to watch fast agents', { min: 0 }).default(DEFAULT_SESSION.minStepMs))
+    .addOption(
+      choiceOption('--capture <backend>', 'screen capture backend', ['nut', 'screenshot-desktop']).default('nut'),
+    )
+    .addOption(
+      numberOption('--settle-ms <ms>', 'wait after acting on a window no engine drives, before the next capture', {
+        min: 0,
+      }).default(DEFAULT_SESSION.settleMs),
+    )
+    .addOption(
+      intOption(
+        '--max-errors <n>',
+        'consecutive unusable steps (no usable answer, or every action refused) before the run fails',
+        { min: 1 },
+      ).default(DEFAULT_SESSION.maxConsecutiveErrors),
+    )
+    .addOption(
+      numberOption('--pace-ms <ms>', 'minimum time per step, to watch fast agents', { min: 0 }).default(
+        DEFAULT_SESSION.minStepMs,
+      ),
+    )
     .addOption(choiceOption('--latency <mode>', 'how the world waits for the model', LATENCY_MODES).default('normal'))
-    .addOption(numberOption('--stop-interval-ms <ms>', 'stop: the world runs this long after acting', { min: 0 }).default(DEFAULT_LATENCY.stopIntervalMs))
-    .addOption(numberOption('--slow-buffer-ms <ms>', 'slow: the world pauses this long after each capture', { min: 0 }).default(DEFAULT_LATENCY.slowBufferMs))
-    .addOption(new Option('--pause-key <key>', 'freeze a window with its own pause key instead of suspending its process'));
-  reflectionOptions(run).addOption(jsonFlag()).addOption(quietFlag()).action(act((o: RunFlags) => actions.run(o)));
+    .addOption(
+      numberOption('--stop-interval-ms <ms>', 'stop: the world runs this long after acting', { min: 0 }).default(
+        DEFAULT_LATENCY.stopIntervalMs,
+      ),
+    )
+    .addOption(
+      numberOption('--slow-buffer-ms <ms>', 'slow: the world pauses this long after each capture', { min: 0 }).default(
+        DEFAULT_LATENCY.slowBufferMs,
+      ),
+    )
+    .addOption(
+      new Option('--pause-key <key>', 'freeze a window with its own pause key instead of suspending its process'),
+    );
+  reflectionOptions(run)
+    .addOption(jsonFlag())
+    .addOption(quietFlag())
+    .action(act((o: RunFlags) => actions.run(o)));
 
   program
     .command('bench')
-    .description("the harness's cost per step on this machine; with --record, the recorder's frame rate and dropped frames")
+    .description(
+      "the harness's cost per step on this machine; with --record, the recorder's frame rate and dropped frames",
+    )
     .addOption(jsonFlag())
     .addOption(intOption('--iterations <n>', 'captures, encodes and key presses measured', { min: 5 }).default(60))
     .addOption(intOption('--loop-steps <n>', 'steps of the full loop on built-in 2048', { min: 5 }).default(40))
-    .addOption(new Option('--record', 'measure the recorder instead: built-in 2048, the board changing three times a second'))
+    .addOption(
+      new Option('--record', 'measure the recorder instead: built-in 2048, the board changing three times a second'),
+    )
     .addOption(numberOption('--seconds <s>', 'with --record: how long to record', { min: 1 }).default(30))
     .addOption(intOption('--fps <n>', 'with --record: frames per second', { min: 1 }).default(30))
-    .addOption(checkedOption('--window-size <WxH>', 'with --record: the game window’s size', parseWindowSize).default({ width: 1280, height: 720 }, '1280x720'))
-    .addOption(intOption('--writers <n>', 'with --record: frame writer threads (default: one a core, at most 3)', { min: 1 }))
+    .addOption(
+      checkedOption('--window-size <WxH>', 'with --record: the game window’s size', parseWindowSize).default(
+        { width: 1280, height: 720 },
+        '1280x720',
+      ),
+    )
+    .addOption(
+      intOption('--writers <n>', 'with --record: frame writer threads (default: one a core, at most 3)', { min: 1 }),
+    )
     .action(act((o: BenchFlags) => actions.bench(o)));
 
   const record = program
     .command('record')
     .description("record a person playing: frames of the window, and input in the agent's action schema")
-    .addHelpText('after', "\nGive one target: --game, --window or --window-id. Trial N of a built-in game is an agent's episode N-1 of seed S (its board, its side).");
+    .addHelpText(
+      'after',
+      "\nGive one target: --game, --window or --window-id. Trial N of a built-in game is an agent's episode N-1 of seed S (its board, its side).",
+    );
   targetOptions(record)
     .addOption(choiceOption('--role <role>', 'the participant’s role', ROLES).makeOptionMandatory())
-    .addOption(patternOption('--participant <id>', 'a pseudonym, not a name', /^[\w.-]{1,64}$/, 'a pseudonym of up to 64 letters, digits, dots, dashes or underscores').makeOptionMandatory())
-    .addOption(new Option('--consent', 'confirms the participant agreed to be recorded (frames of the game window and input inside it)').makeOptionMandatory())
-    .addOption(numberOption('--duration <s>', 'stop after this many seconds (default: when the game ends, or on Ctrl+C / the stop hotkey)', { min: 1 }))
+    .addOption(
+      patternOption(
+        '--participant <id>',
+        'a pseudonym, not a name',
+        /^[\w.-]{1,64}$/,
+        'a pseudonym of up to 64 letters, digits, dots, dashes or underscores',
+      ).makeOptionMandatory(),
+    )
+    .addOption(
+      new Option(
+        '--consent',
+        'confirms the participant agreed to be recorded (frames of the game window and input inside it)',
+      ).makeOptionMandatory(),
+    )
+    .addOption(
+      numberOption(
+        '--duration <s>',
+        'stop after this many seconds (default: when the game ends, or on Ctrl+C / the stop hotkey)',
+        { min: 1 },
+      ),
+    )
     .addOption(intOption('--fps <n>', 'frames per second', { min: 1 }).default(DEFAULT_RECORDER.fps))
     .addOption(intOption('--trial <n>', 'trial number', { min: 1 }).default(1))
     .addOption(intOption('--seed <s>', 'seed of the built-in game').default(0))
-    .addOption(patternOption('--stage <stage>', 'protocol stage: a rookie plays play-1, watches the tutorial, plays play-2; an expert plays once (default: rookie play-1, expert play)', /^[\w-]{1,32}$/, 'letters, digits, dash or underscore: play-1, tutorial, play-2 or play'))
+    .addOption(
+      patternOption(
+        '--stage <stage>',
+        'protocol stage: a rookie plays play-1, watches the tutorial, plays play-2; an expert plays once (default: rookie play-1, expert play)',
+        /^[\w-]{1,32}$/,
+        'letters, digits, dash or underscore: play-1, tutorial, play-2 or play',
+      ),
+    )
     .addOption(checkedOption('--window-size <WxH>', 'size of a built-in game’s window', parseWindowSize))
     .addOption(outDir('session folders, beside agent runs'))
     .addOption(jsonFlag())
@@ -316,7 +500,12 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .description('serve the UI on 127.0.0.1; the first line of output is its URL with a session token')
     .addOption(intOption('--port <port>', 'port to listen on (default: a free one)', { min: 0, max: 65535 }))
     .addOption(new Option('--runs-dir <dir>', 'the runs folder').default('runs'))
-    .addOption(new Option('--config-dir <dir>', 'where settings.json lives (default: GAMEPILOT_CONFIG_DIR, else the per-user config folder)').default(defaultConfigDir(), 'the config folder'))
+    .addOption(
+      new Option(
+        '--config-dir <dir>',
+        'where settings.json lives (default: GAMEPILOT_CONFIG_DIR, else the per-user config folder)',
+      ).default(defaultConfigDir(), 'the config folder'),
+    )
     .addOption(new Option('--no-demo', 'do not start the built-in demo when no model is configured'))
     .addOption(new Option('--open', 'open the UI in a Chromium/Chrome window'))
     .action(act((o: WebFlags) => actions.web(o)));
@@ -328,22 +517,45 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
 export function idcCommand(parent: Command): Command {
   return parent
     .command('idc')
-    .description('Improvement Dynamics Curve: rounds of play → tool-using reflection → judged skill, then held-out variants')
+    .description(
+      'Improvement Dynamics Curve: rounds of play → tool-using reflection → judged skill, then held-out variants',
+    )
     .addOption(choiceOption('--game <id>', 'a built-in game', GAME_IDS).makeOptionMandatory())
-    .addOption(new Option('--model <name>', 'the player (the reflector defaults to it)').env('GAMEPILOT_MODEL').makeOptionMandatory())
+    .addOption(
+      new Option('--model <name>', 'the player (the reflector defaults to it)')
+        .env('GAMEPILOT_MODEL')
+        .makeOptionMandatory(),
+    )
     .addOption(intOption('--rounds <r>', 'reflection rounds after round 0', { min: 1 }).default(IDC_DEFAULTS.rounds))
     .addOption(intOption('--episodes <e>', 'episodes per round', { min: 1 }).default(IDC_DEFAULTS.episodes))
     .addOption(intOption('--max-steps <n>', "steps per episode (default: the game's own)", { min: 1 }))
     .addOption(intOption('--seed <s>', 'seed of the rounds (held-out variants use seed + 10000)').default(0))
     .addOption(new Option('--base-url <url>', 'an OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)'))
-    .addOption(new Option('--api-key <key>', 'API key (default: OPENAI_API_KEY); never written to run files or the log'))
+    .addOption(
+      new Option('--api-key <key>', 'API key (default: OPENAI_API_KEY); never written to run files or the log'),
+    )
     .addOption(new Option('--reflector-model <name>', 'the reflecting and judging model (default: --model)'))
     .addOption(intOption('--max-words <n>', 'longest skill, in words', { min: 10 }).default(120))
-    .addOption(numberOption('--rollback-drop <f>', 'a round below best × (1 − f) rolls back to the best skill', { min: 0, max: 1 }).default(0.25))
+    .addOption(
+      numberOption('--rollback-drop <f>', 'a round below best × (1 − f) rolls back to the best skill', {
+        min: 0,
+        max: 1,
+      }).default(0.25),
+    )
     .addOption(intOption('--held-out <n>', 'held-out episodes for the best skill (default: --episodes)', { min: 1 }))
-    .addOption(intOption('--judge-tries <n>', 'skills proposed per round until the judge accepts one', { min: 1 }).default(5))
-    .addOption(choiceOption('--latency <mode>', 'how the world waits for the model (stop = PDQ)', LATENCY_MODES).default(IDC_DEFAULTS.latency))
-    .addOption(numberOption('--stop-interval-ms <ms>', 'stop: the world runs this long after acting', { min: 0 }).default(IDC_DEFAULTS.stopIntervalMs))
+    .addOption(
+      intOption('--judge-tries <n>', 'skills proposed per round until the judge accepts one', { min: 1 }).default(5),
+    )
+    .addOption(
+      choiceOption('--latency <mode>', 'how the world waits for the model (stop = PDQ)', LATENCY_MODES).default(
+        IDC_DEFAULTS.latency,
+      ),
+    )
+    .addOption(
+      numberOption('--stop-interval-ms <ms>', 'stop: the world runs this long after acting', { min: 0 }).default(
+        IDC_DEFAULTS.stopIntervalMs,
+      ),
+    )
     .addOption(outDir('the IDC folder'))
     .addOption(jsonFlag());
 }

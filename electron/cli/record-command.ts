@@ -15,7 +15,14 @@ export async function recordCommand(o: RecordFlags): Promise<number> {
   try {
     const recorder = new Recorder(
       { target, wm, capturer: createCapturer('nut') },
-      { participant: o.participant, role: o.role, trial: o.trial, seed: o.seed, ...(o.stage ? { stage: o.stage } : {}), consent: o.consent },
+      {
+        participant: o.participant,
+        role: o.role,
+        trial: o.trial,
+        seed: o.seed,
+        ...(o.stage ? { stage: o.stage } : {}),
+        consent: o.consent,
+      },
       { ...DEFAULT_RECORDER, fps: o.fps, ...(o.duration !== undefined ? { durationS: o.duration } : {}) },
       o.out, // beside agent runs: the Runs tab, the leaderboard and `video` read it
     );
@@ -25,11 +32,17 @@ export async function recordCommand(o: RecordFlags): Promise<number> {
     const hotkey = configuredStopHotkey();
     const unhook = await startStopHotkey(hotkey, stop).catch(() => undefined);
     io.log(`● recording ${target.label} → ${recorder.store.dir} (stop: Ctrl+C or ${hotkey})`);
-    if (!o.quiet) recorder.on('progress', (p) => io.progress(`● REC ${p.seconds}s  frames ${p.frames} (${p.fps} fps)  dropped ${p.dropped}  events ${p.events}`));
+    if (!o.quiet)
+      recorder.on('progress', (p) =>
+        io.progress(`● REC ${p.seconds}s  frames ${p.frames} (${p.fps} fps)  dropped ${p.dropped}  events ${p.events}`),
+      );
     try {
       const summary = await recorder.start();
       if (o.json) io.out(JSON.stringify(summary));
-      else io.progress(`recorded ${summary.frames} frames (${summary.fps} fps, ${summary.dropped} dropped) and ${summary.events} input events in ${summary.duration_s}s; score ${summary.score ?? 'n/a'}`);
+      else
+        io.progress(
+          `recorded ${summary.frames} frames (${summary.fps} fps, ${summary.dropped} dropped) and ${summary.events} input events in ${summary.duration_s}s; score ${summary.score ?? 'n/a'}`,
+        );
       if (summary.drop_note && !o.quiet) io.log(`dropped frames: ${summary.drop_note}`);
       return 0;
     } finally {

@@ -5,7 +5,8 @@
  */
 import type { Command, Option } from 'commander';
 
-export const REFERENCE_START = '<!-- cli-reference:start — generated from electron/cli/program.ts by `npm run cli-reference`; do not edit by hand -->';
+export const REFERENCE_START =
+  '<!-- cli-reference:start — generated from electron/cli/program.ts by `npm run cli-reference`; do not edit by hand -->';
 export const REFERENCE_END = '<!-- cli-reference:end -->';
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -13,7 +14,9 @@ const code = (s: string) => `\`${s}\``;
 
 function defaultText(o: Option): string {
   if (o.negate || o.defaultValue === undefined) return '';
-  return code(o.defaultValueDescription ?? (typeof o.defaultValue === 'string' ? o.defaultValue : JSON.stringify(o.defaultValue)));
+  return code(
+    o.defaultValueDescription ?? (typeof o.defaultValue === 'string' ? o.defaultValue : JSON.stringify(o.defaultValue)),
+  );
 }
 
 function whatText(o: Option): string {
@@ -33,8 +36,19 @@ export function usageLine(cmd: Command): string {
 export function optionReference(program: Command): string {
   const sections = program.commands.map((cmd) => {
     const rows = cmd.options.map((o) => `| ${code(o.flags)} | ${cell(whatText(o))} | ${defaultText(o)} |`);
-    const args = cmd.registeredArguments.map((a) => `| ${code(a.required ? `<${a.name()}>` : `[${a.name()}]`)} | ${cell(a.description)} | |`);
-    return [`#### ${code(usageLine(cmd))}`, '', cell(cmd.description()), '', '| option | what it takes | default |', '|---|---|---|', ...args, ...rows].join('\n');
+    const args = cmd.registeredArguments.map(
+      (a) => `| ${code(a.required ? `<${a.name()}>` : `[${a.name()}]`)} | ${cell(a.description)} | |`,
+    );
+    return [
+      `#### ${code(usageLine(cmd))}`,
+      '',
+      cell(cmd.description()),
+      '',
+      '| option | what it takes | default |',
+      '|---|---|---|',
+      ...args,
+      ...rows,
+    ].join('\n');
   });
   return sections.join('\n\n');
 }
@@ -43,6 +57,7 @@ export function optionReference(program: Command): string {
 export function withReference(readme: string, reference: string): string {
   const start = readme.indexOf(REFERENCE_START);
   const end = readme.indexOf(REFERENCE_END);
-  if (start < 0 || end < start) throw new Error(`the README has no generated section (${REFERENCE_START} … ${REFERENCE_END})`);
+  if (start < 0 || end < start)
+    throw new Error(`the README has no generated section (${REFERENCE_START} … ${REFERENCE_END})`);
   return `${readme.slice(0, start + REFERENCE_START.length)}\n\n${reference}\n\n${readme.slice(end)}`;
 }

@@ -17,14 +17,19 @@ export function targetFrom(o: TargetFlags): Pick<RunOptions, 'game' | 'window' |
   const given = [o.game, o.window, o.windowId].filter((v) => v !== undefined).length;
   if (given > 1) throw new UsageError('give one of --game, --window or --window-id');
   if (given === 0) throw new UsageError('give a target: --game <id>, --window <title regex> or --window-id <id>');
-  return { ...(o.game ? { game: o.game } : {}), ...(o.window ? { window: o.window } : {}), ...(o.windowId !== undefined ? { windowId: o.windowId } : {}) };
+  return {
+    ...(o.game ? { game: o.game } : {}),
+    ...(o.window ? { window: o.window } : {}),
+    ...(o.windowId !== undefined ? { windowId: o.windowId } : {}),
+  };
 }
 
 /** The run as the composition root takes it; mistakes between options are usage errors. */
 export function runOptionsFrom(o: RunFlags): RunOptions {
   const target = targetFrom(o);
   if (o.actionSpace === 'semantic' && !o.game) throw new UsageError('--action-space semantic needs a built-in --game');
-  if (o.agent === 'vlm' && !o.model) throw new UsageError('--agent vlm needs a model: --model NAME (or GAMEPILOT_MODEL)');
+  if (o.agent === 'vlm' && !o.model)
+    throw new UsageError('--agent vlm needs a model: --model NAME (or GAMEPILOT_MODEL)');
   addSecret(o.apiKey);
   return {
     ...target,
@@ -58,7 +63,9 @@ export function runOptionsFrom(o: RunFlags): RunOptions {
       maxRetries: o.maxRetries,
       retryAfterCapMs: o.retryAfterCapMs,
       maxAnswerBytes: o.maxAnswerBytes,
-      ...(o.priceIn !== undefined || o.priceOut !== undefined ? { price: { inputPerM: o.priceIn ?? 0, outputPerM: o.priceOut ?? 0 } } : {}),
+      ...(o.priceIn !== undefined || o.priceOut !== undefined
+        ? { price: { inputPerM: o.priceIn ?? 0, outputPerM: o.priceOut ?? 0 } }
+        : {}),
       ...(o.gameText ? { includeGameText: true } : {}),
     },
   };
@@ -70,11 +77,15 @@ export function runOptionsFrom(o: RunFlags): RunOptions {
  */
 export function reflectionRequestFrom(o: RunFlags): ReflectionRequest | undefined {
   if (o.reflection === 'none') {
-    if (o.reflectorModel) throw new UsageError('--reflector-model needs --reflection (other, for a model different from the player)');
+    if (o.reflectorModel)
+      throw new UsageError('--reflector-model needs --reflection (other, for a model different from the player)');
     return undefined;
   }
   if (o.agent !== 'vlm') throw new UsageError('--reflection needs --agent vlm');
-  if ((o.reflection === 'self-t' || o.reflection === 'self') && !o.tutorial) throw new UsageError(`--reflection ${o.reflection} needs --tutorial (a video, a folder of frames, or a run/session folder)`);
+  if ((o.reflection === 'self-t' || o.reflection === 'self') && !o.tutorial)
+    throw new UsageError(
+      `--reflection ${o.reflection} needs --tutorial (a video, a folder of frames, or a run/session folder)`,
+    );
   const baseURL = o.reflectorBaseUrl ?? o.baseUrl;
   const req: ReflectionRequest = {
     mode: o.reflection,
@@ -102,7 +113,13 @@ export function reflectionRequestFrom(o: RunFlags): ReflectionRequest | undefine
 /** Wires a checked reflect-and-retry request into a prepared run. */
 async function setUpReflection(req: ReflectionRequest, session: Session, target: Target) {
   const r = await attachReflection(req, session, target.game?.def, io.log);
-  session.on('reflection', (rec: ReflectionRecord) => io.log(rec.error ? `reflection after episode ${rec.after_episode + 1} failed: ${rec.error}` : `reflection after episode ${rec.after_episode + 1}: ${rec.lesson?.text.split(/\s+/).length ?? 0} words of lessons${rec.lesson?.note ? ` (${rec.lesson.note})` : ''}`));
+  session.on('reflection', (rec: ReflectionRecord) =>
+    io.log(
+      rec.error
+        ? `reflection after episode ${rec.after_episode + 1} failed: ${rec.error}`
+        : `reflection after episode ${rec.after_episode + 1}: ${rec.lesson?.text.split(/\s+/).length ?? 0} words of lessons${rec.lesson?.note ? ` (${rec.lesson.note})` : ''}`,
+    ),
+  );
   return r;
 }
 
@@ -136,7 +153,9 @@ export async function runCommand(o: RunFlags): Promise<number> {
     io.progress(`run folder: ${session.store.dir}`);
     session.on('step', (r) => {
       const err = r.errors.length ? `  ! ${r.errors.join('; ')}` : '';
-      io.progress(`ep ${r.episode + 1} step ${r.step + 1}: ${r.actionsText.join(', ') || '(no action)'}  [${r.latency_ms.total} ms, ${r.latency_mode}${r.drift_ticks !== undefined ? `, drift ${r.drift_ticks}` : ''}]${r.score !== null && r.score !== undefined ? `  score ${r.score}` : ''}${err}`);
+      io.progress(
+        `ep ${r.episode + 1} step ${r.step + 1}: ${r.actionsText.join(', ') || '(no action)'}  [${r.latency_ms.total} ms, ${r.latency_mode}${r.drift_ticks !== undefined ? `, drift ${r.drift_ticks}` : ''}]${r.score !== null && r.score !== undefined ? `  score ${r.score}` : ''}${err}`,
+      );
     });
     session.on('warning', (w: string) => io.progress(`warning: ${w}`));
     let paused = false;
@@ -144,7 +163,9 @@ export async function runCommand(o: RunFlags): Promise<number> {
       if (st === 'running' && paused) io.progress('the target window is shown again: the run goes on');
       paused = st === 'paused';
     });
-    session.on('episode', (e) => io.progress(`episode ${e.episode + 1}: score ${e.score ?? 'n/a'} after ${e.steps} steps (${e.end})`));
+    session.on('episode', (e) =>
+      io.progress(`episode ${e.episode + 1}: score ${e.score ?? 'n/a'} after ${e.steps} steps (${e.end})`),
+    );
   }
   try {
     const result = await session.run();
@@ -154,11 +175,24 @@ export async function runCommand(o: RunFlags): Promise<number> {
       episodes: result.episodes.map((e) => ({ episode: e.episode, score: e.score, steps: e.steps, end: e.end })),
       mean: result.mean,
       std: result.std,
-      ...(reflection ? { reflection: { mode: reflection.mode, reflections: reflection.loop.records.length, errors: reflection.loop.records.flatMap((r) => (r.error ? [r.error] : [])), ...(reflection.tutorialError ? { tutorial_error: reflection.tutorialError } : {}), ...reflection.loop.compare(result.episodes) } } : {}),
+      ...(reflection
+        ? {
+            reflection: {
+              mode: reflection.mode,
+              reflections: reflection.loop.records.length,
+              errors: reflection.loop.records.flatMap((r) => (r.error ? [r.error] : [])),
+              ...(reflection.tutorialError ? { tutorial_error: reflection.tutorialError } : {}),
+              ...reflection.loop.compare(result.episodes),
+            },
+          }
+        : {}),
       ...(result.error ? { error: result.error } : {}),
     };
     if (o.json) io.out(JSON.stringify(summary));
-    else io.progress(`done (${result.status}): mean ${result.mean ?? 'n/a'} ± ${result.std ?? 'n/a'} over ${result.episodes.length} episode(s)${result.error ? ` — ${result.error}` : ''}`);
+    else
+      io.progress(
+        `done (${result.status}): mean ${result.mean ?? 'n/a'} ± ${result.std ?? 'n/a'} over ${result.episodes.length} episode(s)${result.error ? ` — ${result.error}` : ''}`,
+      );
     return result.status === 'failed' ? 1 : 0;
   } finally {
     stopHook?.();

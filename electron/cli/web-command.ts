@@ -15,7 +15,10 @@ export async function webCommand(o: WebFlags): Promise<number> {
   });
   io.out(shell.url);
   io.progress(`Gamepilot web shell on ${shell.url} (loopback only; the token is required). Ctrl+C stops.`);
-  log().info({ port: shell.port, runsDir: o.runsDir, configDir: o.configDir, demo: o.demo }, 'web shell listening on 127.0.0.1'); // never the token
+  log().info(
+    { port: shell.port, runsDir: o.runsDir, configDir: o.configDir, demo: o.demo },
+    'web shell listening on 127.0.0.1',
+  ); // never the token
   const ui = o.open ? openUiInBrowser(shell, { width: 1360, height: 860, x: 0, y: 0 }, io.log) : undefined;
   await new Promise<void>((resolve) => {
     const quit = () => resolve();

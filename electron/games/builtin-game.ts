@@ -35,7 +35,10 @@ export class BuiltinGame extends EventEmitter {
   /** The game's own clock; real-time games move on its ticks. */
   readonly clock: GameClock;
 
-  constructor(readonly def: GameDefinition, readonly title: string) {
+  constructor(
+    readonly def: GameDefinition,
+    readonly title: string,
+  ) {
     super();
     this.clock = new GameClock(def.realtime?.tickMs ?? 100, () => {
       if (this.instance.tick?.()) this.changed();

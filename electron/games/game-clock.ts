@@ -11,7 +11,10 @@ export class GameClock {
   private frozenTotal = 0;
   private frozenAt: number | null = null;
 
-  constructor(readonly tickMs: number, private readonly onTick: () => void) {}
+  constructor(
+    readonly tickMs: number,
+    private readonly onTick: () => void,
+  ) {}
 
   start() {
     if (this.timer) return;

@@ -23,8 +23,17 @@ export interface LaunchOptions {
 }
 
 const BROWSER_CANDIDATES: Record<string, string[]> = {
-  linux: ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable', '/snap/bin/chromium'],
-  darwin: ['/Applications/Google Chrome.app/Contents/MacOS/Google Chrome', '/Applications/Chromium.app/Contents/MacOS/Chromium'],
+  linux: [
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+    '/usr/bin/google-chrome',
+    '/usr/bin/google-chrome-stable',
+    '/snap/bin/chromium',
+  ],
+  darwin: [
+    '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+    '/Applications/Chromium.app/Contents/MacOS/Chromium',
+  ],
   win32: [
     `${process.env['PROGRAMFILES'] ?? 'C:\\Program Files'}\\Google\\Chrome\\Application\\chrome.exe`,
     `${process.env['PROGRAMFILES(X86)'] ?? 'C:\\Program Files (x86)'}\\Microsoft\\Edge\\Application\\msedge.exe`,
@@ -54,10 +63,21 @@ export function findElectron(): string | undefined {
 
 /** Flags that keep a Chromium window quiet, offline and rendering even when not focused. */
 export const CHROMIUM_FLAGS = [
-  '--no-first-run', '--no-default-browser-check', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-extensions', '--test-type', '--no-sandbox',
-  '--disable-renderer-backgrounding', '--disable-background-timer-throttling', '--disable-backgrounding-occluded-windows',
-  '--disable-features=Translate,MediaRouter', '--force-device-scale-factor=1', '--password-store=basic',
+  '--no-first-run',
+  '--no-default-browser-check',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-extensions',
+  '--test-type',
+  '--no-sandbox',
+  '--disable-renderer-backgrounding',
+  '--disable-background-timer-throttling',
+  '--disable-backgrounding-occluded-windows',
+  '--disable-features=Translate,MediaRouter',
+  '--force-device-scale-factor=1',
+  '--password-store=basic',
 ];
 
 /** Where process groups exist, a window host runs in its own, so its helpers end with it. */
@@ -92,16 +112,25 @@ function killTree(child: ChildProcess): Promise<void> {
   });
 }
 
-export function launchViewWindow(url: string, opts: LaunchOptions, prefer: 'auto' | 'chromium' | 'electron' = 'auto'): LaunchedWindow {
+export function launchViewWindow(
+  url: string,
+  opts: LaunchOptions,
+  prefer: 'auto' | 'chromium' | 'electron' = 'auto',
+): LaunchedWindow {
   const electron = prefer !== 'chromium' ? findElectron() : undefined;
   if (electron) {
     const script = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'app', 'view-window.cjs');
-    const child = spawn(electron, [script, url, String(opts.width), String(opts.height)], { stdio: 'ignore', detached: OWN_GROUP });
+    const child = spawn(electron, [script, url, String(opts.width), String(opts.height)], {
+      stdio: 'ignore',
+      detached: OWN_GROUP,
+    });
     return { pid: child.pid!, kind: 'electron', close: () => killTree(child) };
   }
   const browser = findBrowser();
   if (!browser) {
-    throw new Error('no window host for built-in games: install Chromium or Chrome (or set GAMEPILOT_BROWSER), or run inside the Gamepilot app');
+    throw new Error(
+      'no window host for built-in games: install Chromium or Chrome (or set GAMEPILOT_BROWSER), or run inside the Gamepilot app',
+    );
   }
   const profile = mkdtempSync(path.join(tmpdir(), 'gamepilot-view-'));
   const args = [

@@ -38,7 +38,8 @@ export function isClipped(g: FrameGeometry): boolean {
 }
 
 export function imageToScreen(g: FrameGeometry, x: number, y: number): MappedPoint {
-  if (!Number.isFinite(x) || !Number.isFinite(y)) return { ok: false, error: `coordinates (${x}, ${y}) are not numbers` };
+  if (!Number.isFinite(x) || !Number.isFinite(y))
+    return { ok: false, error: `coordinates (${x}, ${y}) are not numbers` };
   if (x < 0 || y < 0 || x >= g.imageWidth || y >= g.imageHeight) {
     return { ok: false, error: `point (${x}, ${y}) is outside the ${g.imageWidth}×${g.imageHeight} image` };
   }
@@ -46,7 +47,8 @@ export function imageToScreen(g: FrameGeometry, x: number, y: number): MappedPoi
   const px = region.x + Math.floor(x / g.imageScale);
   const py = region.y + Math.floor(y / g.imageScale);
   if (!contains(g.window, px, py)) return { ok: false, error: `point (${x}, ${y}) maps outside the target window` };
-  if (!contains(region, px, py)) return { ok: false, error: `point (${x}, ${y}) maps to the part of the window that is off the screen` };
+  if (!contains(region, px, py))
+    return { ok: false, error: `point (${x}, ${y}) maps to the part of the window that is off the screen` };
   return { ok: true, x: px / g.inputScale, y: py / g.inputScale };
 }
 
@@ -57,13 +59,21 @@ export function imageToScreen(g: FrameGeometry, x: number, y: number): MappedPoi
  */
 export function windowToImage(g: FrameGeometry, wx: number, wy: number): { x: number; y: number } {
   const region = capturedRegion(g);
-  return { x: Math.round((wx - (region.x - g.window.x)) * g.imageScale), y: Math.round((wy - (region.y - g.window.y)) * g.imageScale) };
+  return {
+    x: Math.round((wx - (region.x - g.window.x)) * g.imageScale),
+    y: Math.round((wy - (region.y - g.window.y)) * g.imageScale),
+  };
 }
 
 /** The captured region in input units (points on macOS HiDPI): where the pointer may act. */
 export function inputRegion(g: FrameGeometry): Rect {
   const r = capturedRegion(g);
-  return { x: r.x / g.inputScale, y: r.y / g.inputScale, width: r.width / g.inputScale, height: r.height / g.inputScale };
+  return {
+    x: r.x / g.inputScale,
+    y: r.y / g.inputScale,
+    width: r.width / g.inputScale,
+    height: r.height / g.inputScale,
+  };
 }
 
 export function inputScaleFor(platform: NodeJS.Platform, scaleFactor: number): number {

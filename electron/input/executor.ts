@@ -119,7 +119,8 @@ export class ActionExecutor {
       return contains(screenWindow, p.x, p.y) ? { x: p.x, y: p.y } : undefined;
     };
     const target = async (x?: number, y?: number): Promise<{ x: number; y: number } | string> => {
-      if (x === undefined || y === undefined) return (await pointerInWindow()) ?? 'the pointer is outside the target window';
+      if (x === undefined || y === undefined)
+        return (await pointerInWindow()) ?? 'the pointer is outside the target window';
       const m = imageToScreen(g, x, y);
       return m.ok ? { x: m.x, y: m.y } : m.error;
     };
@@ -129,7 +130,9 @@ export class ActionExecutor {
       const steps = Math.max(2, Math.round(seconds * 60));
       for (let i = 1; i <= steps && !signal?.aborted; i++) {
         const t = i / steps;
-        await nut.mouse.setPosition(new nut.Point(Math.round(from.x + (to.x - from.x) * t), Math.round(from.y + (to.y - from.y) * t)));
+        await nut.mouse.setPosition(
+          new nut.Point(Math.round(from.x + (to.x - from.x) * t), Math.round(from.y + (to.y - from.y) * t)),
+        );
         await sleep((seconds * 1000) / steps, signal);
       }
     };
@@ -161,8 +164,12 @@ export class ActionExecutor {
       case 'MOVE_BY': {
         const p = await pointerInWindow();
         if (!p) return refuse('the pointer is outside the target window');
-        const to = { x: p.x + a.params.dx / g.imageScale / g.inputScale, y: p.y + a.params.dy / g.imageScale / g.inputScale };
-        if (!contains(screenWindow, to.x, to.y)) return refuse(`MOVE_BY (${a.params.dx}, ${a.params.dy}) leaves the target window`);
+        const to = {
+          x: p.x + a.params.dx / g.imageScale / g.inputScale,
+          y: p.y + a.params.dy / g.imageScale / g.inputScale,
+        };
+        if (!contains(screenWindow, to.x, to.y))
+          return refuse(`MOVE_BY (${a.params.dx}, ${a.params.dy}) leaves the target window`);
         await moveTo(to, a.params.duration);
         return ok(to);
       }
@@ -172,7 +179,8 @@ export class ActionExecutor {
         const to = await target(a.params.x, a.params.y);
         if (typeof to === 'string') return refuse(to);
         await moveTo(to);
-        const button: Button = a.type === 'RIGHT_CLICK' ? 'right' : a.type === 'CLICK' ? (a.params.button ?? 'left') : 'left';
+        const button: Button =
+          a.type === 'RIGHT_CLICK' ? 'right' : a.type === 'CLICK' ? (a.params.button ?? 'left') : 'left';
         const clicks = a.type === 'DOUBLE_CLICK' ? 2 : a.type === 'CLICK' ? (a.params.num_clicks ?? 1) : 1;
         for (let i = 0; i < clicks; i++) {
           this.buttonDown(button, false);

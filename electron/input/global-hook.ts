@@ -4,7 +4,15 @@
  */
 type Hook = typeof import('uiohook-napi');
 export type HookEvent =
-  | { kind: 'keydown' | 'keyup'; t: number; keycode: number; ctrl: boolean; shift: boolean; alt: boolean; meta: boolean }
+  | {
+      kind: 'keydown' | 'keyup';
+      t: number;
+      keycode: number;
+      ctrl: boolean;
+      shift: boolean;
+      alt: boolean;
+      meta: boolean;
+    }
   | { kind: 'mousedown' | 'mouseup' | 'mousemove'; t: number; x: number; y: number; button: number }
   | { kind: 'wheel'; t: number; x: number; y: number; rotation: number; direction: number; amount: number };
 
@@ -28,13 +36,32 @@ export function loadHook(): Promise<Hook> {
   loaded ??= import('uiohook-napi').then((mod) => {
     const { uIOhook } = mod;
     const send = (e: HookEvent) => listeners.forEach((l) => l(e));
-    const mods = (e: { ctrlKey: boolean; shiftKey: boolean; altKey: boolean; metaKey: boolean }) => ({ ctrl: e.ctrlKey, shift: e.shiftKey, alt: e.altKey, meta: e.metaKey });
+    const mods = (e: { ctrlKey: boolean; shiftKey: boolean; altKey: boolean; metaKey: boolean }) => ({
+      ctrl: e.ctrlKey,
+      shift: e.shiftKey,
+      alt: e.altKey,
+      meta: e.metaKey,
+    });
     uIOhook.on('keydown', (e) => send({ kind: 'keydown', t: eventTime(e.time), keycode: e.keycode, ...mods(e) }));
     uIOhook.on('keyup', (e) => send({ kind: 'keyup', t: eventTime(e.time), keycode: e.keycode, ...mods(e) }));
-    uIOhook.on('mousedown', (e) => send({ kind: 'mousedown', t: eventTime(e.time), x: e.x, y: e.y, button: Number(e.button) }));
-    uIOhook.on('mouseup', (e) => send({ kind: 'mouseup', t: eventTime(e.time), x: e.x, y: e.y, button: Number(e.button) }));
+    uIOhook.on('mousedown', (e) =>
+      send({ kind: 'mousedown', t: eventTime(e.time), x: e.x, y: e.y, button: Number(e.button) }),
+    );
+    uIOhook.on('mouseup', (e) =>
+      send({ kind: 'mouseup', t: eventTime(e.time), x: e.x, y: e.y, button: Number(e.button) }),
+    );
     uIOhook.on('mousemove', (e) => send({ kind: 'mousemove', t: eventTime(e.time), x: e.x, y: e.y, button: 0 }));
-    uIOhook.on('wheel', (e) => send({ kind: 'wheel', t: eventTime(e.time), x: e.x, y: e.y, rotation: e.rotation, direction: e.direction, amount: e.amount }));
+    uIOhook.on('wheel', (e) =>
+      send({
+        kind: 'wheel',
+        t: eventTime(e.time),
+        x: e.x,
+        y: e.y,
+        rotation: e.rotation,
+        direction: e.direction,
+        amount: e.amount,
+      }),
+    );
     return mod;
   });
   return loaded;
@@ -55,9 +82,30 @@ export async function listenGlobalInput(listener: (e: HookEvent) => void): Promi
 export async function keyNames(): Promise<Map<number, string>> {
   const { UiohookKey } = await loadHook();
   const special: Record<string, string> = {
-    ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right', Ctrl: 'ctrl', CtrlRight: 'rctrl', Alt: 'alt', AltRight: 'ralt',
-    Shift: 'shift', ShiftRight: 'rshift', Meta: 'meta', MetaRight: 'meta', Escape: 'esc', Backquote: '`', BracketLeft: '[', BracketRight: ']',
-    Semicolon: ';', Quote: "'", Comma: ',', Period: '.', Slash: '/', Backslash: '\\', Minus: '-', Equal: '=',
+    ArrowUp: 'up',
+    ArrowDown: 'down',
+    ArrowLeft: 'left',
+    ArrowRight: 'right',
+    Ctrl: 'ctrl',
+    CtrlRight: 'rctrl',
+    Alt: 'alt',
+    AltRight: 'ralt',
+    Shift: 'shift',
+    ShiftRight: 'rshift',
+    Meta: 'meta',
+    MetaRight: 'meta',
+    Escape: 'esc',
+    Backquote: '`',
+    BracketLeft: '[',
+    BracketRight: ']',
+    Semicolon: ';',
+    Quote: "'",
+    Comma: ',',
+    Period: '.',
+    Slash: '/',
+    Backslash: '\\',
+    Minus: '-',
+    Equal: '=',
   };
   const map = new Map<number, string>();
   for (const [name, code] of Object.entries(UiohookKey as Record<string, number>)) {

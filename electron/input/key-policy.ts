@@ -46,7 +46,8 @@ function systemReason(c: Chord): string | undefined {
   const has = (k: string) => c.keys.has(k);
   const any = (pred: (k: string) => boolean) => [...c.keys].some(pred);
   const pointer = has(CLICK) || has(SCROLL);
-  if (c.mods.has('super')) return 'super/meta/cmd keys belong to the desktop (launcher, show desktop, tiling, cmd+q quits apps)';
+  if (c.mods.has('super'))
+    return 'super/meta/cmd keys belong to the desktop (launcher, show desktop, tiling, cmd+q quits apps)';
   if (has('Print')) return 'print screen is a system key (screenshots; with alt it is SysRq)';
   if (pointer && c.mods.has('alt')) return 'alt with the mouse moves or resizes windows and switches desktops';
   if (c.mods.has('ctrl') && c.mods.has('alt') && c.keys.size > 0) {
@@ -153,7 +154,10 @@ export class KeyPolicy {
 
 /** "Alt+F4" → "alt+F4"; unknown names are a clear error, so a typo never allows something else. */
 function parseAllowed(entry: string): string {
-  const parts = entry.split('+').map((p) => p.trim()).filter(Boolean);
+  const parts = entry
+    .split('+')
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (!parts.length) throw new Error(`allowed key combination "${entry}" is empty`);
   const names = parts.map((p) => {
     const k = resolvePart(p);

@@ -14,7 +14,10 @@ export interface Accelerator {
 }
 
 export function parseAccelerator(acc: string, platform: NodeJS.Platform = process.platform): Accelerator {
-  const parts = acc.split('+').map((p) => p.trim()).filter(Boolean);
+  const parts = acc
+    .split('+')
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (!parts.length) throw new Error('empty hotkey');
   const out: Accelerator = { ctrl: false, shift: false, alt: false, meta: false, key: '' };
   for (const p of parts) {
@@ -38,6 +41,14 @@ export async function startStopHotkey(accelerator: string, onStop: () => void): 
   const code = (UiohookKey as Record<string, number>)[acc.key === 'Esc' ? 'Escape' : acc.key];
   if (code === undefined) throw new Error(`hotkey key "${acc.key}" is not known to the input hook`);
   return listenGlobalInput((e) => {
-    if (e.kind === 'keydown' && e.keycode === code && e.ctrl === acc.ctrl && e.shift === acc.shift && e.alt === acc.alt && e.meta === acc.meta) onStop();
+    if (
+      e.kind === 'keydown' &&
+      e.keycode === code &&
+      e.ctrl === acc.ctrl &&
+      e.shift === acc.shift &&
+      e.alt === acc.alt &&
+      e.meta === acc.meta
+    )
+      onStop();
   });
 }

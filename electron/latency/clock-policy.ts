@@ -34,7 +34,11 @@ export interface ClockPolicy {
   cancel(): void;
 }
 
-export function createClockPolicy(mode: LatencyMode, s: LatencySettings = DEFAULT_LATENCY, onThaw: () => void = () => {}): ClockPolicy {
+export function createClockPolicy(
+  mode: LatencyMode,
+  s: LatencySettings = DEFAULT_LATENCY,
+  onThaw: () => void = () => {},
+): ClockPolicy {
   let bufferTimer: NodeJS.Timeout | undefined;
   const cancel = () => {
     clearTimeout(bufferTimer);
@@ -68,7 +72,12 @@ export function createClockPolicy(mode: LatencyMode, s: LatencySettings = DEFAUL
  * The policy for one target: a game that realises a mode through its own idle limit (GameVerse's
  * Snake: slow = a 20 s time-out, not a 5 s freeze and then 20 s more) is never frozen in it.
  */
-export function clockPolicyFor(mode: LatencyMode, s: LatencySettings, onThaw: () => void, realtime?: { idleOnlyModes?: readonly string[] }): ClockPolicy {
+export function clockPolicyFor(
+  mode: LatencyMode,
+  s: LatencySettings,
+  onThaw: () => void,
+  realtime?: { idleOnlyModes?: readonly string[] },
+): ClockPolicy {
   if (!realtime?.idleOnlyModes?.includes(mode)) return createClockPolicy(mode, s, onThaw);
   return { ...createClockPolicy('normal', s, onThaw), mode };
 }

@@ -100,7 +100,10 @@ export class ProcessWorld extends TimedWorld {
   readonly kind = 'process' as const;
   suspendedPids: number[] = [];
 
-  constructor(private readonly pid: number, private readonly freezer: ProcessFreezer) {
+  constructor(
+    private readonly pid: number,
+    private readonly freezer: ProcessFreezer,
+  ) {
     super();
   }
 

@@ -97,7 +97,8 @@ export class CaptureRun {
           grabMs.push(performance.now() - g0);
           const i = accepted++;
           this.events.captured(i, t, raw.width, raw.height, droppedLate + droppedBusy);
-          if (!this.pool.offer(i, path.join(this.settings.dir, frameFile(i)), raw)) this.events.written({ i, error: this.failure ?? 'the frame writers have stopped' });
+          if (!this.pool.offer(i, path.join(this.settings.dir, frameFile(i)), raw))
+            this.events.written({ i, error: this.failure ?? 'the frame writers have stopped' });
         }
         next += interval;
         const late = performance.now() - next;
@@ -113,7 +114,18 @@ export class CaptureRun {
       await this.pool.close();
     }
     const r1 = (n: number) => Math.round(n * 10) / 10;
-    const grab = { p50: grabMs.length ? r1(percentile(grabMs, 50)) : 0, p95: grabMs.length ? r1(percentile(grabMs, 95)) : 0 };
-    return { startedAt, endedAt: Date.now(), droppedLate, droppedBusy, writers: this.pool.threads, grabMs: grab, ...(this.failure ? { error: this.failure } : {}) };
+    const grab = {
+      p50: grabMs.length ? r1(percentile(grabMs, 50)) : 0,
+      p95: grabMs.length ? r1(percentile(grabMs, 95)) : 0,
+    };
+    return {
+      startedAt,
+      endedAt: Date.now(),
+      droppedLate,
+      droppedBusy,
+      writers: this.pool.threads,
+      grabMs: grab,
+      ...(this.failure ? { error: this.failure } : {}),
+    };
   }
 }

@@ -35,17 +35,29 @@ export interface CaptureHandle {
 
 /** The capture backend behind a capturer, when it can be re-created in another thread. */
 export function threadableBackend(capturer: ScreenCapturer): CaptureBackend | undefined {
-  return ({ 'nut-js': 'nut', 'screenshot-desktop': 'screenshot-desktop' } as Record<string, CaptureBackend>)[capturer.name];
+  return ({ 'nut-js': 'nut', 'screenshot-desktop': 'screenshot-desktop' } as Record<string, CaptureBackend>)[
+    capturer.name
+  ];
 }
 
-export async function startCapture(capturer: ScreenCapturer, setup: Omit<CaptureSetup, 'backend'>, events: CaptureEvents): Promise<CaptureHandle> {
+export async function startCapture(
+  capturer: ScreenCapturer,
+  setup: Omit<CaptureSetup, 'backend'>,
+  events: CaptureEvents,
+): Promise<CaptureHandle> {
   const backend = threadableBackend(capturer);
   if (!backend) {
-    const pool = await FramePool.start({ quality: setup.quality, ...(setup.writers ? { workers: setup.writers } : {}) });
+    const pool = await FramePool.start({
+      quality: setup.quality,
+      ...(setup.writers ? { workers: setup.writers } : {}),
+    });
     const run = new CaptureRun(capturer, pool, setup.settings, setup.bounds, events);
     return { follow: (b) => run.follow(b), stop: () => run.stop(), done: run.run() };
   }
-  const worker = startWorker(new URL('./capture-worker.ts', import.meta.url), 'capture-worker.mjs', { ...setup, backend });
+  const worker = startWorker(new URL('./capture-worker.ts', import.meta.url), 'capture-worker.mjs', {
+    ...setup,
+    backend,
+  });
   const done = new Promise<CaptureStats>((resolve, reject) => {
     worker.on('message', (m: CaptureMessage) => {
       if (m.kind === 'started') events.started(m.at);

@@ -42,7 +42,11 @@ export class FramePool extends EventEmitter {
   private drained: (() => void)[] = [];
   private closed = false;
 
-  private constructor(private readonly workers: Worker[], private readonly queueLimit: number, private readonly quality: number) {
+  private constructor(
+    private readonly workers: Worker[],
+    private readonly queueLimit: number,
+    private readonly quality: number,
+  ) {
     super();
     this.idle.push(...workers);
     for (const w of workers) {
@@ -57,19 +61,29 @@ export class FramePool extends EventEmitter {
   /** Starts the threads and resolves once each has loaded its encoder. */
   static async start(opts: FramePoolOptions): Promise<FramePool> {
     const n = opts.workers ?? defaultWriters();
-    const workers = Array.from({ length: n }, () => startWorker(new URL('./frame-worker.ts', import.meta.url), 'frame-worker.mjs', {}));
+    const workers = Array.from({ length: n }, () =>
+      startWorker(new URL('./frame-worker.ts', import.meta.url), 'frame-worker.mjs', {}),
+    );
     try {
-      await Promise.all(workers.map((w) => new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('a frame writer thread did not start within 30 s')), 30_000);
-        w.once('message', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-        w.once('error', (err) => {
-          clearTimeout(timer);
-          reject(err);
-        });
-      })));
+      await Promise.all(
+        workers.map(
+          (w) =>
+            new Promise<void>((resolve, reject) => {
+              const timer = setTimeout(
+                () => reject(new Error('a frame writer thread did not start within 30 s')),
+                30_000,
+              );
+              w.once('message', () => {
+                clearTimeout(timer);
+                resolve();
+              });
+              w.once('error', (err) => {
+                clearTimeout(timer);
+                reject(err);
+              });
+            }),
+        ),
+      );
     } catch (err) {
       await Promise.all(workers.map((w) => w.terminate()));
       throw err;
@@ -99,9 +113,23 @@ export class FramePool extends EventEmitter {
   /** Hands a frame over; false (and nothing kept) when the pool is full or has failed. */
   offer(i: number, file: string, raw: RawFrame): boolean {
     if (this.failure || this.closed || this.full) return false;
-    const whole = raw.data.byteOffset === 0 && raw.data.byteLength === raw.data.buffer.byteLength && raw.data.buffer instanceof ArrayBuffer;
-    const data = whole ? (raw.data.buffer as ArrayBuffer) : raw.data.buffer.slice(raw.data.byteOffset, raw.data.byteOffset + raw.data.byteLength) as ArrayBuffer;
-    this.queued.push({ i, file, data, width: raw.width, height: raw.height, channels: raw.channels, order: raw.order, quality: this.quality });
+    const whole =
+      raw.data.byteOffset === 0 &&
+      raw.data.byteLength === raw.data.buffer.byteLength &&
+      raw.data.buffer instanceof ArrayBuffer;
+    const data = whole
+      ? (raw.data.buffer as ArrayBuffer)
+      : (raw.data.buffer.slice(raw.data.byteOffset, raw.data.byteOffset + raw.data.byteLength) as ArrayBuffer);
+    this.queued.push({
+      i,
+      file,
+      data,
+      width: raw.width,
+      height: raw.height,
+      channels: raw.channels,
+      order: raw.order,
+      quality: this.quality,
+    });
     this.dispatch();
     return true;
   }

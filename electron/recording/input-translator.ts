@@ -60,7 +60,12 @@ export class InputTranslator {
         if (!k) return;
         this.keys.delete(e.keycode);
         if (k.announced) this.emit({ t: e.t, action_type: 'KEY_UP', parameters: { key: k.name } });
-        else this.emit({ t: k.t, action_type: 'PRESS', parameters: { key: k.name, duration: round3((e.t - k.t) / 1000) } });
+        else
+          this.emit({
+            t: k.t,
+            action_type: 'PRESS',
+            parameters: { key: k.name, duration: round3((e.t - k.t) / 1000) },
+          });
         return;
       }
       case 'mousedown':
@@ -73,10 +78,17 @@ export class InputTranslator {
         this.press = undefined;
         const button = BUTTONS[e.button] ?? 'left';
         if (Math.hypot(e.x - p.x, e.y - p.y) <= this.opts.clickSlopPx) {
-          this.emit({ t: p.t, action_type: button === 'right' ? 'RIGHT_CLICK' : 'CLICK', parameters: { ...rel(p.x, p.y), ...(button === 'middle' ? { button } : {}) } });
+          this.emit({
+            t: p.t,
+            action_type: button === 'right' ? 'RIGHT_CLICK' : 'CLICK',
+            parameters: { ...rel(p.x, p.y), ...(button === 'middle' ? { button } : {}) },
+          });
         } else {
           this.emit({ t: p.t, action_type: 'MOVE_TO', parameters: rel(p.x, p.y) });
-          const end = rel(Math.min(Math.max(e.x, ctx.window.x), ctx.window.x + ctx.window.width - 1), Math.min(Math.max(e.y, ctx.window.y), ctx.window.y + ctx.window.height - 1));
+          const end = rel(
+            Math.min(Math.max(e.x, ctx.window.x), ctx.window.x + ctx.window.width - 1),
+            Math.min(Math.max(e.y, ctx.window.y), ctx.window.y + ctx.window.height - 1),
+          );
           this.emit({ t: e.t, action_type: 'DRAG_TO', parameters: { ...end, duration: round3((e.t - p.t) / 1000) } });
         }
         return;
@@ -89,7 +101,11 @@ export class InputTranslator {
       case 'wheel': {
         if (!contains(ctx.window, e.x, e.y)) return void this.ignored++;
         const amount = Math.sign(e.rotation) * Math.max(1, Math.abs(e.rotation));
-        this.emit({ t: e.t, action_type: 'SCROLL', parameters: e.direction === 4 ? { dx: amount, dy: 0 } : { dx: 0, dy: amount } });
+        this.emit({
+          t: e.t,
+          action_type: 'SCROLL',
+          parameters: e.direction === 4 ? { dx: amount, dy: 0 } : { dx: 0, dy: amount },
+        });
         return;
       }
     }

@@ -79,10 +79,19 @@ export type RecordingSummary = RecordingResult & {
 };
 
 /** A sentence on where dropped frames came from, or null when none were. */
-export function describeDrops(d: { late: number; busy: number; writers: number; fps: number; encodeP50: number }): string | null {
+export function describeDrops(d: {
+  late: number;
+  busy: number;
+  writers: number;
+  fps: number;
+  encodeP50: number;
+}): string | null {
   if (d.late + d.busy === 0) return null;
   const parts: string[] = [];
-  if (d.busy) parts.push(`${d.busy} skipped because all ${d.writers} frame writer thread(s) were busy (encode p50 ${d.encodeP50} ms at ${d.fps} fps): a lower frame rate or a free core helps`);
+  if (d.busy)
+    parts.push(
+      `${d.busy} skipped because all ${d.writers} frame writer thread(s) were busy (encode p50 ${d.encodeP50} ms at ${d.fps} fps): a lower frame rate or a free core helps`,
+    );
   if (d.late) parts.push(`${d.late} missed because the capture ran late (the machine stalled)`);
   return parts.join('; ');
 }
@@ -128,9 +137,13 @@ export class Recorder extends EventEmitter<RecorderEvents> {
   ) {
     super();
     if (!info.consent) throw new Error('recording needs the participant’s consent');
-    if (!/^[\w.-]{1,64}$/.test(info.participant)) throw new Error('participant id: use a pseudonym of letters, digits, dot, dash or underscore');
+    if (!/^[\w.-]{1,64}$/.test(info.participant))
+      throw new Error('participant id: use a pseudonym of letters, digits, dot, dash or underscore');
     this.stage = info.stage ?? defaultStage(info.role);
-    if (!/^[\w-]{1,32}$/.test(this.stage)) throw new Error(`stage "${this.stage}": use letters, digits, dash or underscore (rookie: play-1, tutorial, play-2; expert: play)`);
+    if (!/^[\w-]{1,32}$/.test(this.stage))
+      throw new Error(
+        `stage "${this.stage}": use letters, digits, dash or underscore (rookie: play-1, tutorial, play-2; expert: play)`,
+      );
     const game = deps.target.game?.def.id ?? null;
     this.store = RunStore.create(outDir, {
       kind: 'human',
@@ -139,7 +152,14 @@ export class Recorder extends EventEmitter<RecorderEvents> {
       agent: `human-${info.role}`,
       model: null,
       action_space: 'gui',
-      config: { participant: info.participant, role: info.role, trial: info.trial, stage: this.stage, fps: opts.fps, ...(game ? { seed: info.seed ?? 0, episode: episodeOfTrial(info.trial) } : {}) },
+      config: {
+        participant: info.participant,
+        role: info.role,
+        trial: info.trial,
+        stage: this.stage,
+        fps: opts.fps,
+        ...(game ? { seed: info.seed ?? 0, episode: episodeOfTrial(info.trial) } : {}),
+      },
       stage: this.stage, // the leaderboard's human rows: rookie play-1 = VR No, play-2 = VR Yes; expert = —
     });
   }
@@ -150,7 +170,14 @@ export class Recorder extends EventEmitter<RecorderEvents> {
 
   progress(): RecordingProgress {
     const seconds = this.started ? (performance.now() - this.started) / 1000 : 0;
-    return { id: this.id, frames: this.frames, dropped: this.dropped, events: this.events, seconds: Math.round(seconds * 10) / 10, fps: seconds ? Math.round((this.frames / seconds) * 10) / 10 : 0 };
+    return {
+      id: this.id,
+      frames: this.frames,
+      dropped: this.dropped,
+      events: this.events,
+      seconds: Math.round(seconds * 10) / 10,
+      fps: seconds ? Math.round((this.frames / seconds) * 10) / 10 : 0,
+    };
   }
 
   /** Starts recording; resolves with the summary once it has stopped. */
@@ -165,7 +192,10 @@ export class Recorder extends EventEmitter<RecorderEvents> {
   }
 
   private writeSessionJson(extra: Record<string, unknown>) {
-    writeFileAtomic(path.join(this.store.dir, 'session.json'), JSON.stringify({ ...this.info, game: this.store.meta.game, target: this.deps.target.label, ...extra }, null, 2));
+    writeFileAtomic(
+      path.join(this.store.dir, 'session.json'),
+      JSON.stringify({ ...this.info, game: this.store.meta.game, target: this.deps.target.label, ...extra }, null, 2),
+    );
   }
 
   private async record(): Promise<RecordingSummary> {
@@ -182,7 +212,21 @@ export class Recorder extends EventEmitter<RecorderEvents> {
     await wm.focus(win.id);
     const startedAt = new Date();
     this.writeSessionJson({ start: startedAt.toISOString(), end: null, fps: this.opts.fps });
-    log().child({ run: this.id }).info({ dir: this.store.dir, target: target.label, game: game?.def.id ?? null, role: this.info.role, participant: this.info.participant, trial: this.info.trial, stage: this.stage, fps: this.opts.fps }, 'recording started');
+    log()
+      .child({ run: this.id })
+      .info(
+        {
+          dir: this.store.dir,
+          target: target.label,
+          game: game?.def.id ?? null,
+          role: this.info.role,
+          participant: this.info.participant,
+          trial: this.info.trial,
+          stage: this.stage,
+          fps: this.opts.fps,
+        },
+        'recording started',
+      );
     const eventsFd = openSync(path.join(this.store.dir, 'events.jsonl'), 'a');
     const indexFd = openSync(path.join(this.store.dir, 'frames.jsonl'), 'a');
     const encodeMs: number[] = [];
@@ -206,37 +250,62 @@ export class Recorder extends EventEmitter<RecorderEvents> {
     let stats: CaptureStats | undefined;
     try {
       const names = await keyNames();
-      const t = (translator = new InputTranslator((e) => {
-        writeSync(eventsFd, JSON.stringify(e) + '\n');
-        this.events++;
-        sample.push(e);
-      }, (code) => names.get(code)));
+      const t = (translator = new InputTranslator(
+        (e) => {
+          writeSync(eventsFd, JSON.stringify(e) + '\n');
+          this.events++;
+          sample.push(e);
+        },
+        (code) => names.get(code),
+      ));
       unlisten = await listenGlobalInput((e) => t.feed(e, { window: this.bounds, focused: this.focused }));
 
-      const capture = await startCapture(capturer, { settings: { fps: this.opts.fps, ...(this.opts.durationS ? { durationS: this.opts.durationS } : {}), dir: this.store.dir }, bounds: this.bounds, quality: this.opts.quality, ...(this.opts.writers ? { writers: this.opts.writers } : {}) }, {
-        started: () => {
-          this.started = nextSample = performance.now();
+      const capture = await startCapture(
+        capturer,
+        {
+          settings: {
+            fps: this.opts.fps,
+            ...(this.opts.durationS ? { durationS: this.opts.durationS } : {}),
+            dir: this.store.dir,
+          },
+          bounds: this.bounds,
+          quality: this.opts.quality,
+          ...(this.opts.writers ? { writers: this.opts.writers } : {}),
         },
-        captured: (i, tCapture, width, height, dropped) => {
-          this.dropped = dropped;
-          const file = frameFile(i);
-          let step: StepRecord | undefined;
-          if (performance.now() >= nextSample) {
-            step = {
-              step: steps++, episode: 0, t_capture: tCapture, frame: file, frame_size: { width, height, scale: 1 },
-              window: this.bounds, reasoning: '', raw: null, actions: sample.map(({ action_type, parameters }) => ({ action_type, parameters })), errors: [],
-              latency_ms: { locate: 0, capture: 0, encode: 0, model: 0, act: 0, total: 0 }, ...(game ? { score: game.instance.score(), game_state: game.instance.snapshot() } : { score: null }),
-            };
-            sample = [];
-            while (nextSample <= performance.now()) nextSample += this.opts.sampleMs;
-          }
-          order.add(i, { t: tCapture, file, ...(step ? { step } : {}) });
+        {
+          started: () => {
+            this.started = nextSample = performance.now();
+          },
+          captured: (i, tCapture, width, height, dropped) => {
+            this.dropped = dropped;
+            const file = frameFile(i);
+            let step: StepRecord | undefined;
+            if (performance.now() >= nextSample) {
+              step = {
+                step: steps++,
+                episode: 0,
+                t_capture: tCapture,
+                frame: file,
+                frame_size: { width, height, scale: 1 },
+                window: this.bounds,
+                reasoning: '',
+                raw: null,
+                actions: sample.map(({ action_type, parameters }) => ({ action_type, parameters })),
+                errors: [],
+                latency_ms: { locate: 0, capture: 0, encode: 0, model: 0, act: 0, total: 0 },
+                ...(game ? { score: game.instance.score(), game_state: game.instance.snapshot() } : { score: null }),
+              };
+              sample = [];
+              while (nextSample <= performance.now()) nextSample += this.opts.sampleMs;
+            }
+            order.add(i, { t: tCapture, file, ...(step ? { step } : {}) });
+          },
+          written: (d: FrameDone) => {
+            if (!('error' in d)) encodeMs.push(d.encodeMs);
+            order.finish(d.i, !('error' in d));
+          },
         },
-        written: (d: FrameDone) => {
-          if (!('error' in d)) encodeMs.push(d.encodeMs);
-          order.finish(d.i, !('error' in d));
-        },
-      });
+      );
       this.stopRequested = () => capture.stop();
       if (this.stopped) capture.stop();
 
@@ -286,31 +355,87 @@ export class Recorder extends EventEmitter<RecorderEvents> {
       closeSync(indexFd);
     }
     const now = Date.now();
-    return this.finish(startedAt, steps, stats ?? { startedAt: now, endedAt: now, droppedLate: 0, droppedBusy: 0, writers: 0, grabMs: { p50: 0, p95: 0 } }, encodeMs, translator?.ignored ?? 0);
+    return this.finish(
+      startedAt,
+      steps,
+      stats ?? { startedAt: now, endedAt: now, droppedLate: 0, droppedBusy: 0, writers: 0, grabMs: { p50: 0, p95: 0 } },
+      encodeMs,
+      translator?.ignored ?? 0,
+    );
   }
 
-  private finish(startedAt: Date, steps: number, stats: CaptureStats, encodeMs: number[], ignored: number): RecordingSummary {
+  private finish(
+    startedAt: Date,
+    steps: number,
+    stats: CaptureStats,
+    encodeMs: number[],
+    ignored: number,
+  ): RecordingSummary {
     const game = this.deps.target.game;
     const duration = Math.max(0.001, (stats.endedAt - stats.startedAt) / 1000);
     const score = game ? Math.round(game.instance.score() * 100) / 100 : null;
     const r1 = (n: number) => Math.round(n * 10) / 10;
-    const encode = { p50: encodeMs.length ? r1(percentile(encodeMs, 50)) : 0, p95: encodeMs.length ? r1(percentile(encodeMs, 95)) : 0 };
+    const encode = {
+      p50: encodeMs.length ? r1(percentile(encodeMs, 50)) : 0,
+      p95: encodeMs.length ? r1(percentile(encodeMs, 95)) : 0,
+    };
     const dropped = stats.droppedLate + stats.droppedBusy;
     const drops = {
-      dropped_late: stats.droppedLate, dropped_busy: stats.droppedBusy, writers: stats.writers, grab_ms: stats.grabMs, encode_ms: encode,
-      drop_note: describeDrops({ late: stats.droppedLate, busy: stats.droppedBusy, writers: stats.writers, fps: this.opts.fps, encodeP50: encode.p50 }),
+      dropped_late: stats.droppedLate,
+      dropped_busy: stats.droppedBusy,
+      writers: stats.writers,
+      grab_ms: stats.grabMs,
+      encode_ms: encode,
+      drop_note: describeDrops({
+        late: stats.droppedLate,
+        busy: stats.droppedBusy,
+        writers: stats.writers,
+        fps: this.opts.fps,
+        encodeP50: encode.p50,
+      }),
     };
     const summary: RecordingSummary = {
-      session_dir: this.store.dir, id: this.id, frames: this.frames, dropped, duration_s: Math.round(duration * 100) / 100,
-      events: this.events, ignored_events: ignored, score, fps: r1(this.frames / duration), ...drops,
+      session_dir: this.store.dir,
+      id: this.id,
+      frames: this.frames,
+      dropped,
+      duration_s: Math.round(duration * 100) / 100,
+      events: this.events,
+      ignored_events: ignored,
+      score,
+      fps: r1(this.frames / duration),
+      ...drops,
     };
     this.writeSessionJson({
-      start: startedAt.toISOString(), end: new Date().toISOString(), fps: this.opts.fps, frames: this.frames, dropped, events: this.events, score, ...drops,
+      start: startedAt.toISOString(),
+      end: new Date().toISOString(),
+      fps: this.opts.fps,
+      frames: this.frames,
+      dropped,
+      events: this.events,
+      score,
+      ...drops,
       ...(this.failure ? { error: this.failure.message } : {}),
     });
-    this.store.update({ episodes: [{ episode: 0, seed: game?.seed ?? 0, score, steps, end: game?.instance.isOver() ? 'game_over' : this.stopped ? 'stopped' : 'duration' }], mean: score, std: score === null ? null : 0 });
+    this.store.update({
+      episodes: [
+        {
+          episode: 0,
+          seed: game?.seed ?? 0,
+          score,
+          steps,
+          end: game?.instance.isOver() ? 'game_over' : this.stopped ? 'stopped' : 'duration',
+        },
+      ],
+      mean: score,
+      std: score === null ? null : 0,
+    });
     const rlog = log().child({ run: this.id });
-    if (this.failure) rlog.error({ frames: this.frames, dropped, events: this.events, error: this.failure.message }, 'recording failed');
+    if (this.failure)
+      rlog.error(
+        { frames: this.frames, dropped, events: this.events, error: this.failure.message },
+        'recording failed',
+      );
     else rlog.info({ frames: this.frames, dropped, events: this.events, fps: summary.fps, score }, 'recording ended');
     if (this.failure) {
       this.store.close('failed', this.failure.message);

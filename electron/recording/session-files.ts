@@ -16,7 +16,11 @@ export const FrameRowSchema = z.looseObject({ i: z.number().int().nonnegative(),
 export type FrameRow = z.output<typeof FrameRowSchema>;
 
 /** One line of events.jsonl: an input event in the agent's action schema. */
-export const EventRowSchema = z.looseObject({ t: num, action_type: z.string().min(1), parameters: z.record(z.string(), z.unknown()) });
+export const EventRowSchema = z.looseObject({
+  t: num,
+  action_type: z.string().min(1),
+  parameters: z.record(z.string(), z.unknown()),
+});
 export type EventRow = z.output<typeof EventRowSchema>;
 
 /** session.json: written at the start (end: null) and rewritten with the totals at the end. */
@@ -51,7 +55,8 @@ export interface RecordedSession {
 /** A session folder's own files; a missing or damaged session.json throws, naming the file. */
 export function readSession(dir: string): RecordedSession {
   const session = readJsonFile(resolveRunFile(dir, 'session.json'), SessionFileSchema, 'recording session');
-  const lines = <S extends z.ZodType>(name: string, schema: S) => (existsSync(path.join(dir, name)) ? readJsonLines(resolveRunFile(dir, name), schema) : { rows: [], problems: [] });
+  const lines = <S extends z.ZodType>(name: string, schema: S) =>
+    existsSync(path.join(dir, name)) ? readJsonLines(resolveRunFile(dir, name), schema) : { rows: [], problems: [] };
   const frames = lines('frames.jsonl', FrameRowSchema);
   const events = lines('events.jsonl', EventRowSchema);
   return { session, frames: frames.rows, events: events.rows, problems: [...frames.problems, ...events.problems] };

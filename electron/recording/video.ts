@@ -39,7 +39,8 @@ function frameList(dir: string, warn: (s: string) => void): { file: string; t: n
 /** An output path ffmpeg can only take as a file name: absolute, no control characters. */
 function checkedOutput(out: string): string {
   const abs = path.resolve(out);
-  if (!path.isAbsolute(abs) || abs.startsWith('-') || /[\x00-\x1f\x7f]/.test(abs)) throw new Error(`bad video destination ${JSON.stringify(out)}`);
+  if (!path.isAbsolute(abs) || abs.startsWith('-') || /[\x00-\x1f\x7f]/.test(abs))
+    throw new Error(`bad video destination ${JSON.stringify(out)}`);
   return abs;
 }
 
@@ -49,10 +50,15 @@ const quoted = (file: string) => `'${file.replace(/'/g, "'\\''")}'`;
  * Writes `<dir>/video.mp4` (or `out`) keeping the real timing between frames. An existing
  * file is replaced only with `overwrite` (the command line's own default); otherwise refused.
  */
-export async function exportVideo(dir: string, out = path.join(dir, 'video.mp4'), opts: { overwrite?: boolean; warn?: (s: string) => void } = {}): Promise<string> {
+export async function exportVideo(
+  dir: string,
+  out = path.join(dir, 'video.mp4'),
+  opts: { overwrite?: boolean; warn?: (s: string) => void } = {},
+): Promise<string> {
   const runDir = path.resolve(dir);
   const dest = checkedOutput(out);
-  if (!opts.overwrite && existsSync(dest)) throw new CodedError('bad-input', `${dest} already exists; choose another name`);
+  if (!opts.overwrite && existsSync(dest))
+    throw new CodedError('bad-input', `${dest} already exists; choose another name`);
   const frames = frameList(runDir, opts.warn ?? (() => {}));
   if (frames.length === 0) throw new Error(`no frames in ${runDir}`);
   // ffmpeg's concat demuxer with per-frame durations reproduces the recording's pace.
@@ -67,12 +73,41 @@ export async function exportVideo(dir: string, out = path.join(dir, 'video.mp4')
   try {
     writeFileSync(listFile, [...list, `file ${quoted(frames.at(-1)!.file)}`].join('\n') + '\n');
     await new Promise<void>((resolve, reject) => {
-      const args = [opts.overwrite ? '-y' : '-n', '-loglevel', 'error', '-f', 'concat', '-safe', '0', '-i', listFile, '-vf', 'scale=trunc(iw/2)*2:trunc(ih/2)*2,format=yuv420p', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-r', '30', dest];
+      const args = [
+        opts.overwrite ? '-y' : '-n',
+        '-loglevel',
+        'error',
+        '-f',
+        'concat',
+        '-safe',
+        '0',
+        '-i',
+        listFile,
+        '-vf',
+        'scale=trunc(iw/2)*2:trunc(ih/2)*2,format=yuv420p',
+        '-c:v',
+        'libx264',
+        '-preset',
+        'veryfast',
+        '-crf',
+        '23',
+        '-r',
+        '30',
+        dest,
+      ];
       const p = spawn('ffmpeg', args, { stdio: ['ignore', 'ignore', 'pipe'] });
       let err = '';
       p.stderr.on('data', (d) => (err += d));
-      p.on('error', (e) => reject((e as NodeJS.ErrnoException).code === 'ENOENT' ? new Error(`ffmpeg is not installed: ${ffmpegMissingHint()}`) : e));
-      p.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg failed (${code}): ${err.trim().slice(0, 400)}`))));
+      p.on('error', (e) =>
+        reject(
+          (e as NodeJS.ErrnoException).code === 'ENOENT'
+            ? new Error(`ffmpeg is not installed: ${ffmpegMissingHint()}`)
+            : e,
+        ),
+      );
+      p.on('exit', (code) =>
+        code === 0 ? resolve() : reject(new Error(`ffmpeg failed (${code}): ${err.trim().slice(0, 400)}`)),
+      );
     });
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -24,7 +24,13 @@ for (let n = 0; !stopped; n++) {
   try {
     if (n % setup.boundsEvery === 0) {
       const w = await wm.get(windowId);
-      send(!w ? { kind: 'gone', id: windowId } : w.minimized ? { kind: 'minimized', id: w.id } : { kind: 'bounds', id: w.id, bounds: w.bounds });
+      send(
+        !w
+          ? { kind: 'gone', id: windowId }
+          : w.minimized
+            ? { kind: 'minimized', id: w.id }
+            : { kind: 'bounds', id: w.id, bounds: w.bounds },
+      );
     }
     send({ kind: 'focus', focused: (await wm.activeId()) === windowId });
   } catch (err) {

@@ -28,11 +28,18 @@ export class WindowWatch extends EventEmitter {
     super();
     worker.once('exit', () => (this.exited = true));
     worker.on('message', (r: WatchReport) => this.emit('report', r));
-    worker.on('error', (err) => this.emit('report', { kind: 'error', message: `window watcher thread failed: ${err.message}` } satisfies WatchReport));
+    worker.on('error', (err) =>
+      this.emit('report', {
+        kind: 'error',
+        message: `window watcher thread failed: ${err.message}`,
+      } satisfies WatchReport),
+    );
   }
 
   static start(setup: WatchSetup): WindowWatch {
-    return new WindowWatch(startWorker(new URL('./window-watch-worker.ts', import.meta.url), 'window-watch-worker.mjs', { ...setup }));
+    return new WindowWatch(
+      startWorker(new URL('./window-watch-worker.ts', import.meta.url), 'window-watch-worker.mjs', { ...setup }),
+    );
   }
 
   /** Follow another window id (the target was found again under a new id). */

@@ -11,14 +11,30 @@ import { BuiltinTarget, type ViewLauncher } from '../session/targets.ts';
 import { SolverAgent } from '../agents/baselines.ts';
 import { wireSession } from '../session/compose.ts';
 
-export async function solverDemonstration(gameId: string, opts: { maxSteps?: number; launch?: ViewLauncher; outDir?: string } = {}): Promise<string> {
+export async function solverDemonstration(
+  gameId: string,
+  opts: { maxSteps?: number; launch?: ViewLauncher; outDir?: string } = {},
+): Promise<string> {
   const def = getGame(gameId);
   const wm = createWindowManager();
   const target = await BuiltinTarget.open(def, wm, { ...(opts.launch ? { launch: opts.launch } : {}), x: 700, y: 40 });
   try {
     const { session } = wireSession(
-      { game: def.id, agent: 'solver', space: 'gui', episodes: 1, maxSteps: opts.maxSteps ?? Math.min(def.defaultMaxSteps, 60), seed: 4242, outDir: opts.outDir ?? mkdtempSync(path.join(tmpdir(), 'gamepilot-demo-')), capture: 'nut', encode: { longSide: 1024, format: 'jpeg', quality: 80 }, minStepMs: 100 },
-      target, new SolverAgent(), wm,
+      {
+        game: def.id,
+        agent: 'solver',
+        space: 'gui',
+        episodes: 1,
+        maxSteps: opts.maxSteps ?? Math.min(def.defaultMaxSteps, 60),
+        seed: 4242,
+        outDir: opts.outDir ?? mkdtempSync(path.join(tmpdir(), 'gamepilot-demo-')),
+        capture: 'nut',
+        encode: { longSide: 1024, format: 'jpeg', quality: 80 },
+        minStepMs: 100,
+      },
+      target,
+      new SolverAgent(),
+      wm,
     );
     const r = await session.run();
     if (r.status === 'failed') throw new Error(`the solver demonstration failed: ${r.error}`);

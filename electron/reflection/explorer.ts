@@ -12,12 +12,62 @@ import sharp from 'sharp';
 export const NOTEBOOK_CHARS = 2000;
 
 const TOOLS: ChatCompletionTool[] = [
-  { type: 'function', function: { name: 'list_files', description: 'List a folder of the round (path relative to the round folder; "." for its top).', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } } },
-  { type: 'function', function: { name: 'read_text', description: 'Read a text file (run.json, steps.jsonl …) from a character offset.', parameters: { type: 'object', properties: { path: { type: 'string' }, offset: { type: 'integer' }, limit: { type: 'integer' } }, required: ['path'] } } },
-  { type: 'function', function: { name: 'read_image', description: 'Look at one frame (a .jpg/.png path).', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } } },
-  { type: 'function', function: { name: 'grep', description: 'Lines matching a regular expression in the text files of a folder or one file.', parameters: { type: 'object', properties: { pattern: { type: 'string' }, path: { type: 'string' } }, required: ['pattern'] } } },
-  { type: 'function', function: { name: 'write_notebook', description: `Replace your private notebook (at most ${NOTEBOOK_CHARS} characters; kept across rounds, never shown to the player).`, parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } } },
-  { type: 'function', function: { name: 'commit_diagnosis', description: 'Finish exploring and commit your diagnosis.', parameters: { type: 'object', properties: { diagnosis: { type: 'string' } }, required: ['diagnosis'] } } },
+  {
+    type: 'function',
+    function: {
+      name: 'list_files',
+      description: 'List a folder of the round (path relative to the round folder; "." for its top).',
+      parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+    },
+  },
+  {
+    type: 'function',
+    function: {
+      name: 'read_text',
+      description: 'Read a text file (run.json, steps.jsonl …) from a character offset.',
+      parameters: {
+        type: 'object',
+        properties: { path: { type: 'string' }, offset: { type: 'integer' }, limit: { type: 'integer' } },
+        required: ['path'],
+      },
+    },
+  },
+  {
+    type: 'function',
+    function: {
+      name: 'read_image',
+      description: 'Look at one frame (a .jpg/.png path).',
+      parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+    },
+  },
+  {
+    type: 'function',
+    function: {
+      name: 'grep',
+      description: 'Lines matching a regular expression in the text files of a folder or one file.',
+      parameters: {
+        type: 'object',
+        properties: { pattern: { type: 'string' }, path: { type: 'string' } },
+        required: ['pattern'],
+      },
+    },
+  },
+  {
+    type: 'function',
+    function: {
+      name: 'write_notebook',
+      description: `Replace your private notebook (at most ${NOTEBOOK_CHARS} characters; kept across rounds, never shown to the player).`,
+      parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+    },
+  },
+  {
+    type: 'function',
+    function: {
+      name: 'commit_diagnosis',
+      description: 'Finish exploring and commit your diagnosis.',
+      parameters: { type: 'object', properties: { diagnosis: { type: 'string' } }, required: ['diagnosis'] },
+    },
+  },
 ];
 
 export interface ExploreResult {
@@ -40,7 +90,9 @@ function inside(root: string, p: unknown): string {
 
 function textFiles(abs: string): string[] {
   if (statSync(abs).isFile()) return [abs];
-  return readdirSync(abs, { recursive: true, encoding: 'utf8' }).map((f) => path.join(abs, f)).filter((f) => /\.(json|jsonl|txt|md)$/.test(f) && statSync(f).isFile());
+  return readdirSync(abs, { recursive: true, encoding: 'utf8' })
+    .map((f) => path.join(abs, f))
+    .filter((f) => /\.(json|jsonl|txt|md)$/.test(f) && statSync(f).isFile());
 }
 
 export async function explore(
@@ -51,7 +103,10 @@ export async function explore(
   notebook: string,
   maxTurns = 16,
 ): Promise<ExploreResult> {
-  const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: system }, { role: 'user', content: 'Explore the round and commit your diagnosis.' }];
+  const messages: ChatCompletionMessageParam[] = [
+    { role: 'system', content: system },
+    { role: 'user', content: 'Explore the round and commit your diagnosis.' },
+  ];
   const out: ExploreResult = { diagnosis: '', notebook, toolCalls: [], tokens: { input: 0, output: 0 } };
   for (let turn = 0; turn < maxTurns; turn++) {
     let r;
@@ -59,7 +114,8 @@ export async function explore(
       r = await client.chat.completions.create({ model, messages, tools: TOOLS, tool_choice: 'auto' });
     } catch (err) {
       const status = (err as { status?: number }).status;
-      if (status === 400 || status === 404 || status === 422) throw new NoToolCallingError(`the model endpoint refused tool calling (HTTP ${status})`);
+      if (status === 400 || status === 404 || status === 422)
+        throw new NoToolCallingError(`the model endpoint refused tool calling (HTTP ${status})`);
       throw err;
     }
     out.tokens.input += r.usage?.prompt_tokens ?? 0;
@@ -87,20 +143,29 @@ export async function explore(
         switch (call.function.name) {
           case 'list_files': {
             const abs = inside(root, args.path);
-            result = readdirSync(abs, { withFileTypes: true }).slice(0, 200).map((d) => (d.isDirectory() ? `${d.name}/` : d.name)).join('\n') || '(empty)';
+            result =
+              readdirSync(abs, { withFileTypes: true })
+                .slice(0, 200)
+                .map((d) => (d.isDirectory() ? `${d.name}/` : d.name))
+                .join('\n') || '(empty)';
             break;
           }
           case 'read_text': {
             const text = readFileSync(inside(root, args.path), 'utf8');
             const offset = Math.max(0, Number(args.offset) || 0);
             const limit = Math.min(8000, Math.max(100, Number(args.limit) || 8000));
-            result = text.slice(offset, offset + limit) + (text.length > offset + limit ? `\n… (${text.length - offset - limit} more characters)` : '');
+            result =
+              text.slice(offset, offset + limit) +
+              (text.length > offset + limit ? `\n… (${text.length - offset - limit} more characters)` : '');
             break;
           }
           case 'read_image': {
             const abs = inside(root, args.path);
             if (!/\.(jpe?g|png)$/i.test(abs)) throw new Error('not an image');
-            const buf = await sharp(abs).resize({ width: 768, height: 768, fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 75 }).toBuffer();
+            const buf = await sharp(abs)
+              .resize({ width: 768, height: 768, fit: 'inside', withoutEnlargement: true })
+              .jpeg({ quality: 75 })
+              .toBuffer();
             images.push(`data:image/jpeg;base64,${buf.toString('base64')}`);
             result = 'The image follows in the next message.';
             break;
@@ -132,7 +197,11 @@ export async function explore(
       }
       messages.push({ role: 'tool', tool_call_id: call.id, content: result });
     }
-    if (images.length) messages.push({ role: 'user', content: images.map((url) => ({ type: 'image_url' as const, image_url: { url, detail: 'low' as const } })) });
+    if (images.length)
+      messages.push({
+        role: 'user',
+        content: images.map((url) => ({ type: 'image_url' as const, image_url: { url, detail: 'low' as const } })),
+      });
   }
   out.diagnosis ||= 'The reflector did not commit a diagnosis within its turn budget.';
   return out;

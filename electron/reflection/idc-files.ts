@@ -11,7 +11,11 @@ import type { IdcResult } from './idc.ts';
 
 const num = z.number().finite();
 const round = z.number().int().nonnegative();
-const judge = z.looseObject({ tries: z.number().int().nonnegative(), accepted: z.boolean(), reasons: z.array(z.string()) });
+const judge = z.looseObject({
+  tries: z.number().int().nonnegative(),
+  accepted: z.boolean(),
+  reasons: z.array(z.string()),
+});
 
 const IdcRoundSchema = z.looseObject({
   round,
@@ -52,6 +56,8 @@ export type SkillRow = z.output<typeof SkillRowSchema>;
 export function readIdc(dir: string): { result: IdcResult; skills: SkillRow[]; problems: string[] } {
   const result = readJsonFile(path.join(dir, 'idc.json'), IdcFileSchema, 'IDC result') as IdcResult;
   const skillsFile = path.join(dir, 'skills.jsonl');
-  const { rows, problems } = existsSync(skillsFile) ? readJsonLines(skillsFile, SkillRowSchema) : { rows: [], problems: [] };
+  const { rows, problems } = existsSync(skillsFile)
+    ? readJsonLines(skillsFile, SkillRowSchema)
+    : { rows: [], problems: [] };
   return { result, skills: rows, problems };
 }

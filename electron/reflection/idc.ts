@@ -108,8 +108,22 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
   const dir = path.resolve(o.outDir, `${stamp}-idc-${def.id}`);
   mkdirSync(dir, { recursive: true });
-  const client = new OpenAI({ baseURL: o.reflector.baseURL ?? process.env.OPENAI_BASE_URL, apiKey: o.reflector.apiKey ?? process.env.OPENAI_API_KEY ?? 'no-key', maxRetries: 3, timeout: 180_000 });
-  const ask = async (system: string, user: string) => (await client.chat.completions.create({ model: o.reflector.model, messages: [{ role: 'system', content: system }, { role: 'user', content: user }] })).choices[0]?.message?.content ?? '';
+  const client = new OpenAI({
+    baseURL: o.reflector.baseURL ?? process.env.OPENAI_BASE_URL,
+    apiKey: o.reflector.apiKey ?? process.env.OPENAI_API_KEY ?? 'no-key',
+    maxRetries: 3,
+    timeout: 180_000,
+  });
+  const ask = async (system: string, user: string) =>
+    (
+      await client.chat.completions.create({
+        model: o.reflector.model,
+        messages: [
+          { role: 'system', content: system },
+          { role: 'user', content: user },
+        ],
+      })
+    ).choices[0]?.message?.content ?? '';
   const target = await BuiltinTarget.open(def, wm, o.launch ? { launch: o.launch } : {});
   const rounds: IdcRound[] = [];
   let skill = '';
@@ -120,11 +134,22 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
     const agent = new VlmAgent({ ...o.player, ...(withSkill ? { experience: withSkill } : {}) });
     const { session } = wireSession(
       {
-        game: def.id, agent: 'vlm', space: 'gui', episodes, ...(o.maxSteps ? { maxSteps: o.maxSteps } : {}), seed, outDir: dir, capture: 'nut', encode: { longSide: 1280, format: 'jpeg', quality: 80 }, vlm: o.player,
+        game: def.id,
+        agent: 'vlm',
+        space: 'gui',
+        episodes,
+        ...(o.maxSteps ? { maxSteps: o.maxSteps } : {}),
+        seed,
+        outDir: dir,
+        capture: 'nut',
+        encode: { longSide: 1280, format: 'jpeg', quality: 80 },
+        vlm: o.player,
         latency: o.latency ?? IDC_DEFAULTS.latency,
         latencySettings: { stopIntervalMs: IDC_DEFAULTS.stopIntervalMs, ...o.latencySettings },
       },
-      target, agent, wm,
+      target,
+      agent,
+      wm,
     );
     session.store.update({ config: { ...session.store.meta.config, idc: label, skill: withSkill } });
     o.onSession?.(session);
@@ -137,23 +162,40 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
     for (let r = 0; r <= o.rounds && !o.signal?.aborted; r++) {
       o.log(`IDC round ${r}: ${o.episodes} episode(s) ${skill ? 'with' : 'without'} a skill`);
       const played = await play(`round ${r}`, skill, o.seed, o.episodes);
-      const round: IdcRound = { round: r, run_dir: played.dir, skill, scores: played.scores, mean: r2(mean(played.scores)) };
+      const round: IdcRound = {
+        round: r,
+        run_dir: played.dir,
+        skill,
+        scores: played.scores,
+        mean: r2(mean(played.scores)),
+      };
       rounds.push(round);
       if (round.mean > best.score) best = { round: r, skill, score: round.mean };
       else if (best.score > 0 && round.mean < best.score * (1 - o.rollbackDrop) && skill !== best.skill) {
         round.rollback = true;
         skill = best.skill; // the next round starts from the best skill, not from this regression
-        o.log(`round ${r} fell to ${round.mean} (best ${best.score} in round ${best.round}): rolling back to the best skill`);
+        o.log(
+          `round ${r} fell to ${round.mean} (best ${best.score} in round ${best.round}): rolling back to the best skill`,
+        );
       }
       if (r === o.rounds || o.signal?.aborted) {
-        o.onRound?.(round, rounds.map((x) => x.mean));
+        o.onRound?.(
+          round,
+          rounds.map((x) => x.mean),
+        );
         break;
       }
       if (round.rollback) {
         // The best skill is played as it is before any reflection rewrites it; reflection resumes from that round.
         round.note = `rolled back: round ${r + 1} plays the best skill (round ${best.round}) before reflection resumes`;
-        o.onRound?.(round, rounds.map((x) => x.mean));
-        appendFileSync(path.join(dir, 'skills.jsonl'), JSON.stringify({ after_round: r, skill, rollback_to_round: best.round }) + '\n');
+        o.onRound?.(
+          round,
+          rounds.map((x) => x.mean),
+        );
+        appendFileSync(
+          path.join(dir, 'skills.jsonl'),
+          JSON.stringify({ after_round: r, skill, rollback_to_round: best.round }) + '\n',
+        );
         continue;
       }
 
@@ -161,7 +203,19 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
         // 1. Diagnose: the reflector explores the round itself (or, without tool calling, is shown it).
         const summary = `${played.scores.length} episode(s), scores ${played.scores.join(', ')}, mean ${round.mean}. Files: run.json, steps.jsonl, frames/.`;
         try {
-          const ex = await explore(client, o.reflector.model, played.dir, render('idc-explore', { game_title: def.title, skill: skill || '(none yet)', notebook: notebook || '(empty)', notebook_chars: NOTEBOOK_CHARS, summary }), notebook);
+          const ex = await explore(
+            client,
+            o.reflector.model,
+            played.dir,
+            render('idc-explore', {
+              game_title: def.title,
+              skill: skill || '(none yet)',
+              notebook: notebook || '(empty)',
+              notebook_chars: NOTEBOOK_CHARS,
+              summary,
+            }),
+            notebook,
+          );
           round.diagnosis = ex.diagnosis;
           round.reflector_mode = 'tools';
           round.tool_calls = ex.toolCalls.length;
@@ -169,16 +223,37 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
         } catch (err) {
           if (!(err instanceof NoToolCallingError)) throw err;
           o.log(`reflector: ${err.message}; using a staged reflection without tools`);
-          const staged = await new Reflector({ ...o.reflector, maxWords: o.maxWords, timeoutMs: 180_000, maxRetries: 3 }).reflect('self-f', def, { failure: await runTrajectory(played.dir, DEFAULT_SAMPLE, 0) });
+          const staged = await new Reflector({
+            ...o.reflector,
+            maxWords: o.maxWords,
+            timeoutMs: 180_000,
+            maxRetries: 3,
+          }).reflect('self-f', def, { failure: await runTrajectory(played.dir, DEFAULT_SAMPLE, 0) });
           round.diagnosis = staged.diagnosis || staged.text;
           round.reflector_mode = 'staged (no tool calling)';
         }
         // 2. Propose a skill, 3. have it judged independently (up to judgeTries), 4. finalise.
-        let candidate = skillSection(await ask(render('reflect-system', { game_title: def.title, rules: def.rules }), render('idc-propose', { game_title: def.title, diagnosis: round.diagnosis || '(none)', skill: skill || '(none yet)', max_words: o.maxWords })), o.maxWords);
+        let candidate = skillSection(
+          await ask(
+            render('reflect-system', { game_title: def.title, rules: def.rules }),
+            render('idc-propose', {
+              game_title: def.title,
+              diagnosis: round.diagnosis || '(none)',
+              skill: skill || '(none yet)',
+              max_words: o.maxWords,
+            }),
+          ),
+          o.maxWords,
+        );
         const reasons: string[] = [];
         let accepted = false;
         for (let t = 0; t < o.judgeTries && candidate; t++) {
-          const verdict = judgement(await ask('You are a strict, independent judge of game-playing skills.', render('idc-judge', { game_title: def.title, diagnosis: round.diagnosis || '(none)', skill: candidate })));
+          const verdict = judgement(
+            await ask(
+              'You are a strict, independent judge of game-playing skills.',
+              render('idc-judge', { game_title: def.title, diagnosis: round.diagnosis || '(none)', skill: candidate }),
+            ),
+          );
           if (verdict.accept) {
             accepted = true;
             round.judge = { tries: t + 1, accepted, reasons };
@@ -186,8 +261,16 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
           }
           reasons.push(verdict.reason);
           if (t + 1 < o.judgeTries) {
-            const revise = render('idc-revise', { diagnosis: round.diagnosis || '(none)', rejected: candidate, reason: verdict.reason || '(no reason given)', max_words: o.maxWords });
-            candidate = skillSection(await ask(render('reflect-system', { game_title: def.title, rules: def.rules }), revise), o.maxWords);
+            const revise = render('idc-revise', {
+              diagnosis: round.diagnosis || '(none)',
+              rejected: candidate,
+              reason: verdict.reason || '(no reason given)',
+              max_words: o.maxWords,
+            });
+            candidate = skillSection(
+              await ask(render('reflect-system', { game_title: def.title, rules: def.rules }), revise),
+              o.maxWords,
+            );
           }
         }
         round.judge ??= { tries: o.judgeTries, accepted, reasons };
@@ -197,8 +280,20 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
         round.error = `reflection failed: ${(err as Error).message}`;
         o.log(round.error);
       }
-      o.onRound?.(round, rounds.map((x) => x.mean));
-      appendFileSync(path.join(dir, 'skills.jsonl'), JSON.stringify({ after_round: r, skill, diagnosis: round.diagnosis, judge: round.judge, reflector_mode: round.reflector_mode }) + '\n');
+      o.onRound?.(
+        round,
+        rounds.map((x) => x.mean),
+      );
+      appendFileSync(
+        path.join(dir, 'skills.jsonl'),
+        JSON.stringify({
+          after_round: r,
+          skill,
+          diagnosis: round.diagnosis,
+          judge: round.judge,
+          reflector_mode: round.reflector_mode,
+        }) + '\n',
+      );
       writeFileAtomic(path.join(dir, 'notebook.md'), notebook);
     }
 

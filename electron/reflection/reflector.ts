@@ -24,12 +24,16 @@ export function reflectorModelFor(mode: ReflectionMode, playerModel: string, ref
   const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
   if (mode === 'other') {
     if (!given || same(given, playerModel)) {
-      throw new Error(`reflection mode "other" learns from another model's reflection: give a reflector model different from the player's ("${playerModel}") — --reflector-model on the command line, reflectorModel over the API`);
+      throw new Error(
+        `reflection mode "other" learns from another model's reflection: give a reflector model different from the player's ("${playerModel}") — --reflector-model on the command line, reflectorModel over the API`,
+      );
     }
     return given;
   }
   if (given && !same(given, playerModel) && mode !== 'none') {
-    throw new Error(`reflection mode "${mode}" reflects with the player's own model ("${playerModel}"); to have "${given}" reflect, use mode "other"`);
+    throw new Error(
+      `reflection mode "${mode}" reflects with the player's own model ("${playerModel}"); to have "${given}" reflect, use mode "other"`,
+    );
   }
   return playerModel;
 }
@@ -49,7 +53,11 @@ export interface ReflectorSettings {
  * sentence end where possible.
  */
 export function boundWords(text: string, maxWords: number): { text: string; cut: boolean } {
-  const lines = text.trim().split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .trim()
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const count = (l: string) => l.split(/\s+/).filter(Boolean).length;
   const kept: string[] = [];
   let used = 0;
@@ -84,30 +92,62 @@ export class Reflector {
   private client: OpenAI;
 
   constructor(private readonly s: ReflectorSettings) {
-    this.client = new OpenAI({ baseURL: s.baseURL ?? process.env.OPENAI_BASE_URL, apiKey: s.apiKey ?? process.env.OPENAI_API_KEY ?? 'no-key', maxRetries: s.maxRetries, timeout: s.timeoutMs });
+    this.client = new OpenAI({
+      baseURL: s.baseURL ?? process.env.OPENAI_BASE_URL,
+      apiKey: s.apiKey ?? process.env.OPENAI_API_KEY ?? 'no-key',
+      maxRetries: s.maxRetries,
+      timeout: s.timeoutMs,
+    });
   }
 
-  async reflect(mode: ReflectionMode, game: GameDefinition | undefined, inputs: { failure?: Trajectory; tutorial?: Trajectory }): Promise<Lesson> {
+  async reflect(
+    mode: ReflectionMode,
+    game: GameDefinition | undefined,
+    inputs: { failure?: Trajectory; tutorial?: Trajectory },
+  ): Promise<Lesson> {
     const tokens = { input: 0, output: 0 };
-    const lesson: Lesson = { text: '', diagnosis: '', mode, model: this.s.model, provenance: {}, tokens, cost_usd: null };
+    const lesson: Lesson = {
+      text: '',
+      diagnosis: '',
+      mode,
+      model: this.s.model,
+      provenance: {},
+      tokens,
+      cost_usd: null,
+    };
     if (mode === 'none') return lesson;
     const wantsFailure = mode !== 'self-t';
     const wantsTutorial = mode === 'self-t' || mode === 'self' || (mode === 'other' && !!inputs.tutorial);
     if (wantsFailure && !inputs.failure) throw new Error(`reflection ${mode} needs the failed attempt`);
     if (wantsTutorial && !inputs.tutorial) throw new Error(`reflection ${mode} needs a tutorial (--tutorial)`);
-    const system = render('reflect-system', { game_title: game?.title ?? 'the game', rules: game?.rules ?? 'The player sees the game window and uses mouse and keyboard.' });
+    const system = render('reflect-system', {
+      game_title: game?.title ?? 'the game',
+      rules: game?.rules ?? 'The player sees the game window and uses mouse and keyboard.',
+    });
 
     let raw = '';
     if (wantsFailure) {
-      raw = await this.ask(system, render('reflect-failure', { notes: inputs.failure!.notes, max_words: this.s.maxWords }), inputs.failure!, tokens);
+      raw = await this.ask(
+        system,
+        render('reflect-failure', { notes: inputs.failure!.notes, max_words: this.s.maxWords }),
+        inputs.failure!,
+        tokens,
+      );
       lesson.provenance.failure = { source: inputs.failure!.source, frames: inputs.failure!.frames.map((f) => f.at) };
     }
     if (wantsTutorial) {
       const prompt = wantsFailure
-        ? render('reflect-combined', { diagnosis: section(raw, 'Diagnosis') || raw.slice(0, 2000), notes: inputs.tutorial!.notes, max_words: this.s.maxWords })
+        ? render('reflect-combined', {
+            diagnosis: section(raw, 'Diagnosis') || raw.slice(0, 2000),
+            notes: inputs.tutorial!.notes,
+            max_words: this.s.maxWords,
+          })
         : render('reflect-tutorial', { notes: inputs.tutorial!.notes, max_words: this.s.maxWords });
       raw = await this.ask(system, prompt, inputs.tutorial!, tokens);
-      lesson.provenance.tutorial = { source: inputs.tutorial!.source, frames: inputs.tutorial!.frames.map((f) => f.at) };
+      lesson.provenance.tutorial = {
+        source: inputs.tutorial!.source,
+        frames: inputs.tutorial!.frames.map((f) => f.at),
+      };
     }
     lesson.diagnosis = section(raw, 'Diagnosis');
     const lessons = lessonLines(section(raw, 'Lessons') || (raw.includes('###') ? '' : raw.trim()));
@@ -119,10 +159,22 @@ export class Reflector {
     return lesson;
   }
 
-  private async ask(system: string, text: string, t: Trajectory, tokens: { input: number; output: number }): Promise<string> {
+  private async ask(
+    system: string,
+    text: string,
+    t: Trajectory,
+    tokens: { input: number; output: number },
+  ): Promise<string> {
     const content: ChatCompletionContentPart[] = [{ type: 'text', text }];
-    for (const f of t.frames) content.push({ type: 'text', text: `t = ${f.at} s` }, { type: 'image_url', image_url: { url: f.dataUrl, detail: 'low' } });
-    const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: system }, { role: 'user', content }];
+    for (const f of t.frames)
+      content.push(
+        { type: 'text', text: `t = ${f.at} s` },
+        { type: 'image_url', image_url: { url: f.dataUrl, detail: 'low' } },
+      );
+    const messages: ChatCompletionMessageParam[] = [
+      { role: 'system', content: system },
+      { role: 'user', content },
+    ];
     try {
       const r = await this.client.chat.completions.create({ model: this.s.model, messages });
       tokens.input += r.usage?.prompt_tokens ?? 0;

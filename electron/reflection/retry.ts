@@ -53,7 +53,11 @@ export class ReflectAndRetry {
 
   /** Switches the mode for the next reflection; `other` needs a different reflector model. */
   setMode(mode: ReflectionMode, reflectorModel?: string) {
-    const model = reflectorModelFor(mode, this.agent.model, reflectorModel ?? (mode === 'other' && this.opts.mode === 'other' ? this.opts.reflector.model : undefined));
+    const model = reflectorModelFor(
+      mode,
+      this.agent.model,
+      reflectorModel ?? (mode === 'other' && this.opts.mode === 'other' ? this.opts.reflector.model : undefined),
+    );
     this.opts.mode = mode;
     if (model !== this.opts.reflector.model) {
       this.opts.reflector = { ...this.opts.reflector, model };
@@ -82,7 +86,10 @@ export class ReflectAndRetry {
   readonly afterEpisode = async (e: EpisodeSummary, session: Session): Promise<void> => {
     if (this.opts.mode === 'none') return;
     if ((this.opts.mode === 'self-t' || this.opts.mode === 'self') && !this.tutorial) {
-      this.records.push({ after_episode: e.episode, error: `reflection ${this.opts.mode} needs a tutorial; none is loaded` });
+      this.records.push({
+        after_episode: e.episode,
+        error: `reflection ${this.opts.mode} needs a tutorial; none is loaded`,
+      });
       session.reportReflection(this.records.at(-1)!);
       return;
     }
@@ -92,7 +99,10 @@ export class ReflectAndRetry {
     try {
       const needsFailure = this.opts.mode !== 'self-t';
       const failure = needsFailure ? await runTrajectory(session.store.dir, this.opts.sample, e.episode) : undefined;
-      const lesson = await this.reflector.reflect(this.opts.mode, this.game, { ...(failure ? { failure } : {}), ...(this.tutorial ? { tutorial: this.tutorial } : {}) });
+      const lesson = await this.reflector.reflect(this.opts.mode, this.game, {
+        ...(failure ? { failure } : {}),
+        ...(this.tutorial ? { tutorial: this.tutorial } : {}),
+      });
       rec.lesson = lesson;
       if (lesson.text) {
         this.agent.setExperience(lesson.text);

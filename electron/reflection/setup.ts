@@ -30,12 +30,23 @@ export interface ReflectionRequest {
  * without one, `other` without a reflector model different from the player's, a self mode
  * with another model.
  */
-export function checkReflectionRequest(req: Pick<ReflectionRequest, 'mode' | 'tutorial' | 'reflector'>, playerModel: string): void {
-  if ((req.mode === 'self-t' || req.mode === 'self') && !req.tutorial) throw new Error(`reflection ${req.mode} needs a tutorial (a video, a folder of frames, a run or session folder, or "solver")`);
+export function checkReflectionRequest(
+  req: Pick<ReflectionRequest, 'mode' | 'tutorial' | 'reflector'>,
+  playerModel: string,
+): void {
+  if ((req.mode === 'self-t' || req.mode === 'self') && !req.tutorial)
+    throw new Error(
+      `reflection ${req.mode} needs a tutorial (a video, a folder of frames, a run or session folder, or "solver")`,
+    );
   reflectorModelFor(req.mode, playerModel, req.reflector.model);
 }
 
-export async function attachReflection(req: ReflectionRequest, session: Session, game: GameDefinition | undefined, log: (s: string) => void) {
+export async function attachReflection(
+  req: ReflectionRequest,
+  session: Session,
+  game: GameDefinition | undefined,
+  log: (s: string) => void,
+) {
   if (!(session.agent instanceof VlmAgent)) throw new Error('reflection needs the model agent (vlm)');
   checkReflectionRequest(req, session.agent.model);
   let mode = req.mode;
@@ -62,7 +73,12 @@ export async function attachReflection(req: ReflectionRequest, session: Session,
       after: req.after,
       successScore: req.successScore,
       sample: req.sample,
-      reflector: { timeoutMs: 180_000, maxRetries: 3, ...req.reflector, model: reflectorModelFor(mode, vlm.model, req.reflector.model) },
+      reflector: {
+        timeoutMs: 180_000,
+        maxRetries: 3,
+        ...req.reflector,
+        model: reflectorModelFor(mode, vlm.model, req.reflector.model),
+      },
     },
     vlm,
     game,

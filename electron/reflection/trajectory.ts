@@ -59,15 +59,32 @@ export function sampleTimes<T extends { t: number }>(items: T[], fps: number, ma
 }
 
 async function toDataUrl(file: string, maxSide: number): Promise<string> {
-  const buf = await sharp(file).resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 75 }).toBuffer();
+  const buf = await sharp(file)
+    .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
+    .jpeg({ quality: 75 })
+    .toBuffer();
   return `data:image/jpeg;base64,${buf.toString('base64')}`;
 }
 
-async function build(kind: Trajectory['kind'], source: string, files: TimedFile[], opts: SampleOptions, notes = '', warnings: string[] = []): Promise<Trajectory> {
-  if (files.length === 0) throw new Error(`${source}: no frames to look at${warnings.length ? ` (skipped: ${warnings.join('; ')})` : ''}`);
+async function build(
+  kind: Trajectory['kind'],
+  source: string,
+  files: TimedFile[],
+  opts: SampleOptions,
+  notes = '',
+  warnings: string[] = [],
+): Promise<Trajectory> {
+  if (files.length === 0)
+    throw new Error(`${source}: no frames to look at${warnings.length ? ` (skipped: ${warnings.join('; ')})` : ''}`);
   const picked = sampleTimes(files, opts.fps, opts.maxFrames);
   const t0 = files[0]!.t;
-  const frames = await Promise.all(picked.map(async (f) => ({ at: Math.round((f.t - t0) / 100) / 10, source: f.file, dataUrl: await toDataUrl(f.file, opts.maxSide) })));
+  const frames = await Promise.all(
+    picked.map(async (f) => ({
+      at: Math.round((f.t - t0) / 100) / 10,
+      source: f.file,
+      dataUrl: await toDataUrl(f.file, opts.maxSide),
+    })),
+  );
   return { kind, source, frames, available: files.length, notes, warnings };
 }
 
@@ -80,14 +97,35 @@ export async function runTrajectory(dir: string, opts: SampleOptions, episode?: 
   if (meta.kind === 'human' && existsSync(path.join(dir, 'frames.jsonl'))) {
     const { rows, problems } = readJsonLines(resolveRunFile(dir, 'frames.jsonl'), FrameRowSchema);
     const files = rows.map((r) => ({ file: resolveRunFile(dir, r.file), t: r.t }));
-    return build('session', dir, files, opts, `A ${meta.agent} session of ${meta.game ?? meta.target.label}; score ${meta.mean ?? 'unknown'}.`, problems);
+    return build(
+      'session',
+      dir,
+      files,
+      opts,
+      `A ${meta.agent} session of ${meta.game ?? meta.target.label}; score ${meta.mean ?? 'unknown'}.`,
+      problems,
+    );
   }
-  const { rows, problems } = existsSync(path.join(dir, 'steps.jsonl')) ? readJsonLines(resolveRunFile(dir, 'steps.jsonl'), StepRowSchema) : { rows: [], problems: [] };
-  const steps = rows.filter((s): s is typeof s & { frame: string } => !!s.frame && (episode === undefined || s.episode === episode));
+  const { rows, problems } = existsSync(path.join(dir, 'steps.jsonl'))
+    ? readJsonLines(resolveRunFile(dir, 'steps.jsonl'), StepRowSchema)
+    : { rows: [], problems: [] };
+  const steps = rows.filter(
+    (s): s is typeof s & { frame: string } => !!s.frame && (episode === undefined || s.episode === episode),
+  );
   const files = steps.map((s) => ({ file: resolveRunFile(dir, s.frame), t: s.t_capture }));
   const last = steps.at(-1);
-  const actions = steps.map((s) => `step ${s.step + 1}: ${s.actions.map(describeStoredAction).join(', ') || '(nothing)'}${s.errors.length ? ` [${s.errors.join('; ')}]` : ''}`);
-  return build('run', dir, files, opts, `${steps.length} steps; final score ${last?.score ?? 'unknown'}.\nActions taken:\n${actions.slice(-40).join('\n')}`, problems);
+  const actions = steps.map(
+    (s) =>
+      `step ${s.step + 1}: ${s.actions.map(describeStoredAction).join(', ') || '(nothing)'}${s.errors.length ? ` [${s.errors.join('; ')}]` : ''}`,
+  );
+  return build(
+    'run',
+    dir,
+    files,
+    opts,
+    `${steps.length} steps; final score ${last?.score ?? 'unknown'}.\nActions taken:\n${actions.slice(-40).join('\n')}`,
+    problems,
+  );
 }
 
 /** An action as stored in steps.jsonl (a semantic move or a GUI action in wire form), in a few words. */
@@ -100,23 +138,57 @@ function describeStoredAction(a: unknown): string {
 
 /** A folder of images: frames in name order, one second apart unless the names say otherwise. */
 async function folderTrajectory(dir: string, opts: SampleOptions): Promise<Trajectory> {
-  const images = readdirSync(dir).filter((f) => /\.(png|jpe?g|webp)$/i.test(f)).sort();
-  return build('frames', dir, images.map((f, i) => ({ file: path.join(dir, f), t: i * 1000 })), opts);
+  const images = readdirSync(dir)
+    .filter((f) => /\.(png|jpe?g|webp)$/i.test(f))
+    .sort();
+  return build(
+    'frames',
+    dir,
+    images.map((f, i) => ({ file: path.join(dir, f), t: i * 1000 })),
+    opts,
+  );
 }
 
 /** A video decoded with ffmpeg at the sampling rate into a temporary folder. */
 async function videoTrajectory(file: string, opts: SampleOptions): Promise<Trajectory> {
   const out = mkdtempSync(path.join(tmpdir(), 'gamepilot-tutorial-'));
   await new Promise<void>((resolve, reject) => {
-    execFile('ffmpeg', ['-v', 'error', '-i', file, '-vf', `fps=${opts.fps},scale='min(${opts.maxSide},iw)':-2`, '-q:v', '4', path.join(out, 'f%05d.jpg')], { timeout: 300_000 }, (err, _o, stderr) => {
-      if (!err) return resolve();
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return reject(new Error(`ffmpeg is not installed: ${ffmpegMissingHint()}`));
-      reject(new Error(`cannot decode the tutorial video ${file}: ${String(stderr).trim().split('\n').at(-1) || err.message}`));
-    });
+    execFile(
+      'ffmpeg',
+      [
+        '-v',
+        'error',
+        '-i',
+        file,
+        '-vf',
+        `fps=${opts.fps},scale='min(${opts.maxSide},iw)':-2`,
+        '-q:v',
+        '4',
+        path.join(out, 'f%05d.jpg'),
+      ],
+      { timeout: 300_000 },
+      (err, _o, stderr) => {
+        if (!err) return resolve();
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+          return reject(new Error(`ffmpeg is not installed: ${ffmpegMissingHint()}`));
+        reject(
+          new Error(
+            `cannot decode the tutorial video ${file}: ${String(stderr).trim().split('\n').at(-1) || err.message}`,
+          ),
+        );
+      },
+    );
   });
-  const images = readdirSync(out).filter((f) => f.endsWith('.jpg')).sort();
+  const images = readdirSync(out)
+    .filter((f) => f.endsWith('.jpg'))
+    .sort();
   if (!images.length) throw new Error(`the tutorial video ${file} has no frames`);
-  return build('video', file, images.map((f, i) => ({ file: path.join(out, f), t: (i * 1000) / opts.fps })), { ...opts, fps: opts.fps });
+  return build(
+    'video',
+    file,
+    images.map((f, i) => ({ file: path.join(out, f), t: (i * 1000) / opts.fps })),
+    { ...opts, fps: opts.fps },
+  );
 }
 
 /** A tutorial from any of: a video file, a folder of frames, or a run/session folder. */
@@ -126,6 +198,9 @@ export async function loadTutorial(given: string, opts: SampleOptions): Promise<
   if (statSync(source).isDirectory()) {
     return existsSync(path.join(source, 'run.json')) ? runTrajectory(source, opts) : folderTrajectory(source, opts);
   }
-  if (!/\.(mp4|webm|mkv|mov|avi)$/i.test(source)) throw new Error(`tutorial ${source}: expected a video (mp4, webm, mkv), a folder of frames, or a run/session folder`);
+  if (!/\.(mp4|webm|mkv|mov|avi)$/i.test(source))
+    throw new Error(
+      `tutorial ${source}: expected a video (mp4, webm, mkv), a folder of frames, or a run/session folder`,
+    );
   return videoTrajectory(source, opts);
 }

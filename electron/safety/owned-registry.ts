@@ -5,7 +5,17 @@
  * under a lock file, so no live owner's entries are ever dropped. All of it is synchronous, so
  * process `exit` handlers can use it.
  */
-import { closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomic-file.ts';
@@ -34,7 +44,10 @@ export function sameOwner(a: Owner | null, b: Owner | null): boolean {
 }
 
 export class OwnedRegistry<T> {
-  constructor(readonly file: string, private readonly format: RegistryFormat<T>) {}
+  constructor(
+    readonly file: string,
+    private readonly format: RegistryFormat<T>,
+  ) {}
 
   /** Every entry on disk now (no lock: a snapshot for looking, not for changing). */
   read(): RegistryEntry<T>[] {
@@ -68,7 +81,10 @@ export class OwnedRegistry<T> {
       const entry = e as { owner?: unknown; items?: unknown };
       if (!entry || !Array.isArray(entry.items)) continue;
       const o = entry.owner as Owner | null | undefined;
-      const owner = o && typeof o === 'object' && Number.isInteger(o.pid) && typeof o.started === 'number' ? { pid: o.pid, started: o.started, host: String(o.host ?? '') } : null;
+      const owner =
+        o && typeof o === 'object' && Number.isInteger(o.pid) && typeof o.started === 'number'
+          ? { pid: o.pid, started: o.started, host: String(o.host ?? '') }
+          : null;
       const items = entry.items.filter(this.format.isItem);
       if (items.length) out.push({ owner, items });
     }
@@ -78,7 +94,10 @@ export class OwnedRegistry<T> {
   /** Replaces this process's own entry with `items` (removing it when empty); others are kept as they are. */
   setMine(items: T[]): void {
     const me = currentOwner();
-    this.update((entries) => [...entries.filter((e) => !sameOwner(e.owner, me)), ...(items.length ? [{ owner: me, items }] : [])]);
+    this.update((entries) => [
+      ...entries.filter((e) => !sameOwner(e.owner, me)),
+      ...(items.length ? [{ owner: me, items }] : []),
+    ]);
   }
 
   /** Runs `change` on the entries under the lock and writes what it returns. */
@@ -89,7 +108,12 @@ export class OwnedRegistry<T> {
       lock = acquireLock(`${this.file}.lock`);
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
-      const why = e.code === 'ENOSPC' ? 'the disk is full' : e.code === 'EACCES' || e.code === 'EPERM' || e.code === 'EROFS' ? 'permission denied' : e.message;
+      const why =
+        e.code === 'ENOSPC'
+          ? 'the disk is full'
+          : e.code === 'EACCES' || e.code === 'EPERM' || e.code === 'EROFS'
+            ? 'permission denied'
+            : e.message;
       throw Object.assign(new Error(`cannot write ${this.file}: ${why}`), { code: e.code });
     }
     try {

@@ -29,7 +29,11 @@ export interface RecoveryOptions {
   releaseInProcess?: boolean;
 }
 
-export function recoverCrashLeftovers(configDir: string, log: (line: string) => void, opts: RecoveryOptions = {}): CrashRecovery {
+export function recoverCrashLeftovers(
+  configDir: string,
+  log: (line: string) => void,
+  opts: RecoveryOptions = {},
+): CrashRecovery {
   const out: CrashRecovery = { resumed: [], released: [], problems: [] };
   const attempt = (what: string, fn: () => void) => {
     try {
@@ -39,7 +43,9 @@ export function recoverCrashLeftovers(configDir: string, log: (line: string) => 
     }
   };
   attempt('resuming suspended processes', () => resumeLeftovers(configDir, log, out));
-  attempt('releasing held input', () => releaseLeftovers(configDir, log, out, opts.releaseInProcess ? releaseHeldSync : releaseHeldInChild));
+  attempt('releasing held input', () =>
+    releaseLeftovers(configDir, log, out, opts.releaseInProcess ? releaseHeldSync : releaseHeldInChild),
+  );
   for (const p of out.problems) log(`warning: ${p}`);
   return out;
 }
@@ -70,7 +76,9 @@ function resumeLeftovers(configDir: string, log: (line: string) => void, out: Cr
         resumePids(pids);
       } catch (err) {
         kept.push(e);
-        out.problems.push(`could not resume ${pids.join(', ')} left suspended by ${whose(e.owner)}: ${(err as Error).message}`);
+        out.problems.push(
+          `could not resume ${pids.join(', ')} left suspended by ${whose(e.owner)}: ${(err as Error).message}`,
+        );
         continue;
       }
       out.resumed.push(...pids);
@@ -80,7 +88,12 @@ function resumeLeftovers(configDir: string, log: (line: string) => void, out: Cr
   });
 }
 
-function releaseLeftovers(configDir: string, log: (line: string) => void, out: CrashRecovery, release: (items: string[]) => Released) {
+function releaseLeftovers(
+  configDir: string,
+  log: (line: string) => void,
+  out: CrashRecovery,
+  release: (items: string[]) => Released,
+) {
   const registry = heldInputRegistry(configDir);
   if (!existsSync(registry.file)) return;
   registry.update((entries) => {
@@ -98,7 +111,9 @@ function releaseLeftovers(configDir: string, log: (line: string) => void, out: C
       const left = e.items.filter((i) => !done.has(i));
       if (left.length) {
         kept.push({ owner: e.owner, items: left });
-        out.problems.push(`could not release ${left.join(', ')} left held by ${whose(e.owner)}: ${r.error ?? 'the release failed'}`);
+        out.problems.push(
+          `could not release ${left.join(', ')} left held by ${whose(e.owner)}: ${r.error ?? 'the release failed'}`,
+        );
       }
     }
     out.released.push(...r.released);

@@ -28,7 +28,9 @@ interface Libnut {
  * text, in a child process (see releaseHeldInChild).
  */
 function releaseWithLibnut(load: (id: string) => unknown, paths: LibnutPaths, items: string[]): Released {
-  const { DefaultKeyboardAction } = load(paths.libnut) as { DefaultKeyboardAction: { keyLookup(k: number): string | undefined } };
+  const { DefaultKeyboardAction } = load(paths.libnut) as {
+    DefaultKeyboardAction: { keyLookup(k: number): string | undefined };
+  };
   const { Key } = load(paths.shared) as { Key: Record<string, number | string> };
   const { libnut } = load(paths.binding) as { libnut: Libnut };
   const released: string[] = [];
@@ -84,9 +86,14 @@ export function releaseHeldSync(items: string[]): Released {
  */
 export function releaseHeldInChild(items: string[]): Released {
   if (!items.length) return { released: [], unknown: [] };
-  if (process.platform === 'linux' && !process.env.DISPLAY) return { released: [], unknown: [], error: 'no DISPLAY to send the key releases to' };
+  if (process.platform === 'linux' && !process.env.DISPLAY)
+    return { released: [], unknown: [], error: 'no DISPLAY to send the key releases to' };
   const script = `process.stdout.write(JSON.stringify((${releaseWithLibnut.toString()})(require, ${JSON.stringify(modulePaths())}, ${JSON.stringify(items)})));`;
-  const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 15_000, env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
+  const r = spawnSync(process.execPath, ['-e', script], {
+    encoding: 'utf8',
+    timeout: 15_000,
+    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+  });
   if (r.status === 0) {
     try {
       return JSON.parse(r.stdout) as Released;
@@ -94,6 +101,10 @@ export function releaseHeldInChild(items: string[]): Released {
       /* fall through to the error below */
     }
   }
-  const why = r.error?.message ?? (r.signal ? `the release helper died of ${r.signal} (is the display reachable?)` : `the release helper failed: ${r.stderr.trim().split('\n').pop() ?? r.status}`);
+  const why =
+    r.error?.message ??
+    (r.signal
+      ? `the release helper died of ${r.signal} (is the display reachable?)`
+      : `the release helper failed: ${r.stderr.trim().split('\n').pop() ?? r.status}`);
   return { released: [], unknown: [], error: why };
 }

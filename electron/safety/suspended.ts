@@ -19,7 +19,13 @@ export interface SuspendedProcess {
 
 const isSuspendedProcess = (v: unknown): v is SuspendedProcess => {
   const p = v as SuspendedProcess;
-  return !!p && typeof p === 'object' && Number.isInteger(p.pid) && p.pid > 1 && (p.started === undefined || typeof p.started === 'number');
+  return (
+    !!p &&
+    typeof p === 'object' &&
+    Number.isInteger(p.pid) &&
+    p.pid > 1 &&
+    (p.started === undefined || typeof p.started === 'number')
+  );
 };
 
 export function suspendedRegistry(configDir: string): OwnedRegistry<SuspendedProcess> {
@@ -27,7 +33,10 @@ export function suspendedRegistry(configDir: string): OwnedRegistry<SuspendedPro
     note: 'processes Gamepilot processes suspended; what a dead process left stopped is resumed at the next start',
     isItem: isSuspendedProcess,
     // Before owners were recorded the file was {"pids": [...]}.
-    legacy: (raw) => (Array.isArray(raw.pids) ? raw.pids.filter((p): p is number => Number.isInteger(p) && p > 1).map((pid) => ({ pid })) : []),
+    legacy: (raw) =>
+      Array.isArray(raw.pids)
+        ? raw.pids.filter((p): p is number => Number.isInteger(p) && p > 1).map((pid) => ({ pid }))
+        : [],
   });
 }
 

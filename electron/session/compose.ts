@@ -57,19 +57,39 @@ export function makeAgent(opts: Pick<RunOptions, 'agent' | 'seed' | 'vlm'>): Age
   return new VlmAgent({ ...opts.vlm, model });
 }
 
-export async function openTarget(opts: Pick<RunOptions, 'game' | 'window' | 'windowId'>, wm: WindowManager, launch?: ViewLauncher, size?: { width: number; height: number }): Promise<Target> {
-  if ([opts.game, opts.window, opts.windowId].filter((v) => v !== undefined).length > 1) throw new CodedError('bad-input', 'give one target: a built-in game, a window title pattern or a window id, not several');
+export async function openTarget(
+  opts: Pick<RunOptions, 'game' | 'window' | 'windowId'>,
+  wm: WindowManager,
+  launch?: ViewLauncher,
+  size?: { width: number; height: number },
+): Promise<Target> {
+  if ([opts.game, opts.window, opts.windowId].filter((v) => v !== undefined).length > 1)
+    throw new CodedError(
+      'bad-input',
+      'give one target: a built-in game, a window title pattern or a window id, not several',
+    );
   if (opts.windowId !== undefined) {
-    if (!/^[\w:]{1,40}$/.test(opts.windowId)) throw new CodedError('bad-input', `a window id looks as the window list shows it (e.g. 0x01e00003), got "${opts.windowId}"`);
+    if (!/^[\w:]{1,40}$/.test(opts.windowId))
+      throw new CodedError(
+        'bad-input',
+        `a window id looks as the window list shows it (e.g. 0x01e00003), got "${opts.windowId}"`,
+      );
     return WindowTarget.byId(wm, opts.windowId);
   }
-  if (opts.game) return BuiltinTarget.open(getGame(opts.game), wm, { ...(launch ? { launch } : {}), ...(size ? { ...size, x: 0, y: 0 } : {}) });
+  if (opts.game)
+    return BuiltinTarget.open(getGame(opts.game), wm, {
+      ...(launch ? { launch } : {}),
+      ...(size ? { ...size, x: 0, y: 0 } : {}),
+    });
   if (opts.window) {
     let pattern: RegExp;
     try {
       pattern = new RegExp(opts.window, 'i');
     } catch (err) {
-      throw new CodedError('bad-input', `the window title pattern is not a valid regular expression: ${(err as Error).message}`);
+      throw new CodedError(
+        'bad-input',
+        `the window title pattern is not a valid regular expression: ${(err as Error).message}`,
+      );
     }
     return WindowTarget.find(wm, pattern);
   }
@@ -85,7 +105,11 @@ export interface PreparedRun {
 /** Opens the target and wires a session to a fresh run folder. The caller closes the target. */
 export async function prepareRun(opts: RunOptions, wm: WindowManager = createWindowManager()): Promise<PreparedRun> {
   const agent = makeAgent(opts);
-  if (opts.space === 'semantic' && !opts.game) throw new CodedError('bad-input', 'the semantic action space needs a built-in game (a window has no declared moves)');
+  if (opts.space === 'semantic' && !opts.game)
+    throw new CodedError(
+      'bad-input',
+      'the semantic action space needs a built-in game (a window has no declared moves)',
+    );
   const target = await openTarget(opts, wm);
   try {
     return { ...wireSession(opts, target, agent, wm), target };
@@ -96,7 +120,12 @@ export async function prepareRun(opts: RunOptions, wm: WindowManager = createWin
 }
 
 /** A session for an already open target: the run folder, its metadata, the loop. */
-export function wireSession(opts: RunOptions, target: Target, agent: Agent, wm: WindowManager): { session: Session; store: RunStore } {
+export function wireSession(
+  opts: RunOptions,
+  target: Target,
+  agent: Agent,
+  wm: WindowManager,
+): { session: Session; store: RunStore } {
   const maxSteps = opts.maxSteps ?? target.game?.def.defaultMaxSteps ?? 50;
   const allowedKeys = [...(target.game?.def.allowedHotkeys ?? []), ...(opts.allowedKeys ?? [])];
   const executor = new ActionExecutor({ allowedKeys }); // throws on an unreadable entry, before the run folder exists
@@ -104,11 +133,26 @@ export function wireSession(opts: RunOptions, target: Target, agent: Agent, wm: 
   const store = RunStore.create(opts.outDir, {
     kind: 'agent',
     game: target.game?.def.id ?? null,
-    target: { kind: target.kind, label: target.label, ...(opts.window ? { pattern: opts.window } : {}), ...(target instanceof WindowTarget ? { window_id: target.id } : {}) },
+    target: {
+      kind: target.kind,
+      label: target.label,
+      ...(opts.window ? { pattern: opts.window } : {}),
+      ...(target instanceof WindowTarget ? { window_id: target.id } : {}),
+    },
     agent: agent.name,
     model: opts.agent === 'vlm' ? (opts.vlm?.model ?? process.env.GAMEPILOT_MODEL ?? null) : null,
     action_space: opts.space,
-    config: { episodes: opts.episodes, max_steps: maxSteps, seed: opts.seed, latency: opts.latency ?? 'normal', ...latencyRecord(opts), capture: opts.capture, encode: opts.encode, ...(allowedKeys.length ? { allowed_keys: allowedKeys } : {}), ...(opts.agent === 'vlm' ? { vlm: vlmPublic } : {}) },
+    config: {
+      episodes: opts.episodes,
+      max_steps: maxSteps,
+      seed: opts.seed,
+      latency: opts.latency ?? 'normal',
+      ...latencyRecord(opts),
+      capture: opts.capture,
+      encode: opts.encode,
+      ...(allowedKeys.length ? { allowed_keys: allowedKeys } : {}),
+      ...(opts.agent === 'vlm' ? { vlm: vlmPublic } : {}),
+    },
     // A model run reflects only once reflection is attached (reflection/setup.ts rewrites this).
     ...(opts.agent === 'vlm' ? { reflection: { mode: 'none' as const, reflector_model: null, lessons: [] } } : {}),
   });
@@ -125,7 +169,18 @@ export function wireSession(opts: RunOptions, target: Target, agent: Agent, wm: 
     latencySettings: { ...DEFAULT_LATENCY, ...opts.latencySettings },
   };
   const world = target.game ? undefined : windowWorld(target, opts.pauseKey);
-  const session = new Session({ target, agent, capturer: opts.capturer ?? createCapturer(opts.capture), wm, store, executor, ...(world ? { world } : {}) }, config);
+  const session = new Session(
+    {
+      target,
+      agent,
+      capturer: opts.capturer ?? createCapturer(opts.capture),
+      wm,
+      store,
+      executor,
+      ...(world ? { world } : {}),
+    },
+    config,
+  );
   return { session, store };
 }
 
@@ -160,7 +215,13 @@ function windowWorld(target: Target, pauseKey?: string): World {
     }
     return new PauseKeyWorld(async () => {
       const w = await target.locate();
-      await executor.execute([{ kind: 'gui', type: 'PRESS', params: { key: pauseKey } }], { window: w.bounds, imageScale: 1, imageWidth: w.bounds.width, imageHeight: w.bounds.height, inputScale: 1 });
+      await executor.execute([{ kind: 'gui', type: 'PRESS', params: { key: pauseKey } }], {
+        window: w.bounds,
+        imageScale: 1,
+        imageWidth: w.bounds.width,
+        imageHeight: w.bounds.height,
+        inputScale: 1,
+      });
     });
   }
   const pid = target.pid;

@@ -17,7 +17,14 @@ import { RunStore, type EpisodeSummary, type StepRecord } from '../store/run-sto
 import { mean, now, sleep, std } from '../util/time.ts';
 import { TargetGoneError, type Target } from './targets.ts';
 import { clockPolicyFor, DEFAULT_LATENCY, type ClockPolicy, type LatencySettings } from '../latency/clock-policy.ts';
-import { CodedError, type ActionSpace, type LatencyMode, type RunStatus, type WorldKind, type WorldState } from '../domain.ts';
+import {
+  CodedError,
+  type ActionSpace,
+  type LatencyMode,
+  type RunStatus,
+  type WorldKind,
+  type WorldState,
+} from '../domain.ts';
 import type { ReflectionRecord } from '../reflection/records.ts';
 import { capMoves } from './move-cap.ts';
 import { EngineWorld, UnfreezableWorld, type World } from '../latency/world.ts';
@@ -93,7 +100,13 @@ export interface FrameEvent {
 }
 
 /** A step's record as a session writes it: what the run store keeps, its clock fields typed. */
-export type SessionStepRecord = StepRecord & { latency_mode: LatencyMode; world: WorldKind; paused_ms: number; drift_ticks?: number; act_ticks?: number };
+export type SessionStepRecord = StepRecord & {
+  latency_mode: LatencyMode;
+  world: WorldKind;
+  paused_ms: number;
+  drift_ticks?: number;
+  act_ticks?: number;
+};
 
 /** What `status` reports: running or paused while going, then how the run ended. */
 export type SessionStatus = 'running' | 'paused' | RunStatus;
@@ -130,7 +143,16 @@ interface StepTrace {
   step: number;
   seen: SeenTarget;
   errors: string[];
-  times: { start: number; located: number; captured?: number; encoded?: number; decideStart?: number; decided?: number; applied?: number; settled?: number };
+  times: {
+    start: number;
+    located: number;
+    captured?: number;
+    encoded?: number;
+    decideStart?: number;
+    decided?: number;
+    applied?: number;
+    settled?: number;
+  };
 }
 
 /** The clock of this step: the latency mode and its policy, and how long the world had been frozen before. */
@@ -202,13 +224,24 @@ export class Session extends EventEmitter<SessionEvents> {
   /** What this episode's last step did, for the agent's next observation. */
   private previous: PreviousStep | undefined;
 
-  constructor(private readonly deps: SessionDeps, config: Partial<SessionConfig> = {}) {
+  constructor(
+    private readonly deps: SessionDeps,
+    config: Partial<SessionConfig> = {},
+  ) {
     super();
     this.config = { ...DEFAULT_SESSION, ...config };
     this.executor = deps.executor ?? new ActionExecutor();
     this.mode = this.config.latency;
-    this.world = deps.world ?? (deps.target.game ? new EngineWorld(deps.target.game) : new UnfreezableWorld('no way to freeze this window was given'));
-    if (this.config.space === 'semantic' && !deps.target.game) throw new CodedError('bad-input', 'the semantic action space needs a built-in game (a window has no declared moves)');
+    this.world =
+      deps.world ??
+      (deps.target.game
+        ? new EngineWorld(deps.target.game)
+        : new UnfreezableWorld('no way to freeze this window was given'));
+    if (this.config.space === 'semantic' && !deps.target.game)
+      throw new CodedError(
+        'bad-input',
+        'the semantic action space needs a built-in game (a window has no declared moves)',
+      );
     logSession(this, deps.store);
   }
 
@@ -318,7 +351,8 @@ export class Session extends EventEmitter<SessionEvents> {
         episodes.push(played);
         this.emit('episode', played);
         store.update({ episodes, ...summary(episodes) });
-        if (this.config.afterEpisode && e + 1 < this.config.episodes && !this.abort.signal.aborted) await this.config.afterEpisode(played, this);
+        if (this.config.afterEpisode && e + 1 < this.config.episodes && !this.abort.signal.aborted)
+          await this.config.afterEpisode(played, this);
         if (end === 'stopped') status = 'stopped';
       }
       if (this.abort.signal.aborted) status = 'stopped';
@@ -388,7 +422,10 @@ export class Session extends EventEmitter<SessionEvents> {
       }
       if (this.restoreRequested) {
         this.restoreRequested = false;
-        if (look.win.minimized) await this.deps.wm.focus(look.win.id).catch((err: Error) => this.emit('warning', `cannot restore the window: ${err.message}`));
+        if (look.win.minimized)
+          await this.deps.wm
+            .focus(look.win.id)
+            .catch((err: Error) => this.emit('warning', `cannot restore the window: ${err.message}`));
         else this.emit('warning', `${look.why}; move it back onto the screen to go on`);
       }
       await sleep(250, this.abort.signal);
@@ -410,7 +447,11 @@ export class Session extends EventEmitter<SessionEvents> {
     const screen = await capturer.screenBounds();
     const visible = visiblePart(win.bounds, screen);
     const b = win.bounds;
-    if (!visible) return { win, why: `${name} is entirely off the screen (${b.width}×${b.height} at ${b.x},${b.y}; the screen is ${screen.width}×${screen.height})` };
+    if (!visible)
+      return {
+        win,
+        why: `${name} is entirely off the screen (${b.width}×${b.height} at ${b.x},${b.y}; the screen is ${screen.width}×${screen.height})`,
+      };
     return { win, visible, why: '' };
   }
 
@@ -431,7 +472,9 @@ export class Session extends EventEmitter<SessionEvents> {
       previous = w.minimized ? undefined : w.bounds;
       await sleep(100, this.abort.signal);
     }
-    throw new Error(`the target window "${target.label}" is minimized and the window manager did not restore it within 3 s; show it and start again`);
+    throw new Error(
+      `the target window "${target.label}" is minimized and the window manager did not restore it within 3 s; show it and start again`,
+    );
   }
 
   /**
@@ -440,7 +483,13 @@ export class Session extends EventEmitter<SessionEvents> {
    * assembles the step's record from it in one place.
    */
   private async step(episode: number, step: number, seen: SeenTarget): Promise<StepResult> {
-    const trace: StepTrace = { episode, step, seen, errors: [], times: { start: now() - seen.locateMs, located: now() } };
+    const trace: StepTrace = {
+      episode,
+      step,
+      seen,
+      errors: [],
+      times: { start: now() - seen.locateMs, located: now() },
+    };
     this.emit('step-start', { episode, step });
     const clock = await this.freeze(trace);
     const shot = await this.capture(trace, clock);
@@ -459,7 +508,12 @@ export class Session extends EventEmitter<SessionEvents> {
       this.policy = undefined;
       this.applyIdleLimit();
     }
-    const policy = (this.policy = clockPolicyFor(mode, this.config.latencySettings, () => this.emitWorld(), game?.def.realtime));
+    const policy = (this.policy = clockPolicyFor(
+      mode,
+      this.config.latencySettings,
+      () => this.emitWorld(),
+      game?.def.realtime,
+    ));
     const frozenBefore = this.world.frozenMs();
     try {
       await policy.beforeCapture(this.world);
@@ -487,7 +541,10 @@ export class Session extends EventEmitter<SessionEvents> {
       raw = again;
       if (!freezeVerified) {
         trace.errors.push(`the ${this.world.kind} freeze did not hold: the window kept changing while frozen`);
-        this.emit('warning', `${target.label} ignores the ${this.world.kind} freeze; latency modes cannot hold this game still`);
+        this.emit(
+          'warning',
+          `${target.label} ignores the ${this.world.kind} freeze; latency modes cannot hold this game still`,
+        );
       }
     }
     const ticksAtCapture = this.world.ticks();
@@ -501,7 +558,12 @@ export class Session extends EventEmitter<SessionEvents> {
     const { win, visible } = trace.seen;
     const frame = await encodeFrame(shot.raw, this.config.encode);
     trace.times.encoded = now();
-    const file = this.deps.store.writeFrame(trace.episode, trace.step, frame.data, frame.mime === 'image/png' ? 'png' : 'jpg');
+    const file = this.deps.store.writeFrame(
+      trace.episode,
+      trace.step,
+      frame.data,
+      frame.mime === 'image/png' ? 'png' : 'jpg',
+    );
     const geometry: FrameGeometry = {
       window: win.bounds,
       visible,
@@ -511,7 +573,17 @@ export class Session extends EventEmitter<SessionEvents> {
       inputScale: inputScaleFor(process.platform, win.scaleFactor),
     };
     this.noticeClipping(geometry);
-    this.emit('frame', { episode: trace.episode, step: trace.step, frame: file, mime: frame.mime, data: frame.data, width: frame.width, height: frame.height, window: win.bounds, ...(isClipped(geometry) ? { captured: visible } : {}) });
+    this.emit('frame', {
+      episode: trace.episode,
+      step: trace.step,
+      frame: file,
+      mime: frame.mime,
+      data: frame.data,
+      width: frame.width,
+      height: frame.height,
+      window: win.bounds,
+      ...(isClipped(geometry) ? { captured: visible } : {}),
+    });
     return { frame, file, geometry, tCapture: shot.tCapture };
   }
 
@@ -570,7 +642,9 @@ export class Session extends EventEmitter<SessionEvents> {
     this.emitWorld();
     const ticksAtAct = this.world.ticks();
     game?.drainInputs();
-    const outcomes = this.abort.signal.aborted ? [] : await this.perform(choice.actions, seen.geometry, trace.seen.win.id);
+    const outcomes = this.abort.signal.aborted
+      ? []
+      : await this.perform(choice.actions, seen.geometry, trace.seen.win.id);
     const ticksActed = this.world.ticks();
     const refused = outcomes.find((o) => !o.ok);
     if (refused) trace.errors.push(`refused ${refused.action}: ${refused.error}`);
@@ -591,7 +665,9 @@ export class Session extends EventEmitter<SessionEvents> {
       const game = this.deps.target.game;
       if (!game) await sleep(this.config.settleMs, this.abort.signal);
       else {
-        const executed = choice.actions.slice(0, acted.outcomes.length).filter((a, i) => a.kind === 'gui' && acted.outcomes[i]?.ok);
+        const executed = choice.actions
+          .slice(0, acted.outcomes.length)
+          .filter((a, i) => a.kind === 'gui' && acted.outcomes[i]?.ok);
         const expected = executed.reduce((n, a) => n + viewInputsFrom(a as GuiAction), 0);
         if (expected > 0) await game.waitForInputs(expected, Math.max(this.config.settleMs, 500));
         await game.waitRendered(2000);
@@ -601,7 +677,14 @@ export class Session extends EventEmitter<SessionEvents> {
   }
 
   /** Record: the step's record, assembled here from every stage, appended to the run and emitted. */
-  private record(trace: StepTrace, clock: StepClock, shot: Shot, seen: SeenFrame, choice: Choice, acted: Acted): StepResult {
+  private record(
+    trace: StepTrace,
+    clock: StepClock,
+    shot: Shot,
+    seen: SeenFrame,
+    choice: Choice,
+    acted: Acted,
+  ): StepResult {
     const game = this.deps.target.game;
     const { decision, actions, dropped, computeMs } = choice;
     const { frame, geometry } = seen;
@@ -642,12 +725,25 @@ export class Session extends EventEmitter<SessionEvents> {
       ...(decision.costUsd !== undefined ? { cost_usd: decision.costUsd } : {}),
       ...(decision.attempts ? { attempts: decision.attempts } : {}),
       ...(decision.calls?.length ? { model_calls: decision.calls } : {}),
-      ...(game ? { view_inputs: game.drainInputs().map((i) => ({ ...i.input, ...(i.result.ok ? {} : { error: i.result.error }) })), score: round2(game.instance.score()), game_state: game.instance.snapshot() } : { score: null }),
+      ...(game
+        ? {
+            view_inputs: game
+              .drainInputs()
+              .map((i) => ({ ...i.input, ...(i.result.ok ? {} : { error: i.result.error }) })),
+            score: round2(game.instance.score()),
+            game_state: game.instance.snapshot(),
+          }
+        : { score: null }),
     };
     this.deps.store.appendStep(rec);
     this.emit('step', { ...rec, actionsText: actions.map(describeAction) });
     const terminal = actions.find(isTerminal);
-    return { rec, refused: acted.refused, unusable: isUnusable(actions.length, rec.errors.length, outcomes), ...(terminal?.kind === 'gui' ? { terminal: terminal.type } : {}) };
+    return {
+      rec,
+      refused: acted.refused,
+      unusable: isUnusable(actions.length, rec.errors.length, outcomes),
+      ...(terminal?.kind === 'gui' ? { terminal: terminal.type } : {}),
+    };
   }
 
   /** Says once (per change) that only part of the window is on the screen, and so in the image. */
@@ -655,7 +751,10 @@ export class Session extends EventEmitter<SessionEvents> {
     const v = g.visible ?? g.window;
     const notice = isClipped(g) ? `${v.width}×${v.height} of ${g.window.width}×${g.window.height}` : '';
     if (notice && notice !== this.clipNotice) {
-      this.emit('warning', `the target window "${this.deps.target.label}" is partly off the screen: the model sees only its visible ${notice} pixels, and actions on the hidden part are refused`);
+      this.emit(
+        'warning',
+        `the target window "${this.deps.target.label}" is partly off the screen: the model sees only its visible ${notice} pixels, and actions on the hidden part are refused`,
+      );
     }
     this.clipNotice = notice;
   }
@@ -678,7 +777,11 @@ export class Session extends EventEmitter<SessionEvents> {
    * while the model thought) and, for pointer actions, still where it was captured, or the
    * clicks would land on something else. Then it gets focus. Returns why not, if not.
    */
-  private async readyForInput(actions: GuiAction[], geometry: FrameGeometry, windowId: string): Promise<string | undefined> {
+  private async readyForInput(
+    actions: GuiAction[],
+    geometry: FrameGeometry,
+    windowId: string,
+  ): Promise<string | undefined> {
     const pointer = actions.some((a) => !KEYBOARD_ONLY.has(a.type));
     const active = (await this.deps.wm.activeId()) === windowId;
     if (active && !pointer) return undefined;
@@ -814,5 +917,9 @@ function previousStep(decision: Decision, dropped: Action[], outcomes: ActionOut
       fates.push(next);
     }
   }
-  return { actions: decision.actions.map(toWire), outcomes: fates, ...(decision.error ? { error: decision.error } : {}) };
+  return {
+    actions: decision.actions.map(toWire),
+    outcomes: fates,
+    ...(decision.error ? { error: decision.error } : {}),
+  };
 }

@@ -67,7 +67,10 @@ export class WindowTarget implements Target {
   readonly game = undefined;
   private current: WindowInfo;
 
-  private constructor(private readonly wm: WindowManager, first: WindowInfo) {
+  private constructor(
+    private readonly wm: WindowManager,
+    first: WindowInfo,
+  ) {
     this.current = first;
   }
 
@@ -103,7 +106,10 @@ export class WindowTarget implements Target {
       );
     }
     const titles = (await wm.list()).map((x) => `  ${describeWindow(x)}`).join('\n');
-    throw new CodedError('not-found', `no window title matches ${pattern}${timeoutMs > 0 ? ` within ${timeoutMs} ms` : ''}. Open windows:\n${titles || '  (none)'}`);
+    throw new CodedError(
+      'not-found',
+      `no window title matches ${pattern}${timeoutMs > 0 ? ` within ${timeoutMs} ms` : ''}. Open windows:\n${titles || '  (none)'}`,
+    );
   }
 
   async locate(): Promise<WindowInfo> {
@@ -145,7 +151,12 @@ export class BuiltinTarget implements Target {
     const server = new GameViewServer();
     await server.start();
     const url = server.add(game);
-    const launched = await (opts.launch ?? launchViewWindow)(url, { width: opts.width ?? def.viewSize.width, height: opts.height ?? def.viewSize.height, x: opts.x ?? 40, y: opts.y ?? 40 });
+    const launched = await (opts.launch ?? launchViewWindow)(url, {
+      width: opts.width ?? def.viewSize.width,
+      height: opts.height ?? def.viewSize.height,
+      x: opts.x ?? 40,
+      y: opts.y ?? 40,
+    });
     try {
       const window = await WindowTarget.find(wm, new RegExp(`Gamepilot · .* · ${nonce}$`), opts.timeoutMs ?? 20000);
       if (!(await game.waitRendered(opts.timeoutMs ?? 20000))) throw new Error('the game view did not render');

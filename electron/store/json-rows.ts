@@ -33,7 +33,9 @@ export function readJsonLines<S extends z.ZodType>(file: string, schema: S): Jso
     try {
       value = JSON.parse(line);
     } catch {
-      problems.push(`${file}:${i + 1}: ${i === lines.length - 1 ? 'a torn last line (cut off by a crash?)' : 'not JSON'}`);
+      problems.push(
+        `${file}:${i + 1}: ${i === lines.length - 1 ? 'a torn last line (cut off by a crash?)' : 'not JSON'}`,
+      );
       return;
     }
     const r = schema.safeParse(value);

@@ -54,35 +54,85 @@ export function episodeCells(meta: RunMeta): { score: number; cell: Cell }[] {
   });
 }
 
-export function leaderboard(root: string, filter: { game?: string } = {}): { rows: LeaderboardRow[]; warnings: string[] } {
-  const groups = new Map<string, { row: Omit<LeaderboardRow, 'mean' | 'std' | 'best' | 'episodes' | 'runs'>; runs: Set<string>; scores: number[] }>();
+export function leaderboard(
+  root: string,
+  filter: { game?: string } = {},
+): { rows: LeaderboardRow[]; warnings: string[] } {
+  const groups = new Map<
+    string,
+    { row: Omit<LeaderboardRow, 'mean' | 'std' | 'best' | 'episodes' | 'runs'>; runs: Set<string>; scores: number[] }
+  >();
   const { runs, warnings } = scanRuns(root);
   for (const { meta } of runs) {
-    if (!meta.game || (filter.game && meta.game !== filter.game) || meta.status !== 'completed' || meta.demo || meta.config.idc !== undefined) continue;
+    if (
+      !meta.game ||
+      (filter.game && meta.game !== filter.game) ||
+      meta.status !== 'completed' ||
+      meta.demo ||
+      meta.config.idc !== undefined
+    )
+      continue;
     const latency = String(meta.config.latency ?? 'normal');
     for (const { score, cell } of episodeCells(meta)) {
-      const key = [meta.game, meta.agent, meta.model ?? '', cell.vr, cell.lessons ?? '', meta.action_space, latency].join('|');
-      const g = groups.get(key) ?? { row: { game: meta.game, player: meta.agent, model: meta.model, ...cell, space: meta.action_space, latency }, runs: new Set(), scores: [] };
+      const key = [
+        meta.game,
+        meta.agent,
+        meta.model ?? '',
+        cell.vr,
+        cell.lessons ?? '',
+        meta.action_space,
+        latency,
+      ].join('|');
+      const g = groups.get(key) ?? {
+        row: { game: meta.game, player: meta.agent, model: meta.model, ...cell, space: meta.action_space, latency },
+        runs: new Set(),
+        scores: [],
+      };
       g.runs.add(meta.id);
       g.scores.push(score);
       groups.set(key, g);
     }
   }
   const r2 = (n: number) => Math.round(n * 100) / 100;
-  const rows: LeaderboardRow[] = [...groups.values()].map(({ row, runs: r, scores }) => ({ ...row, runs: r.size, episodes: scores.length, mean: r2(mean(scores)), std: r2(std(scores)), best: r2(Math.max(...scores)) }));
+  const rows: LeaderboardRow[] = [...groups.values()].map(({ row, runs: r, scores }) => ({
+    ...row,
+    runs: r.size,
+    episodes: scores.length,
+    mean: r2(mean(scores)),
+    std: r2(std(scores)),
+    best: r2(Math.max(...scores)),
+  }));
   // Ranked by the player's best cell in each game; a player's VR = No row comes before its Yes rows, as in the papers' tables.
   const player = (r: LeaderboardRow) => [r.game, r.player, r.model ?? '', r.space, r.latency].join('|');
   const top = new Map<string, number>();
   for (const r of rows) top.set(player(r), Math.max(top.get(player(r)) ?? Number.NEGATIVE_INFINITY, r.mean));
   const vrOrder = { No: 0, Yes: 1, '—': 2 };
-  rows.sort((a, b) => a.game.localeCompare(b.game) || top.get(player(b))! - top.get(player(a))! || player(a).localeCompare(player(b)) || vrOrder[a.vr] - vrOrder[b.vr] || (a.lessons ?? '').localeCompare(b.lessons ?? ''));
+  rows.sort(
+    (a, b) =>
+      a.game.localeCompare(b.game) ||
+      top.get(player(b))! - top.get(player(a))! ||
+      player(a).localeCompare(player(b)) ||
+      vrOrder[a.vr] - vrOrder[b.vr] ||
+      (a.lessons ?? '').localeCompare(b.lessons ?? ''),
+  );
   return { rows, warnings };
 }
 
 export function formatLeaderboard(rows: LeaderboardRow[]): string {
   if (!rows.length) return 'no scored runs yet';
   const head = ['game', 'player', 'model', 'VR', 'space', 'latency', 'runs', 'episodes', 'mean ± std', 'best'];
-  const body = rows.map((r) => [r.game, r.player, r.model ?? '–', r.vr === 'Yes' && r.lessons ? `Yes (${r.lessons})` : r.vr, r.space, r.latency, String(r.runs), String(r.episodes), `${r.mean} ± ${r.std}`, String(r.best)]);
+  const body = rows.map((r) => [
+    r.game,
+    r.player,
+    r.model ?? '–',
+    r.vr === 'Yes' && r.lessons ? `Yes (${r.lessons})` : r.vr,
+    r.space,
+    r.latency,
+    String(r.runs),
+    String(r.episodes),
+    `${r.mean} ± ${r.std}`,
+    String(r.best),
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   return [line(head), line(widths.map((w) => '─'.repeat(w))), ...body.map(line)].join('\n');

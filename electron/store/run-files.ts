@@ -13,7 +13,8 @@ export class RunFileError extends Error {}
 /** The real path of `rel` inside `runDir`, or a RunFileError saying why it is refused. */
 export function resolveRunFile(runDir: string, rel: string): string {
   // Control characters too: a newline in a name could smuggle a directive into an ffmpeg list file.
-  if (typeof rel !== 'string' || rel === '' || /[\x00-\x1f\x7f]/.test(rel)) throw new RunFileError(`bad file name in ${runDir}: ${JSON.stringify(rel)}`);
+  if (typeof rel !== 'string' || rel === '' || /[\x00-\x1f\x7f]/.test(rel))
+    throw new RunFileError(`bad file name in ${runDir}: ${JSON.stringify(rel)}`);
   const parts = rel.split(/[\\/]+/);
   if (path.isAbsolute(rel) || path.win32.isAbsolute(rel) || parts.some((p) => p === '..' || p === '.')) {
     throw new RunFileError(`"${rel}" points outside its run folder ${runDir}`);
@@ -32,7 +33,10 @@ export function resolveRunFile(runDir: string, rel: string): string {
     throw new RunFileError(`${rel} is missing from ${runDir}`);
   }
   // A symlink anywhere below the run folder makes the real path differ from the one asked for.
-  if (real !== wanted) throw new RunFileError(`${rel} in ${runDir} is a symbolic link; run files must be plain files inside the run folder`);
+  if (real !== wanted)
+    throw new RunFileError(
+      `${rel} in ${runDir} is a symbolic link; run files must be plain files inside the run folder`,
+    );
   if (!lstatSync(real).isFile()) throw new RunFileError(`${rel} in ${runDir} is not a file`);
   return real;
 }

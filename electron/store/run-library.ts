@@ -66,11 +66,17 @@ export function scanRuns(root: string): { runs: ScannedRun[]; warnings: string[]
 
 export function listRuns(root: string): { runs: RunSummary[]; warnings: string[] } {
   const { runs, warnings } = scanRuns(root);
-  return { runs: runs.map((r) => summarize(r.meta, r.id)).sort((a, b) => b.created.localeCompare(a.created)), warnings };
+  return {
+    runs: runs.map((r) => summarize(r.meta, r.id)).sort((a, b) => b.created.localeCompare(a.created)),
+    warnings,
+  };
 }
 
 /** A run for replay: its meta, its valid steps, and a warning (file and line) for each row skipped. */
-export function openRun(root: string, id: string): { meta: Omit<RunMeta, 'status'> & { status: ListedStatus }; steps: StepRecord[]; warnings: string[] } {
+export function openRun(
+  root: string,
+  id: string,
+): { meta: Omit<RunMeta, 'status'> & { status: ListedStatus }; steps: StepRecord[]; warnings: string[] } {
   const run = readRun(runPath(root, id));
   return { meta: { ...run.meta, id, status: listedStatus(run.meta) }, steps: run.steps, warnings: run.problems };
 }
@@ -93,9 +99,15 @@ export function exportRun(root: string, id: string, dest: string): string {
   try {
     mkdirSync(dest); // fails when anything, even a dangling symlink, already has this name
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new CodedError('bad-input', `${dest} already exists; choose another name`);
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST')
+      throw new CodedError('bad-input', `${dest} already exists; choose another name`);
     throw err;
   }
-  cpSync(dir, dest, { recursive: true, errorOnExist: true, force: false, filter: (src) => !lstatSync(src).isSymbolicLink() });
+  cpSync(dir, dest, {
+    recursive: true,
+    errorOnExist: true,
+    force: false,
+    filter: (src) => !lstatSync(src).isSymbolicLink(),
+  });
   return dest;
 }

@@ -4,7 +4,19 @@
  * `frames/`. A crash loses at most the step in flight; readers skip a torn last line. A full
  * disk ends the run as failed with a message naming the folder, and leaves no partial file.
  */
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync, existsSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+  existsSync,
+} from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
@@ -26,7 +38,15 @@ export interface StepRecord {
   actions: unknown[];
   outcomes?: unknown[];
   errors: string[];
-  latency_ms: { locate: number; capture: number; encode: number; model: number; act: number; wait?: number; total: number };
+  latency_ms: {
+    locate: number;
+    capture: number;
+    encode: number;
+    model: number;
+    act: number;
+    wait?: number;
+    total: number;
+  };
   tokens?: { input: number; output: number };
   cost_usd?: number | null;
   score?: number | null;
@@ -111,7 +131,9 @@ export const RunMetaSchema = z.looseObject({
     .looseObject({
       mode: z.enum(REFLECTION_MODES),
       reflector_model: z.string().nullable(),
-      lessons: z.array(z.looseObject({ episode: num, source: z.enum(['self-f', 'self-t', 'self', 'other', 'edited', 'given']) })),
+      lessons: z.array(
+        z.looseObject({ episode: num, source: z.enum(['self-f', 'self-t', 'self', 'other', 'edited', 'given']) }),
+      ),
     })
     .optional(),
   stage: z.string().optional(),
@@ -139,7 +161,15 @@ export const StepRowSchema = z.looseObject({
   actions: z.array(z.unknown()),
   outcomes: z.array(z.unknown()).optional(),
   errors: z.array(z.string()),
-  latency_ms: z.looseObject({ locate: num, capture: num, encode: num, model: num, act: num, wait: num.optional(), total: num }),
+  latency_ms: z.looseObject({
+    locate: num,
+    capture: num,
+    encode: num,
+    model: num,
+    act: num,
+    wait: num.optional(),
+    total: num,
+  }),
   tokens: z.looseObject({ input: num, output: num }).optional(),
   cost_usd: num.nullable().optional(),
   score: num.nullable().optional(),
@@ -163,7 +193,13 @@ function storeError(dir: string, what: string, err: unknown): Error {
 }
 
 function slug(s: string) {
-  return s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 32) || 'run';
+  return (
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 32) || 'run'
+  );
 }
 
 export class RunStore {
@@ -173,7 +209,10 @@ export class RunStore {
   private closed = false;
   meta: RunMeta;
 
-  private constructor(readonly dir: string, meta: RunMeta) {
+  private constructor(
+    readonly dir: string,
+    meta: RunMeta,
+  ) {
     this.framesDir = path.join(dir, 'frames');
     try {
       mkdirSync(this.framesDir, { recursive: true });
@@ -186,7 +225,10 @@ export class RunStore {
     this.writeMeta();
   }
 
-  static create(root: string, init: Omit<RunMeta, 'id' | 'created' | 'updated' | 'status' | 'episodes' | 'mean' | 'std' | 'totals' | 'owner'>): RunStore {
+  static create(
+    root: string,
+    init: Omit<RunMeta, 'id' | 'created' | 'updated' | 'status' | 'episodes' | 'mean' | 'std' | 'totals' | 'owner'>,
+  ): RunStore {
     const created = new Date();
     const stamp = created.toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
     const id = `${stamp}-${slug(init.game ?? init.target.label)}-${slug(init.agent)}-${randomBytes(2).toString('hex')}`;
@@ -285,7 +327,13 @@ export class RunStore {
       let buf = Buffer.from(JSON.stringify(this.meta));
       // Growing the file would need a new block the disk does not have: shorten the reason instead.
       const room = fstatSync(fd).size;
-      if (buf.length > room && this.meta.error) buf = Buffer.from(JSON.stringify({ ...this.meta, error: this.meta.error.slice(0, Math.max(0, this.meta.error.length - (buf.length - room))) }));
+      if (buf.length > room && this.meta.error)
+        buf = Buffer.from(
+          JSON.stringify({
+            ...this.meta,
+            error: this.meta.error.slice(0, Math.max(0, this.meta.error.length - (buf.length - room))),
+          }),
+        );
       writeSync(fd, buf, 0, buf.length, 0);
       ftruncateSync(fd, buf.length);
       fsyncSync(fd);

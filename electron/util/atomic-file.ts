@@ -40,7 +40,12 @@ export function writeFileAtomic(file: string, data: string | Buffer, opts: Atomi
       /* no temp file to remove (its folder could not be made) */
     }
     const e = err as NodeJS.ErrnoException;
-    const why = e.code === 'ENOSPC' ? 'the disk is full' : e.code === 'EACCES' || e.code === 'EPERM' ? 'permission denied' : e.message;
+    const why =
+      e.code === 'ENOSPC'
+        ? 'the disk is full'
+        : e.code === 'EACCES' || e.code === 'EPERM'
+          ? 'permission denied'
+          : e.message;
     const wrapped = new Error(`cannot write ${file}: ${why}`) as NodeJS.ErrnoException;
     if (e.code !== undefined) wrapped.code = e.code;
     throw wrapped;

@@ -80,7 +80,12 @@ export function openLogFile(dir: string, opts: LogFileOptions, warn: (s: string)
     warn(`no log file (${(err as Error).message})`);
     return file;
   }
-  const s = createStream((index) => (index ? `gamepilot.${index}.log` : LOG_FILE), { path: dir, size: (opts.size ?? '5M') as '5M', rotate: opts.keep ?? 5, mode: 0o600 });
+  const s = createStream((index) => (index ? `gamepilot.${index}.log` : LOG_FILE), {
+    path: dir,
+    size: (opts.size ?? '5M') as '5M',
+    rotate: opts.keep ?? 5,
+    mode: 0o600,
+  });
   let failed = false;
   s.on('error', (err) => {
     if (failed) return;
@@ -95,7 +100,18 @@ export function openLogFile(dir: string, opts: LogFileOptions, warn: (s: string)
       base: { pid: process.pid, shell: opts.shell },
       timestamp: stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
-      redact: { paths: ['apiKey', 'api_key', '*.apiKey', '*.api_key', '*.*.apiKey', 'headers.authorization', '*.headers.authorization'], censor: REDACTED },
+      redact: {
+        paths: [
+          'apiKey',
+          'api_key',
+          '*.apiKey',
+          '*.api_key',
+          '*.*.apiKey',
+          'headers.authorization',
+          '*.headers.authorization',
+        ],
+        censor: REDACTED,
+      },
       hooks: { streamWrite: scrubSecrets },
     },
     s,

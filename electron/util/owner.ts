@@ -41,7 +41,11 @@ export function processStartMs(pid: number): number | undefined {
 
 let self: Owner | undefined;
 export function currentOwner(): Owner {
-  self ??= { pid: process.pid, started: Math.round(processStartMs(process.pid) ?? Date.now() - process.uptime() * 1000), host: os.hostname() };
+  self ??= {
+    pid: process.pid,
+    started: Math.round(processStartMs(process.pid) ?? Date.now() - process.uptime() * 1000),
+    host: os.hostname(),
+  };
   return self;
 }
 

@@ -13,6 +13,9 @@ const fromSource = import.meta.url.endsWith('.ts');
  * `bundled`: its file name in dist-electron/ (an entry of scripts/build-electron.mjs).
  */
 export function startWorker(source: URL, bundled: string, workerData: Record<string, unknown>): Worker {
-  if (fromSource) return new Worker(new URL('./worker-boot.mjs', import.meta.url), { workerData: { ...workerData, __entry: source.href } });
+  if (fromSource)
+    return new Worker(new URL('./worker-boot.mjs', import.meta.url), {
+      workerData: { ...workerData, __entry: source.href },
+    });
   return new Worker(fileURLToPath(new URL(`./${bundled}`, import.meta.url)), { workerData });
 }

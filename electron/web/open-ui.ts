@@ -16,7 +16,11 @@ export function openUiInBrowser(shell: WebShell, window: LaunchOptions, log: (s:
   const code = shell.launch();
   const dir = mkdtempSync(path.join(tmpdir(), 'gamepilot-open-'));
   const page = path.join(dir, 'open.html');
-  writeFileSync(page, `<!doctype html><meta http-equiv="refresh" content="0;url=${code.url}"><title>Gamepilot</title><p>Opening Gamepilot…</p>\n`, { mode: 0o600 });
+  writeFileSync(
+    page,
+    `<!doctype html><meta http-equiv="refresh" content="0;url=${code.url}"><title>Gamepilot</title><p>Opening Gamepilot…</p>\n`,
+    { mode: 0o600 },
+  );
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
   void code.used.then((used) => {
     cleanup();

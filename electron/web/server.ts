@@ -47,11 +47,22 @@ export interface WebShellOptions {
 }
 
 const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml',
-  '.png': 'image/png', '.ico': 'image/x-icon', '.json': 'application/json', '.woff2': 'font/woff2',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
 };
 
-const COMMON_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer' };
+const COMMON_HEADERS = {
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+};
 
 /** Largest WebSocket message accepted; a bigger one closes that socket with 1009. */
 export const MAX_WS_MESSAGE = 1024 * 1024;
@@ -85,7 +96,8 @@ export async function startWebShell(core: GamepilotCore, opts: WebShellOptions):
 
   const hostOk = (host: string | undefined) => !!host && hosts.has(host.toLowerCase());
   const originOk = (origin: string | undefined) => !origin || origins.has(origin.toLowerCase());
-  const given = (req: http.IncomingMessage, url: URL) => url.searchParams.get('token') ?? /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+  const given = (req: http.IncomingMessage, url: URL) =>
+    url.searchParams.get('token') ?? /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
   /** Host, then Origin: what every request and upgrade must pass before anything else. */
   const refusal = (req: http.IncomingMessage): [number, string] | undefined => {
     if (!hostOk(req.headers.host)) return [403, 'unknown host'];
@@ -103,15 +115,22 @@ export async function startWebShell(core: GamepilotCore, opts: WebShellOptions):
       return reply(res, 400, 'bad request target');
     }
     if (url.pathname.startsWith('/api/')) {
-      if (!secretEquals(token, given(req, url))) return reply(res, 401, '{"error":"token required"}', 'application/json');
-      if (url.pathname === '/api/health') return reply(res, 200, JSON.stringify(await core.handle('health', {})), 'application/json');
+      if (!secretEquals(token, given(req, url)))
+        return reply(res, 401, '{"error":"token required"}', 'application/json');
+      if (url.pathname === '/api/health')
+        return reply(res, 200, JSON.stringify(await core.handle('health', {})), 'application/json');
       return reply(res, 404, '{"error":"not found"}', 'application/json');
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, 'method not allowed');
     const launch = /^\/launch\/([\w-]{1,64})$/.exec(url.pathname);
     if (launch) {
       const entry = launches.get(launch[1]!);
-      if (!entry || entry.expires < Date.now()) return reply(res, 410, 'This launch link was already used or has expired. Open the URL that `gamepilot web` printed.');
+      if (!entry || entry.expires < Date.now())
+        return reply(
+          res,
+          410,
+          'This launch link was already used or has expired. Open the URL that `gamepilot web` printed.',
+        );
       launches.delete(launch[1]!);
       clearTimeout(entry.timer);
       entry.settle(true);
@@ -126,10 +145,13 @@ export async function startWebShell(core: GamepilotCore, opts: WebShellOptions):
       return reply(res, 400, 'bad path');
     }
     const file = path.resolve(staticRoot, rel);
-    if (rel.includes('\0') || !file.startsWith(staticRoot + path.sep) || !existsSync(file) || !statSync(file).isFile()) return reply(res, 404, 'not found');
+    if (rel.includes('\0') || !file.startsWith(staticRoot + path.sep) || !existsSync(file) || !statSync(file).isFile())
+      return reply(res, 404, 'not found');
     res.writeHead(200, { ...COMMON_HEADERS, 'content-type': MIME[path.extname(file)] ?? 'application/octet-stream' });
     if (req.method === 'HEAD') return void res.end();
-    createReadStream(file).on('error', () => res.destroy()).pipe(res);
+    createReadStream(file)
+      .on('error', () => res.destroy())
+      .pipe(res);
   }
 
   const server = http.createServer((req, res) => {

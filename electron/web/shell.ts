@@ -37,7 +37,11 @@ function newestSource(dir: string): number {
 export async function ensureRenderer(log: (s: string) => void, force = false): Promise<string> {
   const built = path.join(RENDERER_DIR, 'index.html');
   const sources = path.join(ROOT, 'renderer');
-  const fresh = existsSync(built) && (!existsSync(sources) || statSync(built).mtimeMs >= Math.max(newestSource(sources), statSync(path.join(ROOT, 'electron', 'api', 'contract.ts')).mtimeMs));
+  const fresh =
+    existsSync(built) &&
+    (!existsSync(sources) ||
+      statSync(built).mtimeMs >=
+        Math.max(newestSource(sources), statSync(path.join(ROOT, 'electron', 'api', 'contract.ts')).mtimeMs));
   if (!force && fresh) return RENDERER_DIR;
   log('building the renderer…');
   const { build } = await import('vite');
@@ -53,7 +57,9 @@ export interface WebShellOptions {
   log: (s: string) => void;
 }
 
-export async function runWebShell(opts: WebShellOptions): Promise<{ shell: WebShell; core: GamepilotCore; close: () => Promise<void> }> {
+export async function runWebShell(
+  opts: WebShellOptions,
+): Promise<{ shell: WebShell; core: GamepilotCore; close: () => Promise<void> }> {
   // The registries live in the config folder of every command (GAMEPILOT_CONFIG_DIR), not --config-dir's settings.
   recoverCrashLeftovers(defaultConfigDir(), opts.log);
   const staticDir = await ensureRenderer(opts.log);
@@ -66,7 +72,11 @@ export async function runWebShell(opts: WebShellOptions): Promise<{ shell: WebSh
     shell: 'web',
     version: version(),
   });
-  const shell = await startWebShell(core, { ...(opts.port !== undefined ? { port: opts.port } : {}), staticDir, log: opts.log });
+  const shell = await startWebShell(core, {
+    ...(opts.port !== undefined ? { port: opts.port } : {}),
+    staticDir,
+    log: opts.log,
+  });
   const stopHook = await bindStopHotkey(core, startStopHotkey, opts.log);
   if (opts.demo) core.startDemo().catch((err) => opts.log(`demo did not start: ${(err as Error).message}`));
   return {

@@ -10,8 +10,18 @@ import { canMove, DIRECTIONS, slide, type Direction, type Grid } from './rules.t
 import { expectimaxMove } from './solver.ts';
 
 const KEY_TO_DIR: Record<string, Direction> = {
-  ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right',
-  w: 'up', s: 'down', a: 'left', d: 'right', W: 'up', S: 'down', A: 'left', D: 'right',
+  ArrowUp: 'up',
+  ArrowDown: 'down',
+  ArrowLeft: 'left',
+  ArrowRight: 'right',
+  w: 'up',
+  s: 'down',
+  a: 'left',
+  d: 'right',
+  W: 'up',
+  S: 'down',
+  A: 'left',
+  D: 'right',
 };
 const DIR_TO_KEY: Record<Direction, string> = { up: 'up', down: 'down', left: 'left', right: 'right' };
 export const MAX_NOOPS = 5;
@@ -27,7 +37,8 @@ export const g2048: GameDefinition = {
     'in a row that change nothing. Aim for the highest score: keep the largest tile in a corner and the board tidy.',
   controls: {
     gui: 'Press one arrow key with PRESS, e.g. [{"action_type":"PRESS","parameters":{"key":"left"}}]. One move per step: further moves in the same answer are not carried out.',
-    semantic: 'Name one direction: "up", "down", "left" or "right". One move per step: further moves in the same answer are not carried out.',
+    semantic:
+      'Name one direction: "up", "down", "left" or "right". One move per step: further moves in the same answer are not carried out.',
   },
   parseMove: parseDirection,
   viewSize: { width: 520, height: 640 },
@@ -40,8 +51,18 @@ export const g2048: GameDefinition = {
 };
 
 const COLORS: Record<number, string> = {
-  0: '#cdc1b4', 2: '#eee4da', 4: '#ede0c8', 8: '#f2b179', 16: '#f59563', 32: '#f67c5f', 64: '#f65e3b',
-  128: '#edcf72', 256: '#edcc61', 512: '#edc850', 1024: '#edc53f', 2048: '#edc22e',
+  0: '#cdc1b4',
+  2: '#eee4da',
+  4: '#ede0c8',
+  8: '#f2b179',
+  16: '#f59563',
+  32: '#f67c5f',
+  64: '#f65e3b',
+  128: '#edcf72',
+  256: '#edcc61',
+  512: '#edc850',
+  1024: '#edc53f',
+  2048: '#edc22e',
 };
 
 class Game2048 implements GameInstance {
@@ -104,13 +125,21 @@ class Game2048 implements GameInstance {
   }
 
   text() {
-    const rows = [0, 1, 2, 3].map((r) => this.grid.slice(r * 4, r * 4 + 4).map((v) => String(v || '.').padStart(5)).join(''));
+    const rows = [0, 1, 2, 3].map((r) =>
+      this.grid
+        .slice(r * 4, r * 4 + 4)
+        .map((v) => String(v || '.').padStart(5))
+        .join(''),
+    );
     return [...rows, this.status()].join('\n');
   }
 
   html() {
     const tiles = this.grid
-      .map((v) => `<div class="t" style="background:${COLORS[v] ?? '#3c3a32'};color:${v > 4 ? '#f9f6f2' : '#776e65'};font-size:${v >= 1024 ? 34 : v >= 128 ? 40 : 48}px">${v || ''}</div>`)
+      .map(
+        (v) =>
+          `<div class="t" style="background:${COLORS[v] ?? '#3c3a32'};color:${v > 4 ? '#f9f6f2' : '#776e65'};font-size:${v >= 1024 ? 34 : v >= 128 ? 40 : 48}px">${v || ''}</div>`,
+      )
       .join('');
     return `<style>
       body{margin:0;background:#faf8ef;font-family:'DejaVu Sans',sans-serif;color:#776e65}

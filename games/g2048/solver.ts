@@ -18,7 +18,10 @@ function boardValue(g: Grid): number {
   return value / 50 + empty * 30;
 }
 
-const NEW_TILES = [[2, 0.9], [4, 0.1]] as const;
+const NEW_TILES = [
+  [2, 0.9],
+  [4, 0.1],
+] as const;
 
 /** Expected value after the game places its new tile, then I play `depth` more plies. */
 function chanceValue(g: Grid, depth: number): number {

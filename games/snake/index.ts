@@ -15,7 +15,16 @@ type Dir = Direction;
 const DIRS = DIRECTIONS;
 const DELTA: Record<Dir, [number, number]> = { up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0] };
 const OPPOSITE: Record<Dir, Dir> = { up: 'down', down: 'up', left: 'right', right: 'left' };
-const KEY: Record<string, Dir> = { ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right', w: 'up', s: 'down', a: 'left', d: 'right' };
+const KEY: Record<string, Dir> = {
+  ArrowUp: 'up',
+  ArrowDown: 'down',
+  ArrowLeft: 'left',
+  ArrowRight: 'right',
+  w: 'up',
+  s: 'down',
+  a: 'left',
+  d: 'right',
+};
 export const SNAKE_SIZE = 9;
 const TICK_MS = 100;
 /** Ticks without an action before the snake moves by itself (App. A.5: 10 s normal, 20 s slow). */
@@ -32,7 +41,8 @@ export const snake: GameDefinition = {
     'Turning straight back into the opposite direction is not possible.',
   controls: {
     gui: 'Press one arrow key with PRESS, e.g. [{"action_type":"PRESS","parameters":{"key":"up"}}]. The key turns the snake (if needed) and moves it one square. One move per step: further moves in the same answer are not carried out.',
-    semantic: 'Name one direction: "up", "down", "left" or "right". It turns the snake (if needed) and moves it one square. One move per step: further moves in the same answer are not carried out.',
+    semantic:
+      'Name one direction: "up", "down", "left" or "right". It turns the snake (if needed) and moves it one square. One move per step: further moves in the same answer are not carried out.',
   },
   parseMove: parseDirection,
   viewSize: { width: 520, height: 600 },
@@ -62,13 +72,18 @@ class SnakeGame implements GameInstance {
 
   constructor(private readonly rng: Rng) {
     const mid = Math.floor(SNAKE_SIZE / 2);
-    this.body = [[mid, mid], [mid - 1, mid], [mid - 2, mid]];
+    this.body = [
+      [mid, mid],
+      [mid - 1, mid],
+      [mid - 2, mid],
+    ];
     this.placeFood();
   }
 
   private placeFood() {
     const free: [number, number][] = [];
-    for (let y = 0; y < SNAKE_SIZE; y++) for (let x = 0; x < SNAKE_SIZE; x++) if (!this.body.some(([bx, by]) => bx === x && by === y)) free.push([x, y]);
+    for (let y = 0; y < SNAKE_SIZE; y++)
+      for (let x = 0; x < SNAKE_SIZE; x++) if (!this.body.some(([bx, by]) => bx === x && by === y)) free.push([x, y]);
     if (free.length) this.food = free[Math.floor(this.rng() * free.length)]!;
   }
 
@@ -174,7 +189,17 @@ class SnakeGame implements GameInstance {
   }
 
   snapshot() {
-    return { body: this.body.map((p) => [...p]), dir: this.dir, food: [...this.food], eaten: this.eaten, dead: this.dead, moves: this.moves, autoMoves: this.autoMoves, idle: this.idle, idleLimit: this.idleLimit };
+    return {
+      body: this.body.map((p) => [...p]),
+      dir: this.dir,
+      food: [...this.food],
+      eaten: this.eaten,
+      dead: this.dead,
+      moves: this.moves,
+      autoMoves: this.autoMoves,
+      idle: this.idle,
+      idleLimit: this.idleLimit,
+    };
   }
 
   /** Greedy towards the food, avoiding immediate death; enough for a baseline. */
@@ -184,7 +209,13 @@ class SnakeGame implements GameInstance {
       const [dx, dy] = DELTA[d as Dir];
       const nx = hx + dx;
       const ny = hy + dy;
-      return nx >= 0 && ny >= 0 && nx < SNAKE_SIZE && ny < SNAKE_SIZE && !this.body.slice(0, -1).some(([x, y]) => x === nx && y === ny);
+      return (
+        nx >= 0 &&
+        ny >= 0 &&
+        nx < SNAKE_SIZE &&
+        ny < SNAKE_SIZE &&
+        !this.body.slice(0, -1).some(([x, y]) => x === nx && y === ny)
+      );
     });
     const options = safe.length ? safe : this.validMoves();
     const dist = (d: string) => {

@@ -21,11 +21,14 @@ export const tictactoe: GameDefinition = {
     'Placing a mark on an occupied cell, or clicking outside the board, loses the game at once. A draw is a good result against this opponent.',
   controls: {
     gui: 'Click the centre of an empty cell with CLICK at its pixel coordinates in the screenshot. One move per step: further clicks in the same answer are not carried out.',
-    semantic: 'Name one empty cell, for example "B2" (column letter, then row number). One move per step: further moves in the same answer are not carried out.',
+    semantic:
+      'Name one empty cell, for example "B2" (column letter, then row number). One move per step: further moves in the same answer are not carried out.',
   },
   parseMove(move) {
     const i = parseCell(move);
-    return i === undefined ? { ok: false, error: `"${move}" is not a cell (use A1…C3)` } : { ok: true, move: cellName(i) };
+    return i === undefined
+      ? { ok: false, error: `"${move}" is not a cell (use A1…C3)` }
+      : { ok: true, move: cellName(i) };
   },
   viewSize: { width: 480, height: 600 },
   trials: 20,
@@ -41,7 +44,10 @@ class TicTacToeGame implements GameInstance {
   private placed = 0;
   private lostByRule: string | null = null;
 
-  constructor(private readonly agent: Mark, private readonly rng: Rng) {
+  constructor(
+    private readonly agent: Mark,
+    private readonly rng: Rng,
+  ) {
     if (agent === 'O') this.opponentMove();
   }
 
@@ -130,7 +136,13 @@ class TicTacToeGame implements GameInstance {
   }
 
   snapshot() {
-    return { board: [...this.board], agent: this.agent, placed: this.placed, outcome: this.outcome(), lostByRule: this.lostByRule };
+    return {
+      board: [...this.board],
+      agent: this.agent,
+      placed: this.placed,
+      outcome: this.outcome(),
+      lostByRule: this.lostByRule,
+    };
   }
 
   solverMove() {

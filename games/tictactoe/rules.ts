@@ -4,9 +4,14 @@ export type Cell = Mark | null;
 export type Board = Cell[];
 
 const LINES = [
-  [0, 1, 2], [3, 4, 5], [6, 7, 8],
-  [0, 3, 6], [1, 4, 7], [2, 5, 8],
-  [0, 4, 8], [2, 4, 6],
+  [0, 1, 2],
+  [3, 4, 5],
+  [6, 7, 8],
+  [0, 3, 6],
+  [1, 4, 7],
+  [2, 5, 8],
+  [0, 4, 8],
+  [2, 4, 6],
 ] as const;
 
 export function winner(b: Board): Mark | null {
@@ -63,7 +68,10 @@ export const cellName = (i: number) => `${COLS[i % 3]}${Math.floor(i / 3) + 1}`;
 
 /** "B2", "b2", "2B" → cell index; rows 1–3 top to bottom, columns A–C left to right. */
 export function parseCell(s: string): number | undefined {
-  const t = s.trim().toUpperCase().replace(/[^A-Z0-9]/g, '');
+  const t = s
+    .trim()
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, '');
   const m = /^([ABC])([123])$/.exec(t) ?? /^([123])([ABC])$/.exec(t);
   if (!m) return undefined;
   const [col, row] = /[ABC]/.test(m[1]!) ? [m[1]!, m[2]!] : [m[2]!, m[1]!];

@@ -12,7 +12,13 @@ import { IdcView } from './components/IdcView.tsx';
 
 type Tab = 'live' | 'targets' | 'record' | 'idc' | 'runs' | 'settings';
 
-export function App({ client, onConnection }: { client: ApiClient; onConnection?: (l: (c: boolean) => void) => () => void }) {
+export function App({
+  client,
+  onConnection,
+}: {
+  client: ApiClient;
+  onConnection?: (l: (c: boolean) => void) => () => void;
+}) {
   const live = useCore(client);
   const [tab, setTab] = useState<Tab>('live');
   const [error, setError] = useState<string | null>(null);
@@ -31,7 +37,14 @@ export function App({ client, onConnection }: { client: ApiClient; onConnection?
   const busy = !!core && core.status !== 'idle';
   const coreError = core?.lastError && core.lastError !== dismissed ? core.lastError : null;
   const shownError = error ?? coreError;
-  const tabs: [Tab, string][] = [['live', 'Live'], ['targets', 'New run'], ['record', 'Record human'], ['idc', 'Improve'], ['runs', 'Runs'], ['settings', 'Settings']];
+  const tabs: [Tab, string][] = [
+    ['live', 'Live'],
+    ['targets', 'New run'],
+    ['record', 'Record human'],
+    ['idc', 'Improve'],
+    ['runs', 'Runs'],
+    ['settings', 'Settings'],
+  ];
 
   return (
     <div className="app">
@@ -39,36 +52,85 @@ export function App({ client, onConnection }: { client: ApiClient; onConnection?
         <div className="brand">Gamepilot</div>
         <nav role="tablist">
           {tabs.map(([id, label]) => (
-            <button key={id} role="tab" aria-selected={tab === id} className={tab === id ? 'active' : ''} onClick={() => setTab(id)} data-testid={`tab-${id}`}>{label}</button>
+            <button
+              key={id}
+              role="tab"
+              aria-selected={tab === id}
+              className={tab === id ? 'active' : ''}
+              onClick={() => setTab(id)}
+              data-testid={`tab-${id}`}
+            >
+              {label}
+            </button>
           ))}
         </nav>
-        <div className="run-label">{core?.run ? `${core.run.target} · ${core.run.agent}${core.run.model ? ` (${core.run.model})` : ''} · ${core.run.space}` : 'idle'}</div>
+        <div className="run-label">
+          {core?.run
+            ? `${core.run.target} · ${core.run.agent}${core.run.model ? ` (${core.run.model})` : ''} · ${core.run.space}`
+            : 'idle'}
+        </div>
         <Controls client={client} core={core} onError={setError} />
       </header>
-      {core?.recording && <div className="banner rec" role="status" data-testid="rec-banner">● Recording {core.recording.target} — only this window and input inside it are captured. Stop: {core.stopHotkey}</div>}
-      {!connected && <div className="banner bad" role="alert">Connection to Gamepilot lost — reconnecting…</div>}
+      {core?.recording && (
+        <div className="banner rec" role="status" data-testid="rec-banner">
+          ● Recording {core.recording.target} — only this window and input inside it are captured. Stop:{' '}
+          {core.stopHotkey}
+        </div>
+      )}
+      {!connected && (
+        <div className="banner bad" role="alert">
+          Connection to Gamepilot lost — reconnecting…
+        </div>
+      )}
       {core && !core.modelConfigured && (
         <div className="banner" data-testid="first-launch">
           {core.run?.demo ? 'A baseline agent is playing the built-in 2048 so you can see how it works. ' : ''}
-          No model is configured yet: open <button className="link" onClick={() => setTab('settings')}>Settings</button>, pick a provider (OpenAI, Gemini, OpenRouter, vLLM, Ollama, LM Studio), enter a model and key, then start a run from <button className="link" onClick={() => setTab('targets')}>New run</button>.
+          No model is configured yet: open{' '}
+          <button className="link" onClick={() => setTab('settings')}>
+            Settings
+          </button>
+          , pick a provider (OpenAI, Gemini, OpenRouter, vLLM, Ollama, LM Studio), enter a model and key, then start a
+          run from{' '}
+          <button className="link" onClick={() => setTab('targets')}>
+            New run
+          </button>
+          .
         </div>
       )}
       {shownError && (
         <div className="banner bad" role="alert" data-testid="error">
           {shownError}{' '}
-          <button className="link" data-testid="dismiss-error" onClick={() => (error ? setError(null) : setDismissed(core?.lastError ?? null))}>dismiss</button>
+          <button
+            className="link"
+            data-testid="dismiss-error"
+            onClick={() => (error ? setError(null) : setDismissed(core?.lastError ?? null))}
+          >
+            dismiss
+          </button>
         </div>
       )}
       <main>
         {tab === 'live' && <LiveView live={live} client={client} onError={setError} />}
-        {tab === 'targets' && <TargetPicker client={client} modelConfigured={!!core?.modelConfigured} busy={busy} onError={setError} onStarted={() => { setError(null); setTab('live'); }} />}
+        {tab === 'targets' && (
+          <TargetPicker
+            client={client}
+            modelConfigured={!!core?.modelConfigured}
+            busy={busy}
+            onError={setError}
+            onStarted={() => {
+              setError(null);
+              setTab('live');
+            }}
+          />
+        )}
         {tab === 'record' && <RecordView client={client} core={core} recorded={live.recorded} onError={setError} />}
         {tab === 'idc' && <IdcView client={client} core={core} live={live} onError={setError} />}
         {tab === 'runs' && <RunsView client={client} refreshKey={runsKey} />}
         {tab === 'settings' && <SettingsView client={client} onSaved={() => setError(null)} />}
       </main>
       <footer>
-        {core?.shell === 'web' ? 'web shell' : 'app'} · stop hotkey <kbd>{core?.stopHotkey ?? '…'}</kbd> · keys: P pause/resume, N step, Esc stop
+        {core?.shell === 'web' ? 'web shell' : 'app'} · stop hotkey <kbd>{core?.stopHotkey ?? '…'}</kbd> · keys: P
+        pause/resume, N step, Esc stop
         {live.released.length > 0 && <span> · released on stop: {live.released.join(', ')}</span>}
       </footer>
     </div>

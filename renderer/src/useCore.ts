@@ -1,6 +1,13 @@
 /** Live state of the core, folded from the contract's event stream. */
 import { useEffect, useReducer } from 'react';
-import type { ApiClient, CoreEvent, CoreState, IdcRoundSummary, RecordingResult, StepEventData } from '../../electron/api/contract.ts';
+import type {
+  ApiClient,
+  CoreEvent,
+  CoreState,
+  IdcRoundSummary,
+  RecordingResult,
+  StepEventData,
+} from '../../electron/api/contract.ts';
 
 export interface LiveFrame {
   runId: string;
@@ -28,7 +35,20 @@ export interface LiveState {
   idc: { rounds: IdcRoundSummary[]; curve: number[]; done: Extract<CoreEvent, { type: 'idc-done' }> | null } | null;
 }
 
-const initial: LiveState = { core: null, frame: null, step: null, lastStep: null, answer: '', thinking: '', episodes: [], released: [], warnings: [], recorded: [], lessons: null, idc: null };
+const initial: LiveState = {
+  core: null,
+  frame: null,
+  step: null,
+  lastStep: null,
+  answer: '',
+  thinking: '',
+  episodes: [],
+  released: [],
+  warnings: [],
+  recorded: [],
+  lessons: null,
+  idc: null,
+};
 
 type Action = { type: 'event'; e: CoreEvent } | { type: 'state'; state: CoreState };
 
@@ -41,7 +61,14 @@ function reduce(s: LiveState, a: Action): LiveState {
       return newRun ? { ...initial, core: e.state } : { ...s, core: e.state };
     }
     case 'frame':
-      return { ...s, core: withRun(s.core, (r) => ({ ...r, episode: e.episode, step: e.step })), frame: e, step: null, answer: '', thinking: '' };
+      return {
+        ...s,
+        core: withRun(s.core, (r) => ({ ...r, episode: e.episode, step: e.step })),
+        frame: e,
+        step: null,
+        answer: '',
+        thinking: '',
+      };
     case 'token':
       return e.channel === 'answer' ? { ...s, answer: s.answer + e.text } : { ...s, thinking: s.thinking + e.text };
     case 'step': {
@@ -67,16 +94,35 @@ function reduce(s: LiveState, a: Action): LiveState {
     case 'recorded':
       return { ...s, recorded: [...s.recorded, e.result] };
     case 'lessons':
-      return { ...s, lessons: e, core: withRun(s.core, (r) => (r.reflection && e.text ? { ...r, reflection: { ...r.reflection, lessons: e.text } } : r)) };
+      return {
+        ...s,
+        lessons: e,
+        core: withRun(s.core, (r) =>
+          r.reflection && e.text ? { ...r, reflection: { ...r.reflection, lessons: e.text } } : r,
+        ),
+      };
     case 'idc':
-      return { ...s, idc: { rounds: [...(s.idc?.rounds ?? []).filter((x) => x.round !== e.round.round), e.round], curve: e.curve, done: null } };
+      return {
+        ...s,
+        idc: {
+          rounds: [...(s.idc?.rounds ?? []).filter((x) => x.round !== e.round.round), e.round],
+          curve: e.curve,
+          done: null,
+        },
+      };
     case 'idc-done':
-      return { ...s, idc: { rounds: s.idc?.rounds ?? [], curve: e.curve.length ? e.curve : (s.idc?.curve ?? []), done: e } };
+      return {
+        ...s,
+        idc: { rounds: s.idc?.rounds ?? [], curve: e.curve.length ? e.curve : (s.idc?.curve ?? []), done: e },
+      };
   }
 }
 
 /** Live counters move with the event stream; state events (status changes) resynchronise them. */
-function withRun(core: CoreState | null, f: (r: NonNullable<CoreState['run']>) => NonNullable<CoreState['run']>): CoreState | null {
+function withRun(
+  core: CoreState | null,
+  f: (r: NonNullable<CoreState['run']>) => NonNullable<CoreState['run']>,
+): CoreState | null {
   return core?.run ? { ...core, run: f(core.run) } : core;
 }
 
@@ -84,7 +130,10 @@ export function useCore(client: ApiClient): LiveState {
   const [state, dispatch] = useReducer(reduce, initial);
   useEffect(() => {
     const off = client.onEvent((e) => dispatch({ type: 'event', e }));
-    client.request('state').then((st) => dispatch({ type: 'state', state: st }), () => {});
+    client.request('state').then(
+      (st) => dispatch({ type: 'state', state: st }),
+      () => {},
+    );
     return off;
   }, [client]);
   return state;

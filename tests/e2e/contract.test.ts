@@ -32,9 +32,27 @@ beforeAll(async () => {
   mkdirSync(staticDir, { recursive: true });
   writeFileSync(path.join(staticDir, 'index.html'), '<title>Gamepilot — control</title>');
   // A finished run on disk for the library calls.
-  const store = RunStore.create(runsDir, { kind: 'agent', game: '2048', target: { kind: 'builtin', label: '2048' }, agent: 'random', model: null, action_space: 'gui', config: {} });
+  const store = RunStore.create(runsDir, {
+    kind: 'agent',
+    game: '2048',
+    target: { kind: 'builtin', label: '2048' },
+    agent: 'random',
+    model: null,
+    action_space: 'gui',
+    config: {},
+  });
   const frame = store.writeFrame(0, 0, Buffer.from([0xff, 0xd8, 0xff, 0xd9]), 'jpg');
-  store.appendStep({ step: 0, episode: 0, t_capture: Date.now(), frame, reasoning: 'r', raw: null, actions: [], errors: [], latency_ms: { locate: 1, capture: 1, encode: 1, model: 1, act: 1, total: 5 } });
+  store.appendStep({
+    step: 0,
+    episode: 0,
+    t_capture: Date.now(),
+    frame,
+    reasoning: 'r',
+    raw: null,
+    actions: [],
+    errors: [],
+    latency_ms: { locate: 1, capture: 1, encode: 1, model: 1, act: 1, total: 5 },
+  });
   store.update({ episodes: [{ episode: 0, seed: 0, score: 12.5, steps: 1, end: 'max_steps' }], mean: 12.5, std: 0 });
   store.close('completed');
   seededRun = store.meta.id;
@@ -51,7 +69,12 @@ beforeAll(async () => {
   shell = await startWebShell(core, { staticDir });
   ws = wsClient(`ws://127.0.0.1:${shell.port}/api/ws?token=${shell.token}`, WebSocket as never);
   const pair = ipcPair();
-  serveIpc(core, pair.ipcMain, () => [pair.sink], (e) => fromMainFrameOf(e, pair.contents));
+  serveIpc(
+    core,
+    pair.ipcMain,
+    () => [pair.sink],
+    (e) => fromMainFrameOf(e, pair.contents),
+  );
   ipc = ipcClient(pair.bridge);
 });
 
@@ -83,27 +106,56 @@ for (const transport of ['websocket', 'ipc'] as const) {
       await expect(client().request('explode' as never)).rejects.toThrow(/unknown method "explode"/);
       await expect(client().request('control', { action: 'fly' } as never)).rejects.toThrow(/control: action/);
       await expect(client().request('getRun', { id: '../etc' })).rejects.toThrow(/getRun: id/);
-      await expect(client().request('getFrame', { id: seededRun, frame: 'frames/../../run.json' })).rejects.toThrow(/getFrame: frame/);
-      await expect(client().request('startRun', { target: { game: '2048' }, agent: 'vlm' })).rejects.toThrow(/no model configured/);
+      await expect(client().request('getFrame', { id: seededRun, frame: 'frames/../../run.json' })).rejects.toThrow(
+        /getFrame: frame/,
+      );
+      await expect(client().request('startRun', { target: { game: '2048' }, agent: 'vlm' })).rejects.toThrow(
+        /no model configured/,
+      );
     });
 
     it('says what kind of failure each refusal is: an ApiError with a code beside the message', async () => {
       const unknown = await failure(client().request('explode' as never));
       expect(unknown).toBeInstanceOf(ApiError);
       expect(unknown).toMatchObject({ code: 'bad-input', message: 'unknown method "explode"' });
-      expect(await failure(client().request('control', { action: 'fly' } as never))).toMatchObject({ code: 'bad-input' });
-      expect(await failure(client().request('startRun', { target: { game: '2048' }, agent: 'vlm' }))).toMatchObject({ code: 'bad-input', message: expect.stringMatching(/no model configured/) });
-      expect(await failure(client().request('getRun', { id: 'no-such-run' }))).toMatchObject({ code: 'not-found', message: expect.stringMatching(/no run "no-such-run"/) });
-      expect(await failure(client().request('startRun', { target: { game: 'chess' }, agent: 'solver' }))).toMatchObject({ code: 'not-found', message: expect.stringMatching(/unknown game "chess"/) });
-      expect(await failure(client().request('control', { action: 'pause' }))).toMatchObject({ code: 'not-found', message: 'no run is going' });
-      expect(await failure(client().request('thumbnail', { windowId: '0x7ffffff0' }))).toMatchObject({ code: 'target-gone' });
-      expect(await failure(client().request('startRun', { target: { windowId: '0x7ffffff0' }, agent: 'solver' }))).toMatchObject({ code: 'target-gone', message: expect.stringMatching(/no window with id 0x7ffffff0/) });
+      expect(await failure(client().request('control', { action: 'fly' } as never))).toMatchObject({
+        code: 'bad-input',
+      });
+      expect(await failure(client().request('startRun', { target: { game: '2048' }, agent: 'vlm' }))).toMatchObject({
+        code: 'bad-input',
+        message: expect.stringMatching(/no model configured/),
+      });
+      expect(await failure(client().request('getRun', { id: 'no-such-run' }))).toMatchObject({
+        code: 'not-found',
+        message: expect.stringMatching(/no run "no-such-run"/),
+      });
+      expect(await failure(client().request('startRun', { target: { game: 'chess' }, agent: 'solver' }))).toMatchObject(
+        { code: 'not-found', message: expect.stringMatching(/unknown game "chess"/) },
+      );
+      expect(await failure(client().request('control', { action: 'pause' }))).toMatchObject({
+        code: 'not-found',
+        message: 'no run is going',
+      });
+      expect(await failure(client().request('thumbnail', { windowId: '0x7ffffff0' }))).toMatchObject({
+        code: 'target-gone',
+      });
+      expect(
+        await failure(client().request('startRun', { target: { windowId: '0x7ffffff0' }, agent: 'solver' })),
+      ).toMatchObject({ code: 'target-gone', message: expect.stringMatching(/no window with id 0x7ffffff0/) });
       expect((await client().request('state')).status).toBe('idle');
     });
 
     it('saves settings and keeps the API key out of the settings file', async () => {
-      const r = await client().request('saveSettings', { settings: { provider: 'ollama', model: `m-${transport}`, history: 3 }, apiKey: 'sk-secret-123' });
-      expect(r.settings).toMatchObject({ provider: 'ollama', baseURL: 'http://localhost:11434/v1', model: `m-${transport}`, history: 3 });
+      const r = await client().request('saveSettings', {
+        settings: { provider: 'ollama', model: `m-${transport}`, history: 3 },
+        apiKey: 'sk-secret-123',
+      });
+      expect(r.settings).toMatchObject({
+        provider: 'ollama',
+        baseURL: 'http://localhost:11434/v1',
+        model: `m-${transport}`,
+        history: 3,
+      });
       expect(r.apiKeySet).toBe(true);
       const onDisk = readFileSync(path.join(configDir, 'settings.json'), 'utf8');
       expect(onDisk).toContain(`m-${transport}`);
@@ -114,13 +166,28 @@ for (const transport of ['websocket', 'ipc'] as const) {
     });
 
     it('refuses reflection "other" without a reflector model different from the player, before anything opens', async () => {
-      await client().request('saveSettings', { settings: { provider: 'custom', baseURL: 'http://127.0.0.1:9/v1', model: 'player-vlm' } });
+      await client().request('saveSettings', {
+        settings: { provider: 'custom', baseURL: 'http://127.0.0.1:9/v1', model: 'player-vlm' },
+      });
       try {
         const before = (await client().request('listRuns')).runs.length;
-        const start = (reflectorModel?: string) => client().request('startRun', { target: { game: '2048' }, agent: 'vlm', reflection: { mode: 'other', ...(reflectorModel ? { reflectorModel } : {}) } });
-        await expect(start()).rejects.toThrow(/"other" learns from another model's reflection: give a reflector model different from the player's \("player-vlm"\)/);
+        const start = (reflectorModel?: string) =>
+          client().request('startRun', {
+            target: { game: '2048' },
+            agent: 'vlm',
+            reflection: { mode: 'other', ...(reflectorModel ? { reflectorModel } : {}) },
+          });
+        await expect(start()).rejects.toThrow(
+          /"other" learns from another model's reflection: give a reflector model different from the player's \("player-vlm"\)/,
+        );
         await expect(start('Player-VLM')).rejects.toThrow(/different from the player's/);
-        await expect(client().request('startRun', { target: { game: '2048' }, agent: 'vlm', reflection: { mode: 'self-f', reflectorModel: 'judge-vlm' } })).rejects.toThrow(/"self-f" reflects with the player's own model/);
+        await expect(
+          client().request('startRun', {
+            target: { game: '2048' },
+            agent: 'vlm',
+            reflection: { mode: 'self-f', reflectorModel: 'judge-vlm' },
+          }),
+        ).rejects.toThrow(/"self-f" reflects with the player's own model/);
         expect((await client().request('listRuns')).runs.length).toBe(before);
         expect((await client().request('state')).status).toBe('idle');
       } finally {
@@ -129,17 +196,27 @@ for (const transport of ['websocket', 'ipc'] as const) {
     });
 
     it('reports an unreachable model endpoint in testConnection', async () => {
-      const r = await client().request('testConnection', { settings: { provider: 'custom', baseURL: 'http://127.0.0.1:9/v1' } });
+      const r = await client().request('testConnection', {
+        settings: { provider: 'custom', baseURL: 'http://127.0.0.1:9/v1' },
+      });
       expect(r.ok).toBe(false);
       expect(r.error).toMatch(/127\.0\.0\.1:9/);
     });
 
     it('serves the runs library: list, open, frames, export', async () => {
       const { runs } = await client().request('listRuns');
-      expect(runs.find((r) => r.id === seededRun)).toMatchObject({ game: '2048', agent: 'random', mean: 12.5, status: 'completed', steps: 1 });
+      expect(runs.find((r) => r.id === seededRun)).toMatchObject({
+        game: '2048',
+        agent: 'random',
+        mean: 12.5,
+        status: 'completed',
+        steps: 1,
+      });
       const run = await client().request('getRun', { id: seededRun });
       expect(run.steps).toHaveLength(1);
-      expect((await client().request('getFrame', { id: seededRun, frame: 'frames/e000-s00000.jpg' })).dataUrl).toBe('data:image/jpeg;base64,/9j/2Q==');
+      expect((await client().request('getFrame', { id: seededRun, frame: 'frames/e000-s00000.jpg' })).dataUrl).toBe(
+        'data:image/jpeg;base64,/9j/2Q==',
+      );
       const name = `export-${transport}`;
       const { path: exported } = await client().request('exportRun', { id: seededRun, name });
       expect(exported).toBe(path.join(tmp, 'exports', name));
@@ -164,17 +241,40 @@ for (const transport of ['websocket', 'ipc'] as const) {
         }
       };
       try {
-        const { id } = await client().request('startRun', { target: { game: '2048' }, agent: 'solver', space: 'gui', episodes: 1, maxSteps: 500, paceMs: 100 });
+        const { id } = await client().request('startRun', {
+          target: { game: '2048' },
+          agent: 'solver',
+          space: 'gui',
+          episodes: 1,
+          maxSteps: 500,
+          paceMs: 100,
+        });
         await until(() => events.some((e) => e.type === 'step'));
         const frame = events.find((e) => e.type === 'frame');
         expect(frame).toMatchObject({ runId: id, dataUrl: expect.stringMatching(/^data:image\/jpeg;base64,/) });
         // One busy rule for every activity: another run, an IDC or a recording is refused while this run goes.
-        expect(await failure(client().request('startRun', { target: { game: '2048' }, agent: 'solver' }))).toMatchObject({ code: 'busy', message: 'a run is already going; stop it first' });
+        expect(
+          await failure(client().request('startRun', { target: { game: '2048' }, agent: 'solver' })),
+        ).toMatchObject({ code: 'busy', message: 'a run is already going; stop it first' });
         expect(await failure(client().request('startIdc', { game: '2048' }))).toMatchObject({ code: 'busy' });
-        expect(await failure(client().request('startRecording', { target: { game: '2048' }, role: 'expert', participant: 'p1', consent: true }))).toMatchObject({ code: 'busy' });
+        expect(
+          await failure(
+            client().request('startRecording', {
+              target: { game: '2048' },
+              role: 'expert',
+              participant: 'p1',
+              consent: true,
+            }),
+          ),
+        ).toMatchObject({ code: 'busy' });
 
         await client().request('control', { action: 'pause' });
-        await until(() => (events.at(-1)?.type === 'state' && (events.at(-1) as { state: { status: string } }).state.status === 'paused') || false);
+        await until(
+          () =>
+            (events.at(-1)?.type === 'state' &&
+              (events.at(-1) as { state: { status: string } }).state.status === 'paused') ||
+            false,
+        );
         await new Promise((r) => setTimeout(r, 400));
         const stepsPaused = events.filter((e) => e.type === 'step').length;
         await new Promise((r) => setTimeout(r, 600));
@@ -197,7 +297,8 @@ for (const transport of ['websocket', 'ipc'] as const) {
     it('switches the latency mode mid-run: the next steps follow the new mode', async () => {
       const events: CoreEvent[] = [];
       const off = client().onEvent((e) => events.push(e));
-      const steps = () => events.filter((e): e is Extract<CoreEvent, { type: 'step' }> => e.type === 'step').map((e) => e.data);
+      const steps = () =>
+        events.filter((e): e is Extract<CoreEvent, { type: 'step' }> => e.type === 'step').map((e) => e.data);
       const until = async (pred: () => boolean, ms = 20000) => {
         const t0 = Date.now();
         while (!pred()) {
@@ -206,7 +307,14 @@ for (const transport of ['websocket', 'ipc'] as const) {
         }
       };
       try {
-        await client().request('startRun', { target: { game: 'snake' }, agent: 'solver', episodes: 1, maxSteps: 100, paceMs: 300, latency: 'normal' });
+        await client().request('startRun', {
+          target: { game: 'snake' },
+          agent: 'solver',
+          episodes: 1,
+          maxSteps: 100,
+          paceMs: 300,
+          latency: 'normal',
+        });
         expect((await client().request('state')).run!.latency).toMatchObject({ mode: 'normal', world: 'engine' });
         await until(() => steps().length >= 1);
         expect(steps()[0]!.latency_mode).toBe('normal');
@@ -254,12 +362,18 @@ describe('web shell access control', () => {
     const ok = await fetch(`${base()}/api/health?token=${shell.token}`);
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({ ok: true, version: '0.0.0-test' });
-    expect((await fetch(`${base()}/api/health`, { headers: { authorization: `Bearer ${shell.token}` } })).status).toBe(200);
+    expect((await fetch(`${base()}/api/health`, { headers: { authorization: `Bearer ${shell.token}` } })).status).toBe(
+      200,
+    );
   });
 
   it('refuses foreign origins, on routes and on the socket', async () => {
-    expect((await fetch(`${base()}/api/health?token=${shell.token}`, { headers: { origin: 'http://evil.example' } })).status).toBe(403);
-    expect((await fetch(`${base()}/api/health?token=${shell.token}`, { headers: { origin: base() } })).status).toBe(200);
+    expect(
+      (await fetch(`${base()}/api/health?token=${shell.token}`, { headers: { origin: 'http://evil.example' } })).status,
+    ).toBe(403);
+    expect((await fetch(`${base()}/api/health?token=${shell.token}`, { headers: { origin: base() } })).status).toBe(
+      200,
+    );
     const attempt = (url: string, origin?: string) =>
       new Promise<string>((resolve) => {
         const s = new WebSocket(url, origin ? { origin } : {});
@@ -271,13 +385,18 @@ describe('web shell access control', () => {
       });
     expect(await attempt(`ws://127.0.0.1:${shell.port}/api/ws`)).toMatch(/401/);
     expect(await attempt(`ws://127.0.0.1:${shell.port}/api/ws?token=nope`)).toMatch(/401/);
-    expect(await attempt(`ws://127.0.0.1:${shell.port}/api/ws?token=${shell.token}`, 'http://evil.example')).toMatch(/403/);
+    expect(await attempt(`ws://127.0.0.1:${shell.port}/api/ws?token=${shell.token}`, 'http://evil.example')).toMatch(
+      /403/,
+    );
     expect(await attempt(`ws://127.0.0.1:${shell.port}/api/ws?token=${shell.token}`, base())).toBe('open');
   });
 
   it('listens on loopback only: its socket is bound to 127.0.0.1, and no other address of this machine answers', async () => {
     expect(shell.address()).toMatchObject({ address: '127.0.0.1', family: 'IPv4', port: shell.port });
-    const others = Object.values(networkInterfaces()).flat().filter((i) => i && !i.internal && i.family === 'IPv4').map((i) => i!.address);
+    const others = Object.values(networkInterfaces())
+      .flat()
+      .filter((i) => i && !i.internal && i.family === 'IPv4')
+      .map((i) => i!.address);
     for (const host of others) {
       const outcome = await new Promise<string>((resolve) => {
         const s = net.connect({ host, port: shell.port }, () => (s.destroy(), resolve('connected')));

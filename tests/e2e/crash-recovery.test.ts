@@ -49,10 +49,14 @@ async function deadOwner(): Promise<Owner> {
 }
 
 describe('the registry file shared by several processes', () => {
-  it('keeps every writer\'s entry: two processes rewriting their own entries 300 times lose nothing', async () => {
+  it("keeps every writer's entry: two processes rewriting their own entries 300 times lose nothing", async () => {
     const config = tmp();
     const writers = ['a', 'b'].map((label) =>
-      spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'tests', 'helpers', 'registry-writer.ts'), config, label, '300'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] }),
+      spawn(
+        process.execPath,
+        ['--import', 'tsx', path.join(ROOT, 'tests', 'helpers', 'registry-writer.ts'), config, label, '300'],
+        { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] },
+      ),
     );
     const reports = await Promise.all(
       writers.map(
@@ -92,21 +96,35 @@ describe('recovery at start', () => {
     const dead = await deadOwner();
     for (const g of [orphan, shared, recycled]) process.kill(g.child.pid!, 'SIGSTOP');
     const pidOf = (g: { child: ChildProcess }) => g.child.pid!;
-    writeFileSync(suspendedRegistry(config).file, JSON.stringify({
-      entries: [
-        { owner: dead, items: [{ pid: pidOf(orphan), started: orphan.owner.started }, { pid: pidOf(shared), started: shared.owner.started }, { pid: pidOf(recycled), started: recycled.owner.started - 60_000 }] },
-        { owner: liveOwner.owner, items: [{ pid: pidOf(shared), started: shared.owner.started }] },
-      ],
-    }));
+    writeFileSync(
+      suspendedRegistry(config).file,
+      JSON.stringify({
+        entries: [
+          {
+            owner: dead,
+            items: [
+              { pid: pidOf(orphan), started: orphan.owner.started },
+              { pid: pidOf(shared), started: shared.owner.started },
+              { pid: pidOf(recycled), started: recycled.owner.started - 60_000 },
+            ],
+          },
+          { owner: liveOwner.owner, items: [{ pid: pidOf(shared), started: shared.owner.started }] },
+        ],
+      }),
+    );
     await expect.poll(() => processState(pidOf(recycled))).toBe('T');
     const lines: string[] = [];
     const r = recoverCrashLeftovers(config, (l) => lines.push(l));
     expect(r.resumed).toEqual([pidOf(orphan)]);
-    expect(lines).toEqual([`resumed process(es) ${pidOf(orphan)} that a crashed run (pid ${dead.pid}) had left suspended`]);
+    expect(lines).toEqual([
+      `resumed process(es) ${pidOf(orphan)} that a crashed run (pid ${dead.pid}) had left suspended`,
+    ]);
     await expect.poll(() => processState(pidOf(orphan))).not.toBe('T');
     expect(processState(pidOf(shared))).toBe('T'); // the live owner's to resume
     expect(processState(pidOf(recycled))).toBe('T'); // not the process the dead owner stopped
-    expect(suspendedRegistry(config).read()).toEqual([{ owner: liveOwner.owner, items: [{ pid: pidOf(shared), started: shared.owner.started }] }]);
+    expect(suspendedRegistry(config).read()).toEqual([
+      { owner: liveOwner.owner, items: [{ pid: pidOf(shared), started: shared.owner.started }] },
+    ]);
   });
 
   it('resumes the pids of the older, ownerless file layout (as before owners were recorded)', async () => {
@@ -122,7 +140,7 @@ describe('recovery at start', () => {
     expect(suspendedRegistry(config).read()).toEqual([]);
   });
 
-  it('releases the keys a dead owner held on the real X keyboard and leaves a live owner\'s down', async () => {
+  it("releases the keys a dead owner held on the real X keyboard and leaves a live owner's down", async () => {
     const config = tmp();
     const live = await sleeper();
     const dead = await deadOwner();
@@ -131,12 +149,15 @@ describe('recovery at start', () => {
       releaseKeysyms(['Control_L', 'Shift_L']);
       execFileSync('xdotool', ['keydown', 'Control_L', 'Shift_L']);
       expect(heldInput().keys).toEqual(expect.arrayContaining([ctrl, shift]));
-      writeFileSync(heldInputRegistry(config).file, JSON.stringify({
-        entries: [
-          { owner: dead, items: ['LeftControl', 'LeftShift', 'NotAKey'] },
-          { owner: live.owner, items: ['LeftControl'] },
-        ],
-      }));
+      writeFileSync(
+        heldInputRegistry(config).file,
+        JSON.stringify({
+          entries: [
+            { owner: dead, items: ['LeftControl', 'LeftShift', 'NotAKey'] },
+            { owner: live.owner, items: ['LeftControl'] },
+          ],
+        }),
+      );
       const lines: string[] = [];
       const r = recoverCrashLeftovers(config, (l) => lines.push(l));
       expect(r.released).toEqual(['LeftShift']);
@@ -163,7 +184,9 @@ describe('recovery at start', () => {
       process.env.DISPLAY = saved;
     }
     expect(r.released).toEqual([]);
-    expect(lines).toEqual([expect.stringMatching(/^warning: could not release LeftShift left held by a crashed run \(pid \d+\): \S/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(/^warning: could not release LeftShift left held by a crashed run \(pid \d+\): \S/),
+    ]);
     expect(heldInputRegistry(config).read()).toEqual([{ owner: dead, items: ['LeftShift'] }]);
     // With the display back, the next start finishes the job.
     expect(recoverCrashLeftovers(config, () => {}).released).toEqual(['LeftShift']);
@@ -176,10 +199,22 @@ describe('a hold that cannot be written down', () => {
   it('is refused with a clear error and no key goes down; a momentary press still works', async () => {
     const notADir = path.join(tmp(), 'file');
     writeFileSync(notADir, 'a file where the config folder should be');
-    const executor = new ActionExecutor({ heldInput: new HeldInputTracker(heldInputRegistry(path.join(notADir, 'gamepilot'))) });
-    const g = { window: { x: 0, y: 0, width: 200, height: 200 }, imageScale: 1, imageWidth: 200, imageHeight: 200, inputScale: 1 };
+    const executor = new ActionExecutor({
+      heldInput: new HeldInputTracker(heldInputRegistry(path.join(notADir, 'gamepilot'))),
+    });
+    const g = {
+      window: { x: 0, y: 0, width: 200, height: 200 },
+      imageScale: 1,
+      imageWidth: 200,
+      imageHeight: 200,
+      inputScale: 1,
+    };
     const [down] = await executor.execute([{ kind: 'gui', type: 'KEY_DOWN', params: { key: 'shift' } }], g);
-    expect(down).toEqual({ action: 'KEY_DOWN', ok: false, error: expect.stringMatching(/^input failed: cannot write .*held-input\.json: /) });
+    expect(down).toEqual({
+      action: 'KEY_DOWN',
+      ok: false,
+      error: expect.stringMatching(/^input failed: cannot write .*held-input\.json: /),
+    });
     expect(heldInput().keys).toEqual([]);
     expect(executor.held()).toEqual([]);
     const [tap] = await executor.execute([{ kind: 'gui', type: 'PRESS', params: { key: 'shift' } }], g);
@@ -215,7 +250,9 @@ describe('every command that can freeze or press recovers at start', () => {
   it('gamepilot web', async () => {
     const config = tmp();
     const dead = await crashedShift(config);
-    const child = spawnCli(['web', '--no-demo', '--port', '0', '--runs-dir', tmp(), '--config-dir', config], { GAMEPILOT_CONFIG_DIR: config });
+    const child = spawnCli(['web', '--no-demo', '--port', '0', '--runs-dir', tmp(), '--config-dir', config], {
+      GAMEPILOT_CONFIG_DIR: config,
+    });
     try {
       let stderr = '';
       child.stderr!.on('data', (d) => (stderr += d));

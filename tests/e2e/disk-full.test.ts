@@ -20,7 +20,9 @@ beforeAll(() => {
   try {
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mnt], { stdio: 'pipe' });
   } catch (err) {
-    throw new Error(`this test mounts a 2 MB tmpfs to fill a real disk and needs root or CAP_SYS_ADMIN: ${(err as { stderr?: Buffer }).stderr ?? (err as Error).message}`);
+    throw new Error(
+      `this test mounts a 2 MB tmpfs to fill a real disk and needs root or CAP_SYS_ADMIN: ${(err as { stderr?: Buffer }).stderr ?? (err as Error).message}`,
+    );
   }
 });
 afterAll(() => {
@@ -28,14 +30,23 @@ afterAll(() => {
 });
 
 function walk(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)],
+  );
 }
 
 describe('a full disk', () => {
   it('ends the run as failed, names the folder, and leaves no temp file or torn line', async () => {
     const { session, target } = await prepareRun({
-      game: '2048', agent: 'solver', space: 'gui', episodes: 1, maxSteps: 5000, seed: 3, outDir: mnt,
-      capture: 'nut', encode: { longSide: 1280, format: 'png', quality: 80 },
+      game: '2048',
+      agent: 'solver',
+      space: 'gui',
+      episodes: 1,
+      maxSteps: 5000,
+      seed: 3,
+      outDir: mnt,
+      capture: 'nut',
+      encode: { longSide: 1280, format: 'png', quality: 80 },
     });
     let result;
     try {
@@ -60,14 +71,33 @@ describe('a full disk', () => {
     const steps = lines.map((l) => JSON.parse(l) as { frame: string });
     expect(meta.totals.steps).toBe(steps.length);
     // Every frame on disk is a whole image; every step's frame is there.
-    for (const f of files.filter((x) => x.includes(`${path.sep}frames${path.sep}`))) await expect(sharp(f).stats(), f).resolves.toBeTruthy();
+    for (const f of files.filter((x) => x.includes(`${path.sep}frames${path.sep}`)))
+      await expect(sharp(f).stats(), f).resolves.toBeTruthy();
     for (const s of steps) expect(files).toContain(path.join(dir, s.frame));
   });
 
   it('still marks the run failed when not even run.json can be replaced', () => {
     for (const d of readdirSync(mnt)) rmSync(path.join(mnt, d), { recursive: true, force: true });
-    const store = RunStore.create(mnt, { kind: 'agent', game: '2048', target: { kind: 'builtin', label: '2048' }, agent: 'solver', model: null, action_space: 'gui', config: {} });
-    store.appendStep({ step: 0, episode: 0, t_capture: 0, frame: null, reasoning: 'r', raw: null, actions: [], errors: [], latency_ms: { locate: 0, capture: 0, encode: 0, model: 0, act: 0, total: 0 } });
+    const store = RunStore.create(mnt, {
+      kind: 'agent',
+      game: '2048',
+      target: { kind: 'builtin', label: '2048' },
+      agent: 'solver',
+      model: null,
+      action_space: 'gui',
+      config: {},
+    });
+    store.appendStep({
+      step: 0,
+      episode: 0,
+      t_capture: 0,
+      frame: null,
+      reasoning: 'r',
+      raw: null,
+      actions: [],
+      errors: [],
+      latency_ms: { locate: 0, capture: 0, encode: 0, model: 0, act: 0, total: 0 },
+    });
     // Fill every last page of the tmpfs.
     const filler = openSync(path.join(mnt, 'filler'), 'w');
     const chunk = Buffer.alloc(4096, 1);
@@ -78,7 +108,19 @@ describe('a full disk', () => {
     } finally {
       closeSync(filler);
     }
-    expect(() => store.appendStep({ step: 1, episode: 0, t_capture: 0, frame: null, reasoning: 'x'.repeat(8000), raw: null, actions: [], errors: [], latency_ms: { locate: 0, capture: 0, encode: 0, model: 0, act: 0, total: 0 } })).toThrow(/the disk holding .* is full/);
+    expect(() =>
+      store.appendStep({
+        step: 1,
+        episode: 0,
+        t_capture: 0,
+        frame: null,
+        reasoning: 'x'.repeat(8000),
+        raw: null,
+        actions: [],
+        errors: [],
+        latency_ms: { locate: 0, capture: 0, encode: 0, model: 0, act: 0, total: 0 },
+      }),
+    ).toThrow(/the disk holding .* is full/);
     store.close('completed');
     const meta = JSON.parse(readFileSync(path.join(store.dir, 'run.json'), 'utf8'));
     expect(meta.status).toBe('failed');

@@ -14,7 +14,9 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.ts';
 
 describe('Electron shell bundle', () => {
-  it('bundles main, preload and the recorder’s worker threads, and the bundled threads run under plain Node', { timeout: 60_000 }, async () => {
+  it('bundles main, preload and the recorder’s worker threads, and the bundled threads run under plain Node', {
+    timeout: 60_000,
+  }, async () => {
     execFileSync(process.execPath, ['scripts/build-electron.mjs'], { cwd: ROOT, encoding: 'utf8' });
     // The bundled preload, run as Electron would run it: it asks for `electron` and nothing else,
     // and exposes exactly request() and onEvent() over the two contract channels.
@@ -23,7 +25,9 @@ describe('Electron shell bundle', () => {
     const sent: unknown[][] = [];
     const listeners = new Map<string, Set<(...a: unknown[]) => void>>();
     const electron = {
-      contextBridge: { exposeInMainWorld: (key: string, api: Record<string, (...a: any[]) => any>) => (exposed[key] = api) },
+      contextBridge: {
+        exposeInMainWorld: (key: string, api: Record<string, (...a: any[]) => any>) => (exposed[key] = api),
+      },
       ipcRenderer: {
         invoke: (...a: unknown[]) => (sent.push(a), Promise.resolve('answer')),
         on: (ch: string, l: (...a: unknown[]) => void) => listeners.set(ch, (listeners.get(ch) ?? new Set()).add(l)),
@@ -32,7 +36,11 @@ describe('Electron shell bundle', () => {
     };
     const preload = readFileSync(path.join(ROOT, 'dist-electron', 'preload.cjs'), 'utf8');
     const module = { exports: {} };
-    vm.runInNewContext(preload, { module, exports: module.exports, require: (id: string) => (required.push(id), id === 'electron' ? electron : {}) });
+    vm.runInNewContext(preload, {
+      module,
+      exports: module.exports,
+      require: (id: string) => (required.push(id), id === 'electron' ? electron : {}),
+    });
     expect(required).toEqual(['electron']);
     expect(Object.keys(exposed)).toEqual(['gamepilot']);
     expect(Object.keys(exposed.gamepilot!).sort()).toEqual(['onEvent', 'request']);
@@ -46,7 +54,14 @@ describe('Electron shell bundle', () => {
     expect(listeners.get('gamepilot:event')?.size).toBe(0);
     // The capture thread from the bundle starts its own writer threads (also from the bundle) and records.
     const dir = mkdtempSync(path.join(tmpdir(), 'gp-bundle-'));
-    const worker = new Worker(path.join(ROOT, 'dist-electron', 'capture-worker.mjs'), { workerData: { backend: 'nut', settings: { fps: 10, durationS: 1, dir }, bounds: { x: 0, y: 0, width: 160, height: 120 }, quality: 70 } });
+    const worker = new Worker(path.join(ROOT, 'dist-electron', 'capture-worker.mjs'), {
+      workerData: {
+        backend: 'nut',
+        settings: { fps: 10, durationS: 1, dir },
+        bounds: { x: 0, y: 0, width: 160, height: 120 },
+        quality: 70,
+      },
+    });
     const messages: { kind: string; stats?: { error?: string } }[] = [];
     await new Promise<void>((resolve, reject) => {
       worker.on('message', (m) => {

@@ -22,7 +22,9 @@ let game: { child: ChildProcess; window: WindowInfo };
 let decoy: { child: ChildProcess; window: WindowInfo };
 
 beforeAll(async () => {
-  server = await new FakeOpenAI((_b, i) => ({ text: answer('slide', [{ action_type: 'PRESS', parameters: { key: KEYS[i % KEYS.length] } }]) })).start();
+  server = await new FakeOpenAI((_b, i) => ({
+    text: answer('slide', [{ action_type: 'PRESS', parameters: { key: KEYS[i % KEYS.length] } }]),
+  })).start();
   game = await startWindow('/usr/games/gnome-2048', [], /^GNOME 2048$/);
   await new Promise((r) => setTimeout(r, 1000)); // let GTK draw the first board
   // A magenta window over the game: the harness must raise the game before capturing.
@@ -39,7 +41,8 @@ afterAll(async () => {
 async function magentaShare(file: string | Buffer): Promise<number> {
   const { data, info } = await sharp(file).raw().toBuffer({ resolveWithObject: true });
   let n = 0;
-  for (let i = 0; i < data.length; i += info.channels) if (data[i]! > 200 && data[i + 1]! < 60 && data[i + 2]! > 200) n++;
+  for (let i = 0; i < data.length; i += info.channels)
+    if (data[i]! > 200 && data[i + 1]! < 60 && data[i + 2]! > 200) n++;
   return n / (info.width * info.height);
 }
 
@@ -47,11 +50,28 @@ describe('gamepilot run --window (third-party game)', () => {
   it('captures only the game window, lands keys in it and records every step', async () => {
     // Before the run the decoy really covers part of the game.
     const raw = await new NutCapturer().grab(game.window.bounds);
-    const png = await sharp(toRgb(raw).data, { raw: { width: raw.width, height: raw.height, channels: 4 } }).png().toBuffer();
+    const png = await sharp(toRgb(raw).data, { raw: { width: raw.width, height: raw.height, channels: 4 } })
+      .png()
+      .toBuffer();
     expect(await magentaShare(png)).toBeGreaterThan(0.05);
 
     const out = mkdtempSync(path.join(tmpdir(), 'gp-ext-'));
-    const r = await runCli(['run', '--window', '^GNOME 2048$', '--agent', 'vlm', '--model', 'test-vlm', '--base-url', server.baseURL, '--max-steps', '6', '--out', out, '--json']);
+    const r = await runCli([
+      'run',
+      '--window',
+      '^GNOME 2048$',
+      '--agent',
+      'vlm',
+      '--model',
+      'test-vlm',
+      '--base-url',
+      server.baseURL,
+      '--max-steps',
+      '6',
+      '--out',
+      out,
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const res = json(r);
     expect(res.episodes).toEqual([{ episode: 0, score: null, steps: 6, end: 'max_steps' }]);
@@ -78,7 +98,15 @@ describe('gamepilot run --window (third-party game)', () => {
   });
 
   it('says clearly when no window matches, and lists what is open', async () => {
-    const r = await runCli(['run', '--window', '^No Such Game$', '--max-steps', '1', '--out', mkdtempSync(path.join(tmpdir(), 'gp-ext-'))]);
+    const r = await runCli([
+      'run',
+      '--window',
+      '^No Such Game$',
+      '--max-steps',
+      '1',
+      '--out',
+      mkdtempSync(path.join(tmpdir(), 'gp-ext-')),
+    ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/no window title matches/);
     expect(r.stderr).toMatch(/GNOME 2048/);
@@ -87,11 +115,29 @@ describe('gamepilot run --window (third-party game)', () => {
   it('follows the window when it moves between steps', async () => {
     const moves = new FakeOpenAI(async (_b, i) => {
       if (i === 1) execFileSync('xdotool', ['windowmove', String(parseInt(game.window.id, 16)), '60', '90']);
-      return { text: answer('slide', [{ action_type: 'PRESS', parameters: { key: KEYS[i % KEYS.length] } }]), delayMs: 300 };
+      return {
+        text: answer('slide', [{ action_type: 'PRESS', parameters: { key: KEYS[i % KEYS.length] } }]),
+        delayMs: 300,
+      };
     });
     await moves.start();
     try {
-      const r = await runCli(['run', '--window', '^GNOME 2048$', '--agent', 'vlm', '--model', 'test-vlm', '--base-url', moves.baseURL, '--max-steps', '4', '--out', mkdtempSync(path.join(tmpdir(), 'gp-ext-')), '--json']);
+      const r = await runCli([
+        'run',
+        '--window',
+        '^GNOME 2048$',
+        '--agent',
+        'vlm',
+        '--model',
+        'test-vlm',
+        '--base-url',
+        moves.baseURL,
+        '--max-steps',
+        '4',
+        '--out',
+        mkdtempSync(path.join(tmpdir(), 'gp-ext-')),
+        '--json',
+      ]);
       expect(r.code, r.stderr).toBe(0);
       const { steps } = readRun(json(r).run_dir);
       const first = steps[0]!.window!;
@@ -114,7 +160,22 @@ describe('gamepilot run --window (third-party game)', () => {
     });
     await srv.start();
     try {
-      const r = await runCli(['run', '--window', '^gp-vanishing$', '--agent', 'vlm', '--model', 'test-vlm', '--base-url', srv.baseURL, '--max-steps', '6', '--out', mkdtempSync(path.join(tmpdir(), 'gp-ext-')), '--json']);
+      const r = await runCli([
+        'run',
+        '--window',
+        '^gp-vanishing$',
+        '--agent',
+        'vlm',
+        '--model',
+        'test-vlm',
+        '--base-url',
+        srv.baseURL,
+        '--max-steps',
+        '6',
+        '--out',
+        mkdtempSync(path.join(tmpdir(), 'gp-ext-')),
+        '--json',
+      ]);
       expect(r.code).toBe(1);
       const res = json(r);
       expect(res.status).toBe('failed');

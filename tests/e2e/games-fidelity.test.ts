@@ -21,13 +21,36 @@ const press = (key: string) => ({ action_type: 'PRESS', parameters: { key } });
 describe('one move per step (CLI, 2048)', () => {
   let server: FakeOpenAI;
   beforeAll(async () => {
-    server = await new FakeOpenAI(() => ({ text: answer('slide three times', [press('left'), press('up'), press('right')]) })).start();
+    server = await new FakeOpenAI(() => ({
+      text: answer('slide three times', [press('left'), press('up'), press('right')]),
+    })).start();
   });
   afterAll(() => server.close());
 
   it('executes the first move of each answer and records the rest as dropped', async () => {
-    const r = await runCli(['run', '--game', '2048', '--agent', 'vlm', '--model', 'test-vlm', '--base-url', server.baseURL, '--max-retries', '0',
-      '--episodes', '1', '--max-steps', '3', '--out', tmp(), '--json'], { env: { GAMEPILOT_CONFIG_DIR: tmp() } });
+    const r = await runCli(
+      [
+        'run',
+        '--game',
+        '2048',
+        '--agent',
+        'vlm',
+        '--model',
+        'test-vlm',
+        '--base-url',
+        server.baseURL,
+        '--max-retries',
+        '0',
+        '--episodes',
+        '1',
+        '--max-steps',
+        '3',
+        '--out',
+        tmp(),
+        '--json',
+      ],
+      { env: { GAMEPILOT_CONFIG_DIR: tmp() } },
+    );
     expect(r.code, r.stderr).toBe(0);
     const { steps, meta } = readRun(json(r).run_dir);
     expect(meta.config.max_steps).toBe(3);
@@ -47,7 +70,24 @@ describe('one move per step (CLI, 2048)', () => {
 
 describe('scores and limits (CLI)', () => {
   it('Snake scores on 0–100: ten points a food', async () => {
-    const r = await runCli(['run', '--game', 'snake', '--agent', 'solver', '--episodes', '2', '--max-steps', '15', '--out', tmp(), '--json', '--quiet'], { env: { GAMEPILOT_CONFIG_DIR: tmp() } });
+    const r = await runCli(
+      [
+        'run',
+        '--game',
+        'snake',
+        '--agent',
+        'solver',
+        '--episodes',
+        '2',
+        '--max-steps',
+        '15',
+        '--out',
+        tmp(),
+        '--json',
+        '--quiet',
+      ],
+      { env: { GAMEPILOT_CONFIG_DIR: tmp() } },
+    );
     expect(r.code, r.stderr).toBe(0);
     const res = json(r);
     const { steps } = readRun(res.run_dir);
@@ -63,22 +103,60 @@ describe('scores and limits (CLI)', () => {
 
   it('2048 runs 1000 steps by default and the solver plays past step 200', { timeout: 300_000 }, async () => {
     const t0 = Date.now();
-    const r = await runCli(['run', '--game', '2048', '--agent', 'solver', '--action-space', 'semantic', '--episodes', '1', '--seed', '3', '--out', tmp(), '--json', '--quiet'], { env: { GAMEPILOT_CONFIG_DIR: tmp() }, timeoutMs: 290_000 });
+    const r = await runCli(
+      [
+        'run',
+        '--game',
+        '2048',
+        '--agent',
+        'solver',
+        '--action-space',
+        'semantic',
+        '--episodes',
+        '1',
+        '--seed',
+        '3',
+        '--out',
+        tmp(),
+        '--json',
+        '--quiet',
+      ],
+      { env: { GAMEPILOT_CONFIG_DIR: tmp() }, timeoutMs: 290_000 },
+    );
     expect(r.code, r.stderr).toBe(0);
     const res = json(r);
     const { meta } = readRun(res.run_dir);
-    console.log(`2048 solver (semantic, built-in window): ${res.episodes[0].steps} steps, score ${res.episodes[0].score}, end ${res.episodes[0].end}, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    console.log(
+      `2048 solver (semantic, built-in window): ${res.episodes[0].steps} steps, score ${res.episodes[0].score}, end ${res.episodes[0].end}, ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+    );
     expect(meta.config.max_steps).toBe(1000);
     expect(res.episodes[0].steps).toBeGreaterThan(200);
   });
 
   it('plays the game’s trials by default: 20 Tic-Tac-Toe episodes, X and O in turn', async () => {
-    const r = await runCli(['run', '--game', 'tictactoe', '--agent', 'random', '--action-space', 'semantic', '--out', tmp(), '--json', '--quiet'], { env: { GAMEPILOT_CONFIG_DIR: tmp() } });
+    const r = await runCli(
+      [
+        'run',
+        '--game',
+        'tictactoe',
+        '--agent',
+        'random',
+        '--action-space',
+        'semantic',
+        '--out',
+        tmp(),
+        '--json',
+        '--quiet',
+      ],
+      { env: { GAMEPILOT_CONFIG_DIR: tmp() } },
+    );
     expect(r.code, r.stderr).toBe(0);
     const res = json(r);
     expect(res.episodes).toHaveLength(20);
     const { steps } = readRun(res.run_dir);
-    const sides = res.episodes.map((e: { episode: number }) => (steps.find((s) => s.episode === e.episode)!.game_state as { agent: string }).agent);
+    const sides = res.episodes.map(
+      (e: { episode: number }) => (steps.find((s) => s.episode === e.episode)!.game_state as { agent: string }).agent,
+    );
     expect(sides.filter((s: string) => s === 'X')).toHaveLength(10);
     expect(sides.slice(0, 2)).toEqual(['X', 'O']);
   });
@@ -91,10 +169,21 @@ describe('Snake in slow mode', () => {
   });
   afterAll(() => server.close());
 
-  it('moves by itself once the model has been silent for 20 s, with no freeze before', { timeout: 90_000 }, async () => {
+  it('moves by itself once the model has been silent for 20 s, with no freeze before', {
+    timeout: 90_000,
+  }, async () => {
     const { session, target } = await prepareRun({
-      game: 'snake', agent: 'vlm', space: 'gui', episodes: 1, maxSteps: 1, seed: 2, outDir: tmp(), capture: 'nut',
-      encode: { longSide: 1280, format: 'jpeg', quality: 80 }, latency: 'slow', vlm: { model: 'test-vlm', baseURL: server.baseURL, maxRetries: 0 },
+      game: 'snake',
+      agent: 'vlm',
+      space: 'gui',
+      episodes: 1,
+      maxSteps: 1,
+      seed: 2,
+      outDir: tmp(),
+      capture: 'nut',
+      encode: { longSide: 1280, format: 'jpeg', quality: 80 },
+      latency: 'slow',
+      vlm: { model: 'test-vlm', baseURL: server.baseURL, maxRetries: 0 },
     });
     try {
       await session.run();
@@ -103,7 +192,9 @@ describe('Snake in slow mode', () => {
     }
     const [s] = readRun(session.store.dir).steps;
     const state = s!.game_state as { autoMoves: number; dead: string | null };
-    console.log(`slow Snake, 22.5 s answer: paused ${s!.paused_ms} ms, drift ${s!.drift_ticks} ticks, ${state.autoMoves} move(s) by itself`);
+    console.log(
+      `slow Snake, 22.5 s answer: paused ${s!.paused_ms} ms, drift ${s!.drift_ticks} ticks, ${state.autoMoves} move(s) by itself`,
+    );
     expect(s!.latency_mode).toBe('slow');
     expect(s!.paused_ms).toBe(0);
     // At 20 s the time-out moved the snake (the old 5 s freeze would have put it at 25 s).
@@ -115,7 +206,29 @@ describe('Snake in slow mode', () => {
 
 describe('human trials (gamepilot record)', () => {
   const record = (game: string, trial: number, seconds: number) =>
-    runCli(['record', '--game', game, '--role', 'rookie', '--participant', 'p01', '--consent', '--trial', String(trial), '--duration', String(seconds), '--fps', '5', '--out', tmp(), '--json', '--quiet'], { env: { GAMEPILOT_CONFIG_DIR: tmp() } });
+    runCli(
+      [
+        'record',
+        '--game',
+        game,
+        '--role',
+        'rookie',
+        '--participant',
+        'p01',
+        '--consent',
+        '--trial',
+        String(trial),
+        '--duration',
+        String(seconds),
+        '--fps',
+        '5',
+        '--out',
+        tmp(),
+        '--json',
+        '--quiet',
+      ],
+      { env: { GAMEPILOT_CONFIG_DIR: tmp() } },
+    );
 
   it('Tic-Tac-Toe sides alternate by trial, as for agents', async () => {
     const sides: string[] = [];
@@ -136,12 +249,15 @@ describe('human trials (gamepilot record)', () => {
       expect(r.code, r.stderr).toBe(0);
       grids.push((readRun(JSON.parse(r.stdout).session_dir).steps[0]!.game_state as { grid: number[] }).grid);
     }
-    const agentEpisode = (e: number) => (g2048.create({ seed: 0, episode: e, rng: seededRng(e) }).snapshot() as { grid: number[] }).grid;
+    const agentEpisode = (e: number) =>
+      (g2048.create({ seed: 0, episode: e, rng: seededRng(e) }).snapshot() as { grid: number[] }).grid;
     expect(grids).toEqual([agentEpisode(0), agentEpisode(1)]);
     expect(grids[0]).not.toEqual(grids[1]);
   });
 
-  it('Snake moves by itself after 10 s without input, as for an agent in normal mode', { timeout: 60_000 }, async () => {
+  it('Snake moves by itself after 10 s without input, as for an agent in normal mode', {
+    timeout: 60_000,
+  }, async () => {
     const r = await record('snake', 1, 13);
     expect(r.code, r.stderr).toBe(0);
     const steps = readRun(JSON.parse(r.stdout).session_dir).steps;

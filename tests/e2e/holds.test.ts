@@ -40,8 +40,17 @@ describe('built-in Snake under stop: a 1.5 s hold', () => {
 
   it('lets engine ticks pass during the hold, none while the model thinks', async () => {
     const { session, target } = await prepareRun({
-      game: 'snake', agent: 'vlm', space: 'gui', episodes: 1, maxSteps: 2, seed: 4, outDir: tmp(), capture: 'nut',
-      encode: { longSide: 1280, format: 'jpeg', quality: 80 }, latency: 'stop', latencySettings: { stopIntervalMs: 300 },
+      game: 'snake',
+      agent: 'vlm',
+      space: 'gui',
+      episodes: 1,
+      maxSteps: 2,
+      seed: 4,
+      outDir: tmp(),
+      capture: 'nut',
+      encode: { longSide: 1280, format: 'jpeg', quality: 80 },
+      latency: 'stop',
+      latencySettings: { stopIntervalMs: 300 },
       vlm: { model: 'test-vlm', baseURL: server.baseURL },
     });
     try {
@@ -53,7 +62,9 @@ describe('built-in Snake under stop: a 1.5 s hold', () => {
     expect(steps).toHaveLength(2);
     for (const s of steps) {
       const lat = s.latency_ms as Latency;
-      console.log(`snake step ${s.step}: drift_ticks ${s.drift_ticks}, act_ticks ${s.act_ticks}, act ${lat.act} ms, paused ${s.paused_ms} ms, model ${lat.model} ms`);
+      console.log(
+        `snake step ${s.step}: drift_ticks ${s.drift_ticks}, act_ticks ${s.act_ticks}, act ${lat.act} ms, paused ${s.paused_ms} ms, model ${lat.model} ms`,
+      );
       expect(s.errors).toEqual([]);
       expect(s.latency_mode).toBe('stop');
       expect(s.drift_ticks).toBe(0); // frozen from the capture until the model answered
@@ -124,8 +135,28 @@ async function holdRun(server: FakeOpenAI, win: WindowInfo, key: string, thinkMs
     return { text: answer('hold', HOLD(key)) };
   });
   const sampler = sampleWindow(win.pid, win.bounds);
-  const r = await runCli(['run', '--window-id', win.id, '--agent', 'vlm', '--model', 't', '--base-url', server.baseURL, '--latency', 'stop', '--stop-interval-ms', '300', '--out', tmp(), '--json', ...extraArgs], { env: { GAMEPILOT_CONFIG_DIR: tmp() } })
-    .finally(() => sampler.stop());
+  const r = await runCli(
+    [
+      'run',
+      '--window-id',
+      win.id,
+      '--agent',
+      'vlm',
+      '--model',
+      't',
+      '--base-url',
+      server.baseURL,
+      '--latency',
+      'stop',
+      '--stop-interval-ms',
+      '300',
+      '--out',
+      tmp(),
+      '--json',
+      ...extraArgs,
+    ],
+    { env: { GAMEPILOT_CONFIG_DIR: tmp() } },
+  ).finally(() => sampler.stop());
   const samples = await sampler.stop();
   expect(r.code, r.stderr).toBe(0);
   const dir = JSON.parse(r.stdout).run_dir as string;
@@ -147,7 +178,17 @@ describe('an external real-time page frozen by process suspension (stop)', () =>
     // A real-time game in a page: the bar moves right for as long as the right arrow is held.
     const html = `<title>gp-hold</title><body style="margin:0;background:#123"><div id=b style="position:absolute;top:60px;left:0;width:40px;height:120px;background:#fc0"></div><script>let x=0,held=false,last=performance.now();addEventListener('keydown',(e)=>{if(e.key==='ArrowRight')held=true});addEventListener('keyup',(e)=>{if(e.key==='ArrowRight')held=false});(function f(t){if(held)x=(x+Math.max(0,t-last)*0.25)%420;last=t;b.style.left=Math.round(x)+'px';requestAnimationFrame(f)})(last)</script></body>`;
     const profile = mkdtempSync(path.join(tmpdir(), 'gp-hold-page-'));
-    win = await startWindow(findBrowser()!, [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, '--window-size=480,320', '--window-position=700,300', `--app=data:text/html,${encodeURIComponent(html)}`], /^gp-hold$/);
+    win = await startWindow(
+      findBrowser()!,
+      [
+        ...CHROMIUM_FLAGS,
+        `--user-data-dir=${profile}`,
+        '--window-size=480,320',
+        '--window-position=700,300',
+        `--app=data:text/html,${encodeURIComponent(html)}`,
+      ],
+      /^gp-hold$/,
+    );
     server = await new FakeOpenAI(() => ({ text: '' })).start();
   });
 
@@ -157,7 +198,10 @@ describe('an external real-time page frozen by process suspension (stop)', () =>
   });
 
   it('a 1.5 s hold of the right arrow moves the game during the hold; the process is stopped only while the model thinks', async () => {
-    const { samples, thinking, thinkStates, steps } = await holdRun(server, win.window, 'right', 1200, ['--max-steps', '1']);
+    const { samples, thinking, thinkStates, steps } = await holdRun(server, win.window, 'right', 1200, [
+      '--max-steps',
+      '1',
+    ]);
     const step = steps[0]!;
     const hold = duringHold(samples, step);
     const moved = hold.length >= 2 ? changedShare(hold[0]!.frame, hold.at(-1)!.frame) : NaN;
@@ -166,7 +210,9 @@ describe('an external real-time page frozen by process suspension (stop)', () =>
     const a = await cap.grab(win.window.bounds);
     await sleep(500);
     const idle = changedShare(a.data, (await cap.grab(win.window.bounds)).data);
-    console.log(`page: while thinking ${thinkStates.length} state samples: ${[...new Set(thinkStates)].join(',')}; during the hold ${hold.length} samples: ${[...new Set(hold.map((s) => s.state))].join(',')}, pixels changed ${(moved * 100).toFixed(1)} %; released and idle: ${(idle * 100).toFixed(2)} % changed; act ${(step.latency_ms as Latency).act} ms, paused ${step.paused_ms} ms`);
+    console.log(
+      `page: while thinking ${thinkStates.length} state samples: ${[...new Set(thinkStates)].join(',')}; during the hold ${hold.length} samples: ${[...new Set(hold.map((s) => s.state))].join(',')}, pixels changed ${(moved * 100).toFixed(1)} %; released and idle: ${(idle * 100).toFixed(2)} % changed; act ${(step.latency_ms as Latency).act} ms, paused ${step.paused_ms} ms`,
+    );
     expect(step.errors).toEqual([]);
     expect(step.world).toBe('process');
     expect(thinkStates.length).toBeGreaterThan(10);
@@ -195,7 +241,10 @@ describe('SuperTux (Debian package) under stop', () => {
   });
 
   it("is stopped while the model thinks, and the model's 1.5 s hold of the right arrow walks Tux while it runs", async () => {
-    const { samples, thinking, thinkStates, dir, steps } = await holdRun(server, game.window, 'right', 2000, ['--max-steps', '2']);
+    const { samples, thinking, thinkStates, dir, steps } = await holdRun(server, game.window, 'right', 2000, [
+      '--max-steps',
+      '2',
+    ]);
     const [first, second] = steps;
     expect(first!.errors).toEqual([]);
     expect(first!.world).toBe('process');
@@ -203,10 +252,19 @@ describe('SuperTux (Debian package) under stop', () => {
     const hold = duringHold(samples, first!);
     const moved = hold.length >= 2 ? changedShare(hold[0]!.frame, hold.at(-1)!.frame) : NaN;
     // The frames the model saw before and after the hold.
-    const seen = await Promise.all([first!, second!].map((s) => sharp(path.join(dir, s.frame as string)).ensureAlpha().raw().toBuffer()));
+    const seen = await Promise.all(
+      [first!, second!].map((s) =>
+        sharp(path.join(dir, s.frame as string))
+          .ensureAlpha()
+          .raw()
+          .toBuffer(),
+      ),
+    );
     const beforeAfter = changedShare(seen[0]!, seen[1]!);
     const lat = first!.latency_ms as Latency;
-    console.log(`supertux: while thinking ${thinkStates.length} /proc/${game.window.pid}/stat samples: ${[...new Set(thinkStates)].join(',')} (still on screen: ${thinking[0]?.still}); during the hold ${hold.length} samples: ${[...new Set(hold.map((s) => s.state))].join(',')}, pixels changed ${(moved * 100).toFixed(1)} %; frames the model saw before/after the hold: ${(beforeAfter * 100).toFixed(1)} % of pixels differ; act ${lat.act} ms, model ${lat.model} ms, paused ${first!.paused_ms} ms`);
+    console.log(
+      `supertux: while thinking ${thinkStates.length} /proc/${game.window.pid}/stat samples: ${[...new Set(thinkStates)].join(',')} (still on screen: ${thinking[0]?.still}); during the hold ${hold.length} samples: ${[...new Set(hold.map((s) => s.state))].join(',')}, pixels changed ${(moved * 100).toFixed(1)} %; frames the model saw before/after the hold: ${(beforeAfter * 100).toFixed(1)} % of pixels differ; act ${lat.act} ms, model ${lat.model} ms, paused ${first!.paused_ms} ms`,
+    );
     expect(thinkStates.length).toBeGreaterThan(20);
     expect(thinkStates.every((s) => s === 'T')).toBe(true);
     expect(thinking).toEqual([{ state: 'T', still: true }]);

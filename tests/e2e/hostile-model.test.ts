@@ -32,18 +32,52 @@ describe('a hostile provider in a live run', () => {
     const kinds = ['stall-after-headers', 'huge', 'huge-line', 'broken-json', 'garbage'] as const;
     server.setBehaviour((i) => {
       const k = kinds[i]!;
-      return k === 'huge' ? { kind: 'huge', bytes: MB50 } : k === 'huge-line' ? { kind: 'huge', bytes: MB50, singleLine: true } : { kind: k };
+      return k === 'huge'
+        ? { kind: 'huge', bytes: MB50 }
+        : k === 'huge-line'
+          ? { kind: 'huge', bytes: MB50, singleLine: true }
+          : { kind: k };
     });
     const t0 = Date.now();
-    const r = await runCli(['run', '--game', '2048', '--agent', 'vlm', '--model', 'test-vlm', '--base-url', server.baseURL, '--latency', 'stop',
-      '--stop-interval-ms', '100', '--idle-timeout-ms', '1000', '--max-retries', '0', '--repairs', '0', '--max-errors', '5', '--max-steps', '20',
-      '--out', tmp(), '--json'], { env: { GAMEPILOT_CONFIG_DIR: tmp() } });
+    const r = await runCli(
+      [
+        'run',
+        '--game',
+        '2048',
+        '--agent',
+        'vlm',
+        '--model',
+        'test-vlm',
+        '--base-url',
+        server.baseURL,
+        '--latency',
+        'stop',
+        '--stop-interval-ms',
+        '100',
+        '--idle-timeout-ms',
+        '1000',
+        '--max-retries',
+        '0',
+        '--repairs',
+        '0',
+        '--max-errors',
+        '5',
+        '--max-steps',
+        '20',
+        '--out',
+        tmp(),
+        '--json',
+      ],
+      { env: { GAMEPILOT_CONFIG_DIR: tmp() } },
+    );
     const seconds = (Date.now() - t0) / 1000;
     console.log(`hostile run (stall, 50 MB, one 50 MB line, broken JSON, garbage) ended in ${seconds.toFixed(1)} s`);
     expect(r.code, r.stderr).toBe(1);
     const res = json(r);
     expect(res.status).toBe('failed');
-    expect(res.error).toBe('5 steps in a row without usable actions; last error: model call failed: the server answered without any chat-completion data (is this an OpenAI-compatible endpoint?)');
+    expect(res.error).toBe(
+      '5 steps in a row without usable actions; last error: model call failed: the server answered without any chat-completion data (is this an OpenAI-compatible endpoint?)',
+    );
     expect(seconds).toBeLessThan(60);
 
     const { steps } = readRun(res.run_dir);
@@ -54,7 +88,10 @@ describe('a hostile provider in a live run', () => {
       expect.stringMatching(/^model call failed: invalid stream from the server: a "data:" line is not JSON/),
       'model call failed: the server answered without any chat-completion data (is this an OpenAI-compatible endpoint?)',
     ]);
-    for (const s of steps) expect(s.model_calls).toEqual([{ attempt: 1, ms: expect.any(Number), ok: false, error: s.errors.at(-1)!.replace('model call failed: ', '') }]);
+    for (const s of steps)
+      expect(s.model_calls).toEqual([
+        { attempt: 1, ms: expect.any(Number), ok: false, error: s.errors.at(-1)!.replace('model call failed: ', '') },
+      ]);
     // The whole record stays small although the server sent two 50 MB answers.
     const lines = readFileSync(path.join(res.run_dir, 'steps.jsonl'), 'utf8').split('\n').filter(Boolean);
     for (const l of lines) expect(l.length).toBeLessThan(400 * 1024);
@@ -65,8 +102,27 @@ describe('a hostile provider in a live run', () => {
   it('Ctrl+C exits at once during a 40 s Retry-After', async () => {
     server.setBehaviour(() => ({ kind: 'status', status: 429, headers: { 'retry-after': '40' } }));
     const out = tmp();
-    const child = spawnCli(['run', '--game', '2048', '--agent', 'vlm', '--model', 'test-vlm', '--base-url', server.baseURL, '--latency', 'stop',
-      '--retry-after-cap-ms', '60000', '--out', out, '--json'], { GAMEPILOT_CONFIG_DIR: tmp() });
+    const child = spawnCli(
+      [
+        'run',
+        '--game',
+        '2048',
+        '--agent',
+        'vlm',
+        '--model',
+        'test-vlm',
+        '--base-url',
+        server.baseURL,
+        '--latency',
+        'stop',
+        '--retry-after-cap-ms',
+        '60000',
+        '--out',
+        out,
+        '--json',
+      ],
+      { GAMEPILOT_CONFIG_DIR: tmp() },
+    );
     let stdout = '';
     child.stdout!.on('data', (d) => (stdout += d));
     const exited = new Promise<number | null>((r) => child.on('exit', r));
@@ -84,7 +140,18 @@ describe('a hostile provider in a live run', () => {
     expect(server.requests).toHaveLength(1);
     const step = readRun(res.run_dir).steps[0]!;
     expect(step.errors).toEqual(['model call failed: stopped']);
-    expect(step.model_calls).toEqual([{ attempt: 1, ms: expect.any(Number), ok: false, status: 429, error: expect.stringMatching(/^HTTP 429/), retry_after_ms: 40_000, wait_ms: 40_000, waited_ms: expect.any(Number) }]);
+    expect(step.model_calls).toEqual([
+      {
+        attempt: 1,
+        ms: expect.any(Number),
+        ok: false,
+        status: 429,
+        error: expect.stringMatching(/^HTTP 429/),
+        retry_after_ms: 40_000,
+        wait_ms: 40_000,
+        waited_ms: expect.any(Number),
+      },
+    ]);
     expect((step.model_calls as { waited_ms: number }[])[0]!.waited_ms).toBeLessThan(10_000);
   });
 });
@@ -93,8 +160,16 @@ describe('Session.stop() while the model call is in flight', () => {
   it('thaws a frozen built-in game inside stop(), before the call has returned', async () => {
     server.setBehaviour(() => ({ kind: 'stall-after-headers', firstChunk: true }));
     const { session, target } = await prepareRun({
-      game: 'snake', agent: 'vlm', space: 'gui', episodes: 1, maxSteps: 3, seed: 1, outDir: tmp(), capture: 'nut',
-      encode: { longSide: 1280, format: 'jpeg', quality: 80 }, latency: 'stop',
+      game: 'snake',
+      agent: 'vlm',
+      space: 'gui',
+      episodes: 1,
+      maxSteps: 3,
+      seed: 1,
+      outDir: tmp(),
+      capture: 'nut',
+      encode: { longSide: 1280, format: 'jpeg', quality: 80 },
+      latency: 'stop',
       vlm: { model: 'test-vlm', baseURL: server.baseURL, idleTimeoutMs: 60_000, maxRetries: 0 },
     });
     try {
@@ -119,7 +194,10 @@ describe('Session.stop() while the model call is in flight', () => {
       if (!existsSync('/usr/games/sgt-fifteen')) throw new Error('sgt-puzzles is not installed');
       process.env.GAMEPILOT_CONFIG_DIR = tmp(); // the suspended-process registry of this test
       // Started outside this process's tree (setsid --fork): Gamepilot never suspends its own children.
-      spawn('setsid', ['--fork', '/usr/games/sgt-fifteen'], { stdio: 'ignore', env: { ...process.env, NO_AT_BRIDGE: '1', GTK_A11Y: 'none' } });
+      spawn('setsid', ['--fork', '/usr/games/sgt-fifteen'], {
+        stdio: 'ignore',
+        env: { ...process.env, NO_AT_BRIDGE: '1', GTK_A11Y: 'none' },
+      });
       const wm = createWindowManager();
       const t0 = Date.now();
       let win;
@@ -137,8 +215,16 @@ describe('Session.stop() while the model call is in flight', () => {
     it('is resumed inside stop(), before the call has returned', async () => {
       server.setBehaviour(() => ({ kind: 'stall-after-headers', firstChunk: true }));
       const { session, target } = await prepareRun({
-        window: '^Fifteen$', agent: 'vlm', space: 'gui', episodes: 1, maxSteps: 3, seed: 1, outDir: tmp(), capture: 'nut',
-        encode: { longSide: 1280, format: 'jpeg', quality: 80 }, latency: 'stop',
+        window: '^Fifteen$',
+        agent: 'vlm',
+        space: 'gui',
+        episodes: 1,
+        maxSteps: 3,
+        seed: 1,
+        outDir: tmp(),
+        capture: 'nut',
+        encode: { longSide: 1280, format: 'jpeg', quality: 80 },
+        latency: 'stop',
         vlm: { model: 'test-vlm', baseURL: server.baseURL, idleTimeoutMs: 60_000, maxRetries: 0 },
       });
       try {

@@ -32,20 +32,32 @@ function scripted(opts: { tools: boolean }) {
         { name: 'read_image', arguments: { path: 'frames/e000-s00000.jpg' } },
         { name: 'grep', arguments: { pattern: 'PRESS' } },
         { name: 'write_notebook', arguments: { text: 'Hypothesis: moves that change nothing waste the step budget.' } },
-        { name: 'commit_diagnosis', arguments: { diagnosis: 'DIAG: too many moves that change nothing; tiles scatter.' } },
+        {
+          name: 'commit_diagnosis',
+          arguments: { diagnosis: 'DIAG: too many moves that change nothing; tiles scatter.' },
+        },
       ];
       return { toolCalls: [script[Math.min(turn, script.length - 1)]!] };
     }
     if (system.includes('strict, independent judge')) {
       judged++;
-      return { text: judged === 1 ? '{"accept": false, "reason": "it memorises the tile positions of this seed"}' : '{"accept": true, "reason": "general and consistent"}' };
+      return {
+        text:
+          judged === 1
+            ? '{"accept": false, "reason": "it memorises the tile positions of this seed"}'
+            : '{"accept": true, "reason": "general and consistent"}',
+      };
     }
-    if (user.includes('was rejected')) return { text: `### Skill\nSKILL-${proposals}b: alternate down and left; keep the big tile in a corner.` };
+    if (user.includes('was rejected'))
+      return { text: `### Skill\nSKILL-${proposals}b: alternate down and left; keep the big tile in a corner.` };
     if (user.includes('Write an improved skill')) {
       proposals++;
-      return { text: `### Skill\nSKILL-${proposals}: ${proposals === 2 ? 'press up every time.' : 'alternate down and left; keep the big tile in a corner.'}` };
+      return {
+        text: `### Skill\nSKILL-${proposals}: ${proposals === 2 ? 'press up every time.' : 'alternate down and left; keep the big tile in a corner.'}`,
+      };
     }
-    if (system.includes('You review gameplay')) return { text: '### Diagnosis\nSTAGED-DIAG: the board filled.\n### Lessons\nkeep a corner' };
+    if (system.includes('You review gameplay'))
+      return { text: '### Diagnosis\nSTAGED-DIAG: the board filled.\n### Lessons\nkeep a corner' };
     // The player: its moves follow the skill in its system prompt.
     const kind = /SKILL-2:/.test(system) ? 'bad' : /SKILL-\d/.test(system) ? 'good' : 'none';
     const n = plays.get(kind) ?? 0;
@@ -60,7 +72,29 @@ describe('gamepilot idc', () => {
     const server = await new FakeOpenAI(scripted({ tools: true })).start();
     servers.push(server);
     const out = mkdtempSync(path.join(tmpdir(), 'gp-idc-'));
-    const r = await runCli(['idc', '--game', '2048', '--rounds', '3', '--episodes', '1', '--max-steps', '8', '--held-out', '1', '--model', 'test-vlm', '--base-url', server.baseURL, '--out', out, '--json'], { timeoutMs: 200_000 });
+    const r = await runCli(
+      [
+        'idc',
+        '--game',
+        '2048',
+        '--rounds',
+        '3',
+        '--episodes',
+        '1',
+        '--max-steps',
+        '8',
+        '--held-out',
+        '1',
+        '--model',
+        'test-vlm',
+        '--base-url',
+        server.baseURL,
+        '--out',
+        out,
+        '--json',
+      ],
+      { timeoutMs: 200_000 },
+    );
     expect(r.code, r.stderr).toBe(0);
     const res = json(r);
     expect(res.curve).toHaveLength(4);
@@ -75,15 +109,24 @@ describe('gamepilot idc', () => {
     expect(rounds[3].skill).toBe(res.best_skill);
     expect(rounds[2].note).toMatch(/round 3 plays the best skill \(round 1\) before reflection resumes/);
     expect(rounds[2].diagnosis).toBeUndefined();
-    expect(server.requests.filter((q) => JSON.stringify(q.body.messages.at(-1).content).includes('Write an improved skill'))).toHaveLength(2);
-    expect(rounds[0]).toMatchObject({ skill: '', reflector_mode: 'tools', diagnosis: expect.stringMatching(/^DIAG:/), judge: { tries: 2, accepted: true, reasons: [expect.stringMatching(/memorises/)] } });
+    expect(
+      server.requests.filter((q) => JSON.stringify(q.body.messages.at(-1).content).includes('Write an improved skill')),
+    ).toHaveLength(2);
+    expect(rounds[0]).toMatchObject({
+      skill: '',
+      reflector_mode: 'tools',
+      diagnosis: expect.stringMatching(/^DIAG:/),
+      judge: { tries: 2, accepted: true, reasons: [expect.stringMatching(/memorises/)] },
+    });
     expect(rounds[0].tool_calls).toBeGreaterThanOrEqual(6);
     expect(res.transfer.scores).toHaveLength(1);
     expect(res.transfer.seed).toBe(10000);
     expect(res.transfer.mean).toBeCloseTo(0.12);
 
     // The revise call gets the diagnosis and the rejected skill, not only the judge's reason.
-    const revise = server.requests.find((q) => JSON.stringify(q.body.messages.at(-1).content).includes('was rejected'))!;
+    const revise = server.requests.find((q) =>
+      JSON.stringify(q.body.messages.at(-1).content).includes('was rejected'),
+    )!;
     const reviseText = String(revise.body.messages.at(-1).content);
     expect(reviseText).toContain('DIAG: too many moves that change nothing; tiles scatter.');
     expect(reviseText).toContain('SKILL-1: alternate down and left; keep the big tile in a corner.');
@@ -93,32 +136,68 @@ describe('gamepilot idc', () => {
     for (const round of rounds) {
       const meta = JSON.parse(readFileSync(path.join(round.run_dir, 'run.json'), 'utf8'));
       expect(meta.config).toMatchObject({ latency: 'stop', stop_interval_ms: 0 });
-      const steps = readFileSync(path.join(round.run_dir, 'steps.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const steps = readFileSync(path.join(round.run_dir, 'steps.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       expect(steps.every((st: any) => st.latency_mode === 'stop')).toBe(true);
     }
 
     // The reflector was given what it asked for: the frame it opened arrived as an image.
     const explore = server.requests.filter((q) => q.body.tools);
-    const withImage = explore.find((q) => q.body.messages.some((m: any) => m.role === 'user' && Array.isArray(m.content) && m.content.some((p: any) => p.type === 'image_url')));
+    const withImage = explore.find((q) =>
+      q.body.messages.some(
+        (m: any) => m.role === 'user' && Array.isArray(m.content) && m.content.some((p: any) => p.type === 'image_url'),
+      ),
+    );
     expect(withImage).toBeTruthy();
     // The notebook persists across rounds but never reaches the player.
-    const playPrompts = server.requests.filter((q) => String(q.body.messages[0].content).includes('You are playing')).map((q) => String(q.body.messages[0].content));
+    const playPrompts = server.requests
+      .filter((q) => String(q.body.messages[0].content).includes('You are playing'))
+      .map((q) => String(q.body.messages[0].content));
     expect(playPrompts.some((p) => p.includes('Hypothesis'))).toBe(false);
     expect(readFileSync(path.join(res.run_dir, 'notebook.md'), 'utf8')).toMatch(/Hypothesis/);
     const onDisk = readIdc(res.run_dir); // idc.json and skills.jsonl through their schemas
     expect(onDisk.result.curve).toEqual(res.curve);
     expect(onDisk.problems).toEqual([]);
-    expect(onDisk.skills.map((k) => k.after_round)).toEqual(res.rounds.slice(0, -1).map((r: { round: number }) => r.round));
+    expect(onDisk.skills.map((k) => k.after_round)).toEqual(
+      res.rounds.slice(0, -1).map((r: { round: number }) => r.round),
+    );
   });
 
   it('falls back to a staged reflection without tools, and says so', async () => {
     const server = await new FakeOpenAI(scripted({ tools: false })).start();
     servers.push(server);
-    const r = await runCli(['idc', '--game', '2048', '--rounds', '1', '--episodes', '1', '--max-steps', '4', '--held-out', '1', '--model', 'test-vlm', '--base-url', server.baseURL, '--out', mkdtempSync(path.join(tmpdir(), 'gp-idc-')), '--json'], { timeoutMs: 120_000 });
+    const r = await runCli(
+      [
+        'idc',
+        '--game',
+        '2048',
+        '--rounds',
+        '1',
+        '--episodes',
+        '1',
+        '--max-steps',
+        '4',
+        '--held-out',
+        '1',
+        '--model',
+        'test-vlm',
+        '--base-url',
+        server.baseURL,
+        '--out',
+        mkdtempSync(path.join(tmpdir(), 'gp-idc-')),
+        '--json',
+      ],
+      { timeoutMs: 120_000 },
+    );
     expect(r.code, r.stderr).toBe(0);
     const res = json(r);
     expect(res.curve).toHaveLength(2);
-    expect(res.rounds[0]).toMatchObject({ reflector_mode: 'staged (no tool calling)', diagnosis: expect.stringMatching(/STAGED-DIAG/) });
+    expect(res.rounds[0]).toMatchObject({
+      reflector_mode: 'staged (no tool calling)',
+      diagnosis: expect.stringMatching(/STAGED-DIAG/),
+    });
     expect(r.stderr).toMatch(/refused tool calling.*staged reflection without tools/);
   });
 });

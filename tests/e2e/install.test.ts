@@ -15,7 +15,9 @@ import { ROOT } from '../helpers/cli.ts';
 
 type LockEntry = { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> };
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
+const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as {
+  packages: Record<string, LockEntry>;
+};
 
 /** `node_modules/electron` and everything it needs, at the locations the lockfile gives them. */
 function lockedClosure(start: string): Record<string, LockEntry> {
@@ -56,21 +58,49 @@ function probeProject(allowScripts: Record<string, boolean>): string {
   probes.push(dir);
   mkdirSync(path.join(dir, 'scripts'));
   copyFileSync(path.join(ROOT, 'scripts', 'install-electron.mjs'), path.join(dir, 'scripts', 'install-electron.mjs'));
-  const root = { name: 'gp-install-probe', version: '1.0.0', devDependencies: { electron: pkg.devDependencies.electron } };
+  const root = {
+    name: 'gp-install-probe',
+    version: '1.0.0',
+    devDependencies: { electron: pkg.devDependencies.electron },
+  };
   const manifest = { ...root, private: true, scripts: { postinstall: pkg.scripts.postinstall }, allowScripts };
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
-  writeFileSync(path.join(dir, 'package-lock.json'), JSON.stringify({ name: root.name, version: root.version, lockfileVersion: 3, requires: true, packages: { '': root, ...lockedClosure('node_modules/electron') } }, null, 2));
+  writeFileSync(
+    path.join(dir, 'package-lock.json'),
+    JSON.stringify(
+      {
+        name: root.name,
+        version: root.version,
+        lockfileVersion: 3,
+        requires: true,
+        packages: { '': root, ...lockedClosure('node_modules/electron') },
+      },
+      null,
+      2,
+    ),
+  );
   return dir;
 }
 
 function npmCi(dir: string) {
-  const env: NodeJS.ProcessEnv = { ...process.env, ELECTRON_MIRROR: 'http://127.0.0.1:9/', electron_config_cache: path.join(dir, 'electron-cache') };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ELECTRON_MIRROR: 'http://127.0.0.1:9/',
+    electron_config_cache: path.join(dir, 'electron-cache'),
+  };
   delete env.ELECTRON_SKIP_BINARY_DOWNLOAD;
-  return spawnSync('npm', ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: dir, env, encoding: 'utf8', timeout: 110_000 });
+  return spawnSync('npm', ['ci', '--offline', '--no-audit', '--no-fund'], {
+    cwd: dir,
+    env,
+    encoding: 'utf8',
+    timeout: 110_000,
+  });
 }
 
 describe('npm install without the Electron binary', () => {
-  it('succeeds, says why there is no binary, and keeps electron (and its types) installed', { timeout: 120_000 }, () => {
+  it('succeeds, says why there is no binary, and keeps electron (and its types) installed', {
+    timeout: 120_000,
+  }, () => {
     if (!pkg.scripts.postinstall) throw new Error('package.json has no postinstall that fetches the Electron binary');
     const dir = probeProject(pkg.allowScripts);
     const r = npmCi(dir);

@@ -28,14 +28,26 @@ const tmp = () => mkdtempSync(path.join(tmpdir(), 'gp-lat-'));
 describe('Snake with a model that answers after 2 s', () => {
   let server: FakeOpenAI;
   beforeAll(async () => {
-    server = await new FakeOpenAI((_b, i) => ({ text: answer('turn', [{ action_type: 'PRESS', parameters: { key: DIRS[i % 4] } }]), delayMs: 2000 })).start();
+    server = await new FakeOpenAI((_b, i) => ({
+      text: answer('turn', [{ action_type: 'PRESS', parameters: { key: DIRS[i % 4] } }]),
+      delayMs: 2000,
+    })).start();
   });
   afterAll(() => server.close());
 
   async function play(latency: 'stop' | 'normal', steps: number) {
     const { session, target } = await prepareRun({
-      game: 'snake', agent: 'vlm', space: 'gui', episodes: 1, maxSteps: steps, seed: 4, outDir: tmp(), capture: 'nut',
-      encode: { longSide: 1280, format: 'jpeg', quality: 80 }, latency, latencySettings: { stopIntervalMs: 500 },
+      game: 'snake',
+      agent: 'vlm',
+      space: 'gui',
+      episodes: 1,
+      maxSteps: steps,
+      seed: 4,
+      outDir: tmp(),
+      capture: 'nut',
+      encode: { longSide: 1280, format: 'jpeg', quality: 80 },
+      latency,
+      latencySettings: { stopIntervalMs: 500 },
       vlm: { model: 'test-vlm', baseURL: server.baseURL },
     });
     try {
@@ -68,15 +80,27 @@ describe('Snake with a model that answers after 2 s', () => {
 describe('lcrt with a provider that reports no compute time', () => {
   let server: FakeOpenAI;
   beforeAll(async () => {
-    server = await new FakeOpenAI((_b, i) => ({ text: answer('turn', [{ action_type: 'PRESS', parameters: { key: DIRS[i % 4] } }]), delayMs: 800 })).start();
+    server = await new FakeOpenAI((_b, i) => ({
+      text: answer('turn', [{ action_type: 'PRESS', parameters: { key: DIRS[i % 4] } }]),
+      delayMs: 800,
+    })).start();
     server.networkMs = 600; // each request and answer spends 600 ms on the network
   });
   afterAll(() => server.close());
 
   it('advances the world by the estimated compute time, not the network time, and records how it was estimated', async () => {
     const { session, target } = await prepareRun({
-      game: 'snake', agent: 'vlm', space: 'gui', episodes: 1, maxSteps: 3, seed: 4, outDir: tmp(), capture: 'nut',
-      encode: { longSide: 1280, format: 'jpeg', quality: 80 }, latency: 'lcrt', vlm: { model: 'test-vlm', baseURL: server.baseURL },
+      game: 'snake',
+      agent: 'vlm',
+      space: 'gui',
+      episodes: 1,
+      maxSteps: 3,
+      seed: 4,
+      outDir: tmp(),
+      capture: 'nut',
+      encode: { longSide: 1280, format: 'jpeg', quality: 80 },
+      latency: 'lcrt',
+      vlm: { model: 'test-vlm', baseURL: server.baseURL },
     });
     try {
       await session.run();
@@ -106,7 +130,17 @@ describe('an external animated window in stop mode', () => {
     // A test program that animates: a page that repaints a moving bar and a counter every frame.
     const html = `<title>gp-animated</title><body style="margin:0;background:#123"><div id=b style="position:absolute;top:40px;height:80px;width:60px;background:#fc0"></div><h1 id=n style="color:#fff;margin-top:160px"></h1><script>let i=0;(function f(){i++;b.style.left=(i*7%400)+'px';n.textContent=i;requestAnimationFrame(f)})()</script></body>`;
     const profile = mkdtempSync(path.join(tmpdir(), 'gp-anim-'));
-    win = await startWindow(findBrowser()!, [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, '--window-size=480,320', '--window-position=700,300', `--app=data:text/html,${encodeURIComponent(html)}`], /^gp-animated$/);
+    win = await startWindow(
+      findBrowser()!,
+      [
+        ...CHROMIUM_FLAGS,
+        `--user-data-dir=${profile}`,
+        '--window-size=480,320',
+        '--window-position=700,300',
+        `--app=data:text/html,${encodeURIComponent(html)}`,
+      ],
+      /^gp-animated$/,
+    );
     server = await new FakeOpenAI(async () => {
       // While the model "thinks": is the game's process stopped, and does its window stand still?
       await sleep(300);
@@ -134,7 +168,29 @@ describe('an external animated window in stop mode', () => {
 
   it('is suspended during each inference and running afterwards', async () => {
     observed.length = 0;
-    const r = await runCli(['run', '--window', '^gp-animated$', '--agent', 'vlm', '--model', 't', '--base-url', server.baseURL, '--latency', 'stop', '--stop-interval-ms', '300', '--max-steps', '3', '--out', tmp(), '--json'], { env: { GAMEPILOT_CONFIG_DIR: tmp() } });
+    const r = await runCli(
+      [
+        'run',
+        '--window',
+        '^gp-animated$',
+        '--agent',
+        'vlm',
+        '--model',
+        't',
+        '--base-url',
+        server.baseURL,
+        '--latency',
+        'stop',
+        '--stop-interval-ms',
+        '300',
+        '--max-steps',
+        '3',
+        '--out',
+        tmp(),
+        '--json',
+      ],
+      { env: { GAMEPILOT_CONFIG_DIR: tmp() } },
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(observed).toHaveLength(3);
     for (const o of observed) expect(o).toEqual({ state: 'T', still: true });
@@ -145,8 +201,31 @@ describe('an external animated window in stop mode', () => {
   });
 
   async function whileFrozen(args: string[], env: Record<string, string>, then: (child: ChildProcess) => void) {
-    server.setResponder(async () => ({ text: answer('wait', [{ action_type: 'WAIT', parameters: { duration: 0.1 } }]), delayMs: 20000 }));
-    const child = spawnCli(['run', '--window', '^gp-animated$', '--agent', 'vlm', '--model', 't', '--base-url', server.baseURL, '--latency', 'stop', '--max-steps', '5', '--out', tmp(), ...args], env);
+    server.setResponder(async () => ({
+      text: answer('wait', [{ action_type: 'WAIT', parameters: { duration: 0.1 } }]),
+      delayMs: 20000,
+    }));
+    const child = spawnCli(
+      [
+        'run',
+        '--window',
+        '^gp-animated$',
+        '--agent',
+        'vlm',
+        '--model',
+        't',
+        '--base-url',
+        server.baseURL,
+        '--latency',
+        'stop',
+        '--max-steps',
+        '5',
+        '--out',
+        tmp(),
+        ...args,
+      ],
+      env,
+    );
     const t0 = Date.now();
     while (processState(win.window.pid) !== 'T') {
       if (Date.now() - t0 > 20000) throw new Error('the window was never suspended');
@@ -160,7 +239,9 @@ describe('an external animated window in stop mode', () => {
   }
 
   it('is resumed when the stop hotkey ends the run', async () => {
-    const code = await whileFrozen([], { GAMEPILOT_CONFIG_DIR: tmp() }, () => execFileSync('xdotool', ['key', 'ctrl+shift+F12']));
+    const code = await whileFrozen([], { GAMEPILOT_CONFIG_DIR: tmp() }, () =>
+      execFileSync('xdotool', ['key', 'ctrl+shift+F12']),
+    );
     expect(code).toBe(0);
     expect(processState(win.window.pid)).not.toBe('T');
   });
@@ -175,7 +256,10 @@ describe('an external animated window in stop mode', () => {
     const config = tmp();
     await whileFrozen([], { GAMEPILOT_CONFIG_DIR: config }, (c) => c.kill('SIGKILL'));
     expect(processState(win.window.pid)).toBe('T'); // nothing could run in the killed process
-    const r = await runCli(['run', '--game', 'tictactoe', '--agent', 'random', '--max-steps', '1', '--out', tmp(), '--quiet'], { env: { GAMEPILOT_CONFIG_DIR: config } });
+    const r = await runCli(
+      ['run', '--game', 'tictactoe', '--agent', 'random', '--max-steps', '1', '--out', tmp(), '--quiet'],
+      { env: { GAMEPILOT_CONFIG_DIR: config } },
+    );
     expect(r.stderr).toMatch(/resumed process\(es\) \d+/);
     expect(processState(win.window.pid)).not.toBe('T');
   });
@@ -201,7 +285,29 @@ describe('an external animated window in stop mode', () => {
       stallMs = performance.now() - t0;
       return wait;
     });
-    const a = spawnCli(['run', '--window', '^gp-animated$', '--agent', 'vlm', '--model', 't', '--base-url', server.baseURL, '--latency', 'stop', '--stop-interval-ms', '300', '--max-steps', '1', '--out', tmp(), '--json'], { GAMEPILOT_CONFIG_DIR: config });
+    const a = spawnCli(
+      [
+        'run',
+        '--window',
+        '^gp-animated$',
+        '--agent',
+        'vlm',
+        '--model',
+        't',
+        '--base-url',
+        server.baseURL,
+        '--latency',
+        'stop',
+        '--stop-interval-ms',
+        '300',
+        '--max-steps',
+        '1',
+        '--out',
+        tmp(),
+        '--json',
+      ],
+      { GAMEPILOT_CONFIG_DIR: config },
+    );
     let stdout = '';
     a.stdout!.on('data', (d) => (stdout += d));
     let b: Awaited<ReturnType<typeof runCli>>;
@@ -213,7 +319,10 @@ describe('an external animated window in stop mode', () => {
         if (Date.now() - t0 > 30_000) throw new Error('run A never reached its stalled call');
         await sleep(50);
       }
-      b = await runCli(['run', '--game', 'tictactoe', '--agent', 'random', '--max-steps', '1', '--out', tmp(), '--quiet'], { env: { GAMEPILOT_CONFIG_DIR: config } });
+      b = await runCli(
+        ['run', '--game', 'tictactoe', '--agent', 'random', '--max-steps', '1', '--out', tmp(), '--quiet'],
+        { env: { GAMEPILOT_CONFIG_DIR: config } },
+      );
       stateAfterB = processState(win.window.pid);
     } finally {
       letGo();
@@ -221,7 +330,9 @@ describe('an external animated window in stop mode', () => {
     const code = await new Promise((r) => a.on('exit', r));
     const running = states.filter((st) => st !== 'T').length;
     const { steps } = readRun(JSON.parse(stdout).run_dir);
-    console.log(`run A stalled ${Math.round(stallMs)} ms while run B started and ended; game state samples: ${states.length}, not stopped: ${running}; state after B: ${stateAfterB}; A's paused_ms for that step: ${steps[0]?.paused_ms}`);
+    console.log(
+      `run A stalled ${Math.round(stallMs)} ms while run B started and ended; game state samples: ${states.length}, not stopped: ${running}; state after B: ${stateAfterB}; A's paused_ms for that step: ${steps[0]?.paused_ms}`,
+    );
     expect(b.code, b.stderr).toBe(0);
     expect(b.stderr).not.toMatch(/resumed process/);
     expect(stateAfterB).toBe('T');

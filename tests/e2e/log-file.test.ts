@@ -22,7 +22,9 @@ const KEYS = ['left', 'up', 'right', 'down'];
 
 let server: FakeOpenAI;
 beforeAll(async () => {
-  server = await new FakeOpenAI((_body, i) => ({ text: answer(`step ${i}: sliding`, [{ action_type: 'PRESS', parameters: { key: KEYS[i % 4] } }]) })).start();
+  server = await new FakeOpenAI((_body, i) => ({
+    text: answer(`step ${i}: sliding`, [{ action_type: 'PRESS', parameters: { key: KEYS[i % 4] } }]),
+  })).start();
 });
 afterAll(() => server?.close());
 
@@ -32,15 +34,43 @@ const tmp = () => mkdtempSync(path.join(tmpdir(), 'gp-log-'));
 function logLines(dir: string): { text: string; lines: Record<string, any>[] } {
   const files = readdirSync(dir).filter((f) => /^gamepilot(\.\d+)?\.log$/.test(f));
   const text = files.map((f) => readFileSync(path.join(dir, f), 'utf8')).join('');
-  return { text, lines: text.split('\n').filter(Boolean).map((l) => JSON.parse(l)) };
+  return {
+    text,
+    lines: text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l)),
+  };
 }
 
 describe('the log file', () => {
   it('gamepilot run leaves gamepilot.log with the run id on its lines, and no API key', async () => {
     const config = tmp();
-    const r = await runCli(['run', '--game', '2048', '--agent', 'vlm', '--model', 'test-vlm', '--base-url', server.baseURL, '--api-key', ARG_KEY, '--episodes', '1', '--max-steps', '2', '--out', tmp(), '--json'], {
-      env: { GAMEPILOT_CONFIG_DIR: config, OPENAI_API_KEY: ENV_KEY },
-    });
+    const r = await runCli(
+      [
+        'run',
+        '--game',
+        '2048',
+        '--agent',
+        'vlm',
+        '--model',
+        'test-vlm',
+        '--base-url',
+        server.baseURL,
+        '--api-key',
+        ARG_KEY,
+        '--episodes',
+        '1',
+        '--max-steps',
+        '2',
+        '--out',
+        tmp(),
+        '--json',
+      ],
+      {
+        env: { GAMEPILOT_CONFIG_DIR: config, OPENAI_API_KEY: ENV_KEY },
+      },
+    );
     expect(r.code, r.stderr).toBe(0);
     const runId = path.basename(json(r).run_dir);
     expect(server.requests.at(-1)!.headers.authorization).toBe(`Bearer ${ARG_KEY}`); // the key was really used
@@ -57,19 +87,33 @@ describe('the log file', () => {
     expect(runLines.at(-1)).toMatchObject({ status: 'completed' });
     expect(lines.at(-1)).toMatchObject({ msg: 'gamepilot run ended', code: 0 });
 
-    for (const key of [ENV_KEY, ARG_KEY, JSON.stringify(ARG_KEY).slice(1, -1), 'LOGTEST']) expect(text).not.toContain(key);
+    for (const key of [ENV_KEY, ARG_KEY, JSON.stringify(ARG_KEY).slice(1, -1), 'LOGTEST'])
+      expect(text).not.toContain(key);
     expect(lines[0]!.argv).toContain('[redacted]'); // the command line is logged, its key scrubbed
   });
 
   it('gamepilot web leaves gamepilot.log with its runs, started over the API, and no API key', async () => {
     const config = tmp();
-    const web = await startWebShellCli(['--no-demo', '--runs-dir', tmp(), '--config-dir', config], { GAMEPILOT_CONFIG_DIR: config, OPENAI_API_KEY: ENV_KEY });
+    const web = await startWebShellCli(['--no-demo', '--runs-dir', tmp(), '--config-dir', config], {
+      GAMEPILOT_CONFIG_DIR: config,
+      OPENAI_API_KEY: ENV_KEY,
+    });
     const u = new URL(web.url);
     const api = wsClient(`ws://${u.host}/api/ws?token=${u.searchParams.get('token')}`, WebSocket as never);
     try {
-      await api.request('saveSettings', { settings: { provider: 'custom', baseURL: server.baseURL, model: 'test-vlm' }, apiKey: SAVED_KEY });
-      const ended = new Promise<void>((resolve) => api.onEvent((e) => e.type === 'state' && e.state.status === 'idle' && e.state.run === null && resolve()));
-      const { id } = await api.request('startRun', { target: { game: '2048' }, agent: 'vlm', episodes: 1, maxSteps: 2 });
+      await api.request('saveSettings', {
+        settings: { provider: 'custom', baseURL: server.baseURL, model: 'test-vlm' },
+        apiKey: SAVED_KEY,
+      });
+      const ended = new Promise<void>((resolve) =>
+        api.onEvent((e) => e.type === 'state' && e.state.status === 'idle' && e.state.run === null && resolve()),
+      );
+      const { id } = await api.request('startRun', {
+        target: { game: '2048' },
+        agent: 'vlm',
+        episodes: 1,
+        maxSteps: 2,
+      });
       await ended;
       expect(server.requests.at(-1)!.headers.authorization).toBe(`Bearer ${SAVED_KEY}`);
       api.close();
@@ -78,7 +122,13 @@ describe('the log file', () => {
       const { text, lines } = logLines(config);
       expect(lines[0]).toMatchObject({ shell: 'web', msg: 'gamepilot web' });
       expect(lines.some((l) => l.msg === 'web shell listening on 127.0.0.1')).toBe(true);
-      expect(lines.filter((l) => l.run === id).map((l) => l.msg)).toEqual(['run started', 'step', 'step', 'episode ended', 'run ended']);
+      expect(lines.filter((l) => l.run === id).map((l) => l.msg)).toEqual([
+        'run started',
+        'step',
+        'step',
+        'episode ended',
+        'run ended',
+      ]);
       expect(lines.at(-1)).toMatchObject({ msg: 'gamepilot web ended', code: 0 });
       for (const key of [ENV_KEY, SAVED_KEY, u.searchParams.get('token')!, 'LOGTEST']) expect(text).not.toContain(key);
     } finally {

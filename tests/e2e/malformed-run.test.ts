@@ -23,9 +23,17 @@ describe('malformed model output in a live run', () => {
     const nut = await loadNut();
     await nut.mouse.setPosition(new nut.Point(5, 5)); // start outside the game window
     const { session, target } = await prepareRun({
-      game: '2048', agent: 'vlm', space: 'gui', episodes: 1, maxSteps: MALFORMED.length, seed: 2,
-      outDir: mkdtempSync(path.join(tmpdir(), 'gp-bad-')), capture: 'nut', encode: { longSide: 1280, format: 'jpeg', quality: 80 },
-      maxConsecutiveErrors: 1000, vlm: { model: 'test-vlm', baseURL: server.baseURL, repairs: 0, maxRetries: 0 },
+      game: '2048',
+      agent: 'vlm',
+      space: 'gui',
+      episodes: 1,
+      maxSteps: MALFORMED.length,
+      seed: 2,
+      outDir: mkdtempSync(path.join(tmpdir(), 'gp-bad-')),
+      capture: 'nut',
+      encode: { longSide: 1280, format: 'jpeg', quality: 80 },
+      maxConsecutiveErrors: 1000,
+      vlm: { model: 'test-vlm', baseURL: server.baseURL, repairs: 0, maxRetries: 0 },
     });
     const pointer: { before?: { x: number; y: number }; after?: { x: number; y: number } }[] = [];
     let grid0 = '';

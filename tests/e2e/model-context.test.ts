@@ -20,17 +20,30 @@ const FIRST = answer('left, then close it, then up, then wait', [
 ]);
 let server: FakeOpenAI;
 beforeAll(async () => {
-  server = await new FakeOpenAI((_b, i) => ({ text: i === 0 ? FIRST : answer('down', [{ action_type: 'PRESS', parameters: { key: 'down' } }]) })).start();
+  server = await new FakeOpenAI((_b, i) => ({
+    text: i === 0 ? FIRST : answer('down', [{ action_type: 'PRESS', parameters: { key: 'down' } }]),
+  })).start();
 });
 afterAll(() => server.close());
 
-const imagesIn = (body: any) => body.messages.flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).filter((p: any) => p.type === 'image_url').map((p: any) => p.image_url.url as string);
+const imagesIn = (body: any) =>
+  body.messages
+    .flatMap((m: any) => (Array.isArray(m.content) ? m.content : []))
+    .filter((p: any) => p.type === 'image_url')
+    .map((p: any) => p.image_url.url as string);
 
 describe('the model context in a live run', () => {
   it('shows the previous frame and answer, and the fate of each previous action', async () => {
     const { session, target } = await prepareRun({
-      game: '2048', agent: 'vlm', space: 'gui', episodes: 1, maxSteps: 3, seed: 5,
-      outDir: mkdtempSync(path.join(tmpdir(), 'gp-ctx-')), capture: 'nut', encode: { longSide: 1280, format: 'jpeg', quality: 80 },
+      game: '2048',
+      agent: 'vlm',
+      space: 'gui',
+      episodes: 1,
+      maxSteps: 3,
+      seed: 5,
+      outDir: mkdtempSync(path.join(tmpdir(), 'gp-ctx-')),
+      capture: 'nut',
+      encode: { longSide: 1280, format: 'jpeg', quality: 80 },
       vlm: { model: 'test-vlm', baseURL: server.baseURL, maxRetries: 0 },
     });
     try {
@@ -49,15 +62,23 @@ describe('the model context in a live run', () => {
     expect(second.messages.map((m: any) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
     expect(imagesIn(second)).toEqual([imagesIn(first)[0], expect.stringMatching(/^data:image\/jpeg;base64,/)]);
     expect(imagesIn(second)[1]).not.toBe(imagesIn(first)[0]); // the board moved left in between
-    expect(second.messages[2].content).toMatch(/### Actions\n\[\{"action_type":"PRESS","parameters":\{"key":"left"\}\},\{"action_type":"HOTKEY"/);
+    expect(second.messages[2].content).toMatch(
+      /### Actions\n\[\{"action_type":"PRESS","parameters":\{"key":"left"\}\},\{"action_type":"HOTKEY"/,
+    );
     const text = second.messages.at(-1).content[0].text as string;
     expect(text).toContain('1. {"action_type":"PRESS","parameters":{"key":"left"}} → done');
     expect(text).toMatch(/2\. \{"action_type":"HOTKEY","parameters":\{"keys":\["alt","f4"\]\}\} → refused: .*alt\+f4/);
-    expect(text).toContain('3. {"action_type":"PRESS","parameters":{"key":"up"}} → dropped: one move per step, so it was not made');
-    expect(text).toContain('4. {"action_type":"WAIT","parameters":{"duration":0.1}} → dropped: not tried after action 2 was refused');
+    expect(text).toContain(
+      '3. {"action_type":"PRESS","parameters":{"key":"up"}} → dropped: one move per step, so it was not made',
+    );
+    expect(text).toContain(
+      '4. {"action_type":"WAIT","parameters":{"duration":0.1}} → dropped: not tried after action 2 was refused',
+    );
     // Step 3 sees only one earlier pair (step 2's), not the whole episode.
     expect(third.messages.map((m: any) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
     expect(third.messages[1].content[1].image_url.url).toBe(imagesIn(second)[1]);
-    expect(third.messages.at(-1).content[0].text).toContain('1. {"action_type":"PRESS","parameters":{"key":"down"}} → done');
+    expect(third.messages.at(-1).content[0].text).toContain(
+      '1. {"action_type":"PRESS","parameters":{"key":"down"}} → done',
+    );
   });
 });

@@ -57,7 +57,9 @@ describe('Record tab', () => {
 
       await page.getByTestId('start-recording').click();
       await page.getByTestId('rec-indicator').waitFor({ timeout: 20_000 });
-      await expect.poll(() => page.getByTestId('rec-indicator').textContent(), { timeout: 15_000 }).toMatch(/[1-9]\d* frames/);
+      await expect
+        .poll(() => page.getByTestId('rec-indicator').textContent(), { timeout: 15_000 })
+        .toMatch(/[1-9]\d* frames/);
       // The recorder gave the game the focus; a person plays it with the arrow keys.
       for (const k of ['Left', 'Up', 'Right', 'Down']) {
         execFileSync('xdotool', ['key', k]);
@@ -71,8 +73,16 @@ describe('Record tab', () => {
       // On disk: a human session of that window, with the keys in the action schema.
       const id = (await page.getByTestId('recorded-sessions').locator('td').first().textContent())!;
       const { meta, steps } = readRun(path.join(runsDir, id));
-      expect(meta).toMatchObject({ kind: 'human', agent: 'human-expert', game: null, status: 'completed', target: { kind: 'window', label: expect.stringMatching(/GNOME 2048/) } });
-      const keys = steps.flatMap((s) => (s.actions as { action_type: string; parameters: { key?: string } }[]).map((a) => a.parameters.key));
+      expect(meta).toMatchObject({
+        kind: 'human',
+        agent: 'human-expert',
+        game: null,
+        status: 'completed',
+        target: { kind: 'window', label: expect.stringMatching(/GNOME 2048/) },
+      });
+      const keys = steps.flatMap((s) =>
+        (s.actions as { action_type: string; parameters: { key?: string } }[]).map((a) => a.parameters.key),
+      );
       expect(keys).toEqual(expect.arrayContaining(['left', 'up', 'right', 'down']));
 
       // And in Runs, beside the agent runs.

@@ -22,7 +22,29 @@ const rssKb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/
 describe('gamepilot record', () => {
   it('records a scripted player on built-in 2048 for 60 s', { timeout: 150_000 }, async () => {
     const out = mkdtempSync(path.join(tmpdir(), 'gp-rec-'));
-    const child = spawnCli(['record', '--game', '2048', '--role', 'rookie', '--participant', 'p07', '--consent', '--duration', '60', '--fps', '30', '--window-size', '1280x720', '--out', out, '--json', '--quiet'], { GAMEPILOT_CONFIG_DIR: out });
+    const child = spawnCli(
+      [
+        'record',
+        '--game',
+        '2048',
+        '--role',
+        'rookie',
+        '--participant',
+        'p07',
+        '--consent',
+        '--duration',
+        '60',
+        '--fps',
+        '30',
+        '--window-size',
+        '1280x720',
+        '--out',
+        out,
+        '--json',
+        '--quiet',
+      ],
+      { GAMEPILOT_CONFIG_DIR: out },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (d) => (stdout += d));
@@ -86,10 +108,26 @@ describe('gamepilot record', () => {
     expect(growthMb).toBeLessThan(60);
 
     // Every injected key, in the action schema, within 20 ms.
-    const missing = injected.filter((inj) => !events.some((e) => e.action_type === 'PRESS' && e.parameters.key === inj.key && e.t >= inj.t - 20 && e.t <= inj.after + 20));
-    const near = (t: number) => events.filter((e) => Math.abs(e.t - t) < 400).map((e) => `${e.parameters.key}@${e.t - t}`).join(' ');
+    const missing = injected.filter(
+      (inj) =>
+        !events.some(
+          (e) =>
+            e.action_type === 'PRESS' && e.parameters.key === inj.key && e.t >= inj.t - 20 && e.t <= inj.after + 20,
+        ),
+    );
+    const near = (t: number) =>
+      events
+        .filter((e) => Math.abs(e.t - t) < 400)
+        .map((e) => `${e.parameters.key}@${e.t - t}`)
+        .join(' ');
     expect(missing.map((m) => `${m.key}@${m.t - t0}ms (xdotool took ${m.after - m.t} ms): ${near(m.t)}`)).toEqual([]);
-    const spread = injected.map((inj) => events.find((e) => e.action_type === 'PRESS' && e.parameters.key === inj.key && e.t >= inj.t - 20 && e.t <= inj.after + 20)!.t - inj.t);
+    const spread = injected.map(
+      (inj) =>
+        events.find(
+          (e) =>
+            e.action_type === 'PRESS' && e.parameters.key === inj.key && e.t >= inj.t - 20 && e.t <= inj.after + 20,
+        )!.t - inj.t,
+    );
     expect(injected.length).toBeGreaterThan(100);
     // Nothing typed into the other window.
     for (const c of 'secrpw') expect(events.some((e) => e.parameters.key === c)).toBe(false);
@@ -97,48 +135,125 @@ describe('gamepilot record', () => {
     // Scored like an agent run, listed like one.
     expect(summary.score).toBeGreaterThan(0);
     const { meta, steps } = readRun(summary.session_dir);
-    expect(meta).toMatchObject({ kind: 'human', agent: 'human-rookie', game: '2048', status: 'completed', mean: summary.score });
+    expect(meta).toMatchObject({
+      kind: 'human',
+      agent: 'human-rookie',
+      game: '2048',
+      status: 'completed',
+      mean: summary.score,
+    });
     expect(steps.length).toBeGreaterThan(100);
     expect(session).toMatchObject({ participant: 'p07', role: 'rookie', consent: true, game: '2048' });
     spread.sort((a, b) => a - b);
-    console.log(`record: ${summary.frames} frames, ${summary.fps} fps, ${summary.dropped} dropped (${summary.dropped_late} late, ${summary.dropped_busy} busy), ${summary.events} events, rss growth ${growthMb.toFixed(1)} MB, key event after xdotool start p50 ${spread[Math.floor(spread.length / 2)]} ms, max ${spread.at(-1)} ms`);
+    console.log(
+      `record: ${summary.frames} frames, ${summary.fps} fps, ${summary.dropped} dropped (${summary.dropped_late} late, ${summary.dropped_busy} busy), ${summary.events} events, rss growth ${growthMb.toFixed(1)} MB, key event after xdotool start p50 ${spread[Math.floor(spread.length / 2)]} ms, max ${spread.at(-1)} ms`,
+    );
   });
 
-  it('writes sessions where the leaderboard, the Runs tab and `video` look: ./runs, as `run` does', { timeout: 60_000 }, async () => {
+  it('writes sessions where the leaderboard, the Runs tab and `video` look: ./runs, as `run` does', {
+    timeout: 60_000,
+  }, async () => {
     const cwd = mkdtempSync(path.join(tmpdir(), 'gp-rec-cwd-'));
-    const inCwd = (args: string[]) => new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, GAMEPILOT_CONFIG_DIR: cwd }, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      child.on('exit', (code) => resolve({ code, stdout, stderr }));
-    });
-    const r = await inCwd(['record', '--game', 'snake', '--role', 'expert', '--participant', 'e3', '--consent', '--duration', '2', '--fps', '5', '--json', '--quiet']);
+    const inCwd = (args: string[]) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [BIN, ...args], {
+          cwd,
+          env: { ...process.env, GAMEPILOT_CONFIG_DIR: cwd },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d) => (stdout += d));
+        child.stderr.on('data', (d) => (stderr += d));
+        child.on('exit', (code) => resolve({ code, stdout, stderr }));
+      });
+    const r = await inCwd([
+      'record',
+      '--game',
+      'snake',
+      '--role',
+      'expert',
+      '--participant',
+      'e3',
+      '--consent',
+      '--duration',
+      '2',
+      '--fps',
+      '5',
+      '--json',
+      '--quiet',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const summary = JSON.parse(r.stdout);
     expect(path.dirname(summary.session_dir)).toBe(path.join(realpathSync(cwd), 'runs'));
-    expect(JSON.parse(readFileSync(path.join(summary.session_dir, 'run.json'), 'utf8'))).toMatchObject({ stage: 'play', config: { stage: 'play' } });
+    expect(JSON.parse(readFileSync(path.join(summary.session_dir, 'run.json'), 'utf8'))).toMatchObject({
+      stage: 'play',
+      config: { stage: 'play' },
+    });
     // A rookie's second play (after the tutorial) is the VR = Yes row of the human rookie.
-    const again = await inCwd(['record', '--game', 'snake', '--role', 'rookie', '--participant', 'r3', '--consent', '--duration', '2', '--fps', '5', '--stage', 'play-2', '--json', '--quiet']);
+    const again = await inCwd([
+      'record',
+      '--game',
+      'snake',
+      '--role',
+      'rookie',
+      '--participant',
+      'r3',
+      '--consent',
+      '--duration',
+      '2',
+      '--fps',
+      '5',
+      '--stage',
+      'play-2',
+      '--json',
+      '--quiet',
+    ]);
     expect(again.code, again.stderr).toBe(0);
     // The leaderboard reads ./runs by default, and pools the session as a human player.
     const board = await inCwd(['leaderboard', '--json']);
     expect(board.code, board.stderr).toBe(0);
-    expect(JSON.parse(board.stdout)).toEqual(expect.arrayContaining([
-      expect.objectContaining({ game: 'snake', player: 'human-expert', vr: '—', runs: 1 }),
-      expect.objectContaining({ game: 'snake', player: 'human-rookie', vr: 'Yes', lessons: 'tutorial', runs: 1 }),
-    ]));
+    expect(JSON.parse(board.stdout)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ game: 'snake', player: 'human-expert', vr: '—', runs: 1 }),
+        expect.objectContaining({ game: 'snake', player: 'human-rookie', vr: 'Yes', lessons: 'tutorial', runs: 1 }),
+      ]),
+    );
   });
 
   it('refuses to record without consent or with a real-looking name', async () => {
     const { runCli } = await import('../helpers/cli.ts');
     const out = mkdtempSync(path.join(tmpdir(), 'gp-rec-'));
-    const a = await runCli(['record', '--game', '2048', '--role', 'expert', '--participant', 'p1', '--duration', '1', '--out', out]);
+    const a = await runCli([
+      'record',
+      '--game',
+      '2048',
+      '--role',
+      'expert',
+      '--participant',
+      'p1',
+      '--duration',
+      '1',
+      '--out',
+      out,
+    ]);
     expect(a.code).toBe(2);
     expect(a.stderr).toMatch(/required option '--consent' not specified/);
     expect(a.stderr).toMatch(/--consent\s+confirms the participant agreed to be recorded/); // the usage says what consenting means
-    const b = await runCli(['record', '--game', '2048', '--role', 'expert', '--participant', 'Jane Doe', '--consent', '--duration', '1', '--out', out]);
+    const b = await runCli([
+      'record',
+      '--game',
+      '2048',
+      '--role',
+      'expert',
+      '--participant',
+      'Jane Doe',
+      '--consent',
+      '--duration',
+      '1',
+      '--out',
+      out,
+    ]);
     expect(b.code).toBe(2);
     expect(b.stderr).toMatch(/option '--participant <id>' argument 'Jane Doe' is invalid\. Allowed: a pseudonym/);
     expect(readdirSync(out)).toEqual([]); // nothing opened, nothing recorded
@@ -147,13 +262,37 @@ describe('gamepilot record', () => {
   it('exports a session as a video, with a clear error when ffmpeg is missing', async () => {
     const { runCli, json } = await import('../helpers/cli.ts');
     const out = mkdtempSync(path.join(tmpdir(), 'gp-rec-'));
-    const r = await runCli(['record', '--game', 'snake', '--role', 'expert', '--participant', 'e9', '--consent', '--duration', '3', '--fps', '10', '--out', out, '--json', '--quiet'], { env: { GAMEPILOT_CONFIG_DIR: out } });
+    const r = await runCli(
+      [
+        'record',
+        '--game',
+        'snake',
+        '--role',
+        'expert',
+        '--participant',
+        'e9',
+        '--consent',
+        '--duration',
+        '3',
+        '--fps',
+        '10',
+        '--out',
+        out,
+        '--json',
+        '--quiet',
+      ],
+      { env: { GAMEPILOT_CONFIG_DIR: out } },
+    );
     expect(r.code, r.stderr).toBe(0);
     const dir = json(r).session_dir;
     const v = await runCli(['video', dir]);
     expect(v.code, v.stderr).toBe(0);
     const file = v.stdout.trim();
-    const seconds = Number(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file], { encoding: 'utf8' }));
+    const seconds = Number(
+      execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file], {
+        encoding: 'utf8',
+      }),
+    );
     expect(seconds).toBeGreaterThan(2);
     expect(seconds).toBeLessThan(5);
     // A PATH with node and nothing else: no ffmpeg to be found.

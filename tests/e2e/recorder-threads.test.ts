@@ -28,7 +28,12 @@ describe('recorder threads', () => {
     const wm = createWindowManager();
     const target = await BuiltinTarget.open(getGame('2048'), wm, { x: 0, y: 0, width: 800, height: 600 });
     try {
-      const recorder = new Recorder({ target, wm, capturer: new NutCapturer() }, { participant: 't1', role: 'expert', trial: 1, stage: 'test', consent: true }, { ...DEFAULT_RECORDER, fps: 20, durationS: 5 }, mkdtempSync(path.join(tmpdir(), 'gp-rec-threads-')));
+      const recorder = new Recorder(
+        { target, wm, capturer: new NutCapturer() },
+        { participant: 't1', role: 'expert', trial: 1, stage: 'test', consent: true },
+        { ...DEFAULT_RECORDER, fps: 20, durationS: 5 },
+        mkdtempSync(path.join(tmpdir(), 'gp-rec-threads-')),
+      );
       const started = new Promise<void>((r) => recorder.once('progress', () => r()));
       const done = recorder.start();
       await started;
@@ -52,8 +57,16 @@ describe('recorder threads', () => {
       expect(steps.length).toBeGreaterThanOrEqual(8);
       const files = new Set(index.map((f) => f.file));
       expect(steps.every((st) => files.has(st.frame as string))).toBe(true);
-      expect(session).toMatchObject({ frames: s.frames, dropped: s.dropped, dropped_late: s.dropped_late, dropped_busy: s.dropped_busy, writers: s.writers });
-      console.log(`recorder with the main thread blocked 2 × 600 ms: ${s.frames} frames in ${s.duration_s} s, ${s.dropped} dropped (${s.dropped_late} late, ${s.dropped_busy} busy)`);
+      expect(session).toMatchObject({
+        frames: s.frames,
+        dropped: s.dropped,
+        dropped_late: s.dropped_late,
+        dropped_busy: s.dropped_busy,
+        writers: s.writers,
+      });
+      console.log(
+        `recorder with the main thread blocked 2 × 600 ms: ${s.frames} frames in ${s.duration_s} s, ${s.dropped} dropped (${s.dropped_late} late, ${s.dropped_busy} busy)`,
+      );
     } finally {
       await target.close();
     }

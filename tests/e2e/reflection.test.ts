@@ -17,25 +17,55 @@ import { boundWords } from '../../electron/reflection/reflector.ts';
 const tmp = () => mkdtempSync(path.join(tmpdir(), 'gp-refl-'));
 const PLAY = answer('slide', [{ action_type: 'PRESS', parameters: { key: 'left' } }]);
 const isReflection = (body: any) => String(body.messages[0].content).includes('You review gameplay');
-let reflectorReply = '### Diagnosis\nThe board filled up.\n### Lessons\nLESSON-42: keep the largest tile in a corner and never press up.';
+let reflectorReply =
+  '### Diagnosis\nThe board filled up.\n### Lessons\nLESSON-42: keep the largest tile in a corner and never press up.';
 let server: FakeOpenAI;
 let video = '';
 
 beforeAll(async () => {
   server = await new FakeOpenAI((body) => ({ text: isReflection(body) ? reflectorReply : PLAY })).start();
   video = path.join(tmp(), 'tutorial.mp4');
-  execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=duration=10:size=640x360:rate=30', '-pix_fmt', 'yuv420p', video]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=duration=10:size=640x360:rate=30',
+    '-pix_fmt',
+    'yuv420p',
+    video,
+  ]);
 });
 afterAll(() => server.close());
 
 function runArgs(extra: string[]) {
-  return ['run', '--game', '2048', '--agent', 'vlm', '--model', 'test-vlm', '--base-url', server.baseURL, '--max-steps', '2', '--out', tmp(), '--json', '--quiet', ...extra];
+  return [
+    'run',
+    '--game',
+    '2048',
+    '--agent',
+    'vlm',
+    '--model',
+    'test-vlm',
+    '--base-url',
+    server.baseURL,
+    '--max-steps',
+    '2',
+    '--out',
+    tmp(),
+    '--json',
+    '--quiet',
+    ...extra,
+  ];
 }
 
 describe('reflect-and-retry', () => {
   it('puts the lessons into every play prompt after the reflection and none before', async () => {
     server.requests.length = 0;
-    const r = await runCli(runArgs(['--episodes', '3', '--reflection', 'self-f', '--reflect-after', 'every', '--max-words', '40']));
+    const r = await runCli(
+      runArgs(['--episodes', '3', '--reflection', 'self-f', '--reflect-after', 'every', '--max-words', '40']),
+    );
     expect(r.code, r.stderr).toBe(0);
     const res = json(r);
     let reflected = false;
@@ -61,14 +91,31 @@ describe('reflect-and-retry', () => {
     expect(res.reflection).toMatchObject({ mode: 'self-f', reflections: 2, errors: [] });
     expect(res.reflection.without).toHaveLength(1);
     expect(res.reflection.with).toHaveLength(2);
-    const records = readFileSync(path.join(res.run_dir, 'reflections.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(records[0].lesson).toMatchObject({ mode: 'self-f', model: 'test-vlm', text: expect.stringContaining('LESSON-42') });
+    const records = readFileSync(path.join(res.run_dir, 'reflections.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(records[0].lesson).toMatchObject({
+      mode: 'self-f',
+      model: 'test-vlm',
+      text: expect.stringContaining('LESSON-42'),
+    });
     expect(records[0].lesson.provenance.failure.frames.length).toBeGreaterThan(0);
     expect(records[0].lesson.tokens.input).toBeGreaterThan(0);
 
     // run.json says how the run reflected and which episodes had lessons: VR = No for the first, Yes after.
     const meta = JSON.parse(readFileSync(path.join(res.run_dir, 'run.json'), 'utf8'));
-    expect(meta.reflection).toEqual({ mode: 'self-f', reflector_model: 'test-vlm', after: 'every', success_score: 100, tutorial: null, lessons: [{ episode: 1, source: 'self-f' }, { episode: 2, source: 'self-f' }] });
+    expect(meta.reflection).toEqual({
+      mode: 'self-f',
+      reflector_model: 'test-vlm',
+      after: 'every',
+      success_score: 100,
+      tutorial: null,
+      lessons: [
+        { episode: 1, source: 'self-f' },
+        { episode: 2, source: 'self-f' },
+      ],
+    });
     const board = await runCli(['leaderboard', '--runs-dir', path.dirname(res.run_dir)]);
     expect(board.code, board.stderr).toBe(0);
     expect(board.stdout).toMatch(/^2048\s+vlm\s+test-vlm\s+No\s+gui\s+normal\s+1\s+1\s/m);
@@ -77,27 +124,56 @@ describe('reflect-and-retry', () => {
 
   it('reflects with another model in mode "other", and refuses to start without one', async () => {
     const out = tmp();
-    const args = (extra: string[]) => ['run', '--game', '2048', '--agent', 'vlm', '--model', 'test-vlm', '--base-url', server.baseURL, '--max-steps', '2', '--out', out, '--json', '--quiet', '--episodes', '2', ...extra];
+    const args = (extra: string[]) => [
+      'run',
+      '--game',
+      '2048',
+      '--agent',
+      'vlm',
+      '--model',
+      'test-vlm',
+      '--base-url',
+      server.baseURL,
+      '--max-steps',
+      '2',
+      '--out',
+      out,
+      '--json',
+      '--quiet',
+      '--episodes',
+      '2',
+      ...extra,
+    ];
     const none = await runCli(args(['--reflection', 'other']));
     expect(none.code).toBe(2); // options that do not fit together: a usage error
-    expect(none.stderr).toMatch(/"other" learns from another model's reflection: give a reflector model different from the player's \("test-vlm"\) — --reflector-model/);
+    expect(none.stderr).toMatch(
+      /"other" learns from another model's reflection: give a reflector model different from the player's \("test-vlm"\) — --reflector-model/,
+    );
     const same = await runCli(args(['--reflection', 'other', '--reflector-model', 'test-vlm']));
     expect(same.code).toBe(2);
     expect(same.stderr).toMatch(/different from the player's/);
     const selfOther = await runCli(args(['--reflection', 'self-f', '--reflector-model', 'judge-vlm']));
     expect(selfOther.code).toBe(2);
-    expect(selfOther.stderr).toMatch(/"self-f" reflects with the player's own model \("test-vlm"\); to have "judge-vlm" reflect, use mode "other"/);
+    expect(selfOther.stderr).toMatch(
+      /"self-f" reflects with the player's own model \("test-vlm"\); to have "judge-vlm" reflect, use mode "other"/,
+    );
     expect(readdirSync(out)).toEqual([]); // refused before any window or run folder
 
     server.requests.length = 0;
-    const r = await runCli(args(['--reflection', 'other', '--reflector-model', 'judge-vlm', '--reflect-after', 'every']));
+    const r = await runCli(
+      args(['--reflection', 'other', '--reflector-model', 'judge-vlm', '--reflect-after', 'every']),
+    );
     expect(r.code, r.stderr).toBe(0);
     const reflections = server.requests.filter((q) => isReflection(q.body));
     expect(reflections.length).toBeGreaterThan(0);
     for (const q of reflections) expect(q.body.model).toBe('judge-vlm');
     for (const q of server.requests.filter((x) => !isReflection(x.body))) expect(q.body.model).toBe('test-vlm');
     const meta = JSON.parse(readFileSync(path.join(json(r).run_dir, 'run.json'), 'utf8'));
-    expect(meta.reflection).toMatchObject({ mode: 'other', reflector_model: 'judge-vlm', lessons: [{ episode: 1, source: 'other' }] });
+    expect(meta.reflection).toMatchObject({
+      mode: 'other',
+      reflector_model: 'judge-vlm',
+      lessons: [{ episode: 1, source: 'other' }],
+    });
   });
 
   it('sends tutorial frames at the requested rate and within the frame and size budget', async () => {
@@ -110,12 +186,29 @@ describe('reflect-and-retry', () => {
     expect(b.frames.at(-1)!.at).toBe(9);
 
     server.requests.length = 0;
-    const r = await runCli(runArgs(['--episodes', '2', '--reflection', 'self', '--tutorial', video, '--reflect-fps', '1', '--reflect-max-frames', '6', '--reflect-max-side', '200']));
+    const r = await runCli(
+      runArgs([
+        '--episodes',
+        '2',
+        '--reflection',
+        'self',
+        '--tutorial',
+        video,
+        '--reflect-fps',
+        '1',
+        '--reflect-max-frames',
+        '6',
+        '--reflect-max-side',
+        '200',
+      ]),
+    );
     expect(r.code, r.stderr).toBe(0);
     const reflections = server.requests.filter((q) => isReflection(q.body));
     expect(reflections).toHaveLength(2); // self: diagnose the failure, then learn from the tutorial
     const tutorialReq = reflections[1]!.body;
-    expect(tutorialReq.messages[1].content[0].text).toMatch(/Earlier you diagnosed a failed attempt:\nThe board filled up\./);
+    expect(tutorialReq.messages[1].content[0].text).toMatch(
+      /Earlier you diagnosed a failed attempt:\nThe board filled up\./,
+    );
     const images = tutorialReq.messages[1].content.filter((p: any) => p.type === 'image_url');
     expect(images).toHaveLength(6);
     for (const img of images) {
@@ -125,9 +218,14 @@ describe('reflect-and-retry', () => {
   });
 
   it('goes on with a clear note when the tutorial is missing or corrupt', async () => {
-    const missing = await runCli(runArgs(['--episodes', '2', '--reflection', 'self', '--tutorial', '/nonexistent/tutorial.mp4']));
+    const missing = await runCli(
+      runArgs(['--episodes', '2', '--reflection', 'self', '--tutorial', '/nonexistent/tutorial.mp4']),
+    );
     expect(missing.code, missing.stderr).toBe(0);
-    expect(json(missing).reflection).toMatchObject({ mode: 'self-f', tutorial_error: 'tutorial not found: /nonexistent/tutorial.mp4' });
+    expect(json(missing).reflection).toMatchObject({
+      mode: 'self-f',
+      tutorial_error: 'tutorial not found: /nonexistent/tutorial.mp4',
+    });
     const corrupt = path.join(tmp(), 'broken.mp4');
     writeFileSync(corrupt, Buffer.from('this is not a video at all'.repeat(50)));
     const bad = await runCli(runArgs(['--episodes', '2', '--reflection', 'self-t', '--tutorial', corrupt]));
@@ -143,10 +241,13 @@ describe('reflect-and-retry', () => {
     expect(empty.code, empty.stderr).toBe(0);
     const rec = JSON.parse(readFileSync(path.join(json(empty).run_dir, 'reflections.jsonl'), 'utf8').trim());
     expect(rec.lesson).toMatchObject({ text: '', note: expect.stringMatching(/returned no lessons/) });
-    for (const q of server.requests.filter((x) => !isReflection(x.body))) expect(String(q.body.messages[0].content)).not.toMatch(/Learned experience/);
+    for (const q of server.requests.filter((x) => !isReflection(x.body)))
+      expect(String(q.body.messages[0].content)).not.toMatch(/Learned experience/);
 
     reflectorReply = `### Lessons\n${'Always merge toward the corner. '.repeat(400)}`;
-    const long = await runCli(runArgs(['--episodes', '2', '--reflection', 'self-f', '--reflect-after', 'every', '--max-words', '30']));
+    const long = await runCli(
+      runArgs(['--episodes', '2', '--reflection', 'self-f', '--reflect-after', 'every', '--max-words', '30']),
+    );
     const rec2 = JSON.parse(readFileSync(path.join(json(long).run_dir, 'reflections.jsonl'), 'utf8').trim());
     expect(rec2.lesson.text.split(/\s+/).length).toBeLessThanOrEqual(30);
     expect(rec2.lesson.note).toMatch(/cut to 30 words/);
@@ -160,7 +261,9 @@ describe('reflect-and-retry', () => {
 
   it('uses a solver demonstration of the built-in game as the tutorial', async () => {
     server.requests.length = 0;
-    const r = await runCli(runArgs(['--episodes', '2', '--reflection', 'self-t', '--tutorial', 'solver', '--reflect-max-frames', '5']));
+    const r = await runCli(
+      runArgs(['--episodes', '2', '--reflection', 'self-t', '--tutorial', 'solver', '--reflect-max-frames', '5']),
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/tutorial: 5 of \d+ frames from .*gamepilot-demo-/);
     const refl = server.requests.filter((q) => isReflection(q.body));

@@ -18,7 +18,9 @@ function startScript(env: NodeJS.ProcessEnv, cwd: string) {
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.on('exit', (code, signal) => r({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
+    child.on('exit', (code, signal) => r({ code, signal })),
+  );
   return { child, exited, out: () => stdout, err: () => stderr };
 }
 
@@ -38,7 +40,8 @@ function groupMembers(pgid: number): number[] {
   return pids;
 }
 
-const childrenOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+const childrenOf = (pid: number) =>
+  readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
 
 describe('npm start', () => {
   it('with no display, says what is missing and exits non-zero', async () => {
@@ -53,13 +56,17 @@ describe('npm start', () => {
     expect(s.err()).toMatch(/neither DISPLAY nor WAYLAND_DISPLAY is set/);
   });
 
-  it('exits non-zero when the shell it started is killed, and ends what that shell had opened', { timeout: 150_000 }, async () => {
+  it('exits non-zero when the shell it started is killed, and ends what that shell had opened', {
+    timeout: 150_000,
+  }, async () => {
     const cwd = mkdtempSync(path.join(tmpdir(), 'gp-start-'));
     const s = startScript({ ...process.env, GAMEPILOT_CONFIG_DIR: path.join(cwd, 'config') }, cwd);
     let shellPid = 0;
     try {
       // The web shell's first line on stdout is its URL: it is up.
-      await expect.poll(() => s.out(), { timeout: 120_000, interval: 200 }).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=/);
+      await expect
+        .poll(() => s.out(), { timeout: 120_000, interval: 200 })
+        .toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=/);
       shellPid = childrenOf(s.child.pid!)[0] ?? 0;
       expect(shellPid).toBeGreaterThan(0);
       // The demo game window and the UI window are up (browser processes in the shell's group).

@@ -53,8 +53,16 @@ function lines(file: string) {
 describe('ending a run', () => {
   it('stop() interrupts a long action at once and releases held keys and buttons', async () => {
     const { session, target } = await prepareRun({
-      game: '2048', agent: 'vlm', space: 'gui', episodes: 1, maxSteps: 3, seed: 1, outDir: out(), capture: 'nut',
-      encode: { longSide: 1280, format: 'jpeg', quality: 80 }, vlm: { model: 'test-vlm', baseURL: server.baseURL },
+      game: '2048',
+      agent: 'vlm',
+      space: 'gui',
+      episodes: 1,
+      maxSteps: 3,
+      seed: 1,
+      outDir: out(),
+      capture: 'nut',
+      encode: { longSide: 1280, format: 'jpeg', quality: 80 },
+      vlm: { model: 'test-vlm', baseURL: server.baseURL },
     });
     try {
       const running = session.run();
@@ -74,7 +82,22 @@ describe('ending a run', () => {
 
   it('SIGTERM to the CLI stops the run cleanly and releases input', async () => {
     const dir = out();
-    const child = spawnCli(['run', '--game', '2048', '--agent', 'vlm', '--model', 'test-vlm', '--base-url', server.baseURL, '--max-steps', '3', '--out', dir, '--json']);
+    const child = spawnCli([
+      'run',
+      '--game',
+      '2048',
+      '--agent',
+      'vlm',
+      '--model',
+      'test-vlm',
+      '--base-url',
+      server.baseURL,
+      '--max-steps',
+      '3',
+      '--out',
+      dir,
+      '--json',
+    ]);
     let stdout = '';
     child.stdout!.on('data', (d) => (stdout += d));
     await untilHeld();
@@ -89,7 +112,18 @@ describe('ending a run', () => {
 
   it('SIGKILL mid-run leaves run.json and steps.jsonl readable up to the last finished step', async () => {
     const dir = out();
-    const child = spawnCli(['run', '--game', '2048', '--agent', 'random', '--max-steps', '5000', '--out', dir, '--quiet']);
+    const child = spawnCli([
+      'run',
+      '--game',
+      '2048',
+      '--agent',
+      'random',
+      '--max-steps',
+      '5000',
+      '--out',
+      dir,
+      '--quiet',
+    ]);
     let runDir = '';
     const t0 = Date.now();
     while (Date.now() - t0 < 30000) {
@@ -172,7 +206,25 @@ describe('held keys and a crash', () => {
     }
   }
   const modelRun = (config: string) =>
-    spawnCli(['run', '--game', '2048', '--agent', 'vlm', '--model', 'test-vlm', '--base-url', stallServer.baseURL, '--max-steps', '3', '--out', out(), '--quiet'], { GAMEPILOT_CONFIG_DIR: config });
+    spawnCli(
+      [
+        'run',
+        '--game',
+        '2048',
+        '--agent',
+        'vlm',
+        '--model',
+        'test-vlm',
+        '--base-url',
+        stallServer.baseURL,
+        '--max-steps',
+        '3',
+        '--out',
+        out(),
+        '--quiet',
+      ],
+      { GAMEPILOT_CONFIG_DIR: config },
+    );
 
   it('after SIGKILL the X server still has Ctrl and Shift down; the next start releases them', async () => {
     holdThenStall();
@@ -184,9 +236,14 @@ describe('held keys and a crash', () => {
     unstall();
     const afterKill = heldInput().keys;
     expect(afterKill).toEqual(expect.arrayContaining([ctrl, shift])); // nothing could run in the killed process
-    const next = await runCli(['run', '--game', 'tictactoe', '--agent', 'random', '--max-steps', '1', '--out', out(), '--quiet'], { env: { GAMEPILOT_CONFIG_DIR: config } });
+    const next = await runCli(
+      ['run', '--game', 'tictactoe', '--agent', 'random', '--max-steps', '1', '--out', out(), '--quiet'],
+      { env: { GAMEPILOT_CONFIG_DIR: config } },
+    );
     const afterNext = heldInput();
-    console.log(`keys held after SIGKILL: ${afterKill.join(', ')} (Ctrl ${ctrl}, Shift ${shift}); after the next start: ${afterNext.keys.join(', ') || 'none'}`);
+    console.log(
+      `keys held after SIGKILL: ${afterKill.join(', ')} (Ctrl ${ctrl}, Shift ${shift}); after the next start: ${afterNext.keys.join(', ') || 'none'}`,
+    );
     expect(next.code, next.stderr).toBe(0);
     expect(next.stderr).toMatch(/released LeftControl, LeftShift that a crashed run \(pid \d+\) had left held/);
     expect(afterNext).toEqual({ keys: [], buttons: [] });
@@ -212,9 +269,15 @@ describe('held keys and a crash', () => {
 
   it('process.exit() while a key is held releases it synchronously and clears the registry entry', async () => {
     const config = out();
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'tests', 'helpers', 'hold-and-exit.ts')], {
-      cwd: ROOT, env: { ...process.env, GAMEPILOT_CONFIG_DIR: config }, stdio: ['pipe', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(ROOT, 'tests', 'helpers', 'hold-and-exit.ts')],
+      {
+        cwd: ROOT,
+        env: { ...process.env, GAMEPILOT_CONFIG_DIR: config },
+        stdio: ['pipe', 'pipe', 'inherit'],
+      },
+    );
     const line = await new Promise<string>((resolve, reject) => {
       let text = '';
       child.stdout!.on('data', (d) => {

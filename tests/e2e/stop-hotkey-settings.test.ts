@@ -24,7 +24,10 @@ let stderr: () => string;
 
 beforeAll(async () => {
   const tmp = mkdtempSync(path.join(tmpdir(), 'gp-hotkey-'));
-  const shell = await startWebShellCli(['--no-demo', '--runs-dir', path.join(tmp, 'runs'), '--config-dir', path.join(tmp, 'config')], { GAMEPILOT_CONFIG_DIR: path.join(tmp, 'registries') });
+  const shell = await startWebShellCli(
+    ['--no-demo', '--runs-dir', path.join(tmp, 'runs'), '--config-dir', path.join(tmp, 'config')],
+    { GAMEPILOT_CONFIG_DIR: path.join(tmp, 'registries') },
+  );
   child = shell.child;
   stderr = shell.stderr;
   const url = new URL(shell.url);
@@ -72,7 +75,10 @@ describe('the stop hotkey in the web shell', () => {
       (err: unknown) => err,
     );
     expect(refused).toBeInstanceOf(ApiError);
-    expect(refused).toMatchObject({ code: 'bad-input', message: expect.stringMatching(/stopHotkey: hotkey "Control\+Shift" has no key/) });
+    expect(refused).toMatchObject({
+      code: 'bad-input',
+      message: expect.stringMatching(/stopHotkey: hotkey "Control\+Shift" has no key/),
+    });
     expect((await client.request('getSettings')).settings.stopHotkey).toBe(NEW_HOTKEY);
 
     await startLongRun();

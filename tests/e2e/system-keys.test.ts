@@ -21,7 +21,8 @@ import { g2048 } from '../../games/g2048/index.ts';
 const act = (type: string, parameters: Record<string, unknown> = {}) => ({ action_type: type, parameters });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const tmp = () => mkdtempSync(path.join(tmpdir(), 'gp-keys-'));
-const showingDesktop = () => /"showing the desktop" mode: ON/.test(execFileSync('wmctrl', ['-m'], { encoding: 'utf8' }));
+const showingDesktop = () =>
+  /"showing the desktop" mode: ON/.test(execFileSync('wmctrl', ['-m'], { encoding: 'utf8' }));
 
 // One plan per step: alt+F4 outright, print screen, alt held then F4 in the same step, F4 in the
 // next step with alt still held, super+d, alt+click, alt+tab.
@@ -37,15 +38,25 @@ const PLANS = [
 
 let server: FakeOpenAI;
 beforeAll(async () => {
-  server = await new FakeOpenAI((_b, i) => ({ text: answer('leave the game', PLANS[Math.min(i, PLANS.length - 1)]!) })).start();
+  server = await new FakeOpenAI((_b, i) => ({
+    text: answer('leave the game', PLANS[Math.min(i, PLANS.length - 1)]!),
+  })).start();
 });
 afterAll(() => server.close());
 
 describe('system key combinations', () => {
   it('are refused with real input: the window stays, the desktop stays, and the run fails after the refused steps', async () => {
     const { session, target } = await prepareRun({
-      game: '2048', agent: 'vlm', space: 'gui', episodes: 1, maxSteps: 20, seed: 3, outDir: tmp(), capture: 'nut',
-      encode: { longSide: 1280, format: 'jpeg', quality: 80 }, maxConsecutiveErrors: 4,
+      game: '2048',
+      agent: 'vlm',
+      space: 'gui',
+      episodes: 1,
+      maxSteps: 20,
+      seed: 3,
+      outDir: tmp(),
+      capture: 'nut',
+      encode: { longSide: 1280, format: 'jpeg', quality: 80 },
+      maxConsecutiveErrors: 4,
       vlm: { model: 'test-vlm', baseURL: server.baseURL, repairs: 0, maxRetries: 0 },
     });
     let result;
@@ -62,27 +73,55 @@ describe('system key combinations', () => {
 
     // Steps 3–6 were refused and nothing else took effect: four unusable steps in a row.
     expect(result.status).toBe('failed');
-    expect(result.error).toMatch(/^4 steps in a row without usable actions; last error: refused PRESS: alt\+Tab is a system combination: .*a game profile may allow it/);
+    expect(result.error).toMatch(
+      /^4 steps in a row without usable actions; last error: refused PRESS: alt\+Tab is a system combination: .*a game profile may allow it/,
+    );
     const { steps } = readRun(result.runDir);
     expect(steps).toHaveLength(7);
     const refusal = (i: number) => (steps[i]!.outcomes as { ok: boolean; error?: string }[]).find((o) => !o.ok)?.error;
     expect(refusal(0)).toMatch(/^alt\+F4 is a system combination: .*\(allowedHotkeys, or --allow-keys alt\+f4\)$/);
     expect(refusal(1)).toMatch(/^Print is a system combination/);
-    expect(steps[2]!.outcomes).toMatchObject([{ action: 'KEY_DOWN', ok: true }, { action: 'PRESS', ok: false }]);
+    expect(steps[2]!.outcomes).toMatchObject([
+      { action: 'KEY_DOWN', ok: true },
+      { action: 'PRESS', ok: false },
+    ]);
     expect(refusal(2)).toMatch(/^alt\+F4 is a system combination/);
     expect(refusal(3)).toMatch(/^alt\+F4 is a system combination/); // alt held since the step before
     expect(refusal(4)).toMatch(/^alt\+super\+D is a system combination/);
     expect(refusal(5)).toMatch(/^alt\+click is a system combination/);
     // The game saw the alt key go down, and never F4, D, Print, Tab or a click.
-    const received = steps.flatMap((s) => (s.view_inputs as { type: string; key?: string }[]).map((v) => v.key ?? v.type));
+    const received = steps.flatMap((s) =>
+      (s.view_inputs as { type: string; key?: string }[]).map((v) => v.key ?? v.type),
+    );
     expect(received.filter((k) => k !== 'Alt')).toEqual([]);
   });
 
   it('that a game allows go through: alt+F4 really closes the window (so the refusal above is what kept it)', async () => {
     const out = tmp();
     server.setResponder(() => ({ text: answer('close it', [act('HOTKEY', { keys: ['alt', 'f4'] })]) }));
-    const r = await runCli(['run', '--game', '2048', '--agent', 'vlm', '--model', 'test-vlm', '--base-url', server.baseURL, '--max-retries', '0',
-      '--max-steps', '3', '--allow-keys', 'alt+f4', '--out', out, '--json'], { env: { GAMEPILOT_CONFIG_DIR: tmp() } });
+    const r = await runCli(
+      [
+        'run',
+        '--game',
+        '2048',
+        '--agent',
+        'vlm',
+        '--model',
+        'test-vlm',
+        '--base-url',
+        server.baseURL,
+        '--max-retries',
+        '0',
+        '--max-steps',
+        '3',
+        '--allow-keys',
+        'alt+f4',
+        '--out',
+        out,
+        '--json',
+      ],
+      { env: { GAMEPILOT_CONFIG_DIR: tmp() } },
+    );
     const res = json(r);
     expect(res.status).toBe('failed');
     expect(res.error).toMatch(/window/i);
@@ -97,8 +136,16 @@ describe('system key combinations', () => {
     g2048.allowedHotkeys = ['alt+f4'];
     try {
       const { session, target } = await prepareRun({
-        game: '2048', agent: 'vlm', space: 'gui', episodes: 1, maxSteps: 1, seed: 3, outDir: tmp(), capture: 'nut',
-        encode: { longSide: 1280, format: 'jpeg', quality: 80 }, vlm: { model: 'test-vlm', baseURL: server.baseURL, maxRetries: 0 },
+        game: '2048',
+        agent: 'vlm',
+        space: 'gui',
+        episodes: 1,
+        maxSteps: 1,
+        seed: 3,
+        outDir: tmp(),
+        capture: 'nut',
+        encode: { longSide: 1280, format: 'jpeg', quality: 80 },
+        vlm: { model: 'test-vlm', baseURL: server.baseURL, maxRetries: 0 },
       });
       try {
         const win = await target.locate();
@@ -116,12 +163,20 @@ describe('system key combinations', () => {
   });
 
   it('super+d shows the desktop only when allowed', async () => {
-    const geometry = { window: { x: 0, y: 0, width: 400, height: 300 }, imageScale: 1, imageWidth: 400, imageHeight: 300, inputScale: 1 };
+    const geometry = {
+      window: { x: 0, y: 0, width: 400, height: 300 },
+      imageScale: 1,
+      imageWidth: 400,
+      imageHeight: 300,
+      inputScale: 1,
+    };
     const superD = [{ kind: 'gui' as const, type: 'HOTKEY' as const, params: { keys: ['super', 'd'] } }];
     expect(showingDesktop()).toBe(false);
     try {
       const refused = await new ActionExecutor().execute(superD, geometry);
-      expect(refused).toEqual([{ action: 'HOTKEY', ok: false, error: expect.stringMatching(/^super\+D is a system combination/) }]);
+      expect(refused).toEqual([
+        { action: 'HOTKEY', ok: false, error: expect.stringMatching(/^super\+D is a system combination/) },
+      ]);
       await sleep(500);
       expect(showingDesktop()).toBe(false);
       const allowed = await new ActionExecutor({ allowedKeys: ['super+d'] }).execute(superD, geometry);
@@ -137,9 +192,35 @@ describe('system key combinations', () => {
 describe('refused steps', () => {
   it('count as unusable: twelve refused clicks fail the run after --max-errors, not "completed"', async () => {
     // Every answer parses, and every click is aimed outside the window (a WAIT first does not make it usable).
-    server.setResponder((_b, i) => ({ text: answer('click far away', i % 2 ? [act('CLICK', { x: 5000, y: 5000 })] : [act('WAIT', { duration: 0.01 }), act('CLICK', { x: -40, y: 10 })]) }));
-    const r = await runCli(['run', '--game', '2048', '--agent', 'vlm', '--model', 'test-vlm', '--base-url', server.baseURL, '--max-retries', '0',
-      '--max-steps', '12', '--out', tmp(), '--json'], { env: { GAMEPILOT_CONFIG_DIR: tmp() } });
+    server.setResponder((_b, i) => ({
+      text: answer(
+        'click far away',
+        i % 2
+          ? [act('CLICK', { x: 5000, y: 5000 })]
+          : [act('WAIT', { duration: 0.01 }), act('CLICK', { x: -40, y: 10 })],
+      ),
+    }));
+    const r = await runCli(
+      [
+        'run',
+        '--game',
+        '2048',
+        '--agent',
+        'vlm',
+        '--model',
+        'test-vlm',
+        '--base-url',
+        server.baseURL,
+        '--max-retries',
+        '0',
+        '--max-steps',
+        '12',
+        '--out',
+        tmp(),
+        '--json',
+      ],
+      { env: { GAMEPILOT_CONFIG_DIR: tmp() } },
+    );
     expect(r.code, r.stderr).toBe(1);
     const res = json(r);
     expect(res.status).toBe('failed');

@@ -48,9 +48,12 @@ afterAll(async () => {
 const thumbnail = (id: string) => core.handle('thumbnail', { windowId: id, maxSide: 320 }) as Promise<WindowThumbnail>;
 
 async function magentaShare(dataUrl: string): Promise<number> {
-  const { data, info } = await sharp(Buffer.from(dataUrl.split(',')[1]!, 'base64')).raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(Buffer.from(dataUrl.split(',')[1]!, 'base64'))
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   let n = 0;
-  for (let i = 0; i < data.length; i += info.channels) if (data[i]! > 200 && data[i + 1]! < 60 && data[i + 2]! > 200) n++;
+  for (let i = 0; i < data.length; i += info.channels)
+    if (data[i]! > 200 && data[i + 1]! < 60 && data[i + 2]! > 200) n++;
   return n / (info.width * info.height);
 }
 
@@ -61,7 +64,13 @@ describe('thumbnails', () => {
     activate(decoy.id);
     await settled(decoy.id);
     const t = await thumbnail(game.id);
-    expect(t).toMatchObject({ dataUrl: null, covered: true, coveredBy: ['gp-cover'], minimized: false, offScreen: false });
+    expect(t).toMatchObject({
+      dataUrl: null,
+      covered: true,
+      coveredBy: ['gp-cover'],
+      minimized: false,
+      offScreen: false,
+    });
   });
 
   it('a window above everything it overlaps is captured as it is', async () => {
@@ -114,12 +123,24 @@ describe('a run through the core', () => {
     const statuses = () => events.flatMap((e) => (e.type === 'state' ? [e.state.status] : []));
     const steps = () => events.filter((e) => e.type === 'step').length;
     try {
-      await core.handle('startRun', { target: { windowId: target.id }, agent: 'random', episodes: 1, maxSteps: 1000, paceMs: 150 });
+      await core.handle('startRun', {
+        target: { windowId: target.id },
+        agent: 'random',
+        episodes: 1,
+        maxSteps: 1000,
+        paceMs: 150,
+      });
       await expect.poll(steps, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
 
       minimize(target.id);
       await expect.poll(() => core.state().status, { timeout: 20_000 }).toBe('paused');
-      expect(events.some((e) => e.type === 'warning' && /"gp-run-target" was minimized: the run is paused until the window is shown again/.test(e.message))).toBe(true);
+      expect(
+        events.some(
+          (e) =>
+            e.type === 'warning' &&
+            /"gp-run-target" was minimized: the run is paused until the window is shown again/.test(e.message),
+        ),
+      ).toBe(true);
       const during = steps();
       await new Promise((r) => setTimeout(r, 1500));
       expect(steps()).toBeLessThanOrEqual(during + 1); // at most the step in flight when it was minimized

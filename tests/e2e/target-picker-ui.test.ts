@@ -28,7 +28,13 @@ async function open(cmd: string, title: RegExp, at: { x: number; y: number }) {
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   const tmp = mkdtempSync(path.join(tmpdir(), 'gp-picker-'));
-  const shell = await startWebShellCli(['--no-demo', '--runs-dir', path.join(tmp, 'runs'), '--config-dir', path.join(tmp, 'config')]);
+  const shell = await startWebShellCli([
+    '--no-demo',
+    '--runs-dir',
+    path.join(tmp, 'runs'),
+    '--config-dir',
+    path.join(tmp, 'config'),
+  ]);
   web = shell.child;
   // The UI on the left; the game windows on the right, clear of it.
   ({ browser, page } = await launchUiBrowser({ x: 0, width: 860, height: 880 }));
@@ -55,9 +61,13 @@ describe('target picker', () => {
 
     await page.getByTestId('tab-targets').click();
     const card = (title: string) => page.getByTestId('window-card').filter({ hasText: title });
-    await expect.poll(() => card('Fifteen').getByTestId('thumb-note').textContent(), { timeout: 15_000 }).toBe('covered by another window');
+    await expect
+      .poll(() => card('Fifteen').getByTestId('thumb-note').textContent(), { timeout: 15_000 })
+      .toBe('covered by another window');
     expect(await card('Fifteen').locator('img').count()).toBe(0);
-    await expect.poll(() => card('Flip').getByTestId('thumb-note').textContent(), { timeout: 15_000 }).toMatch(/^minimized/);
+    await expect
+      .poll(() => card('Flip').getByTestId('thumb-note').textContent(), { timeout: 15_000 })
+      .toMatch(/^minimized/);
     expect(await card('Flip').textContent()).toMatch(/· minimized/);
     await card('Net').locator('img').waitFor({ timeout: 15_000 });
     expect(shown.minimized).toBe(false);

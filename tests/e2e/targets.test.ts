@@ -68,7 +68,17 @@ describe('several windows with one title', () => {
 
   it('says which ids exist when --window-id names none', async () => {
     const a = await open(FIFTEEN, /^Fifteen/);
-    const r = await runCli(['run', '--window-id', '0x7ffffff0', '--agent', 'random', '--max-steps', '1', '--out', out()]);
+    const r = await runCli([
+      'run',
+      '--window-id',
+      '0x7ffffff0',
+      '--agent',
+      'random',
+      '--max-steps',
+      '1',
+      '--out',
+      out(),
+    ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/no window with id 0x7ffffff0/);
     expect(r.stderr).toContain(a.id);
@@ -87,7 +97,19 @@ describe('several windows with one title', () => {
       }
       return press();
     });
-    const r = await runCli(['run', '--window', '^Fifteen', ...vlm(server), '--repairs', '0', '--max-steps', '6', '--out', out(), '--json']);
+    const r = await runCli([
+      'run',
+      '--window',
+      '^Fifteen',
+      ...vlm(server),
+      '--repairs',
+      '0',
+      '--max-steps',
+      '6',
+      '--out',
+      out(),
+      '--json',
+    ]);
     expect(r.code).toBe(1);
     const res = json(r);
     expect(res.status).toBe('failed');
@@ -103,9 +125,15 @@ describe('several windows with one title', () => {
 });
 
 /** The centre of the green square in a frame the model was sent, in that image's pixels. */
-async function greenCentre(dataUrl: string): Promise<{ x: number; y: number; width: number; height: number } | undefined> {
-  const { data, info } = await sharp(Buffer.from(dataUrl.split(',')[1]!, 'base64')).raw().toBuffer({ resolveWithObject: true });
-  let sx = 0, sy = 0, n = 0;
+async function greenCentre(
+  dataUrl: string,
+): Promise<{ x: number; y: number; width: number; height: number } | undefined> {
+  const { data, info } = await sharp(Buffer.from(dataUrl.split(',')[1]!, 'base64'))
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  let sx = 0,
+    sy = 0,
+    n = 0;
   for (let y = 0; y < info.height; y++) {
     for (let x = 0; x < info.width; x++) {
       const i = (y * info.width + x) * info.channels;
@@ -121,48 +149,88 @@ async function greenCentre(dataUrl: string): Promise<{ x: number; y: number; wid
 
 describe('windows partly off the screen or larger than it (screen 1600×900)', () => {
   const cases = [
-    { name: 'off the left and top edges', at: { x: -260, y: -120 }, size: { width: 700, height: 500 }, square: { x: 330, y: 200 } },
-    { name: 'off the right and bottom edges', at: { x: 1250, y: 640 }, size: { width: 700, height: 500 }, square: { x: 120, y: 90 } },
-    { name: 'larger than the screen', at: { x: -150, y: -80 }, size: { width: 1900, height: 1100 }, square: { x: 1200, y: 700 } },
+    {
+      name: 'off the left and top edges',
+      at: { x: -260, y: -120 },
+      size: { width: 700, height: 500 },
+      square: { x: 330, y: 200 },
+    },
+    {
+      name: 'off the right and bottom edges',
+      at: { x: 1250, y: 640 },
+      size: { width: 700, height: 500 },
+      square: { x: 120, y: 90 },
+    },
+    {
+      name: 'larger than the screen',
+      at: { x: -150, y: -80 },
+      size: { width: 1900, height: 1100 },
+      square: { x: 1200, y: 700 },
+    },
   ];
 
-  it.each(cases)('$name: the model sees the on-screen part and its click lands where it aimed', async ({ at, size, square }) => {
-    const probe = await clickProbeWindow('gp-probe', { x: 200, y: 150, ...size }, square);
-    started.push(probe.child);
-    const win = await placeWindow(probe.window.id, at.x, at.y, size);
-    const b = win.bounds;
-    const visible = {
-      x: Math.max(0, b.x), y: Math.max(0, b.y),
-      width: Math.min(1600, b.x + b.width) - Math.max(0, b.x), height: Math.min(900, b.y + b.height) - Math.max(0, b.y),
-    };
-    expect(visible.width).toBeLessThan(b.width); // the case really is clipped
+  it.each(cases)(
+    '$name: the model sees the on-screen part and its click lands where it aimed',
+    async ({ at, size, square }) => {
+      const probe = await clickProbeWindow('gp-probe', { x: 200, y: 150, ...size }, square);
+      started.push(probe.child);
+      const win = await placeWindow(probe.window.id, at.x, at.y, size);
+      const b = win.bounds;
+      const visible = {
+        x: Math.max(0, b.x),
+        y: Math.max(0, b.y),
+        width: Math.min(1600, b.x + b.width) - Math.max(0, b.x),
+        height: Math.min(900, b.y + b.height) - Math.max(0, b.y),
+      };
+      expect(visible.width).toBeLessThan(b.width); // the case really is clipped
 
-    let seen: Awaited<ReturnType<typeof greenCentre>>;
-    const server = await model(async (body) => {
-      seen = await greenCentre(FakeOpenAI.images(body)[0]!);
-      return { text: answer('click the green square', seen ? [{ action_type: 'CLICK', parameters: { x: seen.x, y: seen.y } }] : [{ action_type: 'WAIT', parameters: { duration: 0 } }]) };
-    });
-    const r = await runCli(['run', '--window', '^gp-probe$', ...vlm(server), '--max-steps', '1', '--out', out(), '--json']);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/partly off the screen/);
-    const { steps } = readRun(json(r).run_dir);
-    const s = steps[0]!;
-    expect(s.window).toEqual(b);
-    expect(s.captured).toEqual(visible);
-    expect(s.errors).toEqual([]);
-    // The image is the visible part (scaled to at most 1280 on its long side).
-    const scale = Math.min(1, 1280 / Math.max(visible.width, visible.height));
-    expect(s.frame_size).toMatchObject({ width: Math.round(visible.width * scale), height: Math.round(visible.height * scale) });
-    expect(seen).toBeDefined();
-    expect(s.outcomes).toEqual([expect.objectContaining({ action: 'CLICK', ok: true })]);
-    // The page got the press on its square, at the screen point the image point maps to.
-    const title = (await settled(win.id)).title;
-    const m = /^gp-probe (hit|miss) 1 (-?\d+),(-?\d+)$/.exec(title);
-    expect(m, title).not.toBeNull();
-    expect(m![1]).toBe('hit');
-    expect(Number(m![2])).toBe(visible.x + Math.floor(seen!.x / scale));
-    expect(Number(m![3])).toBe(visible.y + Math.floor(seen!.y / scale));
-  });
+      let seen: Awaited<ReturnType<typeof greenCentre>>;
+      const server = await model(async (body) => {
+        seen = await greenCentre(FakeOpenAI.images(body)[0]!);
+        return {
+          text: answer(
+            'click the green square',
+            seen
+              ? [{ action_type: 'CLICK', parameters: { x: seen.x, y: seen.y } }]
+              : [{ action_type: 'WAIT', parameters: { duration: 0 } }],
+          ),
+        };
+      });
+      const r = await runCli([
+        'run',
+        '--window',
+        '^gp-probe$',
+        ...vlm(server),
+        '--max-steps',
+        '1',
+        '--out',
+        out(),
+        '--json',
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/partly off the screen/);
+      const { steps } = readRun(json(r).run_dir);
+      const s = steps[0]!;
+      expect(s.window).toEqual(b);
+      expect(s.captured).toEqual(visible);
+      expect(s.errors).toEqual([]);
+      // The image is the visible part (scaled to at most 1280 on its long side).
+      const scale = Math.min(1, 1280 / Math.max(visible.width, visible.height));
+      expect(s.frame_size).toMatchObject({
+        width: Math.round(visible.width * scale),
+        height: Math.round(visible.height * scale),
+      });
+      expect(seen).toBeDefined();
+      expect(s.outcomes).toEqual([expect.objectContaining({ action: 'CLICK', ok: true })]);
+      // The page got the press on its square, at the screen point the image point maps to.
+      const title = (await settled(win.id)).title;
+      const m = /^gp-probe (hit|miss) 1 (-?\d+),(-?\d+)$/.exec(title);
+      expect(m, title).not.toBeNull();
+      expect(m![1]).toBe('hit');
+      expect(Number(m![2])).toBe(visible.x + Math.floor(seen!.x / scale));
+      expect(Number(m![3])).toBe(visible.y + Math.floor(seen!.y / scale));
+    },
+  );
 
   it('a click is not sent when the window moved while the model was thinking', async () => {
     const probe = await clickProbeWindow('gp-probe', { x: 300, y: 150, width: 500, height: 400 }, { x: 200, y: 150 });
@@ -171,12 +239,30 @@ describe('windows partly off the screen or larger than it (screen 1600×900)', (
     const server = await model(async (body) => {
       const seen = await greenCentre(FakeOpenAI.images(body)[0]!);
       await placeWindow(win.id, 700, 350); // a person drags the window away meanwhile
-      return { text: answer('click the green square', [{ action_type: 'CLICK', parameters: { x: seen!.x, y: seen!.y } }]) };
+      return {
+        text: answer('click the green square', [{ action_type: 'CLICK', parameters: { x: seen!.x, y: seen!.y } }]),
+      };
     });
-    const r = await runCli(['run', '--window', '^gp-probe$', ...vlm(server), '--max-steps', '1', '--out', out(), '--json']);
+    const r = await runCli([
+      'run',
+      '--window',
+      '^gp-probe$',
+      ...vlm(server),
+      '--max-steps',
+      '1',
+      '--out',
+      out(),
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const s = readRun(json(r).run_dir).steps[0]!;
-    expect(s.outcomes).toEqual([{ action: 'CLICK', ok: false, error: expect.stringMatching(/moved or changed size after the capture; pointer actions were not sent/) }]);
+    expect(s.outcomes).toEqual([
+      {
+        action: 'CLICK',
+        ok: false,
+        error: expect.stringMatching(/moved or changed size after the capture; pointer actions were not sent/),
+      },
+    ]);
     expect((await settled(win.id)).title).toBe('gp-probe'); // no press reached the page
   });
 });
@@ -197,7 +283,17 @@ describe('minimized windows', () => {
     minimize(a.id);
     expect((await settled(a.id)).minimized).toBe(true);
     const server = await model(() => press());
-    const r = await runCli(['run', '--window', '^Fifteen', ...vlm(server), '--max-steps', '2', '--out', out(), '--json']);
+    const r = await runCli([
+      'run',
+      '--window',
+      '^Fifteen',
+      ...vlm(server),
+      '--max-steps',
+      '2',
+      '--out',
+      out(),
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/was minimized; restored it/);
     expect((await createWindowManager().get(a.id))?.minimized).toBe(false);
@@ -229,7 +325,13 @@ describe('minimized windows', () => {
     const { meta, steps } = readRun(json(r).run_dir);
     expect(meta.status).toBe('completed');
     expect(steps).toHaveLength(4);
-    expect(steps[1]!.outcomes).toEqual([{ action: 'PRESS', ok: false, error: expect.stringMatching(/minimized before the actions applied; nothing was sent/) }]);
+    expect(steps[1]!.outcomes).toEqual([
+      {
+        action: 'PRESS',
+        ok: false,
+        error: expect.stringMatching(/minimized before the actions applied; nothing was sent/),
+      },
+    ]);
     for (const s of [steps[0]!, steps[2]!, steps[3]!]) expect(s.outcomes).toEqual([{ action: 'PRESS', ok: true }]);
   });
 });

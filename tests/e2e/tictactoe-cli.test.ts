@@ -13,7 +13,20 @@ const out = mkdtempSync(path.join(tmpdir(), 'gp-ttt-'));
 
 describe('gamepilot run --game tictactoe', () => {
   it('solver in GUI mode clicks the real window and scores 100 in both episodes', async () => {
-    const r = await runCli(['run', '--game', 'tictactoe', '--agent', 'solver', '--action-space', 'gui', '--episodes', '2', '--out', out, '--json']);
+    const r = await runCli([
+      'run',
+      '--game',
+      'tictactoe',
+      '--agent',
+      'solver',
+      '--action-space',
+      'gui',
+      '--episodes',
+      '2',
+      '--out',
+      out,
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const res = json(r);
     expect(res.episodes.map((e: { score: number }) => e.score)).toEqual([100, 100]);
@@ -33,7 +46,21 @@ describe('gamepilot run --game tictactoe', () => {
   });
 
   it('the random agent scores lower over 10 episodes', async () => {
-    const r = await runCli(['run', '--game', 'tictactoe', '--agent', 'random', '--episodes', '10', '--seed', '3', '--out', out, '--json', '--quiet']);
+    const r = await runCli([
+      'run',
+      '--game',
+      'tictactoe',
+      '--agent',
+      'random',
+      '--episodes',
+      '10',
+      '--seed',
+      '3',
+      '--out',
+      out,
+      '--json',
+      '--quiet',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const res = json(r);
     expect(res.episodes).toHaveLength(10);
@@ -46,7 +73,9 @@ describe('gamepilot run --game tictactoe', () => {
     // A bad value names the option and what it allows, shows the command's usage, and exits 2.
     const a = await runCli(['run', '--game', 'chess', '--out', fresh]);
     expect(a.code).toBe(2);
-    expect(a.stderr).toMatch(/option '--game <id>' argument 'chess' is invalid\. Allowed choices are 2048, tictactoe, snake/);
+    expect(a.stderr).toMatch(
+      /option '--game <id>' argument 'chess' is invalid\. Allowed choices are 2048, tictactoe, snake/,
+    );
     expect(a.stderr).toMatch(/Usage: gamepilot run/);
     const b = await runCli(['run', '--game', '2048', '--episodes', 'many', '--out', fresh]);
     expect(b.code).toBe(2);

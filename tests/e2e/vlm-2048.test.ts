@@ -21,7 +21,10 @@ beforeAll(async () => {
   server = await new FakeOpenAI((_body, i) => {
     const dir = DIRS[i % DIRS.length]!;
     sent.push(dir);
-    return { text: answer(`The tiles would merge if I move ${dir}.`, [{ action_type: 'PRESS', parameters: { key: dir } }]), thinking: 'hmm, let me look' };
+    return {
+      text: answer(`The tiles would merge if I move ${dir}.`, [{ action_type: 'PRESS', parameters: { key: dir } }]),
+      thinking: 'hmm, let me look',
+    };
   }).start();
 });
 afterAll(() => server.close());
@@ -30,7 +33,14 @@ describe('VLM agent on built-in 2048 (GUI)', () => {
   it('sends a frame per step and its key presses move the real board', async () => {
     const out = mkdtempSync(path.join(tmpdir(), 'gp-vlm-'));
     const { session, target } = await prepareRun({
-      game: '2048', agent: 'vlm', space: 'gui', episodes: 1, maxSteps: 8, seed: 11, outDir: out, capture: 'nut',
+      game: '2048',
+      agent: 'vlm',
+      space: 'gui',
+      episodes: 1,
+      maxSteps: 8,
+      seed: 11,
+      outDir: out,
+      capture: 'nut',
       encode: { longSide: 1280, format: 'jpeg', quality: 80 },
       vlm: { model: 'test-vlm', baseURL: server.baseURL, apiKey: 'sk-test-secret', maxRetries: 0 },
     });
@@ -46,7 +56,13 @@ describe('VLM agent on built-in 2048 (GUI)', () => {
     session.on('token', (t) => tokens.push(t.text));
     session.on('step', (rec) => {
       const snap = game.instance.snapshot() as { grid: number[]; noops: number };
-      checks.push({ dir: sent[rec.step]!, prev: before[rec.step]!, next: [...snap.grid], noopsBefore: noops, noopsAfter: snap.noops });
+      checks.push({
+        dir: sent[rec.step]!,
+        prev: before[rec.step]!,
+        next: [...snap.grid],
+        noopsBefore: noops,
+        noopsAfter: snap.noops,
+      });
     });
     try {
       const result = await session.run();
@@ -92,6 +108,9 @@ describe('VLM agent on built-in 2048 (GUI)', () => {
     expect(steps[0]!.tokens!.input).toBe(1000);
     expect(meta.totals.tokens_in).toBe(8000);
     expect(JSON.stringify(meta)).not.toContain('sk-test-secret');
-    for (const s of steps) expect(s.view_inputs).toEqual([{ type: 'key', key: `Arrow${sent[s.step]![0]!.toUpperCase()}${sent[s.step]!.slice(1)}` }]);
+    for (const s of steps)
+      expect(s.view_inputs).toEqual([
+        { type: 'key', key: `Arrow${sent[s.step]![0]!.toUpperCase()}${sent[s.step]!.slice(1)}` },
+      ]);
   });
 });

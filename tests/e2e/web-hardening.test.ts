@@ -28,11 +28,26 @@ import { getGame } from '../../games/index.ts';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Starts `gamepilot web` and reads the URL it prints first. */
-async function startShell(extra: string[] = []): Promise<{ child: ChildProcess; url: URL; token: string; port: number; stderr: () => string }> {
+async function startShell(
+  extra: string[] = [],
+): Promise<{ child: ChildProcess; url: URL; token: string; port: number; stderr: () => string }> {
   const tmp = mkdtempSync(path.join(tmpdir(), 'gp-harden-'));
-  const shell = await startWebShellCli(['--no-demo', '--runs-dir', path.join(tmp, 'runs'), '--config-dir', path.join(tmp, 'config'), ...extra]);
+  const shell = await startWebShellCli([
+    '--no-demo',
+    '--runs-dir',
+    path.join(tmp, 'runs'),
+    '--config-dir',
+    path.join(tmp, 'config'),
+    ...extra,
+  ]);
   const url = new URL(shell.url);
-  return { child: shell.child, url, token: url.searchParams.get('token')!, port: Number(url.port), stderr: shell.stderr };
+  return {
+    child: shell.child,
+    url,
+    token: url.searchParams.get('token')!,
+    port: Number(url.port),
+    stderr: shell.stderr,
+  };
 }
 
 /** Sends raw bytes and collects everything the server answers until it closes (or 3 s pass). */
@@ -47,7 +62,11 @@ function raw(port: number, text: string | Buffer): Promise<string> {
   });
 }
 
-function get(port: number, pathname: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function get(
+  port: number,
+  pathname: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, path: pathname, headers }, (res) => {
       let body = '';
@@ -60,13 +79,19 @@ function get(port: number, pathname: string, headers: Record<string, string> = {
 }
 
 /** A WebSocket opened by hand: the handshake's answer, and the socket for hand-made frames. */
-async function handshake(port: number, target: string, host = `127.0.0.1:${port}`): Promise<{ status: string; socket: net.Socket; frames: () => Buffer }> {
+async function handshake(
+  port: number,
+  target: string,
+  host = `127.0.0.1:${port}`,
+): Promise<{ status: string; socket: net.Socket; frames: () => Buffer }> {
   const socket = net.connect(port, '127.0.0.1');
   await new Promise((r) => socket.once('connect', r));
   let buf = Buffer.alloc(0);
   socket.on('data', (d) => (buf = Buffer.concat([buf, d])));
   socket.on('error', () => {});
-  socket.write(`GET ${target} HTTP/1.1\r\nHost: ${host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+  socket.write(
+    `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+  );
   const t0 = Date.now();
   while (!buf.includes('\r\n\r\n') && Date.now() - t0 < 5000) await sleep(10);
   const end = buf.indexOf('\r\n\r\n') + 4;
@@ -125,11 +150,16 @@ describe('the web shell under malformed requests and frames', () => {
   });
   const alive = async () => {
     expect(shell.child.exitCode).toBe(null);
-    expect((await get(shell.port, `/api/health?token=${shell.token}`, { host: `127.0.0.1:${shell.port}` })).status).toBe(200);
+    expect(
+      (await get(shell.port, `/api/health?token=${shell.token}`, { host: `127.0.0.1:${shell.port}` })).status,
+    ).toBe(200);
   };
 
   it('answers a malformed escape in the path with 400, without a token, and keeps serving', async () => {
-    const answer = await raw(shell.port, `GET /%E0%A4%A HTTP/1.1\r\nHost: 127.0.0.1:${shell.port}\r\nConnection: close\r\n\r\n`);
+    const answer = await raw(
+      shell.port,
+      `GET /%E0%A4%A HTTP/1.1\r\nHost: 127.0.0.1:${shell.port}\r\nConnection: close\r\n\r\n`,
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
     await sleep(300);
     await alive();
@@ -137,7 +167,9 @@ describe('the web shell under malformed requests and frames', () => {
 
   it('answers a request Node cannot parse with 400 and keeps serving', async () => {
     expect(await raw(shell.port, 'NOT A REQUEST\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 /);
-    expect(await raw(shell.port, `GET / HTTP/1.1\r\nHost: 127.0.0.1:${shell.port}\r\nBad Header\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400 /);
+    expect(await raw(shell.port, `GET / HTTP/1.1\r\nHost: 127.0.0.1:${shell.port}\r\nBad Header\r\n\r\n`)).toMatch(
+      /^HTTP\/1\.1 400 /,
+    );
     await alive();
   });
 
@@ -227,7 +259,8 @@ describe('handing the token to a browser', () => {
         try {
           expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8'), `pid ${pid}`).not.toContain(shell.token);
         } catch (err) {
-          if ((err as NodeJS.ErrnoException).code !== 'ENOENT' && (err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
+          if ((err as NodeJS.ErrnoException).code !== 'ENOENT' && (err as NodeJS.ErrnoException).code !== 'ESRCH')
+            throw err;
         }
       }
       // The launch page is private to the user, and goes away once the browser used its code.
@@ -259,7 +292,11 @@ describe('handing the token to a browser', () => {
         version: '0.0.0-test',
       });
       web = await startWebShell(core, { staticDir: await ensureRenderer(() => {}), launchTtlMs: 1500 });
-      browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: false, args: [...TEST_BROWSER_FLAGS, '--window-position=300,0'] });
+      browser = await chromium.launch({
+        executablePath: '/usr/bin/chromium',
+        headless: false,
+        args: [...TEST_BROWSER_FLAGS, '--window-position=300,0'],
+      });
     });
     afterAll(async () => {
       await browser?.close();

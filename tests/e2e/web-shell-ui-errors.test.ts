@@ -26,8 +26,20 @@ const tmp = mkdtempSync(path.join(tmpdir(), 'gp-ui-errors-'));
 const runsDir = path.join(tmp, 'runs');
 
 beforeAll(async () => {
-  const store = RunStore.create(runsDir, { kind: 'agent', game: 'tictactoe', target: { kind: 'builtin', label: 'Tic-Tac-Toe' }, agent: 'solver', model: null, action_space: 'gui', config: {} });
-  store.close('completed', undefined, { episodes: [{ episode: 0, seed: 0, score: 100, steps: 5, end: 'game_over' }], mean: 100, std: 0 });
+  const store = RunStore.create(runsDir, {
+    kind: 'agent',
+    game: 'tictactoe',
+    target: { kind: 'builtin', label: 'Tic-Tac-Toe' },
+    agent: 'solver',
+    model: null,
+    action_space: 'gui',
+    config: {},
+  });
+  store.close('completed', undefined, {
+    episodes: [{ episode: 0, seed: 0, score: 100, steps: 5, end: 'game_over' }],
+    mean: 100,
+    std: 0,
+  });
   goodRun = store.meta.id;
   mkdirSync(path.join(runsDir, 'damaged-run'));
   writeFileSync(path.join(runsDir, 'damaged-run', 'run.json'), '{"id": "damaged-run", "episodes": null}');
@@ -48,8 +60,16 @@ afterAll(async () => {
 
 /** Makes the core fail a start: the error lands in its state (lastError), not only in the page. */
 async function failAStart(tutorial: string) {
-  await api.request('saveSettings', { settings: { provider: 'custom', baseURL: 'http://127.0.0.1:9/v1', model: 'test-vlm' } });
-  await expect(api.request('startRun', { target: { game: '2048' }, agent: 'vlm', reflection: { mode: 'self-t', tutorial, after: 'failed', maxWords: 150, review: false } })).rejects.toThrow(new RegExp(tutorial));
+  await api.request('saveSettings', {
+    settings: { provider: 'custom', baseURL: 'http://127.0.0.1:9/v1', model: 'test-vlm' },
+  });
+  await expect(
+    api.request('startRun', {
+      target: { game: '2048' },
+      agent: 'vlm',
+      reflection: { mode: 'self-t', tutorial, after: 'failed', maxWords: 150, review: false },
+    }),
+  ).rejects.toThrow(new RegExp(tutorial));
 }
 
 describe('web shell UI when things go wrong', () => {
@@ -85,7 +105,9 @@ describe('web shell UI when things go wrong', () => {
     await page.getByTestId('tab-runs').click();
     await expect.poll(() => page.getByTestId('run-row').count()).toBe(1);
     expect(await page.getByTestId('run-row').first().textContent()).toMatch(/tictactoe.*solver.*completed/);
-    await expect.poll(() => page.getByTestId('runs-warnings').textContent()).toContain(path.join(runsDir, 'damaged-run', 'run.json'));
+    await expect
+      .poll(() => page.getByTestId('runs-warnings').textContent())
+      .toContain(path.join(runsDir, 'damaged-run', 'run.json'));
     expect(((await api.request('listRuns')) as { runs: { id: string }[] }).runs.map((r) => r.id)).toEqual([goodRun]);
   });
 });

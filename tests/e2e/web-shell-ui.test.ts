@@ -21,7 +21,8 @@ import { RunStore } from '../../electron/store/run-store.ts';
 
 const SHOTS = path.join(ROOT, 'test-artifacts', 'ui');
 const DIRS = ['left', 'up', 'right', 'down'];
-const REASONING = 'I see the 2048 board. Tiles on the left can merge, so sliding keeps the largest tile in its corner. ';
+const REASONING =
+  'I see the 2048 board. Tiles on the left can merge, so sliding keeps the largest tile in its corner. ';
 const PLACE = { x: 560, width: 1300, height: 820 };
 const LATENCY = { locate: 2, capture: 3, encode: 12, model: 900, act: 4, total: 921 };
 
@@ -34,11 +35,25 @@ beforeAll(async () => {
   server = await new FakeOpenAI((body, i) => {
     const system = String(body.messages[0].content);
     const user = JSON.stringify(body.messages.at(-1).content);
-    if (body.tools) return { toolCalls: [{ name: 'commit_diagnosis', arguments: { diagnosis: 'Moves that change nothing waste steps.' } }] };
+    if (body.tools)
+      return {
+        toolCalls: [{ name: 'commit_diagnosis', arguments: { diagnosis: 'Moves that change nothing waste steps.' } }],
+      };
     if (system.includes('strict, independent judge')) return { text: '{"accept": true, "reason": "general"}' };
-    if (user.includes('Write an improved skill')) return { text: `### Skill\nSKILL-${++skills}: alternate down and left${skills > 1 ? ', and never press up' : ''}.` };
-    if (system.includes('You review gameplay')) return { text: '### Diagnosis\nThe tiles scattered.\n### Lessons\nUI-LESSON: keep the biggest tile in a corner.' };
-    return { text: answer(`${REASONING}Step ${i + 1}: ${DIRS[i % 4]}.`, [{ action_type: 'PRESS', parameters: { key: DIRS[i % 4] } }]), chunkDelayMs: 25 };
+    if (user.includes('Write an improved skill'))
+      return {
+        text: `### Skill\nSKILL-${++skills}: alternate down and left${skills > 1 ? ', and never press up' : ''}.`,
+      };
+    if (system.includes('You review gameplay'))
+      return {
+        text: '### Diagnosis\nThe tiles scattered.\n### Lessons\nUI-LESSON: keep the biggest tile in a corner.',
+      };
+    return {
+      text: answer(`${REASONING}Step ${i + 1}: ${DIRS[i % 4]}.`, [
+        { action_type: 'PRESS', parameters: { key: DIRS[i % 4] } },
+      ]),
+      chunkDelayMs: 25,
+    };
   }).start();
   ({ browser } = await launchUiBrowser(PLACE));
 });
@@ -122,7 +137,10 @@ describe('settings', () => {
     await page.getByTestId('save-settings').click();
     await expect.poll(() => page.getByTestId('settings-note').textContent()).toBe('Saved.');
     await expect(page.getByTestId('first-launch').count()).resolves.toBe(0);
-    expect((await ui.shell.api.request('getSettings')).settings).toMatchObject({ baseURL: server.baseURL, model: 'test-vlm' });
+    expect((await ui.shell.api.request('getSettings')).settings).toMatchObject({
+      baseURL: server.baseURL,
+      model: 'test-vlm',
+    });
   });
 });
 
@@ -169,7 +187,9 @@ describe('live view', () => {
   let runId = '';
   beforeAll(async () => {
     // The run is started over the contract: this screen does not depend on the New run screen.
-    runId = (await ui.shell.api.request('startRun', { target: { game: '2048' }, agent: 'vlm', maxSteps: 200, paceMs: 300 })).id;
+    runId = (
+      await ui.shell.api.request('startRun', { target: { game: '2048' }, agent: 'vlm', maxSteps: 200, paceMs: 300 })
+    ).id;
     await until('the run to show as running', async () => (await ui.status()) === 'running');
   });
 
@@ -185,7 +205,9 @@ describe('live view', () => {
     }
     expect(lengths.size).toBeGreaterThanOrEqual(3);
     // Frames advance and the overlay names the pressed key.
-    await expect.poll(() => page.getByTestId('live-frame').getAttribute('data-step').then(Number), { timeout: 20000 }).toBeGreaterThanOrEqual(3);
+    await expect
+      .poll(() => page.getByTestId('live-frame').getAttribute('data-step').then(Number), { timeout: 20000 })
+      .toBeGreaterThanOrEqual(3);
     await expect.poll(() => page.getByTestId('actions').textContent()).toMatch(/PRESS\(key="(left|up|right|down)"\)/);
     await ui.shot('05-live');
   });
@@ -209,11 +231,15 @@ describe('live view', () => {
     await expect.poll(() => page.getByTestId('world-state').textContent()).toMatch(/world (running|frozen)/);
     await page.getByTestId('latency-stop').click();
     await expect.poll(() => page.getByTestId('latency-stop').getAttribute('aria-pressed')).toBe('true');
-    await expect.poll(() => page.getByTestId('step-clock').textContent(), { timeout: 20000 }).toMatch(/step \d+: stop · world paused \d+ ms · drift 0 ticks/);
+    await expect
+      .poll(() => page.getByTestId('step-clock').textContent(), { timeout: 20000 })
+      .toMatch(/step \d+: stop · world paused \d+ ms · drift 0 ticks/);
     await expect.poll(() => page.getByTestId('world-state').textContent(), { timeout: 10000 }).toBe('world frozen');
     await ui.shot('06b-latency-stop');
     await page.getByTestId('latency-normal').click();
-    await expect.poll(() => page.getByTestId('step-clock').textContent(), { timeout: 20000 }).toMatch(/step \d+: normal · world paused 0 ms/);
+    await expect
+      .poll(() => page.getByTestId('step-clock').textContent(), { timeout: 20000 })
+      .toMatch(/step \d+: normal · world paused 0 ms/);
   });
 
   it('stops with no key left held; the run is kept as stopped', async () => {
@@ -229,7 +255,12 @@ describe('global stop hotkey', () => {
   const ui = screen();
 
   it('stops a run from anywhere, releasing everything', async () => {
-    await ui.shell.api.request('startRun', { target: { game: 'tictactoe' }, agent: 'random', episodes: 50, paceMs: 200 });
+    await ui.shell.api.request('startRun', {
+      target: { game: 'tictactoe' },
+      agent: 'random',
+      episodes: 50,
+      paceMs: 200,
+    });
     await expect.poll(ui.status, { timeout: 30000 }).toBe('running');
     execFileSync('xdotool', ['key', 'ctrl+shift+F12']);
     await expect.poll(ui.status, { timeout: 10000 }).toBe('idle');
@@ -239,19 +270,57 @@ describe('global stop hotkey', () => {
 
 /** A stopped VLM run on disk (and, older, the demo), as the Runs screen finds them. */
 async function seedRuns(runsDir: string): Promise<string> {
-  const demo = RunStore.create(runsDir, { kind: 'agent', game: '2048', target: { kind: 'builtin', label: '2048' }, agent: 'solver', model: null, action_space: 'gui', config: {}, demo: true });
-  demo.close('stopped', undefined, { episodes: [{ episode: 0, seed: 0, score: 12, steps: 40, end: 'stopped' }], mean: 12, std: 0 });
+  const demo = RunStore.create(runsDir, {
+    kind: 'agent',
+    game: '2048',
+    target: { kind: 'builtin', label: '2048' },
+    agent: 'solver',
+    model: null,
+    action_space: 'gui',
+    config: {},
+    demo: true,
+  });
+  demo.close('stopped', undefined, {
+    episodes: [{ episode: 0, seed: 0, score: 12, steps: 40, end: 'stopped' }],
+    mean: 12,
+    std: 0,
+  });
   await sleep(20); // a later creation time: listed first
-  const run = RunStore.create(runsDir, { kind: 'agent', game: '2048', target: { kind: 'builtin', label: '2048' }, agent: 'vlm', model: 'test-vlm', action_space: 'gui', config: { latency: 'normal' } });
+  const run = RunStore.create(runsDir, {
+    kind: 'agent',
+    game: '2048',
+    target: { kind: 'builtin', label: '2048' },
+    agent: 'vlm',
+    model: 'test-vlm',
+    action_space: 'gui',
+    config: { latency: 'normal' },
+  });
   const t0 = Date.now();
   for (let i = 0; i < 6; i++) {
-    const frame = await sharp({ create: { width: 520, height: 640, channels: 3, background: { r: 187 - i * 10, g: 173, b: 160 } } }).jpeg().toBuffer();
+    const frame = await sharp({
+      create: { width: 520, height: 640, channels: 3, background: { r: 187 - i * 10, g: 173, b: 160 } },
+    })
+      .jpeg()
+      .toBuffer();
     run.appendStep({
-      step: i, episode: 0, t_capture: t0 + i * 900, frame: run.writeFrame(0, i, frame, 'jpg'), frame_size: { width: 520, height: 640, scale: 1 },
-      reasoning: `${REASONING}Step ${i + 1}: ${DIRS[i % 4]}.`, raw: null, actions: [{ action_type: 'PRESS', parameters: { key: DIRS[i % 4] } }], errors: [], latency_ms: LATENCY, score: i,
+      step: i,
+      episode: 0,
+      t_capture: t0 + i * 900,
+      frame: run.writeFrame(0, i, frame, 'jpg'),
+      frame_size: { width: 520, height: 640, scale: 1 },
+      reasoning: `${REASONING}Step ${i + 1}: ${DIRS[i % 4]}.`,
+      raw: null,
+      actions: [{ action_type: 'PRESS', parameters: { key: DIRS[i % 4] } }],
+      errors: [],
+      latency_ms: LATENCY,
+      score: i,
     });
   }
-  run.close('stopped', undefined, { episodes: [{ episode: 0, seed: 0, score: 5, steps: 6, end: 'stopped' }], mean: 5, std: 0 });
+  run.close('stopped', undefined, {
+    episodes: [{ episode: 0, seed: 0, score: 5, steps: 6, end: 'stopped' }],
+    mean: 5,
+    std: 0,
+  });
   return run.meta.id;
 }
 
@@ -385,9 +454,12 @@ describe('reflection', () => {
     const before = server.requests.length;
     await page.getByTestId('retry').click();
     await expect.poll(ui.status, { timeout: 30000 }).toBe('idle');
-    const plays = server.requests.slice(before).filter((q) => String(q.body.messages[0].content).includes('You are playing'));
+    const plays = server.requests
+      .slice(before)
+      .filter((q) => String(q.body.messages[0].content).includes('You are playing'));
     expect(plays.length).toBe(3);
-    for (const q of plays) expect(String(q.body.messages[0].content)).toContain('EDITED-LESSON: merge toward the bottom-left corner.');
+    for (const q of plays)
+      expect(String(q.body.messages[0].content)).toContain('EDITED-LESSON: merge toward the bottom-left corner.');
     // The run completed, so it is scored.
     await page.getByTestId('tab-runs').click();
     await expect.poll(() => page.getByTestId('leaderboard').textContent()).toMatch(/2048.*vlm.*test-vlm.*gui.*normal/);
@@ -405,10 +477,14 @@ describe('improvement dynamics curve', () => {
     await page.getByTestId('idc-max-steps').fill('3');
     await page.getByTestId('idc-start').click();
     await expect.poll(() => page.getByTestId('idc-point').count(), { timeout: 60000 }).toBeGreaterThanOrEqual(1);
-    await expect.poll(() => page.getByTestId('idc-done').textContent(), { timeout: 90000 }).toMatch(/Best round \d; held-out mean/);
+    await expect
+      .poll(() => page.getByTestId('idc-done').textContent(), { timeout: 90000 })
+      .toMatch(/Best round \d; held-out mean/);
     expect(await page.getByTestId('idc-point').count()).toBe(3);
     expect(await page.getByTestId('idc-round').count()).toBe(3);
-    await expect.poll(() => page.getByTestId('skill-diff').nth(2).locator('.add').allTextContents()).toEqual(expect.arrayContaining(['up. ']));
+    await expect
+      .poll(() => page.getByTestId('skill-diff').nth(2).locator('.add').allTextContents())
+      .toEqual(expect.arrayContaining(['up. ']));
     await ui.shot('14-idc');
   });
 });

@@ -11,7 +11,10 @@ export interface CliResult {
 }
 
 /** Runs `gamepilot …` as a user would, in its own process. */
-export function runCli(args: string[], opts: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  opts: { env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawnCli(args, opts.env);
     let stdout = '';
@@ -30,7 +33,11 @@ export function runCli(args: string[], opts: { env?: Record<string, string>; tim
 }
 
 export function spawnCli(args: string[], env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 /** Parses the one JSON object a `--json` command prints on stdout. */

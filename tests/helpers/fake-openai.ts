@@ -62,14 +62,18 @@ export class FakeOpenAI {
   /** The image data URLs in a request's last user message. */
   static images(body: any): string[] {
     const last = [...body.messages].reverse().find((m: any) => m.role === 'user');
-    return (Array.isArray(last?.content) ? last.content : []).filter((p: any) => p.type === 'image_url').map((p: any) => p.image_url.url);
+    return (Array.isArray(last?.content) ? last.content : [])
+      .filter((p: any) => p.type === 'image_url')
+      .map((p: any) => p.image_url.url);
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
     if (this.networkMs) await new Promise((r) => setTimeout(r, this.networkMs));
     if (req.method === 'GET' && req.url?.endsWith('/models')) {
       this.modelListings.push({ body: null, headers: req.headers, at: Date.now() });
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'test-vlm', object: 'model' }] }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ object: 'list', data: [{ id: 'test-vlm', object: 'model' }] }));
       return;
     }
     const chunks: Buffer[] = [];
@@ -97,9 +101,24 @@ export class FakeOpenAI {
     if (!body.stream) {
       res.writeHead(200, { 'content-type': 'application/json' });
       const message = reply.toolCalls?.length
-        ? { role: 'assistant', content: null, tool_calls: reply.toolCalls.map((c, k) => ({ id: `call_${index}_${k}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } })) }
+        ? {
+            role: 'assistant',
+            content: null,
+            tool_calls: reply.toolCalls.map((c, k) => ({
+              id: `call_${index}_${k}`,
+              type: 'function',
+              function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+            })),
+          }
         : { role: 'assistant', content: text };
-      res.end(JSON.stringify({ ...base, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: reply.toolCalls?.length ? 'tool_calls' : 'stop' }], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } }));
+      res.end(
+        JSON.stringify({
+          ...base,
+          object: 'chat.completion',
+          choices: [{ index: 0, message, finish_reason: reply.toolCalls?.length ? 'tool_calls' : 'stop' }],
+          usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+        }),
+      );
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
@@ -114,7 +133,13 @@ export class FakeOpenAI {
       chunk({ content: piece });
     }
     chunk({}, 'stop');
-    if (body.stream_options?.include_usage) send({ ...base, object: 'chat.completion.chunk', choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } });
+    if (body.stream_options?.include_usage)
+      send({
+        ...base,
+        object: 'chat.completion.chunk',
+        choices: [],
+        usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+      });
     res.end('data: [DONE]\n\n');
   }
 }

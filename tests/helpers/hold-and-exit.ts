@@ -5,7 +5,13 @@
 import { ActionExecutor } from '../../electron/input/executor.ts';
 
 const executor = new ActionExecutor();
-const geometry = { window: { x: 0, y: 0, width: 200, height: 200 }, imageScale: 1, imageWidth: 200, imageHeight: 200, inputScale: 1 };
+const geometry = {
+  window: { x: 0, y: 0, width: 200, height: 200 },
+  imageScale: 1,
+  imageWidth: 200,
+  imageHeight: 200,
+  inputScale: 1,
+};
 const outcomes = await executor.execute([{ kind: 'gui', type: 'KEY_DOWN', params: { key: 'shift' } }], geometry);
 process.stdout.write(`${JSON.stringify(outcomes)}\n`);
 process.stdin.once('data', () => process.exit(3));

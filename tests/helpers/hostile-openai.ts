@@ -73,7 +73,8 @@ export class HostileOpenAI {
   async untilRequests(n: number, timeoutMs = 30_000) {
     const t0 = Date.now();
     while (this.requests.length < n) {
-      if (Date.now() - t0 > timeoutMs) throw new Error(`only ${this.requests.length} of ${n} requests arrived within ${timeoutMs} ms`);
+      if (Date.now() - t0 > timeoutMs)
+        throw new Error(`only ${this.requests.length} of ${n} requests arrived within ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 20));
     }
     return this.requests[n - 1]!;
@@ -117,10 +118,20 @@ export class HostileOpenAI {
       rec.bytesSent += Buffer.byteLength(text);
       res.end(text);
     };
-    const base = { id: `chatcmpl-h${rec.index}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: body?.model ?? 'x' };
+    const base = {
+      id: `chatcmpl-h${rec.index}`,
+      object: 'chat.completion.chunk',
+      created: Math.floor(Date.now() / 1000),
+      model: body?.model ?? 'x',
+    };
     const event = (delta: Record<string, unknown>, finish: string | null = null) =>
       `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-    const sse = () => res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    const sse = () =>
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+      });
 
     const h = this.behave(rec.index, body);
     switch (h.kind) {
@@ -167,7 +178,9 @@ export class HostileOpenAI {
       case 'broken-json':
         sse();
         await write(event({ role: 'assistant', content: '### Reasoning\n' }));
-        await write('data: {"id":"x","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"cut\n\n');
+        await write(
+          'data: {"id":"x","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"cut\n\n',
+        );
         return end('data: [DONE]\n\n');
       case 'stream-error':
         sse();

@@ -39,7 +39,10 @@ export function ipcPair(): IpcPair {
       for (const l of listeners) l(copy);
     },
   };
-  const contents: ContentsLike = { mainFrame: { processId: 7, routingId: 1, url: 'file:///app/dist/renderer/index.html' }, isDestroyed: () => false };
+  const contents: ContentsLike = {
+    mainFrame: { processId: 7, routingId: 1, url: 'file:///app/dist/renderer/index.html' },
+    isDestroyed: () => false,
+  };
   const bridgeFrom = (sender: unknown, senderFrame: FrameLike | null): PreloadBridge => ({
     async request(method, params) {
       const h = handlers.get(IPC_REQUEST);

@@ -49,14 +49,24 @@ export function placeOf(rel: string): Place {
 
 /** Every module a source names: static and dynamic imports, re-exports, require() and import types. */
 export function importsOf(fileName: string, text: string): string[] {
-  const kind = /\.(tsx|jsx)$/.test(fileName) ? ts.ScriptKind.TSX : /\.[cm]?js$/.test(fileName) ? ts.ScriptKind.JS : ts.ScriptKind.TS;
+  const kind = /\.(tsx|jsx)$/.test(fileName)
+    ? ts.ScriptKind.TSX
+    : /\.[cm]?js$/.test(fileName)
+      ? ts.ScriptKind.JS
+      : ts.ScriptKind.TS;
   const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, kind);
   const found: string[] = [];
   const literal = (n: ts.Node | undefined) => (n && ts.isStringLiteralLike(n) ? found.push(n.text) : undefined);
   const visit = (node: ts.Node) => {
     if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) literal(node.moduleSpecifier);
-    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) literal(node.moduleReference.expression);
-    else if (ts.isCallExpression(node) && (node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === 'require'))) literal(node.arguments[0]);
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference))
+      literal(node.moduleReference.expression);
+    else if (
+      ts.isCallExpression(node) &&
+      (node.expression.kind === ts.SyntaxKind.ImportKeyword ||
+        (ts.isIdentifier(node.expression) && node.expression.text === 'require'))
+    )
+      literal(node.arguments[0]);
     else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) literal(node.argument.literal);
     ts.forEachChild(node, visit);
   };
@@ -80,21 +90,28 @@ export function checkImport(file: string, spec: string): string | undefined {
   const target = relative ? path.posix.normalize(path.posix.join(path.posix.dirname(file), spec)) : undefined;
 
   if (file === DOMAIN) return 'domain.ts imports nothing: every layer imports it';
-  if (file === CONTRACT && spec !== 'zod' && target !== DOMAIN) return 'the contract imports only zod and domain.ts (the renderer shares it; no Node)';
+  if (file === CONTRACT && spec !== 'zod' && target !== DOMAIN)
+    return 'the contract imports only zod and domain.ts (the renderer shares it; no Node)';
 
   if (from.kind === 'renderer') {
     if (NODE_BUILTINS.has(spec)) return 'the renderer uses no Node APIs';
-    if (target && !target.startsWith('renderer/') && target !== CONTRACT) return 'the renderer reaches the core only through electron/api/contract.ts';
+    if (target && !target.startsWith('renderer/') && target !== CONTRACT)
+      return 'the renderer reaches the core only through electron/api/contract.ts';
     return undefined;
   }
   if (!target) return undefined; // packages and Node built-ins: the rules are about our own layers
   const to = placeOf(target);
 
-  if (from.kind === 'native') return to.kind === 'native' || target === DOMAIN ? undefined : 'native/ is the lowest layer: it imports only native/ (and domain.ts)';
-  if (from.kind === 'games') return to.kind === 'games' || target === DOMAIN ? undefined : 'games/ imports only games/ (and domain.ts)';
+  if (from.kind === 'native')
+    return to.kind === 'native' || target === DOMAIN
+      ? undefined
+      : 'native/ is the lowest layer: it imports only native/ (and domain.ts)';
+  if (from.kind === 'games')
+    return to.kind === 'games' || target === DOMAIN ? undefined : 'games/ imports only games/ (and domain.ts)';
   if (to.kind === 'shell') {
     if (from.kind === 'core') return `nothing below the shells imports electron/${to.name}/`;
-    if (from.kind === 'shell' && from.name !== to.name && !SHELL_MAY_USE[from.name].includes(to.name)) return `the ${from.name} shell does not import the ${to.name} shell`;
+    if (from.kind === 'shell' && from.name !== to.name && !SHELL_MAY_USE[from.name].includes(to.name))
+      return `the ${from.name} shell does not import the ${to.name} shell`;
     return undefined; // launchers (bin/, scripts/) start the shells
   }
   if (from.kind === 'core' && to.kind === 'core' && to.tier > from.tier) {
@@ -110,16 +127,25 @@ function walk(root: string, dir: string): string[] {
   return readdirSync(path.join(root, dir)).flatMap((n) => {
     if (n === 'node_modules' || n.startsWith('.')) return [];
     const rel = `${dir}/${n}`;
-    return statSync(path.join(root, rel)).isDirectory() ? walk(root, rel) : SOURCE.test(n) && !n.endsWith('.d.ts') ? [rel] : [];
+    return statSync(path.join(root, rel)).isDirectory()
+      ? walk(root, rel)
+      : SOURCE.test(n) && !n.endsWith('.d.ts')
+        ? [rel]
+        : [];
   });
 }
 
 /** Every violation in the checkout's source folders (tests aside: they may import anything). */
-export function checkTree(root: string, dirs = ['electron', 'renderer', 'native', 'games', 'prompts', 'scripts', 'bin']): Violation[] {
-  return dirs.flatMap((d) => walk(root, d)).flatMap((file) =>
-    importsOf(file, readFileSync(path.join(root, file), 'utf8')).flatMap((spec) => {
-      const rule = checkImport(file, spec);
-      return rule ? [{ file, imports: spec, rule }] : [];
-    }),
-  );
+export function checkTree(
+  root: string,
+  dirs = ['electron', 'renderer', 'native', 'games', 'prompts', 'scripts', 'bin'],
+): Violation[] {
+  return dirs
+    .flatMap((d) => walk(root, d))
+    .flatMap((file) =>
+      importsOf(file, readFileSync(path.join(root, file), 'utf8')).flatMap((spec) => {
+        const rule = checkImport(file, spec);
+        return rule ? [{ file, imports: spec, rule }] : [];
+      }),
+    );
 }

@@ -53,7 +53,8 @@ export function changedShare(a: Buffer, b: Buffer, channels = 4): number {
   if (a.length !== b.length) return 1;
   let changed = 0;
   for (let i = 0; i < a.length; i += channels) {
-    if (Math.abs(a[i]! - b[i]!) > 24 || Math.abs(a[i + 1]! - b[i + 1]!) > 24 || Math.abs(a[i + 2]! - b[i + 2]!) > 24) changed++;
+    if (Math.abs(a[i]! - b[i]!) > 24 || Math.abs(a[i + 1]! - b[i + 1]!) > 24 || Math.abs(a[i + 2]! - b[i + 2]!) > 24)
+      changed++;
   }
   return changed / (a.length / channels);
 }
@@ -66,12 +67,30 @@ function darkShare(frame: Buffer) {
 }
 
 export async function startSuperTux(): Promise<{ child: ChildProcess; window: WindowInfo }> {
-  if (!existsSync(SUPERTUX)) throw new Error(`${SUPERTUX} is missing: install the Debian package supertux (.ci/run does)`);
+  if (!existsSync(SUPERTUX))
+    throw new Error(`${SUPERTUX} is missing: install the Debian package supertux (.ci/run does)`);
   const dir = mkdtempSync(path.join(tmpdir(), 'gp-supertux-'));
   writeFileSync(path.join(dir, 'config'), '(supertux-config\n  (pause_on_focusloss #f)\n)\n');
   const level = path.join(dir, 'flat.stl');
   writeFileSync(level, withoutObjects(readFileSync(LEVEL, 'utf8'), ENEMIES));
-  const started = await startWindow(SUPERTUX, ['--userdir', dir, '--window', '--geometry', '640x480', '--renderer', 'sdl', '--disable-sound', '--disable-music', '--show-pos', level], /^SuperTux/, 30_000);
+  const started = await startWindow(
+    SUPERTUX,
+    [
+      '--userdir',
+      dir,
+      '--window',
+      '--geometry',
+      '640x480',
+      '--renderer',
+      'sdl',
+      '--disable-sound',
+      '--disable-music',
+      '--show-pos',
+      level,
+    ],
+    /^SuperTux/,
+    30_000,
+  );
   try {
     const id = String(parseInt(started.window.id, 16));
     const cap = new NutCapturer();

@@ -36,7 +36,15 @@ export async function startWebShellCli(args: string[], env: Record<string, strin
 }
 
 /** The flags every test browser gets: quiet, offline, no sandbox warning bar. */
-export const TEST_BROWSER_FLAGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--test-type'];
+export const TEST_BROWSER_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--test-type',
+];
 
 export interface BrowserPlace {
   x: number;
@@ -69,14 +77,25 @@ export interface UiShell {
   close(): Promise<void>;
 }
 
-export async function startUiShell(opts: { demo?: boolean; model?: { baseURL: string; model: string }; runsDir?: string } = {}): Promise<UiShell> {
+export async function startUiShell(
+  opts: { demo?: boolean; model?: { baseURL: string; model: string }; runsDir?: string } = {},
+): Promise<UiShell> {
   const tmp = mkdtempSync(path.join(tmpdir(), 'gp-web-'));
   const runsDir = opts.runsDir ?? path.join(tmp, 'runs');
   const configDir = path.join(tmp, 'config');
-  const web = await startWebShellCli([...(opts.demo ? [] : ['--no-demo']), '--runs-dir', runsDir, '--config-dir', configDir]);
+  const web = await startWebShellCli([
+    ...(opts.demo ? [] : ['--no-demo']),
+    '--runs-dir',
+    runsDir,
+    '--config-dir',
+    configDir,
+  ]);
   const u = new URL(web.url);
   const api = wsClient(`ws://${u.host}/api/ws?token=${u.searchParams.get('token')}`, WebSocket as never);
-  if (opts.model) await api.request('saveSettings', { settings: { provider: 'custom', baseURL: opts.model.baseURL, model: opts.model.model } });
+  if (opts.model)
+    await api.request('saveSettings', {
+      settings: { provider: 'custom', baseURL: opts.model.baseURL, model: opts.model.model },
+    });
   return {
     web,
     api,

@@ -6,7 +6,12 @@ import { createWindowManager, findWindows, type WindowInfo } from '../../native/
 import { CHROMIUM_FLAGS, findBrowser } from '../../electron/games/launcher.ts';
 
 /** Starts a real program and waits for its window: a new one, so several with one title can be told apart. */
-export async function startWindow(cmd: string, args: string[], title: RegExp, timeoutMs = 20_000): Promise<{ child: ChildProcess; window: WindowInfo }> {
+export async function startWindow(
+  cmd: string,
+  args: string[],
+  title: RegExp,
+  timeoutMs = 20_000,
+): Promise<{ child: ChildProcess; window: WindowInfo }> {
   const wm = createWindowManager();
   const before = new Set((await findWindows(wm, title)).map((w) => w.id));
   const child = spawn(cmd, args, { stdio: 'ignore', env: { ...process.env, NO_AT_BRIDGE: '1', GTK_A11Y: 'none' } });
@@ -24,14 +29,25 @@ export async function startWindow(cmd: string, args: string[], title: RegExp, ti
 /** A Chromium app window showing `html` (a data: URL page). */
 function pageWindow(html: string, title: string, geometry: { x: number; y: number; width: number; height: number }) {
   const profile = mkdtempSync(path.join(tmpdir(), 'gp-solid-'));
-  return startWindow(findBrowser()!, [
-    ...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, `--window-size=${geometry.width},${geometry.height}`,
-    `--window-position=${geometry.x},${geometry.y}`, `--app=data:text/html,${encodeURIComponent(html)}`,
-  ], new RegExp(title));
+  return startWindow(
+    findBrowser()!,
+    [
+      ...CHROMIUM_FLAGS,
+      `--user-data-dir=${profile}`,
+      `--window-size=${geometry.width},${geometry.height}`,
+      `--window-position=${geometry.x},${geometry.y}`,
+      `--app=data:text/html,${encodeURIComponent(html)}`,
+    ],
+    new RegExp(title),
+  );
 }
 
 /** A plain Chromium app window filled with one colour: an obstacle or a decoy. */
-export function solidWindow(color: string, title: string, geometry: { x: number; y: number; width: number; height: number }) {
+export function solidWindow(
+  color: string,
+  title: string,
+  geometry: { x: number; y: number; width: number; height: number },
+) {
   return pageWindow(`<title>${title}</title><body style="margin:0;background:${color}"></body>`, title, geometry);
 }
 
@@ -39,10 +55,15 @@ export function solidWindow(color: string, title: string, geometry: { x: number;
  * A window with a green 40×40 square at `square` (page pixels) that reports every mouse press
  * in its title: `<title> hit|miss <count> <screenX>,<screenY>`.
  */
-export function clickProbeWindow(title: string, geometry: { x: number; y: number; width: number; height: number }, square: { x: number; y: number }) {
-  const html = `<title>${title}</title><body style="margin:0;background:#203040">`
-    + `<div id="s" style="position:absolute;left:${square.x}px;top:${square.y}px;width:40px;height:40px;background:#00ff00"></div>`
-    + `<script>let n=0;addEventListener('mousedown',(e)=>{n++;document.title='${title} '+(e.target.id==='s'?'hit':'miss')+' '+n+' '+e.screenX+','+e.screenY;});</script></body>`;
+export function clickProbeWindow(
+  title: string,
+  geometry: { x: number; y: number; width: number; height: number },
+  square: { x: number; y: number },
+) {
+  const html =
+    `<title>${title}</title><body style="margin:0;background:#203040">` +
+    `<div id="s" style="position:absolute;left:${square.x}px;top:${square.y}px;width:40px;height:40px;background:#00ff00"></div>` +
+    `<script>let n=0;addEventListener('mousedown',(e)=>{n++;document.title='${title} '+(e.target.id==='s'?'hit':'miss')+' '+n+' '+e.screenX+','+e.screenY;});</script></body>`;
   return pageWindow(html, title, geometry);
 }
 
@@ -53,7 +74,12 @@ export const minimize = (id: string) => xdo('windowminimize', decimal(id));
 export const activate = (id: string) => execFileSync('wmctrl', ['-i', '-a', id]);
 
 /** Moves (and optionally resizes) a window's frame, then waits until the window manager has settled it. */
-export async function placeWindow(id: string, x: number, y: number, size?: { width: number; height: number }): Promise<WindowInfo> {
+export async function placeWindow(
+  id: string,
+  x: number,
+  y: number,
+  size?: { width: number; height: number },
+): Promise<WindowInfo> {
   if (size) xdo('windowsize', decimal(id), String(size.width), String(size.height));
   xdo('windowmove', decimal(id), String(x), String(y));
   return settled(id);

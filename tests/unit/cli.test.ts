@@ -28,7 +28,10 @@ async function parse(argv: string[], actions: Partial<Actions> = {}) {
       }),
   });
   let code: number | undefined;
-  const program = buildProgram(recording, (c) => (code = c), { writeOut: (s) => out.push(s), writeErr: (s) => err.push(s) });
+  const program = buildProgram(recording, (c) => (code = c), {
+    writeOut: (s) => out.push(s),
+    writeErr: (s) => err.push(s),
+  });
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (e) {
@@ -43,7 +46,12 @@ const COMMANDS = ['windows', 'games', 'run', 'bench', 'record', 'idc', 'leaderbo
 describe('gamepilot --help', () => {
   it('every command prints its usage and options with --help and exits 0', async () => {
     const { program } = await parse(['--help']);
-    expect(program.commands.map((c) => c.name()).filter((n) => n !== 'help').sort()).toEqual([...COMMANDS].sort());
+    expect(
+      program.commands
+        .map((c) => c.name())
+        .filter((n) => n !== 'help')
+        .sort(),
+    ).toEqual([...COMMANDS].sort());
     for (const name of COMMANDS) {
       const r = await parse([name, '--help']);
       expect(r.code, name).toBe(0);
@@ -74,17 +82,50 @@ describe('mistakes in a call exit 2 with the command’s usage', () => {
 
   it('a bad value names the option and the allowed values', async () => {
     const cases: [string[], RegExp][] = [
-      [['run', '--game', '2048', '--latency', 'fast'], /option '--latency <mode>' argument 'fast' is invalid\. Allowed choices are stop, slow, normal, lcrt\./],
-      [['run', '--game', '2048', '--quality', '101'], /option '--quality <q>' argument '101' is invalid\. Allowed: a whole number from 1 to 100\./],
-      [['run', '--game', '2048', '--history', '1.5'], /option '--history <k>' argument '1\.5' is invalid\. Allowed: a whole number ≥ 1\./],
-      [['run', '--game', '2048', '--temperature', '-1'], /option '--temperature <t>' argument '-1' is invalid\. Allowed: a number ≥ 0\./],
-      [['run', '--window', '(unclosed'], /option '--window <regex>' argument '\(unclosed' is invalid\. Allowed: a regular expression/],
-      [['run', '--game', '2048', '--allow-keys', 'alt+f4,hyper+q'], /option '--allow-keys <list>' argument 'alt\+f4,hyper\+q' is invalid\..*hyper/],
-      [['record', '--game', '2048', '--role', 'judge', '--participant', 'p1', '--consent'], /option '--role <role>' argument 'judge' is invalid\. Allowed choices are rookie, expert\./],
-      [['record', '--game', '2048', '--role', 'expert', '--participant', 'Jane Doe', '--consent'], /option '--participant <id>' argument 'Jane Doe' is invalid\. Allowed: a pseudonym/],
-      [['bench', '--record', '--window-size', '10x10'], /option '--window-size <WxH>' argument '10x10' is invalid\. Allowed: WIDTHxHEIGHT, each at least 64/],
-      [['idc', '--game', 'chess', '--model', 'm'], /option '--game <id>' argument 'chess' is invalid\. Allowed choices are 2048, tictactoe, snake\./],
-      [['web', '--port', '-1'], /option '--port <port>' argument '-1' is invalid\. Allowed: a whole number from 0 to 65535\./],
+      [
+        ['run', '--game', '2048', '--latency', 'fast'],
+        /option '--latency <mode>' argument 'fast' is invalid\. Allowed choices are stop, slow, normal, lcrt\./,
+      ],
+      [
+        ['run', '--game', '2048', '--quality', '101'],
+        /option '--quality <q>' argument '101' is invalid\. Allowed: a whole number from 1 to 100\./,
+      ],
+      [
+        ['run', '--game', '2048', '--history', '1.5'],
+        /option '--history <k>' argument '1\.5' is invalid\. Allowed: a whole number ≥ 1\./,
+      ],
+      [
+        ['run', '--game', '2048', '--temperature', '-1'],
+        /option '--temperature <t>' argument '-1' is invalid\. Allowed: a number ≥ 0\./,
+      ],
+      [
+        ['run', '--window', '(unclosed'],
+        /option '--window <regex>' argument '\(unclosed' is invalid\. Allowed: a regular expression/,
+      ],
+      [
+        ['run', '--game', '2048', '--allow-keys', 'alt+f4,hyper+q'],
+        /option '--allow-keys <list>' argument 'alt\+f4,hyper\+q' is invalid\..*hyper/,
+      ],
+      [
+        ['record', '--game', '2048', '--role', 'judge', '--participant', 'p1', '--consent'],
+        /option '--role <role>' argument 'judge' is invalid\. Allowed choices are rookie, expert\./,
+      ],
+      [
+        ['record', '--game', '2048', '--role', 'expert', '--participant', 'Jane Doe', '--consent'],
+        /option '--participant <id>' argument 'Jane Doe' is invalid\. Allowed: a pseudonym/,
+      ],
+      [
+        ['bench', '--record', '--window-size', '10x10'],
+        /option '--window-size <WxH>' argument '10x10' is invalid\. Allowed: WIDTHxHEIGHT, each at least 64/,
+      ],
+      [
+        ['idc', '--game', 'chess', '--model', 'm'],
+        /option '--game <id>' argument 'chess' is invalid\. Allowed choices are 2048, tictactoe, snake\./,
+      ],
+      [
+        ['web', '--port', '-1'],
+        /option '--port <port>' argument '-1' is invalid\. Allowed: a whole number from 0 to 65535\./,
+      ],
     ];
     for (const [argv, message] of cases) {
       const r = await parse(argv);
@@ -96,8 +137,12 @@ describe('mistakes in a call exit 2 with the command’s usage', () => {
   });
 
   it('a missing required option or argument', async () => {
-    expect((await parse(['record', '--game', '2048', '--role', 'expert', '--participant', 'p1'])).stderr).toMatch(/required option '--consent' not specified/);
-    expect((await parse(['idc', '--game', '2048'], {})).stderr).toMatch(/required option '--model <name>' not specified/);
+    expect((await parse(['record', '--game', '2048', '--role', 'expert', '--participant', 'p1'])).stderr).toMatch(
+      /required option '--consent' not specified/,
+    );
+    expect((await parse(['idc', '--game', '2048'], {})).stderr).toMatch(
+      /required option '--model <name>' not specified/,
+    );
     const video = await parse(['video']);
     expect(video.code).toBe(2);
     expect(video.stderr).toMatch(/missing required argument 'dir'/);
@@ -129,7 +174,9 @@ describe('mistakes in a call exit 2 with the command’s usage', () => {
 
   it('from a real process: exit 2 and nothing on stdout; a failure while running exits 1', async () => {
     const config = mkdtempSync(path.join(tmpdir(), 'gp-cli-'));
-    const bad = await runCli(['leaderboard', '--runs-dir', config, '--json', '--bogus'], { env: { GAMEPILOT_CONFIG_DIR: config } });
+    const bad = await runCli(['leaderboard', '--runs-dir', config, '--json', '--bogus'], {
+      env: { GAMEPILOT_CONFIG_DIR: config },
+    });
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe('');
     expect(bad.stderr).toMatch(/unknown option '--bogus'[\s\S]*Usage: gamepilot leaderboard/);
@@ -150,18 +197,63 @@ describe('defaults come from the declaration', () => {
     const r = await parse(['run', '--game', '2048']);
     expect(r.code).toBe(0);
     const flags = r.calls[0]!.args[0] as RunFlags;
-    expect(flags).toMatchObject({ agent: 'random', actionSpace: 'gui', seed: 0, out: 'runs', history: 2, detail: 'auto', repairs: 1, timeoutMs: 120000, idleTimeoutMs: 30000, maxRetries: 3, retryAfterCapMs: 20000, maxAnswerBytes: 16 * 1024 * 1024, imageSize: 1280, format: 'jpeg', quality: 80, capture: 'nut', latency: 'normal', stopIntervalMs: 2000, slowBufferMs: 5000, maxErrors: 5, paceMs: 0, reflection: 'none' });
+    expect(flags).toMatchObject({
+      agent: 'random',
+      actionSpace: 'gui',
+      seed: 0,
+      out: 'runs',
+      history: 2,
+      detail: 'auto',
+      repairs: 1,
+      timeoutMs: 120000,
+      idleTimeoutMs: 30000,
+      maxRetries: 3,
+      retryAfterCapMs: 20000,
+      maxAnswerBytes: 16 * 1024 * 1024,
+      imageSize: 1280,
+      format: 'jpeg',
+      quality: 80,
+      capture: 'nut',
+      latency: 'normal',
+      stopIntervalMs: 2000,
+      slowBufferMs: 5000,
+      maxErrors: 5,
+      paceMs: 0,
+      reflection: 'none',
+    });
     const options = runOptionsFrom(flags);
-    expect(options).toMatchObject({ game: '2048', episodes: 5, seed: 0, latency: 'normal', latencySettings: { stopIntervalMs: 2000, slowBufferMs: 5000 } });
+    expect(options).toMatchObject({
+      game: '2048',
+      episodes: 5,
+      seed: 0,
+      latency: 'normal',
+      latencySettings: { stopIntervalMs: 2000, slowBufferMs: 5000 },
+    });
     expect(options.maxSteps).toBeUndefined();
     const window = runOptionsFrom((await parse(['run', '--window-id', '0x01e00003'])).calls[0]!.args[0] as RunFlags);
     expect(window.episodes).toBe(1);
   });
 
   it('numbers arrive as numbers', async () => {
-    const r = await parse(['run', '--game', 'snake', '--episodes', '3', '--temperature', '0.5', '--price-in', '2.5', '--allow-keys', 'alt+f4, alt+click']);
+    const r = await parse([
+      'run',
+      '--game',
+      'snake',
+      '--episodes',
+      '3',
+      '--temperature',
+      '0.5',
+      '--price-in',
+      '2.5',
+      '--allow-keys',
+      'alt+f4, alt+click',
+    ]);
     const options = runOptionsFrom(r.calls[0]!.args[0] as RunFlags);
-    expect(options).toMatchObject({ episodes: 3, allowedKeys: ['alt+f4', 'alt+click'], vlm: { temperature: 0.5, price: { inputPerM: 2.5, outputPerM: 0 } } });
+    expect(options).toMatchObject({
+      episodes: 3,
+      allowedKeys: ['alt+f4', 'alt+click'],
+      vlm: { temperature: 0.5, price: { inputPerM: 2.5, outputPerM: 0 } },
+    });
   });
 });
 
@@ -174,11 +266,14 @@ describe('the README agrees with the declaration', () => {
   });
 
   it('every option an example passes to a command is one that command declares', () => {
-    const examples = [...readme.matchAll(/gamepilot (windows|games|run|bench|record|idc|leaderboard|video|web)\b([^\n`]*)/g)];
+    const examples = [
+      ...readme.matchAll(/gamepilot (windows|games|run|bench|record|idc|leaderboard|video|web)\b([^\n`]*)/g),
+    ];
     expect(examples.length).toBeGreaterThan(15);
     for (const [line, name, rest] of examples) {
       const declared = new Set(program.commands.find((c) => c.name() === name)!.options.map((o) => o.long));
-      for (const flag of rest!.match(/--[a-z][\w-]*/g) ?? []) expect(declared.has(flag) || flag === '--help', `${flag} in: ${line}`).toBe(true);
+      for (const flag of rest!.match(/--[a-z][\w-]*/g) ?? [])
+        expect(declared.has(flag) || flag === '--help', `${flag} in: ${line}`).toBe(true);
     }
   });
 });

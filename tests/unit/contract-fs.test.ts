@@ -4,7 +4,17 @@
  * a run id; run files cannot point outside their folder; the stored API key goes only to the
  * saved base URL. Real core, real files, real ffmpeg; the model endpoint is the test server.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -37,27 +47,53 @@ function makeCore(extra: Partial<CoreDeps> = {}, configDir = path.join(tmp, 'con
 
 /** A finished run with real frames; `framePaths` overrides what steps.jsonl says (a crafted run). */
 function seedRun(opts: { framePaths?: string[]; kind?: 'agent' | 'human'; agent?: string } = {}): RunStore {
-  const store = RunStore.create(runsDir, { kind: opts.kind ?? 'agent', game: '2048', target: { kind: 'builtin', label: '2048' }, agent: opts.agent ?? 'solver', model: null, action_space: 'gui', config: {} });
+  const store = RunStore.create(runsDir, {
+    kind: opts.kind ?? 'agent',
+    game: '2048',
+    target: { kind: 'builtin', label: '2048' },
+    agent: opts.agent ?? 'solver',
+    model: null,
+    action_space: 'gui',
+    config: {},
+  });
   const t0 = Date.now();
   for (let i = 0; i < 3; i++) {
     const frame = store.writeFrame(0, i, jpeg, 'jpg');
-    store.appendStep({ step: i, episode: 0, t_capture: t0 + i * 500, frame: opts.framePaths?.[i] ?? frame, reasoning: '', raw: null, actions: [], errors: [], latency_ms: LATENCY });
+    store.appendStep({
+      step: i,
+      episode: 0,
+      t_capture: t0 + i * 500,
+      frame: opts.framePaths?.[i] ?? frame,
+      reasoning: '',
+      raw: null,
+      actions: [],
+      errors: [],
+      latency_ms: LATENCY,
+    });
   }
-  store.close('completed', undefined, { episodes: [{ episode: 0, seed: 0, score: 10, steps: 3, end: 'game_over' }], mean: 10, std: 0 });
+  store.close('completed', undefined, {
+    episodes: [{ episode: 0, seed: 0, score: 10, steps: 3, end: 'game_over' }],
+    mean: 10,
+    std: 0,
+  });
   return store;
 }
 
 let core: GamepilotCore;
 let run: RunStore;
 beforeAll(async () => {
-  jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c33' } }).jpeg().toBuffer();
+  jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c33' } })
+    .jpeg()
+    .toBuffer();
   run = seedRun();
   core = makeCore();
 });
 
 describe('exports stay in the exports folder', () => {
   it('exportRun takes a name, never a path, and never overwrites', async () => {
-    await expect(core.handle('exportRun', { id: run.meta.id, dest: path.join(tmp, 'anywhere') })).rejects.toThrow(/exportRun: .*dest/i);
+    await expect(core.handle('exportRun', { id: run.meta.id, dest: path.join(tmp, 'anywhere') })).rejects.toThrow(
+      /exportRun: .*dest/i,
+    );
     for (const name of ['../escape', '/etc/cron.d/x', 'a/b', '.hidden', '-rf']) {
       await expect(core.handle('exportRun', { id: run.meta.id, name }), name).rejects.toThrow(/exportRun: name/);
     }
@@ -66,7 +102,9 @@ describe('exports stay in the exports folder', () => {
     const { path: out } = (await core.handle('exportRun', { id: run.meta.id, name: 'copy-1' })) as { path: string };
     expect(out).toBe(path.join(exportDir, 'copy-1'));
     expect(readdirSync(path.join(out, 'frames'))).toHaveLength(3);
-    expect(((await core.handle('exportRun', { id: run.meta.id })) as { path: string }).path).toBe(path.join(exportDir, run.meta.id));
+    expect(((await core.handle('exportRun', { id: run.meta.id })) as { path: string }).path).toBe(
+      path.join(exportDir, run.meta.id),
+    );
 
     writeFileSync(path.join(exportDir, 'taken'), 'keep me');
     await expect(core.handle('exportRun', { id: run.meta.id, name: 'taken' })).rejects.toThrow(/already exists/);
@@ -84,7 +122,9 @@ describe('exports stay in the exports folder', () => {
   });
 
   it('exportVideo never takes an ffmpeg option or an existing file; writes an MP4 into the exports folder', async () => {
-    await expect(core.handle('exportVideo', { id: run.meta.id, dest: '-version' })).rejects.toThrow(/exportVideo: .*dest/i);
+    await expect(core.handle('exportVideo', { id: run.meta.id, dest: '-version' })).rejects.toThrow(
+      /exportVideo: .*dest/i,
+    );
     for (const name of ['-version.mp4', '-y', '../x.mp4', 'clip.sh', '/tmp/x.mp4']) {
       await expect(core.handle('exportVideo', { id: run.meta.id, name }), name).rejects.toThrow(/exportVideo: name/);
     }
@@ -127,15 +167,21 @@ describe('run files cannot point outside their run folder', () => {
     writeFileSync(secret, jpeg);
     const dotdot = seedRun({ framePaths: ['frames/e000-s00000.jpg', '../../secret.jpg', 'frames/e000-s00002.jpg'] });
     await expect(loadTutorial(dotdot.dir, DEFAULT_SAMPLE)).rejects.toThrow(/outside its run folder/);
-    await expect(core.handle('exportVideo', { id: dotdot.meta.id, name: 'dotdot.mp4' })).rejects.toThrow(/outside its run folder/);
+    await expect(core.handle('exportVideo', { id: dotdot.meta.id, name: 'dotdot.mp4' })).rejects.toThrow(
+      /outside its run folder/,
+    );
 
     const linked = seedRun();
     const frame = path.join(linked.framesDir, 'e000-s00001.jpg');
     rmSync(frame); // replaced by a link to a file outside the run
     symlinkSync(secret, frame);
     await expect(loadTutorial(linked.dir, DEFAULT_SAMPLE)).rejects.toThrow(/symbolic link/);
-    await expect(core.handle('exportVideo', { id: linked.meta.id, name: 'linked.mp4' })).rejects.toThrow(/symbolic link/);
-    await expect(core.handle('getFrame', { id: linked.meta.id, frame: 'frames/e000-s00001.jpg' })).rejects.toThrow(/symbolic link/);
+    await expect(core.handle('exportVideo', { id: linked.meta.id, name: 'linked.mp4' })).rejects.toThrow(
+      /symbolic link/,
+    );
+    await expect(core.handle('getFrame', { id: linked.meta.id, frame: 'frames/e000-s00001.jpg' })).rejects.toThrow(
+      /symbolic link/,
+    );
     expect(existsSync(path.join(exportDir, 'dotdot.mp4'))).toBe(false);
     expect(existsSync(path.join(exportDir, 'linked.mp4'))).toBe(false);
   });
@@ -144,11 +190,16 @@ describe('run files cannot point outside their run folder', () => {
 describe('tutorials over the contract', () => {
   it('are "solver" or a run id from the runs folder; a file path is refused before anything opens', async () => {
     const c = makeCore({}, path.join(tmp, 'config-tutorial'));
-    await c.handle('saveSettings', { settings: { provider: 'custom', baseURL: 'http://127.0.0.1:9/v1', model: 'test-vlm' } });
+    await c.handle('saveSettings', {
+      settings: { provider: 'custom', baseURL: 'http://127.0.0.1:9/v1', model: 'test-vlm' },
+    });
     const before = readdirSync(runsDir).length;
-    const start = (tutorial: string) => c.handle('startRun', { target: { game: '2048' }, agent: 'vlm', reflection: { mode: 'self-t', tutorial } });
+    const start = (tutorial: string) =>
+      c.handle('startRun', { target: { game: '2048' }, agent: 'vlm', reflection: { mode: 'self-t', tutorial } });
     for (const tutorial of ['/etc/passwd', '/home/user/secret.mp4', '../runs', 'runs/x', '-version']) {
-      await expect(start(tutorial), tutorial).rejects.toThrow(/startRun: reflection\.tutorial must be "solver" or the id of a run/);
+      await expect(start(tutorial), tutorial).rejects.toThrow(
+        /startRun: reflection\.tutorial must be "solver" or the id of a run/,
+      );
     }
     await expect(start('no-such-run')).rejects.toThrow(/no run "no-such-run"/);
     expect(readdirSync(runsDir).length).toBe(before); // no run folder, no window
@@ -163,7 +214,9 @@ describe('tutorials over the contract', () => {
     const listed = (await core.handle('listRuns', {})) as { runs: { id: string }[]; warnings: string[] };
     expect(listed.runs.some((r) => r.id === expert.meta.id)).toBe(true);
     expect(listed.warnings.join('\n')).toContain(path.join(runsDir, 'broken-run', 'run.json'));
-    expect(((await core.handle('leaderboard', {})) as { warnings: string[] }).warnings.join('\n')).toContain('broken-run');
+    expect(((await core.handle('leaderboard', {})) as { warnings: string[] }).warnings.join('\n')).toContain(
+      'broken-run',
+    );
   });
 });
 
@@ -181,7 +234,10 @@ describe('testConnection and the stored API key', () => {
 
   it('sends the stored key only to the saved base URL', async () => {
     const c = makeCore({}, path.join(tmp, 'config-key'));
-    await c.handle('saveSettings', { settings: { provider: 'custom', baseURL: saved.baseURL, model: 'test-vlm' }, apiKey: 'sk-stored-secret' });
+    await c.handle('saveSettings', {
+      settings: { provider: 'custom', baseURL: saved.baseURL, model: 'test-vlm' },
+      apiKey: 'sk-stored-secret',
+    });
     const auth = (s: FakeOpenAI) => s.modelListings.at(-1)?.headers.authorization;
 
     expect(await c.handle('testConnection', {})).toMatchObject({ ok: true, models: ['test-vlm'] });
@@ -192,17 +248,28 @@ describe('testConnection and the stored API key', () => {
     expect(await c.handle('testConnection', { settings: { baseURL: other.baseURL } })).toMatchObject({ ok: true });
     expect(other.modelListings).toHaveLength(1);
     expect(auth(other)).not.toContain('sk-stored-secret');
-    await c.handle('testConnection', { settings: { provider: 'custom', baseURL: other.baseURL }, apiKey: 'sk-typed-for-other' });
+    await c.handle('testConnection', {
+      settings: { provider: 'custom', baseURL: other.baseURL },
+      apiKey: 'sk-typed-for-other',
+    });
     expect(auth(other)).toBe('Bearer sk-typed-for-other');
     for (const r of other.modelListings) expect(JSON.stringify(r.headers)).not.toContain('sk-stored-secret');
   });
 
   it('drops the stored key when saved settings move to another endpoint without a new key', async () => {
     const c = makeCore({}, path.join(tmp, 'config-move'));
-    await c.handle('saveSettings', { settings: { provider: 'custom', baseURL: saved.baseURL, model: 'test-vlm' }, apiKey: 'sk-stored-secret' });
+    await c.handle('saveSettings', {
+      settings: { provider: 'custom', baseURL: saved.baseURL, model: 'test-vlm' },
+      apiKey: 'sk-stored-secret',
+    });
     expect(await c.handle('saveSettings', { settings: { temperature: 0.5 } })).toMatchObject({ apiKeySet: true });
-    expect(await c.handle('saveSettings', { settings: { baseURL: `${saved.baseURL}/` } })).toMatchObject({ apiKeySet: true });
-    const moved = (await c.handle('saveSettings', { settings: { baseURL: other.baseURL } })) as { apiKeySet: boolean; keyCleared?: boolean };
+    expect(await c.handle('saveSettings', { settings: { baseURL: `${saved.baseURL}/` } })).toMatchObject({
+      apiKeySet: true,
+    });
+    const moved = (await c.handle('saveSettings', { settings: { baseURL: other.baseURL } })) as {
+      apiKeySet: boolean;
+      keyCleared?: boolean;
+    };
     expect(moved).toMatchObject({ apiKeySet: false, keyCleared: true });
     await c.handle('testConnection', {});
     for (const r of other.modelListings) expect(JSON.stringify(r.headers)).not.toContain('sk-stored-secret');

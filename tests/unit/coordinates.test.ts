@@ -1,10 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { imageToScreen, windowToImage, inputScaleFor, visiblePart, isClipped, inputRegion } from '../../electron/input/coordinates.ts';
+import {
+  imageToScreen,
+  windowToImage,
+  inputScaleFor,
+  visiblePart,
+  isClipped,
+  inputRegion,
+} from '../../electron/input/coordinates.ts';
 import { overlapping } from '../../electron/capture/occlusion.ts';
 import { resolveKeyName } from '../../electron/actions/keys.ts';
 
 describe('image → screen mapping', () => {
-  const g = { window: { x: 200, y: 100, width: 1600, height: 1000 }, imageScale: 0.8, imageWidth: 1280, imageHeight: 800, inputScale: 1 };
+  const g = {
+    window: { x: 200, y: 100, width: 1600, height: 1000 },
+    imageScale: 0.8,
+    imageWidth: 1280,
+    imageHeight: 800,
+    inputScale: 1,
+  };
 
   it('undoes the image scale and adds the window offset', () => {
     expect(imageToScreen(g, 0, 0)).toEqual({ ok: true, x: 200, y: 100 });
@@ -19,7 +32,14 @@ describe('image → screen mapping', () => {
   });
 
   it('refuses points outside the image', () => {
-    for (const [x, y] of [[-1, 0], [0, -1], [1280, 0], [0, 800], [Number.NaN, 3]] as const) expect(imageToScreen(g, x, y).ok).toBe(false);
+    for (const [x, y] of [
+      [-1, 0],
+      [0, -1],
+      [1280, 0],
+      [0, 800],
+      [Number.NaN, 3],
+    ] as const)
+      expect(imageToScreen(g, x, y).ok).toBe(false);
   });
 
   it('maps window pixels back to image pixels', () => {
@@ -67,8 +87,18 @@ describe('windows covering a window', () => {
   const base = { title: '', pid: 1, scaleFactor: 1 };
   const area = { x: 100, y: 100, width: 200, height: 200 };
   it('counts shown windows whose frame overlaps, decorations included', () => {
-    const titleBarOnly = { ...base, id: 'a', bounds: { x: 100, y: 320, width: 100, height: 100 }, frame: { x: 99, y: 295, width: 102, height: 126 } };
-    const beside = { ...base, id: 'b', bounds: { x: 320, y: 100, width: 100, height: 100 }, frame: { x: 319, y: 80, width: 102, height: 126 } };
+    const titleBarOnly = {
+      ...base,
+      id: 'a',
+      bounds: { x: 100, y: 320, width: 100, height: 100 },
+      frame: { x: 99, y: 295, width: 102, height: 126 },
+    };
+    const beside = {
+      ...base,
+      id: 'b',
+      bounds: { x: 320, y: 100, width: 100, height: 100 },
+      frame: { x: 319, y: 80, width: 102, height: 126 },
+    };
     const minimizedOver = { ...base, id: 'c', bounds: area, minimized: true };
     expect(overlapping([titleBarOnly, beside, minimizedOver], area).map((w) => w.id)).toEqual(['a']);
   });
@@ -76,8 +106,19 @@ describe('windows covering a window', () => {
 
 describe('key names', () => {
   it.each([
-    ['enter', 'Enter'], ['ArrowUp', 'Up'], ['left', 'Left'], ['a', 'A'], ['Z', 'Z'], ['5', 'Num5'], ['f5', 'F5'],
-    ['ctrl', 'LeftControl'], ['Shift', 'LeftShift'], ['space', 'Space'], ['esc', 'Escape'], ['KeyW', 'W'], ['Digit3', 'Num3'],
+    ['enter', 'Enter'],
+    ['ArrowUp', 'Up'],
+    ['left', 'Left'],
+    ['a', 'A'],
+    ['Z', 'Z'],
+    ['5', 'Num5'],
+    ['f5', 'F5'],
+    ['ctrl', 'LeftControl'],
+    ['Shift', 'LeftShift'],
+    ['space', 'Space'],
+    ['esc', 'Escape'],
+    ['KeyW', 'W'],
+    ['Digit3', 'Num3'],
   ])('%s → %s', (name, nut) => expect(resolveKeyName(name)).toBe(nut));
 
   it('rejects unknown names', () => {

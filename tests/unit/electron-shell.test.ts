@@ -12,7 +12,14 @@ import path from 'node:path';
 import Conf from 'conf';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.ts';
-import { controlWindowOptions, denyPermissionCheck, denyPermissionRequest, gameWindowOptions, guardContents, navigationAllowed } from '../../electron/app/window-policy.ts';
+import {
+  controlWindowOptions,
+  denyPermissionCheck,
+  denyPermissionRequest,
+  gameWindowOptions,
+  guardContents,
+  navigationAllowed,
+} from '../../electron/app/window-policy.ts';
 import { recoverSettingsFile, restrictToOwner, settingsStoreOptions } from '../../electron/app/settings-file.ts';
 import { describeSecretStorage } from '../../electron/app/secret-storage.ts';
 import config, { FUSES } from '../../forge.config.ts';
@@ -28,12 +35,19 @@ function sources(dir: string): string[] {
 
 describe('the core without Electron', () => {
   const importUnderNoElectron = (files: string[]) =>
-    spawnSync(process.execPath, ['--import', './tests/helpers/no-electron.mjs', '--import', 'tsx', 'tests/helpers/import-modules.mjs', ...files], { cwd: ROOT, encoding: 'utf8' });
+    spawnSync(
+      process.execPath,
+      ['--import', './tests/helpers/no-electron.mjs', '--import', 'tsx', 'tests/helpers/import-modules.mjs', ...files],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
 
   it('every module outside electron/app loads in a Node where `electron` cannot be imported', () => {
     const core = ['electron', 'native', 'games']
       .flatMap((d) => sources(path.join(ROOT, d)))
-      .filter((f) => !f.includes(`${path.sep}electron${path.sep}app${path.sep}`) && /\.ts$/.test(f) && !/-worker\.ts$/.test(f)) // worker threads are entry points, run from the bundle in e2e
+      .filter(
+        (f) =>
+          !f.includes(`${path.sep}electron${path.sep}app${path.sep}`) && /\.ts$/.test(f) && !/-worker\.ts$/.test(f),
+      ) // worker threads are entry points, run from the bundle in e2e
       .map((f) => path.relative(ROOT, f));
     expect(core.length).toBeGreaterThan(80);
     const r = importUnderNoElectron(core);
@@ -53,13 +67,26 @@ describe('windows', () => {
   it('game windows get a plain sandboxed page: no Node, no preload, no dev tools', () => {
     const o = gameWindowOptions({ width: 520, height: 640, x: 10, y: 20 });
     expect(o).toMatchObject({ width: 520, height: 640, x: 10, y: 20, useContentSize: true });
-    expect(o.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInSubFrames: false, webSecurity: true, webviewTag: false, devTools: false });
+    expect(o.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      webviewTag: false,
+      devTools: false,
+    });
     expect(o.webPreferences).not.toHaveProperty('preload');
   });
 
   it('the control window gets the same lock-down plus only the contract’s preload', () => {
     const o = controlWindowOptions('/app/dist-electron/preload.cjs');
-    expect(o.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, preload: '/app/dist-electron/preload.cjs' });
+    expect(o.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      preload: '/app/dist-electron/preload.cjs',
+    });
     expect(o.show).toBe(false);
   });
 
@@ -72,11 +99,18 @@ describe('windows', () => {
     expect(navigationAllowed(game, 'file:///etc/passwd')).toBe(false);
     expect(navigationAllowed(game, 'javascript:alert(1)')).toBe(false);
     expect(navigationAllowed(game, 'not a url')).toBe(false);
-    expect(navigationAllowed('file:///app/dist/renderer/index.html', 'file:///app/dist/renderer/index.html')).toBe(false);
+    expect(navigationAllowed('file:///app/dist/renderer/index.html', 'file:///app/dist/renderer/index.html')).toBe(
+      false,
+    );
   });
 
   it('guards a webContents: off-origin navigation and redirects are stopped, new windows and webviews refused', () => {
-    const contents = Object.assign(new EventEmitter(), { openHandler: undefined as undefined | ((d: { url: string }) => { action: string }), setWindowOpenHandler(h: (d: { url: string }) => { action: 'deny' }) { this.openHandler = h; } });
+    const contents = Object.assign(new EventEmitter(), {
+      openHandler: undefined as undefined | ((d: { url: string }) => { action: string }),
+      setWindowOpenHandler(h: (d: { url: string }) => { action: 'deny' }) {
+        this.openHandler = h;
+      },
+    });
     const blocked: string[] = [];
     guardContents(contents, 'http://127.0.0.1:41234/game/2048', (w) => blocked.push(w));
     const navigate = (event: string, url: string) => {
@@ -91,11 +125,29 @@ describe('windows', () => {
     expect(navigate('will-frame-navigate', 'file:///home')).toBe(true);
     expect(navigate('will-attach-webview', '')).toBe(true);
     expect(contents.openHandler!({ url: 'https://evil.example/popup' })).toEqual({ action: 'deny' });
-    expect(blocked).toEqual(['navigation to https://evil.example/', 'navigation to http://169.254.169.254/latest/meta-data', 'navigation to file:///home', 'a <webview>', 'a new window for https://evil.example/popup']);
+    expect(blocked).toEqual([
+      'navigation to https://evil.example/',
+      'navigation to http://169.254.169.254/latest/meta-data',
+      'navigation to file:///home',
+      'a <webview>',
+      'a new window for https://evil.example/popup',
+    ]);
   });
 
   it('refuses every permission request and check', () => {
-    for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'display-capture', 'openExternal', 'fullscreen', 'pointerLock', 'hid', 'serial', 'usb']) {
+    for (const permission of [
+      'media',
+      'geolocation',
+      'notifications',
+      'clipboard-read',
+      'display-capture',
+      'openExternal',
+      'fullscreen',
+      'pointerLock',
+      'hid',
+      'serial',
+      'usb',
+    ]) {
       let granted: boolean | undefined;
       denyPermissionRequest({}, permission, (g) => (granted = g));
       expect(granted, permission).toBe(false);
@@ -140,7 +192,9 @@ describe('settings file', () => {
     // What clearInvalidConfig: true did: the corrupt file read as empty, the key gone with the next write.
     const before = mkdtempSync(path.join(tmpdir(), 'gp-settings-'));
     writeFileSync(path.join(before, 'settings.json'), corrupt);
-    new Conf({ ...options, cwd: before, configName: name, clearInvalidConfig: true }).set('settings', { model: 'gpt-4o' });
+    new Conf({ ...options, cwd: before, configName: name, clearInvalidConfig: true }).set('settings', {
+      model: 'gpt-4o',
+    });
     expect(readFileSync(path.join(before, 'settings.json'), 'utf8')).not.toContain('apiKeyEncrypted');
     expect(readdirSync(before)).toEqual(['settings.json']);
     // With the app's options an unreadable file is an error, never an empty store…
@@ -169,7 +223,12 @@ describe('secret storage', () => {
   });
 
   it('names the keychain when there is one, without a warning', () => {
-    for (const [platform, backend] of [['linux', 'gnome_libsecret'], ['linux', 'kwallet6'], ['darwin', undefined], ['win32', undefined]] as const) {
+    for (const [platform, backend] of [
+      ['linux', 'gnome_libsecret'],
+      ['linux', 'kwallet6'],
+      ['darwin', undefined],
+      ['win32', undefined],
+    ] as const) {
       const d = describeSecretStorage({ platform, encryptionAvailable: true, ...(backend ? { backend } : {}) });
       expect(d.keychain, `${platform} ${backend}`).toBe(true);
       expect(d.warning).toBeNull();
@@ -177,14 +236,22 @@ describe('secret storage', () => {
   });
 
   it('an unknown backend or no encryption at all is not passed off as a keychain', () => {
-    expect(describeSecretStorage({ platform: 'linux', encryptionAvailable: true, backend: 'unknown' })).toMatchObject({ keychain: false, warning: expect.any(String) });
-    expect(describeSecretStorage({ platform: 'darwin', encryptionAvailable: false })).toMatchObject({ keychain: false, warning: expect.stringMatching(/OPENAI_API_KEY/) });
+    expect(describeSecretStorage({ platform: 'linux', encryptionAvailable: true, backend: 'unknown' })).toMatchObject({
+      keychain: false,
+      warning: expect.any(String),
+    });
+    expect(describeSecretStorage({ platform: 'darwin', encryptionAvailable: false })).toMatchObject({
+      keychain: false,
+      warning: expect.stringMatching(/OPENAI_API_KEY/),
+    });
   });
 });
 
 describe('fuses', () => {
   it('Forge flips them in the packaged binary: no RunAsNode, no NODE_OPTIONS or inspect, cookies encrypted, only the integrity-checked asar', () => {
-    const plugin = config.plugins!.find((p) => (p as { name?: string }).name === 'fuses') as unknown as { fusesConfig: typeof FUSES };
+    const plugin = config.plugins!.find((p) => (p as { name?: string }).name === 'fuses') as unknown as {
+      fusesConfig: typeof FUSES;
+    };
     expect(plugin).toBeDefined();
     expect(plugin.fusesConfig).toBe(FUSES);
     expect(FUSES).toMatchObject({

@@ -39,7 +39,13 @@ describe('error codes', () => {
   });
 
   it('a coded error keeps its code; anything else is internal, with its message', async () => {
-    expect(wireError(new CodedError('busy', 'a run is already going; stop it first'))).toEqual({ error: 'a run is already going; stop it first', code: 'busy' });
-    expect(wireError(await thrown(() => JSON.parse('{')))).toMatchObject({ code: 'internal', error: expect.stringMatching(/JSON/) });
+    expect(wireError(new CodedError('busy', 'a run is already going; stop it first'))).toEqual({
+      error: 'a run is already going; stop it first',
+      code: 'busy',
+    });
+    expect(wireError(await thrown(() => JSON.parse('{')))).toMatchObject({
+      code: 'internal',
+      error: expect.stringMatching(/JSON/),
+    });
   });
 });

@@ -39,7 +39,9 @@ describe('FramePool', () => {
     const done: FrameDone[] = [];
     pool.on('done', (d: FrameDone) => done.push(d));
     // 20 frames offered in one go: no thread can finish in between, so exactly 2 + 2 fit.
-    const verdicts = Array.from({ length: 20 }, (_, i) => pool!.offer(i, path.join(dir, 'frames', `f${i}.jpg`), noise(1280, 720, i)));
+    const verdicts = Array.from({ length: 20 }, (_, i) =>
+      pool!.offer(i, path.join(dir, 'frames', `f${i}.jpg`), noise(1280, 720, i)),
+    );
     expect(verdicts.filter(Boolean)).toHaveLength(4);
     expect(verdicts.slice(0, 4)).toEqual([true, true, true, true]);
     expect(pool.full).toBe(true);

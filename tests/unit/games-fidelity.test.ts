@@ -17,11 +17,13 @@ import { RandomAgent } from '../../electron/agents/baselines.ts';
 import type { Observation } from '../../electron/agents/types.ts';
 
 /** An episode as the harness creates it (BuiltinGame.reset). */
-const episodeOf = (def: GameDefinition, seed: number, episode: number) => def.create({ seed, episode, rng: seededRng(seed * 1000003 + episode) });
+const episodeOf = (def: GameDefinition, seed: number, episode: number) =>
+  def.create({ seed, episode, rng: seededRng(seed * 1000003 + episode) });
 
 const press = (key: string): Action => ({ kind: 'gui', type: 'PRESS', params: { key } });
 const gui = (type: string, params: Record<string, unknown> = {}) => ({ kind: 'gui', type, params }) as Action;
-const names = (actions: Action[]) => actions.map((a) => (a.kind === 'semantic' ? a.move : `${a.type}${'key' in a.params ? ` ${a.params.key}` : ''}`));
+const names = (actions: Action[]) =>
+  actions.map((a) => (a.kind === 'semantic' ? a.move : `${a.type}${'key' in a.params ? ` ${a.params.key}` : ''}`));
 
 describe('2048', () => {
   it('allows 1000 steps an episode, and the solver plays past step 200', () => {
@@ -100,7 +102,10 @@ describe('Snake', () => {
 describe('Tic-Tac-Toe', () => {
   it('evaluates 20 trials, 10 as X and 10 as O', () => {
     expect(tictactoe.trials).toBe(20);
-    const sides = Array.from({ length: tictactoe.trials }, (_, e) => (episodeOf(tictactoe, 0, e).snapshot() as { agent: string }).agent);
+    const sides = Array.from(
+      { length: tictactoe.trials },
+      (_, e) => (episodeOf(tictactoe, 0, e).snapshot() as { agent: string }).agent,
+    );
     expect(sides.filter((s) => s === 'X')).toHaveLength(10);
     expect(sides.filter((s) => s === 'O')).toHaveLength(10);
     expect(sides.slice(0, 4)).toEqual(['X', 'O', 'X', 'O']);
@@ -128,22 +133,45 @@ describe('one move per step', () => {
   });
 
   it('drops key moves past the first and keeps what is not a move (releases, waits, modifiers)', () => {
-    const r = capMoves([press('left'), press('up'), gui('WAIT', { duration: 0.1 }), gui('KEY_UP', { key: 'up' }), press('W')], g2048);
+    const r = capMoves(
+      [press('left'), press('up'), gui('WAIT', { duration: 0.1 }), gui('KEY_UP', { key: 'up' }), press('W')],
+      g2048,
+    );
     expect(names(r.kept)).toEqual(['PRESS left', 'WAIT', 'KEY_UP up']);
     expect(names(r.dropped)).toEqual(['PRESS up', 'PRESS W']);
     // A modifier held and a key that is no move of the game are not moves; the game refuses or ignores them.
-    const held = [gui('KEY_DOWN', { key: 'alt' }), press('f4'), gui('MOUSE_DOWN', { button: 'left' }), gui('KEY_DOWN', { key: 'w' })];
+    const held = [
+      gui('KEY_DOWN', { key: 'alt' }),
+      press('f4'),
+      gui('MOUSE_DOWN', { button: 'left' }),
+      gui('KEY_DOWN', { key: 'w' }),
+    ];
     expect(capMoves(held, g2048)).toEqual({ kept: held, dropped: [] });
     // Typing or a hotkey that presses a move key counts too.
-    expect(capMoves([press('down'), gui('TYPING', { text: 'wasd' }), gui('HOTKEY', { keys: ['ctrl', 'left'] })], snake).dropped).toHaveLength(2);
+    expect(
+      capMoves([press('down'), gui('TYPING', { text: 'wasd' }), gui('HOTKEY', { keys: ['ctrl', 'left'] })], snake)
+        .dropped,
+    ).toHaveLength(2);
   });
 
   it('drops clicks past the first in Tic-Tac-Toe, but not pointer moves or right clicks', () => {
-    const actions = [gui('MOVE_TO', { x: 10, y: 10 }), gui('CLICK', { x: 10, y: 10 }), gui('RIGHT_CLICK', { x: 1, y: 1 }), gui('CLICK', { x: 200, y: 200 }), gui('DOUBLE_CLICK', {})];
+    const actions = [
+      gui('MOVE_TO', { x: 10, y: 10 }),
+      gui('CLICK', { x: 10, y: 10 }),
+      gui('RIGHT_CLICK', { x: 1, y: 1 }),
+      gui('CLICK', { x: 200, y: 200 }),
+      gui('DOUBLE_CLICK', {}),
+    ];
     const r = capMoves(actions, tictactoe);
     expect(names(r.kept)).toEqual(['MOVE_TO', 'CLICK', 'RIGHT_CLICK']);
     expect(names(r.dropped)).toEqual(['CLICK', 'DOUBLE_CLICK']);
-    const semantic = capMoves([{ kind: 'semantic', move: 'B2' }, { kind: 'semantic', move: 'A1' }], tictactoe);
+    const semantic = capMoves(
+      [
+        { kind: 'semantic', move: 'B2' },
+        { kind: 'semantic', move: 'A1' },
+      ],
+      tictactoe,
+    );
     expect([names(semantic.kept), names(semantic.dropped)]).toEqual([['B2'], ['A1']]);
   });
 
@@ -156,9 +184,17 @@ describe('one move per step', () => {
 
 describe('the random baseline samples the prompt’s whole action space', () => {
   const obs = (width: number, height: number): Observation => ({
-    step: 0, episode: 0, tCapture: 0,
+    step: 0,
+    episode: 0,
+    tCapture: 0,
     frame: { data: Buffer.alloc(0), mime: 'image/jpeg', width, height, scale: 1 },
-    geometry: { window: { x: 0, y: 0, width, height }, imageScale: 1, imageWidth: width, imageHeight: height, inputScale: 1 },
+    geometry: {
+      window: { x: 0, y: 0, width, height },
+      imageScale: 1,
+      imageWidth: width,
+      imageHeight: height,
+      inputScale: 1,
+    },
   });
   const signal = new AbortController().signal;
 
@@ -169,7 +205,10 @@ describe('the random baseline samples the prompt’s whole action space', () => 
     const agent = new RandomAgent(3);
     const counts = new Map<string, number>();
     for (let i = 0; i < 9000; i++) {
-      const d = await agent.decide({ ...obs(480, 600), validMoves: game.validMoves() }, { space: 'semantic', game: tictactoe, instance: game, signal });
+      const d = await agent.decide(
+        { ...obs(480, 600), validMoves: game.validMoves() },
+        { space: 'semantic', game: tictactoe, instance: game, signal },
+      );
       const move = (d.actions[0] as { move: string }).move;
       counts.set(move, (counts.get(move) ?? 0) + 1);
     }

@@ -34,7 +34,12 @@ beforeAll(() => {
   });
   pair = ipcPair();
   const contents: ContentsLike = Object.assign(pair.contents, { isDestroyed: () => destroyed });
-  serveIpc(core, pair.ipcMain, () => [pair.sink], (e) => fromMainFrameOf(e, contents, PAGE));
+  serveIpc(
+    core,
+    pair.ipcMain,
+    () => [pair.sink],
+    (e) => fromMainFrameOf(e, contents, PAGE),
+  );
 });
 
 describe('IPC sender check', () => {
@@ -47,10 +52,21 @@ describe('IPC sender check', () => {
   it('refuses a subframe of the control window, another window, a frame already gone, and a page navigated to', async () => {
     const main = pair.contents.mainFrame;
     const senders = {
-      subframe: pair.bridgeFrom(pair.contents, { processId: main.processId, routingId: main.routingId + 1, url: 'https://ads.example/frame' }),
-      'a game window': pair.bridgeFrom({ mainFrame: { processId: 9, routingId: 1 } }, { processId: 9, routingId: 1, url: 'http://127.0.0.1:41234/game/2048' }),
+      subframe: pair.bridgeFrom(pair.contents, {
+        processId: main.processId,
+        routingId: main.routingId + 1,
+        url: 'https://ads.example/frame',
+      }),
+      'a game window': pair.bridgeFrom(
+        { mainFrame: { processId: 9, routingId: 1 } },
+        { processId: 9, routingId: 1, url: 'http://127.0.0.1:41234/game/2048' },
+      ),
       'a frame that is gone': pair.bridgeFrom(pair.contents, null),
-      'the main frame on another page': pair.bridgeFrom(pair.contents, { processId: main.processId, routingId: main.routingId, url: 'https://evil.example/' }),
+      'the main frame on another page': pair.bridgeFrom(pair.contents, {
+        processId: main.processId,
+        routingId: main.routingId,
+        url: 'https://evil.example/',
+      }),
     };
     for (const [who, bridge] of Object.entries(senders)) {
       const r = parts(await bridge.request('getSettings', {}));

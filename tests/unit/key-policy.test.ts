@@ -17,25 +17,62 @@ const policy = new KeyPolicy();
 
 describe('KeyPolicy', () => {
   it.each([
-    ['alt', 'f4'], ['super'], ['win'], ['cmd'], ['meta'], ['super', 'd'], ['ctrl', 'alt', 'delete'], ['ctrl', 'alt', 'F2'],
-    ['ctrl', 'alt', 'backspace'], ['printscreen'], ['alt', 'printscreen'], ['shift', 'print'], ['alt', 'tab'], ['alt', 'shift', 'tab'],
-    ['alt', 'esc'], ['alt', 'space'], ['alt', '`'], ['ctrl', 'esc'], ['ctrl', 'shift', 'esc'], ['ctrl', 'alt', 'left'], ['ctrl', 'alt', 'up'],
-    ['ctrl', 'alt', 'l'], ['ctrl', 'alt', 't'], ['cmd', 'q'], ['cmd', 'tab'], ['cmd', 'space'], ['alt', 'f2'], ['alt', 'shift', 'right'],
-    ['RightAlt', 'F4'], ['rctrl', 'ralt', 'Delete'],
+    ['alt', 'f4'],
+    ['super'],
+    ['win'],
+    ['cmd'],
+    ['meta'],
+    ['super', 'd'],
+    ['ctrl', 'alt', 'delete'],
+    ['ctrl', 'alt', 'F2'],
+    ['ctrl', 'alt', 'backspace'],
+    ['printscreen'],
+    ['alt', 'printscreen'],
+    ['shift', 'print'],
+    ['alt', 'tab'],
+    ['alt', 'shift', 'tab'],
+    ['alt', 'esc'],
+    ['alt', 'space'],
+    ['alt', '`'],
+    ['ctrl', 'esc'],
+    ['ctrl', 'shift', 'esc'],
+    ['ctrl', 'alt', 'left'],
+    ['ctrl', 'alt', 'up'],
+    ['ctrl', 'alt', 'l'],
+    ['ctrl', 'alt', 't'],
+    ['cmd', 'q'],
+    ['cmd', 'tab'],
+    ['cmd', 'space'],
+    ['alt', 'f2'],
+    ['alt', 'shift', 'right'],
+    ['RightAlt', 'F4'],
+    ['rctrl', 'ralt', 'Delete'],
   ])('refuses %j', (...keys) => {
     const why = policy.refusalFor(hotkey(...keys), []);
     expect(why).toMatch(/system combination: .+; a game profile may allow it/);
   });
 
   it.each([
-    ['left'], ['space'], ['enter'], ['ctrl', 'z'], ['shift', 'up'], ['ctrl', 'shift', 'z'], ['alt', 'enter'], ['f11'], ['escape'],
-    ['ctrl', 's'], ['w'], ['alt', 'left'],
+    ['left'],
+    ['space'],
+    ['enter'],
+    ['ctrl', 'z'],
+    ['shift', 'up'],
+    ['ctrl', 'shift', 'z'],
+    ['alt', 'enter'],
+    ['f11'],
+    ['escape'],
+    ['ctrl', 's'],
+    ['w'],
+    ['alt', 'left'],
   ])('lets the game have %j', (...keys) => {
     expect(policy.refusalFor(hotkey(...keys), [])).toBeUndefined();
   });
 
   it('names the combination and the flag that would allow it', () => {
-    expect(policy.refusalFor(hotkey('ALT', 'F4'), [])).toMatch(/^alt\+F4 is a system combination: .*--allow-keys alt\+f4\)$/);
+    expect(policy.refusalFor(hotkey('ALT', 'F4'), [])).toMatch(
+      /^alt\+F4 is a system combination: .*--allow-keys alt\+f4\)$/,
+    );
   });
 
   it('judges a combination built across actions from what is held', () => {

@@ -16,7 +16,9 @@ describe('the checkout', () => {
 
   it('reads the imports of real files (a scan that found nothing would pass anything)', () => {
     const core = importsOf('electron/api/core.ts', readFileSync(`${ROOT}/electron/api/core.ts`, 'utf8'));
-    expect(core).toEqual(expect.arrayContaining(['node:events', './contract.ts', '../domain.ts', '../session/targets.ts']));
+    expect(core).toEqual(
+      expect.arrayContaining(['node:events', './contract.ts', '../domain.ts', '../session/targets.ts']),
+    );
     const preload = importsOf('electron/app/preload.cts', readFileSync(`${ROOT}/electron/app/preload.cts`, 'utf8'));
     expect(preload).toContain('electron');
   });
@@ -34,21 +36,36 @@ describe('the rules', () => {
       "type G = typeof import('./g.ts');",
       "import h = require('./h.ts');",
     ].join('\n');
-    expect(importsOf('x.ts', text)).toEqual(['./a.ts', './b.ts', './c.ts', './d.ts', './e.ts', './f.cjs', './g.ts', './h.ts']);
+    expect(importsOf('x.ts', text)).toEqual([
+      './a.ts',
+      './b.ts',
+      './c.ts',
+      './d.ts',
+      './e.ts',
+      './f.cjs',
+      './g.ts',
+      './h.ts',
+    ]);
   });
 
   it('nothing below the shells imports cli/, web/ or app/ (the composition root used to live in cli/)', () => {
-    expect(checkImport('electron/reflection/idc.ts', '../cli/compose.ts')).toMatch(/nothing below the shells imports electron\/cli\//);
+    expect(checkImport('electron/reflection/idc.ts', '../cli/compose.ts')).toMatch(
+      /nothing below the shells imports electron\/cli\//,
+    );
     expect(checkImport('electron/api/core.ts', '../web/shell.ts')).toMatch(/electron\/web\//);
     expect(checkImport('electron/session/session.ts', '../app/main.ts')).toMatch(/electron\/app\//);
     expect(checkImport('electron/cli/main.ts', '../session/compose.ts')).toBeUndefined();
     expect(checkImport('electron/cli/main.ts', '../web/shell.ts')).toBeUndefined(); // `gamepilot web`
-    expect(checkImport('electron/web/shell.ts', '../cli/main.ts')).toMatch(/the web shell does not import the cli shell/);
+    expect(checkImport('electron/web/shell.ts', '../cli/main.ts')).toMatch(
+      /the web shell does not import the cli shell/,
+    );
     expect(checkImport('bin/gamepilot.mjs', '../electron/cli/main.ts')).toBeUndefined(); // the launcher
   });
 
   it('core rooms import only their own tier and those below (the store used to import the API contract)', () => {
-    expect(checkImport('electron/store/run-library.ts', '../api/contract.ts')).toMatch(/electron\/store\/ \(tier 2\) does not import the upper room electron\/api\//);
+    expect(checkImport('electron/store/run-library.ts', '../api/contract.ts')).toMatch(
+      /electron\/store\/ \(tier 2\) does not import the upper room electron\/api\//,
+    );
     expect(checkImport('electron/recording/recorder.ts', '../api/contract.ts')).toMatch(/upper room electron\/api\//);
     expect(checkImport('electron/actions/parse.ts', '../input/keys.ts')).toMatch(/electron\/actions\/ \(tier 1\)/);
     expect(checkImport('electron/api/core.ts', '../session/session.ts')).toBeUndefined();
@@ -67,11 +84,17 @@ describe('the rules', () => {
   it('the renderer imports no Node and nothing of the core but the contract; the contract stays free of Node', () => {
     expect(checkImport('renderer/src/App.tsx', 'node:fs')).toMatch(/no Node APIs/);
     expect(checkImport('renderer/src/App.tsx', 'path')).toMatch(/no Node APIs/);
-    expect(checkImport('renderer/src/App.tsx', '../../electron/api/core.ts')).toMatch(/only through electron\/api\/contract\.ts/);
-    expect(checkImport('renderer/src/App.tsx', '../../electron/domain.ts')).toMatch(/only through electron\/api\/contract\.ts/);
+    expect(checkImport('renderer/src/App.tsx', '../../electron/api/core.ts')).toMatch(
+      /only through electron\/api\/contract\.ts/,
+    );
+    expect(checkImport('renderer/src/App.tsx', '../../electron/domain.ts')).toMatch(
+      /only through electron\/api\/contract\.ts/,
+    );
     expect(checkImport('renderer/src/App.tsx', '../../electron/api/contract.ts')).toBeUndefined();
     expect(checkImport('renderer/src/App.tsx', 'react')).toBeUndefined();
-    expect(checkImport('electron/api/contract.ts', 'node:path')).toMatch(/the contract imports only zod and domain\.ts/);
+    expect(checkImport('electron/api/contract.ts', 'node:path')).toMatch(
+      /the contract imports only zod and domain\.ts/,
+    );
     expect(checkImport('electron/api/contract.ts', '../store/run-library.ts')).toMatch(/the contract imports only/);
     expect(checkImport('electron/domain.ts', 'zod')).toMatch(/domain\.ts imports nothing/);
   });

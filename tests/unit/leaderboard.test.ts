@@ -5,9 +5,27 @@ import { describe, expect, it } from 'vitest';
 import { RunStore, type RunMeta } from '../../electron/store/run-store.ts';
 import { formatLeaderboard, leaderboard } from '../../electron/store/leaderboard.ts';
 
-function run(root: string, agent: string, model: string | null, scores: number[], status: 'completed' | 'failed' = 'completed', latency = 'normal', extra: Partial<RunMeta> = {}) {
+function run(
+  root: string,
+  agent: string,
+  model: string | null,
+  scores: number[],
+  status: 'completed' | 'failed' = 'completed',
+  latency = 'normal',
+  extra: Partial<RunMeta> = {},
+) {
   const human = agent.startsWith('human');
-  const s = RunStore.create(root, { kind: human ? 'human' : 'agent', game: '2048', target: { kind: 'builtin', label: '2048' }, agent, model, action_space: 'gui', config: { latency, ...(human ? { role: agent.slice(6) } : {}), ...(extra.config ?? {}) }, ...(extra.stage ? { stage: extra.stage } : {}), ...(extra.reflection ? { reflection: extra.reflection } : {}) });
+  const s = RunStore.create(root, {
+    kind: human ? 'human' : 'agent',
+    game: '2048',
+    target: { kind: 'builtin', label: '2048' },
+    agent,
+    model,
+    action_space: 'gui',
+    config: { latency, ...(human ? { role: agent.slice(6) } : {}), ...(extra.config ?? {}) },
+    ...(extra.stage ? { stage: extra.stage } : {}),
+    ...(extra.reflection ? { reflection: extra.reflection } : {}),
+  });
   s.update({ episodes: scores.map((score, episode) => ({ episode, seed: 0, score, steps: 10, end: 'game_over' })) });
   s.close(status);
 }
@@ -35,8 +53,19 @@ describe('leaderboard', () => {
     const root = mkdtempSync(path.join(tmpdir(), 'gp-lb-vr-'));
     run(root, 'vlm', 'gpt-4o', [10, 20]);
     // Reflect-and-retry: episode 0 without lessons, 1 and 2 with lessons from a "self" reflection.
-    run(root, 'vlm', 'gpt-4o', [30, 40, 60], 'completed', 'normal', { reflection: { mode: 'self', reflector_model: 'gpt-4o', lessons: [{ episode: 1, source: 'self' }, { episode: 2, source: 'self' }] } });
-    run(root, 'vlm', 'gpt-4o', [70], 'completed', 'normal', { reflection: { mode: 'other', reflector_model: 'gemini', lessons: [{ episode: 0, source: 'other' }] } });
+    run(root, 'vlm', 'gpt-4o', [30, 40, 60], 'completed', 'normal', {
+      reflection: {
+        mode: 'self',
+        reflector_model: 'gpt-4o',
+        lessons: [
+          { episode: 1, source: 'self' },
+          { episode: 2, source: 'self' },
+        ],
+      },
+    });
+    run(root, 'vlm', 'gpt-4o', [70], 'completed', 'normal', {
+      reflection: { mode: 'other', reflector_model: 'gemini', lessons: [{ episode: 0, source: 'other' }] },
+    });
     run(root, 'human-rookie', null, [50], 'completed', 'normal', { stage: 'play-1' });
     run(root, 'human-rookie', null, [90], 'completed', 'normal', { stage: 'play-2' });
     run(root, 'human-rookie', null, [99], 'completed', 'normal', { stage: 'tutorial' });

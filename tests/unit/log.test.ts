@@ -19,7 +19,10 @@ describe('the log file', () => {
     expect(file).toBe(path.join(dir, 'gamepilot.log'));
     const run = log().child({ run: 'r-1' });
     for (let i = 0; i < 60; i++) {
-      run.info({ apiKey: key, vlm: { apiKey: key, model: 'm' }, headers: { authorization: `Bearer ${key}` } }, `step ${i} with ${key} and Authorization: Bearer abc.def-ghi`);
+      run.info(
+        { apiKey: key, vlm: { apiKey: key, model: 'm' }, headers: { authorization: `Bearer ${key}` } },
+        `step ${i} with ${key} and Authorization: Bearer abc.def-ghi`,
+      );
       run.warn({ note: JSON.stringify({ key }) }, 'escaped');
     }
     await closeLog();
@@ -30,9 +33,19 @@ describe('the log file', () => {
     const text = files.map((f) => readFileSync(path.join(dir, f), 'utf8')).join('');
     expect(text).not.toContain('sk-unit');
     expect(text).not.toContain('abc.def-ghi');
-    const last = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const last = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const step = last.find((l) => l.msg.startsWith('step'));
-    expect(step).toMatchObject({ level: 'info', shell: 'cli', run: 'r-1', apiKey: '[redacted]', vlm: { apiKey: '[redacted]', model: 'm' }, headers: { authorization: '[redacted]' } });
+    expect(step).toMatchObject({
+      level: 'info',
+      shell: 'cli',
+      run: 'r-1',
+      apiKey: '[redacted]',
+      vlm: { apiKey: '[redacted]', model: 'm' },
+      headers: { authorization: '[redacted]' },
+    });
     expect(step.msg).toMatch(/^step \d+ with \[redacted\] and Authorization: Bearer \[redacted\]$/);
     expect(last.find((l) => l.msg === 'escaped').note).toBe('{"key":"[redacted]"}');
     log().info('after close: silent again'); // no throw, nothing written

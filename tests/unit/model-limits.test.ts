@@ -26,11 +26,18 @@ const obs = (): Observation => ({
   step: 0,
   episode: 0,
   frame: { data: Buffer.from([0xff, 0xd8, 0]), mime: 'image/jpeg', width: 520, height: 640, scale: 1 },
-  geometry: { window: { x: 0, y: 0, width: 520, height: 640 }, imageScale: 1, imageWidth: 520, imageHeight: 640, inputScale: 1 },
+  geometry: {
+    window: { x: 0, y: 0, width: 520, height: 640 },
+    imageScale: 1,
+    imageWidth: 520,
+    imageHeight: 640,
+    inputScale: 1,
+  },
   tCapture: Date.now(),
 });
 const ctx = (signal = new AbortController().signal) => ({ space: 'gui' as const, game: g2048, signal });
-const agent = (extra: Record<string, unknown> = {}) => new VlmAgent({ model: 'test-vlm', baseURL: server.baseURL, apiKey: 'k', maxRetries: 0, repairs: 0, ...extra });
+const agent = (extra: Record<string, unknown> = {}) =>
+  new VlmAgent({ model: 'test-vlm', baseURL: server.baseURL, apiKey: 'k', maxRetries: 0, repairs: 0, ...extra });
 
 async function timed<T>(p: Promise<T>): Promise<[T, number]> {
   const t0 = performance.now();
@@ -78,7 +85,11 @@ describe('model calls against a hostile server', () => {
   });
 
   it('caps a long Retry-After and records what was asked and what was waited', async () => {
-    use((i) => (i === 0 ? { kind: 'status', status: 429, headers: { 'retry-after': '40' } } : { kind: 'answer', text: PRESS_LEFT }));
+    use((i) =>
+      i === 0
+        ? { kind: 'status', status: 429, headers: { 'retry-after': '40' } }
+        : { kind: 'answer', text: PRESS_LEFT },
+    );
     const [d, ms] = await timed(agent({ maxRetries: 1, retryAfterCapMs: 300 }).decide(obs(), ctx()));
     expect(d.error).toBeUndefined();
     expect(ms).toBeLessThan(5000);
@@ -159,10 +170,12 @@ describe('model calls against a hostile server', () => {
   it('says plainly when the body holds no chat-completion data at all', async () => {
     use(() => ({ kind: 'garbage' }));
     const d = await agent().decide(obs(), ctx());
-    expect(d.error).toBe('model call failed: the server answered without any chat-completion data (is this an OpenAI-compatible endpoint?)');
+    expect(d.error).toBe(
+      'model call failed: the server answered without any chat-completion data (is this an OpenAI-compatible endpoint?)',
+    );
   });
 
-  it('reports an error event inside the stream as the server\'s error', async () => {
+  it("reports an error event inside the stream as the server's error", async () => {
     use(() => ({ kind: 'stream-error', message: 'model overloaded' }));
     const d = await agent().decide(obs(), ctx());
     expect(d.error).toBe('model call failed: the server reported an error in the stream: model overloaded');
@@ -183,20 +196,31 @@ describe('retry planning', () => {
   it('reads retry-after-ms, seconds and HTTP dates', () => {
     expect(retryAfterMs(new Headers({ 'retry-after-ms': '250' }))).toBe(250);
     expect(retryAfterMs(new Headers({ 'retry-after': '40' }))).toBe(40_000);
-    expect(retryAfterMs(new Headers({ 'retry-after': new Date(Date.UTC(2030, 0, 1, 0, 0, 10)).toUTCString() }), Date.UTC(2030, 0, 1))).toBe(10_000);
+    expect(
+      retryAfterMs(
+        new Headers({ 'retry-after': new Date(Date.UTC(2030, 0, 1, 0, 0, 10)).toUTCString() }),
+        Date.UTC(2030, 0, 1),
+      ),
+    ).toBe(10_000);
     expect(retryAfterMs(new Headers({ 'retry-after': 'soon' }))).toBeUndefined();
     expect(retryAfterMs(new Headers())).toBeUndefined();
   });
 
   it('backs off exponentially with jitter, up to a ceiling', () => {
     const conn = new OpenAI.APIConnectionError({ message: 'Connection error.' });
-    expect([1, 2, 3, 4, 5, 9].map((n) => retryPlan(conn, n, r, () => 0)!.waitMs)).toEqual([500, 1000, 2000, 4000, 8000, 8000]);
+    expect([1, 2, 3, 4, 5, 9].map((n) => retryPlan(conn, n, r, () => 0)!.waitMs)).toEqual([
+      500, 1000, 2000, 4000, 8000, 8000,
+    ]);
     expect(retryPlan(conn, 1, r, () => 1)!.waitMs).toBe(375);
   });
 
   it('retries 408/409/429/5xx, honours Retry-After up to the cap and x-should-retry, and nothing else', () => {
-    const api = (status: number, headers: Record<string, string> = {}) => OpenAI.APIError.generate(status, { message: 'x' }, 'x', new Headers(headers));
-    expect(retryPlan(api(429, { 'retry-after': '40' }), 1, r, () => 0)).toEqual({ waitMs: 20_000, retryAfterMs: 40_000 });
+    const api = (status: number, headers: Record<string, string> = {}) =>
+      OpenAI.APIError.generate(status, { message: 'x' }, 'x', new Headers(headers));
+    expect(retryPlan(api(429, { 'retry-after': '40' }), 1, r, () => 0)).toEqual({
+      waitMs: 20_000,
+      retryAfterMs: 40_000,
+    });
     expect(retryPlan(api(503, { 'retry-after-ms': '120' }), 1, r, () => 0)).toEqual({ waitMs: 120, retryAfterMs: 120 });
     expect(retryPlan(api(500), 2, r, () => 0)).toEqual({ waitMs: 1000 });
     expect(retryPlan(api(408), 1, r, () => 0)).toBeDefined();

@@ -6,11 +6,20 @@ import { toWire } from '../../electron/actions/schema.ts';
 import { g2048 } from '../../games/g2048/index.ts';
 import { tictactoe } from '../../games/tictactoe/index.ts';
 
-const geometry = { window: { x: 100, y: 50, width: 520, height: 640 }, imageScale: 1, imageWidth: 520, imageHeight: 640, inputScale: 1 };
+const geometry = {
+  window: { x: 100, y: 50, width: 520, height: 640 },
+  imageScale: 1,
+  imageWidth: 520,
+  imageHeight: 640,
+  inputScale: 1,
+};
 
 describe('model output parser', () => {
   it('refuses an answer cut off anywhere inside its actions, and takes the whole one', () => {
-    const actions = [{ action_type: 'PRESS', parameters: { key: 'left' } }, { action_type: 'CLICK', parameters: { x: 10, y: 20 } }];
+    const actions = [
+      { action_type: 'PRESS', parameters: { key: 'left' } },
+      { action_type: 'CLICK', parameters: { x: 10, y: 20 } },
+    ];
     const whole = `### Reasoning\nslide left, then click the cell.\n\n### Actions\n${JSON.stringify(actions)}`;
     const full = parseModelOutput(whole, { space: 'gui' });
     expect(full.ok).toBe(true);
@@ -50,9 +59,14 @@ describe('model output parser', () => {
   }
 
   it('accepts the house format with prose and a fenced block', () => {
-    const raw = 'Sure! Here you go.\n### Reasoning\nThe 8s can merge.\n\n### Actions\nI will do this:\n```json\n[{"action_type": "press", "parameters": {"key": "ArrowLeft"}}]\n```\nGood luck.';
+    const raw =
+      'Sure! Here you go.\n### Reasoning\nThe 8s can merge.\n\n### Actions\nI will do this:\n```json\n[{"action_type": "press", "parameters": {"key": "ArrowLeft"}}]\n```\nGood luck.';
     const r = parseModelOutput(raw, { space: 'gui' });
-    expect(r).toMatchObject({ ok: true, reasoning: 'The 8s can merge.', actions: [{ kind: 'gui', type: 'PRESS', params: { key: 'ArrowLeft' } }] });
+    expect(r).toMatchObject({
+      ok: true,
+      reasoning: 'The 8s can merge.',
+      actions: [{ kind: 'gui', type: 'PRESS', params: { key: 'ArrowLeft' } }],
+    });
   });
 
   it('accepts flat parameters, a single object, trailing commas and bold headers', () => {
@@ -62,14 +76,25 @@ describe('model output parser', () => {
   });
 
   it('accepts {"actions": [...]} wrappers and inline "Actions:" lines', () => {
-    const r = parseModelOutput('Reasoning: fine\nActions: {"actions": [{"action_type": "WAIT", "parameters": {"duration": 0.5}}]}', { space: 'gui' });
+    const r = parseModelOutput(
+      'Reasoning: fine\nActions: {"actions": [{"action_type": "WAIT", "parameters": {"duration": 0.5}}]}',
+      { space: 'gui' },
+    );
     expect(r).toMatchObject({ ok: true, actions: [{ type: 'WAIT', params: { duration: 0.5 } }] });
   });
 
   it('parses semantic moves through the game and rejects non-moves', () => {
-    expect(parseModelOutput('### Actions\n[{"action": "b2"}]', { space: 'semantic', parseMove: tictactoe.parseMove })).toMatchObject({ ok: true, actions: [{ kind: 'semantic', move: 'B2' }] });
-    expect(parseModelOutput('### Actions\nLeft', { space: 'semantic', parseMove: g2048.parseMove })).toMatchObject({ ok: true, actions: [{ move: 'left' }] });
-    const bad = parseModelOutput('### Actions\n[{"action": "Z9"}]', { space: 'semantic', parseMove: tictactoe.parseMove });
+    expect(
+      parseModelOutput('### Actions\n[{"action": "b2"}]', { space: 'semantic', parseMove: tictactoe.parseMove }),
+    ).toMatchObject({ ok: true, actions: [{ kind: 'semantic', move: 'B2' }] });
+    expect(parseModelOutput('### Actions\nLeft', { space: 'semantic', parseMove: g2048.parseMove })).toMatchObject({
+      ok: true,
+      actions: [{ move: 'left' }],
+    });
+    const bad = parseModelOutput('### Actions\n[{"action": "Z9"}]', {
+      space: 'semantic',
+      parseMove: tictactoe.parseMove,
+    });
     expect(bad).toMatchObject({ ok: false });
     if (!bad.ok) expect(bad.error).toMatch(/not a cell/);
   });

@@ -29,8 +29,17 @@ describe('tasklist CSV', () => {
   it('gives each process its pid and image name, commas and quotes inside names included', () => {
     const procs = parseTasklistCsv(TASKLIST);
     expect(procs.map((p) => [p.pid, p.name])).toEqual([
-      [0, 'System Idle Process'], [4, 'System'], [148, 'Registry'], [816, 'csrss.exe'], [1124, 'svchost.exe'], [6780, 'explorer.exe'],
-      [7010, 'cmd.exe'], [11820, 'node.exe'], [4200001, 'Big, Game.exe'], [4200002, 'winemine.exe'], [4200003, 'say "hi".exe'],
+      [0, 'System Idle Process'],
+      [4, 'System'],
+      [148, 'Registry'],
+      [816, 'csrss.exe'],
+      [1124, 'svchost.exe'],
+      [6780, 'explorer.exe'],
+      [7010, 'cmd.exe'],
+      [11820, 'node.exe'],
+      [4200001, 'Big, Game.exe'],
+      [4200002, 'winemine.exe'],
+      [4200003, 'say "hi".exe'],
     ]);
     expect(procs.every((p) => p.ppid === 0)).toBe(true); // tasklist lists no parents
   });
@@ -40,7 +49,14 @@ describe('the suspend guard on a listing without parents', () => {
   const procs = parseTasklistCsv(TASKLIST);
 
   it('refuses system processes, shells and Node by image name', () => {
-    for (const [pid, name] of [[816, 'csrss.exe'], [1124, 'svchost.exe'], [6780, 'explorer.exe'], [7010, 'cmd.exe'], [11820, 'node.exe'], [148, 'Registry']] as const) {
+    for (const [pid, name] of [
+      [816, 'csrss.exe'],
+      [1124, 'svchost.exe'],
+      [6780, 'explorer.exe'],
+      [7010, 'cmd.exe'],
+      [11820, 'node.exe'],
+      [148, 'Registry'],
+    ] as const) {
       expect(refusal(pid, procs)).toBe(`pid ${pid} (${name}) is a system or shell process`);
     }
   });
@@ -52,7 +68,11 @@ describe('the suspend guard on a listing without parents', () => {
   });
 
   it('refuses our own process and the one that started us, whatever the listing calls them', () => {
-    const disguised = [...procs, { pid: process.pid, ppid: 0, name: 'game.exe' }, { pid: process.ppid, ppid: 0, name: 'launcher.exe' }];
+    const disguised = [
+      ...procs,
+      { pid: process.pid, ppid: 0, name: 'game.exe' },
+      { pid: process.ppid, ppid: 0, name: 'launcher.exe' },
+    ];
     expect(refusal(process.pid, disguised)).toMatch(/belongs to Gamepilot itself/);
     expect(refusal(process.ppid, disguised)).toMatch(/belongs to Gamepilot itself/);
   });

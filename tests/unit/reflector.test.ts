@@ -15,7 +15,14 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const failure: Trajectory = { kind: 'run', source: 'run-1', frames: [{ at: 0, source: 'f0.jpg', dataUrl: 'data:image/jpeg;base64,/9g=' }], available: 1, notes: 'score 3', warnings: [] };
+const failure: Trajectory = {
+  kind: 'run',
+  source: 'run-1',
+  frames: [{ at: 0, source: 'f0.jpg', dataUrl: 'data:image/jpeg;base64,/9g=' }],
+  available: 1,
+  notes: 'score 3',
+  warnings: [],
+};
 
 describe('reflector lessons', () => {
   it('asks for one lesson per line, most important first, and keeps whole lines within the budget', async () => {
@@ -28,9 +35,18 @@ describe('reflector lessons', () => {
       '- Never press up unless no other move changes the board.',
       '* Merge small tiles early before they scatter across the board and block merges.',
     ].join('\n');
-    const r = new Reflector({ model: 'test-vlm', baseURL: server.baseURL, apiKey: 'k', maxWords: 25, timeoutMs: 5000, maxRetries: 0 });
+    const r = new Reflector({
+      model: 'test-vlm',
+      baseURL: server.baseURL,
+      apiKey: 'k',
+      maxWords: 25,
+      timeoutMs: 5000,
+      maxRetries: 0,
+    });
     const lesson = await r.reflect('self-f', g2048, { failure });
-    expect(lesson.text).toBe('Keep the largest tile in the bottom-left corner at all times.\nNever press up unless no other move changes the board.');
+    expect(lesson.text).toBe(
+      'Keep the largest tile in the bottom-left corner at all times.\nNever press up unless no other move changes the board.',
+    );
     expect(lesson.note).toMatch(/cut to 25 words/);
     const asked = server.requests.at(-1)!.body.messages[1].content[0].text as string;
     expect(asked).toMatch(/one lesson per line/i);

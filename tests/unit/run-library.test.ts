@@ -17,13 +17,40 @@ import { currentOwner, processStartMs, type Owner } from '../../electron/util/ow
 const LATENCY = { locate: 1, capture: 1, encode: 1, model: 1, act: 1, total: 5 };
 
 function step(i: number, extra: Partial<StepRecord> = {}): StepRecord {
-  return { step: i, episode: 0, t_capture: Date.now(), frame: null, reasoning: '', raw: null, actions: [], errors: [], latency_ms: LATENCY, ...extra };
+  return {
+    step: i,
+    episode: 0,
+    t_capture: Date.now(),
+    frame: null,
+    reasoning: '',
+    raw: null,
+    actions: [],
+    errors: [],
+    latency_ms: LATENCY,
+    ...extra,
+  };
 }
 
-function finishedRun(root: string, opts: { agent?: string; scores?: number[]; status?: 'completed' | 'stopped' | 'failed'; demo?: boolean } = {}) {
-  const s = RunStore.create(root, { kind: 'agent', game: '2048', target: { kind: 'builtin', label: '2048' }, agent: opts.agent ?? 'solver', model: null, action_space: 'gui', config: { latency: 'normal' }, ...(opts.demo ? { demo: true } : {}) });
+function finishedRun(
+  root: string,
+  opts: { agent?: string; scores?: number[]; status?: 'completed' | 'stopped' | 'failed'; demo?: boolean } = {},
+) {
+  const s = RunStore.create(root, {
+    kind: 'agent',
+    game: '2048',
+    target: { kind: 'builtin', label: '2048' },
+    agent: opts.agent ?? 'solver',
+    model: null,
+    action_space: 'gui',
+    config: { latency: 'normal' },
+    ...(opts.demo ? { demo: true } : {}),
+  });
   const scores = opts.scores ?? [50];
-  s.close(opts.status ?? 'completed', undefined, { episodes: scores.map((score, episode) => ({ episode, seed: 0, score, steps: 3, end: 'game_over' })), mean: scores[0]!, std: 0 });
+  s.close(opts.status ?? 'completed', undefined, {
+    episodes: scores.map((score, episode) => ({ episode, seed: 0, score, steps: 3, end: 'game_over' })),
+    mean: scores[0]!,
+    std: 0,
+  });
   return s;
 }
 
@@ -47,9 +74,19 @@ describe('runs listing', () => {
     const good = finishedRun(root, { scores: [40] });
     const bad: Record<string, string> = {
       'null-run': 'null',
-      'no-created': JSON.stringify({ ...JSON.parse(readFileSync(path.join(good.dir, 'run.json'), 'utf8')), created: undefined }),
-      'no-episodes': JSON.stringify({ ...JSON.parse(readFileSync(path.join(good.dir, 'run.json'), 'utf8')), episodes: undefined }),
-      'wrong-types': JSON.stringify({ ...JSON.parse(readFileSync(path.join(good.dir, 'run.json'), 'utf8')), episodes: 'many', totals: { steps: 'x' } }),
+      'no-created': JSON.stringify({
+        ...JSON.parse(readFileSync(path.join(good.dir, 'run.json'), 'utf8')),
+        created: undefined,
+      }),
+      'no-episodes': JSON.stringify({
+        ...JSON.parse(readFileSync(path.join(good.dir, 'run.json'), 'utf8')),
+        episodes: undefined,
+      }),
+      'wrong-types': JSON.stringify({
+        ...JSON.parse(readFileSync(path.join(good.dir, 'run.json'), 'utf8')),
+        episodes: 'many',
+        totals: { steps: 'x' },
+      }),
       'torn-json': '{"id": "torn", "created": ',
     };
     for (const [name, text] of Object.entries(bad)) {
@@ -59,7 +96,8 @@ describe('runs listing', () => {
     const { runs, warnings } = listRuns(root);
     expect(runs.map((r) => r.id)).toEqual([good.meta.id]);
     expect(warnings).toHaveLength(Object.keys(bad).length);
-    for (const name of Object.keys(bad)) expect(warnings.some((w) => w.includes(path.join(root, name, 'run.json')))).toBe(true);
+    for (const name of Object.keys(bad))
+      expect(warnings.some((w) => w.includes(path.join(root, name, 'run.json')))).toBe(true);
     expect(warnings.find((w) => w.includes('no-episodes'))).toMatch(/episodes/);
 
     // The leaderboard reads the same folder and survives the same files.
@@ -70,9 +108,25 @@ describe('runs listing', () => {
 
   it('shows a run whose process died as crashed, and a live one as running', async () => {
     const root = mkdtempSync(path.join(tmpdir(), 'gp-lib-'));
-    const live = RunStore.create(root, { kind: 'agent', game: '2048', target: { kind: 'builtin', label: '2048' }, agent: 'random', model: null, action_space: 'gui', config: {} });
+    const live = RunStore.create(root, {
+      kind: 'agent',
+      game: '2048',
+      target: { kind: 'builtin', label: '2048' },
+      agent: 'random',
+      model: null,
+      action_space: 'gui',
+      config: {},
+    });
     expect(JSON.parse(readFileSync(path.join(live.dir, 'run.json'), 'utf8')).owner).toEqual(currentOwner());
-    const crashed = RunStore.create(root, { kind: 'agent', game: '2048', target: { kind: 'builtin', label: '2048' }, agent: 'solver', model: null, action_space: 'gui', config: {} });
+    const crashed = RunStore.create(root, {
+      kind: 'agent',
+      game: '2048',
+      target: { kind: 'builtin', label: '2048' },
+      agent: 'solver',
+      model: null,
+      action_space: 'gui',
+      config: {},
+    });
     rewriteMeta(crashed.dir, { owner: await deadOwner() });
 
     const status = Object.fromEntries(listRuns(root).runs.map((r) => [r.id, r.status]));
@@ -84,7 +138,15 @@ describe('runs listing', () => {
 
   it('keeps run.json totals current after every step, before the episode ends', () => {
     const root = mkdtempSync(path.join(tmpdir(), 'gp-lib-'));
-    const s = RunStore.create(root, { kind: 'agent', game: '2048', target: { kind: 'builtin', label: '2048' }, agent: 'vlm', model: 'm', action_space: 'gui', config: {} });
+    const s = RunStore.create(root, {
+      kind: 'agent',
+      game: '2048',
+      target: { kind: 'builtin', label: '2048' },
+      agent: 'vlm',
+      model: 'm',
+      action_space: 'gui',
+      config: {},
+    });
     s.appendStep(step(0, { tokens: { input: 100, output: 20 }, cost_usd: 0.01 }));
     s.appendStep(step(1, { tokens: { input: 110, output: 30 }, cost_usd: 0.02 }));
     const onDisk = JSON.parse(readFileSync(path.join(s.dir, 'run.json'), 'utf8'));
@@ -117,7 +179,15 @@ describe('run files stay inside their run folder', () => {
     const root = mkdtempSync(path.join(tmpdir(), 'gp-lib-'));
     const outside = path.join(root, 'secret.txt');
     writeFileSync(outside, 'not yours');
-    const s = RunStore.create(path.join(root, 'runs'), { kind: 'agent', game: '2048', target: { kind: 'builtin', label: '2048' }, agent: 'solver', model: null, action_space: 'gui', config: {} });
+    const s = RunStore.create(path.join(root, 'runs'), {
+      kind: 'agent',
+      game: '2048',
+      target: { kind: 'builtin', label: '2048' },
+      agent: 'solver',
+      model: null,
+      action_space: 'gui',
+      config: {},
+    });
     const frame = s.writeFrame(0, 0, Buffer.from([0xff, 0xd8, 0xff, 0xd9]), 'jpg');
     symlinkSync(outside, path.join(s.framesDir, 'e000-s00001.jpg'));
     symlinkSync(root, path.join(s.dir, 'linked'));

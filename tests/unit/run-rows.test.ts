@@ -22,20 +22,44 @@ import { readIdc } from '../../electron/reflection/idc-files.ts';
 const LATENCY = { locate: 1, capture: 1, encode: 1, model: 1, act: 1, total: 5 };
 let jpeg: Buffer;
 beforeAll(async () => {
-  jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3a6' } }).jpeg().toBuffer();
+  jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3a6' } })
+    .jpeg()
+    .toBuffer();
 });
 
 const tmp = () => mkdtempSync(path.join(tmpdir(), 'gp-rows-'));
 
 /** A finished run of `n` good steps with real frames. */
 function seedRun(root: string, n: number, kind: 'agent' | 'human' = 'agent') {
-  const store = RunStore.create(root, { kind, game: '2048', target: { kind: 'builtin', label: '2048' }, agent: kind === 'human' ? 'human-expert' : 'solver', model: null, action_space: 'gui', config: {} });
+  const store = RunStore.create(root, {
+    kind,
+    game: '2048',
+    target: { kind: 'builtin', label: '2048' },
+    agent: kind === 'human' ? 'human-expert' : 'solver',
+    model: null,
+    action_space: 'gui',
+    config: {},
+  });
   const t0 = Date.now();
   for (let i = 0; i < n; i++) {
     const frame = store.writeFrame(0, i, jpeg, 'jpg');
-    store.appendStep({ step: i, episode: 0, t_capture: t0 + i * 500, frame, reasoning: `step ${i}`, raw: null, actions: [{ action_type: 'PRESS', parameters: { key: 'left' } }], errors: [], latency_ms: LATENCY });
+    store.appendStep({
+      step: i,
+      episode: 0,
+      t_capture: t0 + i * 500,
+      frame,
+      reasoning: `step ${i}`,
+      raw: null,
+      actions: [{ action_type: 'PRESS', parameters: { key: 'left' } }],
+      errors: [],
+      latency_ms: LATENCY,
+    });
   }
-  store.close('completed', undefined, { episodes: [{ episode: 0, seed: 0, score: 10, steps: n, end: 'game_over' }], mean: 10, std: 0 });
+  store.close('completed', undefined, {
+    episodes: [{ episode: 0, seed: 0, score: 10, steps: n, end: 'game_over' }],
+    mean: 10,
+    std: 0,
+  });
   return store;
 }
 
@@ -45,7 +69,11 @@ describe('one JSON-lines reader with a schema', () => {
     writeFileSync(file, ['{"n": 1}', '{"n": "two"}', 'not json', '', '{"n": 4}', '{"n": 5'].join('\n'));
     const { rows, problems } = readJsonLines(file, z.object({ n: z.number() }));
     expect(rows).toEqual([{ n: 1 }, { n: 4 }]);
-    expect(problems).toEqual([`${file}:2: n: expected number, received string`, `${file}:3: not JSON`, `${file}:6: a torn last line (cut off by a crash?)`]);
+    expect(problems).toEqual([
+      `${file}:2: n: expected number, received string`,
+      `${file}:3: not JSON`,
+      `${file}:6: a torn last line (cut off by a crash?)`,
+    ]);
   });
 });
 
@@ -55,13 +83,21 @@ describe('steps.jsonl', () => {
     const run = seedRun(root, 3);
     const steps = path.join(run.dir, 'steps.jsonl');
     // A row without errors or latency (the replay viewer reads both), one with a string step, a torn last line.
-    appendFileSync(steps, `${JSON.stringify({ step: 3, episode: 0, t_capture: 1, frame: null, reasoning: '', raw: null, actions: [] })}\n`);
-    appendFileSync(steps, `${JSON.stringify({ step: 'four', episode: 0, t_capture: 1, frame: null, reasoning: '', raw: null, actions: [], errors: [], latency_ms: LATENCY })}\n`);
+    appendFileSync(
+      steps,
+      `${JSON.stringify({ step: 3, episode: 0, t_capture: 1, frame: null, reasoning: '', raw: null, actions: [] })}\n`,
+    );
+    appendFileSync(
+      steps,
+      `${JSON.stringify({ step: 'four', episode: 0, t_capture: 1, frame: null, reasoning: '', raw: null, actions: [], errors: [], latency_ms: LATENCY })}\n`,
+    );
     appendFileSync(steps, '{"step": 5, "episo');
     const { steps: read, problems } = readRun(run.dir);
     expect(read.map((s) => s.step)).toEqual([0, 1, 2]);
     expect(problems).toHaveLength(3);
-    expect(problems[0]).toMatch(new RegExp(`^${steps.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:4: errors: expected array`));
+    expect(problems[0]).toMatch(
+      new RegExp(`^${steps.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:4: errors: expected array`),
+    );
     expect(problems[1]).toMatch(/:5: step: expected number, received string/);
     expect(problems[2]).toMatch(/:6: a torn last line/);
     const opened = openRun(root, run.meta.id);
@@ -80,7 +116,11 @@ describe('steps.jsonl', () => {
     const warnings: string[] = [];
     const out = await exportVideo(run.dir, path.join(root, 'v.mp4'), { warn: (w) => warnings.push(w) });
     expect(warnings).toEqual([`skipped ${steps}:2: t_capture: expected number, received string`]);
-    const seconds = Number(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', out], { encoding: 'utf8' }));
+    const seconds = Number(
+      execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', out], {
+        encoding: 'utf8',
+      }),
+    );
     expect(seconds).toBeGreaterThan(0.9); // three frames of 0.5 s and more, not an error
 
     const tutorial = await runTrajectory(run.dir, DEFAULT_SAMPLE);
@@ -92,14 +132,43 @@ describe('steps.jsonl', () => {
 describe('a recording session', () => {
   it('reads session.json, frames.jsonl and events.jsonl validated, skipping bad rows by file and line', () => {
     const run = seedRun(tmp(), 2, 'human');
-    writeFileSync(path.join(run.dir, 'session.json'), JSON.stringify({ participant: 'e1', role: 'expert', trial: 1, consent: true, game: '2048', target: '2048', start: new Date().toISOString(), end: null, fps: 30 }));
-    writeFileSync(path.join(run.dir, 'frames.jsonl'), [JSON.stringify({ i: 0, t: 1, file: 'frames/e000-s00000.jpg' }), JSON.stringify({ i: 1, t: 2 }), JSON.stringify({ i: 2, t: 3, file: 'frames/e000-s00001.jpg' })].join('\n') + '\n');
-    writeFileSync(path.join(run.dir, 'events.jsonl'), [JSON.stringify({ t: 5, action_type: 'PRESS', parameters: { key: 'left' } }), JSON.stringify({ t: 6, action_type: 'PRESS', parameters: 'left' })].join('\n') + '\n');
+    writeFileSync(
+      path.join(run.dir, 'session.json'),
+      JSON.stringify({
+        participant: 'e1',
+        role: 'expert',
+        trial: 1,
+        consent: true,
+        game: '2048',
+        target: '2048',
+        start: new Date().toISOString(),
+        end: null,
+        fps: 30,
+      }),
+    );
+    writeFileSync(
+      path.join(run.dir, 'frames.jsonl'),
+      [
+        JSON.stringify({ i: 0, t: 1, file: 'frames/e000-s00000.jpg' }),
+        JSON.stringify({ i: 1, t: 2 }),
+        JSON.stringify({ i: 2, t: 3, file: 'frames/e000-s00001.jpg' }),
+      ].join('\n') + '\n',
+    );
+    writeFileSync(
+      path.join(run.dir, 'events.jsonl'),
+      [
+        JSON.stringify({ t: 5, action_type: 'PRESS', parameters: { key: 'left' } }),
+        JSON.stringify({ t: 6, action_type: 'PRESS', parameters: 'left' }),
+      ].join('\n') + '\n',
+    );
     const s = readSession(run.dir);
     expect(s.session).toMatchObject({ participant: 'e1', role: 'expert', end: null });
     expect(s.frames.map((f) => f.i)).toEqual([0, 2]);
     expect(s.events).toEqual([{ t: 5, action_type: 'PRESS', parameters: { key: 'left' } }]);
-    expect(s.problems).toEqual([`${path.join(run.dir, 'frames.jsonl')}:2: file: expected string, received undefined`, `${path.join(run.dir, 'events.jsonl')}:2: parameters: expected record, received string`]);
+    expect(s.problems).toEqual([
+      `${path.join(run.dir, 'frames.jsonl')}:2: file: expected string, received undefined`,
+      `${path.join(run.dir, 'events.jsonl')}:2: parameters: expected record, received string`,
+    ]);
 
     writeFileSync(path.join(run.dir, 'session.json'), JSON.stringify({ participant: 'e1', role: 'judge' }));
     expect(() => readSession(run.dir)).toThrow(new RegExp(`session.json is not a valid recording session: role`));
@@ -108,23 +177,49 @@ describe('a recording session', () => {
   it('a session video uses frames.jsonl minus its bad rows', async () => {
     const root = tmp();
     const run = seedRun(root, 3, 'human');
-    writeFileSync(path.join(run.dir, 'frames.jsonl'), [JSON.stringify({ i: 0, t: 0, file: 'frames/e000-s00000.jpg' }), '{"i": 1, "t": 500, "file": 7}', JSON.stringify({ i: 2, t: 1000, file: 'frames/e000-s00002.jpg' })].join('\n') + '\n');
+    writeFileSync(
+      path.join(run.dir, 'frames.jsonl'),
+      [
+        JSON.stringify({ i: 0, t: 0, file: 'frames/e000-s00000.jpg' }),
+        '{"i": 1, "t": 500, "file": 7}',
+        JSON.stringify({ i: 2, t: 1000, file: 'frames/e000-s00002.jpg' }),
+      ].join('\n') + '\n',
+    );
     const warnings: string[] = [];
     await exportVideo(run.dir, path.join(root, 's.mp4'), { warn: (w) => warnings.push(w) });
-    expect(warnings).toEqual([`skipped ${path.join(run.dir, 'frames.jsonl')}:2: file: expected string, received number`]);
+    expect(warnings).toEqual([
+      `skipped ${path.join(run.dir, 'frames.jsonl')}:2: file: expected string, received number`,
+    ]);
   });
 });
 
 describe('an IDC folder', () => {
   it('reads idc.json validated and skills.jsonl without its bad rows', () => {
     const dir = tmp();
-    const result = { run_dir: dir, curve: [10, 20], best_round: 1, best_skill: 'corner', transfer: { seed: 10000, scores: [15], mean: 15 }, rounds: [{ round: 0, run_dir: 'a', skill: '', scores: [10], mean: 10 }, { round: 1, run_dir: 'b', skill: 'corner', scores: [20], mean: 20 }] };
+    const result = {
+      run_dir: dir,
+      curve: [10, 20],
+      best_round: 1,
+      best_skill: 'corner',
+      transfer: { seed: 10000, scores: [15], mean: 15 },
+      rounds: [
+        { round: 0, run_dir: 'a', skill: '', scores: [10], mean: 10 },
+        { round: 1, run_dir: 'b', skill: 'corner', scores: [20], mean: 20 },
+      ],
+    };
     writeFileSync(path.join(dir, 'idc.json'), JSON.stringify(result));
-    writeFileSync(path.join(dir, 'skills.jsonl'), [JSON.stringify({ after_round: 0, skill: 'corner' }), JSON.stringify({ after_round: -1, skill: 'x' })].join('\n') + '\n');
+    writeFileSync(
+      path.join(dir, 'skills.jsonl'),
+      [JSON.stringify({ after_round: 0, skill: 'corner' }), JSON.stringify({ after_round: -1, skill: 'x' })].join(
+        '\n',
+      ) + '\n',
+    );
     const idc = readIdc(dir);
     expect(idc.result).toEqual(result);
     expect(idc.skills).toEqual([{ after_round: 0, skill: 'corner' }]);
-    expect(idc.problems).toEqual([`${path.join(dir, 'skills.jsonl')}:2: after_round: Too small: expected number to be >=0`]);
+    expect(idc.problems).toEqual([
+      `${path.join(dir, 'skills.jsonl')}:2: after_round: Too small: expected number to be >=0`,
+    ]);
     writeFileSync(path.join(dir, 'idc.json'), JSON.stringify({ ...result, curve: 'up' }));
     expect(() => readIdc(dir)).toThrow(/idc.json is not a valid IDC result: curve: expected array, received string/);
   });

@@ -1,4 +1,13 @@
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -21,7 +30,10 @@ describe('settings file', () => {
   it('keeps the valid fields of a half-broken file and drops a stray API key', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'gp-set-'));
     const file = path.join(dir, 'settings.json');
-    writeFileSync(file, JSON.stringify({ model: 'qwen2.5-vl', history: 99, detail: 'ultra', provider: 'ollama', apiKey: 'sk-leak' }));
+    writeFileSync(
+      file,
+      JSON.stringify({ model: 'qwen2.5-vl', history: 99, detail: 'ultra', provider: 'ollama', apiKey: 'sk-leak' }),
+    );
     const s = new JsonFileSettingsStore(file).load();
     expect(s).toMatchObject({ model: 'qwen2.5-vl', provider: 'ollama', history: 2, detail: 'auto' }); // an invalid history falls back to the default: current frame + the previous pair
     expect(JSON.stringify(s)).not.toContain('sk-leak');

@@ -23,20 +23,39 @@ const obs = (step = 0): Observation => ({
   step,
   episode: 0,
   frame: { data: Buffer.from([0xff, 0xd8, step]), mime: 'image/jpeg', width: 520, height: 640, scale: 1 },
-  geometry: { window: { x: 0, y: 0, width: 520, height: 640 }, imageScale: 1, imageWidth: 520, imageHeight: 640, inputScale: 1 },
+  geometry: {
+    window: { x: 0, y: 0, width: 520, height: 640 },
+    imageScale: 1,
+    imageWidth: 520,
+    imageHeight: 640,
+    inputScale: 1,
+  },
   tCapture: Date.now(),
   gameText: '2 . . .',
   validMoves: ['up', 'down', 'left', 'right'],
 });
-const ctx = (space: 'gui' | 'semantic' = 'gui', onToken?: (t: string, c: 'answer' | 'thinking') => void) => ({ space, game: g2048, signal: new AbortController().signal, ...(onToken ? { onToken } : {}) });
-const agent = (extra: Record<string, unknown> = {}) => new VlmAgent({ model: 'gpt-4o', baseURL: server.baseURL, apiKey: 'k', maxRetries: 2, timeoutMs: 5000, ...extra });
+const ctx = (space: 'gui' | 'semantic' = 'gui', onToken?: (t: string, c: 'answer' | 'thinking') => void) => ({
+  space,
+  game: g2048,
+  signal: new AbortController().signal,
+  ...(onToken ? { onToken } : {}),
+});
+const agent = (extra: Record<string, unknown> = {}) =>
+  new VlmAgent({ model: 'gpt-4o', baseURL: server.baseURL, apiKey: 'k', maxRetries: 2, timeoutMs: 5000, ...extra });
 const PRESS_LEFT = answer('merge left', [{ action_type: 'PRESS', parameters: { key: 'left' } }]);
 
 describe('VlmAgent', () => {
   it('streams reasoning and thinking tokens and returns parsed actions with usage and cost', async () => {
-    use(() => ({ text: PRESS_LEFT, thinking: 'considering the corners', usage: { prompt_tokens: 2000, completion_tokens: 100 } }));
+    use(() => ({
+      text: PRESS_LEFT,
+      thinking: 'considering the corners',
+      usage: { prompt_tokens: 2000, completion_tokens: 100 },
+    }));
     const seen: Record<string, string> = { answer: '', thinking: '' };
-    const d = await agent().decide(obs(), ctx('gui', (t, c) => (seen[c] += t)));
+    const d = await agent().decide(
+      obs(),
+      ctx('gui', (t, c) => (seen[c] += t)),
+    );
     expect(d.error).toBeUndefined();
     expect(d.actions).toEqual([{ kind: 'gui', type: 'PRESS', params: { key: 'left' } }]);
     expect(seen.answer).toBe(PRESS_LEFT);
@@ -49,7 +68,9 @@ describe('VlmAgent', () => {
     expect(req.messages[0].content).toMatch(/### Actions/);
     expect(req.messages[0].content).toMatch(/PRESS \{key/);
     expect(req.messages[0].content).toMatch(/520×640/);
-    expect(FakeOpenAI.images(req)).toEqual([`data:image/jpeg;base64,${Buffer.from([0xff, 0xd8, 0]).toString('base64')}`]);
+    expect(FakeOpenAI.images(req)).toEqual([
+      `data:image/jpeg;base64,${Buffer.from([0xff, 0xd8, 0]).toString('base64')}`,
+    ]);
   });
 
   it('asks once for a repair and records the parse error', async () => {
@@ -72,7 +93,13 @@ describe('VlmAgent', () => {
   });
 
   it('retries 429 and 500 with backoff, then succeeds', async () => {
-    use((_b, i) => (i === 0 ? { status: 429, headers: { 'retry-after-ms': '20' } } : i === 1 ? { status: 500, headers: { 'retry-after-ms': '20' } } : { text: PRESS_LEFT }));
+    use((_b, i) =>
+      i === 0
+        ? { status: 429, headers: { 'retry-after-ms': '20' } }
+        : i === 1
+          ? { status: 500, headers: { 'retry-after-ms': '20' } }
+          : { text: PRESS_LEFT },
+    );
     const d = await agent().decide(obs(), ctx());
     expect(d.error).toBeUndefined();
     expect(server.requests).toHaveLength(3);
@@ -102,12 +129,19 @@ describe('VlmAgent', () => {
     for (let s = 0; s < 4; s++) await a.decide(obs(s), ctx());
     const last = server.requests.at(-1)!.body.messages;
     // system + 2 past (user, assistant) pairs + current user
-    expect(last.map((m: { role: string }) => m.role)).toEqual(['system', 'user', 'assistant', 'user', 'assistant', 'user']);
+    expect(last.map((m: { role: string }) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'user',
+    ]);
     expect(last[1].content[0].text).toMatch(/Step 2/);
     expect(last[2].content).toMatch(/### Actions\n\[\{"action_type":"PRESS"/);
   });
 
-  it('by default shows the current frame and the previous step (screenshot and answer), as the papers\' zero-shot agent', async () => {
+  it("by default shows the current frame and the previous step (screenshot and answer), as the papers' zero-shot agent", async () => {
     use(() => ({ text: PRESS_LEFT }));
     const a = agent(); // no history given
     await a.decide(obs(0), ctx());
@@ -115,17 +149,31 @@ describe('VlmAgent', () => {
     await a.decide(obs(2), ctx());
     const msgs = server.requests.at(-1)!.body.messages;
     expect(msgs.map((m: { role: string }) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
-    const images = msgs.flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).filter((p: any) => p.type === 'image_url').map((p: any) => p.image_url.url);
+    const images = msgs
+      .flatMap((m: any) => (Array.isArray(m.content) ? m.content : []))
+      .filter((p: any) => p.type === 'image_url')
+      .map((p: any) => p.image_url.url);
     const frame = (step: number) => `data:image/jpeg;base64,${Buffer.from([0xff, 0xd8, step]).toString('base64')}`;
     expect(images).toEqual([frame(1), frame(2)]); // the previous step's frame, then the current one
-    expect(msgs[2].content).toMatch(/^### Reasoning\nmerge left\n\n### Actions\n\[\{"action_type":"PRESS","parameters":\{"key":"left"\}\}\]$/);
+    expect(msgs[2].content).toMatch(
+      /^### Reasoning\nmerge left\n\n### Actions\n\[\{"action_type":"PRESS","parameters":\{"key":"left"\}\}\]$/,
+    );
   });
 
   it('--history 1 is strictly single-frame: no earlier frame, answer or previous state', async () => {
     use(() => ({ text: PRESS_LEFT }));
     const a = agent({ history: 1 });
     await a.decide(obs(0), ctx());
-    await a.decide({ ...obs(1), previous: { actions: [{ action_type: 'PRESS', parameters: { key: 'left' } }], outcomes: [{ action: 'PRESS', ok: true }] } }, ctx());
+    await a.decide(
+      {
+        ...obs(1),
+        previous: {
+          actions: [{ action_type: 'PRESS', parameters: { key: 'left' } }],
+          outcomes: [{ action: 'PRESS', ok: true }],
+        },
+      },
+      ctx(),
+    );
     const msgs = server.requests.at(-1)!.body.messages;
     expect(msgs.map((m: { role: string }) => m.role)).toEqual(['system', 'user']);
     expect(FakeOpenAI.images(server.requests.at(-1)!.body)).toHaveLength(1);
@@ -137,7 +185,8 @@ describe('VlmAgent', () => {
     const a = agent();
     await a.decide(obs(0), ctx());
     let text = server.requests.at(-1)!.body.messages.at(-1).content[0].text as string;
-    const order = (t: string) => ['### Target task', '### Previous state', '### Current state', '### Your response'].map((h) => t.indexOf(h));
+    const order = (t: string) =>
+      ['### Target task', '### Previous state', '### Current state', '### Your response'].map((h) => t.indexOf(h));
     expect(order(text).every((i, k, all) => i >= 0 && (k === 0 || i > all[k - 1]!))).toBe(true);
     expect(text).toContain(g2048.task!);
     expect(text).toMatch(/### Previous state\nNothing has happened yet: this is the first step of the episode\./);
@@ -148,17 +197,29 @@ describe('VlmAgent', () => {
         { action_type: 'HOTKEY', parameters: { keys: ['alt', 'f4'] } },
         { action_type: 'PRESS', parameters: { key: 'up' } },
       ],
-      outcomes: [{ action: 'PRESS', ok: true }, { action: 'HOTKEY', ok: false, error: 'alt+f4 is a system key combination' }],
+      outcomes: [
+        { action: 'PRESS', ok: true },
+        { action: 'HOTKEY', ok: false, error: 'alt+f4 is a system key combination' },
+      ],
     };
     await a.decide({ ...obs(1), previous }, ctx());
     text = server.requests.at(-1)!.body.messages.at(-1).content[0].text;
     expect(text).toContain('1. {"action_type":"PRESS","parameters":{"key":"left"}} → done');
-    expect(text).toContain('2. {"action_type":"HOTKEY","parameters":{"keys":["alt","f4"]}} → refused: alt+f4 is a system key combination');
-    expect(text).toContain('3. {"action_type":"PRESS","parameters":{"key":"up"}} → dropped: not tried after action 2 was refused');
+    expect(text).toContain(
+      '2. {"action_type":"HOTKEY","parameters":{"keys":["alt","f4"]}} → refused: alt+f4 is a system key combination',
+    );
+    expect(text).toContain(
+      '3. {"action_type":"PRESS","parameters":{"key":"up"}} → dropped: not tried after action 2 was refused',
+    );
 
-    await a.decide({ ...obs(2), previous: { actions: [], outcomes: [], error: 'unusable answer: the Actions list is empty' } }, ctx());
+    await a.decide(
+      { ...obs(2), previous: { actions: [], outcomes: [], error: 'unusable answer: the Actions list is empty' } },
+      ctx(),
+    );
     text = server.requests.at(-1)!.body.messages.at(-1).content[0].text;
-    expect(text).toMatch(/Your last answer could not be used \(unusable answer: the Actions list is empty\), so nothing was done\./);
+    expect(text).toMatch(
+      /Your last answer could not be used \(unusable answer: the Actions list is empty\), so nothing was done\./,
+    );
   });
 
   it('leaves the learned-experience slot out entirely when there are no lessons', async () => {
@@ -178,7 +239,9 @@ describe('VlmAgent', () => {
   it('estimates compute time without the network when the provider reports none (LCRT), and leaves retry waits out', async () => {
     server.networkMs = 400; // every request, the model list included, takes 400 ms more
     try {
-      use((_b, i) => (i === 0 ? { status: 429, headers: { 'retry-after-ms': '300' } } : { text: PRESS_LEFT, delayMs: 600 }));
+      use((_b, i) =>
+        i === 0 ? { status: 429, headers: { 'retry-after-ms': '300' } } : { text: PRESS_LEFT, delayMs: 600 },
+      );
       const d = await agent().decide(obs(), { ...ctx(), computeTime: true });
       expect(d.error).toBeUndefined();
       const c = d.compute!;

@@ -4,7 +4,16 @@
  * and its `code` (busy, bad-input, not-found, target-gone, …), so the UI can react to kinds
  * of failure.
  */
-import { ApiError, apiErrorFrom, type ApiClient, type CoreEvent, type Method, type Params, type Results, type WireResponse } from '../../../electron/api/contract.ts';
+import {
+  ApiError,
+  apiErrorFrom,
+  type ApiClient,
+  type CoreEvent,
+  type Method,
+  type Params,
+  type Results,
+  type WireResponse,
+} from '../../../electron/api/contract.ts';
 
 export interface PreloadBridge {
   request(method: string, params: unknown): Promise<WireResponse>;
@@ -22,7 +31,9 @@ export function ipcClient(bridge: PreloadBridge): ApiClient {
   };
 }
 
-type SocketCtor = new (url: string) => {
+type SocketCtor = new (
+  url: string,
+) => {
   readyState: number;
   send(data: string): void;
   close(): void;
@@ -39,7 +50,10 @@ export interface WsClient extends ApiClient {
 }
 
 /** Connects (and reconnects) to the web shell; requests wait for the connection. */
-export function wsClient(url: string, Socket: SocketCtor = (globalThis as unknown as { WebSocket: SocketCtor }).WebSocket): WsClient {
+export function wsClient(
+  url: string,
+  Socket: SocketCtor = (globalThis as unknown as { WebSocket: SocketCtor }).WebSocket,
+): WsClient {
   let seq = 0;
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   const listeners = new Set<(e: CoreEvent) => void>();
@@ -56,7 +70,13 @@ export function wsClient(url: string, Socket: SocketCtor = (globalThis as unknow
       connListeners.forEach((l) => l(true));
     };
     socket.onmessage = (m) => {
-      const msg = JSON.parse(String(m.data)) as { event?: CoreEvent; id?: number; result?: unknown; error?: unknown; code?: unknown };
+      const msg = JSON.parse(String(m.data)) as {
+        event?: CoreEvent;
+        id?: number;
+        result?: unknown;
+        error?: unknown;
+        code?: unknown;
+      };
       if (msg.event) return listeners.forEach((l) => l(msg.event!));
       if (typeof msg.id !== 'number') return;
       const p = pending.get(msg.id);
@@ -111,7 +131,11 @@ const TOKEN_KEY = 'gamepilot-token';
  * hands it over) or query (`?token=`, the printed URL), kept in sessionStorage for reloads of
  * this tab, and removed from the address bar so it is not left in view, history or bookmarks.
  */
-export function takeSessionToken(loc: Pick<Location, 'pathname' | 'search' | 'hash'> = location, storage: Pick<Storage, 'getItem' | 'setItem'> = sessionStorage, hist: Pick<History, 'replaceState'> = history): string {
+export function takeSessionToken(
+  loc: Pick<Location, 'pathname' | 'search' | 'hash'> = location,
+  storage: Pick<Storage, 'getItem' | 'setItem'> = sessionStorage,
+  hist: Pick<History, 'replaceState'> = history,
+): string {
   const query = new URLSearchParams(loc.search);
   const fragment = new URLSearchParams(loc.hash.replace(/^#/, ''));
   const given = fragment.get('token') ?? query.get('token');

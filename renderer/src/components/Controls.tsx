@@ -2,7 +2,15 @@
 import { useEffect } from 'react';
 import type { ApiClient, ControlAction, CoreState } from '../../../electron/api/contract.ts';
 
-export function Controls({ client, core, onError }: { client: ApiClient; core: CoreState | null; onError: (e: string) => void }) {
+export function Controls({
+  client,
+  core,
+  onError,
+}: {
+  client: ApiClient;
+  core: CoreState | null;
+  onError: (e: string) => void;
+}) {
   const status = core?.status ?? 'idle';
   const act = (action: ControlAction) => client.request('control', { action }).catch((e: Error) => onError(e.message));
   useEffect(() => {
@@ -19,11 +27,30 @@ export function Controls({ client, core, onError }: { client: ApiClient; core: C
   const live = status === 'running' || status === 'paused';
   return (
     <div className="controls" role="toolbar" aria-label="run controls">
-      <span className={`status status-${status}`} data-testid="status">{status}</span>
-      {status === 'running' && <button onClick={() => act('pause')} title="Pause (P)">❚❚ Pause</button>}
-      {status === 'paused' && <button onClick={() => act('resume')} title="Resume (P)">▶ Resume</button>}
-      <button onClick={() => act('step')} disabled={status !== 'paused'} title="One step while paused (N)">▶❚ Step</button>
-      <button className="stop" onClick={() => act('stop')} disabled={!live} title={`Stop (Escape, or ${core?.stopHotkey ?? 'the stop hotkey'} anywhere)`}>■ Stop</button>
+      <span className={`status status-${status}`} data-testid="status">
+        {status}
+      </span>
+      {status === 'running' && (
+        <button onClick={() => act('pause')} title="Pause (P)">
+          ❚❚ Pause
+        </button>
+      )}
+      {status === 'paused' && (
+        <button onClick={() => act('resume')} title="Resume (P)">
+          ▶ Resume
+        </button>
+      )}
+      <button onClick={() => act('step')} disabled={status !== 'paused'} title="One step while paused (N)">
+        ▶❚ Step
+      </button>
+      <button
+        className="stop"
+        onClick={() => act('stop')}
+        disabled={!live}
+        title={`Stop (Escape, or ${core?.stopHotkey ?? 'the stop hotkey'} anywhere)`}
+      >
+        ■ Stop
+      </button>
     </div>
   );
 }

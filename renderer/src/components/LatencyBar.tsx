@@ -14,7 +14,11 @@ export function LatencyBar({ latency }: { latency: Record<string, number> | unde
     <div className="latency" role="img" aria-label={`step took ${Math.round(latency.total ?? total)} ms`}>
       <div className="bar">
         {STAGES.map(([k, c]) => (
-          <span key={k} style={{ width: `${((latency[k] ?? 0) / total) * 100}%`, background: c }} title={`${k} ${latency[k]} ms`} />
+          <span
+            key={k}
+            style={{ width: `${((latency[k] ?? 0) / total) * 100}%`, background: c }}
+            title={`${k} ${latency[k]} ms`}
+          />
         ))}
       </div>
       <div className="legend">

@@ -8,18 +8,37 @@ const MODES: [LatencyMode, string][] = [
   ['lcrt', 'frozen during the call, then runs for the model’s compute time'],
 ];
 
-export function LatencySwitch({ client, latency, onError }: { client: ApiClient; latency: WorldState | undefined; onError: (e: string) => void }) {
+export function LatencySwitch({
+  client,
+  latency,
+  onError,
+}: {
+  client: ApiClient;
+  latency: WorldState | undefined;
+  onError: (e: string) => void;
+}) {
   if (!latency) return null;
   const set = (mode: LatencyMode) => client.request('setLatency', { mode }).catch((e: Error) => onError(e.message));
   return (
     <div className="latency-switch" role="group" aria-label="latency mode">
       <span className="label">World clock</span>
       {MODES.map(([m, help]) => (
-        <button key={m} className={latency.mode === m ? 'active' : ''} aria-pressed={latency.mode === m} title={help} onClick={() => set(m)} data-testid={`latency-${m}`}>
+        <button
+          key={m}
+          className={latency.mode === m ? 'active' : ''}
+          aria-pressed={latency.mode === m}
+          title={help}
+          onClick={() => set(m)}
+          data-testid={`latency-${m}`}
+        >
           {m}
         </button>
       ))}
-      <span className={`world ${latency.frozen ? 'frozen' : 'running'}`} data-testid="world-state" title={`frozen through: ${latency.world}`}>
+      <span
+        className={`world ${latency.frozen ? 'frozen' : 'running'}`}
+        data-testid="world-state"
+        title={`frozen through: ${latency.world}`}
+      >
         {latency.world === 'none' ? 'cannot freeze this window' : latency.frozen ? 'world frozen' : 'world running'}
       </span>
     </div>

@@ -7,14 +7,25 @@ import { LatencySwitch } from './LatencySwitch.tsx';
 import { ReflectionPanel } from './ReflectionPanel.tsx';
 import type { ApiClient } from '../../../electron/api/contract.ts';
 
-export function LiveView({ live, client, onError }: { live: LiveState; client: ApiClient; onError: (e: string) => void }) {
+export function LiveView({
+  live,
+  client,
+  onError,
+}: {
+  live: LiveState;
+  client: ApiClient;
+  onError: (e: string) => void;
+}) {
   const run = live.core?.run ?? null;
   const reasoningRef = useRef<HTMLPreElement>(null);
   useEffect(() => {
     const el = reasoningRef.current;
     if (el) el.scrollTop = el.scrollHeight;
   }, [live.answer, live.thinking]);
-  const step = live.step && live.frame && live.step.step === live.frame.step && live.step.episode === live.frame.episode ? live.step : null;
+  const step =
+    live.step && live.frame && live.step.step === live.frame.step && live.step.episode === live.frame.episode
+      ? live.step
+      : null;
   const refused = !!step?.errors.some((e) => e.startsWith('refused'));
   const streamed = live.answer || step?.reasoning || '';
 
@@ -25,32 +36,61 @@ export function LiveView({ live, client, onError }: { live: LiveState; client: A
         {live.frame ? (
           <div className="frame" data-testid="live-frame" data-step={live.frame.step} data-episode={live.frame.episode}>
             <img src={live.frame.dataUrl} alt={`frame ${live.frame.step + 1} of episode ${live.frame.episode + 1}`} />
-            {step && <Overlay width={live.frame.width} height={live.frame.height} actions={step.actions} refused={refused} />}
+            {step && (
+              <Overlay width={live.frame.width} height={live.frame.height} actions={step.actions} refused={refused} />
+            )}
           </div>
         ) : (
-          <div className="frame placeholder">{run ? 'Waiting for the first frame…' : 'No run. Pick a target to start.'}</div>
+          <div className="frame placeholder">
+            {run ? 'Waiting for the first frame…' : 'No run. Pick a target to start.'}
+          </div>
         )}
         <div className="counters" data-testid="counters">
-          <span>episode <b>{run ? run.episode + 1 : '–'}</b>/{run?.episodes ?? '–'}</span>
-          <span>step <b data-testid="step-counter">{run ? run.step + 1 : '–'}</b>/{run?.maxSteps ?? '–'}</span>
-          <span>score <b data-testid="score">{run?.score ?? '–'}</b></span>
-          <span>tokens <b>{run ? `${run.tokens.input.toLocaleString()} in · ${run.tokens.output.toLocaleString()} out` : '–'}</b></span>
-          <span>cost <b>{run?.costUsd != null ? `$${run.costUsd.toFixed(4)}` : '–'}</b></span>
+          <span>
+            episode <b>{run ? run.episode + 1 : '–'}</b>/{run?.episodes ?? '–'}
+          </span>
+          <span>
+            step <b data-testid="step-counter">{run ? run.step + 1 : '–'}</b>/{run?.maxSteps ?? '–'}
+          </span>
+          <span>
+            score <b data-testid="score">{run?.score ?? '–'}</b>
+          </span>
+          <span>
+            tokens{' '}
+            <b>{run ? `${run.tokens.input.toLocaleString()} in · ${run.tokens.output.toLocaleString()} out` : '–'}</b>
+          </span>
+          <span>
+            cost <b>{run?.costUsd != null ? `$${run.costUsd.toFixed(4)}` : '–'}</b>
+          </span>
         </div>
         <LatencyBar latency={live.lastStep?.latency_ms} />
         {live.lastStep?.latency_mode && (
           <div className="muted step-clock" data-testid="step-clock">
-            step {live.lastStep.step + 1}: {live.lastStep.latency_mode} · world paused {Math.round(live.lastStep.paused_ms ?? 0)} ms
+            step {live.lastStep.step + 1}: {live.lastStep.latency_mode} · world paused{' '}
+            {Math.round(live.lastStep.paused_ms ?? 0)} ms
             {live.lastStep.drift_ticks !== undefined ? ` · drift ${live.lastStep.drift_ticks} ticks` : ''}
           </div>
         )}
-        {live.warnings.map((w, i) => <div key={i} className="errors" role="alert">{w}</div>)}
+        {live.warnings.map((w, i) => (
+          <div key={i} className="errors" role="alert">
+            {w}
+          </div>
+        ))}
       </div>
       <div className="side-pane">
         <h3>Reasoning {live.answer && !step ? <span className="pulse">streaming</span> : null}</h3>
-        {live.thinking && <pre className="thinking" aria-label="model thinking">{live.thinking}</pre>}
+        {live.thinking && (
+          <pre className="thinking" aria-label="model thinking">
+            {live.thinking}
+          </pre>
+        )}
         <pre className="reasoning" ref={reasoningRef} data-testid="reasoning" aria-live="polite">
-          {streamed || (!run ? 'No run is going. The model’s answer streams here during a run.' : run.agent === 'vlm' ? 'The model’s answer streams here.' : `The ${run.agent} baseline does not explain itself.`)}
+          {streamed ||
+            (!run
+              ? 'No run is going. The model’s answer streams here during a run.'
+              : run.agent === 'vlm'
+                ? 'The model’s answer streams here.'
+                : `The ${run.agent} baseline does not explain itself.`)}
         </pre>
         <h3>Actions</h3>
         <ol className="actions" data-testid="actions">
@@ -87,7 +127,15 @@ export function LiveView({ live, client, onError }: { live: LiveState; client: A
             </table>
           </>
         )}
-        {run?.reflection && <ReflectionPanel client={client} run={run} lessons={live.lessons} paused={live.core?.status === 'paused'} onError={onError} />}
+        {run?.reflection && (
+          <ReflectionPanel
+            client={client}
+            run={run}
+            lessons={live.lessons}
+            paused={live.core?.status === 'paused'}
+            onError={onError}
+          />
+        )}
       </div>
     </section>
   );

@@ -13,12 +13,37 @@ import { TargetList, targetLabel, targetParam, type TargetChoice } from './Targe
 type Stage = { kind: 'read' } | { kind: 'play'; round: number } | { kind: 'tutorial' } | { kind: 'done' };
 
 const PLAN: Record<Role, Stage[]> = {
-  rookie: [{ kind: 'read' }, { kind: 'play', round: 1 }, { kind: 'tutorial' }, { kind: 'play', round: 2 }, { kind: 'done' }],
+  rookie: [
+    { kind: 'read' },
+    { kind: 'play', round: 1 },
+    { kind: 'tutorial' },
+    { kind: 'play', round: 2 },
+    { kind: 'done' },
+  ],
   expert: [{ kind: 'read' }, { kind: 'play', round: 1 }, { kind: 'done' }],
 };
-const LABEL = (s: Stage) => (s.kind === 'read' ? 'Read the prompt' : s.kind === 'play' ? (s.round === 1 ? 'Play' : 'Play again') : s.kind === 'tutorial' ? 'Watch the tutorial' : 'Done');
+const LABEL = (s: Stage) =>
+  s.kind === 'read'
+    ? 'Read the prompt'
+    : s.kind === 'play'
+      ? s.round === 1
+        ? 'Play'
+        : 'Play again'
+      : s.kind === 'tutorial'
+        ? 'Watch the tutorial'
+        : 'Done';
 
-export function RecordView({ client, core, recorded, onError }: { client: ApiClient; core: CoreState | null; recorded: RecordingResult[]; onError: (e: string) => void }) {
+export function RecordView({
+  client,
+  core,
+  recorded,
+  onError,
+}: {
+  client: ApiClient;
+  core: CoreState | null;
+  recorded: RecordingResult[];
+  onError: (e: string) => void;
+}) {
   const [choice, setChoice] = useState<TargetChoice | null>(null);
   const game = choice?.kind === 'game' ? choice.game.id : null;
   const [participant, setParticipant] = useState('');
@@ -41,10 +66,13 @@ export function RecordView({ client, core, recorded, onError }: { client: ApiCli
       setTrials(1);
       return;
     }
-    client.request('gamePrompt', { game }).then((p) => {
-      setPrompt(p.prompt);
-      setTrials(p.trials);
-    }, () => {});
+    client.request('gamePrompt', { game }).then(
+      (p) => {
+        setPrompt(p.prompt);
+        setTrials(p.trials);
+      },
+      () => {},
+    );
   }, [client, game]);
   // A recording that just finished belongs to this protocol run.
   useEffect(() => {
@@ -63,14 +91,25 @@ export function RecordView({ client, core, recorded, onError }: { client: ApiCli
   };
   useEffect(() => {
     if (!begun || stage.kind !== 'tutorial') return;
-    if (game) client.request('findTutorial', { game }).then((t) => setTutorial(t.id), () => setTutorial(null));
+    if (game)
+      client.request('findTutorial', { game }).then(
+        (t) => setTutorial(t.id),
+        () => setTutorial(null),
+      );
     else setTutorial(null); // tutorials are matched by built-in game
   }, [begun, stage.kind]);
 
   const record = async () => {
     if (!choice) return;
     try {
-      await client.request('startRecording', { target: targetParam(choice), role, participant, consent: true, trial, stage: role === 'expert' ? 'play' : stage.kind === 'play' ? `play-${stage.round}` : 'tutorial' });
+      await client.request('startRecording', {
+        target: targetParam(choice),
+        role,
+        participant,
+        consent: true,
+        trial,
+        stage: role === 'expert' ? 'play' : stage.kind === 'play' ? `play-${stage.round}` : 'tutorial',
+      });
     } catch (e) {
       onError((e as Error).message);
     }
@@ -83,53 +122,131 @@ export function RecordView({ client, core, recorded, onError }: { client: ApiCli
       <section className="record" aria-label="record a human baseline">
         <h2>Record a human baseline</h2>
         <div className="form">
-          <label>Participant (pseudonym) <input value={participant} onChange={(e) => setParticipant(e.target.value)} placeholder="e.g. p07" data-testid="participant" /></label>
-          <label>Role
+          <label>
+            Participant (pseudonym){' '}
+            <input
+              value={participant}
+              onChange={(e) => setParticipant(e.target.value)}
+              placeholder="e.g. p07"
+              data-testid="participant"
+            />
+          </label>
+          <label>
+            Role
             <select value={role} onChange={(e) => setRole(e.target.value as Role)} data-testid="role">
               <option value="rookie">rookie — play, watch the tutorial, play again</option>
               <option value="expert">expert — play once</option>
             </select>
           </label>
-          <label>Trials per round <input type="number" min={1} value={trials} onChange={(e) => setTrials(Math.max(1, Number(e.target.value) || 1))} data-testid="trials" /></label>
+          <label>
+            Trials per round{' '}
+            <input
+              type="number"
+              min={1}
+              value={trials}
+              onChange={(e) => setTrials(Math.max(1, Number(e.target.value) || 1))}
+              data-testid="trials"
+            />
+          </label>
         </div>
         <div className="record-target" aria-label="what to record" data-testid="record-target">
           <TargetList client={client} choice={choice} onChoose={setChoice} onError={onError} defaultGame="2048" />
         </div>
         <label className="consent">
-          <input type="checkbox" checked={consent} onChange={(e) => setConsent(e.target.checked)} data-testid="consent" />
-          The participant agrees to be recorded: frames of the chosen window{choice ? ` (${targetLabel(choice)})` : ''} and the keys and clicks made inside it, stored under the pseudonym only. Nothing outside that window is captured.
+          <input
+            type="checkbox"
+            checked={consent}
+            onChange={(e) => setConsent(e.target.checked)}
+            data-testid="consent"
+          />
+          The participant agrees to be recorded: frames of the chosen window{choice ? ` (${targetLabel(choice)})` : ''}{' '}
+          and the keys and clicks made inside it, stored under the pseudonym only. Nothing outside that window is
+          captured.
         </label>
-        <div className="form-actions"><button className="primary" disabled={!valid} onClick={() => setBegun(true)} data-testid="begin">Begin</button></div>
+        <div className="form-actions">
+          <button className="primary" disabled={!valid} onClick={() => setBegun(true)} data-testid="begin">
+            Begin
+          </button>
+        </div>
       </section>
     );
   }
 
   return (
     <section className="record" aria-label="recording protocol">
-      <p className="muted" data-testid="recording-target">Recording: {choice ? targetLabel(choice) : ''}</p>
+      <p className="muted" data-testid="recording-target">
+        Recording: {choice ? targetLabel(choice) : ''}
+      </p>
       <ol className="stages">
-        {PLAN[role].map((s, i) => <li key={i} className={i === stageIndex ? 'current' : i < stageIndex ? 'past' : ''}>{LABEL(s)}</li>)}
+        {PLAN[role].map((s, i) => (
+          <li key={i} className={i === stageIndex ? 'current' : i < stageIndex ? 'past' : ''}>
+            {LABEL(s)}
+          </li>
+        ))}
       </ol>
-      {rec && <div className="rec-indicator" role="status" data-testid="rec-indicator">● REC {rec.seconds.toFixed(1)} s · {rec.frames} frames · {rec.fps} fps · {rec.dropped} dropped · {rec.events} inputs</div>}
+      {rec && (
+        <div className="rec-indicator" role="status" data-testid="rec-indicator">
+          ● REC {rec.seconds.toFixed(1)} s · {rec.frames} frames · {rec.fps} fps · {rec.dropped} dropped · {rec.events}{' '}
+          inputs
+        </div>
+      )}
       {stage.kind === 'read' && (
         <>
           <h3>This is what the AI agent is told about the game</h3>
-          {prompt !== null
-            ? <pre className="reasoning prompt" data-testid="prompt">{prompt}</pre>
-            : <p className="muted" data-testid="prompt">This window is not a built-in game, so there are no built-in rules to show: tell the participant the goal and controls in the words the agent's prompt uses for it.</p>}
-          <button className="primary" onClick={next} data-testid="read-done">I have read it</button>
+          {prompt !== null ? (
+            <pre className="reasoning prompt" data-testid="prompt">
+              {prompt}
+            </pre>
+          ) : (
+            <p className="muted" data-testid="prompt">
+              This window is not a built-in game, so there are no built-in rules to show: tell the participant the goal
+              and controls in the words the agent's prompt uses for it.
+            </p>
+          )}
+          <button className="primary" onClick={next} data-testid="read-done">
+            I have read it
+          </button>
         </>
       )}
       {stage.kind === 'play' && (
         <>
-          <h3>{LABEL(stage)} — trial {trial} of {trials}</h3>
-          <p className="muted">{game ? 'The game opens in its own window.' : 'Play in the chosen window.'} Play with the keyboard and mouse as usual; recording stops when the game ends or you press Stop ({core?.stopHotkey}).</p>
-          {rec ? <button className="stop" onClick={stopRec} data-testid="stop-recording">■ Stop recording</button> : (
+          <h3>
+            {LABEL(stage)} — trial {trial} of {trials}
+          </h3>
+          <p className="muted">
+            {game ? 'The game opens in its own window.' : 'Play in the chosen window.'} Play with the keyboard and mouse
+            as usual; recording stops when the game ends or you press Stop ({core?.stopHotkey}).
+          </p>
+          {rec ? (
+            <button className="stop" onClick={stopRec} data-testid="stop-recording">
+              ■ Stop recording
+            </button>
+          ) : (
             <div className="form-actions">
-              <button className="primary" onClick={record} disabled={core?.status !== 'idle'} data-testid="start-recording">● Start recording</button>
-              {trialRecorded && (trial < trials
-                ? <button onClick={() => { setTrial((t) => t + 1); setTrialRecorded(false); }} data-testid="next-trial">Next trial</button>
-                : <button onClick={next} data-testid="play-done">Continue</button>)}
+              <button
+                className="primary"
+                onClick={record}
+                disabled={core?.status !== 'idle'}
+                data-testid="start-recording"
+              >
+                ● Start recording
+              </button>
+              {trialRecorded &&
+                (trial < trials ? (
+                  <button
+                    onClick={() => {
+                      setTrial((t) => t + 1);
+                      setTrialRecorded(false);
+                    }}
+                    data-testid="next-trial"
+                  >
+                    Next trial
+                  </button>
+                ) : (
+                  <button onClick={next} data-testid="play-done">
+                    Continue
+                  </button>
+                ))}
             </div>
           )}
         </>
@@ -138,16 +255,37 @@ export function RecordView({ client, core, recorded, onError }: { client: ApiCli
         <>
           <h3>Watch how an expert plays</h3>
           {tutorial === undefined && <p className="muted">Looking for a tutorial…</p>}
-          {tutorial === null && <p className="muted" data-testid="no-tutorial">{game ? 'No expert session of this game is recorded yet. Record one with the expert role; it becomes the tutorial here.' : 'Tutorials are found by built-in game; for a window, open an expert session of it from Runs.'}</p>}
+          {tutorial === null && (
+            <p className="muted" data-testid="no-tutorial">
+              {game
+                ? 'No expert session of this game is recorded yet. Record one with the expert role; it becomes the tutorial here.'
+                : 'Tutorials are found by built-in game; for a window, open an expert session of it from Runs.'}
+            </p>
+          )}
           {tutorial && <Replay client={client} id={tutorial} onClose={next} closeLabel="Done watching" />}
-          <button className="primary" onClick={next} data-testid="tutorial-done">Continue</button>
+          <button className="primary" onClick={next} data-testid="tutorial-done">
+            Continue
+          </button>
         </>
       )}
-      {stage.kind === 'done' && <p data-testid="protocol-done">All stages recorded. The sessions are in Runs, beside the agent runs.</p>}
+      {stage.kind === 'done' && (
+        <p data-testid="protocol-done">All stages recorded. The sessions are in Runs, beside the agent runs.</p>
+      )}
       {mine.length > 0 && (
         <table className="episodes" data-testid="recorded-sessions">
           <tbody>
-            {mine.map((m) => <tr key={m.id}><td>{m.id}</td><td>score {m.score ?? 'n/a'}</td><td>{m.frames} frames · {m.fps} fps · {m.dropped} dropped</td><td>{m.events} inputs · {m.duration_s} s</td></tr>)}
+            {mine.map((m) => (
+              <tr key={m.id}>
+                <td>{m.id}</td>
+                <td>score {m.score ?? 'n/a'}</td>
+                <td>
+                  {m.frames} frames · {m.fps} fps · {m.dropped} dropped
+                </td>
+                <td>
+                  {m.events} inputs · {m.duration_s} s
+                </td>
+              </tr>
+            ))}
           </tbody>
         </table>
       )}

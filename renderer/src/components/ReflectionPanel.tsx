@@ -10,7 +10,13 @@ const MODES: [ReflectionMode, string][] = [
   ['other', 'another model'],
 ];
 
-export function ReflectionPanel({ client, run, lessons, paused, onError }: {
+export function ReflectionPanel({
+  client,
+  run,
+  lessons,
+  paused,
+  onError,
+}: {
   client: ApiClient;
   run: LiveRun;
   lessons: Extract<CoreEvent, { type: 'lessons' }> | null;
@@ -26,20 +32,68 @@ export function ReflectionPanel({ client, run, lessons, paused, onError }: {
     <div className="reflection" aria-label="reflection">
       <h3>Reflection</h3>
       <div className="row">
-        <select value={r.mode} onChange={(e) => call(client.request('setReflection', { mode: e.target.value as ReflectionMode, ...(e.target.value === 'other' && r.reflectorModel ? { reflectorModel: r.reflectorModel } : {}) }))} data-testid="reflection-mode" aria-label="reflection mode">
-          {MODES.map(([m, label]) => <option key={m} value={m}>{label}</option>)}
+        <select
+          value={r.mode}
+          onChange={(e) =>
+            call(
+              client.request('setReflection', {
+                mode: e.target.value as ReflectionMode,
+                ...(e.target.value === 'other' && r.reflectorModel ? { reflectorModel: r.reflectorModel } : {}),
+              }),
+            )
+          }
+          data-testid="reflection-mode"
+          aria-label="reflection mode"
+        >
+          {MODES.map(([m, label]) => (
+            <option key={m} value={m}>
+              {label}
+            </option>
+          ))}
         </select>
         <label className="inline">
-          <input type="checkbox" checked={r.review} onChange={(e) => call(client.request('setReflection', { mode: r.mode, review: e.target.checked }))} data-testid="reflection-review" /> review lessons before each retry
+          <input
+            type="checkbox"
+            checked={r.review}
+            onChange={(e) => call(client.request('setReflection', { mode: r.mode, review: e.target.checked }))}
+            data-testid="reflection-review"
+          />{' '}
+          review lessons before each retry
         </label>
       </div>
-      {lessons?.error && <div className="errors" role="alert">{lessons.error}</div>}
+      {lessons?.error && (
+        <div className="errors" role="alert">
+          {lessons.error}
+        </div>
+      )}
       {lessons?.note && <div className="muted">{lessons.note}</div>}
-      <textarea value={draft} onChange={(e) => setDraft(e.target.value)} rows={6} placeholder="Lessons appear here after a reflection; you can also write your own." data-testid="lessons" />
+      <textarea
+        value={draft}
+        onChange={(e) => setDraft(e.target.value)}
+        rows={6}
+        placeholder="Lessons appear here after a reflection; you can also write your own."
+        data-testid="lessons"
+      />
       <div className="row">
-        <button onClick={() => call(client.request('setLessons', { text: draft }))} disabled={draft === r.lessons} data-testid="use-lessons">Use these lessons</button>
-        {paused && r.review && <button className="primary" onClick={() => call(client.request('control', { action: 'resume' }))} data-testid="retry">▶ Retry with these lessons</button>}
-        <span className="muted">{r.lessons ? `${r.lessons.split(/\s+/).length} words in the next attempt's prompt` : 'no lessons yet'}</span>
+        <button
+          onClick={() => call(client.request('setLessons', { text: draft }))}
+          disabled={draft === r.lessons}
+          data-testid="use-lessons"
+        >
+          Use these lessons
+        </button>
+        {paused && r.review && (
+          <button
+            className="primary"
+            onClick={() => call(client.request('control', { action: 'resume' }))}
+            data-testid="retry"
+          >
+            ▶ Retry with these lessons
+          </button>
+        )}
+        <span className="muted">
+          {r.lessons ? `${r.lessons.split(/\s+/).length} words in the next attempt's prompt` : 'no lessons yet'}
+        </span>
       </div>
     </div>
   );

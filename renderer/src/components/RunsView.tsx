@@ -22,11 +22,17 @@ export function RunsView({ client, refreshKey }: { client: ApiClient; refreshKey
   const [board, setBoard] = useState<Results['leaderboard']['rows']>([]);
   const [open, setOpen] = useState<string | null>(null);
   useEffect(() => {
-    client.request('listRuns').then((r) => {
-      setRuns(r.runs);
-      setWarnings(r.warnings);
-    }, (e: Error) => setWarnings([`cannot list the runs: ${e.message}`]));
-    client.request('leaderboard', {}).then((r) => setBoard(r.rows), () => {});
+    client.request('listRuns').then(
+      (r) => {
+        setRuns(r.runs);
+        setWarnings(r.warnings);
+      },
+      (e: Error) => setWarnings([`cannot list the runs: ${e.message}`]),
+    );
+    client.request('leaderboard', {}).then(
+      (r) => setBoard(r.rows),
+      () => {},
+    );
   }, [client, refreshKey]);
   if (open) return <Replay client={client} id={open} onClose={() => setOpen(null)} />;
   return (
@@ -36,16 +42,40 @@ export function RunsView({ client, refreshKey }: { client: ApiClient; refreshKey
           <h2>Scores</h2>
           <table className="run-table leaderboard" data-testid="leaderboard">
             <thead>
-              <tr><th>Game</th><th>Player</th><th>Model</th><th>VR</th><th>Mode</th><th>Latency</th><th>Runs</th><th>Episodes</th><th>Mean ± std</th><th>Best</th><th></th></tr>
+              <tr>
+                <th>Game</th>
+                <th>Player</th>
+                <th>Model</th>
+                <th>VR</th>
+                <th>Mode</th>
+                <th>Latency</th>
+                <th>Runs</th>
+                <th>Episodes</th>
+                <th>Mean ± std</th>
+                <th>Best</th>
+                <th></th>
+              </tr>
             </thead>
             <tbody>
               {board.map((r, i) => {
                 const top = Math.max(...board.filter((b) => b.game === r.game).map((b) => b.mean), 1e-9);
                 return (
                   <tr key={i}>
-                    <td>{r.game}</td><td>{r.player}</td><td>{r.model ?? '–'}</td><td>{r.vr === 'Yes' && r.lessons ? `Yes (${r.lessons})` : r.vr}</td><td>{r.space}</td><td>{r.latency}</td><td>{r.runs}</td><td>{r.episodes}</td>
-                    <td>{r.mean} ± {r.std}</td><td>{r.best}</td>
-                    <td style={{ width: 160 }}><div className="score-bar" style={{ width: `${(r.mean / top) * 100}%` }} /></td>
+                    <td>{r.game}</td>
+                    <td>{r.player}</td>
+                    <td>{r.model ?? '–'}</td>
+                    <td>{r.vr === 'Yes' && r.lessons ? `Yes (${r.lessons})` : r.vr}</td>
+                    <td>{r.space}</td>
+                    <td>{r.latency}</td>
+                    <td>{r.runs}</td>
+                    <td>{r.episodes}</td>
+                    <td>
+                      {r.mean} ± {r.std}
+                    </td>
+                    <td>{r.best}</td>
+                    <td style={{ width: 160 }}>
+                      <div className="score-bar" style={{ width: `${(r.mean / top) * 100}%` }} />
+                    </td>
                   </tr>
                 );
               })}
@@ -56,17 +86,36 @@ export function RunsView({ client, refreshKey }: { client: ApiClient; refreshKey
       <h2>Runs</h2>
       {warnings.length > 0 && (
         <div className="errors" role="alert" data-testid="runs-warnings">
-          {warnings.map((w, i) => <div key={i}>{w}</div>)}
+          {warnings.map((w, i) => (
+            <div key={i}>{w}</div>
+          ))}
         </div>
       )}
       {runs.length === 0 && <p className="muted">No runs yet.</p>}
       <table className="run-table">
         <thead>
-          <tr><th>Date</th><th>Game / window</th><th>Agent</th><th>Model</th><th>VR</th><th>Mode</th><th>Score</th><th>Episodes</th><th>Steps</th><th>Status</th></tr>
+          <tr>
+            <th>Date</th>
+            <th>Game / window</th>
+            <th>Agent</th>
+            <th>Model</th>
+            <th>VR</th>
+            <th>Mode</th>
+            <th>Score</th>
+            <th>Episodes</th>
+            <th>Steps</th>
+            <th>Status</th>
+          </tr>
         </thead>
         <tbody>
           {runs.map((r) => (
-            <tr key={r.id} tabIndex={0} onClick={() => setOpen(r.id)} onKeyDown={(e) => e.key === 'Enter' && setOpen(r.id)} data-testid="run-row">
+            <tr
+              key={r.id}
+              tabIndex={0}
+              onClick={() => setOpen(r.id)}
+              onKeyDown={(e) => e.key === 'Enter' && setOpen(r.id)}
+              data-testid="run-row"
+            >
               <td>{new Date(r.created).toLocaleString()}</td>
               <td>{r.game ?? r.target}</td>
               <td>{r.kind === 'human' ? 'human' : r.agent}</td>
@@ -75,7 +124,10 @@ export function RunsView({ client, refreshKey }: { client: ApiClient; refreshKey
               <td>{r.mean === null ? '–' : `${r.mean}${r.std ? ` ± ${r.std}` : ''}`}</td>
               <td>{r.episodes}</td>
               <td>{r.steps}</td>
-              <td className={r.status === 'crashed' || r.status === 'failed' ? 'bad' : ''}>{r.status}{r.demo ? ' (demo)' : ''}</td>
+              <td className={r.status === 'crashed' || r.status === 'failed' ? 'bad' : ''}>
+                {r.status}
+                {r.demo ? ' (demo)' : ''}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -84,7 +136,17 @@ export function RunsView({ client, refreshKey }: { client: ApiClient; refreshKey
   );
 }
 
-export function Replay({ client, id, onClose, closeLabel = '← Runs' }: { client: ApiClient; id: string; onClose: () => void; closeLabel?: string }) {
+export function Replay({
+  client,
+  id,
+  onClose,
+  closeLabel = '← Runs',
+}: {
+  client: ApiClient;
+  id: string;
+  onClose: () => void;
+  closeLabel?: string;
+}) {
   const [steps, setSteps] = useState<StepRow[]>([]);
   const [meta, setMeta] = useState<Record<string, any> | null>(null);
   const [i, setI] = useState(0);
@@ -92,11 +154,14 @@ export function Replay({ client, id, onClose, closeLabel = '← Runs' }: { clien
   const [note, setNote] = useState('');
   const [skipped, setSkipped] = useState<string[]>([]);
   useEffect(() => {
-    client.request('getRun', { id }).then((r) => {
-      setMeta(r.meta);
-      setSteps(r.steps as unknown as StepRow[]);
-      setSkipped(r.warnings ?? []);
-    }, (e: Error) => setSkipped([`cannot open the run: ${e.message}`]));
+    client.request('getRun', { id }).then(
+      (r) => {
+        setMeta(r.meta);
+        setSteps(r.steps as unknown as StepRow[]);
+        setSkipped(r.warnings ?? []);
+      },
+      (e: Error) => setSkipped([`cannot open the run: ${e.message}`]),
+    );
   }, [client, id]);
   const s = steps[i];
   const [playing, setPlaying] = useState(false);
@@ -107,7 +172,10 @@ export function Replay({ client, id, onClose, closeLabel = '← Runs' }: { clien
   }, [playing, steps.length]);
   useEffect(() => {
     if (!s?.frame) return setImg(null);
-    client.request('getFrame', { id, frame: s.frame }).then((f) => setImg(f.dataUrl), () => setImg(null));
+    client.request('getFrame', { id, frame: s.frame }).then(
+      (f) => setImg(f.dataUrl),
+      () => setImg(null),
+    );
   }, [client, id, s?.frame]);
   const exportIt = async () => {
     try {
@@ -120,46 +188,96 @@ export function Replay({ client, id, onClose, closeLabel = '← Runs' }: { clien
     <section className="replay" aria-label="replay">
       <div className="replay-head">
         <button onClick={onClose}>{closeLabel}</button>
-        <h2>{meta?.game ?? meta?.target?.label} · {meta?.agent}{meta?.model ? ` · ${meta.model}` : ''} · {meta?.status}</h2>
+        <h2>
+          {meta?.game ?? meta?.target?.label} · {meta?.agent}
+          {meta?.model ? ` · ${meta.model}` : ''} · {meta?.status}
+        </h2>
         <button onClick={exportIt}>Export folder</button>
-        <button onClick={async () => {
-          try {
-            setNote(`Video written to ${(await client.request('exportVideo', { id })).path}`);
-          } catch (e) {
-            setNote((e as Error).message);
-          }
-        }}>Export video</button>
-        {note && <span className="muted" role="status">{note}</span>}
+        <button
+          onClick={async () => {
+            try {
+              setNote(`Video written to ${(await client.request('exportVideo', { id })).path}`);
+            } catch (e) {
+              setNote((e as Error).message);
+            }
+          }}
+        >
+          Export video
+        </button>
+        {note && (
+          <span className="muted" role="status">
+            {note}
+          </span>
+        )}
       </div>
       {skipped.length > 0 && (
         <div className="errors" role="alert" data-testid="replay-warnings">
-          {skipped.map((w, k) => <div key={k}>skipped {w}</div>)}
+          {skipped.map((w, k) => (
+            <div key={k}>skipped {w}</div>
+          ))}
         </div>
       )}
-      {steps.length === 0 ? <p className="muted">This run has no steps.</p> : (
+      {steps.length === 0 ? (
+        <p className="muted">This run has no steps.</p>
+      ) : (
         <>
           <div className="scrub">
-            <button onClick={() => setPlaying((p) => !p)} data-testid="replay-play">{playing ? '❚❚ Pause' : '▶ Play'}</button>
-            <button onClick={() => setI(Math.max(0, i - 1))} aria-label="previous step">◀</button>
-            <input type="range" min={0} max={steps.length - 1} value={i} onChange={(e) => setI(Number(e.target.value))} aria-label="step" data-testid="scrub" />
-            <button onClick={() => setI(Math.min(steps.length - 1, i + 1))} aria-label="next step">▶</button>
-            <span data-testid="replay-position">episode {s!.episode + 1} · step {s!.step + 1} ({i + 1}/{steps.length})</span>
+            <button onClick={() => setPlaying((p) => !p)} data-testid="replay-play">
+              {playing ? '❚❚ Pause' : '▶ Play'}
+            </button>
+            <button onClick={() => setI(Math.max(0, i - 1))} aria-label="previous step">
+              ◀
+            </button>
+            <input
+              type="range"
+              min={0}
+              max={steps.length - 1}
+              value={i}
+              onChange={(e) => setI(Number(e.target.value))}
+              aria-label="step"
+              data-testid="scrub"
+            />
+            <button onClick={() => setI(Math.min(steps.length - 1, i + 1))} aria-label="next step">
+              ▶
+            </button>
+            <span data-testid="replay-position">
+              episode {s!.episode + 1} · step {s!.step + 1} ({i + 1}/{steps.length})
+            </span>
           </div>
           <div className="live">
             <div className="frame-pane">
               <div className="frame">
                 {img && <img src={img} alt={`step ${s!.step + 1}`} data-testid="replay-frame" />}
-                {img && s!.frame_size && <Overlay width={s!.frame_size.width} height={s!.frame_size.height} actions={s!.actions} refused={s!.errors.some((e) => e.startsWith('refused'))} />}
+                {img && s!.frame_size && (
+                  <Overlay
+                    width={s!.frame_size.width}
+                    height={s!.frame_size.height}
+                    actions={s!.actions}
+                    refused={s!.errors.some((e) => e.startsWith('refused'))}
+                  />
+                )}
               </div>
               {meta?.kind !== 'human' && <LatencyBar latency={s!.latency_ms} />}
             </div>
             <div className="side-pane">
               <h3>Reasoning</h3>
-              <pre className="reasoning" data-testid="replay-reasoning">{s!.reasoning || '(none)'}</pre>
+              <pre className="reasoning" data-testid="replay-reasoning">
+                {s!.reasoning || '(none)'}
+              </pre>
               <h3>Actions</h3>
               <pre className="json">{JSON.stringify(s!.actions, null, 1)}</pre>
-              {s!.errors.length > 0 && <div className="errors">{s!.errors.map((e, k) => <div key={k}>{e}</div>)}</div>}
-              {s!.score !== undefined && <p>score after this step: <b>{s!.score ?? 'n/a'}</b></p>}
+              {s!.errors.length > 0 && (
+                <div className="errors">
+                  {s!.errors.map((e, k) => (
+                    <div key={k}>{e}</div>
+                  ))}
+                </div>
+              )}
+              {s!.score !== undefined && (
+                <p>
+                  score after this step: <b>{s!.score ?? 'n/a'}</b>
+                </p>
+              )}
             </div>
           </div>
         </>

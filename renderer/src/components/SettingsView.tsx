@@ -26,7 +26,12 @@ export function SettingsView({ client, onSaved }: { client: ApiClient; onSaved: 
       setS(r.settings);
       setKeySet(r.apiKeySet);
       setApiKey('');
-      setNote({ ok: true, text: r.keyCleared ? 'Saved. The endpoint changed, so the stored API key was removed: enter the key for the new endpoint.' : 'Saved.' });
+      setNote({
+        ok: true,
+        text: r.keyCleared
+          ? 'Saved. The endpoint changed, so the stored API key was removed: enter the key for the new endpoint.'
+          : 'Saved.',
+      });
       onSaved();
     } catch (e) {
       setNote({ ok: false, text: (e as Error).message });
@@ -35,39 +40,128 @@ export function SettingsView({ client, onSaved }: { client: ApiClient; onSaved: 
   const test = async () => {
     setNote({ ok: true, text: 'Testing…' });
     const r = await client.request('testConnection', { settings: { ...s, baseURL }, ...(apiKey ? { apiKey } : {}) });
-    setNote({ ok: r.ok && !r.error, text: r.ok ? `Connected in ${r.ms} ms · ${r.models.length} models${r.error ? ` · ${r.error}` : ''}` : `Failed: ${r.error}` });
+    setNote({
+      ok: r.ok && !r.error,
+      text: r.ok
+        ? `Connected in ${r.ms} ms · ${r.models.length} models${r.error ? ` · ${r.error}` : ''}`
+        : `Failed: ${r.error}`,
+    });
   };
 
   return (
     <section className="settings" aria-label="settings">
       <h2>Model</h2>
       <div className="form">
-        <label>Provider
-          <select value={s.provider} onChange={(e) => setS({ ...s, provider: e.target.value as Provider, baseURL: PROVIDERS[e.target.value as Provider].baseURL })} data-testid="provider">
-            {Object.entries(PROVIDERS).map(([id, p]) => <option key={id} value={id}>{p.label}</option>)}
+        <label>
+          Provider
+          <select
+            value={s.provider}
+            onChange={(e) =>
+              setS({
+                ...s,
+                provider: e.target.value as Provider,
+                baseURL: PROVIDERS[e.target.value as Provider].baseURL,
+              })
+            }
+            data-testid="provider"
+          >
+            {Object.entries(PROVIDERS).map(([id, p]) => (
+              <option key={id} value={id}>
+                {p.label}
+              </option>
+            ))}
           </select>
         </label>
-        <label>Base URL <input value={baseURL} onChange={(e) => setS({ ...s, provider: 'custom', baseURL: e.target.value })} data-testid="base-url" placeholder="https://…/v1" /></label>
-        <label>Model <input value={s.model} onChange={(e) => set('model', e.target.value)} data-testid="model" placeholder="e.g. gpt-4o, gemini-2.5-flash, qwen2.5-vl" /></label>
-        <label>API key <input type="password" value={apiKey} onChange={(e) => setApiKey(e.target.value)} placeholder={keySet ? '•••••• (set; type to replace)' : 'not set (local servers need none)'} autoComplete="off" /></label>
-        <p className="muted" data-testid="secret-storage">The API key is kept in {storage}; never in run files or logs.</p>
+        <label>
+          Base URL{' '}
+          <input
+            value={baseURL}
+            onChange={(e) => setS({ ...s, provider: 'custom', baseURL: e.target.value })}
+            data-testid="base-url"
+            placeholder="https://…/v1"
+          />
+        </label>
+        <label>
+          Model{' '}
+          <input
+            value={s.model}
+            onChange={(e) => set('model', e.target.value)}
+            data-testid="model"
+            placeholder="e.g. gpt-4o, gemini-2.5-flash, qwen2.5-vl"
+          />
+        </label>
+        <label>
+          API key{' '}
+          <input
+            type="password"
+            value={apiKey}
+            onChange={(e) => setApiKey(e.target.value)}
+            placeholder={keySet ? '•••••• (set; type to replace)' : 'not set (local servers need none)'}
+            autoComplete="off"
+          />
+        </label>
+        <p className="muted" data-testid="secret-storage">
+          The API key is kept in {storage}; never in run files or logs.
+        </p>
       </div>
       <h2>Images and prompting</h2>
       <div className="form">
-        <label>Image long side (px) <input type="number" min={256} max={4096} value={s.imageSize} onChange={(e) => set('imageSize', Number(e.target.value) || 1280)} /></label>
-        <label>Image detail
+        <label>
+          Image long side (px){' '}
+          <input
+            type="number"
+            min={256}
+            max={4096}
+            value={s.imageSize}
+            onChange={(e) => set('imageSize', Number(e.target.value) || 1280)}
+          />
+        </label>
+        <label>
+          Image detail
           <select value={s.detail} onChange={(e) => set('detail', e.target.value as Settings['detail'])}>
-            <option value="auto">auto</option><option value="low">low</option><option value="high">high</option>
+            <option value="auto">auto</option>
+            <option value="low">low</option>
+            <option value="high">high</option>
           </select>
         </label>
-        <label>History (frame–action pairs) <input type="number" min={1} max={16} value={s.history} onChange={(e) => set('history', Math.min(16, Math.max(1, Number(e.target.value) || 1)))} /></label>
-        <label>Temperature <input type="number" min={0} max={2} step={0.1} value={s.temperature ?? ''} placeholder="provider default" onChange={(e) => set('temperature', e.target.value === '' ? null : Number(e.target.value))} /></label>
-        <label>Stop hotkey <input value={s.stopHotkey} onChange={(e) => set('stopHotkey', e.target.value)} /></label>
+        <label>
+          History (frame–action pairs){' '}
+          <input
+            type="number"
+            min={1}
+            max={16}
+            value={s.history}
+            onChange={(e) => set('history', Math.min(16, Math.max(1, Number(e.target.value) || 1)))}
+          />
+        </label>
+        <label>
+          Temperature{' '}
+          <input
+            type="number"
+            min={0}
+            max={2}
+            step={0.1}
+            value={s.temperature ?? ''}
+            placeholder="provider default"
+            onChange={(e) => set('temperature', e.target.value === '' ? null : Number(e.target.value))}
+          />
+        </label>
+        <label>
+          Stop hotkey <input value={s.stopHotkey} onChange={(e) => set('stopHotkey', e.target.value)} />
+        </label>
       </div>
       <div className="form-actions">
-        <button onClick={test} data-testid="test-connection">Test connection</button>
-        <button className="primary" onClick={save} data-testid="save-settings">Save</button>
-        {note && <span className={note.ok ? 'ok' : 'bad'} role="status" data-testid="settings-note">{note.text}</span>}
+        <button onClick={test} data-testid="test-connection">
+          Test connection
+        </button>
+        <button className="primary" onClick={save} data-testid="save-settings">
+          Save
+        </button>
+        {note && (
+          <span className={note.ok ? 'ok' : 'bad'} role="status" data-testid="settings-note">
+            {note.text}
+          </span>
+        )}
       </div>
     </section>
   );

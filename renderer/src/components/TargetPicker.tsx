@@ -3,13 +3,21 @@
  * `TargetList` (the choice alone) is shared with the Record tab.
  */
 import { useEffect, useState } from 'react';
-import type { ApiClient, GameSummary, ReflectionMode, StartRun, WindowSummary, WindowThumbnail } from '../../../electron/api/contract.ts';
+import type {
+  ApiClient,
+  GameSummary,
+  ReflectionMode,
+  StartRun,
+  WindowSummary,
+  WindowThumbnail,
+} from '../../../electron/api/contract.ts';
 
 export type TargetChoice = { kind: 'game'; game: GameSummary } | { kind: 'window'; window: WindowSummary };
 
 /** The contract's target parameter for a choice. */
 export const targetParam = (c: TargetChoice) => (c.kind === 'game' ? { game: c.game.id } : { windowId: c.window.id });
-export const targetLabel = (c: TargetChoice) => (c.kind === 'game' ? c.game.title : c.window.title || '(untitled window)');
+export const targetLabel = (c: TargetChoice) =>
+  c.kind === 'game' ? c.game.title : c.window.title || '(untitled window)';
 
 /** Why a window has no picture: the capture would show something else, or nothing. */
 function thumbNote(t: WindowThumbnail): string | undefined {
@@ -24,16 +32,32 @@ function Thumb({ thumb }: { thumb: WindowThumbnail | undefined }) {
   const note = thumbNote(thumb);
   if (note || !thumb.dataUrl) {
     return (
-      <div className="thumb-placeholder" data-testid="thumb-note" title={thumb.coveredBy?.length ? `under ${thumb.coveredBy.join(', ')}` : undefined}>
+      <div
+        className="thumb-placeholder"
+        data-testid="thumb-note"
+        title={thumb.coveredBy?.length ? `under ${thumb.coveredBy.join(', ')}` : undefined}
+      >
         <span className="muted">{note ?? 'no picture'}</span>
       </div>
     );
   }
-  return <img src={thumb.dataUrl} alt={thumb.clipped ? 'the part of the window on the screen' : ''} title={thumb.clipped ? 'partly off the screen: the on-screen part' : undefined} />;
+  return (
+    <img
+      src={thumb.dataUrl}
+      alt={thumb.clipped ? 'the part of the window on the screen' : ''}
+      title={thumb.clipped ? 'partly off the screen: the on-screen part' : undefined}
+    />
+  );
 }
 
 /** Built-in games and every window on the desktop, refreshed every 3 s, one of them chosen. */
-export function TargetList({ client, choice, onChoose, onError, defaultGame }: {
+export function TargetList({
+  client,
+  choice,
+  onChoose,
+  onError,
+  defaultGame,
+}: {
   client: ApiClient;
   choice: TargetChoice | null;
   onChoose: (c: TargetChoice) => void;
@@ -58,7 +82,10 @@ export function TargetList({ client, choice, onChoose, onError, defaultGame }: {
         if (preset) onChoose({ kind: 'game', game: preset });
         first = false;
         for (const w of t.windows.slice(0, 12)) {
-          client.request('thumbnail', { windowId: w.id, maxSide: 200 }).then((th) => alive && setThumbs((m) => ({ ...m, [w.id]: th })), () => {});
+          client.request('thumbnail', { windowId: w.id, maxSide: 200 }).then(
+            (th) => alive && setThumbs((m) => ({ ...m, [w.id]: th })),
+            () => {},
+          );
         }
       } catch (e) {
         onError((e as Error).message);
@@ -72,16 +99,28 @@ export function TargetList({ client, choice, onChoose, onError, defaultGame }: {
     };
   }, [client]);
 
-  const selected = (c: TargetChoice) => (choice?.kind === c.kind && (c.kind === 'game' ? choice.kind === 'game' && choice.game.id === c.game.id : choice.kind === 'window' && choice.window.id === c.window.id));
+  const selected = (c: TargetChoice) =>
+    choice?.kind === c.kind &&
+    (c.kind === 'game'
+      ? choice.kind === 'game' && choice.game.id === c.game.id
+      : choice.kind === 'window' && choice.window.id === c.window.id);
 
   return (
     <>
       <h2>Built-in games</h2>
       <div className="cards">
         {games.map((g) => (
-          <button key={g.id} className={`card ${selected({ kind: 'game', game: g }) ? 'selected' : ''}`} onClick={() => onChoose({ kind: 'game', game: g })} data-testid={`game-${g.id}`} aria-pressed={selected({ kind: 'game', game: g })}>
+          <button
+            key={g.id}
+            className={`card ${selected({ kind: 'game', game: g }) ? 'selected' : ''}`}
+            onClick={() => onChoose({ kind: 'game', game: g })}
+            data-testid={`game-${g.id}`}
+            aria-pressed={selected({ kind: 'game', game: g })}
+          >
             <div className="card-title">{g.title}</div>
-            <div className="card-meta">{g.viewSize.width}×{g.viewSize.height} · max {g.maxSteps} steps · opens its own window</div>
+            <div className="card-meta">
+              {g.viewSize.width}×{g.viewSize.height} · max {g.maxSteps} steps · opens its own window
+            </div>
           </button>
         ))}
       </div>
@@ -89,10 +128,20 @@ export function TargetList({ client, choice, onChoose, onError, defaultGame }: {
       {windows.length === 0 && <p className="muted">No other windows found. Start a game, it will show up here.</p>}
       <div className="cards">
         {windows.map((w) => (
-          <button key={w.id} className={`card window ${selected({ kind: 'window', window: w }) ? 'selected' : ''}`} onClick={() => onChoose({ kind: 'window', window: w })} data-testid="window-card" aria-pressed={selected({ kind: 'window', window: w })}>
+          <button
+            key={w.id}
+            className={`card window ${selected({ kind: 'window', window: w }) ? 'selected' : ''}`}
+            onClick={() => onChoose({ kind: 'window', window: w })}
+            data-testid="window-card"
+            aria-pressed={selected({ kind: 'window', window: w })}
+          >
             <Thumb thumb={thumbs[w.id]} />
             <div className="card-title">{w.title || '(untitled)'}</div>
-            <div className="card-meta">{w.bounds.width}×{w.bounds.height} at {w.bounds.x},{w.bounds.y} · scale {w.scaleFactor} · pid {w.pid}{w.minimized ? ' · minimized' : ''}{thumbs[w.id]?.clipped ? ' · partly off the screen' : ''}</div>
+            <div className="card-meta">
+              {w.bounds.width}×{w.bounds.height} at {w.bounds.x},{w.bounds.y} · scale {w.scaleFactor} · pid {w.pid}
+              {w.minimized ? ' · minimized' : ''}
+              {thumbs[w.id]?.clipped ? ' · partly off the screen' : ''}
+            </div>
           </button>
         ))}
       </div>
@@ -100,7 +149,13 @@ export function TargetList({ client, choice, onChoose, onError, defaultGame }: {
   );
 }
 
-export function TargetPicker({ client, modelConfigured, busy, onStarted, onError }: {
+export function TargetPicker({
+  client,
+  modelConfigured,
+  busy,
+  onStarted,
+  onError,
+}: {
   client: ApiClient;
   modelConfigured: boolean;
   busy: boolean;
@@ -124,8 +179,25 @@ export function TargetPicker({ client, modelConfigured, busy, onStarted, onError
     try {
       await client.request('startRun', {
         target: targetParam(choice),
-        agent, space: choice.kind === 'window' ? 'gui' : space, latency, episodes,
-        ...(agent === 'vlm' && reflection !== 'none' ? { reflection: { mode: reflection, after: 'failed' as const, maxWords: 150, review, ...(tutorial ? { tutorial } : {}), ...(reflection === 'other' && reflectorModel ? { reflectorModel } : {}) } } : {}), ...(maxSteps ? { maxSteps } : {}), paceMs, seed: Math.floor(Math.random() * 1e6),
+        agent,
+        space: choice.kind === 'window' ? 'gui' : space,
+        latency,
+        episodes,
+        ...(agent === 'vlm' && reflection !== 'none'
+          ? {
+              reflection: {
+                mode: reflection,
+                after: 'failed' as const,
+                maxWords: 150,
+                review,
+                ...(tutorial ? { tutorial } : {}),
+                ...(reflection === 'other' && reflectorModel ? { reflectorModel } : {}),
+              },
+            }
+          : {}),
+        ...(maxSteps ? { maxSteps } : {}),
+        paceMs,
+        seed: Math.floor(Math.random() * 1e6),
       });
       onStarted();
     } catch (e) {
@@ -137,29 +209,52 @@ export function TargetPicker({ client, modelConfigured, busy, onStarted, onError
     <section className="picker" aria-label="choose a target">
       <TargetList client={client} choice={choice} onChoose={setChoice} onError={onError} />
       <div className="start-form" aria-label="run options">
-        <label>Agent
-          <select value={agent} onChange={(e) => setAgent(e.target.value as StartRun['agent'])} data-testid="agent-select">
-            <option value="vlm" disabled={!modelConfigured}>model{modelConfigured ? '' : ' (configure in Settings)'}</option>
+        <label>
+          Agent
+          <select
+            value={agent}
+            onChange={(e) => setAgent(e.target.value as StartRun['agent'])}
+            data-testid="agent-select"
+          >
+            <option value="vlm" disabled={!modelConfigured}>
+              model{modelConfigured ? '' : ' (configure in Settings)'}
+            </option>
             <option value="solver">solver baseline</option>
             <option value="random">random baseline</option>
           </select>
         </label>
-        <label>Actions
-          <select value={space} onChange={(e) => setSpace(e.target.value as StartRun['space'])} disabled={choice?.kind === 'window'}>
+        <label>
+          Actions
+          <select
+            value={space}
+            onChange={(e) => setSpace(e.target.value as StartRun['space'])}
+            disabled={choice?.kind === 'window'}
+          >
             <option value="gui">GUI (mouse, keys)</option>
             <option value="semantic">semantic (game moves)</option>
           </select>
         </label>
-        <label>World clock
-          <select value={latency} onChange={(e) => setLatency(e.target.value as StartRun['latency'])} data-testid="latency-select">
+        <label>
+          World clock
+          <select
+            value={latency}
+            onChange={(e) => setLatency(e.target.value as StartRun['latency'])}
+            data-testid="latency-select"
+          >
             <option value="normal">normal (never waits)</option>
             <option value="stop">stop (frozen while thinking)</option>
             <option value="slow">slow (frozen buffer)</option>
             <option value="lcrt">lcrt (charged compute time)</option>
           </select>
         </label>
-        <label>Reflection
-          <select value={reflection} onChange={(e) => setReflection(e.target.value as typeof reflection)} disabled={agent !== 'vlm'} data-testid="reflection-select">
+        <label>
+          Reflection
+          <select
+            value={reflection}
+            onChange={(e) => setReflection(e.target.value as typeof reflection)}
+            disabled={agent !== 'vlm'}
+            data-testid="reflection-select"
+          >
             <option value="none">off</option>
             <option value="self-f">own failure</option>
             <option value="self-t">tutorial</option>
@@ -169,15 +264,68 @@ export function TargetPicker({ client, modelConfigured, busy, onStarted, onError
         </label>
         {reflection !== 'none' && agent === 'vlm' && (
           <>
-            <label>Tutorial (solver, or a run or session id from Runs) <input value={tutorial} onChange={(e) => setTutorial(e.target.value.trim())} placeholder="solver, or a run id" /></label>
-            {reflection === 'other' && <label>Reflector model (not the player's) <input value={reflectorModel} onChange={(e) => setReflectorModel(e.target.value.trim())} placeholder="another model at the same endpoint" data-testid="reflector-model" /></label>}
-            <label className="inline"><input type="checkbox" checked={review} onChange={(e) => setReview(e.target.checked)} data-testid="review-select" /> review lessons</label>
+            <label>
+              Tutorial (solver, or a run or session id from Runs){' '}
+              <input
+                value={tutorial}
+                onChange={(e) => setTutorial(e.target.value.trim())}
+                placeholder="solver, or a run id"
+              />
+            </label>
+            {reflection === 'other' && (
+              <label>
+                Reflector model (not the player's){' '}
+                <input
+                  value={reflectorModel}
+                  onChange={(e) => setReflectorModel(e.target.value.trim())}
+                  placeholder="another model at the same endpoint"
+                  data-testid="reflector-model"
+                />
+              </label>
+            )}
+            <label className="inline">
+              <input
+                type="checkbox"
+                checked={review}
+                onChange={(e) => setReview(e.target.checked)}
+                data-testid="review-select"
+              />{' '}
+              review lessons
+            </label>
           </>
         )}
-        <label>Episodes <input type="number" min={1} value={episodes} onChange={(e) => setEpisodes(Math.max(1, Number(e.target.value) || 1))} /></label>
-        <label>Max steps <input type="number" min={1} placeholder="game default" value={maxSteps} onChange={(e) => setMaxSteps(e.target.value ? Math.max(1, Number(e.target.value)) : '')} /></label>
-        <label>Pace (ms/step) <input type="number" min={0} step={100} value={paceMs} onChange={(e) => setPaceMs(Math.max(0, Number(e.target.value) || 0))} /></label>
-        <button className="primary" disabled={!choice || busy} onClick={start} data-testid="start">▶ Start</button>
+        <label>
+          Episodes{' '}
+          <input
+            type="number"
+            min={1}
+            value={episodes}
+            onChange={(e) => setEpisodes(Math.max(1, Number(e.target.value) || 1))}
+          />
+        </label>
+        <label>
+          Max steps{' '}
+          <input
+            type="number"
+            min={1}
+            placeholder="game default"
+            value={maxSteps}
+            onChange={(e) => setMaxSteps(e.target.value ? Math.max(1, Number(e.target.value)) : '')}
+          />
+        </label>
+        <label>
+          Pace (ms/step){' '}
+          <input
+            type="number"
+            min={0}
+            step={100}
+            value={paceMs}
+            onChange={(e) => setPaceMs(Math.max(0, Number(e.target.value) || 0))}
+          />
+        </label>
+        <button className="primary" disabled={!choice || busy} onClick={start} data-testid="start">
+          ▶ Start
+        </button>
         {busy && <span className="muted">A run is going; stop it first.</span>}
       </div>
     </section>
