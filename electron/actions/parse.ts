@@ -107,7 +107,7 @@ function parseSemanticItem(
 
 export function parseModelOutput(raw: string, opts: ParseOptions): ParsedDecision {
   const maxActions = opts.maxActions ?? 20;
-  if (!raw || !raw.trim()) return { ok: false, reasoning: '', error: 'empty answer' };
+  if (!raw?.trim()) return { ok: false, reasoning: '', error: 'empty answer' };
   const sections = splitSections(raw);
   const reasoning = sections.reasoning ?? '';
   const fail = (error: string): ParsedDecision => ({ ok: false, reasoning, error });

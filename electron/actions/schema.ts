@@ -55,7 +55,7 @@ export interface SemanticAction {
 export type Action = GuiAction | SemanticAction;
 
 export function isGuiActionType(t: string): t is GuiActionType {
-  return Object.prototype.hasOwnProperty.call(guiActionSchemas, t);
+  return Object.hasOwn(guiActionSchemas, t);
 }
 
 /** Actions that end the episode by the agent's own word. */

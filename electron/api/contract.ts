@@ -402,7 +402,7 @@ export type Handlers = { [M in Method]: (params: ParamsOut<M>) => Promise<Result
 const SCHEMAS: { [M in Method]: z.ZodType<ParamsOut<M>> } = REQUESTS;
 
 export function isMethod(method: string): method is Method {
-  return Object.prototype.hasOwnProperty.call(REQUESTS, method);
+  return Object.hasOwn(REQUESTS, method);
 }
 
 /** Validates a request's params at the boundary (both transports come through here). */

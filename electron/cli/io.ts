@@ -16,10 +16,10 @@ export interface CliIo {
 
 export const io: CliIo = {
   log: (s) => {
-    process.stderr.write(s + '\n');
+    process.stderr.write(`${s}\n`);
     if (/^(warning|error)\b|: (failed|error)\b/i.test(s)) logger().warn(s);
     else logger().info(s);
   },
-  progress: (s) => process.stderr.write(s + '\n'),
-  out: (s) => process.stdout.write(s + '\n'),
+  progress: (s) => process.stderr.write(`${s}\n`),
+  out: (s) => process.stdout.write(`${s}\n`),
 };

@@ -35,7 +35,7 @@ const BROWSER_CANDIDATES: Record<string, string[]> = {
     '/Applications/Chromium.app/Contents/MacOS/Chromium',
   ],
   win32: [
-    `${process.env['PROGRAMFILES'] ?? 'C:\\Program Files'}\\Google\\Chrome\\Application\\chrome.exe`,
+    `${process.env.PROGRAMFILES ?? 'C:\\Program Files'}\\Google\\Chrome\\Application\\chrome.exe`,
     `${process.env['PROGRAMFILES(X86)'] ?? 'C:\\Program Files (x86)'}\\Microsoft\\Edge\\Application\\msedge.exe`,
   ],
 };

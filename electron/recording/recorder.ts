@@ -237,7 +237,7 @@ export class Recorder extends EventEmitter<RecorderEvents> {
     // written in capture order, each once its frame is on disk.
     const order = new InOrder<Captured>((c, ok, i) => {
       if (ok) {
-        writeSync(indexFd, JSON.stringify({ i, t: c.t, file: c.file }) + '\n');
+        writeSync(indexFd, `${JSON.stringify({ i, t: c.t, file: c.file })}\n`);
         this.frames++;
       }
       // A step whose frame could not be written keeps its input, without the frame.
@@ -252,7 +252,7 @@ export class Recorder extends EventEmitter<RecorderEvents> {
       const names = await keyNames();
       const t = (translator = new InputTranslator(
         (e) => {
-          writeSync(eventsFd, JSON.stringify(e) + '\n');
+          writeSync(eventsFd, `${JSON.stringify(e)}\n`);
           this.events++;
           sample.push(e);
         },

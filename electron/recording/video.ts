@@ -71,7 +71,7 @@ export async function exportVideo(
   const work = mkdtempSync(path.join(tmpdir(), 'gamepilot-video-'));
   const listFile = path.join(work, 'frames.txt');
   try {
-    writeFileSync(listFile, [...list, `file ${quoted(frames.at(-1)!.file)}`].join('\n') + '\n');
+    writeFileSync(listFile, `${[...list, `file ${quoted(frames.at(-1)!.file)}`].join('\n')}\n`);
     await new Promise<void>((resolve, reject) => {
       const args = [
         opts.overwrite ? '-y' : '-n',

@@ -194,7 +194,7 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
         );
         appendFileSync(
           path.join(dir, 'skills.jsonl'),
-          JSON.stringify({ after_round: r, skill, rollback_to_round: best.round }) + '\n',
+          `${JSON.stringify({ after_round: r, skill, rollback_to_round: best.round })}\n`,
         );
         continue;
       }
@@ -286,13 +286,13 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
       );
       appendFileSync(
         path.join(dir, 'skills.jsonl'),
-        JSON.stringify({
+        `${JSON.stringify({
           after_round: r,
           skill,
           diagnosis: round.diagnosis,
           judge: round.judge,
           reflector_mode: round.reflector_mode,
-        }) + '\n',
+        })}\n`,
       );
       writeFileAtomic(path.join(dir, 'notebook.md'), notebook);
     }

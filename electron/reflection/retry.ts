@@ -113,7 +113,7 @@ export class ReflectAndRetry {
       rec.error = (err as Error).message;
     }
     this.records.push(rec);
-    appendFileSync(path.join(session.store.dir, 'reflections.jsonl'), JSON.stringify(rec) + '\n');
+    appendFileSync(path.join(session.store.dir, 'reflections.jsonl'), `${JSON.stringify(rec)}\n`);
     session.reportReflection(rec);
   };
 

@@ -13,7 +13,7 @@ import { encodeFrame, type EncodedFrame, type EncodeOptions, DEFAULT_ENCODE } fr
 import { ActionExecutor, type ActionOutcome } from '../input/executor.ts';
 import { inputScaleFor, isClipped, visiblePart, type FrameGeometry } from '../input/coordinates.ts';
 import type { Rect, WindowInfo, WindowManager } from '../../native/types.ts';
-import { RunStore, type EpisodeSummary, type StepRecord } from '../store/run-store.ts';
+import type { RunStore, EpisodeSummary, StepRecord } from '../store/run-store.ts';
 import { mean, now, sleep, std } from '../util/time.ts';
 import { TargetGoneError, type Target } from './targets.ts';
 import { clockPolicyFor, DEFAULT_LATENCY, type ClockPolicy, type LatencySettings } from '../latency/clock-policy.ts';

@@ -262,7 +262,7 @@ export class RunStore {
 
   /** Appends one step line and brings run.json's totals up to date; a failed write is undone. */
   appendStep(rec: StepRecord) {
-    const line = Buffer.from(JSON.stringify(rec) + '\n');
+    const line = Buffer.from(`${JSON.stringify(rec)}\n`);
     try {
       for (let off = 0; off < line.length; ) off += writeSync(this.stepsFd, line, off, line.length - off);
     } catch (err) {

@@ -48,7 +48,7 @@ describe('Tic-Tac-Toe', () => {
   it('loses at once on an occupied cell or a click off the board', () => {
     const g = ttt(0);
     g.applyMove('B2');
-    const taken = (g.snapshot() as { board: (string | null)[] }).board.findIndex((c) => c === 'O');
+    const taken = (g.snapshot() as { board: (string | null)[] }).board.indexOf('O');
     const r = g.applyMove(['A1', 'B1', 'C1', 'A2', 'B2', 'C2', 'A3', 'B3', 'C3'][taken]!);
     expect(r.ok).toBe(false);
     expect(g.isOver()).toBe(true);

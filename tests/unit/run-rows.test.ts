@@ -148,18 +148,18 @@ describe('a recording session', () => {
     );
     writeFileSync(
       path.join(run.dir, 'frames.jsonl'),
-      [
+      `${[
         JSON.stringify({ i: 0, t: 1, file: 'frames/e000-s00000.jpg' }),
         JSON.stringify({ i: 1, t: 2 }),
         JSON.stringify({ i: 2, t: 3, file: 'frames/e000-s00001.jpg' }),
-      ].join('\n') + '\n',
+      ].join('\n')}\n`,
     );
     writeFileSync(
       path.join(run.dir, 'events.jsonl'),
-      [
+      `${[
         JSON.stringify({ t: 5, action_type: 'PRESS', parameters: { key: 'left' } }),
         JSON.stringify({ t: 6, action_type: 'PRESS', parameters: 'left' }),
-      ].join('\n') + '\n',
+      ].join('\n')}\n`,
     );
     const s = readSession(run.dir);
     expect(s.session).toMatchObject({ participant: 'e1', role: 'expert', end: null });
@@ -171,7 +171,7 @@ describe('a recording session', () => {
     ]);
 
     writeFileSync(path.join(run.dir, 'session.json'), JSON.stringify({ participant: 'e1', role: 'judge' }));
-    expect(() => readSession(run.dir)).toThrow(new RegExp(`session.json is not a valid recording session: role`));
+    expect(() => readSession(run.dir)).toThrow(/session.json is not a valid recording session: role/);
   });
 
   it('a session video uses frames.jsonl minus its bad rows', async () => {
@@ -179,11 +179,11 @@ describe('a recording session', () => {
     const run = seedRun(root, 3, 'human');
     writeFileSync(
       path.join(run.dir, 'frames.jsonl'),
-      [
+      `${[
         JSON.stringify({ i: 0, t: 0, file: 'frames/e000-s00000.jpg' }),
         '{"i": 1, "t": 500, "file": 7}',
         JSON.stringify({ i: 2, t: 1000, file: 'frames/e000-s00002.jpg' }),
-      ].join('\n') + '\n',
+      ].join('\n')}\n`,
     );
     const warnings: string[] = [];
     await exportVideo(run.dir, path.join(root, 's.mp4'), { warn: (w) => warnings.push(w) });
@@ -210,9 +210,9 @@ describe('an IDC folder', () => {
     writeFileSync(path.join(dir, 'idc.json'), JSON.stringify(result));
     writeFileSync(
       path.join(dir, 'skills.jsonl'),
-      [JSON.stringify({ after_round: 0, skill: 'corner' }), JSON.stringify({ after_round: -1, skill: 'x' })].join(
+      `${[JSON.stringify({ after_round: 0, skill: 'corner' }), JSON.stringify({ after_round: -1, skill: 'x' })].join(
         '\n',
-      ) + '\n',
+      )}\n`,
     );
     const idc = readIdc(dir);
     expect(idc.result).toEqual(result);
