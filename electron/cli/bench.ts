@@ -190,8 +190,8 @@ export async function runRecordBench(opts: {
       out,
     );
     const s = await recorder.start();
+    // session_dir, id, events, score and ignored_events are taken out only to leave them out of `details`.
     const { session_dir, id, frames, dropped, duration_s, fps, events, score, ignored_events, ...details } = s;
-    void session_dir, id, events, score, ignored_events;
     return {
       window: opts.size,
       target_fps: opts.fps,
