@@ -14,6 +14,8 @@ const SW_RESTORE = 9;
 const DWMWA_EXTENDED_FRAME_BOUNDS = 9;
 const DWMWA_CLOAKED = 14;
 const LOGPIXELSX = 88;
+/** Where Windows parks minimized windows. */
+const ICONIC_POSITION = -32000;
 
 /** Window ids are HWNDs in hex, like X11 ids: "0x0001003a". */
 export function formatWindowId(h: bigint): string {
@@ -37,6 +39,8 @@ export class Win32WindowManager implements WindowManager {
   readonly platform = 'win32';
   private readonly api: Win32Api;
   private readonly title = Buffer.alloc(2 * 1024);
+  /** The client area each window last had while shown: where it comes back when restored. */
+  private readonly lastShown = new Map<bigint, Rect>();
 
   constructor(api: Win32Api = win32()) {
     this.api = api;
@@ -77,6 +81,7 @@ export class Win32WindowManager implements WindowManager {
     const minimized = api.IsIconic(h);
     const bounds = minimized ? this.restoredClient(h) : this.client(h);
     if (!bounds) return undefined;
+    if (!minimized) this.lastShown.set(h, bounds);
     const frame = minimized ? undefined : this.frame(h);
     return {
       id: formatWindowId(h),
@@ -97,13 +102,17 @@ export class Win32WindowManager implements WindowManager {
     return { x: origin.x, y: origin.y, width: size.width, height: size.height };
   }
 
-  /** Where a minimized window's client area will be once restored: its normal rectangle less the frame. */
+  /**
+   * Where a minimized window's client area will be once restored: its normal rectangle less the
+   * frame. Wine (8.0) reports the icon's rectangle there (at -32000): then the last one seen.
+   */
   private restoredClient(h: bigint): Rect | undefined {
     const api = this.api;
     const wp: { length: number; rcNormalPosition?: { left: number; top: number; right: number; bottom: number } } = {
       length: api.koffi.sizeof('GP_WINDOWPLACEMENT'),
     };
-    if (!api.GetWindowPlacement(h, wp) || !wp.rcNormalPosition) return undefined;
+    const seen = this.lastShown.get(h);
+    if (!api.GetWindowPlacement(h, wp) || !wp.rcNormalPosition) return seen;
     const insets = { left: 0, top: 0, right: 0, bottom: 0 };
     api.AdjustWindowRectEx(
       insets,
@@ -112,12 +121,14 @@ export class Win32WindowManager implements WindowManager {
       api.GetWindowLongW(h, GWL_EXSTYLE) >>> 0,
     );
     const n = wp.rcNormalPosition;
-    return rectOf({
+    const restored = rectOf({
       left: n.left - insets.left,
       top: n.top - insets.top,
       right: n.right - insets.right,
       bottom: n.bottom - insets.bottom,
     });
+    const plausible = n.left > ICONIC_POSITION && restored.width > 0 && restored.height > 0;
+    return plausible ? restored : (seen ?? restored);
   }
 
   /** The outer rectangle as drawn: DWM's extended frame bounds (no invisible resize borders) where there is DWM. */
@@ -151,9 +162,9 @@ export class Win32WindowManager implements WindowManager {
   }
 
   async list(): Promise<WindowInfo[]> {
-    return this.handles()
-      .map((h) => this.describe(h))
-      .filter((w): w is WindowInfo => !!w);
+    const handles = this.handles();
+    for (const h of this.lastShown.keys()) if (!handles.includes(h)) this.lastShown.delete(h);
+    return handles.map((h) => this.describe(h)).filter((w): w is WindowInfo => !!w);
   }
 
   async get(id: string): Promise<WindowInfo | undefined> {
