@@ -8,6 +8,22 @@ import type { Rect } from './types.ts';
 import { type Handle, win32 } from './win32-api.ts';
 import { parseWindowId } from './win32.ts';
 
+const SM_XVIRTUALSCREEN = 76;
+const SM_YVIRTUALSCREEN = 77;
+const SM_CXVIRTUALSCREEN = 78;
+const SM_CYVIRTUALSCREEN = 79;
+
+/** The desktop across every monitor, in physical pixels (monitors left of or above the main one have negative coordinates). */
+export function win32VirtualScreen(): Rect {
+  const api = win32();
+  return {
+    x: api.GetSystemMetrics(SM_XVIRTUALSCREEN),
+    y: api.GetSystemMetrics(SM_YVIRTUALSCREEN),
+    width: api.GetSystemMetrics(SM_CXVIRTUALSCREEN),
+    height: api.GetSystemMetrics(SM_CYVIRTUALSCREEN),
+  };
+}
+
 export interface Win32Frame {
   data: Buffer;
   width: number;

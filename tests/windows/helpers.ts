@@ -156,16 +156,25 @@ export async function startProgram(
     env: { ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
-  const line = await new Promise<string>((resolve, reject) => {
+  child.once('error', () => {});
+  return { child, line: await nextLine(child) };
+}
+
+/** The next line the program prints; rejects if it exits first. */
+export function nextLine(child: ChildProcess): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
+    const onData = (d: Buffer) => {
       out += d.toString();
-      if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
-    });
-    child.once('exit', (code) => reject(new Error(`${name} exited with ${code} before saying anything`)));
-    child.once('error', reject);
+      if (!out.includes('\n')) return;
+      child.stdout!.off('data', onData);
+      child.off('exit', onExit);
+      resolve(out.slice(0, out.indexOf('\n')));
+    };
+    const onExit = (code: number | null) => reject(new Error(`the program exited with ${code} before saying more`));
+    child.stdout!.on('data', onData);
+    child.once('exit', onExit);
   });
-  return { child, line };
 }
 
 export function exited(child: ChildProcess): Promise<number | null> {

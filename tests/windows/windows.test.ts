@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { Win32Capturer } from '../../electron/capture/win32-capturer.ts';
 import { findWindows } from '../../native/types.ts';
 import { formatWindowId, parseWindowId, Win32WindowManager } from '../../native/win32.ts';
 import { win32 } from '../../native/win32-api.ts';
@@ -100,6 +101,23 @@ describe('client rectangle and capture', () => {
       ours.data.every((v, i) => i % 4 !== 3 || v === 255),
       'every pixel is opaque',
     );
+  });
+
+  it("the app's capturer covers the whole desktop and refuses what lies beyond it", async () => {
+    const capturer = new Win32Capturer();
+    const nut = await import('@nut-tree-fork/nut-js');
+    // One monitor here: the virtual desktop is the main screen, as libnut sees it.
+    assert.deepEqual(await capturer.screenBounds(), {
+      x: 0,
+      y: 0,
+      width: await nut.screen.width(),
+      height: await nut.screen.height(),
+    });
+    const w = (await wm.get(game.window.id))!;
+    const frame = await capturer.grab(w.bounds);
+    assert.equal(frame.order, 'bgra');
+    assert.equal(differingPixels(frame, capture.grab(w.bounds)), 0);
+    await assert.rejects(capturer.grab({ ...w.bounds, x: -10 }), /reaches beyond the \d+×\d+ screen/);
   });
 
   it('refuses an empty region with a clear error', () => {
