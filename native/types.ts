@@ -70,10 +70,11 @@ export function intersect(a: Rect, b: Rect): Rect | undefined {
 export type MouseButton = 'left' | 'right' | 'middle';
 
 /**
- * Real OS input, one implementation per OS (SendInput on Windows; XTest or nut-js elsewhere).
- * The executor drives it; policy, confinement to the window and held-input bookkeeping stay in
- * the executor. Keys are nut-js Key names as electron/actions/keys.ts resolves them ("A",
- * "Num1", "LeftShift", "Up", "F5"); coordinates are screen pixels (physical).
+ * Real OS input, one implementation per OS (SendInput on Windows, Quartz events on macOS, XTest
+ * or nut-js on X11). The executor drives it; policy, confinement to the window and held-input
+ * bookkeeping stay in the executor. Keys are nut-js Key names as electron/actions/keys.ts
+ * resolves them ("A", "Num1", "LeftShift", "Up", "F5"); coordinates are the input system's
+ * screen units: physical pixels, points on macOS (electron/input/coordinates.ts maps them).
  */
 export interface InputBackend {
   readonly name: string;

@@ -1,12 +1,13 @@
 /**
  * The OS input the executor drives (native/types.ts `InputBackend`): SendInput in-process on
- * Windows, nut-js (libnut) elsewhere.
+ * Windows, Quartz events in-process on macOS, nut-js (libnut) elsewhere.
  */
 import type { InputBackend, MouseButton } from '../../native/types.ts';
+import { MacInputBackend } from '../../native/macos-input.ts';
 import { Win32InputBackend } from '../../native/win32-input.ts';
 import { loadNut } from './nut.ts';
 
-/** Through nut-js: XTest on X11, CGEvent on macOS. Loads nut-js (and opens the display) on first use. */
+/** Through nut-js (XTest on X11). Loads nut-js (and opens the display) on first use. */
 export class NutInputBackend implements InputBackend {
   readonly name = 'nut-js';
 
@@ -55,5 +56,7 @@ export class NutInputBackend implements InputBackend {
 
 /** The input backend for this OS. */
 export function createInputBackend(platform: NodeJS.Platform = process.platform): InputBackend {
-  return platform === 'win32' ? new Win32InputBackend() : new NutInputBackend();
+  if (platform === 'win32') return new Win32InputBackend();
+  if (platform === 'darwin') return new MacInputBackend();
+  return new NutInputBackend();
 }
