@@ -192,7 +192,7 @@ function printTimings(artifacts) {
   process.stdout.write('\nWindows backend, per call (median / p95 of n, ms):\n');
   for (const r of rows.calls)
     process.stdout.write(
-      `  ${r.call.padEnd(34)} ${r.p50.toFixed(2).padStart(8)} ${r.p95.toFixed(2).padStart(8)}   n=${r.n}\n`,
+      `  ${r.call.padEnd(38)} ${r.p50.toFixed(2).padStart(8)} ${r.p95.toFixed(2).padStart(8)}   n=${r.n}\n`,
     );
   if (rows.note) process.stdout.write(`  (${rows.note})\n`);
 }

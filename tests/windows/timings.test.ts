@@ -54,7 +54,7 @@ after(() => {
   const dir = artifactsDir();
   const note = `${os.version()} ${os.release()}, node ${process.version}`;
   if (dir) writeFileSync(path.join(dir, 'timings.json'), `${JSON.stringify({ calls: rows, note }, null, 2)}\n`);
-  for (const r of rows) console.log(`${r.call.padEnd(34)} p50 ${r.p50.toFixed(2)} ms  p95 ${r.p95.toFixed(2)} ms`);
+  for (const r of rows) console.log(`${r.call.padEnd(38)} p50 ${r.p50.toFixed(2)} ms  p95 ${r.p95.toFixed(2)} ms`);
 });
 
 it('costs little per call', async () => {
