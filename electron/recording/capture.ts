@@ -35,9 +35,12 @@ export interface CaptureHandle {
 
 /** The capture backend behind a capturer, when it can be re-created in another thread. */
 export function threadableBackend(capturer: ScreenCapturer): CaptureBackend | undefined {
-  return ({ 'nut-js': 'nut', 'screenshot-desktop': 'screenshot-desktop' } as Record<string, CaptureBackend>)[
-    capturer.name
-  ];
+  return (
+    { 'nut-js': 'nut', 'win32-gdi': 'nut', 'screenshot-desktop': 'screenshot-desktop' } as Record<
+      string,
+      CaptureBackend
+    >
+  )[capturer.name];
 }
 
 export async function startCapture(
