@@ -4,7 +4,13 @@
  */
 import OpenAI from 'openai';
 
-export type ModelCallFailure = 'idle' | 'total' | 'too-large' | 'invalid-stream' | 'empty-stream';
+export type ModelCallFailure =
+  | 'idle'
+  | 'total'
+  | 'too-large'
+  | 'invalid-stream'
+  | 'empty-stream'
+  | 'invalid-embeddings';
 
 /** A failure the harness itself detected (limits, broken streams). Not named AbortError on purpose: the SDK swallows those mid-stream. */
 export class ModelCallError extends Error {
