@@ -25,8 +25,41 @@ export type Role = (typeof ROLES)[number];
 export const ACTION_SPACES = ['gui', 'semantic'] as const;
 export type ActionSpace = (typeof ACTION_SPACES)[number];
 
-export const AGENT_KINDS = ['random', 'solver', 'vlm'] as const;
+/** vlm: the zero-shot model agent; memory: the model agent with a running summary and long-term memory. */
+export const AGENT_KINDS = ['random', 'solver', 'vlm', 'memory'] as const;
 export type AgentKind = (typeof AGENT_KINDS)[number];
+
+/** Agent kinds that ask a model (and so need one). */
+export function isModelAgent(kind: string): kind is 'vlm' | 'memory' {
+  return kind === 'vlm' || kind === 'memory';
+}
+
+/** How the memory agent finds long-term memories: embeddings from the endpoint, or words (BM25). */
+export const RETRIEVAL_KINDS = ['embedding', 'lexical'] as const;
+export type RetrievalKind = (typeof RETRIEVAL_KINDS)[number];
+
+/** What the memory agent knew and kept at one step: steps.jsonl's `memory`, and the live memory panel. */
+export interface MemoryStepRecord {
+  /** The store it reads and writes (`<config>/memory/<scope>.json`). */
+  scope: string;
+  retrieval: RetrievalKind;
+  /** The running history summary after this step's review. */
+  summary: string;
+  /** The review's reading of the screen, its reasoning and plan. */
+  observation?: string;
+  review_reasoning?: string;
+  plan?: string;
+  /** Long-term memories put into this step's prompt, best first, with their similarity (0–1). */
+  retrieved: { id: string; text: string; similarity: number }[];
+  /** What the step saved to long-term memory, if anything. */
+  saved: { id: string; text: string } | null;
+  /** A memory the model asked to save but that was not, being too like one already stored. */
+  skipped: { text: string; similarity: number; duplicate_of: string } | null;
+  /** Summary lines dropped to keep it within its word budget. */
+  summary_dropped?: number;
+  /** Why the review or a save did not work, when it did not. */
+  errors?: string[];
+}
 
 /** The image detail hint sent to providers that honour it. */
 export const IMAGE_DETAILS = ['low', 'high', 'auto'] as const;

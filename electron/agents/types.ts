@@ -1,6 +1,6 @@
 /** What every agent (VLM, baseline, human) sees and returns. */
 import type { Action } from '../actions/schema.ts';
-import type { ActionSpace } from '../domain.ts';
+import type { ActionSpace, MemoryStepRecord } from '../domain.ts';
 import type { EncodedFrame } from '../capture/encode.ts';
 import type { FrameGeometry } from '../input/coordinates.ts';
 import type { GameDefinition, GameInstance, HitRect } from '../../games/types.ts';
@@ -43,6 +43,8 @@ export interface DecideContext {
   onToken?: (text: string, channel: 'answer' | 'thinking') => void;
   /** The harness charges the model's compute time (LCRT): estimate it when the provider does not report it. */
   computeTime?: boolean;
+  /** The memory agent's state as the step goes: after retrieval, then with what was saved. */
+  onMemory?: (m: MemoryStepRecord) => void;
 }
 
 /**
@@ -87,6 +89,8 @@ export interface Decision {
   attempts?: number;
   /** Every HTTP attempt of the model calls: status, error, Retry-After asked, wait before the next. */
   calls?: ModelCallRecord[];
+  /** The memory agent's summary, retrieved and saved memories (steps.jsonl's `memory`). */
+  memory?: MemoryStepRecord;
 }
 
 export interface Agent {

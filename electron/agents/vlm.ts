@@ -115,7 +115,12 @@ export class VlmAgent implements Agent {
         : render('format-semantic', { example_move: obs.validMoves?.[0] ?? 'move' }),
     });
     const cut = answerFormat ? text.indexOf('## Answer format') : -1;
-    return (cut >= 0 ? `${text.slice(0, cut)}${answerFormat}` : text).replace(/\n{3,}/g, '\n\n').trim();
+    const shaped = !answerFormat
+      ? text
+      : cut >= 0
+        ? `${text.slice(0, cut)}${answerFormat}`
+        : `${text}\n\n${answerFormat}`;
+    return shaped.replace(/\n{3,}/g, '\n\n').trim();
   }
 
   async decide(obs: Observation, ctx: DecideContext): Promise<Decision> {

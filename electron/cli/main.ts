@@ -17,6 +17,7 @@ import { runCommand } from './run-command.ts';
 import { recordCommand } from './record-command.ts';
 import { idcCommandAction, idcOptionsFrom } from './idc-command.ts';
 import { webCommand } from './web-command.ts';
+import { memoryClearCommand, memoryListCommand } from './memory-command.ts';
 import { benchCommand, gamesCommand, leaderboardCommand, videoCommand, windowsCommand } from './list-commands.ts';
 import type { IdcOptions } from '../reflection/idc.ts';
 
@@ -30,8 +31,10 @@ const ACTIONS: Actions = {
   leaderboard: leaderboardCommand,
   video: videoCommand,
   web: webCommand,
+  memoryList: memoryListCommand,
+  memoryClear: memoryClearCommand,
 };
-const COMMANDS = new Set(Object.keys(ACTIONS));
+const COMMANDS = new Set([...Object.keys(ACTIONS), 'memory']);
 
 /** Keys given on the command line, so the log never shows them (the logger scrubs registered secrets). */
 function registerArgvSecrets(argv: string[]) {

@@ -7,6 +7,8 @@
 import { Command, Option, type OutputConfiguration } from 'commander';
 import { BUILTIN_GAMES } from '../../games/index.ts';
 import { DEFAULT_VLM } from '../agents/vlm.ts';
+import { DEFAULT_MEMORY } from '../agents/memory-agent.ts';
+import { MEMORY_SCOPE } from '../agents/memory-store.ts';
 import { DEFAULT_LATENCY } from '../latency/clock-policy.ts';
 import {
   ACTION_SPACES,
@@ -45,7 +47,7 @@ export interface TargetFlags {
 }
 
 export interface RunFlags extends TargetFlags {
-  agent: 'random' | 'solver' | 'vlm';
+  agent: 'random' | 'solver' | 'vlm' | 'memory';
   actionSpace: 'gui' | 'semantic';
   episodes?: number;
   maxSteps?: number;
@@ -90,8 +92,19 @@ export interface RunFlags extends TargetFlags {
   reflectMaxFrames: number;
   reflectMaxSide: number;
   gameText?: boolean;
+  memoryScope?: string;
+  embeddingModel: string;
+  memoryTopK: number;
+  memoryThreshold: number;
+  memoryDedupe: number;
+  shortTerm: number;
+  summaryWords: number;
   json?: boolean;
   quiet?: boolean;
+}
+
+export interface MemoryFlags {
+  json?: boolean;
 }
 
 export interface RecordFlags extends TargetFlags {
@@ -164,6 +177,8 @@ export interface Actions {
   leaderboard(o: LeaderboardFlags): Promise<number> | number;
   video(dir: string, o: { out?: string }): Promise<number>;
   web(o: WebFlags): Promise<number>;
+  memoryList(o: MemoryFlags): Promise<number> | number;
+  memoryClear(scope: string, o: MemoryFlags): Promise<number> | number;
 }
 
 /** Called with each command's exit code once its action is done. */
@@ -286,6 +301,52 @@ function reflectionOptions(cmd: Command): Command {
     );
 }
 
+function memoryOptions(cmd: Command): Command {
+  const m = DEFAULT_MEMORY;
+  return cmd
+    .addOption(
+      patternOption(
+        '--memory-scope <name>',
+        "memory agent: the long-term store, <config>/memory/<name>.json, e.g. one per participant (default: the game's id, or the window title)",
+        MEMORY_SCOPE,
+        "a plain name of letters, digits, '.', '-' or '_' (up to 64)",
+      ),
+    )
+    .addOption(
+      new Option(
+        '--embedding-model <name>',
+        'memory agent: embedding model served at the same endpoint (/embeddings); "none" for lexical retrieval',
+      ).default(m.embeddingModel),
+    )
+    .addOption(
+      intOption('--memory-top-k <k>', 'memory agent: memories retrieved per step', { min: 1, max: 20 }).default(m.topK),
+    )
+    .addOption(
+      numberOption('--memory-threshold <s>', 'memory agent: least similarity of a retrieved memory', {
+        min: 0,
+        max: 1,
+      }).default(m.threshold),
+    )
+    .addOption(
+      numberOption('--memory-dedupe <s>', 'memory agent: a new memory this similar to a stored one is not saved', {
+        min: 0,
+        max: 1,
+      }).default(m.dedupe),
+    )
+    .addOption(
+      intOption('--short-term <n>', 'memory agent: recent screenshot–action pairs the history review sees', {
+        min: 0,
+        max: 16,
+      }).default(m.shortTerm),
+    )
+    .addOption(
+      intOption('--summary-words <n>', 'memory agent: longest running history summary, in words', {
+        min: 50,
+        max: 5000,
+      }).default(m.summaryWords),
+    );
+}
+
 /** `alt+f4,super+d`: checked here, so a typo is an error and never allows something else. */
 function allowedKeys(v: string): string[] {
   const list = v
@@ -336,7 +397,7 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .addOption(
       choiceOption(
         '--agent <kind>',
-        'who plays: a model (vlm), the game’s solver, or uniformly random valid actions',
+        'who plays: a model zero-shot (vlm) or with memory (memory: history summary and long-term store), the game’s solver, or uniformly random valid actions',
         AGENT_KINDS,
       ).default('random'),
     )
@@ -402,7 +463,7 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .addOption(
       new Option('--pause-key <key>', 'freeze a window with its own pause key instead of suspending its process'),
     );
-  reflectionOptions(run)
+  memoryOptions(reflectionOptions(run))
     .addOption(jsonFlag())
     .addOption(quietFlag())
     .action(act((o: RunFlags) => actions.run(o)));
@@ -479,6 +540,21 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .action(act((o: RecordFlags) => actions.record(o)));
 
   idcCommand(program).action(act((o: IdcFlags) => actions.idc(o)));
+
+  const memory = program
+    .command('memory')
+    .description("the memory agent's long-term stores (one a scope, in the config folder)");
+  memory
+    .command('list')
+    .description('list the memory stores: scope, memories, size, file')
+    .addOption(jsonFlag())
+    .action(act((o: MemoryFlags) => actions.memoryList(o)));
+  memory
+    .command('clear')
+    .description("delete a scope's memories")
+    .argument('<scope>', 'the scope, as `gamepilot memory list` shows it')
+    .addOption(jsonFlag())
+    .action(act((scope: string, o: MemoryFlags) => actions.memoryClear(scope, o)));
 
   program
     .command('leaderboard')

@@ -11,6 +11,7 @@ import { io } from './io.ts';
 import { UsageError } from './options.ts';
 import type { RunFlags, TargetFlags } from './program.ts';
 import { configuredStopHotkey } from './settings.ts';
+import { isModelAgent, type MemoryStepRecord } from '../domain.ts';
 
 /** Exactly one target, as RunOptions wants it. */
 export function targetFrom(o: TargetFlags): Pick<RunOptions, 'game' | 'window' | 'windowId'> {
@@ -28,8 +29,9 @@ export function targetFrom(o: TargetFlags): Pick<RunOptions, 'game' | 'window' |
 export function runOptionsFrom(o: RunFlags): RunOptions {
   const target = targetFrom(o);
   if (o.actionSpace === 'semantic' && !o.game) throw new UsageError('--action-space semantic needs a built-in --game');
-  if (o.agent === 'vlm' && !o.model)
-    throw new UsageError('--agent vlm needs a model: --model NAME (or GAMEPILOT_MODEL)');
+  if (isModelAgent(o.agent) && !o.model)
+    throw new UsageError(`--agent ${o.agent} needs a model: --model NAME (or GAMEPILOT_MODEL)`);
+  if (o.memoryScope && o.agent !== 'memory') throw new UsageError('--memory-scope needs --agent memory');
   addSecret(o.apiKey);
   return {
     ...target,
@@ -68,6 +70,19 @@ export function runOptionsFrom(o: RunFlags): RunOptions {
         : {}),
       ...(o.gameText ? { includeGameText: true } : {}),
     },
+    ...(o.agent === 'memory'
+      ? {
+          memory: {
+            ...(o.memoryScope ? { scope: o.memoryScope } : {}),
+            embeddingModel: o.embeddingModel === 'none' ? null : o.embeddingModel,
+            topK: o.memoryTopK,
+            threshold: o.memoryThreshold,
+            dedupe: o.memoryDedupe,
+            shortTerm: o.shortTerm,
+            summaryWords: o.summaryWords,
+          },
+        }
+      : {}),
   };
 }
 
@@ -81,7 +96,7 @@ export function reflectionRequestFrom(o: RunFlags): ReflectionRequest | undefine
       throw new UsageError('--reflector-model needs --reflection (other, for a model different from the player)');
     return undefined;
   }
-  if (o.agent !== 'vlm') throw new UsageError('--reflection needs --agent vlm');
+  if (!isModelAgent(o.agent)) throw new UsageError('--reflection needs a model agent (--agent vlm or memory)');
   if ((o.reflection === 'self-t' || o.reflection === 'self') && !o.tutorial)
     throw new UsageError(
       `--reflection ${o.reflection} needs --tutorial (a video, a folder of frames, or a run/session folder)`,
@@ -156,6 +171,11 @@ export async function runCommand(o: RunFlags): Promise<number> {
       io.progress(
         `ep ${r.episode + 1} step ${r.step + 1}: ${r.actionsText.join(', ') || '(no action)'}  [${r.latency_ms.total} ms, ${r.latency_mode}${r.drift_ticks !== undefined ? `, drift ${r.drift_ticks}` : ''}]${r.score !== null && r.score !== undefined ? `  score ${r.score}` : ''}${err}`,
       );
+      const m = r.memory as MemoryStepRecord | undefined;
+      if (m)
+        io.progress(
+          `  memory (${m.retrieval}): ${m.retrieved.length} retrieved${m.retrieved.length ? ` (${m.retrieved.map((x) => x.similarity.toFixed(2)).join(', ')})` : ''}${m.saved ? `; saved "${m.saved.text}"` : ''}${m.skipped ? `; not saved, ${m.skipped.similarity.toFixed(2)} like a stored one` : ''}`,
+        );
     });
     session.on('warning', (w: string) => io.progress(`warning: ${w}`));
     let paused = false;

@@ -10,6 +10,8 @@ import { createCapturer, type CaptureBackend, type ScreenCapturer } from '../cap
 import type { Agent } from '../agents/types.ts';
 import { RandomAgent, SolverAgent } from '../agents/baselines.ts';
 import { VlmAgent, type VlmSettings } from '../agents/vlm.ts';
+import { MemoryAgent, type MemoryAgentSettings } from '../agents/memory-agent.ts';
+import { memoryFile } from '../agents/memory-store.ts';
 import { RunStore } from '../store/run-store.ts';
 import { BuiltinTarget, WindowTarget, type Target, type ViewLauncher } from './targets.ts';
 import { Session, type SessionConfig } from './session.ts';
@@ -20,7 +22,7 @@ import { refusal } from '../../native/process.ts';
 import { ProcessFreezer, suspendedRegistry } from '../safety/suspended.ts';
 import { ActionExecutor } from '../input/executor.ts';
 import { defaultConfigDir } from '../util/paths.ts';
-import { CodedError, type ActionSpace, type AgentKind, type LatencyMode } from '../domain.ts';
+import { CodedError, isModelAgent, type ActionSpace, type AgentKind, type LatencyMode } from '../domain.ts';
 
 export interface RunOptions {
   game?: string;
@@ -47,14 +49,35 @@ export interface RunOptions {
   /** System key combinations the model may press here (added to the built-in game's allowedHotkeys). */
   allowedKeys?: string[];
   vlm?: Partial<VlmSettings> & { model?: string };
+  /** The memory agent's store and limits; the scope defaults to the game's id (or the window's title). */
+  memory?: Partial<MemoryAgentSettings>;
 }
 
-export function makeAgent(opts: Pick<RunOptions, 'agent' | 'seed' | 'vlm'>): Agent {
+export function makeAgent(opts: Pick<RunOptions, 'agent' | 'seed' | 'vlm' | 'memory'>): Agent {
   if (opts.agent === 'random') return new RandomAgent(opts.seed);
   if (opts.agent === 'solver') return new SolverAgent();
   const model = opts.vlm?.model ?? process.env.GAMEPILOT_MODEL;
-  if (!model) throw new CodedError('bad-input', 'the vlm agent needs a model: give its name (or set GAMEPILOT_MODEL)');
+  if (!model)
+    throw new CodedError('bad-input', `the ${opts.agent} agent needs a model: give its name (or set GAMEPILOT_MODEL)`);
+  if (opts.agent === 'memory') {
+    const scope = opts.memory?.scope;
+    if (scope !== undefined) memoryFile(opts.memory?.configDir ?? defaultConfigDir(), scope); // a bad scope fails here, before any window opens
+    // The scope is settled in wireSession, once the target is known.
+    return new MemoryAgent({ ...opts.vlm, model }, { ...opts.memory, scope: scope ?? '' });
+  }
   return new VlmAgent({ ...opts.vlm, model });
+}
+
+/** A memory scope from a game id, a window pattern or title: lower-case words joined by dashes. */
+export function defaultMemoryScope(target: Target, windowPattern?: string): string {
+  if (target.game) return target.game.def.id;
+  const slug = (windowPattern ?? target.label)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64)
+    .replace(/-+$/, '');
+  return slug || 'window';
 }
 
 export async function openTarget(
@@ -140,7 +163,7 @@ export function wireSession(
       ...(target instanceof WindowTarget ? { window_id: target.id } : {}),
     },
     agent: agent.name,
-    model: opts.agent === 'vlm' ? (opts.vlm?.model ?? process.env.GAMEPILOT_MODEL ?? null) : null,
+    model: isModelAgent(opts.agent) ? (opts.vlm?.model ?? process.env.GAMEPILOT_MODEL ?? null) : null,
     action_space: opts.space,
     config: {
       episodes: opts.episodes,
@@ -151,11 +174,12 @@ export function wireSession(
       capture: opts.capture,
       encode: opts.encode,
       ...(allowedKeys.length ? { allowed_keys: allowedKeys } : {}),
-      ...(opts.agent === 'vlm' ? { vlm: vlmPublic } : {}),
+      ...(isModelAgent(opts.agent) ? { vlm: vlmPublic } : {}),
     },
     // A model run reflects only once reflection is attached (reflection/setup.ts rewrites this).
-    ...(opts.agent === 'vlm' ? { reflection: { mode: 'none' as const, reflector_model: null, lessons: [] } } : {}),
+    ...(isModelAgent(opts.agent) ? { reflection: { mode: 'none' as const, reflector_model: null, lessons: [] } } : {}),
   });
+  if (agent instanceof MemoryAgent) bindMemory(agent, opts, target, store);
   const config: Partial<SessionConfig> = {
     space: opts.space,
     episodes: opts.episodes,
@@ -181,7 +205,37 @@ export function wireSession(
     },
     config,
   );
+  if (agent instanceof MemoryAgent) {
+    agent.events.on('warning', (m) => session.emit('warning', m));
+    agent.events.on('retrieval', (r) => {
+      if (store.meta.memory)
+        store.update({
+          memory: { ...store.meta.memory, retrieval: r.retrieval, ...(r.reason ? { retrieval_note: r.reason } : {}) },
+        });
+    });
+  }
   return { session, store };
+}
+
+/** Settles the memory agent's scope for this target and records its store and settings in run.json. */
+function bindMemory(agent: MemoryAgent, opts: RunOptions, target: Target, store: RunStore) {
+  const s = agent.memorySettings;
+  if (!s.scope) s.scope = defaultMemoryScope(target, opts.window);
+  s.runId = store.meta.id;
+  store.update({
+    memory: {
+      scope: s.scope,
+      file: memoryFile(s.configDir, s.scope),
+      retrieval: s.embeddingModel ? 'embedding' : 'lexical',
+      ...(s.embeddingModel ? {} : { retrieval_note: 'no embedding model was given' }),
+      embedding_model: s.embeddingModel,
+      top_k: s.topK,
+      threshold: s.threshold,
+      dedupe: s.dedupe,
+      short_term: s.shortTerm,
+      summary_words: s.summaryWords,
+    },
+  });
 }
 
 /** The clock settings that shape a run's timeline, beside its latency mode. */

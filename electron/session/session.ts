@@ -20,6 +20,7 @@ import { clockPolicyFor, DEFAULT_LATENCY, type ClockPolicy, type LatencySettings
 import {
   CodedError,
   type ActionSpace,
+  type MemoryStepRecord,
   type LatencyMode,
   type RunStatus,
   type WorldKind,
@@ -128,6 +129,8 @@ export interface SessionEvents {
   released: [string[]];
   /** A reflection between episodes (reported by the reflection loop through `reportReflection`). */
   reflection: [ReflectionRecord];
+  /** The memory agent's summary and memories: after retrieval, then with what the step saved. */
+  memory: [MemoryStepRecord & { episode: number; step: number }];
 }
 
 /** The target as a step finds it: where it is and which part of it is on the screen. */
@@ -610,6 +613,7 @@ export class Session extends EventEmitter<SessionEvents> {
         ...(game ? { game: game.def, instance: game.instance } : {}),
         signal: stepAbort.signal,
         onToken: (text, channel) => this.emit('token', { episode, step, text, channel }),
+        onMemory: (m) => this.emit('memory', { ...m, episode, step }),
         ...(clock.mode === 'lcrt' ? { computeTime: true } : {}),
       });
     } catch (err) {
@@ -721,6 +725,7 @@ export class Session extends EventEmitter<SessionEvents> {
       ...(decision.costUsd !== undefined ? { cost_usd: decision.costUsd } : {}),
       ...(decision.attempts ? { attempts: decision.attempts } : {}),
       ...(decision.calls?.length ? { model_calls: decision.calls } : {}),
+      ...(decision.memory ? { memory: decision.memory } : {}),
       ...(game
         ? {
             view_inputs: game

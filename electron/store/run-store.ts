@@ -87,6 +87,23 @@ export interface RunMeta {
   reflection?: RunReflection;
   /** A human session's protocol stage: rookie play-1 / tutorial / play-2, expert play. */
   stage?: string;
+  /** The memory agent's long-term store and how it retrieves (embedding, or lexical and why). */
+  memory?: RunMemory;
+}
+
+/** run.json's `memory` field (memory agent runs). */
+export interface RunMemory {
+  scope: string;
+  file: string;
+  retrieval: 'embedding' | 'lexical';
+  /** Why retrieval is lexical, when it is. */
+  retrieval_note?: string;
+  embedding_model: string | null;
+  top_k: number;
+  threshold: number;
+  dedupe: number;
+  short_term: number;
+  summary_words: number;
 }
 
 /**

@@ -35,6 +35,10 @@ export class FakeOpenAI {
   port = 0;
   /** Simulated network time: every request (the model list too) waits this long before it is answered. */
   networkMs = 0;
+  /** POST /embeddings calls, kept apart so chat request indices stay as they were. */
+  readonly embeddingRequests: RecordedRequest[] = [];
+  /** Answer /embeddings with this status instead (e.g. 404: an endpoint that serves none). */
+  embeddingsStatus: number | undefined;
 
   constructor(private responder: Responder) {
     this.server = http.createServer((req, res) => void this.handle(req, res));
@@ -83,6 +87,25 @@ export class FakeOpenAI {
       body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
     } catch {
       res.writeHead(400).end('{"error":{"message":"bad json"}}');
+      return;
+    }
+    if (req.url?.endsWith('/embeddings')) {
+      this.embeddingRequests.push({ body, headers: req.headers, at: Date.now() });
+      if (this.embeddingsStatus) {
+        res
+          .writeHead(this.embeddingsStatus, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: `scripted ${this.embeddingsStatus}`, type: 'test' } }));
+        return;
+      }
+      const inputs: string[] = Array.isArray(body.input) ? body.input : [body.input];
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          object: 'list',
+          model: body.model,
+          data: inputs.map((text, i) => ({ object: 'embedding', index: i, embedding: hashedEmbedding(String(text)) })),
+          usage: { prompt_tokens: inputs.join(' ').length, total_tokens: inputs.join(' ').length },
+        }),
+      );
       return;
     }
     const index = this.requests.length;
@@ -147,4 +170,22 @@ export class FakeOpenAI {
 /** A well-formed answer in the house format. */
 export function answer(reasoning: string, actions: unknown[]): string {
   return `### Reasoning\n${reasoning}\n\n### Actions\n${JSON.stringify(actions)}`;
+}
+
+/** Dimensions of the test server's embeddings. */
+export const EMBEDDING_DIMS = 256;
+
+/**
+ * A deterministic embedding: a bag of lower-case words (2+ letters) hashed into a fixed-size
+ * vector, normalised, so texts sharing words are similar (cosine = their word overlap).
+ */
+export function hashedEmbedding(text: string): number[] {
+  const v = new Array<number>(EMBEDDING_DIMS).fill(0);
+  for (const w of text.toLowerCase().match(/[a-z0-9]{2,}/g) ?? []) {
+    let h = 2166136261;
+    for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w.charCodeAt(i), 16777619);
+    v[(h >>> 0) % EMBEDDING_DIMS]! += 1;
+  }
+  const norm = Math.hypot(...v) || 1;
+  return v.map((x) => x / norm);
 }
