@@ -102,12 +102,12 @@ export function contentWords(text: string): Set<string> {
   return new Set(words.filter((w) => (w.length > 1 || /\d/.test(w)) && !STOPWORDS.has(w)));
 }
 
-/** How much of a memory the query covers: |A ∩ B| / min(|A|, |B|) (the overlap coefficient). */
-export function lexicalCoverage(a: Set<string>, b: Set<string>): number {
-  if (!a.size || !b.size) return 0;
+/** How much of a memory the query covers: |query ∩ memory| / |memory| (its content words). */
+export function lexicalCoverage(query: Set<string>, memory: Set<string>): number {
+  if (!query.size || !memory.size) return 0;
   let shared = 0;
-  for (const w of a) if (b.has(w)) shared++;
-  return shared / Math.min(a.size, b.size);
+  for (const w of memory) if (query.has(w)) shared++;
+  return shared / memory.size;
 }
 
 /** How alike two memories are, symmetrically: 2|A ∩ B| / (|A| + |B|) (Dice). */
