@@ -19,6 +19,8 @@ import {
   RUN_ID,
   type ErrorCode,
   type LatencyMode,
+  type MemoryStepRecord,
+  type RetrievalKind,
   type RecordingResult,
   type ReflectionMode,
   type Role,
@@ -33,8 +35,10 @@ export type {
   ControlAction,
   ErrorCode,
   LatencyMode,
+  MemoryStepRecord,
   ReflectionMode,
   RecordingResult,
+  RetrievalKind,
   Role,
   RunSummary,
   WorldKind,
@@ -87,6 +91,12 @@ const exportName = (ext = '') =>
       `must be a plain name (letters, digits, '.', '-', '_')${ext ? ` ending in ${ext}` : ''}, not a path`,
     );
 
+/** A memory scope: a plain name (the store file `<config>/memory/<scope>.json`). */
+const memoryScope = z
+  .string()
+  .regex(/^\w[\w.-]{0,63}$/, "must be a plain name of letters, digits, '.', '-', '_' (up to 64)")
+  .refine((s) => !s.includes('..'), 'must not contain ".."');
+
 export const StartRunSchema = z.object({
   target: z.union([z.object({ game: z.string().min(1) }), z.object({ windowId: z.string().min(1) })]),
   agent: z.enum(AGENT_KINDS),
@@ -110,6 +120,13 @@ export const StartRunSchema = z.object({
       reflectorModel: z.string().min(1).max(200).optional(),
       /** Pause after each reflection so a person can edit the lessons before the retry. */
       review: z.boolean().default(false),
+    })
+    .optional(),
+  /** The memory agent's store (default: the game's id) and embedding model (null: lexical retrieval). */
+  memory: z
+    .object({
+      scope: memoryScope.optional(),
+      embeddingModel: z.string().min(1).max(200).nullable().optional(),
     })
     .optional(),
 });
@@ -169,6 +186,10 @@ export const REQUESTS = {
   getFrame: z.object({ id: runId, frame: z.string().regex(/^frames\/\w[\w.-]*\.(jpg|png)$/) }),
   /** A copy of the run folder in the exports folder (or where the app's save dialog says); `name` defaults to the id. */
   exportRun: z.object({ id: runId, name: exportName().optional() }).strict(),
+  /** The memory agent's long-term stores in the config folder. */
+  listMemory: empty,
+  /** Deletes a scope's memories (refused while a run uses that scope). */
+  clearMemory: z.object({ scope: memoryScope }).strict(),
 } as const;
 export type Method = keyof typeof REQUESTS;
 export type Params<M extends Method> = z.input<(typeof REQUESTS)[M]>;
@@ -226,6 +247,8 @@ export interface LiveRun {
   costUsd: number | null;
   latency: WorldState;
   reflection: { mode: ReflectionMode; review: boolean; lessons: string; reflectorModel: string | null } | null;
+  /** A memory agent run: its store and how it retrieves now (lexical: and why). */
+  memory?: { scope: string; retrieval: RetrievalKind; note?: string; embeddingModel: string | null };
 }
 
 export interface CoreState {
@@ -297,6 +320,9 @@ export interface Results {
   getRun: { meta: Record<string, unknown>; steps: Record<string, unknown>[]; warnings: string[] };
   getFrame: { dataUrl: string };
   exportRun: { path: string };
+  /** `memories` is -1 for a damaged store (moved aside when next used). */
+  listMemory: { scopes: { scope: string; memories: number; bytes: number }[] };
+  clearMemory: { scope: string; cleared: number };
 }
 
 export interface StepEventData {
@@ -316,6 +342,8 @@ export interface StepEventData {
   latency_mode?: LatencyMode;
   paused_ms?: number;
   drift_ticks?: number;
+  /** The memory agent's summary, retrieved and saved memories at this step. */
+  memory?: MemoryStepRecord;
 }
 
 export type CoreEvent =
@@ -327,6 +355,8 @@ export type CoreEvent =
   | { type: 'released'; runId: string; inputs: string[] }
   | { type: 'world'; runId: string; latency: WorldState }
   | { type: 'warning'; runId: string; message: string }
+  /** The memory agent's state during a step: after retrieval, then with what it saved. */
+  | { type: 'memory'; runId: string; episode: number; step: number; memory: MemoryStepRecord }
   | { type: 'recording'; state: RecordingState }
   | { type: 'recorded'; result: RecordingResult }
   | {

@@ -32,6 +32,8 @@ import type { ViewLauncher } from '../session/targets.ts';
 import { createCapturer } from '../capture/index.ts';
 import type { ScreenCapturer } from '../capture/types.ts';
 import { CodedError, type ControlAction } from '../domain.ts';
+import { clearScope, listScopes } from '../agents/memory-store.ts';
+import { defaultConfigDir } from '../util/paths.ts';
 
 export interface CoreDeps extends LibraryDeps {
   wm: WindowManager;
@@ -44,6 +46,8 @@ export interface CoreDeps extends LibraryDeps {
   capturer?: ScreenCapturer;
   /** Windows of this app: never offered as targets. */
   isOwnWindow?: (w: WindowSummary) => boolean;
+  /** The config folder (memory stores live in its `memory/`); default: the per-user one. */
+  configDir?: string;
 }
 
 /** Everything the core emits: the contract's events, and saved settings (for its shell: the stop hotkey). */
@@ -114,6 +118,15 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
       },
       testConnection: (p) => this.settings.testConnection(p.settings ?? {}, p.apiKey),
       ...libraryHandlers(deps, (runId, message) => this.emitEvent({ type: 'warning', runId, message })),
+      listMemory: async () => ({
+        scopes: listScopes(this.configDir).map(({ scope, memories, bytes }) => ({ scope, memories, bytes })),
+      }),
+      clearMemory: async ({ scope }) => {
+        const live = this.slot.current;
+        if (live?.kind === 'run' && live.run.memory?.scope === scope)
+          throw new CodedError('busy', `the running memory agent uses scope "${scope}": stop the run first`);
+        return { scope, cleared: clearScope(this.configDir, scope) };
+      },
     };
   }
 
@@ -190,11 +203,16 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
     return live;
   }
 
+  private get configDir(): string {
+    return this.deps.configDir ?? defaultConfigDir();
+  }
+
   private runContext(): RunContext {
     const { wm, runsDir, launchView } = this.deps;
     return {
       wm,
       runsDir,
+      configDir: this.configDir,
       capturer: this.capturer,
       ...(launchView ? { launchView } : {}),
       model: () => this.settings.model(),

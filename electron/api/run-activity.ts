@@ -18,13 +18,23 @@ import { VlmAgent } from '../agents/vlm.ts';
 import { attachReflection, checkReflectionRequest, type ReflectionRequest } from '../reflection/setup.ts';
 import type { ReflectAndRetry } from '../reflection/retry.ts';
 import { DEFAULT_SAMPLE } from '../reflection/trajectory.ts';
-import { CodedError, type ControlAction, type ReflectAfter, type ReflectionMode } from '../domain.ts';
+import {
+  CodedError,
+  isModelAgent,
+  type MemoryStepRecord,
+  type ControlAction,
+  type ReflectAfter,
+  type ReflectionMode,
+} from '../domain.ts';
+import { MemoryAgent } from '../agents/memory-agent.ts';
 
 /** What a run needs from the core around it. */
 export interface RunContext {
   wm: WindowManager;
   capturer: ScreenCapturer;
   runsDir: string;
+  /** Where memory stores live (`memory/<scope>.json`). */
+  configDir: string;
   launchView?: ViewLauncher;
   /** The configured model (throws when none is). */
   model(): RunModelSettings;
@@ -102,15 +112,24 @@ export class RunActivity implements Activity {
       tokens: { input: 0, output: 0 },
       costUsd: null,
       latency: session.latency,
-      reflection:
-        req.agent === 'vlm'
-          ? {
-              mode: reflection?.opts.mode ?? 'none',
-              review: !!req.reflection?.review,
-              lessons: '',
-              reflectorModel: reflection && reflection.opts.mode !== 'none' ? reflection.opts.reflector.model : null,
-            }
-          : null,
+      reflection: isModelAgent(req.agent)
+        ? {
+            mode: reflection?.opts.mode ?? 'none',
+            review: !!req.reflection?.review,
+            lessons: '',
+            reflectorModel: reflection && reflection.opts.mode !== 'none' ? reflection.opts.reflector.model : null,
+          }
+        : null,
+      ...(store.meta.memory
+        ? {
+            memory: {
+              scope: store.meta.memory.scope,
+              retrieval: store.meta.memory.retrieval,
+              ...(store.meta.memory.retrieval_note ? { note: store.meta.memory.retrieval_note } : {}),
+              embeddingModel: store.meta.memory.embedding_model,
+            },
+          }
+        : {}),
     };
     this.relay();
     this.finished = session.run().then(
@@ -124,9 +143,11 @@ export class RunActivity implements Activity {
     let target: Target | undefined;
     let store: RunStore | undefined;
     try {
-      const vlm = req.agent === 'vlm' ? ctx.model() : undefined;
+      const vlm = isModelAgent(req.agent) ? ctx.model() : undefined;
       const reflection = req.reflection && req.reflection.mode !== 'none' ? req.reflection : undefined;
-      if (reflection && req.agent !== 'vlm') throw new CodedError('bad-input', 'reflection needs the model agent');
+      if (reflection && !isModelAgent(req.agent)) throw new CodedError('bad-input', 'reflection needs a model agent');
+      if (req.memory && req.agent !== 'memory')
+        throw new CodedError('bad-input', 'memory settings need the memory agent');
       const reflectionReq = reflection ? reflectionRequest(reflection, ctx) : undefined; // a bad tutorial fails here, before anything opens
       const options: RunOptions = {
         ...('game' in req.target ? { game: req.target.game } : {}),
@@ -142,6 +163,15 @@ export class RunActivity implements Activity {
         minStepMs: req.paceMs,
         latency: req.latency,
         ...(vlm ? { vlm } : {}),
+        ...(req.agent === 'memory'
+          ? {
+              memory: {
+                configDir: ctx.configDir,
+                ...(req.memory?.scope ? { scope: req.memory.scope } : {}),
+                ...(req.memory?.embeddingModel !== undefined ? { embeddingModel: req.memory.embeddingModel } : {}),
+              },
+            }
+          : {}),
       };
       const agent = makeAgent(options);
       if (req.space === 'semantic' && !('game' in req.target))
@@ -276,9 +306,18 @@ export class RunActivity implements Activity {
           latency_mode: r.latency_mode,
           paused_ms: r.paused_ms,
           ...(r.drift_ticks !== undefined ? { drift_ticks: r.drift_ticks } : {}),
+          ...(r.memory ? { memory: r.memory as MemoryStepRecord } : {}),
         },
       });
     });
+    session.on('memory', ({ episode, step, ...memory }) => {
+      if (run.memory) run.memory = { ...run.memory, retrieval: memory.retrieval };
+      ctx.emit({ type: 'memory', runId: run.id, episode, step, memory });
+    });
+    if (session.agent instanceof MemoryAgent)
+      session.agent.events.on('retrieval', (r) => {
+        if (run.memory) run.memory = { ...run.memory, retrieval: r.retrieval, ...(r.reason ? { note: r.reason } : {}) };
+      });
     session.on('episode', (e) => ctx.emit({ type: 'episode', runId: run.id, ...e }));
     const onWorld = (w: WorldState) => {
       run.latency = w;

@@ -5,6 +5,7 @@ import type {
   CoreEvent,
   CoreState,
   IdcRoundSummary,
+  MemoryStepRecord,
   RecordingResult,
   StepEventData,
 } from '../../electron/api/contract.ts';
@@ -32,6 +33,8 @@ export interface LiveState {
   warnings: string[];
   recorded: RecordingResult[];
   lessons: Extract<CoreEvent, { type: 'lessons' }> | null;
+  /** The memory agent's latest summary and memories, with the step they belong to. */
+  memory: (MemoryStepRecord & { episode: number; step: number }) | null;
   idc: { rounds: IdcRoundSummary[]; curve: number[]; done: Extract<CoreEvent, { type: 'idc-done' }> | null } | null;
 }
 
@@ -47,6 +50,7 @@ const initial: LiveState = {
   warnings: [],
   recorded: [],
   lessons: null,
+  memory: null,
   idc: null,
 };
 
@@ -89,6 +93,12 @@ function reduce(s: LiveState, a: Action): LiveState {
       return { ...s, core: withRun(s.core, (r) => ({ ...r, latency: e.latency })) };
     case 'warning':
       return { ...s, warnings: [...s.warnings.slice(-4), e.message] };
+    case 'memory':
+      return {
+        ...s,
+        memory: { ...e.memory, episode: e.episode, step: e.step },
+        core: withRun(s.core, (r) => (r.memory ? { ...r, memory: { ...r.memory, retrieval: e.memory.retrieval } } : r)),
+      };
     case 'recording':
       return { ...s, core: s.core ? { ...s.core, recording: e.state } : s.core };
     case 'recorded':

@@ -5,6 +5,7 @@ import { Overlay } from './Overlay.tsx';
 import { LatencyBar } from './LatencyBar.tsx';
 import { LatencySwitch } from './LatencySwitch.tsx';
 import { ReflectionPanel } from './ReflectionPanel.tsx';
+import { MemoryPanel } from './MemoryPanel.tsx';
 import type { ApiClient } from '../../../electron/api/contract.ts';
 
 export function LiveView({
@@ -89,10 +90,11 @@ export function LiveView({
           {streamed ||
             (!run
               ? 'No run is going. The model’s answer streams here during a run.'
-              : run.agent === 'vlm'
+              : run.agent === 'vlm' || run.agent === 'memory'
                 ? 'The model’s answer streams here.'
                 : `The ${run.agent} baseline does not explain itself.`)}
         </pre>
+        {run?.memory && <MemoryPanel run={run} memory={live.memory} />}
         <h3>Actions</h3>
         <ol className="actions" data-testid="actions">
           {step?.actionsText.map((a, i) => {

@@ -1,6 +1,7 @@
 /** Model provider, model, key and image settings, with a connection test. */
 import { useEffect, useState } from 'react';
 import { PROVIDERS, type ApiClient, type Provider, type Settings } from '../../../electron/api/contract.ts';
+import { MemoryStores } from './MemoryStores.tsx';
 
 export function SettingsView({ client, onSaved }: { client: ApiClient; onSaved: () => void }) {
   const [s, setS] = useState<Settings | null>(null);
@@ -163,6 +164,7 @@ export function SettingsView({ client, onSaved }: { client: ApiClient; onSaved: 
           </span>
         )}
       </div>
+      <MemoryStores client={client} />
     </section>
   );
 }

@@ -176,6 +176,9 @@ export function TargetPicker({
   const [tutorial, setTutorial] = useState('');
   const [reflectorModel, setReflectorModel] = useState('');
   const [review, setReview] = useState(false);
+  const [memoryScope, setMemoryScope] = useState('');
+  const [embeddingModel, setEmbeddingModel] = useState('');
+  const modelAgent = agent === 'vlm' || agent === 'memory';
 
   const start = async () => {
     if (!choice) return;
@@ -186,7 +189,15 @@ export function TargetPicker({
         space: choice.kind === 'window' ? 'gui' : space,
         latency,
         episodes,
-        ...(agent === 'vlm' && reflection !== 'none'
+        ...(agent === 'memory' && (memoryScope || embeddingModel)
+          ? {
+              memory: {
+                ...(memoryScope ? { scope: memoryScope } : {}),
+                ...(embeddingModel ? { embeddingModel: embeddingModel === 'none' ? null : embeddingModel } : {}),
+              },
+            }
+          : {}),
+        ...(modelAgent && reflection !== 'none'
           ? {
               reflection: {
                 mode: reflection,
@@ -222,6 +233,9 @@ export function TargetPicker({
             <option value="vlm" disabled={!modelConfigured}>
               model{modelConfigured ? '' : ' (configure in Settings)'}
             </option>
+            <option value="memory" disabled={!modelConfigured}>
+              model with memory (story titles)
+            </option>
             <option value="solver">solver baseline</option>
             <option value="random">random baseline</option>
           </select>
@@ -255,7 +269,7 @@ export function TargetPicker({
           <select
             value={reflection}
             onChange={(e) => setReflection(e.target.value as typeof reflection)}
-            disabled={agent !== 'vlm'}
+            disabled={!modelAgent}
             data-testid="reflection-select"
           >
             <option value="none">off</option>
@@ -265,7 +279,29 @@ export function TargetPicker({
             <option value="other">another model</option>
           </select>
         </label>
-        {reflection !== 'none' && agent === 'vlm' && (
+        {agent === 'memory' && (
+          <>
+            <label>
+              Memory scope (default: the game's id){' '}
+              <input
+                value={memoryScope}
+                onChange={(e) => setMemoryScope(e.target.value.trim())}
+                placeholder="e.g. ace-attorney.p07"
+                data-testid="memory-scope"
+              />
+            </label>
+            <label>
+              Embedding model (none: lexical){' '}
+              <input
+                value={embeddingModel}
+                onChange={(e) => setEmbeddingModel(e.target.value.trim())}
+                placeholder="text-embedding-3-small"
+                data-testid="embedding-model"
+              />
+            </label>
+          </>
+        )}
+        {reflection !== 'none' && modelAgent && (
           <>
             <label>
               Tutorial (solver, or a run or session id from Runs){' '}
