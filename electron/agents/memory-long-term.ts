@@ -76,7 +76,8 @@ export class LongTermMemory {
   /** The best memories for the query parts (each searched on its own; a memory keeps its best similarity). */
   async retrieve(parts: string[], signal: AbortSignal): Promise<Retrieved[]> {
     const queries = parts.map((p) => p.trim()).filter(Boolean);
-    if (!queries.length || !this.store.memories.length) return [];
+    // With an empty store the queries are still embedded: the run learns at its first step whether embeddings work.
+    if (!queries.length) return [];
     const { topK, threshold } = this.settings;
     await this.prepare(signal);
     if (this.kind === 'embedding') {
