@@ -27,14 +27,21 @@ function whatText(o: Option): string {
   return parts.join('; ');
 }
 
-/** The usage line of a command: `gamepilot video [options] <dir>`. */
+/** The usage line of a command: `gamepilot video [options] <dir>`, `gamepilot memory clear [options] <scope>`. */
 export function usageLine(cmd: Command): string {
-  return `gamepilot ${cmd.name()} ${cmd.usage()}`;
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
+  return `gamepilot ${names.join(' ')} ${cmd.usage()}`;
+}
+
+/** Commands with subcommands (`memory list|clear`) are listed as their subcommands. */
+function leafCommands(cmds: readonly Command[]): Command[] {
+  return cmds.flatMap((c) => (c.commands.length ? leafCommands(c.commands) : [c]));
 }
 
 /** One markdown table per command: option, what it takes, default. */
 export function optionReference(program: Command): string {
-  const sections = program.commands.map((cmd) => {
+  const sections = leafCommands(program.commands).map((cmd) => {
     const rows = cmd.options.map((o) => `| ${code(o.flags)} | ${cell(whatText(o))} | ${defaultText(o)} |`);
     const args = cmd.registeredArguments.map(
       (a) => `| ${code(a.required ? `<${a.name()}>` : `[${a.name()}]`)} | ${cell(a.description)} | |`,

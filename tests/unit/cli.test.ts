@@ -41,7 +41,7 @@ async function parse(argv: string[], actions: Partial<Actions> = {}) {
   return { code, stdout: out.join(''), stderr: err.join(''), calls, program };
 }
 
-const COMMANDS = ['windows', 'games', 'run', 'bench', 'record', 'idc', 'leaderboard', 'video', 'web'];
+const COMMANDS = ['windows', 'games', 'run', 'bench', 'record', 'idc', 'leaderboard', 'video', 'web', 'memory'];
 
 describe('gamepilot --help', () => {
   it('every command prints its usage and options with --help and exits 0', async () => {
