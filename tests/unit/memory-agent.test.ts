@@ -138,3 +138,34 @@ describe('MemoryAgent', () => {
     expect(records[2]!.retrieved.map((m) => m.text)).toEqual([KEY_FACT]);
   });
 });
+
+describe('MemoryAgent across runs', () => {
+  it('embeds memories saved during lexical retrieval once embeddings work, and again after a change of model', async () => {
+    server.requests.length = 0;
+    server.embeddingsStatus = undefined;
+    server.setResponder((b) => script(b));
+    const cfg = mkdtempSync(path.join(tmpdir(), 'gp-mem-agent-'));
+    const make = (embeddingModel: string | null) =>
+      new MemoryAgent(
+        { model: 'test-vlm', baseURL: server.baseURL, apiKey: 'k', maxRetries: 0 },
+        { scope: 'runs', configDir: cfg, embeddingModel },
+      );
+    const lexical = make(null);
+    const notes: string[] = [];
+    lexical.events.on('warning', (w) => notes.push(w));
+    for (let s = 0; s < 2; s++) await lexical.decide(obs(s), ctx());
+    expect(notes).toEqual([expect.stringMatching(/no embedding model was given.*lexical/)]);
+    expect(lexical.memory().store.memories.map((m) => m.vector)).toEqual([undefined]);
+
+    for (const model of ['embed-a', 'embed-b']) {
+      const agent = make(model);
+      const d = await agent.decide(obs(2), ctx());
+      expect(d.memory!.retrieval).toBe('embedding');
+      expect(d.memory!.retrieved.map((m) => m.text)).toEqual([KEY_FACT]);
+      const store = agent.memory().store;
+      expect(store.embeddingModel).toBe(model);
+      expect(store.memories).toHaveLength(1);
+      expect(store.memories[0]!.vector).toHaveLength(256);
+    }
+  });
+});
