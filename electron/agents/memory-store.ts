@@ -134,6 +134,8 @@ export class MemoryStore {
   private data: StoreFile;
   private textIndex: AnyOrama;
   private vectorIndex: AnyOrama | undefined;
+  /** Content words of each memory, for lexical scores. */
+  private words = new Map<string, Set<string>>();
 
   private constructor(
     readonly file: string,
@@ -221,7 +223,9 @@ export class MemoryStore {
     }
     this.data.memories.push(m);
     insert(this.textIndex, { id: m.id, text: m.text });
-    if (m.vector) this.rebuildVectors();
+    if (m.vector && this.vectorIndex && m.vector.length === this.data.embedding?.dims)
+      insert(this.vectorIndex, { id: m.id, vector: m.vector });
+    else if (m.vector) this.rebuildVectors();
     this.persist();
     return m;
   }
@@ -260,7 +264,7 @@ export class MemoryStore {
       for (const h of r.hits) {
         const m = byId.get(h.id);
         if (!m) continue;
-        const s = lexicalCoverage(words, contentWords(m.text));
+        const s = lexicalCoverage(words, this.wordsOf(m));
         if (s >= threshold) best.set(h.id, Math.max(best.get(h.id) ?? 0, s));
       }
     }
@@ -272,10 +276,16 @@ export class MemoryStore {
     let top: Retrieved | undefined;
     const words = contentWords(text);
     for (const m of this.data.memories) {
-      const s = vector && m.vector ? cosine(vector, m.vector) : lexicalLikeness(words, contentWords(m.text));
+      const s = vector && m.vector ? cosine(vector, m.vector) : lexicalLikeness(words, this.wordsOf(m));
       if (!top || s > top.similarity) top = { id: m.id, text: m.text, similarity: round3(s) };
     }
     return top;
+  }
+
+  private wordsOf(m: MemoryEntry): Set<string> {
+    let w = this.words.get(m.id);
+    if (!w) this.words.set(m.id, (w = contentWords(m.text)));
+    return w;
   }
 
   private ranked(best: Map<string, number>, k: number): Retrieved[] {

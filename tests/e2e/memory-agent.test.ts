@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
 import { json, runCli } from '../helpers/cli.ts';
-import { readRun } from '../../electron/store/run-store.ts';
+import { readRun, type StepRecord } from '../../electron/store/run-store.ts';
 import type { MemoryStepRecord } from '../../electron/domain.ts';
 
 const KEY_FACT = 'Keep the biggest tile in the bottom-left corner and merge toward it';
@@ -87,7 +87,7 @@ function memoryRun(cfg: string, out: string, extra: string[]) {
   );
 }
 
-const memoryOf = (s: { memory?: unknown }) => s.memory as MemoryStepRecord;
+const memoryOf = (s: StepRecord) => s.memory as MemoryStepRecord;
 
 describe('gamepilot run --agent memory', () => {
   it('saves a memory once and retrieves it into a later prompt where it is relevant, across episodes and runs', async () => {

@@ -60,7 +60,7 @@ describe('memory over the contract', () => {
       memory: { scope: 'contract.p01', embeddingModel: 'test-embed' },
     });
     await expect.poll(() => events.filter((e) => e.type === 'step').length, { timeout: 30000 }).toBeGreaterThan(1);
-    const state = (await core.handle('state')) as { run: { agent: string; memory: unknown } };
+    const state = (await core.handle('state', {})) as { run: { agent: string; memory: unknown } };
     expect(state.run.agent).toBe('memory');
     expect(state.run.memory).toEqual({ scope: 'contract.p01', retrieval: 'embedding', embeddingModel: 'test-embed' });
     const memoryEvents = events.filter((e) => e.type === 'memory');
