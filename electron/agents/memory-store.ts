@@ -284,7 +284,10 @@ export class MemoryStore {
 
   private wordsOf(m: MemoryEntry): Set<string> {
     let w = this.words.get(m.id);
-    if (!w) this.words.set(m.id, (w = contentWords(m.text)));
+    if (!w) {
+      w = contentWords(m.text);
+      this.words.set(m.id, w);
+    }
     return w;
   }
 
