@@ -94,5 +94,18 @@ describe('memory agent in the UI', () => {
     await page.getByTestId(`memory-clear-${SCOPE}`).click();
     await expect.poll(() => page.getByTestId('memory-note').textContent()).toBe(`cleared 1 memories of ${SCOPE}`);
     expect((await shell.api.request('listMemory')).scopes.map((s) => s.scope)).not.toContain(SCOPE);
+
+    // The replay shows each step's memory as it was recorded: step 3 (episode 2, step 1) retrieved the fact.
+    await page.getByTestId('tab-runs').click();
+    await page.getByTestId('run-row').first().click();
+    await page.getByTestId('replay-frame').waitFor();
+    const replay = page.getByTestId('memory-panel');
+    await expect.poll(() => replay.getByTestId('memory-saved').textContent()).toContain(FACT);
+    await page.getByTestId('scrub').focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => page.getByTestId('replay-position').textContent()).toMatch(/\(3\/4\)/);
+    await expect.poll(() => replay.getByTestId('memory-retrieved').textContent()).toMatch(/UI-FACT.*\(0\.\d\d\)/);
+    expect(await replay.getByTestId('memory-summary').textContent()).toContain('UI-SUMMARY episode 2 step 1');
   });
 });

@@ -94,7 +94,7 @@ export function LiveView({
                 ? 'The model’s answer streams here.'
                 : `The ${run.agent} baseline does not explain itself.`)}
         </pre>
-        {run?.memory && <MemoryPanel run={run} memory={live.memory} />}
+        {run?.memory && <MemoryPanel info={run.memory} memory={live.memory} />}
         <h3>Actions</h3>
         <ol className="actions" data-testid="actions">
           {step?.actionsText.map((a, i) => {

@@ -1,15 +1,16 @@
 /** The memory agent live: how it retrieves, the running summary, the memories in this step's prompt, what it saved. */
 import type { LiveRun, MemoryStepRecord } from '../../../electron/api/contract.ts';
 
+/** The store and how it retrieves: a live run's, or a replayed run's from its run.json. */
+export type MemoryInfo = NonNullable<LiveRun['memory']>;
+
 export function MemoryPanel({
-  run,
+  info,
   memory,
 }: {
-  run: LiveRun;
-  memory: (MemoryStepRecord & { episode: number; step: number }) | null;
+  info: MemoryInfo;
+  memory: (MemoryStepRecord & { step: number }) | null;
 }) {
-  const info = run.memory;
-  if (!info) return null;
   return (
     <section className="memory" aria-label="memory" data-testid="memory-panel">
       <h3>Memory</h3>

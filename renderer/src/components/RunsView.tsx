@@ -3,6 +3,8 @@ import { useEffect, useState } from 'react';
 import type { ApiClient, Results, RunSummary } from '../../../electron/api/contract.ts';
 import { Overlay } from './Overlay.tsx';
 import { LatencyBar } from './LatencyBar.tsx';
+import { MemoryPanel, type MemoryInfo } from './MemoryPanel.tsx';
+import type { MemoryStepRecord } from '../../../electron/api/contract.ts';
 
 interface StepRow {
   step: number;
@@ -14,6 +16,7 @@ interface StepRow {
   latency_ms: Record<string, number>;
   frame_size?: { width: number; height: number };
   score?: number | null;
+  memory?: unknown;
 }
 
 /** The parts of a run's run.json the replay header reads (read from disk: any may be missing). */
@@ -24,6 +27,40 @@ interface ReplayMeta {
   model?: string | null;
   status?: string;
   kind?: string;
+  memory?: { scope?: unknown; retrieval?: unknown; retrieval_note?: unknown; embedding_model?: unknown };
+}
+
+/** A replayed run's memory store as the panel shows it, when run.json has a readable one. */
+function memoryInfo(meta: ReplayMeta | null): MemoryInfo | null {
+  const m = meta?.memory;
+  if (!m || typeof m.scope !== 'string' || (m.retrieval !== 'embedding' && m.retrieval !== 'lexical')) return null;
+  return {
+    scope: m.scope,
+    retrieval: m.retrieval,
+    ...(typeof m.retrieval_note === 'string' ? { note: m.retrieval_note } : {}),
+    embeddingModel: typeof m.embedding_model === 'string' ? m.embedding_model : null,
+  };
+}
+
+/** A step's memory record from steps.jsonl, when it has the shape the panel reads. */
+function stepMemory(s: StepRow): (MemoryStepRecord & { step: number }) | null {
+  const m = s.memory as Partial<Record<keyof MemoryStepRecord, unknown>> | undefined;
+  if (!m || typeof m.summary !== 'string' || !Array.isArray(m.retrieved)) return null;
+  const text = (x: unknown) =>
+    x && typeof (x as { text?: unknown }).text === 'string' ? (x as { text: string }) : null;
+  const similar = (x: unknown) => typeof (x as { similarity?: unknown } | null)?.similarity === 'number';
+  const saved = text(m.saved);
+  const skipped = text(m.skipped);
+  return {
+    scope: typeof m.scope === 'string' ? m.scope : '',
+    retrieval: m.retrieval === 'lexical' ? 'lexical' : 'embedding',
+    summary: m.summary,
+    retrieved: m.retrieved.filter((x) => text(x) && similar(x)) as MemoryStepRecord['retrieved'],
+    saved: saved ? { id: String((m.saved as { id?: unknown }).id ?? ''), text: saved.text } : null,
+    skipped: skipped && similar(m.skipped) ? (m.skipped as MemoryStepRecord['skipped']) : null,
+    ...(Array.isArray(m.errors) ? { errors: m.errors.filter((e): e is string => typeof e === 'string') } : {}),
+    step: s.step,
+  };
 }
 
 export function RunsView({ client, refreshKey }: { client: ApiClient; refreshKey: number }) {
@@ -302,6 +339,7 @@ export function Replay({
                   score after this step: <b>{s!.score ?? 'n/a'}</b>
                 </p>
               )}
+              {memoryInfo(meta) && <MemoryPanel info={memoryInfo(meta)!} memory={stepMemory(s!)} />}
             </div>
           </div>
         </>
