@@ -84,7 +84,7 @@ export async function profileNewCommand(o: { window: string; out?: string; id?: 
   const win = await target.locate();
   const id = o.id ?? idFromTitle(win.title);
   const file = path.resolve(o.out ?? path.join(userProfilesDir(defaultConfigDir()), `${id}.yaml`));
-  const shot = file.replace(/\.(ya?ml|json)$/i, '') + '.png';
+  const shot = `${file.replace(/\.(ya?ml|json)$/i, '')}.png`;
   for (const f of [file, shot])
     if (existsSync(f)) throw new UsageError(`${f} exists; give another --out (a starter never overwrites a file)`);
   mkdirSync(path.dirname(file), { recursive: true });

@@ -54,8 +54,8 @@ export function parseProfile(source: string, file: string): Profile {
   const doc = parseDocument(source, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const syntax = doc.errors[0];
   if (syntax) {
-    const at = syntax.linePos?.[0];
-    throw new ProfileError(file, at?.line, undefined, `not valid YAML/JSON: ${firstLine(syntax.message)}`);
+    const line = syntax.linePos?.[0]?.line ?? lines.linePos(syntax.pos[0]).line;
+    throw new ProfileError(file, line, undefined, `not valid YAML/JSON: ${firstLine(syntax.message)}`);
   }
   const data: unknown = doc.toJS({ maxAliasCount: 100 });
   if (data === null || typeof data !== 'object' || Array.isArray(data))
