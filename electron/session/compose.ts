@@ -5,7 +5,7 @@
  * options in words, never a shell's flags: each shell maps its own flags onto RunOptions.
  */
 import { createWindowManager, type WindowManager } from '../../native/index.ts';
-import { getGame } from '../../games/index.ts';
+import { getGame, type GameDefinition } from '../../games/index.ts';
 import { createCapturer, type CaptureBackend, type ScreenCapturer } from '../capture/index.ts';
 import type { Agent } from '../agents/types.ts';
 import { RandomAgent, SolverAgent } from '../agents/baselines.ts';
@@ -177,23 +177,7 @@ export function wireSession(
   const profile = entry?.profile;
   const notices: string[] = [];
   const def = target.game?.def;
-  const maxSteps = opts.maxSteps ?? profile?.episode.maxSteps ?? def?.defaultMaxSteps ?? 50;
-  const episodes = opts.episodes ?? profile?.episode.trials ?? def?.trials ?? 1;
-  const allowedKeys = [
-    ...new Set([
-      ...(def?.allowedHotkeys ?? []),
-      ...(profile?.actions.allowedHotkeys ?? []),
-      ...(opts.allowedKeys ?? []),
-    ]),
-  ];
-  const onlyKeys = profile?.actions.allowedKeys;
-  const latency = opts.latency ?? profile?.latency.mode ?? 'normal';
-  const latencySettings: LatencySettings = {
-    ...DEFAULT_LATENCY,
-    ...(profile?.latency.stopIntervalMs !== undefined ? { stopIntervalMs: profile.latency.stopIntervalMs } : {}),
-    ...(profile?.latency.slowBufferMs !== undefined ? { slowBufferMs: profile.latency.slowBufferMs } : {}),
-    ...opts.latencySettings,
-  };
+  const { maxSteps, episodes, allowedKeys, onlyKeys, latency, latencySettings } = runSettings(opts, profile, def);
   if (profile && agent instanceof VlmAgent && opts.vlm?.history === undefined)
     agent.setHistory(profile.episode.history);
   if (profile && opts.agent === 'vlm' && profile.episode.agent === 'memory')
@@ -264,6 +248,36 @@ export function wireSession(
     config,
   );
   return { session, store, profile: entry, notices };
+}
+
+/** A run's limits: what the options say, else the profile's, else the built-in's, else the defaults. */
+export function runSettings(
+  opts: Pick<RunOptions, 'maxSteps' | 'episodes' | 'allowedKeys' | 'latency' | 'latencySettings'>,
+  profile: Profile | undefined,
+  def: GameDefinition | undefined,
+) {
+  const latencySettings: LatencySettings = {
+    ...DEFAULT_LATENCY,
+    ...(profile?.latency.stopIntervalMs !== undefined ? { stopIntervalMs: profile.latency.stopIntervalMs } : {}),
+    ...(profile?.latency.slowBufferMs !== undefined ? { slowBufferMs: profile.latency.slowBufferMs } : {}),
+    ...opts.latencySettings,
+  };
+  return {
+    maxSteps: opts.maxSteps ?? profile?.episode.maxSteps ?? def?.defaultMaxSteps ?? 50,
+    episodes: opts.episodes ?? profile?.episode.trials ?? def?.trials ?? 1,
+    /** System combinations allowed: the built-in's, the profile's and the run's own. */
+    allowedKeys: [
+      ...new Set([
+        ...(def?.allowedHotkeys ?? []),
+        ...(profile?.actions.allowedHotkeys ?? []),
+        ...(opts.allowedKeys ?? []),
+      ]),
+    ],
+    /** The only keys that may be pressed (the profile's list), if it has one. */
+    onlyKeys: profile?.actions.allowedKeys,
+    latency: opts.latency ?? profile?.latency.mode ?? ('normal' as LatencyMode),
+    latencySettings,
+  };
 }
 
 /** What run.json says of the profile a run followed. */
