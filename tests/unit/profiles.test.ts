@@ -256,13 +256,13 @@ describe('bad profiles are refused whole, with file, line and field', () => {
   });
 
   it('a missing field points at its parent; a rule across fields at the field it names', () => {
-    let text = good.replace(/  rules: >-\n(    .*\n)+/, '');
+    let text = good.replace(/ {2}rules: >-\n( {4}.*\n)+/, '');
     let e = refusal(text);
     expect([e.field, e.line]).toEqual(['prompt.rules', lineOf(text, 'prompt:')]);
     text = good.replace('  freeze: process', '  freeze: pause-key');
     e = refusal(text);
     expect(e.field).toBe('latency.pauseKey');
-    text = good.replace(/match:\n  title: .*\n  executable: .*\n/, '');
+    text = good.replace(/match:\n {2}title: .*\n {2}executable: .*\n/, '');
     expect(refusal(text).field).toBe('match');
     text = good.replace('kind: screen', 'kind: intrinsic\n  engine: fifteen\n  # was screen');
     expect(refusal(text).message).toMatch(/scoring\.(kind|read)/);
