@@ -47,13 +47,23 @@ export function applyEdit(p: Profile, edit: ProfileEdit): Profile {
   const { pauseKey: _old, ...latency } = p.latency;
   return {
     ...p,
-    prompt: { ...p.prompt, rules: edit.rules, controls: edit.controls, ...(edit.screen ? { screen: edit.screen } : {}) },
+    prompt: {
+      ...p.prompt,
+      rules: edit.rules,
+      controls: edit.controls,
+      ...(edit.screen ? { screen: edit.screen } : {}),
+    },
     actions: {
       ...p.actions,
       ...(edit.allowedKeys.length ? { allowedKeys: edit.allowedKeys } : { allowedKeys: undefined }),
     },
     episode: { ...p.episode, maxSteps: edit.maxSteps, trials: edit.trials },
-    latency: { ...latency, mode: edit.latency, freeze: edit.freeze, ...(edit.pauseKey ? { pauseKey: edit.pauseKey } : {}) },
+    latency: {
+      ...latency,
+      mode: edit.latency,
+      freeze: edit.freeze,
+      ...(edit.pauseKey ? { pauseKey: edit.pauseKey } : {}),
+    },
   };
 }
 

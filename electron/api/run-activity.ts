@@ -77,7 +77,9 @@ function reflectionRequest(
 function profileChoice(id: string | null | undefined, configDir: string | undefined): ProfileChoice {
   if (id === null) return { kind: 'none' };
   const catalog = loadCatalog(configDir ? { configDir } : {});
-  return id === undefined ? { kind: 'match', entries: catalog.entries } : { kind: 'chosen', entry: profileById(catalog, id) };
+  return id === undefined
+    ? { kind: 'match', entries: catalog.entries }
+    : { kind: 'chosen', entry: profileById(catalog, id) };
 }
 
 export class RunActivity implements Activity {
