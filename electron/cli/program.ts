@@ -350,7 +350,7 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .addOption(
       intOption(
         '--episodes <n>',
-        "episodes to play (default: the game's trials — Tic-Tac-Toe 20, 2048 5, Snake 10 — and 1 for a window)",
+        "episodes to play (default: the game's trials — Tic-Tac-Toe 20, 2048 5, Snake 10, Maze 10 — and 1 for a window)",
         { min: 1 },
       ),
     )

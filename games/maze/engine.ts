@@ -139,7 +139,7 @@ export function carveDepthFirst(size: number, rng: Rng): boolean[][] {
 /**
  * Turns path cells into walls, in a random order, while more than `share` of the cells are not
  * yet walls, skipping any cell whose loss would cut the paths in two or close one of `keep`.
- * Stops early when no further cell can go.
+ * One pass: a cell refused early is not tried again (as in the authors' code).
  */
 export function addWalls(maze: Pick<Maze, 'size' | 'open'>, share: number, rng: Rng, keep: Cell[] = []): void {
   const total = maze.size * maze.size;
