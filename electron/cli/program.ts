@@ -360,7 +360,7 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .addOption(
       intOption(
         '--episodes <n>',
-        "episodes to play (default: the profile's or the game's trials — Tic-Tac-Toe 20, 2048 5, Snake 10 — else 1)",
+        "episodes to play (default: the profile's or the game's trials — Tic-Tac-Toe 20, 2048 5, Snake 10, Maze 10 — else 1)",
         { min: 1 },
       ),
     )

@@ -135,7 +135,7 @@ describe('mistakes in a call exit 2 with the command’s usage', () => {
       ],
       [
         ['idc', '--game', 'chess', '--model', 'm'],
-        /option '--game <id>' argument 'chess' is invalid\. Allowed choices are 2048, tictactoe, snake\./,
+        /option '--game <id>' argument 'chess' is invalid\. Allowed choices are 2048, tictactoe, snake, maze\./,
       ],
       [
         ['web', '--port', '-1'],
