@@ -152,7 +152,7 @@ describe('a user-written profile on a real Debian game (sgt-fifteen)', () => {
     const out = tmp('gp-prof-run-');
     const r = await runCli(['run', '--window', '^Fifteen$', '--profile', file, ...model(), '--out', out]);
     expect(r.code).toBe(2);
-    const line = text.split('\n').findIndex((l) => l === '  trials: 0') + 1;
+    const line = text.split('\n').indexOf('  trials: 0') + 1;
     expect(r.stderr).toContain(`--profile: profile ${file}:${line}: episode.trials:`);
     expect(readdirSync(out)).toEqual([]);
   });
