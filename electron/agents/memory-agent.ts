@@ -218,7 +218,7 @@ export class MemoryAgent extends VlmAgent {
   private reviewMessages(obs: Observation, ctx: DecideContext, image: string): ChatCompletionMessageParam[] {
     const content: ChatCompletionContentPart[] = [];
     const text = render('memory-review', {
-      task: taskOf(ctx.game),
+      task: taskOf(ctx.game, ctx.profile),
       summary: this.summary || NO_SUMMARY,
       recent: this.pairs.length
         ? `The last ${this.pairs.length} step(s), oldest first, each a screenshot and what was done on it:`
@@ -251,6 +251,7 @@ export class MemoryAgent extends VlmAgent {
           obs,
           ctx.space,
           ctx.game,
+          ctx.profile,
           render('memory-review-format', { max_words: this.memorySettings.summaryWords }),
         ),
       },
@@ -272,7 +273,7 @@ export class MemoryAgent extends VlmAgent {
         : render('format-semantic', { example_move: obs.validMoves?.[0] ?? 'move' }),
     });
     const text = render('memory-step', {
-      task: taskOf(ctx.game),
+      task: taskOf(ctx.game, ctx.profile),
       summary: this.summary || NO_SUMMARY,
       reasoning: this.reviewReasoning || '(none)',
       plan: this.plan || '(none)',
@@ -285,7 +286,7 @@ export class MemoryAgent extends VlmAgent {
       game_text: this.gameText(obs),
     });
     return [
-      { role: 'system', content: this.systemPrompt(obs, ctx.space, ctx.game, format) },
+      { role: 'system', content: this.systemPrompt(obs, ctx.space, ctx.game, ctx.profile, format) },
       { role: 'user', content: this.userContent(text, image) },
     ];
   }

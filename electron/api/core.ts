@@ -28,12 +28,13 @@ import { IdcActivity } from './idc-activity.ts';
 import { RecordingActivity } from './recording-activity.ts';
 import { libraryHandlers, type LibraryDeps } from './library.ts';
 import { targetHandlers } from './targets.ts';
+import { profileHandlers } from './profiles.ts';
+import { defaultConfigDir } from '../util/paths.ts';
 import type { ViewLauncher } from '../session/targets.ts';
 import { createCapturer } from '../capture/index.ts';
 import type { ScreenCapturer } from '../capture/types.ts';
 import { CodedError, type ControlAction } from '../domain.ts';
 import { clearScope, listScopes } from '../agents/memory-store.ts';
-import { defaultConfigDir } from '../util/paths.ts';
 
 export interface CoreDeps extends LibraryDeps {
   wm: WindowManager;
@@ -46,7 +47,7 @@ export interface CoreDeps extends LibraryDeps {
   capturer?: ScreenCapturer;
   /** Windows of this app: never offered as targets. */
   isOwnWindow?: (w: WindowSummary) => boolean;
-  /** The config folder (memory stores live in its `memory/`); default: the per-user one. */
+  /** The config folder: the user's profiles (`profiles/`) and memory stores (`memory/`); default: the per-user one. */
   configDir?: string;
 }
 
@@ -86,6 +87,7 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
         ...(deps.launchView ? { launchView: deps.launchView } : {}),
         ...(deps.isOwnWindow ? { isOwnWindow: deps.isOwnWindow } : {}),
       }),
+      ...profileHandlers({ configDir: this.configDir, wm: deps.wm }),
       startRun: (p) => this.startRun(p),
       control: (p) => this.control(p.action),
       setLatency: async (p) => this.liveRun().setLatency(p.mode),
@@ -212,10 +214,10 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
     return {
       wm,
       runsDir,
-      configDir: this.configDir,
       capturer: this.capturer,
       ...(launchView ? { launchView } : {}),
       model: () => this.settings.model(),
+      configDir: this.configDir,
       imageSize: this.settings.settings.imageSize,
       emit: (e) => this.emitEvent(e),
       phase: (run, phase) => this.slot.setPhase(run, phase),

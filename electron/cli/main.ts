@@ -19,6 +19,7 @@ import { idcCommandAction, idcOptionsFrom } from './idc-command.ts';
 import { webCommand } from './web-command.ts';
 import { memoryClearCommand, memoryListCommand } from './memory-command.ts';
 import { benchCommand, gamesCommand, leaderboardCommand, videoCommand, windowsCommand } from './list-commands.ts';
+import { profileNewCommand, profilesCommand } from './profile-command.ts';
 import type { IdcOptions } from '../reflection/idc.ts';
 
 const ACTIONS: Actions = {
@@ -33,8 +34,10 @@ const ACTIONS: Actions = {
   web: webCommand,
   memoryList: memoryListCommand,
   memoryClear: memoryClearCommand,
+  profiles: profilesCommand,
+  profileNew: profileNewCommand,
 };
-const COMMANDS = new Set([...Object.keys(ACTIONS), 'memory']);
+const COMMANDS = new Set([...Object.keys(ACTIONS), 'profile', 'memory']);
 
 /** Keys given on the command line, so the log never shows them (the logger scrubs registered secrets). */
 function registerArgvSecrets(argv: string[]) {

@@ -3,9 +3,11 @@
  * `TargetList` (the choice alone) is shared with the Record tab.
  */
 import { useEffect, useState } from 'react';
+import { ProfilePanel } from './ProfilePanel.tsx';
 import type {
   ApiClient,
   GameSummary,
+  ProfileSummary,
   ReflectionMode,
   StartRun,
   WindowSummary,
@@ -179,6 +181,14 @@ export function TargetPicker({
   const [memoryScope, setMemoryScope] = useState('');
   const [embeddingModel, setEmbeddingModel] = useState('');
   const modelAgent = agent === 'vlm' || agent === 'memory';
+  const [profile, setProfile] = useState<ProfileSummary | null>(null);
+  /** Takes the chosen profile's trials and latency into the form (a person's own entries are never overwritten unasked). */
+  const adoptProfile = () => {
+    if (!profile) return;
+    setEpisodes(profile.edit.trials);
+    setLatency(profile.edit.latency);
+    if (modelConfigured) setAgent(profile.agent === 'memory' ? 'memory' : 'vlm');
+  };
 
   const start = async () => {
     if (!choice) return;
@@ -197,6 +207,7 @@ export function TargetPicker({
               },
             }
           : {}),
+        profile: profile?.id ?? null,
         ...(modelAgent && reflection !== 'none'
           ? {
               reflection: {
@@ -222,6 +233,12 @@ export function TargetPicker({
   return (
     <section className="picker" aria-label="choose a target">
       <TargetList client={client} choice={choice} onChoose={setChoice} onError={onError} />
+      <ProfilePanel
+        client={client}
+        target={choice ? targetParam(choice) : null}
+        onSelect={setProfile}
+        onError={onError}
+      />
       <fieldset className="start-form" aria-label="run options">
         <label>
           Agent
@@ -347,7 +364,7 @@ export function TargetPicker({
           <input
             type="number"
             min={1}
-            placeholder="game default"
+            placeholder={profile ? `profile: ${profile.edit.maxSteps}` : 'game default'}
             value={maxSteps}
             onChange={(e) => setMaxSteps(e.target.value ? Math.max(1, Number(e.target.value)) : '')}
           />
@@ -362,6 +379,12 @@ export function TargetPicker({
             onChange={(e) => setPaceMs(Math.max(0, Number(e.target.value) || 0))}
           />
         </label>
+        {profile && (
+          <button type="button" onClick={adoptProfile} data-testid="profile-adopt">
+            Use the profile's {profile.edit.trials} trial{profile.edit.trials === 1 ? '' : 's'}, {profile.edit.latency}{' '}
+            latency{modelConfigured ? ` and ${profile.agent} agent` : ''}
+          </button>
+        )}
         <button type="button" className="primary" disabled={!choice || busy} onClick={start} data-testid="start">
           ▶ Start
         </button>
