@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
-import { json, runCli } from '../helpers/cli.ts';
+import { json, ROOT, runCli } from '../helpers/cli.ts';
 import { readRun, type StepRecord } from '../../electron/store/run-store.ts';
 import type { MemoryStepRecord } from '../../electron/domain.ts';
 
@@ -195,5 +195,29 @@ describe('gamepilot run --agent memory', () => {
     expect(aside).toHaveLength(1);
     expect(readFileSync(path.join(cfg, 'memory', aside[0]!), 'utf8')).toContain('"memories":[{"text":'); // kept as it was
     expect(JSON.parse(readFileSync(file, 'utf8')).memories.map((m: { text: string }) => m.text)).toEqual([KEY_FACT]);
+  });
+
+  it("--agent model plays the kind the title's profile names: memory for a story profile, zero-shot for 2048's own", async () => {
+    const cfg = mkdtempSync(path.join(tmpdir(), 'gp-mem-cfg-'));
+    const out = mkdtempSync(path.join(tmpdir(), 'gp-mem-out-'));
+    const story = path.join(cfg, 'story-2048.yaml');
+    writeFileSync(
+      story,
+      readFileSync(path.join(ROOT, 'games', 'g2048', 'profile.yaml'), 'utf8')
+        .replace('id: "2048"', 'id: story-2048')
+        .replace('agent: zero-shot', 'agent: memory'),
+    );
+    const base = ['--episodes', '1', '--max-steps', '1', '--agent', 'model'];
+    const withMemory = await memoryRun(cfg, out, [...base, '--profile', story]);
+    expect(withMemory.code, withMemory.stderr).toBe(0);
+    const m = readRun(json(withMemory).run_dir).meta;
+    expect(m.agent).toBe('memory');
+    expect(m.memory).toMatchObject({ scope: 'story-2048', file: path.join(cfg, 'memory', 'story-2048.json') });
+    expect(withMemory.stderr).not.toMatch(/plays with the zero-shot/);
+    const zeroShot = await memoryRun(cfg, out, base);
+    expect(zeroShot.code, zeroShot.stderr).toBe(0);
+    const z = readRun(json(zeroShot).run_dir).meta;
+    expect(z.agent).toBe('vlm');
+    expect(z.memory).toBeUndefined();
   });
 });
