@@ -318,7 +318,7 @@ function memoryOptions(cmd: Command): Command {
     .addOption(
       patternOption(
         '--memory-scope <name>',
-        "memory agent: the long-term store, <config>/memory/<name>.json, e.g. one per participant (default: the game's id, or the window title)",
+        "memory agent: the long-term store, <config>/memory/<name>.json, e.g. one per participant (default: the profile's or game's id, else the window title)",
         MEMORY_SCOPE,
         "a plain name of letters, digits, '.', '-' or '_' (up to 64)",
       ),
