@@ -34,6 +34,34 @@ export interface WindowManager {
   activeId(): Promise<string | undefined>;
   /** Ids of top-level windows from the bottom of the stacking order to the top; absent where the backend cannot tell. */
   stacking?(): Promise<string[]>;
+  /**
+   * Follows what a window draws, so that after acting the session can wait for the game to
+   * react instead of a fixed time. Absent (or undefined for a window) where the backend cannot.
+   */
+  watchChanges?(id: string): ChangeWatch | undefined;
+}
+
+/** Drawing into one window, for the settle stage. */
+export interface ChangeWatch {
+  /**
+   * Call just before acting: forgets what was drawn so far, and says whether the window drew
+   * on its own since the last `settled` (a game that animates by itself: its reaction to an
+   * action cannot be told apart from the rest).
+   */
+  reset(): { drewOnItsOwn: boolean };
+  /**
+   * Resolves once the window has drawn and then stayed still for `quietMs`; when it has not
+   * drawn within `firstMs`, or after `maxMs` in all, or when `signal` aborts, it stops waiting.
+   * Says whether it drew, how long this took and how many draws were seen.
+   */
+  settled(opts: {
+    quietMs: number;
+    firstMs: number;
+    maxMs: number;
+    signal?: AbortSignal;
+  }): Promise<{ changed: boolean; ms: number; draws: number }>;
+  /** Stops following the window. */
+  close(): void;
 }
 
 /** Every window whose title matches, with some size (minimized ones included). */
