@@ -29,7 +29,7 @@ import { RecordingActivity } from './recording-activity.ts';
 import { libraryHandlers, type LibraryDeps } from './library.ts';
 import { targetHandlers } from './targets.ts';
 import type { ViewLauncher } from '../session/targets.ts';
-import { NutCapturer } from '../capture/nut-capturer.ts';
+import { createCapturer } from '../capture/index.ts';
 import type { ScreenCapturer } from '../capture/types.ts';
 import { CodedError, type ControlAction } from '../domain.ts';
 
@@ -66,7 +66,7 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
     super();
     this.settings = new SettingsService(deps.settings, deps.secrets);
     this.lastError = this.settings.warning;
-    this.capturer = deps.capturer ?? new NutCapturer();
+    this.capturer = deps.capturer ?? createCapturer();
     this.slot = new ActivitySlot<Live>({
       changed: () => this.emitEvent({ type: 'state', state: this.state() }),
       ended: (_kind, problem) => {

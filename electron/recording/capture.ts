@@ -35,9 +35,9 @@ export interface CaptureHandle {
 
 /** The capture backend behind a capturer, when it can be re-created in another thread. */
 export function threadableBackend(capturer: ScreenCapturer): CaptureBackend | undefined {
-  return ({ 'nut-js': 'nut', 'screenshot-desktop': 'screenshot-desktop' } as Record<string, CaptureBackend>)[
-    capturer.name
-  ];
+  return (
+    { x11: 'x11', 'nut-js': 'nut', 'screenshot-desktop': 'screenshot-desktop' } as Record<string, CaptureBackend>
+  )[capturer.name];
 }
 
 export async function startCapture(

@@ -213,7 +213,7 @@ describe('defaults come from the declaration', () => {
       imageSize: 1280,
       format: 'jpeg',
       quality: 80,
-      capture: 'nut',
+      capture: 'auto',
       latency: 'normal',
       stopIntervalMs: 2000,
       slowBufferMs: 5000,
