@@ -1,5 +1,6 @@
 /**
- * Executes GUI actions with real OS input (nut-js), confined to the target window.
+ * Executes GUI actions with real OS input (XTest in-process on Linux, nut-js elsewhere; see
+ * backend.ts), confined to the target window.
  * Every action is checked against the window before anything is injected; a refused action
  * stops the rest of that step's plan. Held keys and buttons are tracked so that every way a
  * run ends can release them. Window-manager and system key combinations are refused unless the
@@ -8,7 +9,7 @@
 import type { GuiAction } from '../actions/schema.ts';
 import { imageToScreen, inputRegion, type FrameGeometry } from './coordinates.ts';
 import { resolveKeyName, isModifier } from '../actions/keys.ts';
-import { loadNut } from './nut.ts';
+import { defaultInputBackend, type Button, type InputBackend } from './backend.ts';
 import { KeyPolicy } from './key-policy.ts';
 import { contains } from '../../native/types.ts';
 import { sleep } from '../util/time.ts';
@@ -22,22 +23,23 @@ export interface ActionOutcome {
   at?: { x: number; y: number };
 }
 
-type Button = 'left' | 'right' | 'middle';
-
 export class ActionExecutor {
   private heldKeys = new Set<string>();
   private heldButtons = new Set<Button>();
   private readonly keyPolicy: KeyPolicy;
   private readonly heldInput: HeldInputTracker;
+  private readonly input: InputBackend;
 
   /**
    * `allowedKeys`: system combinations this game may press, e.g. ['alt+f4'] (default: none).
    * `heldInput` keeps what is held where the process exit handler and, after a crash, the next
-   * start find it (default: this process's registry).
+   * start find it (default: this process's registry). `input`: where the events go (default:
+   * this process's backend).
    */
-  constructor(opts: { allowedKeys?: readonly string[]; heldInput?: HeldInputTracker } = {}) {
+  constructor(opts: { allowedKeys?: readonly string[]; heldInput?: HeldInputTracker; input?: InputBackend } = {}) {
     this.keyPolicy = new KeyPolicy(opts.allowedKeys);
     this.heldInput = opts.heldInput ?? processHeldInput();
+    this.input = opts.input ?? defaultInputBackend();
   }
 
   /** Runs one step's actions in order; stops at the first refusal or when `signal` aborts. */
@@ -60,10 +62,10 @@ export class ActionExecutor {
   /** Releases every key and button this executor pressed and did not release. Never throws. */
   async releaseAll(): Promise<string[]> {
     const released: string[] = [];
-    const nut = await loadNut();
+    const input = this.input;
     for (const k of [...this.heldKeys]) {
       try {
-        await nut.keyboard.releaseKey(nut.Key[k as keyof typeof nut.Key]);
+        await input.key(k, false);
         released.push(k);
       } catch {
         /* keep releasing the rest */
@@ -72,7 +74,7 @@ export class ActionExecutor {
     }
     for (const b of [...this.heldButtons]) {
       try {
-        await nut.mouse.releaseButton(nut.Button[b.toUpperCase() as 'LEFT']);
+        await input.button(b, false);
         released.push(`mouse:${b}`);
       } catch {
         /* keep releasing the rest */
@@ -109,13 +111,13 @@ export class ActionExecutor {
     // Judged with what is already held, so KEY_DOWN alt then PRESS f4 is caught too.
     const systemKeys = this.keyPolicy.refusalFor(a, this.held());
     if (systemKeys) return { action: a.type, ok: false, error: systemKeys };
-    const nut = await loadNut();
+    const input = this.input;
     const ok = (at?: { x: number; y: number }): ActionOutcome => ({ action: a.type, ok: true, ...(at ? { at } : {}) });
     const refuse = (error: string): ActionOutcome => ({ action: a.type, ok: false, error });
     // The part of the window on the screen (the image shows only that part).
     const screenWindow = inputRegion(g);
     const pointerInWindow = async () => {
-      const p = await nut.mouse.getPosition();
+      const p = await input.pointer();
       return contains(screenWindow, p.x, p.y) ? { x: p.x, y: p.y } : undefined;
     };
     const target = async (x?: number, y?: number): Promise<{ x: number; y: number } | string> => {
@@ -125,24 +127,20 @@ export class ActionExecutor {
       return m.ok ? { x: m.x, y: m.y } : m.error;
     };
     const moveTo = async (to: { x: number; y: number }, seconds = 0) => {
-      if (seconds <= 0) return nut.mouse.setPosition(new nut.Point(Math.round(to.x), Math.round(to.y)));
-      const from = await nut.mouse.getPosition();
+      if (seconds <= 0) return input.moveTo(Math.round(to.x), Math.round(to.y));
+      const from = await input.pointer();
       const steps = Math.max(2, Math.round(seconds * 60));
       for (let i = 1; i <= steps && !signal?.aborted; i++) {
         const t = i / steps;
-        await nut.mouse.setPosition(
-          new nut.Point(Math.round(from.x + (to.x - from.x) * t), Math.round(from.y + (to.y - from.y) * t)),
-        );
+        await input.moveTo(Math.round(from.x + (to.x - from.x) * t), Math.round(from.y + (to.y - from.y) * t));
         await sleep((seconds * 1000) / steps, signal);
       }
     };
-    const btn = (b: Button = 'left') => nut.Button[b.toUpperCase() as 'LEFT' | 'RIGHT' | 'MIDDLE'];
     const key = (name: string) => {
       const k = resolveKeyName(name);
       if (!k) throw new Error(`unknown key "${name}"`);
       return k;
     };
-    const nutKey = (k: string) => nut.Key[k as keyof typeof nut.Key];
 
     switch (a.type) {
       case 'MOVE_TO':
@@ -155,9 +153,9 @@ export class ActionExecutor {
         }
         if (!(await pointerInWindow())) return refuse('drag must start inside the target window');
         this.buttonDown('left', true);
-        await nut.mouse.pressButton(btn());
+        await input.button('left', true);
         await moveTo(to, a.params.duration ?? 0.2);
-        await nut.mouse.releaseButton(btn());
+        await input.button('left', false);
         this.buttonUp('left');
         return ok(to);
       }
@@ -184,8 +182,8 @@ export class ActionExecutor {
         const clicks = a.type === 'DOUBLE_CLICK' ? 2 : a.type === 'CLICK' ? (a.params.num_clicks ?? 1) : 1;
         for (let i = 0; i < clicks; i++) {
           this.buttonDown(button, false);
-          await nut.mouse.pressButton(btn(button));
-          await nut.mouse.releaseButton(btn(button));
+          await input.button(button, true);
+          await input.button(button, false);
           this.buttonUp(button);
           if (i + 1 < clicks) await sleep(40, signal);
         }
@@ -196,33 +194,29 @@ export class ActionExecutor {
         if (!p) return refuse('the pointer is outside the target window');
         const b = a.params.button ?? 'left';
         this.buttonDown(b, true);
-        await nut.mouse.pressButton(btn(b));
+        await input.button(b, true);
         if (a.params.duration) await sleep(a.params.duration * 1000, signal);
         return ok(p);
       }
       case 'MOUSE_UP': {
         const b = a.params.button ?? 'left';
-        await nut.mouse.releaseButton(btn(b));
+        await input.button(b, false);
         this.buttonUp(b);
         return ok();
       }
       case 'SCROLL': {
         if (!(await pointerInWindow())) return refuse('the pointer is outside the target window');
-        const { dx, dy } = a.params;
-        if (dy > 0) await nut.mouse.scrollDown(dy);
-        if (dy < 0) await nut.mouse.scrollUp(-dy);
-        if (dx > 0) await nut.mouse.scrollRight(dx);
-        if (dx < 0) await nut.mouse.scrollLeft(-dx);
+        await input.scroll(a.params.dx, a.params.dy);
         if (a.params.duration) await sleep(a.params.duration * 1000, signal);
         return ok();
       }
       case 'TYPING': {
         const interval = a.params.interval ?? 0;
-        if (interval <= 0) await nut.keyboard.type(a.params.text);
+        if (interval <= 0) await input.type(a.params.text);
         else {
           for (const ch of a.params.text) {
             if (signal?.aborted) break;
-            await nut.keyboard.type(ch);
+            await input.type(ch);
             await sleep(interval * 1000, signal);
           }
         }
@@ -231,22 +225,22 @@ export class ActionExecutor {
       case 'PRESS': {
         const k = key(a.params.key);
         this.keyDown(k, !!a.params.duration);
-        await nut.keyboard.pressKey(nutKey(k));
+        await input.key(k, true);
         if (a.params.duration) await sleep(a.params.duration * 1000, signal);
-        await nut.keyboard.releaseKey(nutKey(k));
+        await input.key(k, false);
         this.keyUp(k);
         return ok();
       }
       case 'KEY_DOWN': {
         const k = key(a.params.key);
         this.keyDown(k, true);
-        await nut.keyboard.pressKey(nutKey(k));
+        await input.key(k, true);
         if (a.params.duration) await sleep(a.params.duration * 1000, signal);
         return ok();
       }
       case 'KEY_UP': {
         const k = key(a.params.key);
-        await nut.keyboard.releaseKey(nutKey(k));
+        await input.key(k, false);
         this.keyUp(k);
         return ok();
       }
@@ -254,11 +248,11 @@ export class ActionExecutor {
         const keys = a.params.keys.map(key).sort((x, y) => Number(isModifier(y)) - Number(isModifier(x)));
         for (const k of keys) {
           this.keyDown(k, !!a.params.duration);
-          await nut.keyboard.pressKey(nutKey(k));
+          await input.key(k, true);
         }
         if (a.params.duration) await sleep(a.params.duration * 1000, signal);
         for (const k of [...keys].reverse()) {
-          await nut.keyboard.releaseKey(nutKey(k));
+          await input.key(k, false);
           this.keyUp(k);
         }
         return ok();
