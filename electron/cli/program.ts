@@ -134,6 +134,8 @@ export interface BenchFlags {
   iterations: number;
   loopSteps: number;
   record?: boolean;
+  compare?: boolean;
+  python?: string;
   seconds: number;
   fps: number;
   windowSize: { width: number; height: number };
@@ -420,6 +422,18 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .addOption(jsonFlag())
     .addOption(intOption('--iterations <n>', 'captures, encodes and key presses measured', { min: 5 }).default(60))
     .addOption(intOption('--loop-steps <n>', 'steps of the full loop on built-in 2048', { min: 5 }).default(40))
+    .addOption(
+      new Option(
+        '--compare',
+        'alternate with the Python yardstick (bench/reference.py: Pillow + python-xlib) on the same region and print the ratio',
+      ).conflicts('record'),
+    )
+    .addOption(
+      new Option(
+        '--python <exe>',
+        'with --compare: the Python interpreter (default: python3 with Pillow and python-xlib)',
+      ),
+    )
     .addOption(
       new Option('--record', 'measure the recorder instead: built-in 2048, the board changing three times a second'),
     )
