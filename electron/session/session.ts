@@ -12,7 +12,7 @@ import type { RawFrame, ScreenCapturer } from '../capture/types.ts';
 import { encodeFrame, type EncodedFrame, type EncodeOptions, DEFAULT_ENCODE } from '../capture/encode.ts';
 import { ActionExecutor, type ActionOutcome } from '../input/executor.ts';
 import { inputScaleFor, isClipped, visiblePart, type FrameGeometry } from '../input/coordinates.ts';
-import type { Rect, WindowInfo, WindowManager } from '../../native/types.ts';
+import type { ChangeWatch, Rect, WindowInfo, WindowManager } from '../../native/types.ts';
 import type { RunStore, EpisodeSummary, StepRecord } from '../store/run-store.ts';
 import { mean, now, sleep, std } from '../util/time.ts';
 import { TargetGoneError, type Target } from './targets.ts';
@@ -36,8 +36,16 @@ export interface SessionConfig {
   maxSteps: number;
   seed: number;
   encode: EncodeOptions;
-  /** Wait after acting before the next capture, so the game can react (ms). */
+  /**
+   * After acting on a window no engine drives, so the game can react before the next capture
+   * (ms): where the window's drawing can be followed (X11), the longest wait for it to start
+   * drawing; elsewhere, and for a window that animates by itself, a fixed wait.
+   */
   settleMs: number;
+  /** Once the window draws: it must then hold still this long (ms)… */
+  settleQuietMs: number;
+  /** …but the settle stage ends after this long in any case (ms). */
+  settleMaxMs: number;
   /** Give up after this many consecutive steps without usable actions. */
   maxConsecutiveErrors: number;
   /** Minimum wall time per step, so people can follow a fast agent (ms; 0 = as fast as it goes). */
@@ -56,6 +64,8 @@ export const DEFAULT_SESSION: SessionConfig = {
   seed: 0,
   encode: DEFAULT_ENCODE,
   settleMs: 150,
+  settleQuietMs: 40,
+  settleMaxMs: 1000,
   maxConsecutiveErrors: 5,
   minStepMs: 0,
   latency: 'normal',
@@ -223,6 +233,10 @@ export class Session extends EventEmitter<SessionEvents> {
   private clipNotice = '';
   /** What this episode's last step did, for the agent's next observation. */
   private previous: PreviousStep | undefined;
+  /** The target's drawing, followed for the settle stage (a window no engine drives, where the backend can). */
+  private drawing: { id: string; watch: ChangeWatch | undefined } | undefined;
+  /** The window drew on its own between the last settle and this step's actions. */
+  private drewOnItsOwn = false;
 
   constructor(
     private readonly deps: SessionDeps,
@@ -361,6 +375,8 @@ export class Session extends EventEmitter<SessionEvents> {
       error = (err as Error).message;
     } finally {
       await this.makeSafe();
+      this.drawing?.watch?.close();
+      this.drawing = undefined;
     }
     store.close(status, error, { episodes, ...summary(episodes) }); // never throws, even on a full disk
     this.emit('status', status);
@@ -530,13 +546,14 @@ export class Session extends EventEmitter<SessionEvents> {
     const { target, capturer } = this.deps;
     const { visible } = trace.seen;
     const tCapture = Date.now();
-    let raw = await capturer.grab(visible);
+    const hint = { maxLongSide: this.config.encode.longSide }; // X11 scales in the server
+    let raw = await capturer.grab(visible, hint);
     let freezeVerified: boolean | undefined;
     if (this.world.frozen && this.world.kind !== 'engine' && this.verifiedFreezes < 3) {
       // A frozen world must not change on screen: look twice.
       this.verifiedFreezes++;
       await sleep(250, this.abort.signal);
-      const again = await capturer.grab(visible);
+      const again = await capturer.grab(visible, hint);
       freezeVerified = again.data.equals(raw.data);
       raw = again;
       if (!freezeVerified) {
@@ -642,6 +659,7 @@ export class Session extends EventEmitter<SessionEvents> {
     this.emitWorld();
     const ticksAtAct = this.world.ticks();
     game?.drainInputs();
+    if (choice.actions.length) this.prepareSettle(trace.seen.win.id);
     const outcomes = this.abort.signal.aborted
       ? []
       : await this.perform(choice.actions, seen.geometry, trace.seen.win.id);
@@ -656,14 +674,15 @@ export class Session extends EventEmitter<SessionEvents> {
   /**
    * Settle: the world goes on as the mode says after acting, and the game gets to react
    * before the next capture. A built-in view reports each input it received, so we wait
-   * exactly until they all arrived and were drawn; another window gets a fixed settle time.
+   * exactly until they all arrived and were drawn; another window is waited for until it has
+   * drawn its answer and holds still (X11), or for a fixed time.
    */
   private async settle(trace: StepTrace, choice: Choice, acted: Acted, clock: StepClock) {
     await clock.policy.afterAct(this.world, this.abort.signal);
     this.emitWorld();
     if (choice.actions.length && !this.abort.signal.aborted) {
       const game = this.deps.target.game;
-      if (!game) await sleep(this.config.settleMs, this.abort.signal);
+      if (!game) await this.settleWindow();
       else {
         const executed = choice.actions
           .slice(0, acted.outcomes.length)
@@ -674,6 +693,48 @@ export class Session extends EventEmitter<SessionEvents> {
       }
     }
     trace.times.settled = now();
+  }
+
+  /**
+   * Settle's start, just before acting: the drawing of the target so far is forgotten, so what
+   * it draws next is its answer; noted whether it drew on its own meanwhile.
+   */
+  private prepareSettle(id: string) {
+    const { target, wm } = this.deps;
+    if (target.game || !wm.watchChanges) return;
+    try {
+      if (this.drawing?.id !== id) {
+        this.drawing?.watch?.close();
+        this.drawing = { id, watch: wm.watchChanges(id) };
+      }
+      this.drewOnItsOwn = this.drawing.watch?.reset().drewOnItsOwn ?? false;
+    } catch {
+      this.drawing = { id, watch: undefined }; // the fixed wait, then
+    }
+  }
+
+  /**
+   * A window no engine drives: wait until it has drawn and then held still for a moment (at
+   * most `settleMaxMs`; when it does not start drawing within `settleMs`, no longer). A window
+   * that animates by itself, or one whose drawing cannot be followed, gets the fixed `settleMs`.
+   */
+  private async settleWindow() {
+    const watch = this.drawing?.watch;
+    const { settleMs, settleQuietMs, settleMaxMs } = this.config;
+    if (watch && !this.drewOnItsOwn) {
+      try {
+        await watch.settled({
+          quietMs: settleQuietMs,
+          firstMs: settleMs,
+          maxMs: Math.max(settleMs, settleMaxMs),
+          signal: this.abort.signal,
+        });
+        return;
+      } catch {
+        /* the fixed wait below */
+      }
+    }
+    await sleep(settleMs, this.abort.signal);
   }
 
   /** Record: the step's record, assembled here from every stage, appended to the run and emitted. */
