@@ -78,6 +78,10 @@ export const CHROMIUM_FLAGS = [
   '--disable-features=Translate,MediaRouter',
   '--force-device-scale-factor=1',
   '--password-store=basic',
+  // Frames as soon as they are drawn, not on a 60 Hz tick: a step waits two of them for the
+  // view's "rendered" (34 against 27 steps/s on built-in 2048 here); an idle page still draws nothing.
+  '--disable-frame-rate-limit',
+  '--disable-gpu-vsync',
 ];
 
 /** Where process groups exist, a window host runs in its own, so its helpers end with it. */
