@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { run } from './exec.ts';
+import { win32ProcessStartMs, win32Processes, win32Resume, win32Suspend } from './win32-process.ts';
 
 /** Never suspended: system processes, shells and terminals, and what Gamepilot runs on (matched without a trailing .exe). */
 const SYSTEM_NAMES =
@@ -15,7 +15,7 @@ const SYSTEM_NAMES =
 
 export interface ProcInfo {
   pid: number;
-  /** Parent pid; 0 where the listing does not say (Windows' tasklist). */
+  /** Parent pid; 0 where the listing does not say. On Windows it may name a parent that has since exited. */
   ppid: number;
   name: string;
   state?: string;
@@ -48,67 +48,25 @@ function psProcs(): ProcInfo[] {
     });
 }
 
-/** One field list per CSV line: quoted fields may hold commas and doubled quotes. */
-function csvFields(line: string): string[] {
-  const fields: string[] = [];
-  let i = 0;
-  for (;;) {
-    let value = '';
-    if (line[i] === '"') {
-      for (i++; i < line.length; i++) {
-        if (line[i] !== '"') value += line[i];
-        else if (line[i + 1] === '"') value += line[++i];
-        else {
-          i++;
-          break;
-        }
-      }
-    } else {
-      const end = line.indexOf(',', i);
-      value = line.slice(i, end < 0 ? line.length : end);
-      i = end < 0 ? line.length : end;
-    }
-    fields.push(value);
-    if (line[i] !== ',') return fields;
-    i++;
-  }
+/** Every process with its name (and parent, where the OS says). Throws when no listing can be had. */
+export function listProcesses(): ProcInfo[] {
+  return process.platform === 'linux' ? linuxProcs() : process.platform === 'win32' ? win32Processes() : psProcs();
 }
 
 /**
- * Rows of `tasklist /FO CSV /NH` ("Image Name","PID","Session Name","Session#","Mem Usage").
- * tasklist gives no parent pid: ppid is 0, and `refusal` adds our own parent by process.ppid.
+ * The process and all its descendants, parents first. Windows keeps a parent's pid after the
+ * parent exits and reuses pids: there a child that started before its listed parent is not its child.
  */
-export function parseTasklistCsv(text: string): ProcInfo[] {
-  return text.split(/\r?\n/).flatMap((line) => {
-    const [name, pid] = csvFields(line.trim());
-    const n = Number(pid);
-    // Lines that are no process ("INFO: No tasks are running…", blank ones) are skipped.
-    return name && pid && /^\d+$/.test(pid) && Number.isSafeInteger(n) ? [{ pid: n, ppid: 0, name }] : [];
-  });
-}
-
-function windowsProcs(): ProcInfo[] {
-  let text: string;
-  try {
-    text = execFileSync('tasklist', ['/FO', 'CSV', '/NH'], { encoding: 'utf8', windowsHide: true, timeout: 15_000 });
-  } catch (err) {
-    throw new Error(`cannot list processes (tasklist failed: ${(err as Error).message})`);
-  }
-  const procs = parseTasklistCsv(text);
-  if (!procs.length) throw new Error('cannot list processes (tasklist listed none)');
-  return procs;
-}
-
-/** Every process with its name (and parent, where the OS says). Throws when no listing can be had. */
-export function listProcesses(): ProcInfo[] {
-  return process.platform === 'linux' ? linuxProcs() : process.platform === 'win32' ? windowsProcs() : psProcs();
-}
-
-/** The process and all its descendants, parents first. */
 export function processTree(root: number, procs = listProcesses()): number[] {
+  const started = process.platform === 'win32' ? win32ProcessStartMs : () => undefined;
+  const isChild = (child: number, parent: number) => {
+    const c = started(child);
+    const p = started(parent);
+    return c === undefined || p === undefined || c >= p;
+  };
   const out = [root];
   for (let i = 0; i < out.length; i++)
-    for (const p of procs) if (p.ppid === out[i] && !out.includes(p.pid)) out.push(p.pid);
+    for (const p of procs) if (p.ppid === out[i] && !out.includes(p.pid) && isChild(p.pid, p.ppid)) out.push(p.pid);
   return out;
 }
 
@@ -116,7 +74,7 @@ export function processTree(root: number, procs = listProcesses()): number[] {
 export function refusal(pid: number, procs = listProcesses()): string | null {
   if (!Number.isInteger(pid) || pid <= 1) return `pid ${pid} is not a game process`;
   const byPid = new Map(procs.map((p) => [p.pid, p]));
-  // Our parent even where the listing has no parents (Windows): the shell or app that started us.
+  // Our parent even where the listing misses it: the shell or app that started us.
   const ours = new Set<number>([process.pid, process.ppid]);
   const climbed = new Set<number>();
   for (let p = byPid.get(process.pid); p && p.ppid > 0 && !climbed.has(p.pid); p = byPid.get(p.ppid)) {
@@ -157,29 +115,16 @@ export function alive(pid: number): boolean {
   }
 }
 
-const WIN_SUSPEND = (verb: 'Suspend' | 'Resume', pids: number[]) => `
-Add-Type @"
-using System; using System.Runtime.InteropServices;
-public static class GPProc {
-  [DllImport("ntdll.dll")] public static extern int Nt${verb}Process(IntPtr h);
-  [DllImport("kernel32.dll")] public static extern IntPtr OpenProcess(int a, bool i, int pid);
-  [DllImport("kernel32.dll")] public static extern bool CloseHandle(IntPtr h);
-}
-"@
-foreach ($p in @(${pids.join(',')})) { $h = [GPProc]::OpenProcess(0x0800, $false, $p); if ($h -ne [IntPtr]::Zero) { [GPProc]::Nt${verb}Process($h) | Out-Null; [GPProc]::CloseHandle($h) | Out-Null } }`;
-
 /** SIGSTOP (or NtSuspendProcess) for each pid, parents first. Check `refusal` before. */
 export async function suspendPids(pids: number[]): Promise<void> {
-  if (process.platform === 'win32') {
-    if (pids.length) await run('powershell.exe', ['-NoProfile', '-Command', WIN_SUSPEND('Suspend', pids)]);
-  } else for (const p of pids) signal(p, 'SIGSTOP');
+  if (process.platform === 'win32') win32Suspend(pids);
+  else for (const p of pids) signal(p, 'SIGSTOP');
 }
 
 /** SIGCONT (or NtResumeProcess) for each pid; synchronous so exit handlers can use it. */
 export function resumePids(pids: number[]) {
-  if (process.platform === 'win32') {
-    if (pids.length) execFileSync('powershell.exe', ['-NoProfile', '-Command', WIN_SUSPEND('Resume', pids)]);
-  } else for (const p of pids) signal(p, 'SIGCONT');
+  if (process.platform === 'win32') win32Resume(pids);
+  else for (const p of pids) signal(p, 'SIGCONT');
 }
 
 function signal(pid: number, sig: NodeJS.Signals) {

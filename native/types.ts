@@ -94,3 +94,25 @@ export function intersect(a: Rect, b: Rect): Rect | undefined {
   const bottom = Math.min(a.y + a.height, b.y + b.height);
   return right > x && bottom > y ? { x, y, width: right - x, height: bottom - y } : undefined;
 }
+
+export type MouseButton = 'left' | 'right' | 'middle';
+
+/**
+ * Real OS input, one implementation per OS (SendInput on Windows, Quartz events on macOS, XTest
+ * or nut-js on X11). The executor drives it; policy, confinement to the window and held-input
+ * bookkeeping stay in the executor. Keys are nut-js Key names as electron/actions/keys.ts
+ * resolves them ("A", "Num1", "LeftShift", "Up", "F5"); coordinates are the input system's
+ * screen units: physical pixels, points on macOS (electron/input/coordinates.ts maps them).
+ */
+export interface InputBackend {
+  readonly name: string;
+  keyDown(key: string): Promise<void>;
+  keyUp(key: string): Promise<void>;
+  /** Types text as characters, whatever the keyboard layout. */
+  type(text: string): Promise<void>;
+  move(x: number, y: number): Promise<void>;
+  position(): Promise<{ x: number; y: number }>;
+  button(state: 'down' | 'up', which: MouseButton): Promise<void>;
+  /** Wheel notches: dy > 0 scrolls down, dx > 0 right. */
+  scroll(dx: number, dy: number): Promise<void>;
+}

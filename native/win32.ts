@@ -1,80 +1,205 @@
 /**
- * Windows backend: user32 through a PowerShell helper (EnumWindows, GetClientRect +
- * ClientToScreen, GetDpiForWindow, SetForegroundWindow). Written against the Win32 API
- * documentation; not exercised by CI (no Windows machine here) — see README.
+ * Windows backend, in-process through koffi (see win32-api.ts): EnumWindows for the list (in
+ * Z order, so it also gives the stacking), GetClientRect + ClientToScreen for the client area
+ * in physical pixels (win32-api.ts makes the process per-monitor DPI aware), GetDpiForWindow for the
+ * scale, IsIconic for minimized windows. Tested under Wine (npm run test:windows).
  */
-import { run } from './exec.ts';
-import type { WindowInfo, WindowManager } from './types.ts';
+import type { Rect, WindowInfo, WindowManager } from './types.ts';
+import { type Handle, type Win32Api, win32 } from './win32-api.ts';
 
-const PRELUDE = String.raw`
-Add-Type @"
-using System; using System.Text; using System.Runtime.InteropServices;
-public static class GP {
-  public delegate bool EnumProc(IntPtr h, IntPtr l);
-  [DllImport("user32.dll")] public static extern bool EnumWindows(EnumProc f, IntPtr l);
-  [DllImport("user32.dll")] public static extern bool IsWindowVisible(IntPtr h);
-  [DllImport("user32.dll", CharSet=CharSet.Unicode)] public static extern int GetWindowText(IntPtr h, StringBuilder s, int n);
-  [DllImport("user32.dll")] public static extern uint GetWindowThreadProcessId(IntPtr h, out uint pid);
-  [StructLayout(LayoutKind.Sequential)] public struct RECT { public int L, T, R, B; }
-  [StructLayout(LayoutKind.Sequential)] public struct POINT { public int X, Y; }
-  [DllImport("user32.dll")] public static extern bool GetClientRect(IntPtr h, out RECT r);
-  [DllImport("user32.dll")] public static extern bool ClientToScreen(IntPtr h, ref POINT p);
-  [DllImport("user32.dll")] public static extern uint GetDpiForWindow(IntPtr h);
-  [DllImport("user32.dll")] public static extern bool SetForegroundWindow(IntPtr h);
-  [DllImport("user32.dll")] public static extern bool ShowWindow(IntPtr h, int cmd);
-  [DllImport("user32.dll")] public static extern IntPtr GetForegroundWindow();
-  [DllImport("user32.dll")] public static extern bool SetProcessDPIAware();
-  public static string Describe(IntPtr h) {
-    var sb = new StringBuilder(512); GetWindowText(h, sb, 512); uint pid; GetWindowThreadProcessId(h, out pid);
-    RECT r; GetClientRect(h, out r); var p = new POINT(); ClientToScreen(h, ref p);
-    return h.ToInt64() + "\t" + pid + "\t" + p.X + "\t" + p.Y + "\t" + (r.R - r.L) + "\t" + (r.B - r.T) + "\t" + GetDpiForWindow(h) + "\t" + sb.ToString();
-  }
-}
-"@
-[GP]::SetProcessDPIAware() | Out-Null
-`;
+const GWL_STYLE = -16;
+const GWL_EXSTYLE = -20;
+const WS_EX_TOOLWINDOW = 0x80;
+const SW_RESTORE = 9;
+const DWMWA_EXTENDED_FRAME_BOUNDS = 9;
+const DWMWA_CLOAKED = 14;
+const LOGPIXELSX = 88;
+/** Where Windows parks minimized windows. */
+const ICONIC_POSITION = -32000;
 
-function parseRow(line: string): WindowInfo | undefined {
-  const [id, pid, x, y, w, h, dpi, ...title] = line.split('\t');
-  if (!id || !w || !h) return undefined;
-  return {
-    id,
-    pid: Number(pid),
-    title: title.join('\t').trim(),
-    bounds: { x: Number(x), y: Number(y), width: Number(w), height: Number(h) },
-    scaleFactor: Number(dpi) / 96 || 1,
-  };
+/** Window ids are HWNDs in hex, like X11 ids: "0x0001003a". */
+export function formatWindowId(h: bigint): string {
+  return `0x${h.toString(16).padStart(8, '0')}`;
 }
 
-async function ps(script: string): Promise<string> {
-  return run('powershell.exe', ['-NoProfile', '-NonInteractive', '-Command', PRELUDE + script], 15000);
+/** The HWND of an id (hex or decimal), or undefined when it is no handle. */
+export function parseWindowId(id: string): bigint | undefined {
+  if (!/^(0x[0-9a-f]{1,16}|\d{1,20})$/i.test(id.trim())) return undefined;
+  const h = BigInt(id.trim());
+  return h > 0n && h < 1n << 64n ? h : undefined;
+}
+
+function rectOf(r: { left?: number; top?: number; right?: number; bottom?: number }): Rect {
+  const left = r.left ?? 0;
+  const top = r.top ?? 0;
+  return { x: left, y: top, width: (r.right ?? left) - left, height: (r.bottom ?? top) - top };
 }
 
 export class Win32WindowManager implements WindowManager {
   readonly platform = 'win32';
+  private readonly api: Win32Api;
+  private readonly title = Buffer.alloc(2 * 1024);
+  /** The client area each window last had while shown: where it comes back when restored. */
+  private readonly lastShown = new Map<bigint, Rect>();
+
+  constructor(api: Win32Api = win32()) {
+    this.api = api;
+  }
+
+  /** Top-level windows people can see or restore, top of the Z order first. */
+  private handles(): bigint[] {
+    const out: bigint[] = [];
+    this.api.EnumWindows((h) => {
+      out.push(h);
+      return true;
+    }, 0);
+    return out.filter((h) => this.listable(h));
+  }
+
+  /** Shown (or minimized), not cloaked (hidden UWP frames), not a tool window, with a title. */
+  private listable(h: bigint): boolean {
+    const api = this.api;
+    if (!api.IsWindowVisible(h)) return false;
+    if ((api.GetWindowLongW(h, GWL_EXSTYLE) & WS_EX_TOOLWINDOW) !== 0) return false;
+    if (api.DwmGetWindowAttribute) {
+      const cloaked = Buffer.alloc(4);
+      if (api.DwmGetWindowAttribute(h, DWMWA_CLOAKED, cloaked, 4) === 0 && cloaked.readUInt32LE(0) !== 0) return false;
+    }
+    return this.titleOf(h).length > 0;
+  }
+
+  private titleOf(h: Handle): string {
+    const n = this.api.GetWindowTextW(h, this.title, this.title.length / 2);
+    return n > 0 ? this.title.toString('utf16le', 0, n * 2) : '';
+  }
+
+  private describe(h: bigint): WindowInfo | undefined {
+    const api = this.api;
+    if (!api.IsWindow(h) || !api.IsWindowVisible(h)) return undefined;
+    const pid = [0];
+    if (!api.GetWindowThreadProcessId(h, pid)) return undefined;
+    const minimized = api.IsIconic(h);
+    const bounds = minimized ? this.restoredClient(h) : this.client(h);
+    if (!bounds) return undefined;
+    if (!minimized) this.lastShown.set(h, bounds);
+    const frame = minimized ? undefined : this.frame(h);
+    return {
+      id: formatWindowId(h),
+      title: this.titleOf(h),
+      pid: pid[0]!,
+      bounds,
+      scaleFactor: this.dpi(h) / 96,
+      minimized,
+      ...(frame ? { frame } : {}),
+    };
+  }
+
+  private client(h: bigint): Rect | undefined {
+    const r: { left?: number; top?: number; right?: number; bottom?: number } = {};
+    const origin = { x: 0, y: 0 };
+    if (!this.api.GetClientRect(h, r) || !this.api.ClientToScreen(h, origin)) return undefined;
+    const size = rectOf(r);
+    return { x: origin.x, y: origin.y, width: size.width, height: size.height };
+  }
+
+  /**
+   * Where a minimized window's client area will be once restored: its normal rectangle less the
+   * frame. Wine (8.0) reports the icon's rectangle there (at -32000): then the last one seen.
+   */
+  private restoredClient(h: bigint): Rect | undefined {
+    const api = this.api;
+    const wp: { length: number; rcNormalPosition?: { left: number; top: number; right: number; bottom: number } } = {
+      length: api.koffi.sizeof('GP_WINDOWPLACEMENT'),
+    };
+    const seen = this.lastShown.get(h);
+    if (!api.GetWindowPlacement(h, wp) || !wp.rcNormalPosition) return seen;
+    const insets = { left: 0, top: 0, right: 0, bottom: 0 };
+    api.AdjustWindowRectEx(
+      insets,
+      api.GetWindowLongW(h, GWL_STYLE) >>> 0,
+      api.GetMenu(h) !== null,
+      api.GetWindowLongW(h, GWL_EXSTYLE) >>> 0,
+    );
+    const n = wp.rcNormalPosition;
+    const restored = rectOf({
+      left: n.left - insets.left,
+      top: n.top - insets.top,
+      right: n.right - insets.right,
+      bottom: n.bottom - insets.bottom,
+    });
+    const plausible = n.left > ICONIC_POSITION && restored.width > 0 && restored.height > 0;
+    return plausible ? restored : (seen ?? restored);
+  }
+
+  /** The outer rectangle as drawn: DWM's extended frame bounds (no invisible resize borders) where there is DWM. */
+  private frame(h: bigint): Rect | undefined {
+    const api = this.api;
+    if (api.DwmGetWindowAttribute) {
+      const out = Buffer.alloc(16);
+      if (api.DwmGetWindowAttribute(h, DWMWA_EXTENDED_FRAME_BOUNDS, out, 16) === 0)
+        return rectOf({
+          left: out.readInt32LE(0),
+          top: out.readInt32LE(4),
+          right: out.readInt32LE(8),
+          bottom: out.readInt32LE(12),
+        });
+    }
+    const r: { left?: number; top?: number; right?: number; bottom?: number } = {};
+    return api.GetWindowRect(h, r) ? rectOf(r) : undefined;
+  }
+
+  /** The window's DPI (96 = 100 %); before Windows 10 1607 the system DPI. */
+  private dpi(h: bigint): number {
+    const api = this.api;
+    const own = api.GetDpiForWindow?.(h);
+    if (own) return own;
+    const dc = api.GetDC(null);
+    try {
+      return api.GetDeviceCaps(dc, LOGPIXELSX) || 96;
+    } finally {
+      api.ReleaseDC(null, dc);
+    }
+  }
 
   async list(): Promise<WindowInfo[]> {
-    const out = await ps(`$rows = New-Object System.Collections.ArrayList
-[GP]::EnumWindows({ param($h, $l) if ([GP]::IsWindowVisible($h)) { [void]$rows.Add([GP]::Describe($h)) }; $true }, [IntPtr]::Zero) | Out-Null
-$rows -join "\n"`);
-    return out
-      .split(/\r?\n/)
-      .map(parseRow)
-      .filter((w): w is WindowInfo => !!w && w.title.length > 0 && w.bounds.width > 0);
+    const handles = this.handles();
+    for (const h of this.lastShown.keys()) if (!handles.includes(h)) this.lastShown.delete(h);
+    return handles.map((h) => this.describe(h)).filter((w): w is WindowInfo => !!w);
   }
 
   async get(id: string): Promise<WindowInfo | undefined> {
-    const out = await ps(`$h = [IntPtr]${Number(id)}; if ([GP]::IsWindowVisible($h)) { [GP]::Describe($h) }`);
-    return parseRow(out.trim());
+    const h = parseWindowId(id);
+    return h === undefined ? undefined : this.describe(h);
   }
 
   async focus(id: string): Promise<void> {
-    await ps(
-      `$h = [IntPtr]${Number(id)}; [GP]::ShowWindow($h, 9) | Out-Null; [GP]::SetForegroundWindow($h) | Out-Null`,
-    );
+    const h = parseWindowId(id);
+    const api = this.api;
+    if (h === undefined || !api.IsWindow(h)) throw new Error(`no window ${id}`);
+    if (api.IsIconic(h)) api.ShowWindow(h, SW_RESTORE);
+    if (api.GetForegroundWindow() === h) return;
+    // Windows lets only the foreground thread hand over the foreground: join its input queue
+    // for the switch. BringWindowToTop raises where SetForegroundWindow alone may not (Wine).
+    const foreground = api.GetForegroundWindow();
+    const theirs = foreground ? api.GetWindowThreadProcessId(foreground, [0]) : 0;
+    const ours = api.GetCurrentThreadId();
+    const attached = theirs !== 0 && theirs !== ours && api.AttachThreadInput(ours, theirs, true);
+    try {
+      api.BringWindowToTop(h);
+      api.SetForegroundWindow(h);
+    } finally {
+      if (attached) api.AttachThreadInput(ours, theirs, false);
+    }
+    for (let i = 0; i < 40 && api.GetForegroundWindow() !== h; i++) await new Promise((r) => setTimeout(r, 10));
   }
 
   async activeId(): Promise<string | undefined> {
-    return (await ps('[GP]::GetForegroundWindow().ToInt64()')).trim() || undefined;
+    const h = this.api.GetForegroundWindow();
+    return h ? formatWindowId(h) : undefined;
+  }
+
+  /** EnumWindows walks the Z order from the top: reversed, bottom to top. */
+  async stacking(): Promise<string[]> {
+    return this.handles().reverse().map(formatWindowId);
   }
 }

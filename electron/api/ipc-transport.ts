@@ -12,7 +12,8 @@ export const IPC_REQUEST = 'gamepilot:request';
 export const IPC_EVENT = 'gamepilot:event';
 
 export interface IpcMainLike {
-  handle(channel: string, listener: (event: any, ...args: any[]) => unknown): void;
+  /** `request` is whatever the sender passed (unchecked). */
+  handle(channel: string, listener: (event: IpcEventLike, request: unknown) => unknown): void;
   removeHandler(channel: string): void;
 }
 
@@ -67,20 +68,18 @@ export function serveIpc(
   allowed: (event: IpcEventLike) => boolean,
 ): () => void {
   let seq = 0;
-  ipcMain.handle(
-    IPC_REQUEST,
-    async (event: IpcEventLike, req: { method?: unknown; params?: unknown }): Promise<WireResponse> => {
-      const id = ++seq;
-      if (!allowed(event))
-        return { id, error: 'refused: only the Gamepilot control window may call the core', code: 'forbidden' };
-      if (typeof req?.method !== 'string') return { id, error: 'request without a method', code: 'bad-input' };
-      try {
-        return { id, result: await core.handle(req.method, req.params) };
-      } catch (err) {
-        return { id, ...wireError(err) };
-      }
-    },
-  );
+  ipcMain.handle(IPC_REQUEST, async (event: IpcEventLike, request: unknown): Promise<WireResponse> => {
+    const id = ++seq;
+    if (!allowed(event))
+      return { id, error: 'refused: only the Gamepilot control window may call the core', code: 'forbidden' };
+    const req: { method?: unknown; params?: unknown } = typeof request === 'object' && request !== null ? request : {};
+    if (typeof req.method !== 'string') return { id, error: 'request without a method', code: 'bad-input' };
+    try {
+      return { id, result: await core.handle(req.method, req.params) };
+    } catch (err) {
+      return { id, ...wireError(err) };
+    }
+  });
   const relay = (e: CoreEvent) => {
     for (const s of sinks()) if (!s.isDestroyed?.()) s.send(IPC_EVENT, e);
   };

@@ -15,8 +15,7 @@ import { bindStopHotkey } from '../api/stop-hotkey.ts';
 import { fromMainFrameOf, serveIpc } from '../api/ipc-transport.ts';
 import type { LaunchedWindow, LaunchOptions } from '../games/launcher.ts';
 import { ElectronSettingsStore, SafeStorageSecretStore } from './stores.ts';
-import { loadNut } from '../input/nut.ts';
-import { NutCapturer } from '../capture/nut-capturer.ts';
+import { createCapturer } from '../capture/index.ts';
 import { ElectronDesktopCapturer } from './desktop-capturer.ts';
 import { recoverCrashLeftovers } from '../safety/recovery.ts';
 import { defaultConfigDir } from '../util/paths.ts';
@@ -57,11 +56,12 @@ function openGameWindow(url: string, opts: LaunchOptions): LaunchedWindow {
   };
 }
 
-/** nut-js where its native library loads; otherwise Electron's own desktopCapturer. */
+/** nut-js (GDI in-process on Windows) where its native library loads; otherwise Electron's own desktopCapturer. */
 async function pickCapturer() {
   try {
-    await loadNut();
-    return new NutCapturer();
+    const capturer = createCapturer();
+    await capturer.screenBounds(); // loads the native library
+    return capturer;
   } catch (err) {
     warn(`nut-js capture unavailable (${(err as Error).message}); using desktopCapturer`);
     return new ElectronDesktopCapturer();

@@ -59,7 +59,7 @@ export function navigationAllowed(openedWith: string, target: string): boolean {
 
 /** The few webContents members the guards use (Electron's WebContents has them all). */
 export interface GuardedContents {
-  on(event: string, listener: (...args: any[]) => void): unknown;
+  on(event: string, listener: (event: NavigationEvent, url?: string) => void): unknown;
   setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' }): void;
 }
 

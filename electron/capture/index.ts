@@ -1,6 +1,7 @@
 import type { ScreenCapturer } from './types.ts';
 import { NutCapturer } from './nut-capturer.ts';
 import { ScreenshotDesktopCapturer } from './screenshot-desktop-capturer.ts';
+import { Win32Capturer } from './win32-capturer.ts';
 import { X11Capturer } from './x11-capturer.ts';
 import { xlibAvailable } from '../../native/x11.ts';
 
@@ -11,14 +12,16 @@ export const CAPTURE_BACKENDS: readonly CaptureBackend[] = ['auto', 'x11', 'nut'
 let warned = false;
 
 /**
- * `auto`: on Linux, XShm over Gamepilot's own X connection (x11) when libX11 loads, else nut-js
- * with a warning; nut-js on Windows and macOS. screenshot-desktop is the slow fallback everywhere.
+ * `auto`, the in-process grab of each OS: on Windows BitBlt over every monitor (win32-capturer.ts);
+ * on Linux XShm over Gamepilot's own X connection (x11-capturer.ts) when libX11 loads, else nut-js
+ * with a warning; nut-js on macOS. `nut` is nut-js itself; screenshot-desktop the slow fallback.
  */
-export function createCapturer(backend: CaptureBackend = 'auto'): ScreenCapturer {
+export function createCapturer(backend: CaptureBackend = 'auto', platform = process.platform): ScreenCapturer {
   if (backend === 'screenshot-desktop') return new ScreenshotDesktopCapturer();
   if (backend === 'nut') return new NutCapturer();
   if (backend === 'x11') return new X11Capturer();
-  if (process.platform !== 'linux') return new NutCapturer();
+  if (platform === 'win32') return new Win32Capturer();
+  if (platform !== 'linux') return new NutCapturer();
   const can = xlibAvailable();
   if (can.ok) return new X11Capturer();
   if (!warned) {

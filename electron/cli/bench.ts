@@ -14,9 +14,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCapturer } from '../capture/index.ts';
 import { encodeFrame } from '../capture/encode.ts';
-import { defaultInputBackend } from '../input/backend.ts';
+import { createInputBackend } from '../input/input-backend.ts';
 import { percentile, now } from '../util/time.ts';
-import { createWindowManager, type Rect, type WindowManager } from '../../native/index.ts';
+import { createWindowManager, type InputBackend, type Rect, type WindowManager } from '../../native/index.ts';
 import { getGame } from '../../games/index.ts';
 import { BuiltinTarget } from '../session/targets.ts';
 import { Session } from '../session/session.ts';
@@ -96,7 +96,8 @@ export async function runBench(opts: {
   try {
     const id = (await target.locate()).id;
     await wm.focus(id);
-    const stages = await measureRounds(opts.iterations, region, { wm, capturer, id, python }, opts.log);
+    const input = createInputBackend();
+    const stages = await measureRounds(opts.iterations, region, { wm, capturer, input, id, python }, opts.log);
     opts.log(`bench: loop of ${opts.loopSteps} steps on built-in 2048 with an instant agent`);
     const store = RunStore.create(out, {
       kind: 'agent',
@@ -150,7 +151,7 @@ export async function runBench(opts: {
 async function measureRounds(
   iterations: number,
   region: Rect,
-  deps: { wm: WindowManager; capturer: ScreenCapturer; id: string; python: string | undefined },
+  deps: { wm: WindowManager; capturer: ScreenCapturer; input: InputBackend; id: string; python: string | undefined },
   log: (s: string) => void,
 ): Promise<Omit<BenchResult, 'loop'>> {
   const rounds = deps.python ? 3 : 1;
@@ -170,7 +171,6 @@ async function measureRounds(
       reference = mergeReference(reference, ref);
     }
   }
-  const input = defaultInputBackend();
   const overhead = r2(percentile(ours.total, 50));
   const result: Omit<BenchResult, 'loop'> = {
     region: { width: region.width, height: region.height },
@@ -179,7 +179,7 @@ async function measureRounds(
     backends: {
       windows: deps.wm.platform,
       capture: (deps.capturer as { method?: string }).method ?? deps.capturer.name,
-      input: input.name,
+      input: deps.input.name,
     },
     locate_ms: stat(ours.locate),
     capture_ms: stat(ours.capture),
@@ -214,10 +214,10 @@ interface Samples {
 async function measureOurs(
   n: number,
   region: Rect,
-  deps: { wm: WindowManager; capturer: ScreenCapturer; id: string },
+  deps: { wm: WindowManager; capturer: ScreenCapturer; input: InputBackend; id: string },
   into: Samples,
 ): Promise<{ width: number; height: number }> {
-  const input = defaultInputBackend();
+  const { input } = deps;
   let encoded = { width: 0, height: 0 };
   for (let i = 0; i < n + 3; i++) {
     const t0 = now();
@@ -229,8 +229,8 @@ async function measureOurs(
     const t2 = now();
     const frame = await encodeFrame(raw, { longSide: 1024, format: 'jpeg', quality: 80 });
     const t3 = now();
-    await input.key('LeftShift', true);
-    await input.key('LeftShift', false);
+    await input.keyDown('LeftShift');
+    await input.keyUp('LeftShift');
     const t4 = now();
     if (i < 3) continue; // warm-up
     into.locate.push(t1 - t0);
@@ -390,8 +390,8 @@ export async function runRecordBench(opts: {
       out,
     );
     const s = await recorder.start();
+    // session_dir, id, events, score and ignored_events are taken out only to leave them out of `details`.
     const { session_dir, id, frames, dropped, duration_s, fps, events, score, ignored_events, ...details } = s;
-    void session_dir, id, events, score, ignored_events;
     return {
       window: opts.size,
       target_fps: opts.fps,

@@ -371,12 +371,11 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .addOption(choiceOption('--format <format>', 'frame encoding', ['jpeg', 'png']).default('jpeg'))
     .addOption(intOption('--quality <q>', 'JPEG quality', { min: 1, max: 100 }).default(80))
     .addOption(
-      choiceOption('--capture <backend>', 'screen capture backend (auto: in-process X11 on Linux, nut-js elsewhere)', [
-        'auto',
-        'x11',
-        'nut',
-        'screenshot-desktop',
-      ]).default('auto'),
+      choiceOption(
+        '--capture <backend>',
+        'screen capture backend (auto: in-process XShm on Linux, GDI on Windows, nut-js on macOS)',
+        ['auto', 'x11', 'nut', 'screenshot-desktop'],
+      ).default('auto'),
     )
     .addOption(
       numberOption('--settle-ms <ms>', 'wait after acting on a window no engine drives, before the next capture', {

@@ -6,8 +6,18 @@ import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { BuiltinGame } from './builtin-game.ts';
+import type { BuiltinGame, ViewMetrics } from './builtin-game.ts';
 import { viewPageHtml } from './view-page.ts';
+
+/** A message from a view page, parsed but unchecked: each field is checked before it is used. */
+interface ViewPageMessage {
+  type?: unknown;
+  version?: unknown;
+  hits?: unknown;
+  metrics?: unknown;
+  key?: unknown;
+  hit?: unknown;
+}
 
 interface Entry {
   game: BuiltinGame;
@@ -84,14 +94,19 @@ export class GameViewServer {
     // An oversized or malformed frame: ws is already closing this socket (1009, 1007); the process goes on.
     ws.on('error', () => {});
     ws.on('message', (data) => {
-      let msg: any;
+      let msg: ViewPageMessage | null;
       try {
         msg = JSON.parse(String(data));
       } catch {
         return;
       }
-      if (msg?.type === 'rendered' && Number.isInteger(msg.version) && Array.isArray(msg.hits)) {
-        entry.game.acknowledgeRender(msg.version, msg.hits, msg.metrics);
+      if (
+        msg?.type === 'rendered' &&
+        typeof msg.version === 'number' &&
+        Number.isInteger(msg.version) &&
+        Array.isArray(msg.hits)
+      ) {
+        entry.game.acknowledgeRender(msg.version, msg.hits, msg.metrics as ViewMetrics);
       } else if (msg?.type === 'key' && typeof msg.key === 'string') {
         entry.game.handleViewInput({ type: 'key', key: msg.key.slice(0, 32) });
       } else if (msg?.type === 'click') {

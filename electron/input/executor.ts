@@ -1,6 +1,6 @@
 /**
- * Executes GUI actions with real OS input (XTest in-process on Linux, nut-js elsewhere; see
- * backend.ts), confined to the target window.
+ * Executes GUI actions with real OS input (an InputBackend: SendInput on Windows, Quartz events
+ * on macOS, XTest on X11; see input-backend.ts), confined to the target window.
  * Every action is checked against the window before anything is injected; a refused action
  * stops the rest of that step's plan. Held keys and buttons are tracked so that every way a
  * run ends can release them. Window-manager and system key combinations are refused unless the
@@ -9,9 +9,9 @@
 import type { GuiAction } from '../actions/schema.ts';
 import { imageToScreen, inputRegion, type FrameGeometry } from './coordinates.ts';
 import { resolveKeyName, isModifier } from '../actions/keys.ts';
-import { defaultInputBackend, type Button, type InputBackend } from './backend.ts';
+import { createInputBackend } from './input-backend.ts';
 import { KeyPolicy } from './key-policy.ts';
-import { contains } from '../../native/types.ts';
+import { contains, type InputBackend, type MouseButton } from '../../native/types.ts';
 import { sleep } from '../util/time.ts';
 import { processHeldInput, type HeldInputTracker } from '../safety/held-input.ts';
 
@@ -23,6 +23,8 @@ export interface ActionOutcome {
   at?: { x: number; y: number };
 }
 
+type Button = MouseButton;
+
 export class ActionExecutor {
   private heldKeys = new Set<string>();
   private heldButtons = new Set<Button>();
@@ -33,13 +35,12 @@ export class ActionExecutor {
   /**
    * `allowedKeys`: system combinations this game may press, e.g. ['alt+f4'] (default: none).
    * `heldInput` keeps what is held where the process exit handler and, after a crash, the next
-   * start find it (default: this process's registry). `input`: where the events go (default:
-   * this process's backend).
+   * start find it (default: this process's registry). `input`: the OS input (default: this OS's).
    */
   constructor(opts: { allowedKeys?: readonly string[]; heldInput?: HeldInputTracker; input?: InputBackend } = {}) {
     this.keyPolicy = new KeyPolicy(opts.allowedKeys);
     this.heldInput = opts.heldInput ?? processHeldInput();
-    this.input = opts.input ?? defaultInputBackend();
+    this.input = opts.input ?? createInputBackend();
   }
 
   /** Runs one step's actions in order; stops at the first refusal or when `signal` aborts. */
@@ -62,10 +63,9 @@ export class ActionExecutor {
   /** Releases every key and button this executor pressed and did not release. Never throws. */
   async releaseAll(): Promise<string[]> {
     const released: string[] = [];
-    const input = this.input;
     for (const k of [...this.heldKeys]) {
       try {
-        await input.key(k, false);
+        await this.input.keyUp(k);
         released.push(k);
       } catch {
         /* keep releasing the rest */
@@ -74,7 +74,7 @@ export class ActionExecutor {
     }
     for (const b of [...this.heldButtons]) {
       try {
-        await input.button(b, false);
+        await this.input.button('up', b);
         released.push(`mouse:${b}`);
       } catch {
         /* keep releasing the rest */
@@ -117,7 +117,7 @@ export class ActionExecutor {
     // The part of the window on the screen (the image shows only that part).
     const screenWindow = inputRegion(g);
     const pointerInWindow = async () => {
-      const p = await input.pointer();
+      const p = await input.position();
       return contains(screenWindow, p.x, p.y) ? { x: p.x, y: p.y } : undefined;
     };
     const target = async (x?: number, y?: number): Promise<{ x: number; y: number } | string> => {
@@ -127,12 +127,12 @@ export class ActionExecutor {
       return m.ok ? { x: m.x, y: m.y } : m.error;
     };
     const moveTo = async (to: { x: number; y: number }, seconds = 0) => {
-      if (seconds <= 0) return input.moveTo(Math.round(to.x), Math.round(to.y));
-      const from = await input.pointer();
+      if (seconds <= 0) return input.move(Math.round(to.x), Math.round(to.y));
+      const from = await input.position();
       const steps = Math.max(2, Math.round(seconds * 60));
       for (let i = 1; i <= steps && !signal?.aborted; i++) {
         const t = i / steps;
-        await input.moveTo(Math.round(from.x + (to.x - from.x) * t), Math.round(from.y + (to.y - from.y) * t));
+        await input.move(Math.round(from.x + (to.x - from.x) * t), Math.round(from.y + (to.y - from.y) * t));
         await sleep((seconds * 1000) / steps, signal);
       }
     };
@@ -153,9 +153,9 @@ export class ActionExecutor {
         }
         if (!(await pointerInWindow())) return refuse('drag must start inside the target window');
         this.buttonDown('left', true);
-        await input.button('left', true);
+        await input.button('down', 'left');
         await moveTo(to, a.params.duration ?? 0.2);
-        await input.button('left', false);
+        await input.button('up', 'left');
         this.buttonUp('left');
         return ok(to);
       }
@@ -182,8 +182,8 @@ export class ActionExecutor {
         const clicks = a.type === 'DOUBLE_CLICK' ? 2 : a.type === 'CLICK' ? (a.params.num_clicks ?? 1) : 1;
         for (let i = 0; i < clicks; i++) {
           this.buttonDown(button, false);
-          await input.button(button, true);
-          await input.button(button, false);
+          await input.button('down', button);
+          await input.button('up', button);
           this.buttonUp(button);
           if (i + 1 < clicks) await sleep(40, signal);
         }
@@ -194,13 +194,13 @@ export class ActionExecutor {
         if (!p) return refuse('the pointer is outside the target window');
         const b = a.params.button ?? 'left';
         this.buttonDown(b, true);
-        await input.button(b, true);
+        await input.button('down', b);
         if (a.params.duration) await sleep(a.params.duration * 1000, signal);
         return ok(p);
       }
       case 'MOUSE_UP': {
         const b = a.params.button ?? 'left';
-        await input.button(b, false);
+        await input.button('up', b);
         this.buttonUp(b);
         return ok();
       }
@@ -225,22 +225,22 @@ export class ActionExecutor {
       case 'PRESS': {
         const k = key(a.params.key);
         this.keyDown(k, !!a.params.duration);
-        await input.key(k, true);
+        await input.keyDown(k);
         if (a.params.duration) await sleep(a.params.duration * 1000, signal);
-        await input.key(k, false);
+        await input.keyUp(k);
         this.keyUp(k);
         return ok();
       }
       case 'KEY_DOWN': {
         const k = key(a.params.key);
         this.keyDown(k, true);
-        await input.key(k, true);
+        await input.keyDown(k);
         if (a.params.duration) await sleep(a.params.duration * 1000, signal);
         return ok();
       }
       case 'KEY_UP': {
         const k = key(a.params.key);
-        await input.key(k, false);
+        await input.keyUp(k);
         this.keyUp(k);
         return ok();
       }
@@ -248,11 +248,11 @@ export class ActionExecutor {
         const keys = a.params.keys.map(key).sort((x, y) => Number(isModifier(y)) - Number(isModifier(x)));
         for (const k of keys) {
           this.keyDown(k, !!a.params.duration);
-          await input.key(k, true);
+          await input.keyDown(k);
         }
         if (a.params.duration) await sleep(a.params.duration * 1000, signal);
         for (const k of [...keys].reverse()) {
-          await input.key(k, false);
+          await input.keyUp(k);
           this.keyUp(k);
         }
         return ok();

@@ -35,7 +35,11 @@ const listeners = new Set<(e: HookEvent) => void>();
 export function loadHook(): Promise<Hook> {
   loaded ??= import('uiohook-napi').then((mod) => {
     const { uIOhook } = mod;
-    const send = (e: HookEvent) => listeners.forEach((l) => l(e));
+    const send = (e: HookEvent) => {
+      listeners.forEach((l) => {
+        l(e);
+      });
+    };
     const mods = (e: { ctrlKey: boolean; shiftKey: boolean; altKey: boolean; metaKey: boolean }) => ({
       ctrl: e.ctrlKey,
       shift: e.shiftKey,

@@ -250,14 +250,15 @@ export class Recorder extends EventEmitter<RecorderEvents> {
     let stats: CaptureStats | undefined;
     try {
       const names = await keyNames();
-      const t = (translator = new InputTranslator(
+      const t = new InputTranslator(
         (e) => {
           writeSync(eventsFd, `${JSON.stringify(e)}\n`);
           this.events++;
           sample.push(e);
         },
         (code) => names.get(code),
-      ));
+      );
+      translator = t;
       unlisten = await listenGlobalInput((e) => t.feed(e, { window: this.bounds, focused: this.focused }));
 
       const capture = await startCapture(
@@ -311,7 +312,8 @@ export class Recorder extends EventEmitter<RecorderEvents> {
 
       // Follow the window (twice a second) and its focus (ten times a second: keys typed into
       // another window must not be kept) from a thread of its own.
-      const w = (watch = WindowWatch.start({ windowId: win.id, focusMs: 100, boundsEvery: 5 }));
+      const w = WindowWatch.start({ windowId: win.id, focusMs: 100, boundsEvery: 5 });
+      watch = w;
       const relocate = async () => {
         try {
           const found = await target.locate(); // again under a new id, or gone for good

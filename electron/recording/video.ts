@@ -39,6 +39,7 @@ function frameList(dir: string, warn: (s: string) => void): { file: string; t: n
 /** An output path ffmpeg can only take as a file name: absolute, no control characters. */
 function checkedOutput(out: string): string {
   const abs = path.resolve(out);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the regex is there to refuse control characters
   if (!path.isAbsolute(abs) || abs.startsWith('-') || /[\x00-\x1f\x7f]/.test(abs))
     throw new Error(`bad video destination ${JSON.stringify(out)}`);
   return abs;

@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type OpenAI from 'openai';
-import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type { ChatCompletion, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import sharp from 'sharp';
 
 export const NOTEBOOK_CHARS = 2000;
@@ -109,7 +109,7 @@ export async function explore(
   ];
   const out: ExploreResult = { diagnosis: '', notebook, toolCalls: [], tokens: { input: 0, output: 0 } };
   for (let turn = 0; turn < maxTurns; turn++) {
-    let r;
+    let r: ChatCompletion;
     try {
       r = await client.chat.completions.create({ model, messages, tools: TOOLS, tool_choice: 'auto' });
     } catch (err) {

@@ -37,7 +37,10 @@ export class HeldInputTracker {
    */
   pressing(holder: object, item: string, lasting: boolean): void {
     let mine = this.holders.get(holder);
-    if (!mine) this.holders.set(holder, (mine = new Map()));
+    if (!mine) {
+      mine = new Map();
+      this.holders.set(holder, mine);
+    }
     const was = mine.get(item);
     mine.set(item, lasting || was === true);
     if (!lasting) return;
@@ -105,7 +108,8 @@ let processTracker: HeldInputTracker | undefined;
 /** The one tracker of this process (registry in the config folder), released by its `exit` handler. */
 export function processHeldInput(): HeldInputTracker {
   if (!processTracker) {
-    const tracker = (processTracker = new HeldInputTracker(heldInputRegistry(defaultConfigDir())));
+    const tracker = new HeldInputTracker(heldInputRegistry(defaultConfigDir()));
+    processTracker = tracker;
     process.once('exit', () => tracker.releaseAllSync());
   }
   return processTracker;

@@ -1,10 +1,12 @@
 /**
- * Lets go of held keys and mouse buttons synchronously, through libnut's native binding
- * (nut-js's own API is async, which a process `exit` handler cannot wait for). Items are nut-js
- * Key names ("LeftShift") and `mouse:left|right|middle`, as the executor tracks them.
+ * Lets go of held keys and mouse buttons synchronously (nut-js's own API is async, which a
+ * process `exit` handler cannot wait for): through libnut's native binding, and on Windows
+ * through SendInput by scan code, as the executor pressed them there. Items are nut-js Key
+ * names ("LeftShift") and `mouse:left|right|middle`, as the executor tracks them.
  */
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { releaseWin32Sync } from '../../native/win32-input.ts';
 
 interface LibnutPaths {
   libnut: string;
@@ -77,15 +79,25 @@ function modulePaths(): LibnutPaths {
  */
 export function releaseHeldSync(items: string[]): Released {
   if (!items.length) return { released: [], unknown: [] };
+  if (process.platform === 'win32') return releaseWin32Sync(items);
   return releaseWithLibnut(createRequire(import.meta.url), modulePaths(), items);
 }
 
 /**
  * In a short-lived child process, for recovery at start: if the display cannot be reached,
- * libnut's crash takes down the child, not this command. Returns what was released.
+ * libnut's crash takes down the child, not this command. Returns what was released. (In this
+ * process on Windows.)
  */
 export function releaseHeldInChild(items: string[]): Released {
   if (!items.length) return { released: [], unknown: [] };
+  // SendInput cannot take the process down with it: no helper needed on Windows.
+  if (process.platform === 'win32') {
+    try {
+      return releaseWin32Sync(items);
+    } catch (err) {
+      return { released: [], unknown: [], error: (err as Error).message };
+    }
+  }
   if (process.platform === 'linux' && !process.env.DISPLAY)
     return { released: [], unknown: [], error: 'no DISPLAY to send the key releases to' };
   const script = `process.stdout.write(JSON.stringify((${releaseWithLibnut.toString()})(require, ${JSON.stringify(modulePaths())}, ${JSON.stringify(items)})));`;

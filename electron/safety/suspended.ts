@@ -50,7 +50,7 @@ export class ProcessFreezer {
     const procs = listProcesses();
     const why = refusal(pid, procs);
     if (why) throw new Error(`will not suspend: ${why}`);
-    const tree = process.platform === 'win32' ? [pid] : processTree(pid, procs).filter((p) => !refusal(p, procs));
+    const tree = processTree(pid, procs).filter((p) => !refusal(p, procs));
     const added = tree.filter((p) => !this.stopped.has(p));
     for (const p of added) this.stopped.set(p, { pid: p, ...optionalStart(p) });
     try {
@@ -59,7 +59,8 @@ export class ProcessFreezer {
       for (const p of added) this.stopped.delete(p);
       throw err;
     }
-    await suspendPids(tree);
+    // Only what is not stopped yet: NtSuspendProcess nests (two suspends need two resumes).
+    await suspendPids(added);
     return tree;
   }
 
@@ -70,7 +71,7 @@ export class ProcessFreezer {
     try {
       resumePids(pids);
     } catch {
-      /* Windows: the resume helper failed; the entry below stays for the next start */
+      /* Windows: a process could not be opened or resumed; the entry stays for the next start */
       return [];
     }
     this.stopped.clear();

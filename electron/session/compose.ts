@@ -197,7 +197,8 @@ let freezer: ProcessFreezer | undefined;
 /** One freezer per process; its registry lets the next start resume what a crash left stopped. */
 export function processFreezer(): ProcessFreezer {
   if (!freezer) {
-    const f = (freezer = new ProcessFreezer(suspendedRegistry(defaultConfigDir())));
+    const f = new ProcessFreezer(suspendedRegistry(defaultConfigDir()));
+    freezer = f;
     // Last line of defence: even on process.exit(), resume what we stopped (POSIX signals are synchronous).
     process.once('exit', () => f.resumeAll());
   }

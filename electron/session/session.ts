@@ -524,12 +524,8 @@ export class Session extends EventEmitter<SessionEvents> {
       this.policy = undefined;
       this.applyIdleLimit();
     }
-    const policy = (this.policy = clockPolicyFor(
-      mode,
-      this.config.latencySettings,
-      () => this.emitWorld(),
-      game?.def.realtime,
-    ));
+    const policy = clockPolicyFor(mode, this.config.latencySettings, () => this.emitWorld(), game?.def.realtime);
+    this.policy = policy;
     const frozenBefore = this.world.frozenMs();
     try {
       await policy.beforeCapture(this.world);

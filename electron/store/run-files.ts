@@ -13,6 +13,7 @@ export class RunFileError extends Error {}
 /** The real path of `rel` inside `runDir`, or a RunFileError saying why it is refused. */
 export function resolveRunFile(runDir: string, rel: string): string {
   // Control characters too: a newline in a name could smuggle a directive into an ffmpeg list file.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the regex is there to refuse control characters
   if (typeof rel !== 'string' || rel === '' || /[\x00-\x1f\x7f]/.test(rel))
     throw new RunFileError(`bad file name in ${runDir}: ${JSON.stringify(rel)}`);
   const parts = rel.split(/[\\/]+/);

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
+import { win32ProcessStartMs } from '../../native/win32-process.ts';
 
 export interface Owner {
   pid: number;
@@ -35,6 +36,7 @@ export function processStartMs(pid: number): number | undefined {
       return undefined;
     }
   }
+  if (process.platform === 'win32') return win32ProcessStartMs(pid);
   if (pid === process.pid) return Math.round(Date.now() - process.uptime() * 1000);
   return undefined;
 }

@@ -29,7 +29,9 @@ export function slide(grid: Grid, dir: Direction): { grid: Grid; gained: number;
         i++;
       } else merged.push(tiles[i]!);
     }
-    idx.forEach((cell, j) => (out[cell] = merged[j] ?? 0));
+    idx.forEach((cell, j) => {
+      out[cell] = merged[j] ?? 0;
+    });
   }
   return { grid: out, gained, moved: out.some((v, i) => v !== grid[i]) };
 }

@@ -50,9 +50,10 @@ export function App({
     <div className="app">
       <header>
         <div className="brand">Gamepilot</div>
-        <nav role="tablist">
+        <div className="tabs" role="tablist" aria-label="screens">
           {tabs.map(([id, label]) => (
             <button
+              type="button"
               key={id}
               role="tab"
               aria-selected={tab === id}
@@ -63,7 +64,7 @@ export function App({
               {label}
             </button>
           ))}
-        </nav>
+        </div>
         <div className="run-label">
           {core?.run
             ? `${core.run.target} · ${core.run.agent}${core.run.model ? ` (${core.run.model})` : ''} · ${core.run.space}`
@@ -86,12 +87,12 @@ export function App({
         <div className="banner" data-testid="first-launch">
           {core.run?.demo ? 'A baseline agent is playing the built-in 2048 so you can see how it works. ' : ''}
           No model is configured yet: open{' '}
-          <button className="link" onClick={() => setTab('settings')}>
+          <button type="button" className="link" onClick={() => setTab('settings')}>
             Settings
           </button>
           , pick a provider (OpenAI, Gemini, OpenRouter, vLLM, Ollama, LM Studio), enter a model and key, then start a
           run from{' '}
-          <button className="link" onClick={() => setTab('targets')}>
+          <button type="button" className="link" onClick={() => setTab('targets')}>
             New run
           </button>
           .
@@ -101,6 +102,7 @@ export function App({
         <div className="banner bad" role="alert" data-testid="error">
           {shownError}{' '}
           <button
+            type="button"
             className="link"
             data-testid="dismiss-error"
             onClick={() => (error ? setError(null) : setDismissed(core?.lastError ?? null))}

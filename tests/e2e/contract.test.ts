@@ -340,7 +340,10 @@ for (const transport of ['websocket', 'ipc'] as const) {
 describe('wire errors', () => {
   it('a message that is no request gets a bad-input answer on the raw socket, and the socket stays open', async () => {
     const s = new WebSocket(`ws://127.0.0.1:${shell.port}/api/ws?token=${shell.token}`);
-    await new Promise((r, j) => (s.once('open', r), s.once('error', j)));
+    await new Promise((r, j) => {
+      s.once('open', r);
+      s.once('error', j);
+    });
     const answers: unknown[] = [];
     s.on('message', (d) => answers.push(JSON.parse(String(d))));
     s.send('not json');
@@ -399,7 +402,10 @@ describe('web shell access control', () => {
       .map((i) => i!.address);
     for (const host of others) {
       const outcome = await new Promise<string>((resolve) => {
-        const s = net.connect({ host, port: shell.port }, () => (s.destroy(), resolve('connected')));
+        const s = net.connect({ host, port: shell.port }, () => {
+          s.destroy();
+          resolve('connected');
+        });
         s.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
       });
       expect(outcome, host).toBe('ECONNREFUSED');

@@ -16,7 +16,7 @@ import { processStartMs, type Owner } from '../../electron/util/owner.ts';
 import { HeldInputTracker, heldInputRegistry } from '../../electron/safety/held-input.ts';
 import { ActionExecutor } from '../../electron/input/executor.ts';
 import { suspendedRegistry } from '../../electron/safety/suspended.ts';
-import { recoverCrashLeftovers } from '../../electron/safety/recovery.ts';
+import { recoverCrashLeftovers, type CrashRecovery } from '../../electron/safety/recovery.ts';
 
 const tmp = () => mkdtempSync(path.join(tmpdir(), 'gp-recover-'));
 const children: ChildProcess[] = [];
@@ -177,7 +177,7 @@ describe('recovery at start', () => {
     const saved = process.env.DISPLAY;
     process.env.DISPLAY = ':4242'; // no such display: the release helper cannot reach it
     const lines: string[] = [];
-    let r;
+    let r: CrashRecovery;
     try {
       r = recoverCrashLeftovers(config, (l) => lines.push(l));
     } finally {

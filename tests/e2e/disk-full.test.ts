@@ -11,6 +11,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareRun } from '../../electron/session/compose.ts';
+import type { SessionResult } from '../../electron/session/session.ts';
 import { listRuns } from '../../electron/store/run-library.ts';
 import { RunStore } from '../../electron/store/run-store.ts';
 
@@ -48,7 +49,7 @@ describe('a full disk', () => {
       capture: 'nut',
       encode: { longSide: 1280, format: 'png', quality: 80 },
     });
-    let result;
+    let result: SessionResult;
     try {
       result = await session.run();
     } finally {

@@ -29,7 +29,10 @@ describe('Electron shell bundle', () => {
         exposeInMainWorld: (key: string, api: Record<string, (...a: any[]) => any>) => (exposed[key] = api),
       },
       ipcRenderer: {
-        invoke: (...a: unknown[]) => (sent.push(a), Promise.resolve('answer')),
+        invoke: (...a: unknown[]) => {
+          sent.push(a);
+          return Promise.resolve('answer');
+        },
         on: (ch: string, l: (...a: unknown[]) => void) => listeners.set(ch, (listeners.get(ch) ?? new Set()).add(l)),
         removeListener: (ch: string, l: (...a: unknown[]) => void) => listeners.get(ch)?.delete(l),
       },
@@ -39,7 +42,10 @@ describe('Electron shell bundle', () => {
     vm.runInNewContext(preload, {
       module,
       exports: module.exports,
-      require: (id: string) => (required.push(id), id === 'electron' ? electron : {}),
+      require: (id: string) => {
+        required.push(id);
+        return id === 'electron' ? electron : {};
+      },
     });
     expect(required).toEqual(['electron']);
     expect(Object.keys(exposed)).toEqual(['gamepilot']);

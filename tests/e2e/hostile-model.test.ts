@@ -200,10 +200,11 @@ describe('Session.stop() while the model call is in flight', () => {
       });
       const wm = createWindowManager();
       const t0 = Date.now();
-      let win;
-      while (!(win = await findWindow(wm, /^Fifteen$/))) {
+      let win = await findWindow(wm, /^Fifteen$/);
+      while (!win) {
         if (Date.now() - t0 > 20_000) throw new Error('sgt-fifteen opened no window');
         await sleep(100);
+        win = await findWindow(wm, /^Fifteen$/);
       }
       pid = win.pid!;
     });

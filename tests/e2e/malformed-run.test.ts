@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI } from '../helpers/fake-openai.ts';
 import { MALFORMED } from '../fixtures/malformed-outputs.ts';
 import { prepareRun } from '../../electron/session/compose.ts';
+import type { SessionResult } from '../../electron/session/session.ts';
 import { loadNut } from '../../electron/input/nut.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 
@@ -41,7 +42,7 @@ describe('malformed model output in a live run', () => {
       if (f.step === 0) grid0 = JSON.stringify((target.game!.instance.snapshot() as { grid: number[] }).grid);
       pointer[f.step] = { before: await nut.mouse.getPosition() };
     });
-    let result;
+    let result: SessionResult;
     try {
       session.on('step', async (r) => (pointer[r.step]!.after = await nut.mouse.getPosition()));
       result = await session.run();

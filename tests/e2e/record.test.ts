@@ -12,7 +12,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, spawnCli } from '../helpers/cli.ts';
 import { solidWindow, stop } from '../helpers/windows.ts';
-import { createWindowManager, findWindow } from '../../native/index.ts';
+import { createWindowManager, findWindow, type WindowInfo } from '../../native/index.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 import { readSession } from '../../electron/recording/session-files.ts';
 
@@ -52,7 +52,7 @@ describe('gamepilot record', () => {
     const exited = new Promise<number | null>((r) => child.on('exit', r));
 
     const wm = createWindowManager();
-    let game;
+    let game: WindowInfo | undefined;
     for (let i = 0; i < 200 && !game; i++) {
       game = await findWindow(wm, /^Gamepilot · 2048/);
       if (!game) await sleep(100);

@@ -13,6 +13,7 @@ import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
 import { json, runCli } from '../helpers/cli.ts';
 import { heldInput } from '../helpers/xinput.ts';
 import { prepareRun } from '../../electron/session/compose.ts';
+import type { SessionResult } from '../../electron/session/session.ts';
 import { ActionExecutor } from '../../electron/input/executor.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 import { createWindowManager } from '../../native/index.ts';
@@ -59,7 +60,7 @@ describe('system key combinations', () => {
       maxConsecutiveErrors: 4,
       vlm: { model: 'test-vlm', baseURL: server.baseURL, repairs: 0, maxRetries: 0 },
     });
-    let result;
+    let result: SessionResult;
     try {
       const win = await target.locate();
       result = await session.run();

@@ -175,7 +175,10 @@ describe('the web shell under malformed requests and frames', () => {
 
   it('closes a socket that sends an oversized message with 1009, and keeps serving', async () => {
     const ws = new WebSocket(`ws://127.0.0.1:${shell.port}/api/ws?token=${shell.token}`);
-    await new Promise((r, j) => (ws.once('open', r), ws.once('error', j)));
+    await new Promise((r, j) => {
+      ws.once('open', r);
+      ws.once('error', j);
+    });
     const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
     ws.on('error', () => {});
     ws.send(JSON.stringify({ id: 1, method: 'health', params: { pad: 'x'.repeat(2 * 1024 * 1024) } }));

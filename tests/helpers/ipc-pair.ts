@@ -4,7 +4,13 @@
  * and every payload crosses by structured clone (as across processes), so nothing
  * unserialisable can slip through the contract unnoticed.
  */
-import type { IpcMainLike, EventSink, ContentsLike, FrameLike } from '../../electron/api/ipc-transport.ts';
+import type {
+  IpcMainLike,
+  IpcEventLike,
+  EventSink,
+  ContentsLike,
+  FrameLike,
+} from '../../electron/api/ipc-transport.ts';
 import { IPC_EVENT, IPC_REQUEST } from '../../electron/api/ipc-transport.ts';
 import type { PreloadBridge } from '../../renderer/src/api/clients.ts';
 import type { CoreEvent, WireResponse } from '../../electron/api/contract.ts';
@@ -21,7 +27,7 @@ export interface IpcPair {
 }
 
 export function ipcPair(): IpcPair {
-  const handlers = new Map<string, (event: unknown, ...args: unknown[]) => unknown>();
+  const handlers = new Map<string, (event: IpcEventLike, request: unknown) => unknown>();
   const listeners = new Set<(e: CoreEvent) => void>();
   const ipcMain: IpcMainLike = {
     handle(channel, fn) {

@@ -67,7 +67,9 @@ export function wsClient(
     socket = new Socket(url);
     socket.onopen = () => {
       markReady();
-      connListeners.forEach((l) => l(true));
+      connListeners.forEach((l) => {
+        l(true);
+      });
     };
     socket.onmessage = (m) => {
       const msg = JSON.parse(String(m.data)) as {
@@ -77,7 +79,13 @@ export function wsClient(
         error?: unknown;
         code?: unknown;
       };
-      if (msg.event) return listeners.forEach((l) => l(msg.event!));
+      const event = msg.event;
+      if (event) {
+        listeners.forEach((l) => {
+          l(event);
+        });
+        return;
+      }
       if (typeof msg.id !== 'number') return;
       const p = pending.get(msg.id);
       if (!p) return;
@@ -86,7 +94,9 @@ export function wsClient(
       else p.resolve(msg.result);
     };
     socket.onclose = () => {
-      connListeners.forEach((l) => l(false));
+      connListeners.forEach((l) => {
+        l(false);
+      });
       for (const p of pending.values()) p.reject(new ApiError('internal', 'connection to Gamepilot lost'));
       pending.clear();
       if (closed) return;

@@ -31,19 +31,25 @@ export function Controls({
         {status}
       </span>
       {status === 'running' && (
-        <button onClick={() => act('pause')} title="Pause (P)">
+        <button type="button" onClick={() => act('pause')} title="Pause (P)">
           ❚❚ Pause
         </button>
       )}
       {status === 'paused' && (
-        <button onClick={() => act('resume')} title="Resume (P)">
+        <button type="button" onClick={() => act('resume')} title="Resume (P)">
           ▶ Resume
         </button>
       )}
-      <button onClick={() => act('step')} disabled={status !== 'paused'} title="One step while paused (N)">
+      <button
+        type="button"
+        onClick={() => act('step')}
+        disabled={status !== 'paused'}
+        title="One step while paused (N)"
+      >
         ▶❚ Step
       </button>
       <button
+        type="button"
         className="stop"
         onClick={() => act('stop')}
         disabled={!live}

@@ -15,8 +15,11 @@ export function diffWords(a: string, b: string): { text: string; op: '=' | '+' |
   let i = 0;
   let j = 0;
   while (i < x.length || j < y.length) {
-    if (i < x.length && j < y.length && x[i] === y[j]) out.push({ text: x[i++]!, op: '=' }), j++;
-    else if (j < y.length && (i >= x.length || dp[i]![j + 1]! >= dp[i + 1]![j]!)) out.push({ text: y[j++]!, op: '+' });
+    if (i < x.length && j < y.length && x[i] === y[j]) {
+      out.push({ text: x[i++]!, op: '=' });
+      j++;
+    } else if (j < y.length && (i >= x.length || dp[i]![j + 1]! >= dp[i + 1]![j]!))
+      out.push({ text: y[j++]!, op: '+' });
     else out.push({ text: x[i++]!, op: '-' });
   }
   return out;
@@ -147,6 +150,7 @@ export function IdcView({
           />
         </label>
         <button
+          type="button"
           className="primary"
           disabled={running || !core?.modelConfigured || core?.status !== 'idle'}
           onClick={start}

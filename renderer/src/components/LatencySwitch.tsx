@@ -20,10 +20,11 @@ export function LatencySwitch({
   if (!latency) return null;
   const set = (mode: LatencyMode) => client.request('setLatency', { mode }).catch((e: Error) => onError(e.message));
   return (
-    <div className="latency-switch" role="group" aria-label="latency mode">
+    <fieldset className="latency-switch" aria-label="latency mode">
       <span className="label">World clock</span>
       {MODES.map(([m, help]) => (
         <button
+          type="button"
           key={m}
           className={latency.mode === m ? 'active' : ''}
           aria-pressed={latency.mode === m}
@@ -41,6 +42,6 @@ export function LatencySwitch({
       >
         {latency.world === 'none' ? 'cannot freeze this window' : latency.frozen ? 'world frozen' : 'world running'}
       </span>
-    </div>
+    </fieldset>
   );
 }

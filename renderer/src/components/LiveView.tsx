@@ -18,6 +18,7 @@ export function LiveView({
 }) {
   const run = live.core?.run ?? null;
   const reasoningRef = useRef<HTMLPreElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keeps the reasoning scrolled to its end whenever the streamed text grows
   useEffect(() => {
     const el = reasoningRef.current;
     if (el) el.scrollTop = el.scrollHeight;
@@ -80,9 +81,9 @@ export function LiveView({
       <div className="side-pane">
         <h3>Reasoning {live.answer && !step ? <span className="pulse">streaming</span> : null}</h3>
         {live.thinking && (
-          <pre className="thinking" aria-label="model thinking">
-            {live.thinking}
-          </pre>
+          <section aria-label="model thinking">
+            <pre className="thinking">{live.thinking}</pre>
+          </section>
         )}
         <pre className="reasoning" ref={reasoningRef} data-testid="reasoning" aria-live="polite">
           {streamed ||

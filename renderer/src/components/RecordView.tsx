@@ -75,6 +75,7 @@ export function RecordView({
     );
   }, [client, game]);
   // A recording that just finished belongs to this protocol run.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when a recording arrives, not when Begin is pressed (that would adopt a recording made before)
   useEffect(() => {
     const last = recorded.at(-1);
     if (begun && last && !mine.some((m) => m.id === last.id)) {
@@ -97,7 +98,7 @@ export function RecordView({
         () => setTutorial(null),
       );
     else setTutorial(null); // tutorials are matched by built-in game
-  }, [begun, stage.kind]);
+  }, [client, begun, stage.kind, game]);
 
   const record = async () => {
     if (!choice) return;
@@ -149,9 +150,9 @@ export function RecordView({
             />
           </label>
         </div>
-        <div className="record-target" aria-label="what to record" data-testid="record-target">
+        <section className="record-target" aria-label="what to record" data-testid="record-target">
           <TargetList client={client} choice={choice} onChoose={setChoice} onError={onError} defaultGame="2048" />
-        </div>
+        </section>
         <label className="consent">
           <input
             type="checkbox"
@@ -164,7 +165,13 @@ export function RecordView({
           captured.
         </label>
         <div className="form-actions">
-          <button className="primary" disabled={!valid} onClick={() => setBegun(true)} data-testid="begin">
+          <button
+            type="button"
+            className="primary"
+            disabled={!valid}
+            onClick={() => setBegun(true)}
+            data-testid="begin"
+          >
             Begin
           </button>
         </div>
@@ -179,7 +186,7 @@ export function RecordView({
       </p>
       <ol className="stages">
         {PLAN[role].map((s, i) => (
-          <li key={i} className={i === stageIndex ? 'current' : i < stageIndex ? 'past' : ''}>
+          <li key={LABEL(s)} className={i === stageIndex ? 'current' : i < stageIndex ? 'past' : ''}>
             {LABEL(s)}
           </li>
         ))}
@@ -203,7 +210,7 @@ export function RecordView({
               and controls in the words the agent's prompt uses for it.
             </p>
           )}
-          <button className="primary" onClick={next} data-testid="read-done">
+          <button type="button" className="primary" onClick={next} data-testid="read-done">
             I have read it
           </button>
         </>
@@ -218,12 +225,13 @@ export function RecordView({
             as usual; recording stops when the game ends or you press Stop ({core?.stopHotkey}).
           </p>
           {rec ? (
-            <button className="stop" onClick={stopRec} data-testid="stop-recording">
+            <button type="button" className="stop" onClick={stopRec} data-testid="stop-recording">
               ■ Stop recording
             </button>
           ) : (
             <div className="form-actions">
               <button
+                type="button"
                 className="primary"
                 onClick={record}
                 disabled={core?.status !== 'idle'}
@@ -234,6 +242,7 @@ export function RecordView({
               {trialRecorded &&
                 (trial < trials ? (
                   <button
+                    type="button"
                     onClick={() => {
                       setTrial((t) => t + 1);
                       setTrialRecorded(false);
@@ -243,7 +252,7 @@ export function RecordView({
                     Next trial
                   </button>
                 ) : (
-                  <button onClick={next} data-testid="play-done">
+                  <button type="button" onClick={next} data-testid="play-done">
                     Continue
                   </button>
                 ))}
@@ -263,7 +272,7 @@ export function RecordView({
             </p>
           )}
           {tutorial && <Replay client={client} id={tutorial} onClose={next} closeLabel="Done watching" />}
-          <button className="primary" onClick={next} data-testid="tutorial-done">
+          <button type="button" className="primary" onClick={next} data-testid="tutorial-done">
             Continue
           </button>
         </>

@@ -29,7 +29,7 @@ export function ReflectionPanel({
   if (!r) return null;
   const call = (p: Promise<unknown>) => p.catch((e: Error) => onError(e.message));
   return (
-    <div className="reflection" aria-label="reflection">
+    <section className="reflection" aria-label="reflection">
       <h3>Reflection</h3>
       <div className="row">
         <select
@@ -76,6 +76,7 @@ export function ReflectionPanel({
       />
       <div className="row">
         <button
+          type="button"
           onClick={() => call(client.request('setLessons', { text: draft }))}
           disabled={draft === r.lessons}
           data-testid="use-lessons"
@@ -84,6 +85,7 @@ export function ReflectionPanel({
         </button>
         {paused && r.review && (
           <button
+            type="button"
             className="primary"
             onClick={() => call(client.request('control', { action: 'resume' }))}
             data-testid="retry"
@@ -95,6 +97,6 @@ export function ReflectionPanel({
           {r.lessons ? `${r.lessons.split(/\s+/).length} words in the next attempt's prompt` : 'no lessons yet'}
         </span>
       </div>
-    </div>
+    </section>
   );
 }

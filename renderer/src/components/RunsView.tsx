@@ -16,11 +16,22 @@ interface StepRow {
   score?: number | null;
 }
 
+/** The parts of a run's run.json the replay header reads (read from disk: any may be missing). */
+interface ReplayMeta {
+  game?: string | null;
+  target?: { label?: string };
+  agent?: string;
+  model?: string | null;
+  status?: string;
+  kind?: string;
+}
+
 export function RunsView({ client, refreshKey }: { client: ApiClient; refreshKey: number }) {
   const [runs, setRuns] = useState<RunSummary[]>([]);
   const [warnings, setWarnings] = useState<string[]>([]);
   const [board, setBoard] = useState<Results['leaderboard']['rows']>([]);
   const [open, setOpen] = useState<string | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: refreshKey is the parent's signal to load the list again
   useEffect(() => {
     client.request('listRuns').then(
       (r) => {
@@ -57,10 +68,10 @@ export function RunsView({ client, refreshKey }: { client: ApiClient; refreshKey
               </tr>
             </thead>
             <tbody>
-              {board.map((r, i) => {
+              {board.map((r) => {
                 const top = Math.max(...board.filter((b) => b.game === r.game).map((b) => b.mean), 1e-9);
                 return (
-                  <tr key={i}>
+                  <tr key={[r.game, r.player, r.model, r.vr, r.lessons, r.space, r.latency].join('|')}>
                     <td>{r.game}</td>
                     <td>{r.player}</td>
                     <td>{r.model ?? '–'}</td>
@@ -148,7 +159,7 @@ export function Replay({
   closeLabel?: string;
 }) {
   const [steps, setSteps] = useState<StepRow[]>([]);
-  const [meta, setMeta] = useState<Record<string, any> | null>(null);
+  const [meta, setMeta] = useState<ReplayMeta | null>(null);
   const [i, setI] = useState(0);
   const [img, setImg] = useState<string | null>(null);
   const [note, setNote] = useState('');
@@ -156,7 +167,7 @@ export function Replay({
   useEffect(() => {
     client.request('getRun', { id }).then(
       (r) => {
-        setMeta(r.meta);
+        setMeta(r.meta as ReplayMeta);
         setSteps(r.steps as unknown as StepRow[]);
         setSkipped(r.warnings ?? []);
       },
@@ -167,7 +178,15 @@ export function Replay({
   const [playing, setPlaying] = useState(false);
   useEffect(() => {
     if (!playing) return;
-    const timer = setInterval(() => setI((k) => (k + 1 < steps.length ? k + 1 : (setPlaying(false), k))), 500);
+    const timer = setInterval(
+      () =>
+        setI((k) => {
+          if (k + 1 < steps.length) return k + 1;
+          setPlaying(false);
+          return k;
+        }),
+      500,
+    );
     return () => clearInterval(timer);
   }, [playing, steps.length]);
   useEffect(() => {
@@ -187,13 +206,18 @@ export function Replay({
   return (
     <section className="replay" aria-label="replay">
       <div className="replay-head">
-        <button onClick={onClose}>{closeLabel}</button>
+        <button type="button" onClick={onClose}>
+          {closeLabel}
+        </button>
         <h2>
           {meta?.game ?? meta?.target?.label} · {meta?.agent}
           {meta?.model ? ` · ${meta.model}` : ''} · {meta?.status}
         </h2>
-        <button onClick={exportIt}>Export folder</button>
+        <button type="button" onClick={exportIt}>
+          Export folder
+        </button>
         <button
+          type="button"
           onClick={async () => {
             try {
               setNote(`Video written to ${(await client.request('exportVideo', { id })).path}`);
@@ -222,10 +246,10 @@ export function Replay({
       ) : (
         <>
           <div className="scrub">
-            <button onClick={() => setPlaying((p) => !p)} data-testid="replay-play">
+            <button type="button" onClick={() => setPlaying((p) => !p)} data-testid="replay-play">
               {playing ? '❚❚ Pause' : '▶ Play'}
             </button>
-            <button onClick={() => setI(Math.max(0, i - 1))} aria-label="previous step">
+            <button type="button" onClick={() => setI(Math.max(0, i - 1))} aria-label="previous step">
               ◀
             </button>
             <input
@@ -237,7 +261,7 @@ export function Replay({
               aria-label="step"
               data-testid="scrub"
             />
-            <button onClick={() => setI(Math.min(steps.length - 1, i + 1))} aria-label="next step">
+            <button type="button" onClick={() => setI(Math.min(steps.length - 1, i + 1))} aria-label="next step">
               ▶
             </button>
             <span data-testid="replay-position">

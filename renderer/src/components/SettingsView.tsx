@@ -151,10 +151,10 @@ export function SettingsView({ client, onSaved }: { client: ApiClient; onSaved: 
         </label>
       </div>
       <div className="form-actions">
-        <button onClick={test} data-testid="test-connection">
+        <button type="button" onClick={test} data-testid="test-connection">
           Test connection
         </button>
-        <button className="primary" onClick={save} data-testid="save-settings">
+        <button type="button" className="primary" onClick={save} data-testid="save-settings">
           Save
         </button>
         {note && (

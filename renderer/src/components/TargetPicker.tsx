@@ -69,6 +69,7 @@ export function TargetList({
   const [windows, setWindows] = useState<WindowSummary[]>([]);
   const [thumbs, setThumbs] = useState<Record<string, WindowThumbnail>>({});
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one polling loop per client; `choice` only matters for the first load, and the callbacks are state setters
   useEffect(() => {
     let alive = true;
     let first = true;
@@ -111,6 +112,7 @@ export function TargetList({
       <div className="cards">
         {games.map((g) => (
           <button
+            type="button"
             key={g.id}
             className={`card ${selected({ kind: 'game', game: g }) ? 'selected' : ''}`}
             onClick={() => onChoose({ kind: 'game', game: g })}
@@ -129,6 +131,7 @@ export function TargetList({
       <div className="cards">
         {windows.map((w) => (
           <button
+            type="button"
             key={w.id}
             className={`card window ${selected({ kind: 'window', window: w }) ? 'selected' : ''}`}
             onClick={() => onChoose({ kind: 'window', window: w })}
@@ -208,7 +211,7 @@ export function TargetPicker({
   return (
     <section className="picker" aria-label="choose a target">
       <TargetList client={client} choice={choice} onChoose={setChoice} onError={onError} />
-      <div className="start-form" aria-label="run options">
+      <fieldset className="start-form" aria-label="run options">
         <label>
           Agent
           <select
@@ -323,11 +326,11 @@ export function TargetPicker({
             onChange={(e) => setPaceMs(Math.max(0, Number(e.target.value) || 0))}
           />
         </label>
-        <button className="primary" disabled={!choice || busy} onClick={start} data-testid="start">
+        <button type="button" className="primary" disabled={!choice || busy} onClick={start} data-testid="start">
           ▶ Start
         </button>
         {busy && <span className="muted">A run is going; stop it first.</span>}
-      </div>
+      </fieldset>
     </section>
   );
 }
