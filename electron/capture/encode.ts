@@ -1,11 +1,15 @@
 /**
  * Raw pixels → the image the model sees. Keeps the exact scale between the window's
  * pixels and the image's so `input/coordinates.ts` can map clicks back.
+ * A JPEG of a frame that needs no resizing (the X11 capture scales in the server) goes straight
+ * to libjpeg-turbo (native/turbojpeg.ts) from the pixels as captured; everything else, and every
+ * frame where that library is missing, through sharp.
  */
 import os from 'node:os';
 import sharp from 'sharp';
 import type { RawFrame } from './types.ts';
 import { packRgb } from '../../native/pixels.ts';
+import { type JpegPixelLayout, turboJpeg } from '../../native/turbojpeg.ts';
 
 // libvips may start with one worker thread (seen here: sharp.concurrency() === 1 on 2 cores);
 // using the cores we have cuts a 1280×800 → 1024 JPEG from ~18 ms to ~12 ms.
@@ -32,7 +36,7 @@ export interface EncodedFrame {
 /**
  * Packed RGB for the encoder. sharp is fastest on 3 channels: dropping the fourth inside its
  * pipeline costs more than packing RGB here (1280×800 → 1024×640 JPEG: 8.3 ms with 4 channels
- * in, 4 ms with 3, plus 1.4 ms to pack). In-process X11 capture delivers RGB already.
+ * in, 4 ms with 3, plus 1.4 ms to pack).
  */
 export function toRgb(frame: RawFrame): { data: Buffer; channels: 3 } {
   if (frame.channels === 3) return { data: frame.data, channels: 3 };
@@ -41,6 +45,8 @@ export function toRgb(frame: RawFrame): { data: Buffer; channels: 3 } {
   packRgb(frame.data, 0, out, 0, n, frame.order === 'bgra');
   return { data: out, channels: 3 };
 }
+
+const TURBO_LAYOUT: Record<RawFrame['order'], JpegPixelLayout> = { rgb: 'rgb', rgba: 'rgbx', bgra: 'bgrx' };
 
 /** A region's size scaled down (never up) to fit `longSide`: the size the model gets. */
 export function fitted(region: { width: number; height: number }, longSide: number): { width: number; height: number } {
@@ -53,12 +59,18 @@ export function fitted(region: { width: number; height: number }, longSide: numb
 }
 
 export async function encodeFrame(frame: RawFrame, opts: EncodeOptions = DEFAULT_ENCODE): Promise<EncodedFrame> {
-  const { data, channels } = toRgb(frame);
   // A frame the capture scaled already is sized against the region it shows.
   const source = frame.source ?? frame;
   const target = fitted(source, opts.longSide);
   const resize = target.width < frame.width || target.height < frame.height;
   const { width, height } = resize ? target : { width: frame.width, height: frame.height };
+  const scale = width / source.width;
+  const tj = opts.format === 'jpeg' && !resize ? turboJpeg() : undefined;
+  if (tj) {
+    const data = tj.encode(frame.data, frame, TURBO_LAYOUT[frame.order], opts.quality);
+    return { data, mime: 'image/jpeg', width, height, scale };
+  }
+  const { data, channels } = toRgb(frame);
   let img = sharp(data, { raw: { width: frame.width, height: frame.height, channels } });
   if (resize) img = img.resize({ width, height, kernel: 'linear', fit: 'fill' });
   const out =
@@ -70,6 +82,6 @@ export async function encodeFrame(frame: RawFrame, opts: EncodeOptions = DEFAULT
     mime: opts.format === 'png' ? 'image/png' : 'image/jpeg',
     width,
     height,
-    scale: width / source.width,
+    scale,
   };
 }

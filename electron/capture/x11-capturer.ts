@@ -5,9 +5,10 @@ import { fitted } from './encode.ts';
 
 /**
  * X11 capture in-process: XShmGetImage over Gamepilot's own X connection (XGetImage where the
- * server refuses shared memory), handed on as packed RGB; when the frame is to be sent smaller
- * (`maxLongSide`), the X server scales it first (XRender, bilinear). See the README's Speed
- * section for the candidates measured.
+ * server refuses shared memory), handed on as the server's own 32-bit pixels (a plain copy: the
+ * JPEG encoder reads them as they are); when the frame is to be sent smaller (`maxLongSide`),
+ * the X server scales it first (XRender, bilinear). See the README's Speed section for the
+ * candidates measured.
  */
 export class X11Capturer implements ScreenCapturer {
   readonly name = 'x11';
@@ -32,14 +33,14 @@ export class X11Capturer implements ScreenCapturer {
     const screen = await this.screenBounds();
     if (!withinScreen(region, screen)) throw offScreenError(region, screen);
     const size = opts.maxLongSide ? fitted(region, opts.maxLongSide) : undefined;
-    const px = this.g.grab(region, size ? { size } : {});
+    const px = this.g.grab(region, { layout: 'native', ...(size ? { size } : {}) });
     const scaled = px.width !== region.width || px.height !== region.height;
     return {
       data: px.data,
       width: px.width,
       height: px.height,
-      channels: 3,
-      order: 'rgb',
+      channels: px.order === 'rgb' ? 3 : 4,
+      order: px.order === 'rgb' ? 'rgb' : px.order === 'bgrx' ? 'bgra' : 'rgba',
       ...(scaled ? { source: { width: region.width, height: region.height } } : {}),
     };
   }
