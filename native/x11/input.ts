@@ -7,6 +7,9 @@ import koffi from 'koffi';
 import { X, xConnection, type XConnection } from './xlib.ts';
 
 const XK_Shift_L = 0xffe1;
+/** How long clients get to fetch a changed keyboard mapping before (and after) its keys are used. */
+const MAPPING_SETTLE_MS = 20;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Pointer buttons as XTest numbers them: 4–7 are the wheel (up, down, left, right). */
 export const BUTTON = { left: 1, middle: 2, right: 3, wheelUp: 4, wheelDown: 5, wheelLeft: 6, wheelRight: 7 } as const;
@@ -32,8 +35,6 @@ interface Keymap {
 export class XTestInput {
   private readonly c: XConnection;
   private keymap: Keymap | undefined;
-  /** A keycode with no keysyms, borrowed to type characters the keyboard lacks. */
-  private spare: number | undefined;
 
   constructor(connect: () => XConnection = xConnection) {
     this.c = connect();
@@ -71,32 +72,48 @@ export class XTestInput {
 
   /**
    * Types text: each character through the key that produces it (with Shift when it is the
-   * shifted level); one the keyboard lacks is mapped for the moment onto a spare keycode, as
-   * xdotool does, and the mapping is put back afterwards.
+   * shifted level). Characters the keyboard lacks are mapped for the moment onto spare (empty)
+   * keycodes, each onto its own, as xdotool does, and the mapping is put back afterwards; one
+   * keycode per character, because a client reads the mapping only when it handles the key
+   * event, so a keycode remapped for the next character would turn this one into that one.
+   * Xlib and GTK clients follow such changes; Chromium under Xvfb ignores them (as it does for
+   * nut-js and xdotool), so it receives only the characters its keyboard has.
    */
-  async type(text: string, eachDone?: () => Promise<void>) {
-    let borrowed = false;
-    try {
-      for (const ch of text) {
-        const sym = keysymOfChar(ch);
-        let k = this.keycodeOf(sym);
-        if (!k) {
-          k = { code: this.borrowSpare(sym), shift: false };
-          borrowed = true;
-          await new Promise((r) => setTimeout(r, 10)); // clients fetch the new mapping first
+  async type(text: string) {
+    const syms = [...text].map(keysymOfChar);
+    for (let i = 0; i < syms.length; ) {
+      // As many characters as there are spare keycodes for the ones missing.
+      const spares = this.spareKeycodes();
+      const borrowed = new Map<number, number>();
+      let end = i;
+      for (; end < syms.length; end++) {
+        const sym = syms[end]!;
+        if (borrowed.has(sym) || this.keycodeOf(sym)) continue;
+        if (borrowed.size === spares.length) break;
+        borrowed.set(sym, spares[borrowed.size]!);
+      }
+      if (end === i) throw new Error(`no free keycode to type keysym 0x${syms[i]!.toString(16)}`);
+      try {
+        if (borrowed.size) {
+          for (const [sym, code] of borrowed) this.setMapping(code, sym);
+          await sleep(MAPPING_SETTLE_MS); // clients fetch the new mapping first
         }
-        if (k.shift) this.key(XK_Shift_L, true);
-        this.fake(() => this.c.lib.fn.XTestFakeKeyEvent(this.c.display, k.code, X.True, 0));
-        this.fake(() => this.c.lib.fn.XTestFakeKeyEvent(this.c.display, k.code, X.False, 0));
-        if (k.shift) this.key(XK_Shift_L, false);
-        if (eachDone) await eachDone();
+        for (const sym of syms.slice(i, end)) {
+          const code = borrowed.get(sym);
+          const k = code ? { code, shift: false } : this.keycodeOf(sym)!;
+          if (k.shift) this.key(XK_Shift_L, true);
+          this.fake(() => this.c.lib.fn.XTestFakeKeyEvent(this.c.display, k.code, X.True, 0));
+          this.fake(() => this.c.lib.fn.XTestFakeKeyEvent(this.c.display, k.code, X.False, 0));
+          if (k.shift) this.key(XK_Shift_L, false);
+        }
+      } finally {
+        if (borrowed.size) {
+          this.c.lib.fn.XSync(this.c.display, X.False);
+          await sleep(MAPPING_SETTLE_MS); // the last characters arrive under their mapping
+          for (const code of borrowed.values()) this.setMapping(code, 0);
+        }
       }
-    } finally {
-      if (borrowed) {
-        this.c.lib.fn.XSync(this.c.display, X.False);
-        await new Promise((r) => setTimeout(r, 50)); // let the last character arrive under its mapping
-        this.setSpare(0);
-      }
+      i = end;
     }
   }
 
@@ -135,25 +152,18 @@ export class XTestInput {
     return undefined;
   }
 
-  private borrowSpare(keysym: number): number {
+  /** Keycodes with no keysym at all, from the top (where keyboards have the fewest keys). */
+  private spareKeycodes(): number[] {
     const m = this.map();
-    if (this.spare === undefined) {
-      for (let i = m.syms.length / m.perKeycode - 1; i >= 0; i--) {
-        if (m.syms.slice(i * m.perKeycode, (i + 1) * m.perKeycode).every((s) => s === 0)) {
-          this.spare = m.min + i;
-          break;
-        }
-      }
-    }
-    if (this.spare === undefined) throw new Error(`no free keycode to type keysym 0x${keysym.toString(16)}`);
-    this.setSpare(keysym);
-    return this.spare;
+    const spares: number[] = [];
+    for (let i = m.syms.length / m.perKeycode - 1; i >= 0; i--)
+      if (m.syms.slice(i * m.perKeycode, (i + 1) * m.perKeycode).every((s) => s === 0)) spares.push(m.min + i);
+    return spares;
   }
 
-  private setSpare(keysym: number) {
-    if (this.spare === undefined) return;
+  private setMapping(code: number, keysym: number) {
     const { fn } = this.c.lib;
-    fn.XChangeKeyboardMapping(this.c.display, this.spare, 2, [keysym, keysym], 1);
+    fn.XChangeKeyboardMapping(this.c.display, code, 2, [keysym, keysym], 1);
     fn.XSync(this.c.display, X.False);
   }
 }
