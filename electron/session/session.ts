@@ -116,6 +116,12 @@ export type SessionStepRecord = StepRecord & {
   paused_ms: number;
   drift_ticks?: number;
   act_ticks?: number;
+  /**
+   * A window no engine drives: how the step waited after acting — until the window had drawn
+   * and held still (`drawing`: whether it drew, and how often), or a fixed time (`fixed`: its
+   * drawing cannot be followed, or it animates by itself).
+   */
+  settle?: { by: 'drawing'; drew: boolean; draws: number } | { by: 'fixed' };
 };
 
 /** What `status` reports: running or paused while going, then how the run ended. */
@@ -163,6 +169,7 @@ interface StepTrace {
     applied?: number;
     settled?: number;
   };
+  settle?: SessionStepRecord['settle'];
 }
 
 /** The clock of this step: the latency mode and its policy, and how long the world had been frozen before. */
@@ -678,7 +685,7 @@ export class Session extends EventEmitter<SessionEvents> {
     this.emitWorld();
     if (choice.actions.length && !this.abort.signal.aborted) {
       const game = this.deps.target.game;
-      if (!game) await this.settleWindow();
+      if (!game) trace.settle = await this.settleWindow();
       else {
         const executed = choice.actions
           .slice(0, acted.outcomes.length)
@@ -714,23 +721,24 @@ export class Session extends EventEmitter<SessionEvents> {
    * most `settleMaxMs`; when it does not start drawing within `settleMs`, no longer). A window
    * that animates by itself, or one whose drawing cannot be followed, gets the fixed `settleMs`.
    */
-  private async settleWindow() {
+  private async settleWindow(): Promise<NonNullable<SessionStepRecord['settle']>> {
     const watch = this.drawing?.watch;
     const { settleMs, settleQuietMs, settleMaxMs } = this.config;
     if (watch && !this.drewOnItsOwn) {
       try {
-        await watch.settled({
+        const r = await watch.settled({
           quietMs: settleQuietMs,
           firstMs: settleMs,
           maxMs: Math.max(settleMs, settleMaxMs),
           signal: this.abort.signal,
         });
-        return;
+        return { by: 'drawing', drew: r.changed, draws: r.draws };
       } catch {
         /* the fixed wait below */
       }
     }
     await sleep(settleMs, this.abort.signal);
+    return { by: 'fixed' };
   }
 
   /** Record: the step's record, assembled here from every stage, appended to the run and emitted. */
@@ -778,6 +786,7 @@ export class Session extends EventEmitter<SessionEvents> {
       ...(ticksAtAct !== null && ticksActed !== null ? { act_ticks: ticksActed - ticksAtAct } : {}),
       ...(clock.mode === 'lcrt' ? computeRecord(computeMs, decision) : {}),
       ...(shot.freezeVerified !== undefined ? { freeze_verified: shot.freezeVerified } : {}),
+      ...(trace.settle ? { settle: trace.settle } : {}),
       ...(decision.usage ? { tokens: decision.usage } : {}),
       ...(decision.costUsd !== undefined ? { cost_usd: decision.costUsd } : {}),
       ...(decision.attempts ? { attempts: decision.attempts } : {}),
