@@ -3,6 +3,7 @@ import { CodedError } from '../electron/domain.ts';
 import { tictactoe } from './tictactoe/index.ts';
 import { g2048 } from './g2048/index.ts';
 import { snake } from './snake/index.ts';
+import { maze } from './maze/index.ts';
 
 export * from './types.ts';
 
@@ -11,6 +12,7 @@ export const BUILTIN_GAMES: Record<string, GameDefinition> = {
   [tictactoe.id]: tictactoe,
   [g2048.id]: g2048,
   [snake.id]: snake,
+  [maze.id]: maze,
 };
 
 export function getGame(id: string): GameDefinition {

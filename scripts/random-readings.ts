@@ -11,6 +11,8 @@ import { parseArgs } from 'node:util';
 import { tictactoe } from '../games/tictactoe/index.ts';
 import { g2048 } from '../games/g2048/index.ts';
 import { snake } from '../games/snake/index.ts';
+import { GAMEVERSE_MAZE, maze, MazeGame } from '../games/maze/index.ts';
+import { generateMaze, moveFrom } from '../games/maze/engine.ts';
 import { pick, seededRng, type Rng } from '../games/shared/rng.ts';
 import type { GameDefinition, GameInstance, HitRect } from '../games/types.ts';
 import { slide, type Direction } from '../games/g2048/rules.ts';
@@ -22,6 +24,8 @@ interface Reading {
   name: string;
   chosen: boolean;
   paper: string;
+  /** Plays this variant of the game instead of the built-in one (e.g. another maze size). */
+  variant?: GameDefinition;
   /** One decision: a semantic move, a click at window pixel (x, y), or nothing that moves. */
   decide(g: GameInstance, rng: Rng): string | { x: number; y: number } | null;
 }
@@ -35,7 +39,7 @@ interface Geometry {
 const DIRECTIONS = ['up', 'down', 'left', 'right'];
 
 function playEpisode(def: GameDefinition, episode: number, reading: Reading, rng: Rng, geometry?: Geometry): number {
-  const g = def.create({ seed: 0, episode, rng: seededRng(1000003 * 7 + episode) });
+  const g = (reading.variant ?? def).create({ seed: 0, episode, rng: seededRng(1000003 * 7 + episode) });
   for (let step = 0; step < def.defaultMaxSteps && !g.isOver(); step++) {
     const d = reading.decide(g, rng);
     if (d === null) continue;
@@ -153,15 +157,60 @@ function readings(geometry?: Geometry): Reading[] {
       paper: '7.0 ± 9.1',
       decide: (g, r) => pick(r, g.validMoves()),
     },
+    {
+      game: 'maze',
+      space: 'gui',
+      name: 'PRESS of one of the four arrow keys (into a wall: the ball stays)',
+      chosen: true,
+      paper: '21.3 ± 2.7',
+      decide: (_g, r) => pick(r, DIRECTIONS),
+    },
+    {
+      game: 'maze',
+      space: 'gui',
+      name: 'only a direction that moves the ball',
+      chosen: false,
+      paper: '21.3 ± 2.7',
+      decide: (g, r) =>
+        pick(
+          r,
+          DIRECTIONS.filter((d) => moves(g, d)),
+        ),
+    },
+    {
+      game: 'maze',
+      space: 'gui',
+      name: `any of the ${GUI_ACTION_TYPES.length} GUI action types (PRESS: an arrow key; the rest change nothing)`,
+      chosen: false,
+      paper: '21.3 ± 2.7',
+      decide: (_g, r) => anyGuiType(r),
+    },
+    {
+      game: 'maze',
+      space: 'gui',
+      name: 'four arrow keys on a 5×5 maze (size 5, start and target more than 7 moves apart)',
+      chosen: false,
+      paper: '21.3 ± 2.7',
+      variant: {
+        ...maze,
+        create: ({ rng }) => new MazeGame(generateMaze({ ...GAMEVERSE_MAZE, size: 5, minDistance: 8 }, rng)),
+      },
+      decide: (_g, r) => pick(r, DIRECTIONS),
+    },
   );
   return list;
 }
+
+/** Whether moving `dir` moves the maze's ball (not into a wall or off the maze). */
+const moves = (g: GameInstance, dir: string) =>
+  moveFrom((g as MazeGame).maze, (g.snapshot() as { ball: { row: number; col: number } }).ball, dir as Direction) !==
+  null;
 
 /** Whether moving `dir` changes the 2048 board. */
 const changes = (g: GameInstance, dir: string) =>
   slide((g.snapshot() as { grid: number[] }).grid, dir as Direction).moved;
 
-const GAMES: Record<string, GameDefinition> = { tictactoe, '2048': g2048, snake };
+const GAMES: Record<string, GameDefinition> = { tictactoe, '2048': g2048, snake, maze };
 
 async function main() {
   const { values } = parseArgs({ options: { episodes: { type: 'string' }, json: { type: 'boolean' } } });

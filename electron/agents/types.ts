@@ -5,6 +5,7 @@ import type { EncodedFrame } from '../capture/encode.ts';
 import type { FrameGeometry } from '../input/coordinates.ts';
 import type { GameDefinition, GameInstance, HitRect } from '../../games/types.ts';
 import type { ModelCallRecord } from './model-call.ts';
+import type { Profile } from '../profiles/schema.ts';
 
 export interface Observation {
   step: number;
@@ -36,6 +37,8 @@ export interface PreviousStep {
 export interface DecideContext {
   space: ActionSpace;
   game?: GameDefinition;
+  /** The title's profile: its prompt parts take the place of the built-in's (and of the generic prompt for a window). */
+  profile?: Profile;
   /** Ground truth, offered to baselines only (the VLM agent never reads it). */
   instance?: GameInstance;
   signal: AbortSignal;

@@ -11,6 +11,7 @@ import { parseModelOutput } from '../actions/parse.ts';
 import type { ActionSpace, ImageDetail } from '../domain.ts';
 import { toWire } from '../actions/schema.ts';
 import type { GameDefinition } from '../../games/types.ts';
+import type { Profile } from '../profiles/schema.ts';
 import { render, loadTemplate, fill } from './prompts.ts';
 import { costOf, priceFor, type Price } from './pricing.ts';
 import type { Agent, ComputeTime, DecideContext, Decision, Observation, PreviousStep, TokenUsage } from './types.ts';
@@ -123,6 +124,11 @@ export class VlmAgent implements Agent {
     return this.usedExperience;
   }
 
+  /** Frames per request, when the run did not set it (a profile's history). */
+  setHistory(k: number) {
+    this.settings.history = k;
+  }
+
   setExperience(text: string | undefined) {
     this.settings.experience = text;
   }
@@ -135,18 +141,26 @@ export class VlmAgent implements Agent {
     return this.settings.model;
   }
 
-  systemPrompt(obs: Observation, space: ActionSpace, game?: GameDefinition): string {
+  /** The system prompt: the profile's parts in the title's own terms, else the built-in's, else a generic one. */
+  systemPrompt(obs: Observation, space: ActionSpace, game?: GameDefinition, profile?: Profile): string {
     const template = loadTemplate(this.settings.systemPrompt ?? 'system');
     const gui = space === 'gui';
+    const p = profile?.prompt;
+    const controls = gui
+      ? (p?.controls ?? game?.controls.gui)
+      : (p?.semanticControls ?? game?.controls.semantic ?? p?.controls);
+    const keys = gui && profile?.actions.allowedKeys ? profile.actions.allowedKeys : undefined;
     return fill(template, {
-      game_title: game?.title ?? 'a game',
+      game_title: profile?.title ?? game?.title ?? 'a game',
       action_space_name: gui ? 'mouse and keyboard actions' : 'named game moves',
-      rules: game?.rules ?? 'Play the game shown in the window as well as you can.',
-      controls: game
-        ? gui
-          ? game.controls.gui
-          : game.controls.semantic
-        : 'Use the mouse and keyboard as the game expects.',
+      rules: p?.rules ?? game?.rules ?? 'Play the game shown in the window as well as you can.',
+      controls:
+        (controls ?? 'Use the mouse and keyboard as the game expects.') +
+        (keys ? `\n\nOnly these keys work here; any other key is refused: ${keys.join(', ')}.` : ''),
+      screen_section: p?.screen ? render('profile-screen', { screen: p.screen }) : '',
+      examples_section: p?.examples?.length
+        ? render('profile-examples', { examples: p.examples.map((e) => `- ${e}`).join('\n') })
+        : '',
       action_reference: gui
         ? render('gui-actions', { image_width: obs.frame.width, image_height: obs.frame.height })
         : '',
@@ -165,10 +179,10 @@ export class VlmAgent implements Agent {
 
   async decide(obs: Observation, ctx: DecideContext): Promise<Decision> {
     const image = `data:${obs.frame.mime};base64,${obs.frame.data.toString('base64')}`;
-    const user = this.userText(obs, ctx.game);
+    const user = this.userText(obs, ctx.game, ctx.profile);
     if (this.settings.experience?.trim()) this.usedExperience = true;
     const messages: ChatCompletionMessageParam[] = [
-      { role: 'system', content: this.systemPrompt(obs, ctx.space, ctx.game) },
+      { role: 'system', content: this.systemPrompt(obs, ctx.space, ctx.game, ctx.profile) },
     ];
     const past = this.settings.history > 1 ? this.turns.slice(-(this.settings.history - 1)) : [];
     for (const t of past) {
@@ -255,11 +269,13 @@ export class VlmAgent implements Agent {
   }
 
   /** One step's message: target task, previous state (from history 2 on), current state. */
-  userText(obs: Observation, game?: GameDefinition): string {
+  userText(obs: Observation, game?: GameDefinition, profile?: Profile): string {
     const gameText = this.settings.includeGameText && obs.gameText ? `\nThe board as text:\n${obs.gameText}` : '';
+    const title = profile?.title ?? game?.title;
     const task =
+      profile?.prompt.task ??
       game?.task ??
-      (game ? `Play ${game.title} as well as you can.` : 'Play the game in the window as well as you can.');
+      (title ? `Play ${title} as well as you can.` : 'Play the game in the window as well as you can.');
     const previous =
       this.settings.history > 1 ? render('previous-state', { previous: describePrevious(obs.previous) }) : '';
     return render('user-step', {

@@ -95,7 +95,10 @@ export const StartRunSchema = z.object({
   maxSteps: z.number().int().min(1).max(100000).optional(),
   seed: z.number().int().default(0),
   paceMs: z.number().min(0).max(60000).default(0),
-  latency: z.enum(LATENCY_MODES).default('normal'),
+  /** Default: the profile's, else normal. */
+  latency: z.enum(LATENCY_MODES).optional(),
+  /** A profile id to follow; null: none; absent: the one whose match fits the target. */
+  profile: z.string().min(1).max(64).nullable().optional(),
   reflection: z
     .object({
       mode: z.enum(REFLECTION_MODES),
@@ -116,6 +119,23 @@ export const StartRunSchema = z.object({
 export type StartRun = z.infer<typeof StartRunSchema>;
 
 const empty = z.object({}).strict();
+
+/** The main fields of a profile as the New run tab edits them; the core checks the whole profile. */
+export const ProfileEditSchema = z
+  .object({
+    rules: z.string().trim().min(1).max(8000),
+    screen: z.string().trim().max(8000),
+    controls: z.string().trim().min(1).max(8000),
+    /** Empty: any key. */
+    allowedKeys: z.array(z.string().min(1).max(40)).max(200),
+    maxSteps: z.number().int().min(1).max(100000),
+    trials: z.number().int().min(1).max(10000),
+    latency: z.enum(LATENCY_MODES),
+    freeze: z.enum(['engine', 'process', 'pause-key', 'none']),
+    pauseKey: z.string().max(40),
+  })
+  .strict();
+export type ProfileEdit = z.infer<typeof ProfileEditSchema>;
 
 /** Every request: its params schema. Results are typed in `Results`. */
 export const REQUESTS = {
@@ -158,6 +178,14 @@ export const REQUESTS = {
   }),
   stopRecording: empty,
   findTutorial: z.object({ game: z.string().min(1) }),
+  /** Every profile: shipped and the user's. */
+  listProfiles: empty,
+  /** The profiles that fit a target (none, one, or several to choose from). */
+  matchProfile: z.object({
+    target: z.union([z.object({ game: z.string().min(1) }), z.object({ windowId: z.string().min(1) })]),
+  }),
+  /** Saves an edited profile as the user's own (<config>/profiles/<id>.yaml), replacing a shipped one of that id. */
+  saveProfile: z.object({ id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/), edit: ProfileEditSchema }).strict(),
   /** Written into the exports folder (or where the app's save dialog says); `name` defaults to `<id>.mp4`. */
   exportVideo: z.object({ id: runId, name: exportName('.mp4').optional() }).strict(),
   getSettings: empty,
@@ -200,6 +228,22 @@ export interface WindowThumbnail {
   /** Only part of it is on the screen: the picture shows that part. */
   clipped: boolean;
 }
+/** A profile as the UI shows it: what it is, where it lives, and its editable fields. */
+export interface ProfileSummary {
+  id: string;
+  title: string;
+  file: string;
+  source: 'shipped' | 'user' | 'given';
+  category: string;
+  tier: string;
+  scoring: string;
+  agent: string;
+  builtin: string | null;
+  setup: { start: string; display?: string; resolution?: string; other?: string } | null;
+  task: string | null;
+  edit: ProfileEdit;
+}
+
 export interface GameSummary {
   id: string;
   title: string;
@@ -268,6 +312,10 @@ export interface Results {
   startRecording: { id: string };
   stopRecording: { result: RecordingResult | null };
   findTutorial: { id: string | null };
+  /** `errors`: profile files refused whole, each naming file, line and field. */
+  listProfiles: { profiles: ProfileSummary[]; errors: string[] };
+  matchProfile: { candidates: ProfileSummary[] };
+  saveProfile: { profile: ProfileSummary };
   exportVideo: { path: string };
   getSettings: { settings: Settings; apiKeySet: boolean; secretStorage: string };
   /** `keyCleared`: the endpoint changed without a new key, so the stored key was dropped. */

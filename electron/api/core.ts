@@ -28,6 +28,8 @@ import { IdcActivity } from './idc-activity.ts';
 import { RecordingActivity } from './recording-activity.ts';
 import { libraryHandlers, type LibraryDeps } from './library.ts';
 import { targetHandlers } from './targets.ts';
+import { profileHandlers } from './profiles.ts';
+import { defaultConfigDir } from '../util/paths.ts';
 import type { ViewLauncher } from '../session/targets.ts';
 import { createCapturer } from '../capture/index.ts';
 import type { ScreenCapturer } from '../capture/types.ts';
@@ -44,6 +46,8 @@ export interface CoreDeps extends LibraryDeps {
   capturer?: ScreenCapturer;
   /** Windows of this app: never offered as targets. */
   isOwnWindow?: (w: WindowSummary) => boolean;
+  /** Where the user's profiles live (<configDir>/profiles; default: the per-user config folder). */
+  configDir?: string;
 }
 
 /** Everything the core emits: the contract's events, and saved settings (for its shell: the stop hotkey). */
@@ -82,6 +86,7 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
         ...(deps.launchView ? { launchView: deps.launchView } : {}),
         ...(deps.isOwnWindow ? { isOwnWindow: deps.isOwnWindow } : {}),
       }),
+      ...profileHandlers({ configDir: deps.configDir ?? defaultConfigDir(), wm: deps.wm }),
       startRun: (p) => this.startRun(p),
       control: (p) => this.control(p.action),
       setLatency: async (p) => this.liveRun().setLatency(p.mode),
@@ -198,6 +203,7 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
       capturer: this.capturer,
       ...(launchView ? { launchView } : {}),
       model: () => this.settings.model(),
+      configDir: this.deps.configDir ?? defaultConfigDir(),
       imageSize: this.settings.settings.imageSize,
       emit: (e) => this.emitEvent(e),
       phase: (run, phase) => this.slot.setPhase(run, phase),

@@ -8,7 +8,8 @@ import type { CoreEvent, LiveRun, ParamsOut, Results, StartRun, WorldState } fro
 import type { Activity } from './activity.ts';
 import type { RunModelSettings } from './settings.ts';
 import { openTarget } from './targets.ts';
-import { makeAgent, wireSession, type RunOptions } from '../session/compose.ts';
+import { makeAgent, wireSession, type ProfileChoice, type RunOptions } from '../session/compose.ts';
+import { loadCatalog, profileById } from '../profiles/registry.ts';
 import type { Session } from '../session/session.ts';
 import type { Target, ViewLauncher } from '../session/targets.ts';
 import type { ScreenCapturer } from '../capture/types.ts';
@@ -30,6 +31,8 @@ export interface RunContext {
   model(): RunModelSettings;
   /** The long side of the images the model gets (Settings). */
   imageSize: number;
+  /** Where the user's profiles live (<configDir>/profiles). */
+  configDir?: string;
   emit(e: CoreEvent): void;
   /** The session paused or resumed itself. */
   phase(run: RunActivity, phase: 'running' | 'paused'): void;
@@ -68,6 +71,15 @@ function reflectionRequest(
     throw new CodedError('bad-input', (err as Error).message);
   }
   return req;
+}
+
+/** A profile id, null (none) or absent (the one that fits the target), as the composition root takes it. */
+function profileChoice(id: string | null | undefined, configDir: string | undefined): ProfileChoice {
+  if (id === null) return { kind: 'none' };
+  const catalog = loadCatalog(configDir ? { configDir } : {});
+  return id === undefined
+    ? { kind: 'match', entries: catalog.entries }
+    : { kind: 'chosen', entry: profileById(catalog, id) };
 }
 
 export class RunActivity implements Activity {
@@ -140,8 +152,9 @@ export class RunActivity implements Activity {
         capturer: ctx.capturer,
         encode: { longSide: ctx.imageSize, format: 'jpeg', quality: 80 },
         minStepMs: req.paceMs,
-        latency: req.latency,
+        ...(req.latency ? { latency: req.latency } : {}),
         ...(vlm ? { vlm } : {}),
+        profile: profileChoice(req.profile, ctx.configDir),
       };
       const agent = makeAgent(options);
       if (req.space === 'semantic' && !('game' in req.target))

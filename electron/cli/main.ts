@@ -18,6 +18,7 @@ import { recordCommand } from './record-command.ts';
 import { idcCommandAction, idcOptionsFrom } from './idc-command.ts';
 import { webCommand } from './web-command.ts';
 import { benchCommand, gamesCommand, leaderboardCommand, videoCommand, windowsCommand } from './list-commands.ts';
+import { profileNewCommand, profilesCommand } from './profile-command.ts';
 import type { IdcOptions } from '../reflection/idc.ts';
 
 const ACTIONS: Actions = {
@@ -30,8 +31,10 @@ const ACTIONS: Actions = {
   leaderboard: leaderboardCommand,
   video: videoCommand,
   web: webCommand,
+  profiles: profilesCommand,
+  profileNew: profileNewCommand,
 };
-const COMMANDS = new Set(Object.keys(ACTIONS));
+const COMMANDS = new Set([...Object.keys(ACTIONS), 'profile']);
 
 /** Keys given on the command line, so the log never shows them (the logger scrubs registered secrets). */
 function registerArgvSecrets(argv: string[]) {

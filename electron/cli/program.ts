@@ -55,7 +55,7 @@ export interface RunFlags extends TargetFlags {
   baseUrl?: string;
   apiKey?: string;
   prompt?: string;
-  history: number;
+  history?: number;
   detail: 'low' | 'high' | 'auto';
   temperature?: number;
   maxTokens?: number;
@@ -75,10 +75,12 @@ export interface RunFlags extends TargetFlags {
   settleMs: number;
   maxErrors: number;
   paceMs: number;
-  latency: LatencyMode;
-  stopIntervalMs: number;
-  slowBufferMs: number;
+  latency?: LatencyMode;
+  stopIntervalMs?: number;
+  slowBufferMs?: number;
   pauseKey?: string;
+  /** An id or a file; false: --no-profile. */
+  profile?: string | false;
   reflection: ReflectionMode;
   tutorial?: string;
   reflectAfter: 'failed' | 'every';
@@ -166,6 +168,14 @@ export interface Actions {
   leaderboard(o: LeaderboardFlags): Promise<number> | number;
   video(dir: string, o: { out?: string }): Promise<number>;
   web(o: WebFlags): Promise<number>;
+  profiles(o: { json?: boolean }): Promise<number> | number;
+  profileNew(o: ProfileNewFlags): Promise<number>;
+}
+
+export interface ProfileNewFlags {
+  window: string;
+  out?: string;
+  id?: string;
 }
 
 /** Called with each command's exit code once its action is done. */
@@ -209,7 +219,7 @@ function modelOptions(cmd: Command): Command {
         '--history <k>',
         "frames per request: 2 = the current frame plus the previous step's frame and answer; 1 = the current frame only",
         { min: 1 },
-      ).default(v.history),
+      ).default(undefined, `the profile's, else ${v.history}`),
     )
     .addOption(choiceOption('--detail <level>', 'image detail hint', IMAGE_DETAILS).default(v.detail))
     .addOption(numberOption('--temperature <t>', 'sampling temperature (default: the provider’s)', { min: 0 }))
@@ -352,11 +362,15 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .addOption(
       intOption(
         '--episodes <n>',
-        "episodes to play (default: the game's trials — Tic-Tac-Toe 20, 2048 5, Snake 10 — and 1 for a window)",
+        "episodes to play (default: the profile's or the game's trials — Tic-Tac-Toe 20, 2048 5, Snake 10, Maze 10 — else 1)",
         { min: 1 },
       ),
     )
-    .addOption(intOption('--max-steps <n>', "steps per episode (default: the game's own, 50 for a window)", { min: 1 }))
+    .addOption(
+      intOption('--max-steps <n>', "steps per episode (default: the profile's or the game's own, else 50)", {
+        min: 1,
+      }),
+    )
     .addOption(intOption('--seed <s>', 'seed of the built-in games and of the random agent').default(0))
     .addOption(outDir('run folders'));
   modelOptions(run)
@@ -394,20 +408,34 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
         DEFAULT_SESSION.minStepMs,
       ),
     )
-    .addOption(choiceOption('--latency <mode>', 'how the world waits for the model', LATENCY_MODES).default('normal'))
+    .addOption(
+      choiceOption('--latency <mode>', 'how the world waits for the model', LATENCY_MODES).default(
+        undefined,
+        "the profile's, else normal",
+      ),
+    )
     .addOption(
       numberOption('--stop-interval-ms <ms>', 'stop: the world runs this long after acting', { min: 0 }).default(
-        DEFAULT_LATENCY.stopIntervalMs,
+        undefined,
+        `the profile's, else ${DEFAULT_LATENCY.stopIntervalMs}`,
       ),
     )
     .addOption(
       numberOption('--slow-buffer-ms <ms>', 'slow: the world pauses this long after each capture', { min: 0 }).default(
-        DEFAULT_LATENCY.slowBufferMs,
+        undefined,
+        `the profile's, else ${DEFAULT_LATENCY.slowBufferMs}`,
       ),
     )
     .addOption(
       new Option('--pause-key <key>', 'freeze a window with its own pause key instead of suspending its process'),
-    );
+    )
+    .addOption(
+      new Option(
+        '--profile <id|file>',
+        "the title's profile: an id (`gamepilot profiles`) or a YAML/JSON file (default: the one whose match fits the target)",
+      ),
+    )
+    .addOption(new Option('--no-profile', 'follow no profile: the generic prompt and no title limits'));
   reflectionOptions(run)
     .addOption(jsonFlag())
     .addOption(quietFlag())
@@ -497,6 +525,35 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .action(act((o: RecordFlags) => actions.record(o)));
 
   idcCommand(program).action(act((o: IdcFlags) => actions.idc(o)));
+
+  program
+    .command('profiles')
+    .description("list the titles' profiles: shipped, the user's (<config>/profiles), with category, tier and scoring")
+    .addOption(jsonFlag())
+    .action(act((o: { json?: boolean }) => actions.profiles(o)));
+
+  program
+    .command('profile')
+    .description('work on profiles')
+    .command('new')
+    .description('write a starter profile from a live window (title, size, executable, a first screenshot beside it)')
+    .addOption(
+      checkedOption(
+        '--window <regex>',
+        'the window whose title matches (case-insensitive); it must match exactly one',
+        parseTitlePattern,
+      ).makeOptionMandatory(),
+    )
+    .addOption(new Option('--out <file>', 'where to write it (default: <config>/profiles/<id>.yaml)'))
+    .addOption(
+      patternOption(
+        '--id <id>',
+        'the profile id (default: from the title)',
+        /^[a-z0-9][a-z0-9-]{0,63}$/,
+        'lower-case letters, digits and dashes',
+      ),
+    )
+    .action(act((o: ProfileNewFlags) => actions.profileNew(o)));
 
   program
     .command('leaderboard')

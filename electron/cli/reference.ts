@@ -13,7 +13,7 @@ const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const code = (s: string) => `\`${s}\``;
 
 function defaultText(o: Option): string {
-  if (o.negate || o.defaultValue === undefined) return '';
+  if (o.negate || (o.defaultValue === undefined && !o.defaultValueDescription)) return '';
   return code(
     o.defaultValueDescription ?? (typeof o.defaultValue === 'string' ? o.defaultValue : JSON.stringify(o.defaultValue)),
   );
@@ -27,14 +27,21 @@ function whatText(o: Option): string {
   return parts.join('; ');
 }
 
-/** The usage line of a command: `gamepilot video [options] <dir>`. */
+/** The usage line of a command: `gamepilot video [options] <dir>`, `gamepilot profile new [options]`. */
 export function usageLine(cmd: Command): string {
-  return `gamepilot ${cmd.name()} ${cmd.usage()}`;
+  const names = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
+  return `gamepilot ${names.join(' ')} ${cmd.usage()}`;
+}
+
+/** Every command that does something: a group's subcommands in its place. */
+function leafCommands(program: Command): Command[] {
+  return program.commands.flatMap((c) => (c.commands.length ? c.commands : [c]));
 }
 
 /** One markdown table per command: option, what it takes, default. */
 export function optionReference(program: Command): string {
-  const sections = program.commands.map((cmd) => {
+  const sections = leafCommands(program).map((cmd) => {
     const rows = cmd.options.map((o) => `| ${code(o.flags)} | ${cell(whatText(o))} | ${defaultText(o)} |`);
     const args = cmd.registeredArguments.map(
       (a) => `| ${code(a.required ? `<${a.name()}>` : `[${a.name()}]`)} | ${cell(a.description)} | |`,

@@ -1,5 +1,4 @@
 /** `gamepilot run`: an agent plays a built-in game or a window; every step is recorded. */
-import { getGame } from '../../games/index.ts';
 import { prepareRun, type RunOptions } from '../session/compose.ts';
 import type { ReflectionRecord } from '../reflection/records.ts';
 import { attachReflection, checkReflectionRequest, type ReflectionRequest } from '../reflection/setup.ts';
@@ -11,6 +10,8 @@ import { io } from './io.ts';
 import { UsageError } from './options.ts';
 import type { RunFlags, TargetFlags } from './program.ts';
 import { configuredStopHotkey } from './settings.ts';
+import { profileChoiceFrom } from './profile-command.ts';
+import type { ProfileEntry } from '../profiles/registry.ts';
 
 /** Exactly one target, as RunOptions wants it. */
 export function targetFrom(o: TargetFlags): Pick<RunOptions, 'game' | 'window' | 'windowId'> {
@@ -35,15 +36,18 @@ export function runOptionsFrom(o: RunFlags): RunOptions {
     ...target,
     agent: o.agent,
     space: o.actionSpace,
-    episodes: o.episodes ?? (o.game ? getGame(o.game).trials : 1),
+    ...(o.episodes !== undefined ? { episodes: o.episodes } : {}),
     ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}),
     seed: o.seed,
     outDir: o.out,
     capture: o.capture,
     encode: { longSide: o.imageSize, format: o.format, quality: o.quality },
     settleMs: o.settleMs,
-    latency: o.latency,
-    latencySettings: { stopIntervalMs: o.stopIntervalMs, slowBufferMs: o.slowBufferMs },
+    ...(o.latency ? { latency: o.latency } : {}),
+    latencySettings: {
+      ...(o.stopIntervalMs !== undefined ? { stopIntervalMs: o.stopIntervalMs } : {}),
+      ...(o.slowBufferMs !== undefined ? { slowBufferMs: o.slowBufferMs } : {}),
+    },
     ...(o.pauseKey ? { pauseKey: o.pauseKey } : {}),
     ...(o.allowKeys?.length ? { allowedKeys: o.allowKeys } : {}),
     minStepMs: o.paceMs,
@@ -53,7 +57,7 @@ export function runOptionsFrom(o: RunFlags): RunOptions {
       ...(o.baseUrl ? { baseURL: o.baseUrl } : {}),
       ...(o.apiKey ? { apiKey: o.apiKey } : {}),
       ...(o.prompt ? { systemPrompt: o.prompt } : {}),
-      history: o.history,
+      ...(o.history !== undefined ? { history: o.history } : {}),
       detail: o.detail,
       ...(o.temperature !== undefined ? { temperature: o.temperature } : {}),
       ...(o.maxTokens !== undefined ? { maxTokens: o.maxTokens } : {}),
@@ -123,10 +127,27 @@ async function setUpReflection(req: ReflectionRequest, session: Session, target:
   return r;
 }
 
+/** Which profile the run follows, and what setup it expects, in one or two lines. */
+function describeProfile(e: ProfileEntry | undefined, refused: boolean): string {
+  if (!e)
+    return refused
+      ? 'profile: none (--no-profile)'
+      : 'profile: none fits this target (a generic prompt; see `gamepilot profile new`)';
+  const p = e.profile;
+  const setup = p.setup
+    ? `\n  setup it expects: ${p.setup.start}${p.setup.display ? `; ${p.setup.display}` : ''}${p.setup.resolution ? `; ${p.setup.resolution}` : ''}`
+    : '';
+  return `profile: ${p.id} — ${p.title} (${e.source}: ${e.file}); ${p.category}, ${p.tier}, scoring ${p.scoring.kind}${setup}`;
+}
+
 export async function runCommand(o: RunFlags): Promise<number> {
-  const options = runOptionsFrom(o);
+  const options: RunOptions = { ...runOptionsFrom(o), profile: profileChoiceFrom(o.profile) };
   const reflectionReq = reflectionRequestFrom(o);
-  const { session, target } = await prepareRun(options);
+  const { session, target, profile, notices } = await prepareRun(options);
+  if (!o.quiet) {
+    io.progress(describeProfile(profile, o.profile === false));
+    for (const n of notices) io.progress(`note: ${n}`);
+  }
   let reflection: Awaited<ReturnType<typeof setUpReflection>> | undefined;
   try {
     reflection = reflectionReq ? await setUpReflection(reflectionReq, session, target) : undefined;

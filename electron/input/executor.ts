@@ -36,9 +36,17 @@ export class ActionExecutor {
    * `allowedKeys`: system combinations this game may press, e.g. ['alt+f4'] (default: none).
    * `heldInput` keeps what is held where the process exit handler and, after a crash, the next
    * start find it (default: this process's registry). `input`: the OS input (default: this OS's).
+   * `onlyKeys`: the only keys that may be pressed at all (a profile's allowedKeys; default: any).
    */
-  constructor(opts: { allowedKeys?: readonly string[]; heldInput?: HeldInputTracker; input?: InputBackend } = {}) {
-    this.keyPolicy = new KeyPolicy(opts.allowedKeys);
+  constructor(
+    opts: {
+      allowedKeys?: readonly string[];
+      onlyKeys?: readonly string[] | undefined;
+      heldInput?: HeldInputTracker;
+      input?: InputBackend;
+    } = {},
+  ) {
+    this.keyPolicy = new KeyPolicy(opts.allowedKeys, opts.onlyKeys);
     this.heldInput = opts.heldInput ?? processHeldInput();
     this.input = opts.input ?? createInputBackend();
   }

@@ -95,10 +95,27 @@ function keyForChar(ch: string): string {
 
 export class KeyPolicy {
   private readonly allowed: Set<string>;
+  /** The only keys that may be pressed at all (a profile's allowedKeys), as nut names; unset: any key. */
+  private readonly only: Set<string> | undefined;
+  private readonly onlyText: string;
 
-  /** `allowed`: combinations a game permits, written as people write them ("alt+f4", "super+d", "alt+click"). */
-  constructor(allowed: readonly string[] = []) {
+  /**
+   * `allowed`: combinations a game permits, written as people write them ("alt+f4", "super+d", "alt+click").
+   * `onlyKeys`: when given, every other key is refused (an allowed combination passes whole).
+   */
+  constructor(allowed: readonly string[] = [], onlyKeys?: readonly string[]) {
     this.allowed = new Set(allowed.map(parseAllowed));
+    this.only = onlyKeys ? new Set(onlyKeys.map((k) => parseKey(k))) : undefined;
+    this.onlyText = onlyKeys?.join(', ') ?? '';
+  }
+
+  /** Why pressing these keys is refused by the profile's key list, or undefined. */
+  private outsideList(pressed: string[], chord: Chord): string | undefined {
+    if (!this.only || this.allowed.has(chordText(chord))) return undefined;
+    const stray = pressed.find((k) => k !== CLICK && k !== SCROLL && !this.only!.has(k));
+    return stray
+      ? `${stray} is not a key this title's profile allows (allowedKeys: ${this.onlyText}); nothing was pressed`
+      : undefined;
   }
 
   /** The allowed combinations in canonical form. */
@@ -112,6 +129,8 @@ export class KeyPolicy {
    */
   check(pressed: string[], held: Iterable<string> = []): string | undefined {
     const chord = chordOf(pressed, held);
+    const outside = this.outsideList(pressed, chord);
+    if (outside) return outside;
     const why = systemReason(chord);
     if (!why) return undefined;
     const text = chordText(chord);
@@ -150,6 +169,13 @@ export class KeyPolicy {
         return undefined;
     }
   }
+}
+
+/** One key name as nut names it; an unknown name is a clear error. */
+function parseKey(name: string): string {
+  const k = resolveKeyName(name);
+  if (!k) throw new Error(`allowed key "${name}" is not a key name`);
+  return k;
 }
 
 /** "Alt+F4" → "alt+F4"; unknown names are a clear error, so a typo never allows something else. */

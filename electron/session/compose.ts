@@ -5,7 +5,7 @@
  * options in words, never a shell's flags: each shell maps its own flags onto RunOptions.
  */
 import { createWindowManager, type WindowManager } from '../../native/index.ts';
-import { getGame } from '../../games/index.ts';
+import { getGame, type GameDefinition } from '../../games/index.ts';
 import { createCapturer, type CaptureBackend, type ScreenCapturer } from '../capture/index.ts';
 import type { Agent } from '../agents/types.ts';
 import { RandomAgent, SolverAgent } from '../agents/baselines.ts';
@@ -21,6 +21,21 @@ import { ProcessFreezer, suspendedRegistry } from '../safety/suspended.ts';
 import { ActionExecutor } from '../input/executor.ts';
 import { defaultConfigDir } from '../util/paths.ts';
 import { CodedError, type ActionSpace, type AgentKind, type LatencyMode } from '../domain.ts';
+import { builtinProfile, pickForWindow, type ProfileEntry } from '../profiles/registry.ts';
+import { executableOf } from '../profiles/executable.ts';
+import type { Profile } from '../profiles/schema.ts';
+import { scoringRecord } from '../scoring/normalise.ts';
+import { ScreenScoreReader } from '../scoring/screen-reader.ts';
+
+/**
+ * Which profile a run follows: one chosen by the caller, the one among `entries` that fits the
+ * target (a built-in's own; a window's by title and executable — two that fit are refused, never
+ * guessed between), or none.
+ */
+export type ProfileChoice =
+  | { kind: 'none' }
+  | { kind: 'chosen'; entry: ProfileEntry }
+  | { kind: 'match'; entries: ProfileEntry[] };
 
 export interface RunOptions {
   game?: string;
@@ -29,7 +44,8 @@ export interface RunOptions {
   windowId?: string;
   agent: AgentKind;
   space: ActionSpace;
-  episodes: number;
+  /** Default: the profile's trials, else the built-in's, else 1. */
+  episodes?: number;
   maxSteps?: number;
   seed: number;
   outDir: string;
@@ -47,6 +63,8 @@ export interface RunOptions {
   /** System key combinations the model may press here (added to the built-in game's allowedHotkeys). */
   allowedKeys?: string[];
   vlm?: Partial<VlmSettings> & { model?: string };
+  /** The title's profile (default: none). Its settings fill what the options leave unset. */
+  profile?: ProfileChoice;
 }
 
 export function makeAgent(opts: Pick<RunOptions, 'agent' | 'seed' | 'vlm'>): Agent {
@@ -100,6 +118,35 @@ export interface PreparedRun {
   session: Session;
   target: Target;
   store: RunStore;
+  /** The profile the run follows, if any. */
+  profile?: ProfileEntry | undefined;
+  /** Things the person starting the run should know (the profile names another agent…). */
+  notices: string[];
+}
+
+/** The profile that fits the target, as the choice says; throws when several fit a window. */
+export function resolveProfile(choice: ProfileChoice | undefined, target: Target): ProfileEntry | undefined {
+  if (!choice || choice.kind === 'none') return undefined;
+  const game = target.game?.def.id;
+  if (choice.kind === 'chosen') {
+    const p = choice.entry.profile;
+    if (game !== undefined && p.builtin !== game)
+      throw new CodedError(
+        'bad-input',
+        `the profile "${p.id}" (${choice.entry.file}) describes ${p.builtin ? `the built-in game ${p.builtin}` : 'a window title'}, not the built-in game ${game}`,
+      );
+    if (game === undefined && p.builtin !== undefined && !p.match)
+      throw new CodedError(
+        'bad-input',
+        `the profile "${p.id}" describes the built-in game ${p.builtin}: play it with its game, not a window`,
+      );
+    return choice.entry;
+  }
+  if (game !== undefined) return builtinProfile({ entries: choice.entries, errors: [] }, game);
+  return pickForWindow(
+    choice.entries.filter((e) => e.profile.builtin === undefined),
+    { title: target.label, executable: executableOf(target.pid) },
+  );
 }
 
 /** Opens the target and wires a session to a fresh run folder. The caller closes the target. */
@@ -125,10 +172,19 @@ export function wireSession(
   target: Target,
   agent: Agent,
   wm: WindowManager,
-): { session: Session; store: RunStore } {
-  const maxSteps = opts.maxSteps ?? target.game?.def.defaultMaxSteps ?? 50;
-  const allowedKeys = [...(target.game?.def.allowedHotkeys ?? []), ...(opts.allowedKeys ?? [])];
-  const executor = new ActionExecutor({ allowedKeys }); // throws on an unreadable entry, before the run folder exists
+): { session: Session; store: RunStore; profile: ProfileEntry | undefined; notices: string[] } {
+  const entry = resolveProfile(opts.profile, target);
+  const profile = entry?.profile;
+  const notices: string[] = [];
+  const def = target.game?.def;
+  const { maxSteps, episodes, allowedKeys, onlyKeys, latency, latencySettings } = runSettings(opts, profile, def);
+  if (profile && agent instanceof VlmAgent && opts.vlm?.history === undefined)
+    agent.setHistory(profile.episode.history);
+  if (profile && opts.agent === 'vlm' && profile.episode.agent === 'memory')
+    notices.push(
+      `the profile "${profile.id}" names the memory agent for this title; this run plays with the zero-shot model agent`,
+    );
+  const executor = new ActionExecutor({ allowedKeys, onlyKeys }); // throws on an unreadable entry, before the run folder exists
   const { apiKey: _secret, ...vlmPublic } = opts.vlm ?? {};
   const store = RunStore.create(opts.outDir, {
     kind: 'agent',
@@ -143,32 +199,40 @@ export function wireSession(
     model: opts.agent === 'vlm' ? (opts.vlm?.model ?? process.env.GAMEPILOT_MODEL ?? null) : null,
     action_space: opts.space,
     config: {
-      episodes: opts.episodes,
+      episodes,
       max_steps: maxSteps,
+      ...(profile?.episode.maxSeconds !== undefined ? { max_seconds: profile.episode.maxSeconds } : {}),
       seed: opts.seed,
-      latency: opts.latency ?? 'normal',
-      ...latencyRecord(opts),
+      latency,
+      ...latencyRecord(latency, latencySettings),
       capture: opts.capture,
       encode: opts.encode,
       ...(allowedKeys.length ? { allowed_keys: allowedKeys } : {}),
+      ...(onlyKeys ? { only_keys: onlyKeys } : {}),
+      ...(profile?.actions.maxActionsPerStep !== undefined && !def
+        ? { max_actions_per_step: profile.actions.maxActionsPerStep }
+        : {}),
       ...(opts.agent === 'vlm' ? { vlm: vlmPublic } : {}),
     },
     // A model run reflects only once reflection is attached (reflection/setup.ts rewrites this).
     ...(opts.agent === 'vlm' ? { reflection: { mode: 'none' as const, reflector_model: null, lessons: [] } } : {}),
+    ...(entry ? { profile: profileRecord(entry) } : {}),
   });
   const config: Partial<SessionConfig> = {
     space: opts.space,
-    episodes: opts.episodes,
+    episodes,
     maxSteps,
+    ...(profile?.episode.maxSeconds !== undefined ? { maxSeconds: profile.episode.maxSeconds } : {}),
     seed: opts.seed,
     encode: opts.encode,
     ...(opts.settleMs !== undefined ? { settleMs: opts.settleMs } : {}),
     ...(opts.maxConsecutiveErrors !== undefined ? { maxConsecutiveErrors: opts.maxConsecutiveErrors } : {}),
     ...(opts.minStepMs !== undefined ? { minStepMs: opts.minStepMs } : {}),
-    ...(opts.latency ? { latency: opts.latency } : {}),
-    latencySettings: { ...DEFAULT_LATENCY, ...opts.latencySettings },
+    latency,
+    latencySettings,
   };
-  const world = target.game ? undefined : windowWorld(target, opts.pauseKey);
+  const world = target.game ? undefined : windowWorld(target, opts.pauseKey ?? profilePauseKey(profile), profile);
+  const scorer = target.game || !profile ? undefined : screenScorer(profile, opts, notices);
   const session = new Session(
     {
       target,
@@ -178,17 +242,85 @@ export function wireSession(
       store,
       executor,
       ...(world ? { world } : {}),
+      ...(profile ? { profile } : {}),
+      ...(scorer ? { scorer } : {}),
     },
     config,
   );
-  return { session, store };
+  return { session, store, profile: entry, notices };
+}
+
+/** A run's limits: what the options say, else the profile's, else the built-in's, else the defaults. */
+export function runSettings(
+  opts: Pick<RunOptions, 'maxSteps' | 'episodes' | 'allowedKeys' | 'latency' | 'latencySettings'>,
+  profile: Profile | undefined,
+  def: GameDefinition | undefined,
+) {
+  const latencySettings: LatencySettings = {
+    ...DEFAULT_LATENCY,
+    ...(profile?.latency.stopIntervalMs !== undefined ? { stopIntervalMs: profile.latency.stopIntervalMs } : {}),
+    ...(profile?.latency.slowBufferMs !== undefined ? { slowBufferMs: profile.latency.slowBufferMs } : {}),
+    ...opts.latencySettings,
+  };
+  return {
+    maxSteps: opts.maxSteps ?? profile?.episode.maxSteps ?? def?.defaultMaxSteps ?? 50,
+    episodes: opts.episodes ?? profile?.episode.trials ?? def?.trials ?? 1,
+    /** System combinations allowed: the built-in's, the profile's and the run's own. */
+    allowedKeys: [
+      ...new Set([
+        ...(def?.allowedHotkeys ?? []),
+        ...(profile?.actions.allowedHotkeys ?? []),
+        ...(opts.allowedKeys ?? []),
+      ]),
+    ],
+    /** The only keys that may be pressed (the profile's list), if it has one. */
+    onlyKeys: profile?.actions.allowedKeys,
+    latency: opts.latency ?? profile?.latency.mode ?? ('normal' as LatencyMode),
+    latencySettings,
+  };
+}
+
+/** What run.json says of the profile a run followed. */
+function profileRecord(e: ProfileEntry): Record<string, unknown> {
+  const p = e.profile;
+  return {
+    id: p.id,
+    title: p.title,
+    file: e.file,
+    source: e.source,
+    category: p.category,
+    tier: p.tier,
+    agent: p.episode.agent,
+    ...(p.setup ? { setup: p.setup } : {}),
+    scoring: scoringRecord(p),
+  };
+}
+
+function profilePauseKey(p: Profile | undefined): string | undefined {
+  return p?.latency.freeze === 'pause-key' ? p.latency.pauseKey : undefined;
+}
+
+/** The screen reader of a profile that scores off the screen; it asks the run's model (none: no score, and a notice). */
+function screenScorer(p: Profile, opts: RunOptions, notices: string[]): ScreenScoreReader | undefined {
+  if (p.scoring.kind !== 'screen') return undefined;
+  const model = opts.vlm?.model ?? process.env.GAMEPILOT_MODEL;
+  if (!model) {
+    notices.push(
+      `the profile "${p.id}" scores by reading the screen with a model; no model is set, so episodes score null`,
+    );
+    return undefined;
+  }
+  return new ScreenScoreReader(p, p.scoring, {
+    model,
+    ...(opts.vlm?.baseURL ? { baseURL: opts.vlm.baseURL } : {}),
+    ...(opts.vlm?.apiKey ? { apiKey: opts.vlm.apiKey } : {}),
+  });
 }
 
 /** The clock settings that shape a run's timeline, beside its latency mode. */
-function latencyRecord(opts: RunOptions): Record<string, number> {
-  const s = { ...DEFAULT_LATENCY, ...opts.latencySettings };
-  if (opts.latency === 'stop') return { stop_interval_ms: s.stopIntervalMs };
-  if (opts.latency === 'slow') return { slow_buffer_ms: s.slowBufferMs };
+function latencyRecord(mode: LatencyMode, s: LatencySettings): Record<string, number> {
+  if (mode === 'stop') return { stop_interval_ms: s.stopIntervalMs };
+  if (mode === 'slow') return { slow_buffer_ms: s.slowBufferMs };
   return {};
 }
 
@@ -205,8 +337,10 @@ export function processFreezer(): ProcessFreezer {
   return freezer;
 }
 
-/** How a window that no engine drives is frozen: its pause key, else its process tree. */
-function windowWorld(target: Target, pauseKey?: string): World {
+/** How a window that no engine drives is frozen: its pause key, else its process tree (unless its profile says it cannot be). */
+function windowWorld(target: Target, pauseKey: string | undefined, profile: Profile | undefined): World {
+  if (!pauseKey && profile?.latency.freeze === 'none')
+    return new UnfreezableWorld(`the profile "${profile.id}" says this title cannot be frozen`);
   if (pauseKey) {
     let executor: ActionExecutor;
     try {

@@ -15,12 +15,18 @@ export interface CappedActions {
   dropped: Action[];
 }
 
+/** A window's profile caps every action that sends input (releases, pointer moves and WAITs always run). */
+export type CapInputs = MoveInputs | 'any-input';
+
 /** How many moves an action makes in a game whose moves are `inputs`. */
-export function movesOf(a: Action, inputs: MoveInputs | undefined): number {
+export function movesOf(a: Action, inputs: CapInputs | undefined): number {
   if (a.kind === 'semantic') return 1;
   if (!inputs) return 0;
+  if (inputs === 'any-input') return ANY_INPUT_FREE.has(a.type) ? 0 : 1;
   return 'click' in inputs ? clicksOf(a) : keysOf(a).filter((k) => isMoveKey(k, inputs.keys)).length;
 }
+
+const ANY_INPUT_FREE = new Set(['WAIT', 'DONE', 'FAIL', 'KEY_UP', 'MOUSE_UP', 'MOVE_TO', 'MOVE_BY']);
 
 /** Left-button presses the action sends (a view treats each as a click). */
 function clicksOf(a: GuiAction): number {
@@ -58,8 +64,14 @@ function isMoveKey(key: string, moveKeys: readonly string[]): boolean {
   return k !== undefined && moveKeys.some((m) => resolveKeyName(m) === k);
 }
 
+/** The cap a step obeys: a built-in's own (its definition), or a window profile's over every input. */
+export interface MoveCap {
+  maxActionsPerStep?: number | undefined;
+  moveInputs?: CapInputs | undefined;
+}
+
 /** Splits a step's actions into those that run and the moves past the game's cap. */
-export function capMoves(actions: Action[], game: GameDefinition | undefined): CappedActions {
+export function capMoves(actions: Action[], game: GameDefinition | MoveCap | undefined): CappedActions {
   const cap = game?.maxActionsPerStep;
   if (cap === undefined) return { kept: actions, dropped: [] };
   const kept: Action[] = [];

@@ -26,7 +26,9 @@ import {
   type WorldState,
 } from '../domain.ts';
 import type { ReflectionRecord } from '../reflection/records.ts';
-import { capMoves } from './move-cap.ts';
+import { capMoves, type MoveCap } from './move-cap.ts';
+import type { Profile } from '../profiles/schema.ts';
+import type { ScreenScoreReader } from '../scoring/screen-reader.ts';
 import { EngineWorld, UnfreezableWorld, type World } from '../latency/world.ts';
 import { logSession } from './session-log.ts';
 
@@ -55,6 +57,8 @@ export interface SessionConfig {
   /** How the world waits for the model; switchable live with setLatency(). */
   latency: LatencyMode;
   latencySettings: LatencySettings;
+  /** A time limit per episode (s), beside the step budget (a profile's maxSeconds). */
+  maxSeconds?: number;
 }
 
 export const DEFAULT_SESSION: SessionConfig = {
@@ -90,9 +94,13 @@ export interface SessionDeps {
   executor?: ActionExecutor;
   /** How the target's world is frozen; built-ins default to their engine clock. */
   world?: World;
+  /** What Gamepilot knows of the title: prompt parts for the agent, the per-step cap of a window. */
+  profile?: Profile;
+  /** Scores a window by reading its screen (a profile's `scoring.kind: screen`). */
+  scorer?: ScreenScoreReader;
 }
 
-type EndReason = 'game_over' | 'done' | 'fail' | 'max_steps' | 'stopped';
+type EndReason = 'game_over' | 'done' | 'fail' | 'max_steps' | 'max_time' | 'stopped';
 
 /** A step as it happens, for the live view: the frame the model is about to see. */
 export interface FrameEvent {
@@ -244,6 +252,8 @@ export class Session extends EventEmitter<SessionEvents> {
   private drawing: { id: string; watch: ChangeWatch | undefined } | undefined;
   /** The window drew on its own between the last settle and this step's actions. */
   private drewOnItsOwn = false;
+  /** The frame the agent saw last (a fallback for the episode's screen score). */
+  private lastFrame: EncodedFrame | undefined;
 
   constructor(
     private readonly deps: SessionDeps,
@@ -363,12 +373,21 @@ export class Session extends EventEmitter<SessionEvents> {
       for (let e = 0; e < this.config.episodes && !this.abort.signal.aborted; e++) {
         target.game?.reset(this.config.seed, e);
         agent.resetEpisode?.();
+        this.deps.scorer?.resetEpisode();
         this.previous = undefined;
         if (target.game) await target.game.waitRendered();
         this.applyIdleLimit();
         const { steps, end } = await this.episode(e);
-        const score = target.game ? round2(target.game.instance.score()) : null;
-        const played: EpisodeSummary = { episode: e, seed: this.config.seed, score, steps, end };
+        const screen = target.game ? undefined : await this.screenScore(steps);
+        const score = target.game ? round2(target.game.instance.score()) : (screen?.score ?? null);
+        const played: EpisodeSummary = {
+          episode: e,
+          seed: this.config.seed,
+          score,
+          steps,
+          end,
+          ...(screen ? { raw_score: screen.value, screen_readings: screen.readings } : {}),
+        };
         episodes.push(played);
         this.emit('episode', played);
         store.update({ episodes, ...summary(episodes) });
@@ -392,11 +411,15 @@ export class Session extends EventEmitter<SessionEvents> {
 
   private async episode(e: number): Promise<{ steps: number; end: EndReason }> {
     let consecutiveErrors = 0;
+    const deadline = this.config.maxSeconds !== undefined ? now() + this.config.maxSeconds * 1000 : Infinity;
     for (let s = 0; s < this.config.maxSteps; s++) {
+      if (now() >= deadline) return { steps: s, end: 'max_time' };
       const seen = await this.locate();
       if (!seen) return { steps: s, end: 'stopped' };
       const started = now();
       const { rec, terminal, refused, unusable } = await this.step(e, s, seen);
+      if (this.deps.scorer?.dueAfter(s) && this.lastFrame && !this.abort.signal.aborted)
+        await this.deps.scorer.read(this.lastFrame, s, this.abort.signal);
       const spare = this.config.minStepMs - (now() - started);
       if (spare > 0) await sleep(spare, this.abort.signal);
       consecutiveErrors = unusable ? consecutiveErrors + 1 : 0;
@@ -632,6 +655,7 @@ export class Session extends EventEmitter<SessionEvents> {
       decision = await agent.decide(obs, {
         space: this.config.space,
         ...(game ? { game: game.def, instance: game.instance } : {}),
+        ...(this.deps.profile ? { profile: this.deps.profile } : {}),
         signal: stepAbort.signal,
         onToken: (text, channel) => this.emit('token', { episode, step, text, channel }),
         ...(clock.mode === 'lcrt' ? { computeTime: true } : {}),
@@ -643,10 +667,11 @@ export class Session extends EventEmitter<SessionEvents> {
     }
     trace.times.decideStart = tDecide;
     trace.times.decided = now();
+    this.lastFrame = seen.frame;
     if (decision.parseErrors?.length) trace.errors.push(...decision.parseErrors.map((e) => `parse: ${e}`));
     if (decision.error && !trace.errors.includes(decision.error)) trace.errors.push(decision.error);
     // Moves past the game's per-step cap are dropped, not executed (GameVerse: one move a step).
-    const { kept: actions, dropped } = capMoves(decision.actions, game?.def);
+    const { kept: actions, dropped } = capMoves(decision.actions, game?.def ?? this.profileCap());
     // LCRT charges the model's compute time: reported or estimated without the network; the wall time only as a last resort.
     const computeMs = decision.compute?.ms ?? trace.times.decided - tDecide;
     return { decision, actions, dropped, computeMs };
@@ -810,6 +835,40 @@ export class Session extends EventEmitter<SessionEvents> {
       unusable: isUnusable(actions.length, rec.errors.length, outcomes),
       ...(terminal?.kind === 'gui' ? { terminal: terminal.type } : {}),
     };
+  }
+
+  /** A window's per-step cap from its profile: every input action counts. */
+  private profileCap(): MoveCap | undefined {
+    const max = this.deps.profile?.actions.maxActionsPerStep;
+    return max === undefined ? undefined : { maxActionsPerStep: max, moveInputs: 'any-input' };
+  }
+
+  /**
+   * A window's episode score read off its screen (the profile's `screen` scoring): a fresh frame
+   * of the final state, combined with the readings taken during the episode.
+   */
+  private async screenScore(
+    steps: number,
+  ): Promise<{ value: number | null; score: number | null; readings: unknown[] } | undefined> {
+    const scorer = this.deps.scorer;
+    if (!scorer) return undefined;
+    const frame = (await this.finalFrame()) ?? this.lastFrame;
+    if (frame && !this.abort.signal.aborted) await scorer.read(frame, steps, this.abort.signal);
+    const r = scorer.result();
+    for (const l of scorer.log) if (l.error) this.emit('warning', `screen score after step ${l.step}: ${l.error}`);
+    return { ...r, readings: [...scorer.log] };
+  }
+
+  /** The window as it is now, encoded as the model's frames are; undefined when it cannot be seen. */
+  private async finalFrame(): Promise<EncodedFrame | undefined> {
+    try {
+      const look = await this.lookAtTarget();
+      if (!look.visible) return undefined;
+      const hint = { maxLongSide: this.config.encode.longSide };
+      return await encodeFrame(await this.deps.capturer.grab(look.visible, hint), this.config.encode);
+    } catch {
+      return undefined;
+    }
   }
 
   /** Says once (per change) that only part of the window is on the screen, and so in the image. */

@@ -60,6 +60,9 @@ export interface EpisodeSummary {
   score: number | null;
   steps: number;
   end: string;
+  /** A window scored off its screen: the number read (before normalising) and every reading. */
+  raw_score?: number | null;
+  screen_readings?: unknown[];
 }
 
 export interface RunMeta {
@@ -87,6 +90,8 @@ export interface RunMeta {
   reflection?: RunReflection;
   /** A human session's protocol stage: rookie play-1 / tutorial / play-2, expert play. */
   stage?: string;
+  /** The title's profile the run followed: id, source file, taxonomy and scoring. */
+  profile?: Record<string, unknown>;
 }
 
 /**

@@ -66,6 +66,7 @@ export async function runWebShell(
   const core = new GamepilotCore({
     wm: createWindowManager(),
     settings: new JsonFileSettingsStore(path.join(opts.configDir, 'settings.json')),
+    configDir: opts.configDir,
     secrets: new MemorySecretStore(),
     runsDir: path.resolve(opts.runsDir),
     exportDir: path.join(os.homedir(), 'Gamepilot exports'),

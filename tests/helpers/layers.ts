@@ -24,7 +24,7 @@ export type Place =
 export const CORE_TIERS: string[][] = [
   ['domain.ts', 'util'],
   ['actions'],
-  ['input', 'capture', 'store', 'safety', 'latency', 'agents', 'games'],
+  ['input', 'capture', 'store', 'safety', 'latency', 'agents', 'games', 'profiles'],
   ['session', 'recording', 'reflection', 'scoring'],
   ['api'],
 ];

@@ -12,6 +12,9 @@ import { describe, expect, it } from 'vitest';
 import { buildProgram, type Actions, type RunFlags } from '../../electron/cli/program.ts';
 import { optionReference, withReference } from '../../electron/cli/reference.ts';
 import { runOptionsFrom } from '../../electron/cli/run-command.ts';
+import { getGame } from '../../games/index.ts';
+import { runSettings } from '../../electron/session/compose.ts';
+import { loadCatalog } from '../../electron/profiles/registry.ts';
 import { ROOT, runCli } from '../helpers/cli.ts';
 
 /** Parses `argv` in-process; actions only record what they were given. */
@@ -41,7 +44,19 @@ async function parse(argv: string[], actions: Partial<Actions> = {}) {
   return { code, stdout: out.join(''), stderr: err.join(''), calls, program };
 }
 
-const COMMANDS = ['windows', 'games', 'run', 'bench', 'record', 'idc', 'leaderboard', 'video', 'web'];
+const COMMANDS = [
+  'windows',
+  'games',
+  'run',
+  'bench',
+  'record',
+  'idc',
+  'leaderboard',
+  'video',
+  'web',
+  'profiles',
+  'profile',
+];
 
 describe('gamepilot --help', () => {
   it('every command prints its usage and options with --help and exits 0', async () => {
@@ -120,7 +135,7 @@ describe('mistakes in a call exit 2 with the command’s usage', () => {
       ],
       [
         ['idc', '--game', 'chess', '--model', 'm'],
-        /option '--game <id>' argument 'chess' is invalid\. Allowed choices are 2048, tictactoe, snake\./,
+        /option '--game <id>' argument 'chess' is invalid\. Allowed choices are 2048, tictactoe, snake, maze\./,
       ],
       [
         ['web', '--port', '-1'],
@@ -193,7 +208,7 @@ describe('mistakes in a call exit 2 with the command’s usage', () => {
 });
 
 describe('defaults come from the declaration', () => {
-  it('a bare run gets the documented defaults, and the game decides episodes and steps', async () => {
+  it('a bare run gets the documented defaults; the profile, else the game, decides episodes, steps and latency', async () => {
     const r = await parse(['run', '--game', '2048']);
     expect(r.code).toBe(0);
     const flags = r.calls[0]!.args[0] as RunFlags;
@@ -202,7 +217,6 @@ describe('defaults come from the declaration', () => {
       actionSpace: 'gui',
       seed: 0,
       out: 'runs',
-      history: 2,
       detail: 'auto',
       repairs: 1,
       timeoutMs: 120000,
@@ -214,24 +228,49 @@ describe('defaults come from the declaration', () => {
       format: 'jpeg',
       quality: 80,
       capture: 'auto',
-      latency: 'normal',
-      stopIntervalMs: 2000,
-      slowBufferMs: 5000,
       maxErrors: 5,
       paceMs: 0,
       reflection: 'none',
     });
+    // Left to the profile (then the built-in, then the defaults): not given, not defaulted here.
+    for (const k of [
+      'history',
+      'latency',
+      'stopIntervalMs',
+      'slowBufferMs',
+      'episodes',
+      'maxSteps',
+      'profile',
+    ] as const)
+      expect(flags[k], k).toBeUndefined();
     const options = runOptionsFrom(flags);
-    expect(options).toMatchObject({
-      game: '2048',
+    expect(options).toMatchObject({ game: '2048', seed: 0, latencySettings: {} });
+    expect(options.episodes).toBeUndefined();
+    const def = getGame('2048');
+    expect(runSettings(options, undefined, def)).toMatchObject({
       episodes: 5,
-      seed: 0,
+      maxSteps: 1000,
       latency: 'normal',
       latencySettings: { stopIntervalMs: 2000, slowBufferMs: 5000 },
     });
-    expect(options.maxSteps).toBeUndefined();
-    const window = runOptionsFrom((await parse(['run', '--window-id', '0x01e00003'])).calls[0]!.args[0] as RunFlags);
-    expect(window.episodes).toBe(1);
+    expect(runSettings({}, undefined, undefined)).toMatchObject({ episodes: 1, maxSteps: 50, latency: 'normal' });
+    // A profile fills what the command line leaves open; what the command line gives wins.
+    const pvz = loadCatalog().entries.find((e) => e.profile.id === 'plants-vs-zombies')!.profile;
+    expect(runSettings({}, pvz, undefined)).toMatchObject({ episodes: 5, maxSteps: 50, latency: 'normal' });
+    const given = runOptionsFrom(
+      (await parse(['run', '--window', 'Plants', '--latency', 'stop', '--max-steps', '9', '--stop-interval-ms', '500']))
+        .calls[0]!.args[0] as RunFlags,
+    );
+    expect(runSettings(given, pvz, undefined)).toMatchObject({
+      episodes: 5,
+      maxSteps: 9,
+      latency: 'stop',
+      latencySettings: { stopIntervalMs: 500, slowBufferMs: 5000 },
+    });
+    expect((await parse(['run', '--window', 'x', '--no-profile'])).calls[0]!.args[0]).toMatchObject({ profile: false });
+    expect((await parse(['run', '--window', 'x', '--profile', 'sgt-mines'])).calls[0]!.args[0]).toMatchObject({
+      profile: 'sgt-mines',
+    });
   });
 
   it('numbers arrive as numbers', async () => {
@@ -267,7 +306,7 @@ describe('the README agrees with the declaration', () => {
 
   it('every option an example passes to a command is one that command declares', () => {
     const examples = [
-      ...readme.matchAll(/gamepilot (windows|games|run|bench|record|idc|leaderboard|video|web)\b([^\n`]*)/g),
+      ...readme.matchAll(/gamepilot (windows|games|run|bench|record|idc|leaderboard|video|web|profiles)\b([^\n`]*)/g),
     ];
     expect(examples.length).toBeGreaterThan(15);
     for (const [line, name, rest] of examples) {

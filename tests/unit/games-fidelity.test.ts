@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { g2048 } from '../../games/g2048/index.ts';
 import { snake } from '../../games/snake/index.ts';
 import { tictactoe } from '../../games/tictactoe/index.ts';
+import { maze } from '../../games/maze/index.ts';
 import { seededRng } from '../../games/shared/rng.ts';
 import type { GameDefinition } from '../../games/types.ts';
 import type { Action } from '../../electron/actions/schema.ts';
@@ -127,9 +128,9 @@ describe('Tic-Tac-Toe', () => {
 });
 
 describe('one move per step', () => {
-  it('is declared by 2048, Tic-Tac-Toe and Snake', () => {
-    for (const g of [g2048, tictactoe, snake]) expect(g.maxActionsPerStep).toBe(1);
-    for (const g of [g2048, snake]) expect(g.trials).toBeGreaterThanOrEqual(5);
+  it('is declared by 2048, Tic-Tac-Toe, Snake and Maze', () => {
+    for (const g of [g2048, tictactoe, snake, maze]) expect(g.maxActionsPerStep).toBe(1);
+    for (const g of [g2048, snake, maze]) expect(g.trials).toBeGreaterThanOrEqual(5);
   });
 
   it('drops key moves past the first and keeps what is not a move (releases, waits, modifiers)', () => {
@@ -233,8 +234,8 @@ describe('the random baseline samples the prompt’s whole action space', () => 
     expect(points.filter((p) => p.x < 40).length / points.length).toBeGreaterThan(0.05);
   });
 
-  it('GUI 2048 and Snake: a PRESS of one of the four arrow keys, moves that change nothing included', async () => {
-    for (const def of [g2048, snake]) {
+  it('GUI 2048, Snake and Maze: a PRESS of one of the four arrow keys, moves that change nothing included', async () => {
+    for (const def of [g2048, snake, maze]) {
       const agent = new RandomAgent(7);
       const keys = new Map<string, number>();
       for (let i = 0; i < 4000; i++) {

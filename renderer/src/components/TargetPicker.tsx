@@ -3,9 +3,11 @@
  * `TargetList` (the choice alone) is shared with the Record tab.
  */
 import { useEffect, useState } from 'react';
+import { ProfilePanel } from './ProfilePanel.tsx';
 import type {
   ApiClient,
   GameSummary,
+  ProfileSummary,
   ReflectionMode,
   StartRun,
   WindowSummary,
@@ -176,6 +178,13 @@ export function TargetPicker({
   const [tutorial, setTutorial] = useState('');
   const [reflectorModel, setReflectorModel] = useState('');
   const [review, setReview] = useState(false);
+  const [profile, setProfile] = useState<ProfileSummary | null>(null);
+  /** Takes the chosen profile's trials and latency into the form (a person's own entries are never overwritten unasked). */
+  const adoptProfile = () => {
+    if (!profile) return;
+    setEpisodes(profile.edit.trials);
+    setLatency(profile.edit.latency);
+  };
 
   const start = async () => {
     if (!choice) return;
@@ -186,6 +195,7 @@ export function TargetPicker({
         space: choice.kind === 'window' ? 'gui' : space,
         latency,
         episodes,
+        profile: profile?.id ?? null,
         ...(agent === 'vlm' && reflection !== 'none'
           ? {
               reflection: {
@@ -211,6 +221,12 @@ export function TargetPicker({
   return (
     <section className="picker" aria-label="choose a target">
       <TargetList client={client} choice={choice} onChoose={setChoice} onError={onError} />
+      <ProfilePanel
+        client={client}
+        target={choice ? targetParam(choice) : null}
+        onSelect={setProfile}
+        onError={onError}
+      />
       <fieldset className="start-form" aria-label="run options">
         <label>
           Agent
@@ -311,7 +327,7 @@ export function TargetPicker({
           <input
             type="number"
             min={1}
-            placeholder="game default"
+            placeholder={profile ? `profile: ${profile.edit.maxSteps}` : 'game default'}
             value={maxSteps}
             onChange={(e) => setMaxSteps(e.target.value ? Math.max(1, Number(e.target.value)) : '')}
           />
@@ -326,6 +342,12 @@ export function TargetPicker({
             onChange={(e) => setPaceMs(Math.max(0, Number(e.target.value) || 0))}
           />
         </label>
+        {profile && (
+          <button type="button" onClick={adoptProfile} data-testid="profile-adopt">
+            Use the profile's {profile.edit.trials} trial{profile.edit.trials === 1 ? '' : 's'} and{' '}
+            {profile.edit.latency} latency
+          </button>
+        )}
         <button type="button" className="primary" disabled={!choice || busy} onClick={start} data-testid="start">
           ▶ Start
         </button>

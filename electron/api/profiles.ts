@@ -1,0 +1,110 @@
+/**
+ * Profiles over the contract: the list, the ones that fit a target, and saving an edited
+ * profile as the user's own (the New run tab's form) — validated whole before it is written.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import type { WindowManager } from '../../native/types.ts';
+import type { Handlers, ProfileEdit, ProfileSummary } from './contract.ts';
+import { loadCatalog, matchWindow, userProfilesDir, type ProfileEntry } from '../profiles/registry.ts';
+import { executableOf } from '../profiles/executable.ts';
+import { ProfileSchema, type Profile } from '../profiles/schema.ts';
+import { parseProfile } from '../profiles/load.ts';
+import { writeFileAtomic } from '../util/atomic-file.ts';
+import { CodedError } from '../domain.ts';
+
+export function profileSummary(e: ProfileEntry): ProfileSummary {
+  const p = e.profile;
+  return {
+    id: p.id,
+    title: p.title,
+    file: e.file,
+    source: e.source,
+    category: p.category,
+    tier: p.tier,
+    scoring: p.scoring.kind,
+    agent: p.episode.agent,
+    builtin: p.builtin ?? null,
+    setup: p.setup ? { ...p.setup } : null,
+    task: p.prompt.task ?? null,
+    edit: {
+      rules: p.prompt.rules,
+      screen: p.prompt.screen ?? '',
+      controls: p.prompt.controls,
+      allowedKeys: p.actions.allowedKeys ?? [],
+      maxSteps: p.episode.maxSteps,
+      trials: p.episode.trials,
+      latency: p.latency.mode,
+      freeze: p.latency.freeze,
+      pauseKey: p.latency.pauseKey ?? '',
+    },
+  };
+}
+
+/** The profile with the form's fields in place of its own. */
+export function applyEdit(p: Profile, edit: ProfileEdit): Profile {
+  const { pauseKey: _old, ...latency } = p.latency;
+  return {
+    ...p,
+    prompt: {
+      ...p.prompt,
+      rules: edit.rules,
+      controls: edit.controls,
+      ...(edit.screen ? { screen: edit.screen } : {}),
+    },
+    actions: {
+      ...p.actions,
+      ...(edit.allowedKeys.length ? { allowedKeys: edit.allowedKeys } : { allowedKeys: undefined }),
+    },
+    episode: { ...p.episode, maxSteps: edit.maxSteps, trials: edit.trials },
+    latency: {
+      ...latency,
+      mode: edit.latency,
+      freeze: edit.freeze,
+      ...(edit.pauseKey ? { pauseKey: edit.pauseKey } : {}),
+    },
+  };
+}
+
+export function profileHandlers(deps: {
+  configDir: string;
+  wm: WindowManager;
+}): Pick<Handlers, 'listProfiles' | 'matchProfile' | 'saveProfile'> {
+  const catalog = () => loadCatalog({ configDir: deps.configDir });
+  return {
+    listProfiles: async () => {
+      const c = catalog();
+      return { profiles: c.entries.map(profileSummary), errors: c.errors.map((e) => e.message) };
+    },
+
+    matchProfile: async ({ target }) => {
+      const entries = catalog().entries;
+      if ('game' in target)
+        return { candidates: entries.filter((e) => e.profile.builtin === target.game).map(profileSummary) };
+      const w = await deps.wm.get(target.windowId);
+      if (!w) throw new CodedError('not-found', `window ${target.windowId} is gone`);
+      const found = matchWindow(
+        entries.filter((e) => e.profile.builtin === undefined),
+        { title: w.title, executable: executableOf(w.pid) },
+      );
+      return { candidates: found.map(profileSummary) };
+    },
+
+    saveProfile: async ({ id, edit }) => {
+      const base = catalog().entries.find((e) => e.profile.id === id);
+      if (!base) throw new CodedError('not-found', `no profile with id "${id}"`);
+      const file = path.join(userProfilesDir(deps.configDir), `${id}.yaml`);
+      const checked = ProfileSchema.safeParse(JSON.parse(JSON.stringify(applyEdit(base.profile, edit))));
+      if (!checked.success) {
+        const i = checked.error.issues[0]!;
+        throw new CodedError('bad-input', `the profile was not saved: ${i.path.join('.')}: ${i.message}`);
+      }
+      const text = `# Edited in Gamepilot's New run tab (from ${base.file}).\n${stringify(checked.data, { lineWidth: 110 })}`;
+      const profile = parseProfile(text, file); // what is written must load
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileAtomic(file, text);
+      return { profile: profileSummary({ profile, file, source: 'user' }) };
+    },
+  };
+}

@@ -1,0 +1,122 @@
+/** `gamepilot profiles` (what Gamepilot knows of titles) and `gamepilot profile new` (a starter for a live window). */
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { createWindowManager } from '../../native/index.ts';
+import { createCapturer } from '../capture/index.ts';
+import { encodeFrame } from '../capture/encode.ts';
+import { WindowTarget } from '../session/targets.ts';
+import { executableOf } from '../profiles/executable.ts';
+import { loadCatalog, looksLikeFile, profileById, userProfilesDir, type ProfileCatalog } from '../profiles/registry.ts';
+import { loadProfileFile } from '../profiles/load.ts';
+import { idFromTitle, starterProfile } from '../profiles/starter.ts';
+import { milestoneList } from '../scoring/normalise.ts';
+import { writeFileAtomic } from '../util/atomic-file.ts';
+import { defaultConfigDir } from '../util/paths.ts';
+import type { ProfileChoice } from '../session/compose.ts';
+import { io } from './io.ts';
+import { UsageError } from './options.ts';
+
+export interface ProfileListRow {
+  id: string;
+  title: string;
+  file: string;
+  source: string;
+  category: string;
+  tier: string;
+  scoring: string;
+  builtin: string | null;
+  agent: string;
+  max_steps: number;
+  trials: number;
+  milestones?: number;
+}
+
+/** The catalog with its refused files reported on stderr (each names file, line and field). */
+export function catalogWithWarnings(): ProfileCatalog {
+  const catalog = loadCatalog({ configDir: defaultConfigDir() });
+  for (const e of catalog.errors) io.log(`warning: ${e.message}`);
+  return catalog;
+}
+
+export function profilesCommand(o: { json?: boolean }): number {
+  const catalog = catalogWithWarnings();
+  const rows: ProfileListRow[] = catalog.entries.map(({ profile: p, file, source }) => ({
+    id: p.id,
+    title: p.title,
+    file,
+    source,
+    category: p.category,
+    tier: p.tier,
+    scoring: p.scoring.kind,
+    builtin: p.builtin ?? null,
+    agent: p.episode.agent,
+    max_steps: p.episode.maxSteps,
+    trials: p.episode.trials,
+    ...(p.scoring.kind === 'milestones' ? { milestones: milestoneList(p.scoring).length } : {}),
+  }));
+  if (o.json) io.out(JSON.stringify({ profiles: rows, errors: catalog.errors.map((e) => e.message) }));
+  else
+    for (const r of rows)
+      io.out(
+        `${r.id.padEnd(24)} ${r.category.padEnd(22)} ${r.tier.padEnd(7)} ${r.scoring.padEnd(11)} ${r.title}  (${r.source}: ${r.file})`,
+      );
+  return 0;
+}
+
+/** `--profile ID|FILE` / `--no-profile` / neither (match the target), as the composition root takes it. */
+export function profileChoiceFrom(ref: string | false | undefined): ProfileChoice {
+  if (ref === false) return { kind: 'none' };
+  if (ref === undefined) return { kind: 'match', entries: catalogWithWarnings().entries };
+  try {
+    if (looksLikeFile(ref)) {
+      const { profile, file } = loadProfileFile(path.resolve(ref));
+      return { kind: 'chosen', entry: { profile, file, source: 'given' } };
+    }
+    return { kind: 'chosen', entry: profileById(catalogWithWarnings(), ref) };
+  } catch (err) {
+    throw new UsageError(`--profile: ${(err as Error).message}`);
+  }
+}
+
+export async function profileNewCommand(o: { window: string; out?: string; id?: string }): Promise<number> {
+  const wm = createWindowManager();
+  const target = await WindowTarget.find(wm, new RegExp(o.window, 'i'));
+  const win = await target.locate();
+  const id = o.id ?? idFromTitle(win.title);
+  const file = path.resolve(o.out ?? path.join(userProfilesDir(defaultConfigDir()), `${id}.yaml`));
+  const shot = `${file.replace(/\.(ya?ml|json)$/i, '')}.png`;
+  for (const f of [file, shot])
+    if (existsSync(f)) throw new UsageError(`${f} exists; give another --out (a starter never overwrites a file)`);
+  mkdirSync(path.dirname(file), { recursive: true });
+  let screenshot: string | undefined;
+  try {
+    if (win.minimized) throw new Error('the window is minimized');
+    await wm.focus(win.id);
+    const raw = await createCapturer().grab(win.bounds);
+    const png = await encodeFrame(raw, {
+      format: 'png',
+      longSide: Math.max(win.bounds.width, win.bounds.height),
+      quality: 100,
+    });
+    writeFileAtomic(shot, png.data);
+    screenshot = path.basename(shot);
+  } catch (err) {
+    io.log(`warning: no first screenshot (${(err as Error).message}); the profile is written without one`);
+  }
+  const yaml = starterProfile(
+    {
+      title: win.title,
+      width: win.bounds.width,
+      height: win.bounds.height,
+      executable: executableOf(win.pid),
+      screenshot,
+    },
+    id,
+  );
+  writeFileAtomic(file, yaml);
+  io.out(file);
+  io.log(
+    `starter profile for "${win.title}" written; fill in its TODOs, then: gamepilot run --window … --profile ${file}`,
+  );
+  return 0;
+}

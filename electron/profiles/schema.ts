@@ -1,0 +1,234 @@
+/**
+ * A game profile: everything Gamepilot knows about one title, in one file (YAML or JSON). The
+ * schema is the single definition; `docs/profile.schema.json` is generated from it for editors
+ * (scripts/profile-schema.ts) and a test keeps the two in step.
+ */
+import { z } from 'zod';
+import { LATENCY_MODES } from '../domain.ts';
+import { resolveKeyName } from '../actions/keys.ts';
+import { KeyPolicy } from '../input/key-policy.ts';
+
+/** GameVerse's five cognitive categories (§3.1). */
+export const CATEGORIES = [
+  'markov-grid',
+  'nonrealtime-linear',
+  'nonrealtime-nonlinear',
+  'realtime-linear',
+  'realtime-nonlinear',
+] as const;
+export const TIERS = ['easy', 'medium', 'hard'] as const;
+/** The agent a title is played with by default: zero-shot (the VLM agent) or the memory agent. */
+export const PROFILE_AGENTS = ['zero-shot', 'memory'] as const;
+/** How the world is frozen while the model thinks: a built-in's engine clock, the process, the game's pause key, or not at all. */
+export const FREEZE_METHODS = ['engine', 'process', 'pause-key', 'none'] as const;
+export const SCORING_KINDS = ['intrinsic', 'screen', 'milestones', 'none'] as const;
+
+const text = (max = 8000) => z.string().trim().min(1).max(max);
+
+const regexText = text(500).refine(
+  (v) => {
+    try {
+      new RegExp(v, 'i');
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { message: 'is not a valid regular expression' },
+);
+
+const keyName = z
+  .string()
+  .min(1)
+  .max(40)
+  .refine((k) => resolveKeyName(k) !== undefined, { message: 'is not a key name (e.g. up, w, space, enter, f5)' });
+
+const hotkey = z
+  .string()
+  .min(1)
+  .max(60)
+  .superRefine((v, ctx) => {
+    try {
+      new KeyPolicy([v]);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+    }
+  });
+
+export const MatchSchema = z
+  .strictObject({
+    /** Window title, a regular expression matched case-insensitively. */
+    title: regexText.optional(),
+    /** Executable name(s) of the window's process (e.g. sgt-fifteen, RDR2.exe; matched without .exe, case-insensitively). */
+    executable: z.union([text(200), z.array(text(200)).min(1)]).optional(),
+  })
+  .refine((m) => m.title !== undefined || m.executable !== undefined, {
+    message: 'needs a title pattern, an executable name, or both',
+  });
+
+export const PromptSchema = z.strictObject({
+  /** The target task in a sentence or two (each step's "Target task"). */
+  task: text(2000).optional(),
+  /** Goal, how it is won or lost, in the title's own terms. */
+  rules: text(),
+  /** Where things are on the screen: health bar, minimap, score. */
+  screen: text().optional(),
+  /** Keys and mouse use (GUI action space). */
+  controls: text(),
+  /** How to act in the semantic action space (built-ins only). */
+  semanticControls: text().optional(),
+  /** Worked examples: situations and a good answer, in words. */
+  examples: z.array(text(2000)).max(20).optional(),
+});
+
+export const ActionsSchema = z
+  .strictObject({
+    /** GUI (keys and pointer) and/or semantic (the built-in's own moves). */
+    gui: z.boolean().default(true),
+    semantic: z.boolean().default(false),
+    /** The only keys the model may press at all (unset: any key). Pointer actions are not affected. */
+    allowedKeys: z.array(keyName).min(1).max(200).optional(),
+    /** System combinations the title needs (e.g. esc with ctrl, alt+enter): the key policy's allow-list. */
+    allowedHotkeys: z.array(hotkey).max(50).optional(),
+    /** Moves one step may make; inputs past it are dropped, not executed. */
+    maxActionsPerStep: z.number().int().min(1).max(100).optional(),
+  })
+  .refine((a) => a.gui || a.semantic, { message: 'allows no action space: set gui or semantic' });
+
+export const EpisodeSchema = z.strictObject({
+  /** Steps per episode (a step = one decision of the agent). */
+  maxSteps: z.number().int().min(1).max(100000),
+  /** A time limit per episode instead of (or beside) a step limit, in seconds (Forza: 3 minutes). */
+  maxSeconds: z.number().positive().max(86400).optional(),
+  /** Episodes of one evaluation. */
+  trials: z.number().int().min(1).max(10000),
+  /** An episode scoring below this failed (reflect-and-retry). */
+  successScore: z.number().min(0).max(100).default(100),
+  agent: z.enum(PROFILE_AGENTS).default('zero-shot'),
+  /** Frames per request: 2 = the current frame plus the previous step's (zero-shot); the memory agent uses 5 pairs. */
+  history: z.number().int().min(1).max(16).default(2),
+});
+
+export const LatencySchema = z
+  .strictObject({
+    /** The latency mode a run starts in unless one is given. */
+    mode: z.enum(LATENCY_MODES).default('normal'),
+    freeze: z.enum(FREEZE_METHODS).default('process'),
+    /** The title's own pause key (freeze: pause-key). */
+    pauseKey: keyName.optional(),
+    /** stop: how long the world runs after acting (ms). */
+    stopIntervalMs: z.number().min(0).max(600000).optional(),
+    /** slow: how long the world pauses after each capture (ms). */
+    slowBufferMs: z.number().min(0).max(600000).optional(),
+  })
+  .refine((l) => l.freeze !== 'pause-key' || l.pauseKey !== undefined, {
+    message: 'freeze: pause-key needs pauseKey',
+    path: ['pauseKey'],
+  });
+
+export const NormaliserSchema = z.strictObject({
+  /** score = (value − offset) / divisor × multiplier, clipped to 0–100. */
+  divisor: z.number().positive(),
+  multiplier: z.number().positive().default(100),
+  offset: z.number().default(0),
+  clip: z.boolean().default(true),
+});
+
+const MilestoneSchema = z.union([text(300), z.strictObject({ title: text(300), description: text(2000).optional() })]);
+
+const scoringCommon = {
+  /** The paper's formula in words, for people (e.g. "Σ3 levels / 133000 × 100"). */
+  formula: text(500).optional(),
+};
+
+export const ScoringSchema = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('intrinsic'),
+    /** The built-in game whose engine scores (its id). */
+    engine: text(64),
+    ...scoringCommon,
+  }),
+  z.strictObject({
+    kind: z.literal('screen'),
+    /** What number to read, and where on the screen it shows. */
+    read: text(2000),
+    normaliser: NormaliserSchema,
+    /** How readings combine over an episode: the last one, the highest, or the sum of each level's highest. */
+    combine: z.enum(['last', 'max', 'sum-levels']).default('last'),
+    /** Read every N steps as well as at the end of the episode (unset: only at the end). */
+    everySteps: z.number().int().min(1).max(100000).optional(),
+    ...scoringCommon,
+  }),
+  z
+    .strictObject({
+      kind: z.literal('milestones'),
+      /** Whether the milestones come in a fixed order (a linear story) or in any order. */
+      linear: z.boolean(),
+      milestones: z.array(MilestoneSchema).min(1).max(200).optional(),
+      /** The same, grouped by level or chapter; the score pools every level's milestones. */
+      levels: z
+        .array(z.strictObject({ name: text(200), milestones: z.array(MilestoneSchema).min(1).max(200) }))
+        .min(1)
+        .max(50)
+        .optional(),
+      ...scoringCommon,
+    })
+    .refine((m) => (m.milestones === undefined) !== (m.levels === undefined), {
+      message: 'give either milestones (one list) or levels (lists per level), not both and not neither',
+    }),
+  z.strictObject({ kind: z.literal('none'), ...scoringCommon }),
+]);
+
+export const SetupSchema = z.strictObject({
+  /** Where a run starts: the level, chapter or save to load. */
+  start: text(2000),
+  /** Display mode (windowed, borderless…). */
+  display: text(500).optional(),
+  resolution: text(200).optional(),
+  /** Anything else to do before a run. */
+  other: text(2000).optional(),
+});
+
+export const ProfileSchema = z
+  .strictObject({
+    /** Editors: where the JSON Schema lives (ignored by Gamepilot). */
+    $schema: z.string().optional(),
+    id: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'must be lower-case letters, digits and dashes (e.g. slay-the-spire)'),
+    title: text(200),
+    /** The built-in game this profile describes (its id); built-ins need no window match. */
+    builtin: text(64).optional(),
+    match: MatchSchema.optional(),
+    /** How to start the title (argv), for sweeps. */
+    launch: z.array(z.string().min(1).max(2000)).min(1).max(100).optional(),
+    category: z.enum(CATEGORIES),
+    tier: z.enum(TIERS),
+    setup: SetupSchema.optional(),
+    prompt: PromptSchema,
+    actions: ActionsSchema.default({ gui: true, semantic: false }),
+    episode: EpisodeSchema,
+    latency: LatencySchema.default({ mode: 'normal', freeze: 'process' }),
+    scoring: ScoringSchema,
+    /** Where facts came from, what is uncertain, and where a source contradicts itself. */
+    notes: z.array(text(4000)).max(50).optional(),
+  })
+  .refine((p) => p.builtin !== undefined || p.match !== undefined, {
+    message: 'needs match (a window title pattern and/or an executable) unless it describes a built-in game',
+    path: ['match'],
+  })
+  .refine((p) => !p.actions.semantic || p.builtin !== undefined, {
+    message: 'the semantic action space exists only for built-in games',
+    path: ['actions', 'semantic'],
+  })
+  .refine((p) => p.scoring.kind !== 'intrinsic' || p.builtin !== undefined, {
+    message: 'intrinsic scoring needs a built-in engine: read the score off the screen (kind: screen) instead',
+    path: ['scoring', 'kind'],
+  });
+
+export type Profile = z.output<typeof ProfileSchema>;
+export type ProfileInput = z.input<typeof ProfileSchema>;
+export type ScoringSpec = Profile['scoring'];
+export type ScreenScoring = Extract<ScoringSpec, { kind: 'screen' }>;
+export type MilestoneScoring = Extract<ScoringSpec, { kind: 'milestones' }>;
+export type Category = (typeof CATEGORIES)[number];

@@ -1,0 +1,80 @@
+/**
+ * The papers' normalisations to 0–100, as profiles declare them: a number read off the screen
+ * through a normaliser (Angry Birds: points / 133000 × 100), and milestones reached / total × 100.
+ */
+import type { MilestoneScoring, Profile, ScreenScoring } from '../profiles/schema.ts';
+
+type Normaliser = ScreenScoring['normaliser'];
+
+/** (value − offset) / divisor × multiplier, clipped to 0–100 unless the normaliser says not to. */
+export function normalise(value: number, n: Normaliser): number {
+  const score = ((value - (n.offset ?? 0)) / n.divisor) * (n.multiplier ?? 100);
+  return n.clip === false ? score : Math.min(100, Math.max(0, score));
+}
+
+/** Rounded as run.json keeps scores (two decimals). */
+export function round2(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+/** Every milestone in order, each with the level it belongs to (flat lists have none). */
+export function milestoneList(m: MilestoneScoring): { title: string; description?: string; level?: string }[] {
+  const item = (x: string | { title: string; description?: string | undefined }, level?: string) => ({
+    ...(typeof x === 'string'
+      ? { title: x }
+      : { title: x.title, ...(x.description ? { description: x.description } : {}) }),
+    ...(level ? { level } : {}),
+  });
+  if (m.levels) return m.levels.flatMap((l) => l.milestones.map((x) => item(x, l.name)));
+  return (m.milestones ?? []).map((x) => item(x));
+}
+
+/** reached / total × 100, the milestones of every level pooled (GameVerse §3.3). */
+export function milestoneScore(m: MilestoneScoring, reached: number): number {
+  const total = milestoneList(m).length;
+  if (!Number.isInteger(reached) || reached < 0 || reached > total)
+    throw new RangeError(`milestones reached must be a whole number from 0 to ${total}, got ${reached}`);
+  return (reached / total) * 100;
+}
+
+/** One reading of the screen: the number, and the level it belongs to when the title has levels. */
+export interface ScreenReading {
+  value: number;
+  level?: string | null | undefined;
+}
+
+/** Combines an episode's readings as the profile says: the last, the highest, or the sum of each level's highest. */
+export function combineReadings(readings: ScreenReading[], combine: ScreenScoring['combine']): number | null {
+  if (!readings.length) return null;
+  if (combine === 'last') return readings.at(-1)!.value;
+  if (combine === 'max') return Math.max(...readings.map((r) => r.value));
+  const best = new Map<string, number>();
+  for (const r of readings) {
+    const key = r.level ?? '';
+    best.set(key, Math.max(best.get(key) ?? Number.NEGATIVE_INFINITY, r.value));
+  }
+  return [...best.values()].reduce((a, b) => a + b, 0);
+}
+
+/** What run.json says of a profile's scoring: its kind, formula and the numbers behind it. */
+export function scoringRecord(p: Profile): Record<string, unknown> {
+  const s = p.scoring;
+  const formula = s.formula ? { formula: s.formula } : {};
+  switch (s.kind) {
+    case 'intrinsic':
+      return { kind: s.kind, engine: s.engine, ...formula };
+    case 'screen':
+      return { kind: s.kind, read: s.read, normaliser: s.normaliser, combine: s.combine, ...formula };
+    case 'milestones':
+      return {
+        kind: s.kind,
+        linear: s.linear,
+        total: milestoneList(s).length,
+        ...(s.levels ? { levels: s.levels.map((l) => ({ name: l.name, count: l.milestones.length })) } : {}),
+        milestones: milestoneList(s),
+        ...formula,
+      };
+    case 'none':
+      return { kind: s.kind, ...formula };
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * Scores a window no engine drives by reading a number off its frames with a VLM (the
+ * profile's `scoring.kind: screen`): one call per reading, answered as strict JSON
+ * ({"value": n|null, "level": s|null}), combined over the episode and normalised to 0–100.
+ */
+import OpenAI from 'openai';
+import { z } from 'zod';
+import { render } from '../agents/prompts.ts';
+import type { EncodedFrame } from '../capture/encode.ts';
+import type { Profile, ScreenScoring } from '../profiles/schema.ts';
+import { combineReadings, normalise, round2, type ScreenReading } from './normalise.ts';
+
+export interface ReaderModel {
+  model: string;
+  baseURL?: string | undefined;
+  apiKey?: string | undefined;
+  timeoutMs?: number;
+}
+
+const AnswerSchema = z.strictObject({
+  value: z.number().finite().nullable(),
+  level: z
+    .union([z.string().max(200), z.number()])
+    .nullable()
+    .optional(),
+});
+
+/** The reader's answer as strict JSON: one object, optionally inside a ```json fence, nothing else. */
+export function parseReading(text: string): { ok: true; reading: ScreenReading | null } | { ok: false; error: string } {
+  const body = text
+    .trim()
+    .replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/i, '$1')
+    .trim();
+  let data: unknown;
+  try {
+    data = JSON.parse(body);
+  } catch {
+    return { ok: false, error: `not one JSON object: ${JSON.stringify(text.slice(0, 120))}` };
+  }
+  const r = AnswerSchema.safeParse(data);
+  if (!r.success)
+    return {
+      ok: false,
+      error: `unexpected answer ${JSON.stringify(data)?.slice(0, 120)}: ${r.error.issues[0]?.message}`,
+    };
+  if (r.data.value === null) return { ok: true, reading: null };
+  return {
+    ok: true,
+    reading: { value: r.data.value, ...(r.data.level != null ? { level: String(r.data.level) } : {}) },
+  };
+}
+
+export class ScreenScoreReader {
+  private readonly client: OpenAI;
+  private readings: ScreenReading[] = [];
+  /** Every call of this episode, for the run's record. */
+  readonly log: { step: number; reading: ScreenReading | null; error?: string }[] = [];
+
+  constructor(
+    private readonly profile: Profile,
+    private readonly spec: ScreenScoring,
+    private readonly model: ReaderModel,
+  ) {
+    this.client = new OpenAI({
+      baseURL: model.baseURL ?? process.env.OPENAI_BASE_URL,
+      apiKey: model.apiKey ?? process.env.OPENAI_API_KEY ?? 'no-key',
+      maxRetries: 1,
+      timeout: model.timeoutMs ?? 60_000,
+      logLevel: 'off',
+    });
+  }
+
+  resetEpisode() {
+    this.readings = [];
+    this.log.length = 0;
+  }
+
+  /** Whether a reading is due after this step (everySteps), besides the one at the episode's end. */
+  dueAfter(step: number): boolean {
+    return this.spec.everySteps !== undefined && (step + 1) % this.spec.everySteps === 0;
+  }
+
+  /** Reads the frame once; an unreadable answer or a failed call is logged and counts as no reading. */
+  async read(frame: EncodedFrame, step: number, signal?: AbortSignal): Promise<ScreenReading | null> {
+    try {
+      const res = await this.client.chat.completions.create(
+        {
+          model: this.model.model,
+          messages: [
+            {
+              role: 'user',
+              content: [
+                { type: 'text', text: render('screen-read', { game_title: this.profile.title, read: this.spec.read }) },
+                {
+                  type: 'image_url',
+                  image_url: { url: `data:${frame.mime};base64,${frame.data.toString('base64')}` },
+                },
+              ],
+            },
+          ],
+          temperature: 0,
+        },
+        signal ? { signal } : {},
+      );
+      const parsed = parseReading(res.choices[0]?.message?.content ?? '');
+      if (!parsed.ok) {
+        this.log.push({ step, reading: null, error: parsed.error });
+        return null;
+      }
+      this.log.push({ step, reading: parsed.reading });
+      if (parsed.reading) this.readings.push(parsed.reading);
+      return parsed.reading;
+    } catch (err) {
+      this.log.push({ step, reading: null, error: `screen reading failed: ${(err as Error).message}` });
+      return null;
+    }
+  }
+
+  /** The episode's raw value (readings combined) and its 0–100 score; null when nothing could be read. */
+  result(): { value: number | null; score: number | null } {
+    const value = combineReadings(this.readings, this.spec.combine);
+    return { value, score: value === null ? null : round2(normalise(value, this.spec.normaliser)) };
+  }
+}
