@@ -44,22 +44,23 @@ export interface WindowManager {
 /** Drawing into one window, for the settle stage. */
 export interface ChangeWatch {
   /**
-   * Call just before acting: forgets what was drawn so far, and says whether the window drew
-   * on its own since the last `settled` (a game that animates by itself: its reaction to an
-   * action cannot be told apart from the rest).
+   * Call just before acting: forgets what was drawn so far, and says whether the window had
+   * held still for `quietMs` (nothing drawn in that time; true for a watch that has seen no
+   * drawing yet), so that what it draws next is its answer to the action.
    */
-  reset(): { drewOnItsOwn: boolean };
+  reset(quietMs: number): { quiet: boolean };
   /**
    * Resolves once the window has drawn and then stayed still for `quietMs`; when it has not
    * drawn within `firstMs`, or after `maxMs` in all, or when `signal` aborts, it stops waiting.
-   * Says whether it drew, how long this took and how many draws were seen.
+   * Says whether it drew, whether it ended holding still (false: still drawing at `maxMs`, or
+   * aborted), how long this took and how many draws were seen.
    */
   settled(opts: {
     quietMs: number;
     firstMs: number;
     maxMs: number;
     signal?: AbortSignal;
-  }): Promise<{ changed: boolean; ms: number; draws: number }>;
+  }): Promise<{ changed: boolean; still: boolean; ms: number; draws: number }>;
   /** Stops following the window. */
   close(): void;
 }

@@ -125,11 +125,12 @@ export type SessionStepRecord = StepRecord & {
   drift_ticks?: number;
   act_ticks?: number;
   /**
-   * A window no engine drives: how the step waited after acting — until the window had drawn
-   * and held still (`drawing`: whether it drew, and how often), or a fixed time (`fixed`: its
-   * drawing cannot be followed, or it animates by itself).
+   * A window no engine drives: how the step waited after acting — for the window's drawing
+   * (`drawing`: whether it drew, whether it then held still or was still drawing at the bound,
+   * how many draws), or a fixed time (`fixed`: its drawing cannot be followed, or it animates by
+   * itself).
    */
-  settle?: { by: 'drawing'; drew: boolean; draws: number } | { by: 'fixed' };
+  settle?: { by: 'drawing'; drew: boolean; still: boolean; draws: number } | { by: 'fixed' };
 };
 
 /** What `status` reports: running or paused while going, then how the run ended. */
@@ -248,10 +249,12 @@ export class Session extends EventEmitter<SessionEvents> {
   private clipNotice = '';
   /** What this episode's last step did, for the agent's next observation. */
   private previous: PreviousStep | undefined;
-  /** The target's drawing, followed for the settle stage (a window no engine drives, where the backend can). */
-  private drawing: { id: string; watch: ChangeWatch | undefined } | undefined;
-  /** The window drew on its own between the last settle and this step's actions. */
-  private drewOnItsOwn = false;
+  /**
+   * The target's drawing, followed for the settle stage (a window no engine drives, where the
+   * backend can): whether the last wait for it ended with the window still drawing (it animates
+   * by itself), and whether it was drawing when this step acted.
+   */
+  private drawing: { id: string; watch: ChangeWatch | undefined; busy: boolean; quiet: boolean } | undefined;
   /** The frame the agent saw last (a fallback for the episode's screen score). */
   private lastFrame: EncodedFrame | undefined;
 
@@ -724,8 +727,8 @@ export class Session extends EventEmitter<SessionEvents> {
   }
 
   /**
-   * Settle's start, just before acting: the drawing of the target so far is forgotten, so what
-   * it draws next is its answer; noted whether it drew on its own meanwhile.
+   * Settle's start, just before acting: what the target draws from here on is its answer;
+   * noted whether it had held still until now.
    */
   private prepareSettle(id: string) {
     const { target, wm } = this.deps;
@@ -733,31 +736,35 @@ export class Session extends EventEmitter<SessionEvents> {
     try {
       if (this.drawing?.id !== id) {
         this.drawing?.watch?.close();
-        this.drawing = { id, watch: wm.watchChanges(id) };
+        this.drawing = { id, watch: wm.watchChanges(id), busy: false, quiet: true };
       }
-      this.drewOnItsOwn = this.drawing.watch?.reset().drewOnItsOwn ?? false;
+      this.drawing.quiet = this.drawing.watch?.reset(this.config.settleQuietMs).quiet ?? true;
     } catch {
-      this.drawing = { id, watch: undefined }; // the fixed wait, then
+      this.drawing = { id, watch: undefined, busy: false, quiet: true }; // the fixed wait, then
     }
   }
 
   /**
-   * A window no engine drives: wait until it has drawn and then held still for a moment (at
-   * most `settleMaxMs`; when it does not start drawing within `settleMs`, no longer). A window
-   * that animates by itself, or one whose drawing cannot be followed, gets the fixed `settleMs`.
+   * A window no engine drives: wait until it has drawn and then held still for `settleQuietMs`
+   * (at most `settleMaxMs`; when it does not start drawing within `settleMs`, no longer). A
+   * window whose drawing cannot be followed gets the fixed `settleMs`, and so does one that was
+   * drawing when we acted and, the last time we waited, never held still (it animates by itself:
+   * its answer cannot be told apart from the rest); once it holds still before an action, its
+   * drawing is waited for again.
    */
   private async settleWindow(): Promise<NonNullable<SessionStepRecord['settle']>> {
-    const watch = this.drawing?.watch;
+    const d = this.drawing;
     const { settleMs, settleQuietMs, settleMaxMs } = this.config;
-    if (watch && !this.drewOnItsOwn) {
+    if (d?.watch && !(d.busy && !d.quiet)) {
       try {
-        const r = await watch.settled({
+        const r = await d.watch.settled({
           quietMs: settleQuietMs,
           firstMs: settleMs,
           maxMs: Math.max(settleMs, settleMaxMs),
           signal: this.abort.signal,
         });
-        return { by: 'drawing', drew: r.changed, draws: r.draws };
+        d.busy = !r.still;
+        return { by: 'drawing', drew: r.changed, still: r.still, draws: r.draws };
       } catch {
         /* the fixed wait below */
       }

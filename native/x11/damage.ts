@@ -40,30 +40,27 @@ export class DamageWatch implements ChangeWatch {
     return new DamageWatch(c, window, base[0]!);
   }
 
-  reset() {
+  reset(quietMs: number) {
     this.c.pump();
-    const drewOnItsOwn = this.draws > 0;
+    const quiet = this.lastDraw === 0 || performance.now() - this.lastDraw >= quietMs;
     this.c.lib.damage!.XDamageSubtract(this.c.display, this.damage, X.None, X.None);
     this.c.lib.fn.XFlush(this.c.display);
     this.draws = 0;
-    return { drewOnItsOwn };
+    return { quiet };
   }
 
   async settled(opts: { quietMs: number; firstMs: number; maxMs: number; signal?: AbortSignal }) {
     const start = performance.now();
-    try {
-      for (;;) {
-        this.c.pump();
-        const t = performance.now();
-        const elapsed = t - start;
-        const draws = this.draws;
-        if (draws > 0 && t - this.lastDraw >= opts.quietMs) return { changed: true, ms: elapsed, draws };
-        if ((draws === 0 && elapsed >= opts.firstMs) || elapsed >= opts.maxMs || opts.signal?.aborted)
-          return { changed: draws > 0, ms: elapsed, draws };
-        await new Promise((r) => setTimeout(r, 2));
-      }
-    } finally {
-      this.draws = 0; // from here on, a draw is the game's own (see reset)
+    for (;;) {
+      this.c.pump();
+      const t = performance.now();
+      const elapsed = t - start;
+      const draws = this.draws;
+      if (draws > 0 && t - this.lastDraw >= opts.quietMs) return { changed: true, still: true, ms: elapsed, draws };
+      if (draws === 0 && elapsed >= opts.firstMs) return { changed: false, still: true, ms: elapsed, draws };
+      if (elapsed >= opts.maxMs || opts.signal?.aborted)
+        return { changed: draws > 0, still: false, ms: elapsed, draws };
+      await new Promise((r) => setTimeout(r, 2));
     }
   }
 

@@ -86,7 +86,7 @@ describe('settle on a window no engine drives', () => {
     expect(steps).toHaveLength(4);
     for (const s of steps) {
       expect(s.outcomes).toEqual([{ action: 'PRESS', ok: true }]);
-      expect(s.settle).toMatchObject({ by: 'drawing', drew: true });
+      expect(s.settle).toMatchObject({ by: 'drawing', drew: true, still: true });
       // The whole animation was waited for.
       expect(s.latency_ms.wait).toBeGreaterThanOrEqual(ANIMATION_MS * 0.9);
     }
