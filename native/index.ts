@@ -1,5 +1,5 @@
 import type { WindowManager } from './types.ts';
-import { X11WindowManager } from './x11.ts';
+import { createX11WindowManager } from './x11.ts';
 import { Win32WindowManager } from './win32.ts';
 import { MacWindowManager } from './macos.ts';
 
@@ -9,5 +9,5 @@ export * from './types.ts';
 export function createWindowManager(platform: NodeJS.Platform = process.platform): WindowManager {
   if (platform === 'win32') return new Win32WindowManager();
   if (platform === 'darwin') return new MacWindowManager();
-  return new X11WindowManager();
+  return createX11WindowManager();
 }

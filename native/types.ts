@@ -34,6 +34,35 @@ export interface WindowManager {
   activeId(): Promise<string | undefined>;
   /** Ids of top-level windows from the bottom of the stacking order to the top; absent where the backend cannot tell. */
   stacking?(): Promise<string[]>;
+  /**
+   * Follows what a window draws, so that after acting the session can wait for the game to
+   * react instead of a fixed time. Absent (or undefined for a window) where the backend cannot.
+   */
+  watchChanges?(id: string): ChangeWatch | undefined;
+}
+
+/** Drawing into one window, for the settle stage. */
+export interface ChangeWatch {
+  /**
+   * Call just before acting: forgets what was drawn so far, and says whether the window had
+   * held still for `quietMs` (nothing drawn in that time; true for a watch that has seen no
+   * drawing yet), so that what it draws next is its answer to the action.
+   */
+  reset(quietMs: number): { quiet: boolean };
+  /**
+   * Resolves once the window has drawn and then stayed still for `quietMs`; when it has not
+   * drawn within `firstMs`, or after `maxMs` in all, or when `signal` aborts, it stops waiting.
+   * Says whether it drew, whether it ended holding still (false: still drawing at `maxMs`, or
+   * aborted), how long this took and how many draws were seen.
+   */
+  settled(opts: {
+    quietMs: number;
+    firstMs: number;
+    maxMs: number;
+    signal?: AbortSignal;
+  }): Promise<{ changed: boolean; still: boolean; ms: number; draws: number }>;
+  /** Stops following the window. */
+  close(): void;
 }
 
 /** Every window whose title matches, with some size (minimized ones included). */

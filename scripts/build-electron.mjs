@@ -9,6 +9,7 @@ const external = [
   'sharp',
   'screenshot-desktop',
   'uiohook-napi',
+  'koffi',
   'electron-store',
   'ws',
   'bufferutil',

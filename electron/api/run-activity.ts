@@ -167,7 +167,7 @@ export class RunActivity implements Activity {
         ...(req.maxSteps ? { maxSteps: req.maxSteps } : {}),
         seed: req.seed,
         outDir: ctx.runsDir,
-        capture: 'nut',
+        capture: 'auto',
         capturer: ctx.capturer,
         encode: { longSide: ctx.imageSize, format: 'jpeg', quality: 80 },
         minStepMs: req.paceMs,

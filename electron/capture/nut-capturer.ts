@@ -2,7 +2,7 @@ import type { Rect } from '../../native/types.ts';
 import { offScreenError, withinScreen, type RawFrame, type ScreenCapturer } from './types.ts';
 import { loadNut } from '../input/nut.ts';
 
-/** Region grab through nut-js (libnut; XGetImage on X11). The default on X11: ~5 ms for 1280×800. */
+/** Region grab through nut-js (libnut; XGetImage on X11): the default on macOS, the fallback on X11 when libX11 cannot be loaded in-process. */
 export class NutCapturer implements ScreenCapturer {
   readonly name = 'nut-js';
 

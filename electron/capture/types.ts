@@ -8,6 +8,16 @@ export interface RawFrame {
   channels: 3 | 4;
   /** Channel order as delivered; nut-js on X11 delivers BGRA. */
   order: 'rgb' | 'rgba' | 'bgra';
+  /** Set when the backend scaled the region while capturing: the region's own size in screen pixels. */
+  source?: { width: number; height: number };
+}
+
+export interface GrabOptions {
+  /**
+   * The longest side the frame will be sent at: a backend that can scale while capturing
+   * (X11, in the server) may deliver it at that size already; others ignore it.
+   */
+  maxLongSide?: number;
 }
 
 /** Grabs the pixels of a screen region. Several backends, one interface. */
@@ -16,7 +26,7 @@ export interface ScreenCapturer {
   /** The screen area this backend can grab from, in physical pixels. */
   screenBounds(): Promise<Rect>;
   /** Pixels of a region that lies on the screen; a region reaching off it is refused with a clear error. */
-  grab(region: Rect): Promise<RawFrame>;
+  grab(region: Rect, opts?: GrabOptions): Promise<RawFrame>;
 }
 
 /** The error for a region that is not entirely on the screen (instead of a backend's cryptic one). */

@@ -1,59 +1,103 @@
 /**
  * `gamepilot bench`: what the harness costs per step, measured on this machine.
- * Stage figures: a 1280×800 capture, its encode to a 1024-wide JPEG, one key injection.
+ * Stage figures, on built-in 2048 filling a 1280×800 region: locate the window, capture it,
+ * encode it to a 1024-wide JPEG q80, press one key into it — everything a step does but the
+ * model. `--compare` alternates those rounds with the Python yardstick (bench/reference.py)
+ * doing the same work on the same region, and prints both and their ratio.
  * Loop figure: steps per second on built-in 2048 with an agent that answers instantly.
  * `--record`: the human-baseline recorder's frame rate and dropped frames on built-in 2048.
  */
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { NutCapturer } from '../capture/nut-capturer.ts';
+import { fileURLToPath } from 'node:url';
+import { createCapturer } from '../capture/index.ts';
 import { encodeFrame } from '../capture/encode.ts';
-import { loadNut } from '../input/nut.ts';
+import { createInputBackend } from '../input/input-backend.ts';
 import { percentile, now } from '../util/time.ts';
-import { createWindowManager } from '../../native/index.ts';
+import { createWindowManager, type InputBackend, type Rect, type WindowManager } from '../../native/index.ts';
 import { getGame } from '../../games/index.ts';
 import { BuiltinTarget } from '../session/targets.ts';
 import { Session } from '../session/session.ts';
 import { RunStore } from '../store/run-store.ts';
 import { SolverAgent } from '../agents/baselines.ts';
 import { Recorder, DEFAULT_RECORDER } from '../recording/recorder.ts';
+import type { ScreenCapturer } from '../capture/types.ts';
 
 export interface Stat {
   p50: number;
   p95: number;
 }
 
+/** The Python yardstick's figures, from the same rounds. */
+export interface ReferenceResult {
+  command: string;
+  tools: Record<string, string>;
+  capture_ms: Stat;
+  encode_ms: Stat;
+  input_ms: Stat;
+  total_ms: Stat;
+}
+
 export interface BenchResult {
   region: { width: number; height: number };
   encoded: { width: number; height: number; bytes_p50: number };
   iterations: number;
+  /** What did the work: the window backend, the capture backend, the input backend. */
+  backends: { windows: string; capture: string; input: string };
+  locate_ms: Stat;
   capture_ms: Stat;
   encode_ms: Stat;
   input_ms: Stat;
+  /** locate + capture + encode + one key, per iteration. */
   step_overhead_p50_ms: number;
   step_overhead_p95_ms: number;
-  loop: { game: string; steps: number; seconds: number; steps_per_second: number; step_ms: Stat };
+  overhead_p50_ms: number;
+  /** With --compare: the Python yardstick on the same region, and overhead / reference. */
+  reference?: ReferenceResult;
+  reference_p50_ms?: number;
+  ratio?: number;
+  loop: {
+    game: string;
+    steps: number;
+    seconds: number;
+    steps_per_second: number;
+    step_ms: Stat;
+    /** Where a loop step's time goes (the session's own latency record). */
+    stages_p50_ms: Record<'locate' | 'capture' | 'encode' | 'model' | 'act' | 'wait', number>;
+  };
 }
 
 const stat = (v: number[]): Stat => ({ p50: r2(percentile(v, 50)), p95: r2(percentile(v, 95)) });
 const r2 = (n: number) => Math.round(n * 100) / 100;
 
+/** The region measured: 1280×800 at the top left, or the screen if smaller. */
+async function benchRegion(capturer: ScreenCapturer): Promise<Rect> {
+  const screen = await capturer.screenBounds();
+  return { x: 0, y: 0, width: Math.min(1280, screen.width), height: Math.min(800, screen.height) };
+}
+
 export async function runBench(opts: {
   iterations: number;
   loopSteps: number;
+  /** Alternate with the Python yardstick; `python` names the interpreter (default: the first with Pillow and python-xlib). */
+  compare?: boolean;
+  python?: string;
   log: (s: string) => void;
 }): Promise<BenchResult> {
-  const nut = await loadNut();
-  const width = Math.min(1280, await nut.screen.width());
-  const height = Math.min(800, await nut.screen.height());
+  const capturer = createCapturer();
+  const region = await benchRegion(capturer);
+  const python = opts.compare ? findPython(opts.python) : undefined;
   const wm = createWindowManager();
   // A real game fills the captured region, so the encoder sees real content, not an empty desktop.
-  const target = await BuiltinTarget.open(getGame('2048'), wm, { x: 0, y: 0, width, height });
+  const target = await BuiltinTarget.open(getGame('2048'), wm, region);
   const out = mkdtempSync(path.join(tmpdir(), 'gamepilot-bench-'));
   try {
-    await wm.focus((await target.locate()).id);
-    const stages = await measureStages(opts.iterations, { width, height }, opts.log);
+    const id = (await target.locate()).id;
+    await wm.focus(id);
+    const input = createInputBackend();
+    const stages = await measureRounds(opts.iterations, region, { wm, capturer, input, id, python }, opts.log);
     opts.log(`bench: loop of ${opts.loopSteps} steps on built-in 2048 with an instant agent`);
     const store = RunStore.create(out, {
       kind: 'agent',
@@ -65,18 +109,34 @@ export async function runBench(opts: {
       config: {},
     });
     const session = new Session(
-      { target, agent: new SolverAgent(), capturer: new NutCapturer(), wm, store },
+      { target, agent: new SolverAgent(), capturer, wm, store },
       { space: 'gui', episodes: 1, maxSteps: opts.loopSteps, seed: 1 },
     );
     const stepMs: number[] = [];
-    session.on('step', (r) => stepMs.push(r.latency_ms.total));
+    const stageMs = { locate: [], capture: [], encode: [], model: [], act: [], wait: [] } as Record<
+      keyof BenchResult['loop']['stages_p50_ms'],
+      number[]
+    >;
+    session.on('step', (r) => {
+      stepMs.push(r.latency_ms.total);
+      for (const k of Object.keys(stageMs) as (keyof typeof stageMs)[]) stageMs[k].push(r.latency_ms[k] ?? 0);
+    });
     const t0 = now();
     const result = await session.run();
     const seconds = (now() - t0) / 1000;
     const steps = result.episodes.reduce((n, e) => n + e.steps, 0);
     return {
       ...stages,
-      loop: { game: '2048', steps, seconds: r2(seconds), steps_per_second: r2(steps / seconds), step_ms: stat(stepMs) },
+      loop: {
+        game: '2048',
+        steps,
+        seconds: r2(seconds),
+        steps_per_second: r2(steps / seconds),
+        step_ms: stat(stepMs),
+        stages_p50_ms: Object.fromEntries(
+          Object.entries(stageMs).map(([k, v]) => [k, r2(percentile(v, 50))]),
+        ) as BenchResult['loop']['stages_p50_ms'],
+      },
     };
   } finally {
     await target.close();
@@ -84,60 +144,200 @@ export async function runBench(opts: {
   }
 }
 
-async function measureStages(
+/**
+ * Our stages and, with a Python interpreter, the yardstick's, in alternating rounds (three, or
+ * one without comparison), so that both see the same machine load.
+ */
+async function measureRounds(
   iterations: number,
-  region: { width: number; height: number },
+  region: Rect,
+  deps: { wm: WindowManager; capturer: ScreenCapturer; input: InputBackend; id: string; python: string | undefined },
   log: (s: string) => void,
 ): Promise<Omit<BenchResult, 'loop'>> {
-  const nut = await loadNut();
-  const capturer = new NutCapturer();
-  const cap: number[] = [];
-  const enc: number[] = [];
-  const inp: number[] = [];
-  const total: number[] = [];
-  const sizes: number[] = [];
+  const rounds = deps.python ? 3 : 1;
+  const per = Math.ceil(iterations / rounds);
+  const ours: Samples = { locate: [], capture: [], encode: [], input: [], total: [], bytes: [] };
+  const theirs: number[] = [];
+  let reference: (ReferenceResult & { samples: number[] }) | undefined;
   let encoded = { width: 0, height: 0 };
-  log(`bench: ${iterations} × (capture ${region.width}×${region.height} → JPEG long side 1024 → one key)`);
-  for (let i = 0; i < iterations + 3; i++) {
+  log(
+    `bench: ${per * rounds} × (locate, capture ${region.width}×${region.height} → JPEG long side 1024 → one key)${deps.python ? ', alternating with bench/reference.py' : ''}`,
+  );
+  for (let r = 0; r < rounds; r++) {
+    encoded = await measureOurs(per, region, deps, ours);
+    if (deps.python) {
+      const ref = await runReference(deps.python, region, per);
+      theirs.push(...ref.samples);
+      reference = mergeReference(reference, ref);
+    }
+  }
+  const overhead = r2(percentile(ours.total, 50));
+  const result: Omit<BenchResult, 'loop'> = {
+    region: { width: region.width, height: region.height },
+    encoded: { ...encoded, bytes_p50: percentile(ours.bytes, 50) },
+    iterations: ours.total.length,
+    backends: {
+      windows: deps.wm.platform,
+      capture: (deps.capturer as { method?: string }).method ?? deps.capturer.name,
+      input: deps.input.name,
+    },
+    locate_ms: stat(ours.locate),
+    capture_ms: stat(ours.capture),
+    encode_ms: stat(ours.encode),
+    input_ms: stat(ours.input),
+    step_overhead_p50_ms: overhead,
+    step_overhead_p95_ms: r2(percentile(ours.total, 95)),
+    overhead_p50_ms: overhead,
+  };
+  if (reference) {
+    const { samples, ...ref } = reference;
+    const p50 = r2(percentile(theirs, 50));
+    Object.assign(result, {
+      reference: { ...ref, total_ms: stat(samples) },
+      reference_p50_ms: p50,
+      ratio: Math.round((overhead / p50) * 1000) / 1000,
+    });
+  }
+  return result;
+}
+
+interface Samples {
+  locate: number[];
+  capture: number[];
+  encode: number[];
+  input: number[];
+  total: number[];
+  bytes: number[];
+}
+
+/** What a step does but the model: find the window (and whether it has focus), capture, encode, one key. */
+async function measureOurs(
+  n: number,
+  region: Rect,
+  deps: { wm: WindowManager; capturer: ScreenCapturer; input: InputBackend; id: string },
+  into: Samples,
+): Promise<{ width: number; height: number }> {
+  const { input } = deps;
+  let encoded = { width: 0, height: 0 };
+  for (let i = 0; i < n + 3; i++) {
     const t0 = now();
-    const raw = await capturer.grab({ x: 0, y: 0, ...region });
+    const win = await deps.wm.get(deps.id);
+    if (!win) throw new Error('the bench window closed');
+    if ((await deps.wm.activeId()) !== deps.id) await deps.wm.focus(deps.id);
     const t1 = now();
-    const frame = await encodeFrame(raw, { longSide: 1024, format: 'jpeg', quality: 80 });
+    const raw = await deps.capturer.grab(region, { maxLongSide: 1024 });
     const t2 = now();
-    await nut.keyboard.pressKey(nut.Key.LeftShift);
-    await nut.keyboard.releaseKey(nut.Key.LeftShift);
+    const frame = await encodeFrame(raw, { longSide: 1024, format: 'jpeg', quality: 80 });
     const t3 = now();
+    await input.keyDown('LeftShift');
+    await input.keyUp('LeftShift');
+    const t4 = now();
     if (i < 3) continue; // warm-up
-    cap.push(t1 - t0);
-    enc.push(t2 - t1);
-    inp.push(t3 - t2);
-    total.push(t3 - t0);
-    sizes.push(frame.data.length);
+    into.locate.push(t1 - t0);
+    into.capture.push(t2 - t1);
+    into.encode.push(t3 - t2);
+    into.input.push(t4 - t3);
+    into.total.push(t4 - t0);
+    into.bytes.push(frame.data.length);
     encoded = { width: frame.width, height: frame.height };
   }
+  return encoded;
+}
+
+const REFERENCE = fileURLToPath(new URL('../../bench/reference.py', import.meta.url));
+
+/** The first interpreter that has Pillow and python-xlib: the one given, python3, /usr/bin/python3. */
+function findPython(given: string | undefined): string {
+  const candidates = given ? [given] : ['python3', '/usr/bin/python3'];
+  for (const py of candidates) {
+    const r = spawnSync(py, ['-c', 'import PIL.ImageGrab, Xlib.ext.xtest'], { encoding: 'utf8', timeout: 20_000 });
+    if (r.status === 0) return py;
+  }
+  throw new Error(
+    `--compare needs python3 with Pillow and python-xlib (Debian: apt-get install python3-pil python3-xlib); tried ${candidates.join(', ')}${given ? '' : '; --python names another interpreter'}`,
+  );
+}
+
+function runReference(
+  python: string,
+  region: Rect,
+  iterations: number,
+): Promise<ReferenceResult & { samples: number[] }> {
+  const args = [
+    REFERENCE,
+    '--region',
+    `${region.x},${region.y},${region.width},${region.height}`,
+    '--iterations',
+    String(iterations),
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawn(python, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`bench/reference.py failed (exit ${code}): ${stderr.trim()}`));
+      try {
+        const r = JSON.parse(stdout) as ReferenceResult & { samples_ms: number[] };
+        resolve({
+          command: [python, ...args.map((a) => (a === REFERENCE ? 'bench/reference.py' : a))].join(' '),
+          tools: r.tools,
+          capture_ms: r.capture_ms,
+          encode_ms: r.encode_ms,
+          input_ms: r.input_ms,
+          total_ms: r.total_ms,
+          samples: r.samples_ms,
+        });
+      } catch {
+        reject(new Error(`bench/reference.py printed no JSON: ${stdout.slice(0, 200)}`));
+      }
+    });
+  });
+}
+
+/** Rounds of the yardstick as one: all samples, and the stage figures of the median round. */
+function mergeReference(
+  a: (ReferenceResult & { samples: number[] }) | undefined,
+  b: ReferenceResult & { samples: number[] },
+): ReferenceResult & { samples: number[] } {
+  if (!a) return b;
+  const pick = (x: Stat, y: Stat): Stat => ({ p50: r2((x.p50 + y.p50) / 2), p95: Math.max(x.p95, y.p95) });
   return {
-    region,
-    encoded: { ...encoded, bytes_p50: percentile(sizes, 50) },
-    iterations,
-    capture_ms: stat(cap),
-    encode_ms: stat(enc),
-    input_ms: stat(inp),
-    step_overhead_p50_ms: r2(percentile(total, 50)),
-    step_overhead_p95_ms: r2(percentile(total, 95)),
+    ...b,
+    capture_ms: pick(a.capture_ms, b.capture_ms),
+    encode_ms: pick(a.encode_ms, b.encode_ms),
+    input_ms: pick(a.input_ms, b.input_ms),
+    samples: [...a.samples, ...b.samples],
   };
 }
 
 export function formatBench(b: BenchResult): string {
   const row = (name: string, s: Stat) =>
     `  ${name.padEnd(10)} p50 ${String(s.p50).padStart(7)} ms   p95 ${String(s.p95).padStart(7)} ms`;
-  return [
-    `harness cost per step (${b.region.width}×${b.region.height} → ${b.encoded.width}×${b.encoded.height} JPEG, ${b.iterations} iterations)`,
+  const lines = [
+    `harness cost per step (${b.region.width}×${b.region.height} → ${b.encoded.width}×${b.encoded.height} JPEG, ${b.iterations} iterations; windows ${b.backends.windows}, capture ${b.backends.capture}, input ${b.backends.input})`,
+    row('locate', b.locate_ms),
     row('capture', b.capture_ms),
     row('encode', b.encode_ms),
     row('input', b.input_ms),
     `  overhead   p50 ${b.step_overhead_p50_ms} ms   p95 ${b.step_overhead_p95_ms} ms`,
-    `loop on built-in ${b.loop.game}, instant agent: ${b.loop.steps_per_second} steps/s (${b.loop.steps} steps in ${b.loop.seconds} s; step p50 ${b.loop.step_ms.p50} ms)`,
-  ].join('\n');
+  ];
+  if (b.reference)
+    lines.push(
+      `python yardstick (${b.reference.command}; Pillow ${b.reference.tools.pillow}, python-xlib ${b.reference.tools['python-xlib']})`,
+      row('capture', b.reference.capture_ms),
+      row('encode', b.reference.encode_ms),
+      row('input', b.reference.input_ms),
+      `  total      p50 ${b.reference_p50_ms} ms   p95 ${b.reference.total_ms.p95} ms`,
+      `ratio (overhead / yardstick, p50): ${b.ratio}`,
+    );
+  const s = b.loop.stages_p50_ms;
+  lines.push(
+    `loop on built-in ${b.loop.game}, instant agent: ${b.loop.steps_per_second} steps/s (${b.loop.steps} steps in ${b.loop.seconds} s; step p50 ${b.loop.step_ms.p50} ms: locate ${s.locate}, capture ${s.capture}, encode ${s.encode}, act ${s.act}, wait ${s.wait})`,
+  );
+  return lines.join('\n');
 }
 
 export interface RecordBenchResult {
@@ -179,7 +379,7 @@ export async function runRecordBench(opts: {
       `bench: recording built-in 2048 at ${opts.size.width}×${opts.size.height}, ${opts.fps} fps, for ${opts.seconds} s`,
     );
     const recorder = new Recorder(
-      { target, wm, capturer: new NutCapturer() },
+      { target, wm, capturer: createCapturer() },
       { participant: 'bench', role: 'expert', trial: 1, stage: 'bench', consent: true },
       {
         ...DEFAULT_RECORDER,

@@ -68,6 +68,8 @@ export async function benchCommand(o: BenchFlags): Promise<number> {
   const result = await runBench({
     iterations: o.iterations,
     loopSteps: o.loopSteps,
+    ...(o.compare ? { compare: true } : {}),
+    ...(o.python ? { python: o.python } : {}),
     log: o.json ? () => {} : io.progress,
   });
   io.out(o.json ? JSON.stringify(result) : formatBench(result));

@@ -92,7 +92,7 @@ export async function profileNewCommand(o: { window: string; out?: string; id?: 
   try {
     if (win.minimized) throw new Error('the window is minimized');
     await wm.focus(win.id);
-    const raw = await createCapturer('nut').grab(win.bounds);
+    const raw = await createCapturer().grab(win.bounds);
     const png = await encodeFrame(raw, {
       format: 'png',
       longSide: Math.max(win.bounds.width, win.bounds.height),

@@ -74,7 +74,7 @@ export interface RunFlags extends TargetFlags {
   imageSize: number;
   format: 'jpeg' | 'png';
   quality: number;
-  capture: 'nut' | 'screenshot-desktop';
+  capture: 'auto' | 'x11' | 'nut' | 'screenshot-desktop';
   settleMs: number;
   maxErrors: number;
   paceMs: number;
@@ -150,6 +150,8 @@ export interface BenchFlags {
   iterations: number;
   loopSteps: number;
   record?: boolean;
+  compare?: boolean;
+  python?: string;
   seconds: number;
   fps: number;
   windowSize: { width: number; height: number };
@@ -445,7 +447,11 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .addOption(choiceOption('--format <format>', 'frame encoding', ['jpeg', 'png']).default('jpeg'))
     .addOption(intOption('--quality <q>', 'JPEG quality', { min: 1, max: 100 }).default(80))
     .addOption(
-      choiceOption('--capture <backend>', 'screen capture backend', ['nut', 'screenshot-desktop']).default('nut'),
+      choiceOption(
+        '--capture <backend>',
+        'screen capture backend (auto: in-process XShm on Linux, GDI on Windows, nut-js on macOS)',
+        ['auto', 'x11', 'nut', 'screenshot-desktop'],
+      ).default('auto'),
     )
     .addOption(
       numberOption('--settle-ms <ms>', 'wait after acting on a window no engine drives, before the next capture', {
@@ -505,6 +511,18 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .addOption(jsonFlag())
     .addOption(intOption('--iterations <n>', 'captures, encodes and key presses measured', { min: 5 }).default(60))
     .addOption(intOption('--loop-steps <n>', 'steps of the full loop on built-in 2048', { min: 5 }).default(40))
+    .addOption(
+      new Option(
+        '--compare',
+        'alternate with the Python yardstick (bench/reference.py: Pillow + python-xlib) on the same region and print the ratio',
+      ).conflicts('record'),
+    )
+    .addOption(
+      new Option(
+        '--python <exe>',
+        'with --compare: the Python interpreter (default: python3 with Pillow and python-xlib)',
+      ),
+    )
     .addOption(
       new Option('--record', 'measure the recorder instead: built-in 2048, the board changing three times a second'),
     )

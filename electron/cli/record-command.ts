@@ -14,7 +14,7 @@ export async function recordCommand(o: RecordFlags): Promise<number> {
   const target = await openTarget(targetFrom(o), wm, undefined, o.windowSize);
   try {
     const recorder = new Recorder(
-      { target, wm, capturer: createCapturer('nut') },
+      { target, wm, capturer: createCapturer() },
       {
         participant: o.participant,
         role: o.role,

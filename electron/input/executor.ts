@@ -1,6 +1,6 @@
 /**
- * Executes GUI actions with real OS input (an InputBackend: SendInput on Windows, nut-js
- * elsewhere), confined to the target window.
+ * Executes GUI actions with real OS input (an InputBackend: SendInput on Windows, Quartz events
+ * on macOS, XTest on X11; see input-backend.ts), confined to the target window.
  * Every action is checked against the window before anything is injected; a refused action
  * stops the rest of that step's plan. Held keys and buttons are tracked so that every way a
  * run ends can release them. Window-manager and system key combinations are refused unless the

@@ -1,10 +1,13 @@
 /**
  * The OS input the executor drives (native/types.ts `InputBackend`): SendInput in-process on
- * Windows, Quartz events in-process on macOS, nut-js (libnut) elsewhere.
+ * Windows, Quartz events in-process on macOS, XTest in-process on X11 (nut-js when libX11
+ * cannot be loaded, with a warning), nut-js elsewhere.
  */
 import type { InputBackend, MouseButton } from '../../native/types.ts';
 import { MacInputBackend } from '../../native/macos-input.ts';
 import { Win32InputBackend } from '../../native/win32-input.ts';
+import { X11InputBackend } from '../../native/x11-input.ts';
+import { xlibAvailable } from '../../native/x11.ts';
 import { loadNut } from './nut.ts';
 
 /** Through nut-js (XTest on X11). Loads nut-js (and opens the display) on first use. */
@@ -54,9 +57,17 @@ export class NutInputBackend implements InputBackend {
   }
 }
 
+let warned = false;
+
 /** The input backend for this OS. */
 export function createInputBackend(platform: NodeJS.Platform = process.platform): InputBackend {
   if (platform === 'win32') return new Win32InputBackend();
   if (platform === 'darwin') return new MacInputBackend();
+  const can = xlibAvailable();
+  if (can.ok) return new X11InputBackend();
+  if (!warned) {
+    warned = true;
+    process.emitWarning(`${can.why}; injecting input through nut-js instead`, { code: 'GAMEPILOT_X11_INPUT' });
+  }
   return new NutInputBackend();
 }

@@ -36,11 +36,14 @@ export interface CaptureHandle {
 /** The capture backend behind a capturer, when it can be re-created in another thread. */
 export function threadableBackend(capturer: ScreenCapturer): CaptureBackend | undefined {
   return (
-    { 'nut-js': 'nut', 'win32-gdi': 'nut', 'screenshot-desktop': 'screenshot-desktop' } as Record<
-      string,
-      CaptureBackend
-    >
-  )[capturer.name];
+    // On Windows `auto` is the in-process GDI grab (win32-gdi).
+    (
+      { x11: 'x11', 'win32-gdi': 'auto', 'nut-js': 'nut', 'screenshot-desktop': 'screenshot-desktop' } as Record<
+        string,
+        CaptureBackend
+      >
+    )[capturer.name]
+  );
 }
 
 export async function startCapture(

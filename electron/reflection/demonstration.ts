@@ -28,7 +28,7 @@ export async function solverDemonstration(
         maxSteps: opts.maxSteps ?? Math.min(def.defaultMaxSteps, 60),
         seed: 4242,
         outDir: opts.outDir ?? mkdtempSync(path.join(tmpdir(), 'gamepilot-demo-')),
-        capture: 'nut',
+        capture: 'auto',
         encode: { longSide: 1024, format: 'jpeg', quality: 80 },
         minStepMs: 100,
       },

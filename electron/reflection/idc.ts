@@ -141,7 +141,7 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
         ...(o.maxSteps ? { maxSteps: o.maxSteps } : {}),
         seed,
         outDir: dir,
-        capture: 'nut',
+        capture: 'auto',
         encode: { longSide: 1280, format: 'jpeg', quality: 80 },
         vlm: o.player,
         latency: o.latency ?? IDC_DEFAULTS.latency,

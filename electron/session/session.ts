@@ -12,7 +12,7 @@ import type { RawFrame, ScreenCapturer } from '../capture/types.ts';
 import { encodeFrame, type EncodedFrame, type EncodeOptions, DEFAULT_ENCODE } from '../capture/encode.ts';
 import { ActionExecutor, type ActionOutcome } from '../input/executor.ts';
 import { inputScaleFor, isClipped, visiblePart, type FrameGeometry } from '../input/coordinates.ts';
-import type { Rect, WindowInfo, WindowManager } from '../../native/types.ts';
+import type { ChangeWatch, Rect, WindowInfo, WindowManager } from '../../native/types.ts';
 import type { RunStore, EpisodeSummary, StepRecord } from '../store/run-store.ts';
 import { mean, now, sleep, std } from '../util/time.ts';
 import { TargetGoneError, type Target } from './targets.ts';
@@ -39,8 +39,16 @@ export interface SessionConfig {
   maxSteps: number;
   seed: number;
   encode: EncodeOptions;
-  /** Wait after acting before the next capture, so the game can react (ms). */
+  /**
+   * After acting on a window no engine drives, so the game can react before the next capture
+   * (ms): where the window's drawing can be followed (X11), the longest wait for it to start
+   * drawing; elsewhere, and for a window that animates by itself, a fixed wait.
+   */
   settleMs: number;
+  /** Once the window draws: it must then hold still this long (ms)… */
+  settleQuietMs: number;
+  /** …but the settle stage ends after this long in any case (ms). */
+  settleMaxMs: number;
   /** Give up after this many consecutive steps without usable actions. */
   maxConsecutiveErrors: number;
   /** Minimum wall time per step, so people can follow a fast agent (ms; 0 = as fast as it goes). */
@@ -61,6 +69,8 @@ export const DEFAULT_SESSION: SessionConfig = {
   seed: 0,
   encode: DEFAULT_ENCODE,
   settleMs: 150,
+  settleQuietMs: 40,
+  settleMaxMs: 1000,
   maxConsecutiveErrors: 5,
   minStepMs: 0,
   latency: 'normal',
@@ -115,6 +125,13 @@ export type SessionStepRecord = StepRecord & {
   paused_ms: number;
   drift_ticks?: number;
   act_ticks?: number;
+  /**
+   * A window no engine drives: how the step waited after acting — for the window's drawing
+   * (`drawing`: whether it drew, whether it then held still or was still drawing at the bound,
+   * how many draws), or a fixed time (`fixed`: its drawing cannot be followed, or it animates by
+   * itself).
+   */
+  settle?: { by: 'drawing'; drew: boolean; still: boolean; draws: number } | { by: 'fixed' };
 };
 
 /** What `status` reports: running or paused while going, then how the run ended. */
@@ -164,6 +181,7 @@ interface StepTrace {
     applied?: number;
     settled?: number;
   };
+  settle?: SessionStepRecord['settle'];
 }
 
 /** The clock of this step: the latency mode and its policy, and how long the world had been frozen before. */
@@ -234,6 +252,12 @@ export class Session extends EventEmitter<SessionEvents> {
   private clipNotice = '';
   /** What this episode's last step did, for the agent's next observation. */
   private previous: PreviousStep | undefined;
+  /**
+   * The target's drawing, followed for the settle stage (a window no engine drives, where the
+   * backend can): whether the last wait for it ended with the window still drawing (it animates
+   * by itself), and whether it was drawing when this step acted.
+   */
+  private drawing: { id: string; watch: ChangeWatch | undefined; busy: boolean; quiet: boolean } | undefined;
   /** The frame the agent saw last (a fallback for the episode's screen score). */
   private lastFrame: EncodedFrame | undefined;
 
@@ -383,6 +407,8 @@ export class Session extends EventEmitter<SessionEvents> {
       error = (err as Error).message;
     } finally {
       await this.makeSafe();
+      this.drawing?.watch?.close();
+      this.drawing = undefined;
     }
     store.close(status, error, { episodes, ...summary(episodes) }); // never throws, even on a full disk
     this.emit('status', status);
@@ -552,13 +578,14 @@ export class Session extends EventEmitter<SessionEvents> {
     const { target, capturer } = this.deps;
     const { visible } = trace.seen;
     const tCapture = Date.now();
-    let raw = await capturer.grab(visible);
+    const hint = { maxLongSide: this.config.encode.longSide }; // X11 scales in the server
+    let raw = await capturer.grab(visible, hint);
     let freezeVerified: boolean | undefined;
     if (this.world.frozen && this.world.kind !== 'engine' && this.verifiedFreezes < 3) {
       // A frozen world must not change on screen: look twice.
       this.verifiedFreezes++;
       await sleep(250, this.abort.signal);
-      const again = await capturer.grab(visible);
+      const again = await capturer.grab(visible, hint);
       freezeVerified = again.data.equals(raw.data);
       raw = again;
       if (!freezeVerified) {
@@ -667,6 +694,7 @@ export class Session extends EventEmitter<SessionEvents> {
     this.emitWorld();
     const ticksAtAct = this.world.ticks();
     game?.drainInputs();
+    if (choice.actions.length) this.prepareSettle(trace.seen.win.id);
     const outcomes = this.abort.signal.aborted
       ? []
       : await this.perform(choice.actions, seen.geometry, trace.seen.win.id);
@@ -681,14 +709,15 @@ export class Session extends EventEmitter<SessionEvents> {
   /**
    * Settle: the world goes on as the mode says after acting, and the game gets to react
    * before the next capture. A built-in view reports each input it received, so we wait
-   * exactly until they all arrived and were drawn; another window gets a fixed settle time.
+   * exactly until they all arrived and were drawn; another window is waited for until it has
+   * drawn its answer and holds still (X11), or for a fixed time.
    */
   private async settle(trace: StepTrace, choice: Choice, acted: Acted, clock: StepClock) {
     await clock.policy.afterAct(this.world, this.abort.signal);
     this.emitWorld();
     if (choice.actions.length && !this.abort.signal.aborted) {
       const game = this.deps.target.game;
-      if (!game) await sleep(this.config.settleMs, this.abort.signal);
+      if (!game) trace.settle = await this.settleWindow();
       else {
         const executed = choice.actions
           .slice(0, acted.outcomes.length)
@@ -699,6 +728,53 @@ export class Session extends EventEmitter<SessionEvents> {
       }
     }
     trace.times.settled = now();
+  }
+
+  /**
+   * Settle's start, just before acting: what the target draws from here on is its answer;
+   * noted whether it had held still until now.
+   */
+  private prepareSettle(id: string) {
+    const { target, wm } = this.deps;
+    if (target.game || !wm.watchChanges) return;
+    try {
+      if (this.drawing?.id !== id) {
+        this.drawing?.watch?.close();
+        this.drawing = { id, watch: wm.watchChanges(id), busy: false, quiet: true };
+      }
+      this.drawing.quiet = this.drawing.watch?.reset(this.config.settleQuietMs).quiet ?? true;
+    } catch {
+      this.drawing = { id, watch: undefined, busy: false, quiet: true }; // the fixed wait, then
+    }
+  }
+
+  /**
+   * A window no engine drives: wait until it has drawn and then held still for `settleQuietMs`
+   * (at most `settleMaxMs`; when it does not start drawing within `settleMs`, no longer). A
+   * window whose drawing cannot be followed gets the fixed `settleMs`, and so does one that was
+   * drawing when we acted and, the last time we waited, never held still (it animates by itself:
+   * its answer cannot be told apart from the rest); once it holds still before an action, its
+   * drawing is waited for again.
+   */
+  private async settleWindow(): Promise<NonNullable<SessionStepRecord['settle']>> {
+    const d = this.drawing;
+    const { settleMs, settleQuietMs, settleMaxMs } = this.config;
+    if (d?.watch && !(d.busy && !d.quiet)) {
+      try {
+        const r = await d.watch.settled({
+          quietMs: settleQuietMs,
+          firstMs: settleMs,
+          maxMs: Math.max(settleMs, settleMaxMs),
+          signal: this.abort.signal,
+        });
+        d.busy = !r.still;
+        return { by: 'drawing', drew: r.changed, still: r.still, draws: r.draws };
+      } catch {
+        /* the fixed wait below */
+      }
+    }
+    await sleep(settleMs, this.abort.signal);
+    return { by: 'fixed' };
   }
 
   /** Record: the step's record, assembled here from every stage, appended to the run and emitted. */
@@ -746,6 +822,7 @@ export class Session extends EventEmitter<SessionEvents> {
       ...(ticksAtAct !== null && ticksActed !== null ? { act_ticks: ticksActed - ticksAtAct } : {}),
       ...(clock.mode === 'lcrt' ? computeRecord(computeMs, decision) : {}),
       ...(shot.freezeVerified !== undefined ? { freeze_verified: shot.freezeVerified } : {}),
+      ...(trace.settle ? { settle: trace.settle } : {}),
       ...(decision.usage ? { tokens: decision.usage } : {}),
       ...(decision.costUsd !== undefined ? { cost_usd: decision.costUsd } : {}),
       ...(decision.attempts ? { attempts: decision.attempts } : {}),
@@ -799,7 +876,8 @@ export class Session extends EventEmitter<SessionEvents> {
     try {
       const look = await this.lookAtTarget();
       if (!look.visible) return undefined;
-      return await encodeFrame(await this.deps.capturer.grab(look.visible), this.config.encode);
+      const hint = { maxLongSide: this.config.encode.longSide };
+      return await encodeFrame(await this.deps.capturer.grab(look.visible, hint), this.config.encode);
     } catch {
       return undefined;
     }

@@ -1,6 +1,7 @@
 /**
  * `gamepilot bench --json` prints every figure it promises (timing itself is not judged here
- * beyond generous bounds), and the screenshot-desktop fallback captures the same window.
+ * beyond generous bounds), `--compare` beside the Python yardstick on the same region, and the
+ * screenshot-desktop fallback captures the same window.
  */
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
@@ -25,6 +26,26 @@ describe('gamepilot bench', () => {
     expect(b.step_overhead_p50_ms).toBeLessThan(1000);
     expect(b.loop.steps).toBe(10);
     expect(b.loop.steps_per_second).toBeGreaterThan(0.5);
+    expect(b.backends).toEqual({ windows: 'linux-x11', capture: 'x11-shm', input: 'xtest' });
+  });
+
+  it('--compare runs bench/reference.py on the same region and gives the ratio', async () => {
+    const r = await runCli(['bench', '--compare', '--json', '--iterations', '9', '--loop-steps', '5']);
+    expect(r.code, r.stderr).toBe(0);
+    const b = json(r);
+    expect(b.overhead_p50_ms).toBeGreaterThan(0);
+    expect(b.reference_p50_ms).toBeGreaterThan(0);
+    expect(b.ratio).toBeCloseTo(b.overhead_p50_ms / b.reference_p50_ms, 2);
+    expect(b.reference.command).toMatch(/bench\/reference\.py --region 0,0,1280,800 --iterations 3$/);
+    expect(b.reference.tools).toMatchObject({ pillow: expect.any(String), 'python-xlib': expect.any(String) });
+    for (const k of ['capture_ms', 'encode_ms', 'input_ms', 'total_ms']) expect(b.reference[k].p50).toBeGreaterThan(0);
+    expect(b.iterations).toBe(9);
+  });
+
+  it('--compare says what it needs when the interpreter lacks Pillow or python-xlib', async () => {
+    const r = await runCli(['bench', '--compare', '--python', '/nonexistent/python3', '--iterations', '5']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/python3-pil python3-xlib/);
   });
 });
 

@@ -50,7 +50,8 @@ describe('gamepilot run --window (third-party game)', () => {
   it('captures only the game window, lands keys in it and records every step', async () => {
     // Before the run the decoy really covers part of the game.
     const raw = await new NutCapturer().grab(game.window.bounds);
-    const png = await sharp(toRgb(raw).data, { raw: { width: raw.width, height: raw.height, channels: 4 } })
+    const rgb = toRgb(raw);
+    const png = await sharp(rgb.data, { raw: { width: raw.width, height: raw.height, channels: rgb.channels } })
       .png()
       .toBuffer();
     expect(await magentaShare(png)).toBeGreaterThan(0.05);

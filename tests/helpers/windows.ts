@@ -26,8 +26,12 @@ export async function startWindow(
   throw new Error(`${cmd}: no window matching ${title} within ${timeoutMs} ms`);
 }
 
-/** A Chromium app window showing `html` (a data: URL page). */
-function pageWindow(html: string, title: string, geometry: { x: number; y: number; width: number; height: number }) {
+/** A Chromium app window showing `html` (a data: URL page); `title` (a regex source) finds it. */
+export function pageWindow(
+  html: string,
+  title: string,
+  geometry: { x: number; y: number; width: number; height: number },
+) {
   const profile = mkdtempSync(path.join(tmpdir(), 'gp-solid-'));
   return startWindow(
     findBrowser()!,

@@ -228,7 +228,7 @@ describe('defaults come from the declaration', () => {
       imageSize: 1280,
       format: 'jpeg',
       quality: 80,
-      capture: 'nut',
+      capture: 'auto',
       maxErrors: 5,
       paceMs: 0,
       reflection: 'none',
