@@ -19,6 +19,12 @@ import { idcCommandAction, idcOptionsFrom } from './idc-command.ts';
 import { webCommand } from './web-command.ts';
 import { benchCommand, gamesCommand, leaderboardCommand, videoCommand, windowsCommand } from './list-commands.ts';
 import { profileNewCommand, profilesCommand } from './profile-command.ts';
+import {
+  milestonesAgreementCommand,
+  milestonesExtractCommand,
+  milestonesJudgeCommand,
+  milestonesLabelCommand,
+} from './milestones-command.ts';
 import type { IdcOptions } from '../reflection/idc.ts';
 
 const ACTIONS: Actions = {
@@ -33,8 +39,12 @@ const ACTIONS: Actions = {
   web: webCommand,
   profiles: profilesCommand,
   profileNew: profileNewCommand,
+  milestonesExtract: milestonesExtractCommand,
+  milestonesJudge: milestonesJudgeCommand,
+  milestonesLabel: milestonesLabelCommand,
+  milestonesAgreement: milestonesAgreementCommand,
 };
-const COMMANDS = new Set([...Object.keys(ACTIONS), 'profile']);
+const COMMANDS = new Set([...Object.keys(ACTIONS), 'profile', 'milestones']);
 
 /** Keys given on the command line, so the log never shows them (the logger scrubs registered secrets). */
 function registerArgvSecrets(argv: string[]) {

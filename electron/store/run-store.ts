@@ -92,6 +92,8 @@ export interface RunMeta {
   stage?: string;
   /** The title's profile the run followed: id, source file, taxonomy and scoring. */
   profile?: Record<string, unknown>;
+  /** A milestone-scored run: the judge, its calls and cost, and each episode's checklist with evidence. */
+  milestones?: Record<string, unknown>;
 }
 
 /**
