@@ -64,7 +64,10 @@ export async function judgeRun(
     false,
   );
   for (const e of episodes) {
-    for (const f of frames.filter((x) => x.episode === e)) judging.observe(f);
+    for (const f of frames.filter((x) => x.episode === e)) {
+      judging.observe(f);
+      await judging.idle(); // batches of exactly N steps, as the live judge makes when it keeps up
+    }
     judging.endEpisode(e);
   }
   const record = await judging.finish();

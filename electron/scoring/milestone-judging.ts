@@ -153,6 +153,11 @@ export class MilestoneJudging {
     this.kick();
   }
 
+  /** Resolves once no batch is being judged (judging afterwards feeds one batch at a time). */
+  async idle() {
+    while (this.worker) await this.worker;
+  }
+
   /** Waits for every queued batch (or, abandoned, stops the call that is out) and returns run.json's record. */
   async finish(opts: { abandon?: boolean } = {}): Promise<MilestoneRecord> {
     if (opts.abandon) {
