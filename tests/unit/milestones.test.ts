@@ -250,7 +250,7 @@ describe('judging against the local test server', () => {
     const dir = await humanSession(12, 0);
     const { steps } = readRun(dir);
     const frames = steps.map((s) => ({ episode: 0, step: s.step, frame: s.frame!, file: path.join(dir, s.frame!) }));
-    let answers = ['The house is behind me.', 'still no JSON'];
+    const answers = ['The house is behind me.', 'still no JSON'];
     server.setResponder(() => ({
       text: answers.shift() ?? '{"reached": [{"milestone": "Leave the house", "step": 40, "reason": "x"}]}',
     }));
