@@ -32,6 +32,8 @@ export interface LiveState {
   warnings: string[];
   recorded: RecordingResult[];
   lessons: Extract<CoreEvent, { type: 'lessons' }> | null;
+  /** The milestone checklist of the episode being judged (a milestone-scored profile). */
+  milestones: Extract<CoreEvent, { type: 'milestones' }> | null;
   idc: { rounds: IdcRoundSummary[]; curve: number[]; done: Extract<CoreEvent, { type: 'idc-done' }> | null } | null;
 }
 
@@ -47,6 +49,7 @@ const initial: LiveState = {
   warnings: [],
   recorded: [],
   lessons: null,
+  milestones: null,
   idc: null,
 };
 
@@ -101,6 +104,8 @@ function reduce(s: LiveState, a: Action): LiveState {
           r.reflection && e.text ? { ...r, reflection: { ...r.reflection, lessons: e.text } } : r,
         ),
       };
+    case 'milestones':
+      return { ...s, milestones: e };
     case 'idc':
       return {
         ...s,

@@ -5,6 +5,7 @@ import { Overlay } from './Overlay.tsx';
 import { LatencyBar } from './LatencyBar.tsx';
 import { LatencySwitch } from './LatencySwitch.tsx';
 import { ReflectionPanel } from './ReflectionPanel.tsx';
+import { MilestoneChecklist } from './MilestoneChecklist.tsx';
 import type { ApiClient } from '../../../electron/api/contract.ts';
 
 export function LiveView({
@@ -127,6 +128,18 @@ export function LiveView({
               </tbody>
             </table>
           </>
+        )}
+        {run && live.milestones?.runId === run.id && (
+          <MilestoneChecklist
+            client={client}
+            runId={run.id}
+            episode={live.milestones.episode}
+            items={live.milestones.items}
+            score={live.milestones.score}
+            calls={live.milestones.calls}
+            budget={live.milestones.budget}
+            onError={onError}
+          />
         )}
         {run?.reflection && (
           <ReflectionPanel
