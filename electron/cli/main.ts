@@ -20,6 +20,12 @@ import { webCommand } from './web-command.ts';
 import { memoryClearCommand, memoryListCommand } from './memory-command.ts';
 import { benchCommand, gamesCommand, leaderboardCommand, videoCommand, windowsCommand } from './list-commands.ts';
 import { profileNewCommand, profilesCommand } from './profile-command.ts';
+import {
+  milestonesAgreementCommand,
+  milestonesExtractCommand,
+  milestonesJudgeCommand,
+  milestonesLabelCommand,
+} from './milestones-command.ts';
 import type { IdcOptions } from '../reflection/idc.ts';
 
 const ACTIONS: Actions = {
@@ -36,8 +42,12 @@ const ACTIONS: Actions = {
   memoryClear: memoryClearCommand,
   profiles: profilesCommand,
   profileNew: profileNewCommand,
+  milestonesExtract: milestonesExtractCommand,
+  milestonesJudge: milestonesJudgeCommand,
+  milestonesLabel: milestonesLabelCommand,
+  milestonesAgreement: milestonesAgreementCommand,
 };
-const COMMANDS = new Set([...Object.keys(ACTIONS), 'profile', 'memory']);
+const COMMANDS = new Set([...Object.keys(ACTIONS), 'profile', 'memory', 'milestones']);
 
 /** Keys given on the command line, so the log never shows them (the logger scrubs registered secrets). */
 function registerArgvSecrets(argv: string[]) {
