@@ -20,6 +20,7 @@ import { webCommand } from './web-command.ts';
 import { memoryClearCommand, memoryListCommand } from './memory-command.ts';
 import { benchCommand, gamesCommand, leaderboardCommand, videoCommand, windowsCommand } from './list-commands.ts';
 import { profileNewCommand, profilesCommand } from './profile-command.ts';
+import { suiteCommand } from './suite-command.ts';
 import type { IdcOptions } from '../reflection/idc.ts';
 
 const ACTIONS: Actions = {
@@ -36,6 +37,7 @@ const ACTIONS: Actions = {
   memoryClear: memoryClearCommand,
   profiles: profilesCommand,
   profileNew: profileNewCommand,
+  suite: suiteCommand,
 };
 const COMMANDS = new Set([...Object.keys(ACTIONS), 'profile', 'memory']);
 
