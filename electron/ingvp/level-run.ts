@@ -136,7 +136,7 @@ export async function playLevel(
       outcomes.push({ action: '', changed: false, error: read.error });
     } else if (setting.oneStep) {
       const plan = spec.parsePlan(read.value);
-      if (!plan || !plan.length)
+      if (!plan?.length)
         outcomes.push({ action: output, changed: false, error: 'not a plan in this game’s format' });
       else
         for (const [i, move] of plan.entries()) {
