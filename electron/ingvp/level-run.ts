@@ -118,6 +118,7 @@ export async function playLevel(
     const turn: Turn = {
       spec,
       setting,
+      level,
       step: m.steps,
       puzzle,
       ...(shot ? { image: shot.frame } : {}),

@@ -24,6 +24,8 @@ export interface HistoryLine {
 export interface Turn {
   spec: PuzzleSpec<never>;
   setting: SettingSpec;
+  /** The level, 1–50. */
+  level: number;
   /** Steps taken so far (0 before the first). */
   step: number;
   /** The level's state: the text setting's input, and the baselines' ground truth. */
@@ -107,6 +109,7 @@ export function promptText(turn: Turn): { system: string; user: string } {
   const { setting } = turn;
   const system = filled('system', {
     title: turn.spec.title,
+    level: turn.level,
     goal: p.goal,
     rules: p.rules,
     legend: setting.image ? p.imageLegend : p.textLegend,
