@@ -137,8 +137,7 @@ export async function playLevel(
       outcomes.push({ action: '', changed: false, error: read.error });
     } else if (setting.oneStep) {
       const plan = spec.parsePlan(read.value);
-      if (!plan?.length)
-        outcomes.push({ action: output, changed: false, error: 'not a plan in this game’s format' });
+      if (!plan?.length) outcomes.push({ action: output, changed: false, error: 'not a plan in this game’s format' });
       else
         for (const [i, move] of plan.entries()) {
           if (puzzle.solved() || i >= INGVP_STEP_LIMIT) {
