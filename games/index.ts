@@ -4,6 +4,7 @@ import { tictactoe } from './tictactoe/index.ts';
 import { g2048 } from './g2048/index.ts';
 import { snake } from './snake/index.ts';
 import { maze } from './maze/index.ts';
+import { INGVP_GAMES } from './ingvp/games.ts';
 
 export * from './types.ts';
 
@@ -13,6 +14,7 @@ export const BUILTIN_GAMES: Record<string, GameDefinition> = {
   [g2048.id]: g2048,
   [snake.id]: snake,
   [maze.id]: maze,
+  ...Object.fromEntries(INGVP_GAMES.map((g) => [g.def.id, g.def])),
 };
 
 export function getGame(id: string): GameDefinition {

@@ -26,6 +26,7 @@ import {
   milestonesJudgeCommand,
   milestonesLabelCommand,
 } from './milestones-command.ts';
+import { suiteCommand } from './suite-command.ts';
 import type { IdcOptions } from '../reflection/idc.ts';
 
 const ACTIONS: Actions = {
@@ -46,6 +47,7 @@ const ACTIONS: Actions = {
   milestonesJudge: milestonesJudgeCommand,
   milestonesLabel: milestonesLabelCommand,
   milestonesAgreement: milestonesAgreementCommand,
+  suite: suiteCommand,
 };
 const COMMANDS = new Set([...Object.keys(ACTIONS), 'profile', 'memory', 'milestones']);
 

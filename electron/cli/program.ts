@@ -53,6 +53,8 @@ export interface RunFlags extends TargetFlags {
   episodes?: number;
   maxSteps?: number;
   seed: number;
+  /** ING-VP games: the level (seed = level - 1). */
+  level?: number;
   out: string;
   model?: string;
   baseUrl?: string;
@@ -171,6 +173,24 @@ export interface WebFlags {
   open?: boolean;
 }
 
+export interface SuiteFlags {
+  agent: 'vlm' | 'solver' | 'random';
+  model?: string;
+  baseUrl?: string;
+  apiKey?: string;
+  temperature?: number;
+  maxTokens?: number;
+  timeoutMs: number;
+  maxRetries: number;
+  games?: string;
+  settings: string;
+  levels: string;
+  seed: number;
+  out: string;
+  json?: boolean;
+  quiet?: boolean;
+}
+
 export interface LeaderboardFlags {
   game?: string;
   runsDir: string;
@@ -195,6 +215,7 @@ export interface Actions {
   milestonesJudge(run: string, o: MilestonesJudgeFlags): Promise<number>;
   milestonesLabel(run: string, o: MilestonesLabelFlags): Promise<number> | number;
   milestonesAgreement(runs: string[], o: MilestonesAgreementFlags): Promise<number> | number;
+  suite(name: string, o: SuiteFlags): Promise<number>;
 }
 
 export interface JudgeModelFlags {
@@ -479,6 +500,13 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
       }),
     )
     .addOption(intOption('--seed <s>', 'seed of the built-in games and of the random agent').default(0))
+    .addOption(
+      intOption(
+        '--level <n>',
+        'ING-VP games: the level to play (1–50; episode e plays level n + e); the same as --seed n-1',
+        { min: 1, max: 50 },
+      ),
+    )
     .addOption(outDir('run folders'));
   modelOptions(run)
     .addOption(
@@ -633,6 +661,8 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .action(act((o: RecordFlags) => actions.record(o)));
 
   idcCommand(program).action(act((o: IdcFlags) => actions.idc(o)));
+
+  suiteCommand(program).action(act((name: string, o: SuiteFlags) => actions.suite(name, o)));
 
   const memory = program
     .command('memory')
@@ -802,6 +832,62 @@ function milestonesCommands(program: Command, act: Act, actions: Actions) {
     .addOption(new Option('--runs-dir <dir>', 'the runs folder').default('runs'))
     .addOption(jsonFlag())
     .action(act((runs: string[], o: MilestonesAgreementFlags) => actions.milestonesAgreement(runs, o)));
+}
+
+/** `gamepilot suite ingvp`: ING-VP's six games × six settings × 50 levels. */
+export function suiteCommand(parent: Command): Command {
+  const v = DEFAULT_VLM;
+  return parent
+    .command('suite')
+    .description(
+      "ING-VP's matrix (games × settings × levels), one run per level, resumable; prints the paper-style table",
+    )
+    .argument('<name>', 'the suite: ingvp')
+    .addOption(
+      choiceOption('--agent <kind>', 'who answers: a model (vlm), the solver, or uniformly random moves', [
+        'vlm',
+        'solver',
+        'random',
+      ]).default('vlm'),
+    )
+    .addOption(new Option('--model <name>', 'the model (vlm agent)').env('GAMEPILOT_MODEL'))
+    .addOption(new Option('--base-url <url>', 'an OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)'))
+    .addOption(
+      new Option('--api-key <key>', 'API key (default: OPENAI_API_KEY); never written to run files or the log'),
+    )
+    .addOption(numberOption('--temperature <t>', 'sampling temperature (default: the provider’s)', { min: 0 }))
+    .addOption(intOption('--max-tokens <n>', 'longest answer in tokens (default: the provider’s)', { min: 1 }))
+    .addOption(
+      numberOption('--timeout-ms <ms>', 'total time limit of one model call, streaming included', { min: 1 }).default(
+        v.timeoutMs,
+      ),
+    )
+    .addOption(
+      intOption('--max-retries <n>', 'retries after 429/5xx/time-outs/connection errors', { min: 0 }).default(
+        v.maxRetries,
+      ),
+    )
+    .addOption(
+      new Option(
+        '--games <list>',
+        'comma-separated: sokoban, maze (= ingvp-maze), queens, sudoku, hanoi, fifteen',
+      ).default(undefined, 'all six'),
+    )
+    .addOption(
+      new Option(
+        '--settings <list>',
+        'all, or comma-separated: one-step-image, one-step-text, multi-step-image, multi-step-text, multi-step-image-history, multi-step-text-history',
+      ).default('all'),
+    )
+    .addOption(new Option('--levels <ranges>', 'levels to play, e.g. 1-50, 7 or 1-5,9').default('1-50'))
+    .addOption(intOption('--seed <s>', 'seed of the random agent').default(0))
+    .addOption(
+      new Option('--out <dir>', 'the suite folder (suite.json, table.json, runs/); give it again to resume').default(
+        'runs/ingvp',
+      ),
+    )
+    .addOption(jsonFlag())
+    .addOption(quietFlag());
 }
 
 /** `gamepilot idc`: OmniGameArena's defaults (10 rounds × 5 episodes under PDQ). */

@@ -7,6 +7,7 @@ import type { Target } from '../session/targets.ts';
 import { startStopHotkey } from '../input/stop-hotkey.ts';
 import { addSecret } from '../util/log.ts';
 import { io } from './io.ts';
+import { INGVP_GAME_IDS } from '../../games/ingvp/games.ts';
 import { UsageError } from './options.ts';
 import type { RunFlags, TargetFlags } from './program.ts';
 import { configuredStopHotkey } from './settings.ts';
@@ -33,6 +34,9 @@ export function runOptionsFrom(o: RunFlags): RunOptions {
   const modelAgent = isModelAgent(o.agent) || o.agent === 'model';
   if (modelAgent && !o.model)
     throw new UsageError(`--agent ${o.agent} needs a model: --model NAME (or GAMEPILOT_MODEL)`);
+  if (o.level !== undefined && !(o.game && INGVP_GAME_IDS.includes(o.game)))
+    throw new UsageError(`--level needs an ING-VP --game (${INGVP_GAME_IDS.join(', ')})`);
+  if (o.level !== undefined && o.seed !== 0) throw new UsageError('give --level or --seed, not both');
   if (o.memoryScope && o.agent !== 'memory' && o.agent !== 'model')
     throw new UsageError('--memory-scope needs --agent memory (or model)');
   addSecret(o.apiKey);
@@ -43,7 +47,7 @@ export function runOptionsFrom(o: RunFlags): RunOptions {
     space: o.actionSpace,
     ...(o.episodes !== undefined ? { episodes: o.episodes } : {}),
     ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}),
-    seed: o.seed,
+    seed: o.level !== undefined ? o.level - 1 : o.seed,
     outDir: o.out,
     capture: o.capture,
     encode: { longSide: o.imageSize, format: o.format, quality: o.quality },

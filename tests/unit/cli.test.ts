@@ -16,6 +16,8 @@ import { getGame } from '../../games/index.ts';
 import { runSettings } from '../../electron/session/compose.ts';
 import { loadCatalog } from '../../electron/profiles/registry.ts';
 import { ROOT, runCli } from '../helpers/cli.ts';
+import { suiteGames } from '../../electron/cli/suite-command.ts';
+import { INGVP_SETTINGS, parseLevels, parseSettings } from '../../electron/ingvp/settings.ts';
 
 /** Parses `argv` in-process; actions only record what they were given. */
 async function parse(argv: string[], actions: Partial<Actions> = {}) {
@@ -58,6 +60,7 @@ const COMMANDS = [
   'profile',
   'memory',
   'milestones',
+  'suite',
 ];
 
 describe('gamepilot --help', () => {
@@ -137,7 +140,7 @@ describe('mistakes in a call exit 2 with the command’s usage', () => {
       ],
       [
         ['idc', '--game', 'chess', '--model', 'm'],
-        /option '--game <id>' argument 'chess' is invalid\. Allowed choices are 2048, tictactoe, snake, maze\./,
+        /option '--game <id>' argument 'chess' is invalid\. Allowed choices are 2048, tictactoe, snake, maze, sokoban, ingvp-maze, queens, sudoku, hanoi, fifteen\./,
       ],
       [
         ['web', '--port', '-1'],
@@ -334,5 +337,24 @@ describe('gamepilot milestones', () => {
     const label = await parse(['milestones', 'label', 'runs/x', '--milestone', 'A', '--reached', 'maybe']);
     expect(label.code).toBe(2);
     expect(label.stderr).toMatch(/yes, no, clear|yes.*no.*clear/);
+  });
+});
+
+describe('gamepilot suite ingvp: options', () => {
+  it('parses games, settings and levels, and refuses bad ones with exit 2', async () => {
+    const seen: unknown[] = [];
+    const ok = await parse(['suite', 'ingvp', '--agent', 'solver', '--games', 'maze,hanoi', '--levels', '1-3,9'], {
+      suite: async (name, o) => {
+        seen.push([name, suiteGames(o.games), parseLevels(o.levels), parseSettings(o.settings)]);
+        return 0;
+      },
+    });
+    expect(ok.code).toBe(0);
+    expect(seen).toEqual([['ingvp', ['ingvp-maze', 'hanoi'], [1, 2, 3, 9], [...INGVP_SETTINGS]]]);
+    expect(() => parseLevels('0-3')).toThrow(/levels run from 1 to 50/);
+    expect(() => parseSettings('one-step,text')).toThrow(/unknown setting one-step, text/);
+    expect(() => suiteGames('chess')).toThrow(/unknown ING-VP game chess/);
+    const bad = await parse(['suite', 'ingvp', '--agent', 'human']);
+    expect(bad.code).toBe(2);
   });
 });

@@ -1,0 +1,128 @@
+/**
+ * `gamepilot suite ingvp`: ING-VP's games × settings × levels with a model, the solver or random
+ * moves; progress on stderr (levels done / total, ETA, running accuracy), the paper-style table
+ * on stdout (with --json, one JSON object). Ctrl+C stops after the level in play is abandoned;
+ * the same command again resumes.
+ */
+import path from 'node:path';
+import { createWindowManager } from '../../native/index.ts';
+import { BuiltinTarget } from '../session/targets.ts';
+import { createCapturer } from '../capture/index.ts';
+import { DEFAULT_VLM } from '../agents/vlm.ts';
+import { addSecret } from '../util/log.ts';
+import { INGVP_GAME_IDS } from '../../games/ingvp/games.ts';
+import { RandomPlayer, SolverPlayer, VlmPlayer, type Player } from '../ingvp/players.ts';
+import { parseLevels, parseSettings } from '../ingvp/settings.ts';
+import { formatTable } from '../ingvp/table.ts';
+import { runSuite, type SuiteProgress } from '../ingvp/suite.ts';
+import { io } from './io.ts';
+import { UsageError } from './options.ts';
+import type { SuiteFlags } from './program.ts';
+
+export function playerFrom(o: SuiteFlags): Player {
+  if (o.agent === 'solver') return new SolverPlayer();
+  if (o.agent === 'random') return new RandomPlayer(o.seed);
+  if (!o.model) throw new UsageError('--agent vlm needs a model: --model NAME (or GAMEPILOT_MODEL)');
+  addSecret(o.apiKey);
+  return new VlmPlayer({
+    ...DEFAULT_VLM,
+    model: o.model,
+    ...(o.baseUrl ? { baseURL: o.baseUrl } : {}),
+    ...(o.apiKey ? { apiKey: o.apiKey } : {}),
+    ...(o.temperature !== undefined ? { temperature: o.temperature } : {}),
+    ...(o.maxTokens !== undefined ? { maxTokens: o.maxTokens } : {}),
+    timeoutMs: o.timeoutMs,
+    maxRetries: o.maxRetries,
+  });
+}
+
+function parsed<T>(what: () => T): T {
+  try {
+    return what();
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+export function suiteGames(v: string | undefined): string[] {
+  if (!v || v === 'all') return [...INGVP_GAME_IDS];
+  const ids = v
+    .split(',')
+    .map((s) => s.trim())
+    .map((s) => (s === 'maze' ? 'ingvp-maze' : s));
+  const bad = ids.filter((id) => !INGVP_GAME_IDS.includes(id));
+  if (bad.length) throw new UsageError(`unknown ING-VP game ${bad.join(', ')}: use ${INGVP_GAME_IDS.join(', ')}`);
+  return INGVP_GAME_IDS.filter((id) => ids.includes(id));
+}
+
+const minutes = (ms: number) => (ms < 60_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 60_000).toFixed(1)} min`);
+
+function progressLine(p: SuiteProgress): string | undefined {
+  if (!p.last) return undefined;
+  const l = p.last;
+  const eta = p.etaMs === null ? '' : `, ETA ${minutes(p.etaMs)}`;
+  return `[${p.done}/${p.total}${eta}, accuracy ${p.accuracy.toFixed(1)}%] ${l.game} ${l.setting} level ${l.level}: ${l.solved ? 'solved' : 'not solved'}, completion ${l.completion}, efficiency ${l.efficiency} (${l.changed}/${l.actions}) in ${l.ms} ms`;
+}
+
+export async function suiteCommand(name: string, o: SuiteFlags): Promise<number> {
+  if (name !== 'ingvp') throw new UsageError(`unknown suite "${name}" (suites: ingvp)`);
+  const games = suiteGames(o.games);
+  const settings = parsed(() => parseSettings(o.settings));
+  const levels = parsed(() => parseLevels(o.levels));
+  const player = playerFrom(o);
+  const wm = createWindowManager();
+  const abort = new AbortController();
+  const onSignal = () => {
+    io.log('stopping the suite: the level in play is dropped and played again on resume');
+    abort.abort(new Error('stopped'));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const uptime = performance.now();
+  try {
+    const r = await runSuite({
+      games,
+      settings,
+      levels,
+      out: o.out,
+      player,
+      capturer: createCapturer('auto'),
+      openView: (g) => BuiltinTarget.open(g.def, wm),
+      signal: abort.signal,
+      onProgress: (p) => {
+        if (o.quiet) return;
+        if (!p.last && !p.current)
+          io.progress(
+            `ING-VP suite: ${p.total} levels (${games.length} games × ${settings.length} settings × ${levels.length} levels)${p.resumed ? `, ${p.resumed} already done (resumed)` : ''}; folder ${path.resolve(o.out)}`,
+          );
+        const line = progressLine(p);
+        if (line) io.progress(line);
+      },
+    });
+    if (o.json)
+      io.out(
+        JSON.stringify({
+          out: r.out,
+          agent: player.name,
+          model: player.model,
+          played: r.played,
+          resumed: r.resumed,
+          stopped: r.stopped,
+          wall_ms: r.wallMs,
+          table: r.table,
+        }),
+      );
+    else {
+      io.out(formatTable(r.table));
+      io.out(`table: ${path.join(r.out, 'table.json')}`);
+    }
+    if (!o.quiet)
+      io.progress(
+        `${r.stopped ? 'stopped' : 'done'}: ${r.played} levels played, ${r.resumed} resumed, in ${minutes(performance.now() - uptime)}`,
+      );
+    return r.stopped ? 1 : 0;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
