@@ -49,7 +49,7 @@ describe('evidence of an edited shipped profile', () => {
       ].join('\n'),
     );
     const h = profileHandlers({ configDir, wm: {} as WindowManager });
-    const quest = (await h.listProfiles()).profiles.find((p) => p.id === 'quest')!;
+    const quest = (await h.listProfiles({})).profiles.find((p) => p.id === 'quest')!;
     expect(quest.source).toBe('shipped');
     const items = quest.edit.milestones!.items;
     const r = await h.saveProfile({
