@@ -11,7 +11,7 @@ import { loadCatalog, matchWindow, userProfilesDir, type ProfileEntry } from '..
 import { executableOf } from '../profiles/executable.ts';
 import { ProfileSchema, type Profile } from '../profiles/schema.ts';
 import { parseProfile } from '../profiles/load.ts';
-import { applyMilestonesEdit, milestonesEditOf } from '../profiles/milestone-edit.ts';
+import { applyMilestonesEdit, milestonesEditOf } from '../scoring/milestone-edit.ts';
 import { readEvidence, resolveEvidence } from '../profiles/evidence.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 import { CodedError } from '../domain.ts';

@@ -6,8 +6,8 @@
  * never pointed elsewhere.
  */
 import { CodedError } from '../domain.ts';
-import { milestoneList } from '../scoring/normalise.ts';
-import type { Profile } from './schema.ts';
+import { milestoneList } from './normalise.ts';
+import type { Profile } from '../profiles/schema.ts';
 
 export interface MilestoneEditEntry {
   name: string;
