@@ -136,6 +136,29 @@ export const StartRunSchema = z.object({
 export type StartRun = z.infer<typeof StartRunSchema>;
 
 const empty = z.object({}).strict();
+const profileId = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'must be a profile id (lower-case letters, digits, dashes)');
+
+/** One milestone as the editor shows it: `t` and `evidence` come from extraction and are kept as they were. */
+export const MilestoneEditItemSchema = z
+  .object({
+    name: z.string().trim().min(1, 'needs a name').max(300),
+    description: z.string().trim().max(2000),
+    /** The level (chapter) it belongs to: every item has one, or none has. */
+    level: z.string().trim().min(1, 'needs a level name').max(200).optional(),
+    t: z.number().min(0).max(1_000_000).optional(),
+    /** The evidence frame beside the profile, as the profile names it (only one the profile already has). */
+    evidence: z.string().min(1).max(300).optional(),
+  })
+  .strict();
+export type MilestoneEditItem = z.infer<typeof MilestoneEditItemSchema>;
+
+/** A milestone list in order, and whether it must be reached in that order. */
+export const MilestonesEditSchema = z
+  .object({ linear: z.boolean(), items: z.array(MilestoneEditItemSchema).min(1, 'needs a milestone').max(200) })
+  .strict();
+export type MilestonesEdit = z.infer<typeof MilestonesEditSchema>;
 
 /** The main fields of a profile as the New run tab edits them; the core checks the whole profile. */
 export const ProfileEditSchema = z
@@ -150,6 +173,8 @@ export const ProfileEditSchema = z
     latency: z.enum(LATENCY_MODES),
     freeze: z.enum(['engine', 'process', 'pause-key', 'none']),
     pauseKey: z.string().max(40),
+    /** A milestone-scored profile's list (absent: unchanged; a profile scored `none` becomes milestone-scored). */
+    milestones: MilestonesEditSchema.optional(),
   })
   .strict();
 export type ProfileEdit = z.infer<typeof ProfileEditSchema>;
@@ -202,7 +227,9 @@ export const REQUESTS = {
     target: z.union([z.object({ game: z.string().min(1) }), z.object({ windowId: z.string().min(1) })]),
   }),
   /** Saves an edited profile as the user's own (<config>/profiles/<id>.yaml), replacing a shipped one of that id. */
-  saveProfile: z.object({ id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/), edit: ProfileEditSchema }).strict(),
+  saveProfile: z.object({ id: profileId, edit: ProfileEditSchema }).strict(),
+  /** A milestone's evidence frame, as the profile names it: only a file in the profile's `<id>.evidence/` folder. */
+  profileEvidence: z.object({ id: profileId, evidence: z.string().min(1).max(300) }).strict(),
   /** Written into the exports folder (or where the app's save dialog says); `name` defaults to `<id>.mp4`. */
   exportVideo: z.object({ id: runId, name: exportName('.mp4').optional() }).strict(),
   getSettings: empty,
@@ -352,6 +379,7 @@ export interface Results {
   listProfiles: { profiles: ProfileSummary[]; errors: string[] };
   matchProfile: { candidates: ProfileSummary[] };
   saveProfile: { profile: ProfileSummary };
+  profileEvidence: { dataUrl: string };
   exportVideo: { path: string };
   getSettings: { settings: Settings; apiKeySet: boolean; secretStorage: string };
   /** `keyCleared`: the endpoint changed without a new key, so the stored key was dropped. */

@@ -2,7 +2,7 @@
  * Profiles over the contract: the list, the ones that fit a target, and saving an edited
  * profile as the user's own (the New run tab's form) — validated whole before it is written.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import type { WindowManager } from '../../native/types.ts';
@@ -11,6 +11,8 @@ import { loadCatalog, matchWindow, userProfilesDir, type ProfileEntry } from '..
 import { executableOf } from '../profiles/executable.ts';
 import { ProfileSchema, type Profile } from '../profiles/schema.ts';
 import { parseProfile } from '../profiles/load.ts';
+import { applyMilestonesEdit, milestonesEditOf } from '../scoring/milestone-edit.ts';
+import { readEvidence, resolveEvidence } from '../profiles/evidence.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 import { CodedError } from '../domain.ts';
 
@@ -38,11 +40,12 @@ export function profileSummary(e: ProfileEntry): ProfileSummary {
       latency: p.latency.mode,
       freeze: p.latency.freeze,
       pauseKey: p.latency.pauseKey ?? '',
+      ...(p.scoring.kind === 'milestones' ? { milestones: milestonesEditOf(p)! } : {}),
     },
   };
 }
 
-/** The profile with the form's fields in place of its own. */
+/** The profile with the form's fields in place of its own (a milestone list, when given, checked here). */
 export function applyEdit(p: Profile, edit: ProfileEdit): Profile {
   const { pauseKey: _old, ...latency } = p.latency;
   return {
@@ -64,13 +67,36 @@ export function applyEdit(p: Profile, edit: ProfileEdit): Profile {
       freeze: edit.freeze,
       ...(edit.pauseKey ? { pauseKey: edit.pauseKey } : {}),
     },
+    scoring: edit.milestones ? applyMilestonesEdit(p, edit.milestones) : p.scoring,
   };
+}
+
+/**
+ * Evidence frames kept by an edit of a profile from another folder (a shipped one) are copied
+ * beside the user's copy, so the names it keeps still point at them. A frame already missing
+ * stays missing: the name is kept, nothing else is lost.
+ */
+function copyKeptEvidence(from: ProfileEntry, toFile: string, profile: Profile) {
+  if (path.dirname(from.file) === path.dirname(toFile) || profile.scoring.kind !== 'milestones') return;
+  const kept = milestonesEditOf(profile)!.items.flatMap((m) => (m.evidence ? [m.evidence] : []));
+  for (const rel of kept) {
+    let src: string;
+    try {
+      src = resolveEvidence(from.file, profile.id, rel);
+    } catch (err) {
+      if ((err as CodedError).code === 'not-found') continue;
+      throw err;
+    }
+    const dest = path.join(path.dirname(toFile), rel);
+    mkdirSync(path.dirname(dest), { recursive: true });
+    writeFileAtomic(dest, readFileSync(src));
+  }
 }
 
 export function profileHandlers(deps: {
   configDir: string;
   wm: WindowManager;
-}): Pick<Handlers, 'listProfiles' | 'matchProfile' | 'saveProfile'> {
+}): Pick<Handlers, 'listProfiles' | 'matchProfile' | 'saveProfile' | 'profileEvidence'> {
   const catalog = () => loadCatalog({ configDir: deps.configDir });
   return {
     listProfiles: async () => {
@@ -103,8 +129,15 @@ export function profileHandlers(deps: {
       const text = `# Edited in Gamepilot's New run tab (from ${base.file}).\n${stringify(checked.data, { lineWidth: 110 })}`;
       const profile = parseProfile(text, file); // what is written must load
       mkdirSync(path.dirname(file), { recursive: true });
+      copyKeptEvidence(base, file, profile);
       writeFileAtomic(file, text);
       return { profile: profileSummary({ profile, file, source: 'user' }) };
+    },
+
+    profileEvidence: async ({ id, evidence }) => {
+      const entry = catalog().entries.find((e) => e.profile.id === id);
+      if (!entry) throw new CodedError('not-found', `no profile with id "${id}"`);
+      return { dataUrl: readEvidence(entry.file, id, evidence) };
     },
   };
 }

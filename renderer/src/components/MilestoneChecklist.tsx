@@ -66,10 +66,11 @@ export function MilestoneChecklist({
               data-reached={m.reached}
               onMouseEnter={() => setHover(m.frame ?? null)}
               onMouseLeave={() => setHover(null)}
-              title={m.reached ? `step ${m.step}: ${m.reason ?? ''}` : (m.description ?? '')}
+              title={m.reached ? `step ${(m.step ?? 0) + 1}: ${m.reason ?? ''}` : (m.description ?? '')}
             >
               <span aria-hidden>{m.reached ? '☑' : '☐'}</span> {m.name}
-              {m.reached && <small> — step {m.step}</small>}
+              {/* Steps count from 1 on screen, as the step counter and the replay do. */}
+              {m.reached && <small> — step {(m.step ?? 0) + 1}</small>}
               {label && (
                 <strong data-testid="human-label"> · person: {label.reached ? 'reached' : 'not reached'}</strong>
               )}

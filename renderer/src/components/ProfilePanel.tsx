@@ -1,10 +1,11 @@
 /**
  * The New run tab's profile: which profile fits the chosen target (one, several to choose from,
- * or none), what it expects before a run, and a form to edit its main fields in place — saved
- * as the user's own profile in the config folder.
+ * or none), what it expects before a run, and a form to edit its main fields and its milestone
+ * list in place — saved as the user's own profile in the config folder.
  */
 import { useEffect, useState } from 'react';
 import type { ApiClient, LatencyMode, ProfileEdit, ProfileSummary } from '../../../electron/api/contract.ts';
+import { MilestoneEditor } from './MilestoneEditor.tsx';
 
 type Target = { game: string } | { windowId: string };
 
@@ -146,7 +147,13 @@ function ProfileForm({
         .split(',')
         .map((k) => k.trim())
         .filter(Boolean);
-      const r = await client.request('saveProfile', { id: profile.id, edit: { ...edit, allowedKeys } });
+      // A title scored `none` keeps no empty list: it becomes milestone-scored with its first milestone.
+      const { milestones, ...rest } = edit;
+      const keep = milestones && (milestones.items.length > 0 || profile.scoring === 'milestones');
+      const r = await client.request('saveProfile', {
+        id: profile.id,
+        edit: { ...rest, allowedKeys, ...(keep ? { milestones } : {}) },
+      });
       onSaved(r.profile);
     } catch (e) {
       onError((e as Error).message);
@@ -206,6 +213,14 @@ function ProfileForm({
         <label>
           Pause key <input value={edit.pauseKey} onChange={(e) => set('pauseKey', e.target.value.trim())} />
         </label>
+      )}
+      {(profile.scoring === 'milestones' || profile.scoring === 'none') && (
+        <MilestoneEditor
+          client={client}
+          profileId={profile.id}
+          value={edit.milestones}
+          onChange={(m) => set('milestones', m)}
+        />
       )}
       <button type="button" className="primary" onClick={save} data-testid="profile-save">
         Save as my profile

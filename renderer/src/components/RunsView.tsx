@@ -405,7 +405,7 @@ export function Replay({
                     runId={id}
                     episode={s!.episode}
                     items={items}
-                    score={judged.score}
+                    score={items.length ? (items.filter((m) => m.reached).length / items.length) * 100 : 0}
                     {...(meta?.milestones?.calls !== undefined ? { calls: meta.milestones.calls } : {})}
                     budget={meta?.milestones?.budget ?? null}
                     labels={labels}
