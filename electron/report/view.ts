@@ -256,7 +256,10 @@ function meanStdBars(
       responsive: true,
       maintainAspectRatio: false,
       plugins: { title: { display: true, text: title } },
-      scales: { x: { stacked: true }, y: { stacked: false, beginAtZero: true, ...(max !== undefined ? { max } : {}) } },
+      scales: {
+        x: { stacked: true },
+        y: { stacked: false, beginAtZero: true, ...(max !== undefined ? { min: 0, max } : {}) },
+      },
     },
   };
 }
