@@ -7,6 +7,8 @@ import path from 'node:path';
 import type { Handlers } from './contract.ts';
 import { exportRun, listRuns, openRun, readFrame, runPath } from '../store/run-library.ts';
 import { leaderboard } from '../store/leaderboard.ts';
+import { buildReport } from '../report/build.ts';
+import { reportView, WHISKER_SUFFIX } from '../report/view.ts';
 import { exportVideo } from '../recording/video.ts';
 import { CodedError } from '../domain.ts';
 
@@ -26,6 +28,7 @@ export type WarnRun = (runId: string, message: string) => void;
 export type LibraryMethod =
   | 'listRuns'
   | 'leaderboard'
+  | 'report'
   | 'getRun'
   | 'getFrame'
   | 'exportRun'
@@ -47,6 +50,17 @@ export function libraryHandlers(deps: LibraryDeps, warn: WarnRun = () => {}): Pi
   return {
     listRuns: async () => listRuns(deps.runsDir),
     leaderboard: async (p) => leaderboard(deps.runsDir, p.game ? { game: p.game } : {}),
+    report: async () => {
+      const { data, tables, charts } = reportView(buildReport(deps.runsDir));
+      return {
+        generated: data.generated,
+        runs: data.runs,
+        warnings: data.warnings,
+        tables,
+        charts,
+        whisker: WHISKER_SUFFIX,
+      };
+    },
     getRun: async (p) => openRun(deps.runsDir, p.id),
     getFrame: async (p) => {
       const f = readFrame(deps.runsDir, p.id, p.frame);

@@ -4,6 +4,7 @@ import type { ApiClient, Results, RunSummary } from '../../../electron/api/contr
 import { Overlay } from './Overlay.tsx';
 import { LatencyBar } from './LatencyBar.tsx';
 import { MemoryPanel, type MemoryInfo } from './MemoryPanel.tsx';
+import { ReportPanel } from './ReportPanel.tsx';
 import type { MemoryStepRecord } from '../../../electron/api/contract.ts';
 
 interface StepRow {
@@ -68,6 +69,7 @@ export function RunsView({ client, refreshKey }: { client: ApiClient; refreshKey
   const [warnings, setWarnings] = useState<string[]>([]);
   const [board, setBoard] = useState<Results['leaderboard']['rows']>([]);
   const [open, setOpen] = useState<string | null>(null);
+  const [reportOpen, setReportOpen] = useState(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: refreshKey is the parent's signal to load the list again
   useEffect(() => {
     client.request('listRuns').then(
@@ -131,6 +133,10 @@ export function RunsView({ client, refreshKey }: { client: ApiClient; refreshKey
           </table>
         </>
       )}
+      <details className="report-details" open={reportOpen} onToggle={(e) => setReportOpen(e.currentTarget.open)}>
+        <summary>Report</summary>
+        {reportOpen && <ReportPanel client={client} refreshKey={refreshKey} />}
+      </details>
       <h2>Runs</h2>
       {warnings.length > 0 && (
         <div className="errors" role="alert" data-testid="runs-warnings">
