@@ -242,7 +242,7 @@ function meanStdBars(
       stack: `s${i}`,
       data: s.stats.map((x) => (x ? [x.mean - x.std, x.mean + x.std] : null)),
       order: 0,
-      backgroundColor: '#222222',
+      backgroundColor: '#808080',
       barPercentage: 0.1,
       maxBarThickness: 4,
       minBarLength: 2,
