@@ -224,6 +224,19 @@ export const REQUESTS = {
   listMemory: empty,
   /** Deletes a scope's memories (refused while a run uses that scope). */
   clearMemory: z.object({ scope: memoryScope }).strict(),
+  /** A person's verdict on one milestone of a judged run (null clears it), kept apart from the judge's. */
+  labelMilestone: z
+    .object({
+      id: runId,
+      episode: z.number().int().min(0),
+      milestone: z.string().min(1).max(400),
+      reached: z.boolean().nullable(),
+    })
+    .strict(),
+  /** A judged run's human labels (milestone-labels.json). */
+  milestoneLabels: z.object({ id: runId }).strict(),
+  /** Judged vs human-labelled milestone scores per game over the runs folder. */
+  milestoneAgreement: empty,
 } as const;
 export type Method = keyof typeof REQUESTS;
 export type Params<M extends Method> = z.input<(typeof REQUESTS)[M]>;
@@ -387,6 +400,31 @@ export interface Results {
   /** `memories` is -1 for a damaged store (moved aside when next used). */
   listMemory: { scopes: { scope: string; memories: number; bytes: number }[] };
   clearMemory: { scope: string; cleared: number };
+  labelMilestone: { labels: MilestoneLabelWire[] };
+  milestoneLabels: { labels: MilestoneLabelWire[] };
+  milestoneAgreement: {
+    games: { game: string; runs: number; episodes: number; judged: number; human: number; pct_diff: number | null }[];
+    warnings: string[];
+  };
+}
+
+/** One item of a milestone checklist as the live view and the replay show it. */
+export interface MilestoneItemWire {
+  name: string;
+  level?: string;
+  description?: string;
+  reached: boolean;
+  step?: number;
+  /** The evidence frame in the run folder (getFrame reads it). */
+  frame?: string;
+  reason?: string;
+}
+
+export interface MilestoneLabelWire {
+  episode: number;
+  milestone: string;
+  reached: boolean;
+  at: string;
 }
 
 export interface StepEventData {
@@ -432,6 +470,18 @@ export type CoreEvent =
       error?: string;
       edited?: boolean;
       awaitingReview?: boolean;
+    }
+  | {
+      type: 'milestones';
+      runId: string;
+      episode: number;
+      items: MilestoneItemWire[];
+      reached: number;
+      total: number;
+      score: number;
+      calls: number;
+      budget: number | null;
+      final: boolean;
     }
   | { type: 'idc'; round: IdcRoundSummary; curve: number[] }
   | {

@@ -5,7 +5,10 @@
  */
 import path from 'node:path';
 import type { Handlers } from './contract.ts';
-import { exportRun, listRuns, openRun, readFrame, runPath } from '../store/run-library.ts';
+import { exportRun, listRuns, openRun, readFrame, runPath, scanRuns } from '../store/run-library.ts';
+import { readRun } from '../store/run-store.ts';
+import { readLabels, setLabel } from '../scoring/milestone-labels.ts';
+import { agreement, labelledEpisodes, type LabelledEpisode } from '../scoring/agreement.ts';
 import { leaderboard } from '../store/leaderboard.ts';
 import { buildReport } from '../report/build.ts';
 import { reportView, WHISKER_SUFFIX } from '../report/view.ts';
@@ -27,6 +30,9 @@ export type WarnRun = (runId: string, message: string) => void;
 
 export type LibraryMethod =
   | 'listRuns'
+  | 'labelMilestone'
+  | 'milestoneLabels'
+  | 'milestoneAgreement'
   | 'leaderboard'
   | 'report'
   | 'getRun'
@@ -49,6 +55,23 @@ export function libraryHandlers(deps: LibraryDeps, warn: WarnRun = () => {}): Pi
   };
   return {
     listRuns: async () => listRuns(deps.runsDir),
+    labelMilestone: async ({ id, episode, milestone, reached }) => {
+      const dir = runPath(deps.runsDir, id);
+      return { labels: setLabel(dir, readRun(dir).meta, { episode, milestone, reached }) };
+    },
+    milestoneLabels: async ({ id }) => ({ labels: readLabels(runPath(deps.runsDir, id)) }),
+    milestoneAgreement: async () => {
+      const { runs, warnings } = scanRuns(deps.runsDir);
+      const episodes: LabelledEpisode[] = [];
+      for (const r of runs) {
+        try {
+          episodes.push(...labelledEpisodes(r.dir, r.meta));
+        } catch (err) {
+          warnings.push(`skipped ${r.dir}: ${(err as Error).message}`);
+        }
+      }
+      return { games: agreement(episodes).map(({ labels: _l, ...g }) => g), warnings };
+    },
     leaderboard: async (p) => leaderboard(deps.runsDir, p.game ? { game: p.game } : {}),
     report: async () => {
       const { data, tables, charts } = reportView(buildReport(deps.runsDir));

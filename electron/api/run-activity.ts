@@ -353,6 +353,7 @@ export class RunActivity implements Activity {
       });
     });
     session.on('released', (inputs) => ctx.emit({ type: 'released', runId: run.id, inputs }));
+    session.on('milestones', (p) => ctx.emit({ type: 'milestones', runId: run.id, ...p }));
     session.on('status', (s) => {
       if (s === 'paused' || s === 'running') ctx.phase(this, s);
     });

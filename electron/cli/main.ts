@@ -21,6 +21,12 @@ import { memoryClearCommand, memoryListCommand } from './memory-command.ts';
 import { benchCommand, gamesCommand, leaderboardCommand, videoCommand, windowsCommand } from './list-commands.ts';
 import { profileNewCommand, profilesCommand } from './profile-command.ts';
 import { reportCommand } from './report-command.ts';
+import {
+  milestonesAgreementCommand,
+  milestonesExtractCommand,
+  milestonesJudgeCommand,
+  milestonesLabelCommand,
+} from './milestones-command.ts';
 import type { IdcOptions } from '../reflection/idc.ts';
 
 const ACTIONS: Actions = {
@@ -38,8 +44,12 @@ const ACTIONS: Actions = {
   memoryClear: memoryClearCommand,
   profiles: profilesCommand,
   profileNew: profileNewCommand,
+  milestonesExtract: milestonesExtractCommand,
+  milestonesJudge: milestonesJudgeCommand,
+  milestonesLabel: milestonesLabelCommand,
+  milestonesAgreement: milestonesAgreementCommand,
 };
-const COMMANDS = new Set([...Object.keys(ACTIONS), 'profile', 'memory']);
+const COMMANDS = new Set([...Object.keys(ACTIONS), 'profile', 'memory', 'milestones']);
 
 /** Keys given on the command line, so the log never shows them (the logger scrubs registered secrets). */
 function registerArgvSecrets(argv: string[]) {

@@ -104,6 +104,11 @@ export interface RunFlags extends TargetFlags {
   summaryWords: number;
   json?: boolean;
   quiet?: boolean;
+  /** false: --no-judge. */
+  judge: boolean;
+  judgeModel?: string;
+  judgeBudget?: number;
+  judgeEvery: number;
 }
 
 export interface MemoryFlags {
@@ -194,6 +199,46 @@ export interface Actions {
   memoryClear(scope: string, o: MemoryFlags): Promise<number> | number;
   profiles(o: { json?: boolean }): Promise<number> | number;
   profileNew(o: ProfileNewFlags): Promise<number>;
+  milestonesExtract(o: MilestonesExtractFlags): Promise<number>;
+  milestonesJudge(run: string, o: MilestonesJudgeFlags): Promise<number>;
+  milestonesLabel(run: string, o: MilestonesLabelFlags): Promise<number> | number;
+  milestonesAgreement(runs: string[], o: MilestonesAgreementFlags): Promise<number> | number;
+}
+
+export interface JudgeModelFlags {
+  model?: string;
+  baseUrl?: string;
+  apiKey?: string;
+}
+
+export interface MilestonesExtractFlags extends JudgeModelFlags {
+  video?: string;
+  session?: string;
+  profile: string;
+  fps: number;
+  chunkFrames: number;
+  maxFrames: number;
+  maxSide: number;
+  json?: boolean;
+}
+
+export interface MilestonesJudgeFlags extends JudgeModelFlags {
+  profile?: string;
+  judgeBudget?: number;
+  judgeEvery: number;
+  json?: boolean;
+}
+
+export interface MilestonesLabelFlags {
+  milestone: string;
+  reached: 'yes' | 'no' | 'clear';
+  episode: number;
+  json?: boolean;
+}
+
+export interface MilestonesAgreementFlags {
+  runsDir: string;
+  json?: boolean;
 }
 
 export interface ProfileNewFlags {
@@ -506,6 +551,7 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
       ),
     )
     .addOption(new Option('--no-profile', 'follow no profile: the generic prompt and no title limits'));
+  judgeOptions(run);
   memoryOptions(reflectionOptions(run))
     .addOption(jsonFlag())
     .addOption(quietFlag())
@@ -640,6 +686,8 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     )
     .action(act((o: ProfileNewFlags) => actions.profileNew(o)));
 
+  milestonesCommands(program, act, actions);
+
   program
     .command('leaderboard')
     .description('scores pooled per game × player × VR × action space × latency (completed runs only)')
@@ -682,6 +730,97 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .action(act((o: WebFlags) => actions.web(o)));
 
   return program;
+}
+
+/** The live milestone judge of `run` (a milestone-scored profile). */
+function judgeOptions(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('--no-judge', 'no live milestone judge (a milestone-scored profile is judged by default)'))
+    .addOption(new Option('--judge-model <name>', 'the milestone judge (default: --model)'))
+    .addOption(
+      intOption('--judge-budget <k>', 'at most this many judge calls in the run (default: no limit)', { min: 1 }),
+    )
+    .addOption(
+      intOption('--judge-every <n>', 'judge every n steps, besides at the end of each episode', { min: 1 }).default(3),
+    );
+}
+
+function judgeModelOptions(cmd: Command, what: string): Command {
+  return cmd
+    .addOption(new Option('--model <name>', what).env('GAMEPILOT_MODEL').makeOptionMandatory())
+    .addOption(new Option('--base-url <url>', 'an OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)'))
+    .addOption(
+      new Option('--api-key <key>', 'API key (default: OPENAI_API_KEY); never written to run files or the log'),
+    );
+}
+
+type Act = <A extends unknown[]>(fn: (...args: A) => Promise<number> | number) => (...args: A) => Promise<void>;
+
+/** `gamepilot milestones extract|judge|label|agreement`. */
+function milestonesCommands(program: Command, act: Act, actions: Actions) {
+  const m = program.command('milestones').description('milestone scoring: extract, judge, label, agreement');
+  judgeModelOptions(
+    m
+      .command('extract')
+      .description(
+        "an ordered milestone list from an expert's walkthrough (a video or a session), saved into the user's copy of the profile with an evidence frame each",
+      )
+      .addOption(new Option('--video <file>', 'the walkthrough video (mp4, webm, mkv, mov, avi)'))
+      .addOption(new Option('--session <dir>', 'a recorded session or run folder as the walkthrough'))
+      .addOption(new Option('--profile <id>', 'the profile the list is for').makeOptionMandatory()),
+    'the model that watches the walkthrough',
+  )
+    .addOption(
+      numberOption('--fps <n>', 'frames sampled per second of video', { min: 0.01 }).default(DEFAULT_SAMPLE.fps),
+    )
+    .addOption(
+      intOption('--chunk-frames <n>', 'frames per model call (long videos go in chunks)', { min: 1 }).default(16),
+    )
+    .addOption(intOption('--max-frames <n>', 'frames sampled in all (thinned evenly)', { min: 1 }).default(160))
+    .addOption(
+      intOption('--max-side <px>', 'long side of each frame sent', { min: 64 }).default(DEFAULT_SAMPLE.maxSide),
+    )
+    .addOption(jsonFlag())
+    .action(act((o: MilestonesExtractFlags) => actions.milestonesExtract(o)));
+
+  judgeModelOptions(
+    m
+      .command('judge')
+      .description("judge a finished run or a human session's frames against its profile's milestones; writes run.json")
+      .argument('<run>', 'the run or session folder')
+      .addOption(
+        new Option('--profile <id|file>', "the profile (default: the one the run followed, else run.json's own list)"),
+      ),
+    'the judge',
+  )
+    .addOption(intOption('--judge-budget <k>', 'at most this many judge calls (default: no limit)', { min: 1 }))
+    .addOption(intOption('--judge-every <n>', 'steps per judgement', { min: 1 }).default(3))
+    .addOption(jsonFlag())
+    .action(act((run: string, o: MilestonesJudgeFlags) => actions.milestonesJudge(run, o)));
+
+  m.command('label')
+    .description(
+      "a person's verdict on one milestone of a judged run, kept apart from the judge's (milestone-labels.json)",
+    )
+    .argument('<run>', 'the run or session folder')
+    .addOption(new Option('--milestone <name>', 'the milestone, by its name in the checklist').makeOptionMandatory())
+    .addOption(
+      choiceOption('--reached <verdict>', 'reached or not; clear removes the label', [
+        'yes',
+        'no',
+        'clear',
+      ]).makeOptionMandatory(),
+    )
+    .addOption(intOption('--episode <n>', 'the episode (from 0)', { min: 0 }).default(0))
+    .addOption(jsonFlag())
+    .action(act((run: string, o: MilestonesLabelFlags) => actions.milestonesLabel(run, o)));
+
+  m.command('agreement')
+    .description('judged vs human-labelled milestone scores per game: mean judged, mean human, percentage difference')
+    .argument('[runs...]', 'run or session folders (default: every run in --runs-dir)')
+    .addOption(new Option('--runs-dir <dir>', 'the runs folder').default('runs'))
+    .addOption(jsonFlag())
+    .action(act((runs: string[], o: MilestonesAgreementFlags) => actions.milestonesAgreement(runs, o)));
 }
 
 /** `gamepilot idc`: OmniGameArena's defaults (10 rounds × 5 episodes under PDQ). */

@@ -90,6 +90,12 @@ export function runOptionsFrom(o: RunFlags): RunOptions {
           },
         }
       : {}),
+    judge: {
+      live: o.judge !== false,
+      ...(o.judgeModel ? { model: o.judgeModel } : {}),
+      ...(o.judgeBudget !== undefined ? { budget: o.judgeBudget } : {}),
+      everySteps: o.judgeEvery ?? 3,
+    },
   };
 }
 
@@ -210,6 +216,16 @@ export async function runCommand(o: RunFlags): Promise<number> {
     });
     session.on('episode', (e) =>
       io.progress(`episode ${e.episode + 1}: score ${e.score ?? 'n/a'} after ${e.steps} steps (${e.end})`),
+    );
+    session.on('milestones', (p) =>
+      io.progress(
+        `milestones, episode ${p.episode + 1}: ${p.reached}/${p.total}${p.final ? ' (final)' : ''} — ${
+          p.items
+            .filter((i) => i.reached)
+            .map((i) => `${i.name} @ step ${i.step}`)
+            .join(', ') || 'none yet'
+        } [${p.calls}${p.budget !== null ? `/${p.budget}` : ''} judge calls]`,
+      ),
     );
   }
   try {

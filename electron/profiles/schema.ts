@@ -134,7 +134,23 @@ export const NormaliserSchema = z.strictObject({
   clip: z.boolean().default(true),
 });
 
-const MilestoneSchema = z.union([text(300), z.strictObject({ title: text(300), description: text(2000).optional() })]);
+/** A file beside the profile (an evidence frame): a plain relative path, never absolute or through `..`. */
+const besideFile = text(300).refine((v) => !/^([\\/]|[a-zA-Z]:)/.test(v) && !v.split(/[\\/]/).includes('..'), {
+  message: 'must be a path relative to the profile file, without ..',
+});
+
+const MilestoneSchema = z.union([
+  text(300),
+  z.strictObject({
+    title: text(300),
+    /** What a judge can check on a frame. */
+    description: text(2000).optional(),
+    /** Seconds into the walkthrough video where it happens (an extracted milestone). */
+    t: z.number().min(0).max(1_000_000).optional(),
+    /** The walkthrough's frame at `t`, beside the profile. */
+    evidence: besideFile.optional(),
+  }),
+]);
 
 const scoringCommon = {
   /** The paper's formula in words, for people (e.g. "Σ3 levels / 133000 × 100"). */

@@ -58,7 +58,8 @@ export function sampleTimes<T extends { t: number }>(items: T[], fps: number, ma
   return Array.from({ length: maxFrames }, (_, i) => spaced[Math.round((i * (spaced.length - 1)) / (maxFrames - 1))]!);
 }
 
-async function toDataUrl(file: string, maxSide: number): Promise<string> {
+/** A frame file as a JPEG data URL, its long side at most `maxSide`. */
+export async function toDataUrl(file: string, maxSide: number): Promise<string> {
   const buf = await sharp(file)
     .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
     .jpeg({ quality: 75 })

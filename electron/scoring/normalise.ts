@@ -17,12 +17,29 @@ export function round2(n: number): number {
   return Math.round(n * 100) / 100;
 }
 
+/** One milestone as scoring sees it: the profile's entry, with its level when the title has levels. */
+export interface MilestoneEntry {
+  title: string;
+  description?: string;
+  level?: string;
+  /** Seconds into the walkthrough it was extracted from, and its evidence frame (beside the profile). */
+  t?: number;
+  evidence?: string;
+}
+
+type MilestoneInput = NonNullable<MilestoneScoring['milestones']>[number];
+
 /** Every milestone in order, each with the level it belongs to (flat lists have none). */
-export function milestoneList(m: MilestoneScoring): { title: string; description?: string; level?: string }[] {
-  const item = (x: string | { title: string; description?: string | undefined }, level?: string) => ({
+export function milestoneList(m: MilestoneScoring): MilestoneEntry[] {
+  const item = (x: MilestoneInput, level?: string): MilestoneEntry => ({
     ...(typeof x === 'string'
       ? { title: x }
-      : { title: x.title, ...(x.description ? { description: x.description } : {}) }),
+      : {
+          title: x.title,
+          ...(x.description ? { description: x.description } : {}),
+          ...(x.t !== undefined ? { t: x.t } : {}),
+          ...(x.evidence ? { evidence: x.evidence } : {}),
+        }),
     ...(level ? { level } : {}),
   });
   if (m.levels) return m.levels.flatMap((l) => l.milestones.map((x) => item(x, l.name)));

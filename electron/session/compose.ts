@@ -28,6 +28,8 @@ import { executableOf } from '../profiles/executable.ts';
 import type { Profile } from '../profiles/schema.ts';
 import { scoringRecord } from '../scoring/normalise.ts';
 import { ScreenScoreReader } from '../scoring/screen-reader.ts';
+import { attachLiveJudge } from '../scoring/live-judge.ts';
+import { DEFAULT_JUDGING } from '../scoring/milestone-judging.ts';
 
 /**
  * Which profile a run follows: one chosen by the caller, the one among `entries` that fits the
@@ -71,6 +73,20 @@ export interface RunOptions {
   agentFromProfile?: boolean;
   /** The title's profile (default: none). Its settings fill what the options leave unset. */
   profile?: ProfileChoice;
+  /** The live milestone judge of a milestone-scored profile (on unless `live` is false). */
+  judge?: JudgeOptions;
+}
+
+export interface JudgeOptions {
+  live?: boolean;
+  /** Default: the run's model. */
+  model?: string;
+  baseURL?: string;
+  apiKey?: string;
+  /** At most this many judge calls in the whole run. */
+  budget?: number;
+  /** A judgement every this many steps (default 3), besides each episode's end. */
+  everySteps?: number;
 }
 
 export function makeAgent(opts: Pick<RunOptions, 'agent' | 'seed' | 'vlm' | 'memory'>): Agent {
@@ -260,6 +276,8 @@ export function wireSession(
   };
   const world = target.game ? undefined : windowWorld(target, opts.pauseKey ?? profilePauseKey(profile), profile);
   const scorer = target.game || !profile ? undefined : screenScorer(profile, opts, notices);
+  const judge = profile ? judgeSettings(profile, opts, notices) : undefined;
+  if (judge) store.update({ config: { ...store.meta.config, judge: judge.record } });
   const session = new Session(
     {
       target,
@@ -283,6 +301,14 @@ export function wireSession(
         });
     });
   }
+
+  if (profile && judge)
+    attachLiveJudge(session, profile, judge.model, {
+      ...DEFAULT_JUDGING,
+      everySteps: judge.record.every_steps,
+      budget: judge.record.budget ?? undefined,
+      episodes,
+    });
   return { session, store, profile: entry, notices };
 }
 
@@ -292,6 +318,25 @@ function profileAgent(opts: RunOptions, given: Agent, profile: Profile | undefin
   const kind = profile?.episode.agent === 'memory' ? 'memory' : 'vlm';
   if ((kind === 'memory') === given instanceof MemoryAgent) return given;
   return makeAgent({ ...opts, agent: kind });
+}
+
+/** The live judge of a milestone-scored profile: its model (the run's, unless one is given), budget and pace. */
+function judgeSettings(p: Profile, opts: RunOptions, notices: string[]) {
+  if (p.scoring.kind !== 'milestones' || opts.judge?.live === false) return undefined;
+  const model = opts.judge?.model ?? opts.vlm?.model ?? process.env.GAMEPILOT_MODEL;
+  if (!model) {
+    notices.push(
+      `the profile "${p.id}" scores by milestones, judged by a model; no model is set, so episodes score null (give a judge model)`,
+    );
+    return undefined;
+  }
+  const baseURL = opts.judge?.baseURL ?? opts.vlm?.baseURL;
+  const apiKey = opts.judge?.apiKey ?? opts.vlm?.apiKey;
+  const everySteps = opts.judge?.everySteps ?? DEFAULT_JUDGING.everySteps;
+  return {
+    model: { model, ...(baseURL ? { baseURL } : {}), ...(apiKey ? { apiKey } : {}) },
+    record: { model, every_steps: everySteps, budget: opts.judge?.budget ?? null },
+  };
 }
 
 /** A run's limits: what the options say, else the profile's, else the built-in's, else the defaults. */

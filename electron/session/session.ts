@@ -13,7 +13,7 @@ import { encodeFrame, type EncodedFrame, type EncodeOptions, DEFAULT_ENCODE } fr
 import { ActionExecutor, type ActionOutcome } from '../input/executor.ts';
 import { inputScaleFor, isClipped, visiblePart, type FrameGeometry } from '../input/coordinates.ts';
 import type { ChangeWatch, Rect, WindowInfo, WindowManager } from '../../native/types.ts';
-import type { RunStore, EpisodeSummary, StepRecord } from '../store/run-store.ts';
+import type { RunStore, EpisodeSummary, RunMeta, StepRecord } from '../store/run-store.ts';
 import { mean, now, sleep, std } from '../util/time.ts';
 import { TargetGoneError, type Target } from './targets.ts';
 import { clockPolicyFor, DEFAULT_LATENCY, type ClockPolicy, type LatencySettings } from '../latency/clock-policy.ts';
@@ -30,6 +30,7 @@ import type { ReflectionRecord } from '../reflection/records.ts';
 import { capMoves, type MoveCap } from './move-cap.ts';
 import type { Profile } from '../profiles/schema.ts';
 import type { ScreenScoreReader } from '../scoring/screen-reader.ts';
+import type { MilestoneProgress } from '../scoring/milestone-judging.ts';
 import { EngineWorld, UnfreezableWorld, type World } from '../latency/world.ts';
 import { logSession } from './session-log.ts';
 
@@ -156,7 +157,18 @@ export interface SessionEvents {
   reflection: [ReflectionRecord];
   /** The memory agent's summary and memories: after retrieval, then with what the step saved. */
   memory: [MemoryStepRecord & { episode: number; step: number }];
+  /** An episode's milestone checklist after a judgement (reported by the judge through `reportMilestones`). */
+  milestones: [MilestoneProgress];
 }
+
+/**
+ * Work beside the loop that must end before run.json is final (the milestone judge): it gets
+ * the episodes as played and returns them with what it adds (scores), and fields for run.json.
+ */
+export type RunFinisher = (
+  stopped: boolean,
+  episodes: EpisodeSummary[],
+) => Promise<{ episodes: EpisodeSummary[]; patch: Partial<RunMeta> }>;
 
 /** The target as a step finds it: where it is and which part of it is on the screen. */
 interface SeenTarget {
@@ -260,6 +272,7 @@ export class Session extends EventEmitter<SessionEvents> {
   private drawing: { id: string; watch: ChangeWatch | undefined; busy: boolean; quiet: boolean } | undefined;
   /** The frame the agent saw last (a fallback for the episode's screen score). */
   private lastFrame: EncodedFrame | undefined;
+  private readonly finishers: RunFinisher[] = [];
 
   constructor(
     private readonly deps: SessionDeps,
@@ -290,6 +303,16 @@ export class Session extends EventEmitter<SessionEvents> {
   /** Reports a reflection made between episodes to whoever follows this run. */
   reportReflection(rec: ReflectionRecord) {
     this.emit('reflection', rec);
+  }
+
+  /** Reports an episode's milestone checklist to whoever follows this run. */
+  reportMilestones(p: MilestoneProgress) {
+    this.emit('milestones', p);
+  }
+
+  /** Work awaited after the last episode, before run.json is final. */
+  beforeClose(work: RunFinisher) {
+    this.finishers.push(work);
   }
 
   get store() {
@@ -410,7 +433,17 @@ export class Session extends EventEmitter<SessionEvents> {
       this.drawing?.watch?.close();
       this.drawing = undefined;
     }
-    store.close(status, error, { episodes, ...summary(episodes) }); // never throws, even on a full disk
+    let patch: Partial<RunMeta> = {};
+    for (const work of this.finishers) {
+      try {
+        const done = await work(status === 'stopped', episodes);
+        episodes.splice(0, episodes.length, ...done.episodes);
+        patch = { ...patch, ...done.patch };
+      } catch (err) {
+        this.emit('warning', `after the run: ${(err as Error).message}`);
+      }
+    }
+    store.close(status, error, { episodes, ...summary(episodes), ...patch }); // never throws, even on a full disk
     this.emit('status', status);
     return { runDir: store.dir, status, episodes, ...summary(episodes), ...(error ? { error } : {}) };
   }

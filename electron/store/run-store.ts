@@ -94,6 +94,8 @@ export interface RunMeta {
   profile?: Record<string, unknown>;
   /** The memory agent's long-term store and how it retrieves (embedding, or lexical and why). */
   memory?: RunMemory;
+  /** A milestone-scored run: the judge, its calls and cost, and each episode's checklist with evidence. */
+  milestones?: Record<string, unknown>;
 }
 
 /** run.json's `memory` field (memory agent runs). */

@@ -35,6 +35,8 @@ export interface LiveState {
   lessons: Extract<CoreEvent, { type: 'lessons' }> | null;
   /** The memory agent's latest summary and memories, with the step they belong to. */
   memory: (MemoryStepRecord & { episode: number; step: number }) | null;
+  /** The milestone checklist of the episode being judged (a milestone-scored profile). */
+  milestones: Extract<CoreEvent, { type: 'milestones' }> | null;
   idc: { rounds: IdcRoundSummary[]; curve: number[]; done: Extract<CoreEvent, { type: 'idc-done' }> | null } | null;
 }
 
@@ -51,6 +53,7 @@ const initial: LiveState = {
   recorded: [],
   lessons: null,
   memory: null,
+  milestones: null,
   idc: null,
 };
 
@@ -111,6 +114,8 @@ function reduce(s: LiveState, a: Action): LiveState {
           r.reflection && e.text ? { ...r, reflection: { ...r.reflection, lessons: e.text } } : r,
         ),
       };
+    case 'milestones':
+      return { ...s, milestones: e };
     case 'idc':
       return {
         ...s,

@@ -43,9 +43,11 @@ describe('recorder threads', () => {
       blockMainThread(600);
       const s = await done;
       const asked = s.duration_s * 20;
-      // 1.2 s of stalls are 24 of ~100 frames; the capture thread must not lose them.
-      expect(s.frames, JSON.stringify(s)).toBeGreaterThan(asked * 0.9);
-      expect(s.dropped / asked).toBeLessThan(0.1);
+      // 1.2 s of main-thread stalls are 24 % of the frames: capture on the main thread keeps at most 76 %.
+      // The bound sits above that and leaves room for a machine that is itself stalling (a busy
+      // 2-core CI box drops ~10 % late with no main-thread block at all).
+      expect(s.frames, JSON.stringify(s)).toBeGreaterThan(asked * 0.8);
+      expect(s.dropped / asked).toBeLessThan(0.2);
       expect(s.dropped).toBe(s.dropped_late + s.dropped_busy);
       // The index is in capture order with every frame on disk, and the replay steps point at them.
       const { session, frames: index, problems } = readSession(s.session_dir);

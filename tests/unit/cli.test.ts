@@ -58,6 +58,7 @@ const COMMANDS = [
   'profiles',
   'profile',
   'memory',
+  'milestones',
 ];
 
 describe('gamepilot --help', () => {
@@ -316,5 +317,23 @@ describe('the README agrees with the declaration', () => {
       for (const flag of rest!.match(/--[a-z][\w-]*/g) ?? [])
         expect(declared.has(flag) || flag === '--help', `${flag} in: ${line}`).toBe(true);
     }
+  });
+});
+
+describe('gamepilot milestones', () => {
+  it('takes the judge budget and pace on run, and refuses a budget of 0 before anything runs', async () => {
+    const r = await parse(['run', '--game', '2048', '--judge-budget', '4', '--judge-model', 'j', '--judge-every', '2']);
+    expect(r.code).toBe(0);
+    const flags = r.calls[0]!.args[0] as RunFlags;
+    expect(runOptionsFrom(flags).judge).toEqual({ live: true, model: 'j', budget: 4, everySteps: 2 });
+    const off = await parse(['run', '--game', '2048', '--no-judge']);
+    expect(runOptionsFrom(off.calls[0]!.args[0] as RunFlags).judge?.live).toBe(false);
+    const bad = await parse(['milestones', 'judge', 'runs/x', '--model', 'm', '--judge-budget', '0']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--judge-budget/);
+    expect(bad.calls).toEqual([]);
+    const label = await parse(['milestones', 'label', 'runs/x', '--milestone', 'A', '--reached', 'maybe']);
+    expect(label.code).toBe(2);
+    expect(label.stderr).toMatch(/yes, no, clear|yes.*no.*clear/);
   });
 });

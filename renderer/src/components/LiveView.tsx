@@ -6,6 +6,7 @@ import { LatencyBar } from './LatencyBar.tsx';
 import { LatencySwitch } from './LatencySwitch.tsx';
 import { ReflectionPanel } from './ReflectionPanel.tsx';
 import { MemoryPanel } from './MemoryPanel.tsx';
+import { MilestoneChecklist } from './MilestoneChecklist.tsx';
 import type { ApiClient } from '../../../electron/api/contract.ts';
 
 export function LiveView({
@@ -129,6 +130,18 @@ export function LiveView({
               </tbody>
             </table>
           </>
+        )}
+        {run && live.milestones?.runId === run.id && (
+          <MilestoneChecklist
+            client={client}
+            runId={run.id}
+            episode={live.milestones.episode}
+            items={live.milestones.items}
+            score={live.milestones.score}
+            calls={live.milestones.calls}
+            budget={live.milestones.budget}
+            onError={onError}
+          />
         )}
         {run?.reflection && (
           <ReflectionPanel

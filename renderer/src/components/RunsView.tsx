@@ -1,6 +1,13 @@
 /** Every run on disk, and a replay viewer that scrubs through frame, reasoning, actions, timings. */
 import { useEffect, useState } from 'react';
-import type { ApiClient, Results, RunSummary } from '../../../electron/api/contract.ts';
+import type {
+  ApiClient,
+  MilestoneItemWire,
+  MilestoneLabelWire,
+  Results,
+  RunSummary,
+} from '../../../electron/api/contract.ts';
+import { MilestoneChecklist } from './MilestoneChecklist.tsx';
 import { Overlay } from './Overlay.tsx';
 import { LatencyBar } from './LatencyBar.tsx';
 import { MemoryPanel, type MemoryInfo } from './MemoryPanel.tsx';
@@ -29,6 +36,12 @@ interface ReplayMeta {
   status?: string;
   kind?: string;
   memory?: { scope?: unknown; retrieval?: unknown; retrieval_note?: unknown; embedding_model?: unknown };
+  milestones?: {
+    judge_model?: string;
+    calls?: number;
+    budget?: number | null;
+    episodes?: { episode: number; items: MilestoneItemWire[]; score: number }[];
+  };
 }
 
 /** A replayed run's memory store as the panel shows it, when run.json has a readable one. */
@@ -68,6 +81,7 @@ export function RunsView({ client, refreshKey }: { client: ApiClient; refreshKey
   const [runs, setRuns] = useState<RunSummary[]>([]);
   const [warnings, setWarnings] = useState<string[]>([]);
   const [board, setBoard] = useState<Results['leaderboard']['rows']>([]);
+  const [agreement, setAgreement] = useState<Results['milestoneAgreement']['games']>([]);
   const [open, setOpen] = useState<string | null>(null);
   const [reportOpen, setReportOpen] = useState(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: refreshKey is the parent's signal to load the list again
@@ -83,10 +97,41 @@ export function RunsView({ client, refreshKey }: { client: ApiClient; refreshKey
       (r) => setBoard(r.rows),
       () => {},
     );
-  }, [client, refreshKey]);
+    client.request('milestoneAgreement').then(
+      (r) => setAgreement(r.games),
+      () => {},
+    );
+  }, [client, refreshKey, open]);
   if (open) return <Replay client={client} id={open} onClose={() => setOpen(null)} />;
   return (
     <section className="runs" aria-label="runs">
+      {agreement.length > 0 && (
+        <>
+          <h2>Milestone judge vs people</h2>
+          <table className="run-table" data-testid="milestone-agreement">
+            <thead>
+              <tr>
+                <th>Game</th>
+                <th>Labelled runs</th>
+                <th>Mean judged</th>
+                <th>Mean human</th>
+                <th>% difference</th>
+              </tr>
+            </thead>
+            <tbody>
+              {agreement.map((g) => (
+                <tr key={g.game}>
+                  <td>{g.game}</td>
+                  <td>{g.runs}</td>
+                  <td>{g.judged.toFixed(1)}</td>
+                  <td>{g.human.toFixed(1)}</td>
+                  <td>{g.pct_diff === null ? 'n/a' : `${g.pct_diff.toFixed(1)} %`}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
       {board.length > 0 && (
         <>
           <h2>Scores</h2>
@@ -207,7 +252,12 @@ export function Replay({
   const [img, setImg] = useState<string | null>(null);
   const [note, setNote] = useState('');
   const [skipped, setSkipped] = useState<string[]>([]);
+  const [labels, setLabels] = useState<MilestoneLabelWire[]>([]);
   useEffect(() => {
+    client.request('milestoneLabels', { id }).then(
+      (r) => setLabels(r.labels),
+      () => {},
+    );
     client.request('getRun', { id }).then(
       (r) => {
         setMeta(r.meta as ReplayMeta);
@@ -346,6 +396,35 @@ export function Replay({
                 </p>
               )}
               {memoryInfo(meta) && <MemoryPanel info={memoryInfo(meta)!} memory={stepMemory(s!)} />}
+              {(() => {
+                const judged = meta?.milestones?.episodes?.find((e) => e.episode === s!.episode);
+                if (!judged) return null;
+                // As the checklist stood at this step: a milestone ticks at the step that proves it.
+                const items = judged.items.map((m) =>
+                  m.reached && (m.step ?? 0) <= s!.step
+                    ? m
+                    : { name: m.name, ...(m.level ? { level: m.level } : {}), reached: false },
+                );
+                return (
+                  <MilestoneChecklist
+                    client={client}
+                    runId={id}
+                    episode={s!.episode}
+                    items={items}
+                    score={judged.score}
+                    {...(meta?.milestones?.calls !== undefined ? { calls: meta.milestones.calls } : {})}
+                    budget={meta?.milestones?.budget ?? null}
+                    labels={labels}
+                    onLabel={(milestone, reached) =>
+                      client.request('labelMilestone', { id, episode: s!.episode, milestone, reached }).then(
+                        (r) => setLabels(r.labels),
+                        (e: Error) => setNote(e.message),
+                      )
+                    }
+                    onError={setNote}
+                  />
+                );
+              })()}
             </div>
           </div>
         </>

@@ -1,0 +1,129 @@
+/**
+ * Asks an OpenAI-compatible model for one JSON object about some frames (the milestone judge
+ * and extractor): one request, read tolerantly and checked with a schema; an answer that cannot
+ * be used is recorded and asked again once, then given up. Every request is counted, so a
+ * caller can hold a budget of calls; the SDK's own retries are off for the same reason.
+ */
+import OpenAI from 'openai';
+import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { z } from 'zod';
+import { findJsonSpan, parseJsonLenient } from '../actions/json-extract.ts';
+import { guardedFetch, MAX_STREAM_LINE_BYTES } from '../agents/guarded-fetch.ts';
+import { describeCallError } from '../agents/model-call-error.ts';
+import { costOf, priceFor } from '../agents/pricing.ts';
+import { render } from '../agents/prompts.ts';
+
+export interface JudgeModel {
+  model: string;
+  baseURL?: string | undefined;
+  apiKey?: string | undefined;
+  timeoutMs?: number;
+}
+
+/** One request as run.json keeps it. */
+export interface AskRecord {
+  call: number;
+  ms: number;
+  ok: boolean;
+  tokens?: { input: number; output: number };
+  error?: string;
+  /** The start of an answer that could not be used. */
+  answer?: string;
+}
+
+export interface AskTotals {
+  calls: number;
+  tokens: { input: number; output: number };
+  cost_usd: number | null;
+}
+
+export type AskResult<T> = { ok: true; value: T } | { ok: false; error: string; retried: boolean };
+
+const MAX_KEPT_ANSWER = 2000;
+
+export class JsonAsker {
+  private readonly client: OpenAI;
+  readonly totals: AskTotals = { calls: 0, tokens: { input: 0, output: 0 }, cost_usd: null };
+  readonly log: AskRecord[] = [];
+
+  constructor(readonly settings: JudgeModel) {
+    const timeout = settings.timeoutMs ?? 120_000;
+    this.client = new OpenAI({
+      baseURL: settings.baseURL ?? process.env.OPENAI_BASE_URL,
+      apiKey: settings.apiKey ?? process.env.OPENAI_API_KEY ?? 'no-key',
+      maxRetries: 0,
+      timeout,
+      logLevel: 'off',
+      fetch: guardedFetch({ idleMs: timeout, maxBytes: 4 * 1024 * 1024, maxLineBytes: MAX_STREAM_LINE_BYTES }),
+    });
+  }
+
+  /**
+   * Asks, and asks again once when the answer cannot be used — if `mayCall` still allows a
+   * request. A failed request (network, HTTP error) is not asked again: it is recorded and skipped.
+   */
+  async ask<T>(
+    content: ChatCompletionContentPart[],
+    schema: z.ZodType<T>,
+    mayCall: () => boolean,
+    signal?: AbortSignal,
+  ): Promise<AskResult<T>> {
+    const messages: ChatCompletionMessageParam[] = [{ role: 'user', content }];
+    let retried = false;
+    for (;;) {
+      if (!mayCall()) return { ok: false, error: 'no judge calls left in the budget', retried };
+      const rec = await this.once(messages, signal);
+      if (!rec.ok) return { ok: false, error: rec.error, retried };
+      const parsed = readJson(rec.text, schema);
+      if (parsed.ok) return parsed;
+      this.log.at(-1)!.error = parsed.error;
+      this.log.at(-1)!.answer = rec.text.slice(0, MAX_KEPT_ANSWER);
+      if (retried || signal?.aborted) return { ok: false, error: parsed.error, retried };
+      retried = true;
+      messages.push(
+        { role: 'assistant', content: rec.text.slice(0, MAX_KEPT_ANSWER) },
+        { role: 'user', content: render('json-again', { error: parsed.error }) },
+      );
+    }
+  }
+
+  private async once(
+    messages: ChatCompletionMessageParam[],
+    signal?: AbortSignal,
+  ): Promise<{ ok: true; text: string } | { ok: false; error: string }> {
+    const call = ++this.totals.calls;
+    const started = performance.now();
+    const ms = () => Math.round(performance.now() - started);
+    try {
+      const res = await this.client.chat.completions.create(
+        { model: this.settings.model, messages, temperature: 0 },
+        signal ? { signal } : {},
+      );
+      const tokens = { input: res.usage?.prompt_tokens ?? 0, output: res.usage?.completion_tokens ?? 0 };
+      this.totals.tokens.input += tokens.input;
+      this.totals.tokens.output += tokens.output;
+      const cost = costOf(tokens, priceFor(this.settings.model));
+      if (cost !== null) this.totals.cost_usd = (this.totals.cost_usd ?? 0) + cost;
+      this.log.push({ call, ms: ms(), ok: true, tokens });
+      return { ok: true, text: res.choices[0]?.message?.content ?? '' };
+    } catch (err) {
+      const error = `the call failed: ${describeCallError(err)}`;
+      this.log.push({ call, ms: ms(), ok: false, error });
+      return { ok: false, error };
+    }
+  }
+}
+
+/** The first JSON object in the text, repaired where models slip, checked with the schema. */
+export function readJson<T>(text: string, schema: z.ZodType<T>): { ok: true; value: T } | { ok: false; error: string } {
+  const span = findJsonSpan(text);
+  if (!span) return { ok: false, error: `no JSON object in the answer: ${JSON.stringify(text.slice(0, 120))}` };
+  const json = parseJsonLenient(span);
+  if (!json.ok) return { ok: false, error: json.error };
+  const r = schema.safeParse(json.value);
+  if (!r.success) {
+    const i = r.error.issues[0];
+    return { ok: false, error: `unexpected answer: ${i?.path.join('.') || 'the object'} ${i?.message ?? ''}`.trim() };
+  }
+  return { ok: true, value: r.data };
+}

@@ -1,0 +1,92 @@
+/**
+ * Judging a finished run — or a human session, from its recorded frames — the way the live
+ * judge does, step by step in batches, then writing the verdicts into its run.json (`milestones`,
+ * each episode's score, mean and std). A run still being written is refused.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { CodedError } from '../domain.ts';
+import type { Profile } from '../profiles/schema.ts';
+import { listedStatus, readRun, type EpisodeSummary, type RunMeta } from '../store/run-store.ts';
+import { resolveRunFile } from '../store/run-files.ts';
+import { writeFileAtomic } from '../util/atomic-file.ts';
+import { mean, std } from '../util/time.ts';
+import type { JudgeModel } from './json-ask.ts';
+import { withMilestoneScores } from './live-judge.ts';
+import {
+  DEFAULT_JUDGING,
+  MilestoneJudging,
+  type MilestoneProgress,
+  type MilestoneRecord,
+  type StepFrame,
+} from './milestone-judging.ts';
+import { round2 } from './normalise.ts';
+
+export interface JudgeRunResult {
+  record: MilestoneRecord;
+  meta: RunMeta;
+  /** Steps whose frame could not be used (missing, outside the folder), each with why. */
+  warnings: string[];
+}
+
+export async function judgeRun(
+  dir: string,
+  profile: Profile,
+  model: JudgeModel,
+  opts: { everySteps?: number; budget?: number; onProgress?: (p: MilestoneProgress) => void } = {},
+): Promise<JudgeRunResult> {
+  const { meta, steps, problems } = readRun(dir);
+  if (listedStatus(meta) === 'running')
+    throw new CodedError('busy', `${dir} is still being written; judge it once the run has ended`);
+  const warnings = [...problems];
+  const frames: StepFrame[] = [];
+  for (const s of steps) {
+    if (!s.frame) continue;
+    try {
+      frames.push({ episode: s.episode, step: s.step, frame: s.frame, file: resolveRunFile(dir, s.frame) });
+    } catch (err) {
+      warnings.push(`step ${s.step} of episode ${s.episode}: ${(err as Error).message}`);
+    }
+  }
+  if (!frames.length) throw new CodedError('bad-input', `${dir} has no frames to judge`);
+  frames.sort((a, b) => a.episode - b.episode || a.step - b.step);
+  const episodes = [...new Set(frames.map((f) => f.episode))];
+  const judging = new MilestoneJudging(
+    profile,
+    model,
+    {
+      ...DEFAULT_JUDGING,
+      everySteps: opts.everySteps ?? DEFAULT_JUDGING.everySteps,
+      budget: opts.budget,
+      episodes: Math.max(...episodes) + 1,
+    },
+    opts.onProgress,
+    false,
+  );
+  for (const e of episodes) {
+    for (const f of frames.filter((x) => x.episode === e)) {
+      judging.observe(f);
+      await judging.idle(); // batches of exactly N steps, as the live judge makes when it keeps up
+    }
+    judging.endEpisode(e);
+  }
+  const record = await judging.finish();
+  return { record, meta: writeJudgement(dir, record), warnings };
+}
+
+/** run.json with the judgement in it; every other field is kept as it was. */
+function writeJudgement(dir: string, record: MilestoneRecord): RunMeta {
+  const file = resolveRunFile(dir, 'run.json');
+  const raw = JSON.parse(readFileSync(file, 'utf8')) as RunMeta;
+  const episodes: EpisodeSummary[] = withMilestoneScores(raw.episodes, record);
+  const scores = episodes.map((e) => e.score).filter((s): s is number => s !== null);
+  const meta: RunMeta = {
+    ...raw,
+    episodes,
+    mean: scores.length ? round2(mean(scores)) : null,
+    std: scores.length ? round2(std(scores)) : null,
+    milestones: { ...record },
+  };
+  writeFileAtomic(path.join(dir, 'run.json'), JSON.stringify(meta, null, 2));
+  return meta;
+}
