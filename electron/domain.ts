@@ -152,3 +152,24 @@ export class CodedError extends Error {
 export function isErrorCode(v: unknown): v is ErrorCode {
   return (ERROR_CODES as readonly unknown[]).includes(v);
 }
+
+/** A report table as the page, the app and the CSV files draw it: columns, rows of plain values, what to say when empty. */
+export interface ReportTable {
+  id: string;
+  title: string;
+  note: string;
+  /** Column groups over the header (e.g. a category over its games): label and how many columns it spans. */
+  groups?: { label: string; span: number }[];
+  columns: { key: string; label: string }[];
+  rows: Record<string, string | number | null>[];
+  empty: string;
+}
+
+/** A report chart as a chart.js configuration: plain JSON, handed to `new Chart` by the page and by the app. */
+export interface ReportChart {
+  id: string;
+  title: string;
+  /** The table it belongs under. */
+  section: string;
+  config: { type: string; data: unknown; options?: unknown };
+}

@@ -20,6 +20,8 @@ import {
   type ErrorCode,
   type LatencyMode,
   type MemoryStepRecord,
+  type ReportChart,
+  type ReportTable,
   type RetrievalKind,
   type RecordingResult,
   type ReflectionMode,
@@ -38,6 +40,8 @@ export type {
   MemoryStepRecord,
   ReflectionMode,
   RecordingResult,
+  ReportChart,
+  ReportTable,
   RetrievalKind,
   Role,
   RunSummary,
@@ -237,6 +241,8 @@ export const REQUESTS = {
   testConnection: z.object({ settings: SettingsPatchSchema.optional(), apiKey: z.string().max(500).optional() }),
   listRuns: empty,
   leaderboard: z.object({ game: z.string().optional() }),
+  /** The report of the runs folder (`gamepilot report`'s tables and charts). */
+  report: empty,
   getRun: z.object({ id: runId }),
   getFrame: z.object({ id: runId, frame: z.string().regex(/^frames\/\w[\w.-]*\.(jpg|png)$/) }),
   /** A copy of the run folder in the exports folder (or where the app's save dialog says); `name` defaults to the id. */
@@ -404,6 +410,16 @@ export interface Results {
       std: number;
       best: number;
     }[];
+  };
+  /** The same tables and charts as `gamepilot report`'s page; charts are chart.js configurations. */
+  report: {
+    generated: string;
+    runs: { counted: number; left_out: number; damaged: number };
+    warnings: string[];
+    tables: ReportTable[];
+    charts: ReportChart[];
+    /** A chart dataset whose label ends so is the whisker (mean ± std) of the one before: left out of legends. */
+    whisker: string;
   };
   /** `warnings`: lines of steps.jsonl skipped because they are damaged, each with its file and line. */
   getRun: { meta: Record<string, unknown>; steps: Record<string, unknown>[]; warnings: string[] };

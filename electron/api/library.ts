@@ -10,6 +10,8 @@ import { readRun } from '../store/run-store.ts';
 import { readLabels, setLabel } from '../scoring/milestone-labels.ts';
 import { agreement, labelledEpisodes, type LabelledEpisode } from '../scoring/agreement.ts';
 import { leaderboard } from '../store/leaderboard.ts';
+import { buildReport } from '../report/build.ts';
+import { reportView, WHISKER_SUFFIX } from '../report/view.ts';
 import { exportVideo } from '../recording/video.ts';
 import { CodedError } from '../domain.ts';
 
@@ -32,6 +34,7 @@ export type LibraryMethod =
   | 'milestoneLabels'
   | 'milestoneAgreement'
   | 'leaderboard'
+  | 'report'
   | 'getRun'
   | 'getFrame'
   | 'exportRun'
@@ -70,6 +73,17 @@ export function libraryHandlers(deps: LibraryDeps, warn: WarnRun = () => {}): Pi
       return { games: agreement(episodes).map(({ labels: _l, ...g }) => g), warnings };
     },
     leaderboard: async (p) => leaderboard(deps.runsDir, p.game ? { game: p.game } : {}),
+    report: async () => {
+      const { data, tables, charts } = reportView(buildReport(deps.runsDir));
+      return {
+        generated: data.generated,
+        runs: data.runs,
+        warnings: data.warnings,
+        tables,
+        charts,
+        whisker: WHISKER_SUFFIX,
+      };
+    },
     getRun: async (p) => openRun(deps.runsDir, p.id),
     getFrame: async (p) => {
       const f = readFrame(deps.runsDir, p.id, p.frame);

@@ -20,6 +20,7 @@ import { webCommand } from './web-command.ts';
 import { memoryClearCommand, memoryListCommand } from './memory-command.ts';
 import { benchCommand, gamesCommand, leaderboardCommand, videoCommand, windowsCommand } from './list-commands.ts';
 import { profileNewCommand, profilesCommand } from './profile-command.ts';
+import { reportCommand } from './report-command.ts';
 import {
   milestonesAgreementCommand,
   milestonesExtractCommand,
@@ -37,6 +38,7 @@ const ACTIONS: Actions = {
   record: recordCommand,
   idc: idcCommandAction,
   leaderboard: leaderboardCommand,
+  report: reportCommand,
   video: videoCommand,
   web: webCommand,
   memoryList: memoryListCommand,

@@ -197,6 +197,13 @@ export interface LeaderboardFlags {
   json?: boolean;
 }
 
+export interface ReportFlags {
+  runs: string;
+  out: string;
+  json?: string;
+  csv?: string;
+}
+
 export interface Actions {
   windows(o: { json?: boolean }): Promise<number> | number;
   games(o: { json?: boolean }): Promise<number> | number;
@@ -205,6 +212,7 @@ export interface Actions {
   record(o: RecordFlags): Promise<number>;
   idc(o: IdcFlags): Promise<number>;
   leaderboard(o: LeaderboardFlags): Promise<number> | number;
+  report(o: ReportFlags): Promise<number> | number;
   video(dir: string, o: { out?: string }): Promise<number>;
   web(o: WebFlags): Promise<number>;
   memoryList(o: MemoryFlags): Promise<number> | number;
@@ -717,6 +725,17 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .addOption(new Option('--runs-dir <dir>', 'the runs folder').default('runs'))
     .addOption(jsonFlag())
     .action(act((o: LeaderboardFlags) => actions.leaderboard(o)));
+
+  program
+    .command('report')
+    .description(
+      'one self-contained HTML page of tables and charts from a runs folder, and the same data as JSON and CSV',
+    )
+    .addOption(new Option('--runs <dir>', 'the runs folder').default('runs'))
+    .addOption(new Option('--out <file>', 'the HTML page').default('report.html'))
+    .addOption(new Option('--json <file>', 'also write the report data as JSON'))
+    .addOption(new Option('--csv <dir>', 'also write one CSV file a table into this folder'))
+    .action(act((o: ReportFlags) => actions.report(o)));
 
   program
     .command('video')

@@ -54,24 +54,30 @@ export function episodeCells(meta: RunMeta): { score: number; cell: Cell }[] {
   });
 }
 
+/** A run whose episodes count in score tables: completed, not the demo, not a round of an IDC. */
+export function isScoredRun(meta: RunMeta): boolean {
+  return !!meta.game && meta.status === 'completed' && !meta.demo && meta.config.idc === undefined;
+}
+
 export function leaderboard(
   root: string,
   filter: { game?: string } = {},
 ): { rows: LeaderboardRow[]; warnings: string[] } {
+  const { runs, warnings } = scanRuns(root);
+  return {
+    rows: leaderboardRows(runs.map((r) => r.meta).filter((m) => !filter.game || m.game === filter.game)),
+    warnings,
+  };
+}
+
+/** The leaderboard of runs already read (the report reads the folder once for all its tables). */
+export function leaderboardRows(metas: RunMeta[]): LeaderboardRow[] {
   const groups = new Map<
     string,
     { row: Omit<LeaderboardRow, 'mean' | 'std' | 'best' | 'episodes' | 'runs'>; runs: Set<string>; scores: number[] }
   >();
-  const { runs, warnings } = scanRuns(root);
-  for (const { meta } of runs) {
-    if (
-      !meta.game ||
-      (filter.game && meta.game !== filter.game) ||
-      meta.status !== 'completed' ||
-      meta.demo ||
-      meta.config.idc !== undefined
-    )
-      continue;
+  for (const meta of metas) {
+    if (!isScoredRun(meta) || !meta.game) continue;
     const latency = String(meta.config.latency ?? 'normal');
     for (const { score, cell } of episodeCells(meta)) {
       const key = [
@@ -115,7 +121,7 @@ export function leaderboard(
       vrOrder[a.vr] - vrOrder[b.vr] ||
       (a.lessons ?? '').localeCompare(b.lessons ?? ''),
   );
-  return { rows, warnings };
+  return rows;
 }
 
 export function formatLeaderboard(rows: LeaderboardRow[]): string {

@@ -54,6 +54,7 @@ const COMMANDS = [
   'record',
   'idc',
   'leaderboard',
+  'report',
   'video',
   'web',
   'profiles',
@@ -311,7 +312,9 @@ describe('the README agrees with the declaration', () => {
 
   it('every option an example passes to a command is one that command declares', () => {
     const examples = [
-      ...readme.matchAll(/gamepilot (windows|games|run|bench|record|idc|leaderboard|video|web|profiles)\b([^\n`]*)/g),
+      ...readme.matchAll(
+        /gamepilot (windows|games|run|bench|record|idc|leaderboard|report|video|web|profiles)\b([^\n`]*)/g,
+      ),
     ];
     expect(examples.length).toBeGreaterThan(15);
     for (const [line, name, rest] of examples) {

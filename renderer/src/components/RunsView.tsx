@@ -11,6 +11,7 @@ import { MilestoneChecklist } from './MilestoneChecklist.tsx';
 import { Overlay } from './Overlay.tsx';
 import { LatencyBar } from './LatencyBar.tsx';
 import { MemoryPanel, type MemoryInfo } from './MemoryPanel.tsx';
+import { ReportPanel } from './ReportPanel.tsx';
 import type { MemoryStepRecord } from '../../../electron/api/contract.ts';
 
 interface StepRow {
@@ -82,6 +83,7 @@ export function RunsView({ client, refreshKey }: { client: ApiClient; refreshKey
   const [board, setBoard] = useState<Results['leaderboard']['rows']>([]);
   const [agreement, setAgreement] = useState<Results['milestoneAgreement']['games']>([]);
   const [open, setOpen] = useState<string | null>(null);
+  const [reportOpen, setReportOpen] = useState(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: refreshKey is the parent's signal to load the list again
   useEffect(() => {
     client.request('listRuns').then(
@@ -176,6 +178,10 @@ export function RunsView({ client, refreshKey }: { client: ApiClient; refreshKey
           </table>
         </>
       )}
+      <details className="report-details" open={reportOpen} onToggle={(e) => setReportOpen(e.currentTarget.open)}>
+        <summary>Report</summary>
+        {reportOpen && <ReportPanel client={client} refreshKey={refreshKey} />}
+      </details>
       <h2>Runs</h2>
       {warnings.length > 0 && (
         <div className="errors" role="alert" data-testid="runs-warnings">

@@ -1,0 +1,173 @@
+/**
+ * The report's data as CSV: one file a section, one row a measurement (long format, numbers
+ * unformatted), with a header even when the section is empty. Text cells that a spreadsheet
+ * would run as a formula (=, +, -, @ first) are prefixed with an apostrophe.
+ */
+import type { ReportData } from './model.ts';
+
+type Cell = string | number | boolean | null | undefined;
+
+function cell(v: Cell): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v !== 'string') return String(v);
+  const safe = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+function csv(header: string[], rows: Cell[][]): string {
+  return `${[header, ...rows].map((r) => r.map(cell).join(',')).join('\r\n')}\r\n`;
+}
+
+/** File name → CSV text. */
+export function reportCsv(d: ReportData): Record<string, string> {
+  const who = ['player', 'label', 'model', 'vr', 'lessons', 'space', 'latency'];
+  const games = new Map(d.gameverse.games.map((g) => [g.id, g]));
+  return {
+    'gameverse.csv': csv(
+      ['game', 'title', 'category', 'tier', ...who, 'mean', 'std', 'n', 'runs'],
+      d.gameverse.rows.flatMap((r) =>
+        Object.entries(r.cells).map(([game, s]) => {
+          const g = games.get(game);
+          return [
+            game,
+            g?.title,
+            g?.category,
+            g?.tier,
+            r.player,
+            r.label,
+            r.model,
+            r.vr,
+            r.lessons,
+            r.space,
+            r.latency,
+            s.mean,
+            s.std,
+            s.n,
+            s.runs,
+          ];
+        }),
+      ),
+    ),
+    'gains.csv': csv(
+      [
+        'game',
+        'player',
+        'label',
+        'model',
+        'lessons',
+        'space',
+        'latency',
+        'no_mean',
+        'no_std',
+        'no_n',
+        'yes_mean',
+        'yes_std',
+        'yes_n',
+        'gain',
+      ],
+      d.gameverse.gains.map((g) => [
+        g.game,
+        g.player,
+        g.label,
+        g.model,
+        g.lessons,
+        g.space,
+        g.latency,
+        g.no.mean,
+        g.no.std,
+        g.no.n,
+        g.yes.mean,
+        g.yes.std,
+        g.yes.n,
+        g.gain,
+      ]),
+    ),
+    'categories.csv': csv(
+      ['category', ...who, 'mean', 'games'],
+      d.gameverse.by_category.map((r) => [
+        r.group,
+        r.player,
+        r.label,
+        r.model,
+        r.vr,
+        r.lessons,
+        r.space,
+        r.latency,
+        r.mean,
+        r.games,
+      ]),
+    ),
+    'tiers.csv': csv(
+      ['tier', ...who, 'mean', 'games'],
+      d.gameverse.by_tier.map((r) => [
+        r.group,
+        r.player,
+        r.label,
+        r.model,
+        r.vr,
+        r.lessons,
+        r.space,
+        r.latency,
+        r.mean,
+        r.games,
+      ]),
+    ),
+    'ingvp.csv': csv(
+      ['game', 'setting', 'model', 'levels', 'runs', 'accuracy', 'completion', 'efficiency'],
+      d.ingvp.map((r) => [r.game, r.setting, r.model, r.levels, r.runs, r.accuracy, r.completion, r.efficiency]),
+    ),
+    'idc.csv': csv(
+      ['curve', 'game', 'model', 'round', 'mean', 'best_round', 'transfer_mean'],
+      d.idc.flatMap((c) => c.curve.map((m, i) => [c.id, c.game, c.model, i, m, c.best_round, c.transfer_mean])),
+    ),
+    'latency.csv': csv(
+      ['game', ...who, 'mean', 'std', 'n', 'runs'],
+      d.latency.flatMap((l) =>
+        l.modes.map((m) => [
+          l.game,
+          l.player,
+          l.label,
+          l.model,
+          l.vr,
+          l.lessons,
+          l.space,
+          m.latency,
+          m.mean,
+          m.std,
+          m.n,
+          m.runs,
+        ]),
+      ),
+    ),
+    'cost.csv': csv(
+      [
+        'game',
+        'player',
+        'model',
+        'runs',
+        'episodes',
+        'points',
+        'mean',
+        'tokens_in',
+        'tokens_out',
+        'cost_usd',
+        'tokens_per_point',
+        'cost_per_point',
+      ],
+      d.cost.map((c) => [
+        c.game,
+        c.player,
+        c.model,
+        c.runs,
+        c.episodes,
+        c.points,
+        c.mean,
+        c.tokens_in,
+        c.tokens_out,
+        c.cost_usd,
+        c.tokens_per_point,
+        c.cost_per_point,
+      ]),
+    ),
+  };
+}

@@ -1,0 +1,350 @@
+/**
+ * The report data model → tables and chart.js configurations, the one layout the HTML page
+ * and the Runs tab both draw. Charts are plain JSON (no functions), so either side hands them
+ * to `new Chart` as they are.
+ */
+import type { ReportChart, ReportTable } from '../domain.ts';
+import type { Player, ReportData, ReportView, Stat } from './model.ts';
+
+const CATEGORY_NAMES: Record<string, string> = {
+  'markov-grid': 'Markov Grid',
+  'nonrealtime-linear': 'Non-Real-time Linear',
+  'nonrealtime-nonlinear': 'Non-Real-time Non-linear',
+  'realtime-linear': 'Real-time Linear',
+  'realtime-nonlinear': 'Real-time Non-linear',
+};
+const TIER_NAMES: Record<string, string> = { easy: 'Easy', medium: 'Medium', hard: 'Hard' };
+export const NO_RUNS = 'no runs of this kind';
+/** A chart dataset drawn as the whisker of the one before it; the legend leaves it out. */
+export const WHISKER_SUFFIX = ' ± std';
+
+const fix = (n: number) => n.toFixed(1);
+export const statText = (s: Stat) => `${fix(s.mean)} ± ${fix(s.std)} (${s.n})`;
+const vrText = (p: Pick<Player, 'vr' | 'lessons'>) => (p.vr === 'Yes' && p.lessons ? `Yes (${p.lessons})` : p.vr);
+const who = (p: Player): Record<string, string | number | null> => ({
+  player: p.label,
+  vr: vrText(p),
+  space: p.space,
+  latency: p.latency,
+});
+const WHO_COLUMNS = [
+  { key: 'player', label: 'Player' },
+  { key: 'vr', label: 'VR' },
+  { key: 'space', label: 'Action space' },
+  { key: 'latency', label: 'Latency' },
+];
+
+export function reportView(data: ReportData): ReportView {
+  return { data, tables: reportTables(data), charts: reportCharts(data) };
+}
+
+export function reportTables(d: ReportData): ReportTable[] {
+  const gv = d.gameverse;
+  const catOf = (c: string | null) => (c ? (CATEGORY_NAMES[c] ?? c) : 'no category');
+  const groups: { label: string; span: number }[] = [{ label: '', span: WHO_COLUMNS.length }];
+  for (const g of gv.games) {
+    const last = groups.at(-1)!;
+    if (groups.length > 1 && last.label === catOf(g.category)) last.span++;
+    else groups.push({ label: catOf(g.category), span: 1 });
+  }
+  const pivot = (
+    id: string,
+    title: string,
+    rows: ReportData['gameverse']['by_category'],
+    names: Record<string, string>,
+  ) => {
+    const byPlayer = new Map<string, Record<string, string | number | null>>();
+    for (const r of rows) {
+      const key = [r.label, r.vr, r.lessons, r.space, r.latency].join('|');
+      const row = byPlayer.get(key) ?? who(r);
+      row[r.group] = `${fix(r.mean)} (${r.games})`;
+      byPlayer.set(key, row);
+    }
+    const used = Object.keys(names).filter((k) => rows.some((r) => r.group === k));
+    return {
+      id,
+      title,
+      note: 'A player’s mean of its game means over the games of each group it played (games in brackets).',
+      columns: [...WHO_COLUMNS, ...used.map((k) => ({ key: k, label: names[k]! }))],
+      rows: [...byPlayer.values()],
+      empty: NO_RUNS,
+    };
+  };
+  return [
+    {
+      id: 'gameverse',
+      title: 'GameVerse: game × player',
+      note: 'Mean ± sample std over trials on 0–100 (trials in brackets), completed runs only; games grouped by cognitive category, tier under each game. VR = Yes: played with lessons from reflection (a rookie: after the tutorial); — : a human expert.',
+      groups,
+      columns: [
+        ...WHO_COLUMNS,
+        ...gv.games.map((g) => ({ key: g.id, label: `${g.title} (${g.tier ? (TIER_NAMES[g.tier] ?? g.tier) : '–'})` })),
+      ],
+      rows: gv.rows.map((r) => ({
+        ...who(r),
+        ...Object.fromEntries(gv.games.map((g) => [g.id, r.cells[g.id] ? statText(r.cells[g.id]!) : null])),
+      })),
+      empty: NO_RUNS,
+    },
+    {
+      id: 'gains',
+      title: 'VR = No vs VR = Yes',
+      note: 'The same player in the same game without and with reflection; gain = Yes − No in points.',
+      columns: [
+        { key: 'game', label: 'Game' },
+        { key: 'player', label: 'Player' },
+        { key: 'lessons', label: 'Lessons' },
+        { key: 'space', label: 'Action space' },
+        { key: 'latency', label: 'Latency' },
+        { key: 'no', label: 'VR = No' },
+        { key: 'yes', label: 'VR = Yes' },
+        { key: 'gain', label: 'Gain' },
+      ],
+      rows: gv.gains.map((g) => ({
+        game: g.game,
+        player: g.label,
+        lessons: g.lessons,
+        space: g.space,
+        latency: g.latency,
+        no: statText(g.no),
+        yes: statText(g.yes),
+        gain: `${g.gain >= 0 ? '+' : ''}${fix(g.gain)}`,
+      })),
+      empty: NO_RUNS,
+    },
+    pivot('categories', 'By cognitive category', gv.by_category, CATEGORY_NAMES),
+    pivot('tiers', 'By tier', gv.by_tier, TIER_NAMES),
+    {
+      id: 'ingvp',
+      title: 'ING-VP: game × setting',
+      note: 'Accuracy (levels solved), completion degree and action efficiency, in %, pooled over levels.',
+      columns: [
+        { key: 'game', label: 'Game' },
+        { key: 'setting', label: 'Setting' },
+        { key: 'model', label: 'Model' },
+        { key: 'levels', label: 'Levels' },
+        { key: 'accuracy', label: 'Accuracy' },
+        { key: 'completion', label: 'Completion' },
+        { key: 'efficiency', label: 'Efficiency' },
+      ],
+      rows: d.ingvp.map((r) => ({
+        game: r.game,
+        setting: r.setting,
+        model: r.model,
+        levels: r.levels,
+        accuracy: fix(r.accuracy),
+        completion: fix(r.completion),
+        efficiency: fix(r.efficiency),
+      })),
+      empty: NO_RUNS,
+    },
+    {
+      id: 'idc',
+      title: 'Improvement Dynamics Curves',
+      note: 'Mean score of each reflection round (round 0 plays without a skill); the best skill on held-out variants.',
+      columns: [
+        { key: 'curve', label: 'Curve' },
+        { key: 'game', label: 'Game' },
+        { key: 'model', label: 'Model' },
+        { key: 'rounds', label: 'Round means' },
+        { key: 'best', label: 'Best round' },
+        { key: 'transfer', label: 'Held-out mean' },
+      ],
+      rows: d.idc.map((c) => ({
+        curve: c.id,
+        game: c.game,
+        model: c.model,
+        rounds: c.curve.map(fix).join(' → '),
+        best: c.best_round,
+        transfer: c.transfer_mean === null ? null : fix(c.transfer_mean),
+      })),
+      empty: NO_RUNS,
+    },
+    (() => {
+      const modes = ['stop', 'slow', 'normal', 'lcrt'].filter((m) =>
+        d.latency.some((l) => l.modes.some((x) => x.latency === m)),
+      );
+      return {
+        id: 'latency',
+        title: 'Latency modes',
+        note: 'The same game and player under different latency modes: mean ± std (trials).',
+        columns: [
+          { key: 'game', label: 'Game' },
+          { key: 'player', label: 'Player' },
+          { key: 'vr', label: 'VR' },
+          { key: 'space', label: 'Action space' },
+          ...modes.map((m) => ({ key: m, label: m })),
+        ],
+        rows: d.latency.map((l) => ({
+          game: l.game,
+          player: l.label,
+          vr: vrText(l),
+          space: l.space,
+          ...Object.fromEntries(l.modes.map((m) => [m.latency, statText(m)])),
+        })),
+        empty: NO_RUNS,
+      };
+    })(),
+    {
+      id: 'cost',
+      title: 'Cost and tokens per score point',
+      note: 'Runs that called a model: tokens (in + out) and USD over the sum of episode scores.',
+      columns: [
+        { key: 'game', label: 'Game' },
+        { key: 'player', label: 'Player' },
+        { key: 'model', label: 'Model' },
+        { key: 'episodes', label: 'Episodes' },
+        { key: 'mean', label: 'Mean score' },
+        { key: 'tokens', label: 'Tokens in / out' },
+        { key: 'cost', label: 'USD' },
+        { key: 'tokens_per_point', label: 'Tokens / point' },
+        { key: 'cost_per_point', label: 'USD / point' },
+      ],
+      rows: d.cost.map((c) => ({
+        game: c.game,
+        player: c.player,
+        model: c.model,
+        episodes: c.episodes,
+        mean: fix(c.mean),
+        tokens: `${c.tokens_in} / ${c.tokens_out}`,
+        cost: c.cost_usd === null ? null : c.cost_usd.toFixed(4),
+        tokens_per_point: c.tokens_per_point === null ? null : fix(c.tokens_per_point),
+        cost_per_point: c.cost_per_point === null ? null : c.cost_per_point.toFixed(5),
+      })),
+      empty: NO_RUNS,
+    },
+  ];
+}
+
+const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1', '#ff9da7', '#9c755f'];
+const color = (i: number, alpha = 'cc') => `${PALETTE[i % PALETTE.length]}${alpha}`;
+
+/** Bars of the mean with a thin bar from mean − std to mean + std over each (same stack: drawn on top, not beside). */
+function meanStdBars(
+  title: string,
+  labels: string[],
+  series: { label: string; stats: (Stat | undefined)[] }[],
+  max?: number,
+) {
+  const datasets = series.flatMap((s, i) => [
+    {
+      type: 'bar',
+      label: s.label,
+      stack: `s${i}`,
+      order: 1,
+      data: s.stats.map((x) => x?.mean ?? null),
+      backgroundColor: color(i),
+      maxBarThickness: 64,
+    },
+    {
+      type: 'bar',
+      label: `${s.label}${WHISKER_SUFFIX}`,
+      stack: `s${i}`,
+      data: s.stats.map((x) => (x ? [x.mean - x.std, x.mean + x.std] : null)),
+      order: 0,
+      backgroundColor: '#808080',
+      barPercentage: 0.1,
+      maxBarThickness: 4,
+      minBarLength: 2,
+    },
+  ]);
+  return {
+    type: 'bar',
+    data: { labels, datasets },
+    options: {
+      animation: false,
+      responsive: true,
+      maintainAspectRatio: false,
+      plugins: { title: { display: true, text: title } },
+      scales: {
+        x: { stacked: true },
+        y: { stacked: false, beginAtZero: true, ...(max !== undefined ? { min: 0, max } : {}) },
+      },
+    },
+  };
+}
+
+export function reportCharts(d: ReportData): ReportChart[] {
+  const charts: ReportChart[] = [];
+  const gv = d.gameverse;
+  if (gv.rows.length) {
+    const title = 'Mean ± std per game (0–100)';
+    charts.push({
+      id: 'gameverse-bars',
+      title,
+      section: 'gameverse',
+      config: meanStdBars(
+        title,
+        gv.games.map((g) => g.title),
+        gv.rows.map((r) => ({
+          label: [r.label, r.vr === '—' ? '' : `VR ${vrText(r)}`, r.space, r.latency].filter(Boolean).join(' · '),
+          stats: gv.games.map((g) => r.cells[g.id]),
+        })),
+        100,
+      ),
+    });
+  }
+  if (d.ingvp.length) {
+    const keys = ['accuracy', 'completion', 'efficiency'] as const;
+    charts.push({
+      id: 'ingvp-bars',
+      title: 'ING-VP metrics per game and setting (%)',
+      section: 'ingvp',
+      config: {
+        type: 'bar',
+        data: {
+          labels: d.ingvp.map((r) => `${r.game} · ${r.setting}${r.model ? ` · ${r.model}` : ''}`),
+          datasets: keys.map((k, i) => ({ label: k, data: d.ingvp.map((r) => r[k]), backgroundColor: color(i) })),
+        },
+        options: {
+          animation: false,
+          responsive: true,
+          maintainAspectRatio: false,
+          scales: { y: { beginAtZero: true, max: 100 } },
+        },
+      },
+    });
+  }
+  if (d.idc.length) {
+    const rounds = Math.max(...d.idc.map((c) => c.curve.length));
+    charts.push({
+      id: 'idc-lines',
+      title: 'Improvement Dynamics Curves: mean score per round',
+      section: 'idc',
+      config: {
+        type: 'line',
+        data: {
+          labels: Array.from({ length: rounds }, (_, i) => `round ${i}`),
+          datasets: d.idc.map((c, i) => ({
+            label: [c.game, c.model, c.id].filter(Boolean).join(' · '),
+            data: c.curve,
+            borderColor: color(i, 'ff'),
+            backgroundColor: color(i),
+            tension: 0,
+          })),
+        },
+        options: {
+          animation: false,
+          responsive: true,
+          maintainAspectRatio: false,
+          scales: { y: { beginAtZero: true } },
+        },
+      },
+    });
+  }
+  if (d.latency.length) {
+    const modes = [...new Set(d.latency.flatMap((l) => l.modes.map((m) => m.latency)))];
+    const title = 'Mean ± std per latency mode';
+    charts.push({
+      id: 'latency-bars',
+      title,
+      section: 'latency',
+      config: meanStdBars(
+        title,
+        d.latency.map((l) => `${l.game} · ${l.label}${l.vr === 'No' ? '' : ` · VR ${vrText(l)}`}`),
+        modes.map((m) => ({ label: m, stats: d.latency.map((l) => l.modes.find((x) => x.latency === m)) })),
+      ),
+    });
+  }
+  return charts;
+}

@@ -1,0 +1,505 @@
+/**
+ * `gamepilot report` over a runs folder made here through the CLI: built-in games played by
+ * the random agent and the solver (a couple of trials), a latency pair, a model run that
+ * reflects between its two episodes (VR = No, then Yes; cost and tokens) whose model name tries
+ * to break out of the page's script, human rookie (before/after the tutorial) and expert
+ * sessions, an Improvement Dynamics Curve — all against the local test model server. The
+ * ING-VP suite is not merged yet, so its run folder is written by the test in the shape the
+ * issue names (suite, game, level, setting, metrics). The page is opened in Chromium: every
+ * table holds the numbers computed here from the run.json files, charts are drawn, nothing is
+ * fetched, no console error, and the injected script never runs.
+ */
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser } from 'playwright-core';
+import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
+import { ROOT, runCli } from '../helpers/cli.ts';
+import { startUiShell, TEST_BROWSER_FLAGS } from '../helpers/web-ui.ts';
+import { ReportDataSchema } from '../../electron/report/model.ts';
+
+const TABLES = ['gameverse', 'gains', 'categories', 'tiers', 'ingvp', 'idc', 'latency', 'cost'];
+const EVIL_MODEL = 'evil-vlm</script><script>alert(1)</script>';
+const KEYS = ['left', 'down', 'right', 'up'];
+const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'report');
+
+let server: FakeOpenAI;
+let browser: Browser;
+const runs = mkdtempSync(path.join(tmpdir(), 'gp-report-runs-'));
+const out = mkdtempSync(path.join(tmpdir(), 'gp-report-out-'));
+let plays = 0;
+/** The page's tables as read in Chromium, for the Runs tab to match. */
+const pageTables = new Map<string, Record<string, string>[]>();
+
+beforeAll(async () => {
+  server = await new FakeOpenAI((body) => {
+    const system = String(body.messages[0].content);
+    const user = JSON.stringify(body.messages.at(-1).content);
+    if (body.tools) return { status: 400 }; // no tool calling: the IDC reflects in stages
+    if (system.includes('strict, independent judge')) return { text: '{"accept": true, "reason": "general"}' };
+    if (user.includes('Write an improved skill')) return { text: '### Skill\nAlternate down and left.' };
+    if (system.includes('You review gameplay'))
+      return { text: '### Diagnosis\nThe board filled.\n### Lessons\nKeep the largest tile in a corner.' };
+    return {
+      text: answer('slide', [{ action_type: 'PRESS', parameters: { key: KEYS[plays++ % KEYS.length] } }]),
+      usage: { prompt_tokens: 1200, completion_tokens: 80 },
+    };
+  }).start();
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: TEST_BROWSER_FLAGS });
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function cli(args: string[], timeoutMs = 180_000) {
+  const r = await runCli(args, { timeoutMs });
+  expect(r.code, `gamepilot ${args.join(' ')}\n${r.stderr}`).toBe(0);
+  return r;
+}
+
+const model = (name: string) => ['--agent', 'vlm', '--model', name, '--base-url', server.baseURL];
+const record = (role: string, participant: string, stage: string) =>
+  cli([
+    'record',
+    '--game',
+    'tictactoe',
+    '--role',
+    role,
+    '--participant',
+    participant,
+    '--consent',
+    '--duration',
+    '2',
+    '--fps',
+    '5',
+    '--stage',
+    stage,
+    '--out',
+    runs,
+    '--json',
+    '--quiet',
+  ]);
+
+async function makeRuns() {
+  const run = (args: string[]) => cli(['run', ...args, '--out', runs, '--json', '--quiet']);
+  await run(['--game', 'tictactoe', '--agent', 'random', '--episodes', '3']);
+  await run(['--game', 'tictactoe', '--agent', 'solver', '--episodes', '2']);
+  await run(['--game', '2048', '--agent', 'random', '--episodes', '2', '--max-steps', '6', '--latency', 'stop']);
+  await run(['--game', '2048', '--agent', 'random', '--episodes', '2', '--max-steps', '6', '--latency', 'normal']);
+  await run([
+    '--game',
+    '2048',
+    ...model(EVIL_MODEL),
+    '--episodes',
+    '2',
+    '--max-steps',
+    '4',
+    '--reflection',
+    'self-f',
+    '--reflect-after',
+    'every',
+    '--price-in',
+    '2.5',
+    '--price-out',
+    '10',
+  ]);
+  await record('rookie', 'r1', 'play-1');
+  await record('rookie', 'r1', 'play-2');
+  await record('expert', 'e1', 'play');
+  await cli(
+    [
+      'idc',
+      '--game',
+      '2048',
+      '--rounds',
+      '1',
+      '--episodes',
+      '1',
+      '--max-steps',
+      '3',
+      '--held-out',
+      '1',
+      ...model('idc-vlm').slice(2),
+      '--out',
+      runs,
+      '--json',
+    ],
+    240_000,
+  );
+  // ING-VP is not merged yet: one run folder per setting in the shape the issue names.
+  for (const [setting, metrics] of [
+    ['multi-step-image', { accuracy: 12.5, completion: 40, efficiency: 55.5, levels: 8 }],
+    ['one-step-text', { accuracy: 25, completion: 62.5, efficiency: 80, levels: 4 }],
+  ] as const) {
+    const id = `20261130T000000-ingvp-sokoban-${setting}`;
+    mkdirSync(path.join(runs, id));
+    writeFileSync(
+      path.join(runs, id, 'run.json'),
+      JSON.stringify({
+        id,
+        created: '2026-11-30T00:00:00.000Z',
+        status: 'completed',
+        kind: 'agent',
+        game: 'sokoban',
+        target: { kind: 'builtin', label: 'Sokoban' },
+        agent: 'vlm',
+        model: 'test-vlm',
+        action_space: 'semantic',
+        config: { setting },
+        episodes: [],
+        mean: null,
+        std: null,
+        totals: { steps: 0, tokens_in: 0, tokens_out: 0, cost_usd: null },
+        suite: 'ingvp',
+        level: 1,
+        setting,
+        metrics,
+      }),
+    );
+  }
+  // A damaged run is skipped with a warning; it hides nothing else.
+  mkdirSync(path.join(runs, 'damaged-run'));
+  writeFileSync(path.join(runs, 'damaged-run', 'run.json'), '{"id": "damaged-run", "status": ');
+}
+
+// ─── What the tables must say, computed here from the run.json files ───────────────────────
+
+interface Meta {
+  status: string;
+  kind: string;
+  game: string | null;
+  agent: string;
+  model: string | null;
+  action_space: string;
+  stage?: string;
+  suite?: string;
+  config: Record<string, unknown>;
+  episodes: { episode: number; score: number | null }[];
+  reflection?: { lessons: { episode: number; source: string }[] };
+  totals: { tokens_in: number; tokens_out: number; cost_usd: number | null };
+}
+
+function metas(dir: string): Meta[] {
+  return readdirSync(dir).flatMap((name) => {
+    const file = path.join(dir, name, 'run.json');
+    if (!existsSync(file)) return [];
+    try {
+      return [JSON.parse(readFileSync(file, 'utf8')) as Meta];
+    } catch {
+      return [];
+    }
+  });
+}
+
+const sampleStd = (v: number[]) => {
+  if (v.length < 2) return 0;
+  const m = v.reduce((a, b) => a + b, 0) / v.length;
+  return Math.sqrt(v.reduce((a, b) => a + (b - m) ** 2, 0) / (v.length - 1));
+};
+
+interface Expected {
+  game: string;
+  label: string;
+  vr: string;
+  latency: string;
+  scores: number[];
+}
+
+function expectedCells(all: Meta[]): Expected[] {
+  const cells = new Map<string, Expected>();
+  for (const m of all) {
+    if (m.status !== 'completed' || m.suite === 'ingvp' || m.config.idc !== undefined || !m.game) continue;
+    const label =
+      m.agent === 'random'
+        ? 'Random'
+        : m.agent === 'solver'
+          ? 'Solver'
+          : m.agent === 'human-rookie'
+            ? 'Human Rookie'
+            : m.agent === 'human-expert'
+              ? 'Human Expert'
+              : String(m.model);
+    for (const e of m.episodes) {
+      if (typeof e.score !== 'number') continue;
+      const vr =
+        m.kind === 'human'
+          ? m.agent === 'human-expert'
+            ? '—'
+            : m.stage === 'play-2'
+              ? 'Yes'
+              : 'No'
+          : m.reflection?.lessons.some((l) => l.episode === e.episode)
+            ? 'Yes'
+            : 'No';
+      const latency = String(m.config.latency ?? 'normal');
+      const key = [m.game, label, vr, m.action_space, latency].join('|');
+      const c = cells.get(key) ?? { game: m.game, label, vr, latency, scores: [] };
+      c.scores.push(e.score);
+      cells.set(key, c);
+    }
+  }
+  return [...cells.values()];
+}
+
+const stat = (s: number[]) => ({ mean: s.reduce((a, b) => a + b, 0) / s.length, std: sampleStd(s), n: s.length });
+
+/** "12.3 ± 4.5 (3)" → numbers. */
+function parseStat(text: string | null | undefined) {
+  const m = /^(-?[\d.]+) ± ([\d.]+) \((\d+)\)$/.exec(String(text));
+  if (!m) throw new Error(`not a "mean ± std (n)" cell: ${text}`);
+  return { mean: Number(m[1]), std: Number(m[2]), n: Number(m[3]) };
+}
+
+function expectStat(text: string | null | undefined, scores: number[], what: string) {
+  const got = parseStat(text);
+  const want = stat(scores);
+  expect(got.n, what).toBe(want.n);
+  expect(Math.abs(got.mean - want.mean), `${what}: mean ${got.mean} vs ${want.mean}`).toBeLessThanOrEqual(0.051);
+  expect(Math.abs(got.std - want.std), `${what}: std ${got.std} vs ${want.std}`).toBeLessThanOrEqual(0.051);
+}
+
+describe('gamepilot report', () => {
+  it('draws every table and chart from real runs, in Chromium, with nothing fetched and nothing injected', async () => {
+    await makeRuns();
+    const html = path.join(out, 'report.html');
+    const jsonFile = path.join(out, 'report.json');
+    const csvDir = path.join(out, 'csv');
+    const r = await cli(['report', '--runs', runs, '--out', html, '--json', jsonFile, '--csv', csvDir]);
+    expect(r.stderr).toMatch(/warning: skipped .*damaged-run/);
+    expect(r.stdout.split('\n')).toEqual(expect.arrayContaining([html, jsonFile, path.join(csvDir, 'gameverse.csv')]));
+
+    const all = metas(runs);
+    const cells = expectedCells(all);
+    // The folder holds what the tables need: baselines, a VR pair, a latency pair, humans.
+    expect(cells.map((c) => `${c.label}|${c.vr}`)).toEqual(
+      expect.arrayContaining([
+        'Random|No',
+        'Solver|No',
+        `${EVIL_MODEL}|No`,
+        `${EVIL_MODEL}|Yes`,
+        'Human Rookie|No',
+        'Human Rookie|Yes',
+        'Human Expert|—',
+      ]),
+    );
+
+    // The JSON is the data model, valid against its schema.
+    const data = ReportDataSchema.parse(JSON.parse(readFileSync(jsonFile, 'utf8')));
+    expect(data.runs.damaged).toBe(1);
+    expect(data.gameverse.games.map((g) => [g.id, g.category, g.tier])).toEqual([
+      ['tictactoe', 'markov-grid', 'easy'],
+      ['2048', 'markov-grid', 'hard'],
+    ]);
+
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const problems: string[] = [];
+    const dialogs: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    page.on('request', (q) => {
+      if (!q.url().startsWith('file:')) problems.push(`fetched ${q.url()}`);
+    });
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await page.goto(`file://${html}`);
+    await page.waitForSelector('body[data-charts-drawn]', { timeout: 30_000 });
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: path.join(ARTIFACTS, 'report.png'), fullPage: true });
+
+    const table = (id: string) =>
+      page.$$eval(`#table-${id} tbody tr`, (trs) =>
+        trs.map((tr) =>
+          Object.fromEntries([...tr.querySelectorAll('td')].map((td) => [td.dataset.key!, td.textContent!])),
+        ),
+      );
+
+    // Every table is there.
+    for (const id of TABLES) {
+      expect(await page.locator(`#table-${id}`).count(), id).toBe(1);
+      pageTables.set(id, await table(id));
+    }
+
+    // GameVerse: each cell's mean ± std (n) as computed here; the model's name shows as text.
+    const gameverse = await table('gameverse');
+    for (const c of cells) {
+      const row = gameverse.find(
+        (x) => x.player === c.label && x.vr?.startsWith(c.vr) && x.latency === c.latency && x[c.game] !== '–',
+      );
+      expect(row, `${c.label} VR ${c.vr} ${c.latency} in ${c.game}`).toBeDefined();
+      expectStat(row![c.game], c.scores, `${c.label} VR ${c.vr} ${c.game}`);
+    }
+    expect(gameverse.map((x) => x.player).slice(0, 4)).toEqual(['Random', 'Random', 'Human Expert', 'Human Rookie']);
+    expect(gameverse.filter((x) => x.player === EVIL_MODEL)).toHaveLength(2);
+
+    // VR gain: the model's Yes mean minus its No mean in 2048.
+    const modelCells = cells.filter((c) => c.label === EVIL_MODEL);
+    const no = stat(modelCells.find((c) => c.vr === 'No')!.scores).mean;
+    const yes = stat(modelCells.find((c) => c.vr === 'Yes')!.scores).mean;
+    const gains = await table('gains');
+    const gain = gains.find((g) => g.player === EVIL_MODEL && g.game === '2048');
+    expect(gain).toBeDefined();
+    expect(Math.abs(Number(gain!.gain) - (yes - no))).toBeLessThanOrEqual(0.051);
+    expect(gains.find((g) => g.player === 'Human Rookie')).toBeDefined();
+
+    // By category and tier: the mean of a player's game means.
+    const solverMean = stat(cells.find((c) => c.label === 'Solver')!.scores).mean;
+    const categories = await table('categories');
+    expect(categories.find((x) => x.player === 'Solver')!['markov-grid']).toBe(`${solverMean.toFixed(1)} (1)`);
+    const randomNormal = cells.filter((c) => c.label === 'Random' && c.latency === 'normal');
+    const tiers = await table('tiers');
+    const randomTier = tiers.find((x) => x.player === 'Random' && x.latency === 'normal')!;
+    expect(Number(randomTier.easy!.split(' ')[0])).toBeCloseTo(
+      stat(randomNormal.find((c) => c.game === 'tictactoe')!.scores).mean,
+      1,
+    );
+    expect(Number(randomTier.hard!.split(' ')[0])).toBeCloseTo(
+      stat(randomNormal.find((c) => c.game === '2048')!.scores).mean,
+      1,
+    );
+
+    // Latency: the random agent in 2048 under stop and normal.
+    const latency = await table('latency');
+    const pair = latency.find((x) => x.game === '2048' && x.player === 'Random')!;
+    for (const mode of ['stop', 'normal'])
+      expectStat(
+        pair[mode],
+        cells.find((c) => c.game === '2048' && c.label === 'Random' && c.latency === mode)!.scores,
+        `latency ${mode}`,
+      );
+
+    // ING-VP: one row a setting, the metrics as written.
+    const ingvp = await table('ingvp');
+    expect(ingvp.map((x) => [x.game, x.setting, x.levels, x.accuracy, x.completion, x.efficiency])).toEqual([
+      ['sokoban', 'multi-step-image', '8', '12.5', '40.0', '55.5'],
+      ['sokoban', 'one-step-text', '4', '25.0', '62.5', '80.0'],
+    ]);
+
+    // IDC: the curve of idc.json.
+    const idcDir = readdirSync(runs).find((n) => n.includes('-idc-'))!;
+    const curve = JSON.parse(readFileSync(path.join(runs, idcDir, 'idc.json'), 'utf8')).curve as number[];
+    expect(curve).toHaveLength(2);
+    const idc = await table('idc');
+    expect(idc).toEqual([
+      expect.objectContaining({
+        curve: idcDir,
+        game: '2048',
+        model: 'idc-vlm',
+        rounds: curve.map((c) => c.toFixed(1)).join(' → '),
+      }),
+    ]);
+
+    // Cost and tokens per point: the model run's totals over its score points.
+    const modelRun = all.find((m) => m.model === EVIL_MODEL)!;
+    const points = modelRun.episodes.reduce((a, e) => a + (e.score ?? 0), 0);
+    const cost = await table('cost');
+    const costRow = cost.find((x) => x.model === EVIL_MODEL)!;
+    expect(costRow.tokens).toBe(`${modelRun.totals.tokens_in} / ${modelRun.totals.tokens_out}`);
+    expect(Number(costRow.cost)).toBeCloseTo(modelRun.totals.cost_usd!, 4);
+    if (points > 0)
+      expect(Number(costRow.tokens_per_point)).toBeCloseTo(
+        (modelRun.totals.tokens_in + modelRun.totals.tokens_out) / points,
+        0,
+      );
+    else expect(costRow.tokens_per_point).toBe('–');
+
+    // Charts: each canvas has pixels drawn.
+    const drawn = await page.$$eval('canvas', (canvases) =>
+      canvases.map((c) => {
+        const ctx = (c as HTMLCanvasElement).getContext('2d')!;
+        const { data } = ctx.getImageData(0, 0, (c as HTMLCanvasElement).width, (c as HTMLCanvasElement).height);
+        let painted = 0;
+        for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) painted++;
+        return { id: c.id, painted };
+      }),
+    );
+    expect(drawn.map((d) => d.id).sort()).toEqual(
+      ['chart-gameverse-bars', 'chart-idc-lines', 'chart-ingvp-bars', 'chart-latency-bars'].sort(),
+    );
+    for (const d of drawn) expect(d.painted, d.id).toBeGreaterThan(2000);
+
+    // The hostile model name is text, never a script: no dialog, no extra script element.
+    expect(dialogs).toEqual([]);
+    expect(await page.locator('script').count()).toBe(3);
+    expect(problems).toEqual([]);
+    await page.close();
+
+    // The CSV files hold the same numbers, one row a cell.
+    const csv = readFileSync(path.join(csvDir, 'gameverse.csv'), 'utf8').trim().split('\r\n');
+    expect(csv[0]).toBe('game,title,category,tier,player,label,model,vr,lessons,space,latency,mean,std,n,runs');
+    expect(csv).toHaveLength(1 + cells.length);
+    const solverLine = csv.find((l) => l.startsWith('tictactoe,Tic-Tac-Toe,markov-grid,easy,solver,'))!;
+    expect(Number(solverLine.split(',')[11])).toBeCloseTo(solverMean, 2);
+    expect(readFileSync(path.join(csvDir, 'ingvp.csv'), 'utf8')).toContain(
+      'sokoban,one-step-text,test-vlm,4,1,25,62.5,80',
+    );
+  }, 900_000);
+
+  it('says "no runs of this kind" for sections it has nothing for, and refuses a missing folder', async () => {
+    const few = mkdtempSync(path.join(tmpdir(), 'gp-report-few-'));
+    const one = readdirSync(runs).find((n) => n.includes('tictactoe-solver'))!;
+    cpSync(path.join(runs, one), path.join(few, one), { recursive: true });
+    const html = path.join(out, 'few.html');
+    await cli(['report', '--runs', few, '--out', html]);
+    const text = readFileSync(html, 'utf8');
+    for (const id of ['gains', 'ingvp', 'idc', 'latency', 'cost'])
+      expect(text, id).toContain(`<p class="empty" data-empty="${id}">no runs of this kind</p>`);
+    expect(text).toContain('id="table-gameverse"');
+
+    const missing = await runCli(['report', '--runs', path.join(few, 'nope'), '--out', path.join(out, 'x.html')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/no runs folder .*nope/);
+    expect(existsSync(path.join(out, 'x.html'))).toBe(false);
+  });
+
+  it('the Runs tab shows the same report: its tables and charts, over the contract', async () => {
+    expect(pageTables.size).toBe(TABLES.length); // the page test ran first
+    const shell = await startUiShell({ runsDir: runs });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const problems: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(m.text());
+    });
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('dialog', (d) => {
+      problems.push(`dialog: ${d.message()}`);
+      void d.dismiss();
+    });
+    try {
+      await page.goto(shell.web.url);
+      await page.getByTestId('tab-runs').click();
+      await page.getByText('Report', { exact: true }).click();
+      await page.getByTestId('report-table-gameverse').waitFor({ timeout: 60_000 });
+      for (const id of TABLES) {
+        const rows = await page.$$eval(`[data-testid="report-table-${id}"] tbody tr`, (trs) =>
+          trs.map((tr) =>
+            Object.fromEntries([...tr.querySelectorAll('td')].map((td) => [td.dataset.key!, td.textContent!])),
+          ),
+        );
+        expect(rows, id).toEqual(pageTables.get(id));
+      }
+      const charts = page.locator('[data-testid^="report-chart-"]');
+      await expect.poll(() => charts.count()).toBe(4);
+      const painted = await charts.evaluateAll((canvases) =>
+        canvases.map((c) => {
+          const canvas = c as HTMLCanvasElement;
+          const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+          let n = 0;
+          for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) n++;
+          return n;
+        }),
+      );
+      for (const n of painted) expect(n).toBeGreaterThan(2000);
+      await page.getByTestId('report').screenshot({ path: path.join(ARTIFACTS, 'runs-tab-report.png') });
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+      await shell.close();
+    }
+  }, 240_000);
+});
