@@ -57,7 +57,7 @@ describe('npm start', () => {
   });
 
   it('exits non-zero when the shell it started is killed, and ends what that shell had opened', {
-    timeout: 150_000,
+    timeout: 280_000,
   }, async () => {
     const cwd = mkdtempSync(path.join(tmpdir(), 'gp-start-'));
     const s = startScript({ ...process.env, GAMEPILOT_CONFIG_DIR: path.join(cwd, 'config') }, cwd);
@@ -70,7 +70,7 @@ describe('npm start', () => {
       shellPid = childrenOf(s.child.pid!)[0] ?? 0;
       expect(shellPid).toBeGreaterThan(0);
       // The demo game window and the UI window are up (browser processes in the shell's group).
-      await expect.poll(() => groupMembers(shellPid).length, { timeout: 60_000, interval: 200 }).toBeGreaterThan(1);
+      await expect.poll(() => groupMembers(shellPid).length, { timeout: 120_000, interval: 200 }).toBeGreaterThan(1);
       process.kill(shellPid, 'SIGKILL');
       const { code } = await s.exited;
       expect(code, s.err()).toBe(128 + 9);
