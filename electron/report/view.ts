@@ -118,7 +118,7 @@ export function reportTables(d: ReportData): ReportTable[] {
     pivot('tiers', 'By tier', gv.by_tier, TIER_NAMES),
     {
       id: 'ingvp',
-      title: 'ING-VP: game × setting',
+      title: 'ING-VP: game × setting × player',
       note: 'Over each player’s level runs, in %: accuracy = levels solved, completion = mean completion degree, efficiency = mean over levels of changed / all actions (the paper’s formula; pooled = all changed / all actions, the authors’ code). “all” pools every game.',
       columns: [
         { key: 'game', label: 'Game' },
