@@ -22,7 +22,8 @@ export interface SuiteTable {
   rows: Record<string, Partial<Record<IngvpSetting, CellMetrics>>>;
 }
 
-interface Row {
+/** One level's result: what the suite keeps in suite.json, and each level run's `ingvp` block. */
+export interface LevelRow {
   game: string;
   setting: IngvpSetting;
   solved: boolean;
@@ -34,7 +35,7 @@ interface Row {
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
-export function cellOf(rows: Row[]): CellMetrics {
+export function cellOf(rows: LevelRow[]): CellMetrics {
   const actions = rows.reduce((n, r) => n + r.actions, 0);
   return {
     levels: rows.length,
@@ -45,7 +46,8 @@ export function cellOf(rows: Row[]): CellMetrics {
   };
 }
 
-export function tableOf(results: Row[], settings: IngvpSetting[], games: string[]): SuiteTable {
+/** The table of level results (the suite's table.json, and the report's ING-VP table per player). */
+export function tableOf(results: LevelRow[], settings: IngvpSetting[], games: string[]): SuiteTable {
   const rows: SuiteTable['rows'] = {};
   for (const game of [...games, 'all']) {
     rows[game] = {};

@@ -1,19 +1,23 @@
 /**
  * A runs folder → the report's data model. The GameVerse tables are the leaderboard's rows
  * (completed runs only, VR = No / Yes / —, human stages) rearranged as game × player, with
- * each game's category and tier from its profile; ING-VP runs, IDC folders, latency pairs and
- * cost per score point are read from the same scan. A damaged run.json is skipped with a warning.
+ * each game's category and tier from its profile; ING-VP level runs (in the runs folder, or in
+ * the runs/ of a suite folder in it), IDC folders, latency pairs and cost per score point are
+ * read from the same scan. A damaged run.json is skipped with a warning.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { scanRuns } from '../store/run-library.ts';
+import { scanRuns, scanRunsAndSuites } from '../store/run-library.ts';
 import type { RunMeta } from '../store/run-store.ts';
 import { isScoredRun, leaderboardRows, type LeaderboardRow } from '../store/leaderboard.ts';
 import { loadCatalog, type ProfileCatalog } from '../profiles/registry.ts';
 import { CATEGORIES, TIERS } from '../profiles/schema.ts';
 import { readIdc } from '../reflection/idc-files.ts';
 import { mean } from '../util/time.ts';
+import { INGVP_SETTINGS } from '../ingvp/settings.ts';
+import { tableOf, type LevelRow } from '../ingvp/table.ts';
+import { INGVP_GAME_IDS } from '../../games/ingvp/games.ts';
 import type { GameverseRow, Player, ReportData, Stat } from './model.ts';
 
 export interface ReportOptions {
@@ -27,7 +31,7 @@ const LATENCY_ORDER = ['stop', 'slow', 'normal', 'lcrt'];
 
 export function buildReport(root: string, opts: ReportOptions = {}): ReportData {
   const dir = path.resolve(root);
-  const { runs, warnings } = scanRuns(dir);
+  const { runs, warnings } = scanRunsAndSuites(dir);
   const damaged = warnings.length;
   const metas = runs.map((r) => r.meta);
   const ingvpMetas = metas.filter(isIngvp);
@@ -210,65 +214,87 @@ function costRows(metas: RunMeta[]): ReportData['cost'] {
 
 // ─── ING-VP ─────────────────────────────────────────────────────────────────────────────────
 
-const isIngvp = (m: RunMeta) => (m as unknown as Record<string, unknown>).suite === 'ingvp';
+/** A level run of `gamepilot suite ingvp` (config.suite = "ingvp"); its metrics are in its `ingvp` block. */
+const isIngvp = (m: RunMeta) => m.config.suite === 'ingvp';
 
-const metric = z.number().finite();
-const IngvpMetricsSchema = z.looseObject({
-  accuracy: metric,
-  completion: metric,
-  efficiency: metric,
-  levels: z.number().int().positive().optional(),
+const percent = z.number().finite().min(0).max(100);
+const count = z.number().int().nonnegative();
+const IngvpLevelSchema = z.looseObject({
+  game: z.string().min(1),
+  setting: z.enum(INGVP_SETTINGS),
+  level: z.number().int().positive(),
+  solved: z.boolean(),
+  completion: percent,
+  efficiency: percent,
+  actions: count,
+  changed: count,
 });
 
+const ingvpLabel = (agent: string, model: string | null) =>
+  agent === 'random'
+    ? 'Random'
+    : agent === 'solver'
+      ? 'Solver'
+      : model
+        ? agent === 'vlm'
+          ? model
+          : `${model} (${agent})`
+        : agent;
+/** Random, then the solver, then models. */
+const ingvpRank = (agent: string) => (agent === 'random' ? 0 : agent === 'solver' ? 1 : 2);
+
 /**
- * An ING-VP run: `suite: "ingvp"`, its game, its setting (top level, in `config` or in `ingvp`)
- * and its metrics (`metrics`, or `ingvp.metrics`), each weighted by the levels it covers.
+ * The paper's table per player (agent and model): each game × setting cell over that player's
+ * level runs, with the suite's own aggregation (accuracy = % solved, completion and efficiency =
+ * means over levels), and an "all" row per setting over every game, as the suite's table.json.
  */
 function ingvpTable(metas: RunMeta[], warnings: string[]): { rows: ReportData['ingvp']; counted: number } {
-  const groups = new Map<
-    string,
-    {
-      game: string;
-      setting: string;
-      model: string | null;
-      parts: { w: number; m: z.output<typeof IngvpMetricsSchema> }[];
-    }
-  >();
+  const players = new Map<string, { agent: string; model: string | null; levels: LevelRow[] }>();
   let counted = 0;
   for (const m of metas) {
     if (m.status !== 'completed' || m.demo) continue;
-    const raw = m as unknown as Record<string, Record<string, unknown> | undefined>;
-    const setting = [raw.setting, m.config.setting, raw.ingvp?.setting].find((s) => typeof s === 'string') as
-      | string
-      | undefined;
-    const parsed = IngvpMetricsSchema.safeParse(raw.metrics ?? raw.ingvp?.metrics);
-    if (!m.game || !setting || !parsed.success) {
+    const parsed = IngvpLevelSchema.safeParse((m as { ingvp?: unknown }).ingvp);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
       warnings.push(
-        `skipped ING-VP run ${m.id}: it names no game, setting or metrics (accuracy, completion, efficiency)`,
+        `skipped ING-VP run ${m.id}: its run.json has no valid "ingvp" metrics (${issue ? `${issue.path.join('.') || 'ingvp'}: ${issue.message}` : 'missing'})`,
       );
       continue;
     }
     counted++;
-    const key = [m.game, setting, m.model ?? ''].join('|');
-    const g = groups.get(key) ?? { game: m.game, setting, model: m.model, parts: [] };
-    g.parts.push({ w: parsed.data.levels ?? 1, m: parsed.data });
-    groups.set(key, g);
+    const key = [m.agent, m.model ?? ''].join('|');
+    const p = players.get(key) ?? { agent: m.agent, model: m.model, levels: [] };
+    p.levels.push(parsed.data);
+    players.set(key, p);
   }
-  const rows = [...groups.values()]
-    .map(({ parts, ...g }) => {
-      const levels = parts.reduce((a, p) => a + p.w, 0);
-      const avg = (k: 'accuracy' | 'completion' | 'efficiency') =>
-        r2(parts.reduce((a, p) => a + p.w * p.m[k], 0) / levels);
-      return {
-        ...g,
-        levels,
-        runs: parts.length,
-        accuracy: avg('accuracy'),
-        completion: avg('completion'),
-        efficiency: avg('efficiency'),
-      };
-    })
-    .sort((a, b) => a.game.localeCompare(b.game) || a.setting.localeCompare(b.setting));
+  // The paper's game order, any other game after them, "all" last.
+  const gameOrder = (g: string) =>
+    g === 'all'
+      ? INGVP_GAME_IDS.length + 1
+      : INGVP_GAME_IDS.includes(g)
+        ? INGVP_GAME_IDS.indexOf(g)
+        : INGVP_GAME_IDS.length;
+  const rows: ReportData['ingvp'] = [];
+  for (const { agent, model, levels } of players.values()) {
+    const games = [...new Set(levels.map((l) => l.game))].sort(
+      (a, b) => gameOrder(a) - gameOrder(b) || a.localeCompare(b),
+    );
+    const settings = INGVP_SETTINGS.filter((s) => levels.some((l) => l.setting === s));
+    const table = tableOf(levels, settings, games);
+    for (const [game, cells] of Object.entries(table.rows))
+      for (const setting of settings) {
+        const cell = cells[setting];
+        if (cell) rows.push({ game, setting, player: agent, model, label: ingvpLabel(agent, model), ...cell });
+      }
+  }
+  rows.sort(
+    (a, b) =>
+      gameOrder(a.game) - gameOrder(b.game) ||
+      a.game.localeCompare(b.game) ||
+      orderIn(INGVP_SETTINGS, a.setting) - orderIn(INGVP_SETTINGS, b.setting) ||
+      ingvpRank(a.player) - ingvpRank(b.player) ||
+      a.label.localeCompare(b.label),
+  );
   return { rows, counted };
 }
 

@@ -51,16 +51,27 @@ export const GainSchema = PlayerSchema.omit({ vr: true }).extend({
 /** A player's mean of its game means over the games of one category (or tier) it played. */
 export const GroupRowSchema = PlayerSchema.extend({ group: z.string(), mean: num, games: z.number().int() });
 
+/**
+ * One cell of ING-VP's table for one player: a game (or "all", every game pooled) × setting,
+ * as the suite's table.json computes it over the player's level runs.
+ */
 export const IngvpRowSchema = z.object({
   game: z.string(),
   setting: z.string(),
+  /** The suite's agent (vlm, solver, random) and model; label: the model, Solver or Random. */
+  player: z.string(),
   model: z.string().nullable(),
-  /** Levels pooled (each run's metrics weighted by its levels). */
+  label: z.string(),
+  /** Level runs in the cell. */
   levels: z.number().int().nonnegative(),
-  runs: z.number().int(),
+  /** % of levels solved. */
   accuracy: num,
+  /** Mean completion degree over levels, 0–100. */
   completion: num,
+  /** Mean over levels of changed / all actions (the paper's formula), %. */
   efficiency: num,
+  /** All changed actions / all actions (the authors' code), %. */
+  efficiency_pooled: num,
 });
 
 export const IdcCurveSchema = z.object({

@@ -19,6 +19,8 @@ export const NO_RUNS = 'no runs of this kind';
 export const WHISKER_SUFFIX = ' ± std';
 
 const fix = (n: number) => n.toFixed(1);
+/** ING-VP's metrics to two places, as the paper and the suite's own table print them. */
+const fix2 = (n: number) => n.toFixed(2);
 export const statText = (s: Stat) => `${fix(s.mean)} ± ${fix(s.std)} (${s.n})`;
 const vrText = (p: Pick<Player, 'vr' | 'lessons'>) => (p.vr === 'Yes' && p.lessons ? `Yes (${p.lessons})` : p.vr);
 const who = (p: Player): Record<string, string | number | null> => ({
@@ -116,25 +118,27 @@ export function reportTables(d: ReportData): ReportTable[] {
     pivot('tiers', 'By tier', gv.by_tier, TIER_NAMES),
     {
       id: 'ingvp',
-      title: 'ING-VP: game × setting',
-      note: 'Accuracy (levels solved), completion degree and action efficiency, in %, pooled over levels.',
+      title: 'ING-VP: game × setting × player',
+      note: 'Over each player’s level runs, in %: accuracy = levels solved, completion = mean completion degree, efficiency = mean over levels of changed / all actions (the paper’s formula; pooled = all changed / all actions, the authors’ code). “all” pools every game.',
       columns: [
         { key: 'game', label: 'Game' },
         { key: 'setting', label: 'Setting' },
-        { key: 'model', label: 'Model' },
+        { key: 'player', label: 'Player' },
         { key: 'levels', label: 'Levels' },
         { key: 'accuracy', label: 'Accuracy' },
         { key: 'completion', label: 'Completion' },
         { key: 'efficiency', label: 'Efficiency' },
+        { key: 'efficiency_pooled', label: 'Efficiency (pooled)' },
       ],
       rows: d.ingvp.map((r) => ({
         game: r.game,
         setting: r.setting,
-        model: r.model,
+        player: r.label,
         levels: r.levels,
-        accuracy: fix(r.accuracy),
-        completion: fix(r.completion),
-        efficiency: fix(r.efficiency),
+        accuracy: fix2(r.accuracy),
+        completion: fix2(r.completion),
+        efficiency: fix2(r.efficiency),
+        efficiency_pooled: fix2(r.efficiency_pooled),
       })),
       empty: NO_RUNS,
     },
@@ -293,7 +297,7 @@ export function reportCharts(d: ReportData): ReportChart[] {
       config: {
         type: 'bar',
         data: {
-          labels: d.ingvp.map((r) => `${r.game} · ${r.setting}${r.model ? ` · ${r.model}` : ''}`),
+          labels: d.ingvp.map((r) => `${r.game} · ${r.setting} · ${r.label}`),
           datasets: keys.map((k, i) => ({ label: k, data: d.ingvp.map((r) => r[k]), backgroundColor: color(i) })),
         },
         options: {

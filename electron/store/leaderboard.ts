@@ -1,8 +1,10 @@
 /**
  * Scores across runs, for tables in a paper: episodes pooled per game × player (agent, model,
  * human role) × VR × action space × latency mode, with mean, sample std and counts. Only
- * completed runs count: not stopped, failed or crashed ones, not the web shell's demo, and not
- * the rounds of an Improvement Dynamics Curve (a curve is its own measurement).
+ * completed runs count: not stopped, failed or crashed ones, not the web shell's demo, not
+ * the rounds of an Improvement Dynamics Curve (a curve is its own measurement), and not the
+ * level runs of a suite such as ING-VP (scored by the suite's own metrics: accuracy, completion,
+ * efficiency).
  *
  * VR (GameVerse's "video reflection"), as the papers' tables split it:
  * - a model run: each episode played with lessons in its prompt is VR = Yes (labelled with
@@ -54,9 +56,15 @@ export function episodeCells(meta: RunMeta): { score: number; cell: Cell }[] {
   });
 }
 
-/** A run whose episodes count in score tables: completed, not the demo, not a round of an IDC. */
+/** A run whose episodes count in score tables: completed, not the demo, not a round of an IDC, not a suite's level. */
 export function isScoredRun(meta: RunMeta): boolean {
-  return !!meta.game && meta.status === 'completed' && !meta.demo && meta.config.idc === undefined;
+  return (
+    !!meta.game &&
+    meta.status === 'completed' &&
+    !meta.demo &&
+    meta.config.idc === undefined &&
+    meta.config.suite === undefined
+  );
 }
 
 export function leaderboard(

@@ -6,7 +6,7 @@
 import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { listedStatus, parseRunMeta, readRun, type RunMeta, type StepRecord } from './run-store.ts';
-import { resolveRunFile } from './run-files.ts';
+import { resolveRunFile, RunFileError } from './run-files.ts';
 import { CodedError, RUN_ID, type ListedStatus, type RunSummary } from '../domain.ts';
 
 export function runPath(root: string, id: string): string {
@@ -60,6 +60,45 @@ export function scanRuns(root: string): { runs: ScannedRun[]; warnings: string[]
     } catch (err) {
       warnings.push(`skipped ${(err as Error).message}`);
     }
+  }
+  return { runs, warnings };
+}
+
+/**
+ * The runs of a runs folder and those of each suite folder in it: a folder holding suite.json
+ * keeps its level runs in its own runs/ (where `gamepilot suite` puts them). One level deep (the
+ * runs folder itself, then its direct subfolders); a suite folder must be a plain folder with a
+ * plain suite.json and runs/ inside it — a symbolic link is refused with a warning, as run files are.
+ */
+export function scanRunsAndSuites(root: string): { runs: ScannedRun[]; warnings: string[] } {
+  const { runs, warnings } = scanRuns(root);
+  if (!existsSync(root)) return { runs, warnings };
+  const subfolders = readdirSync(root, { withFileTypes: true })
+    .filter((d) => d.isDirectory() || d.isSymbolicLink())
+    .map((d) => d.name)
+    .sort();
+  for (const dir of [root, ...subfolders.map((name) => path.join(root, name))]) {
+    if (!existsSync(path.join(dir, 'suite.json'))) continue;
+    const name = path.basename(dir);
+    if (dir !== root && !RUN_ID.test(name)) {
+      warnings.push(`skipped suite folder ${dir}: a folder's name may hold only letters, digits, '.', '-' and '_'`);
+      continue;
+    }
+    const sub = path.join(dir, 'runs');
+    try {
+      if (dir !== root && lstatSync(dir).isSymbolicLink())
+        throw new RunFileError(`${dir} is a symbolic link; a suite folder must be a plain folder in ${root}`);
+      resolveRunFile(dir, 'suite.json', 'suite folder');
+      if (!existsSync(sub)) continue; // a suite that has not finished a level yet
+      if (!lstatSync(sub).isDirectory())
+        throw new RunFileError(`${sub} is not a plain folder (a symbolic link?); a suite's runs must be inside it`);
+    } catch (err) {
+      warnings.push(`skipped suite folder: ${(err as Error).message}`);
+      continue;
+    }
+    const found = scanRuns(sub);
+    runs.push(...found.runs);
+    warnings.push(...found.warnings);
   }
   return { runs, warnings };
 }

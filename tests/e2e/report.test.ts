@@ -3,11 +3,11 @@
  * the random agent and the solver (a couple of trials), a latency pair, a model run that
  * reflects between its two episodes (VR = No, then Yes; cost and tokens) whose model name tries
  * to break out of the page's script, human rookie (before/after the tutorial) and expert
- * sessions, an Improvement Dynamics Curve — all against the local test model server. The
- * ING-VP suite is not merged yet, so its run folder is written by the test in the shape the
- * issue names (suite, game, level, setting, metrics). The page is opened in Chromium: every
- * table holds the numbers computed here from the run.json files, charts are drawn, nothing is
- * fetched, no console error, and the injected script never runs.
+ * sessions, an Improvement Dynamics Curve — all against the local test model server — and two
+ * ING-VP suites (`gamepilot suite ingvp`, the solver and the random agent) in suite folders of
+ * the runs folder, where the suite puts them. The page is opened in Chromium: every table holds
+ * the numbers computed here from the run.json files (ING-VP's: the suites' own table.json),
+ * charts are drawn, nothing is fetched, no console error, and the injected script never runs.
  */
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +23,26 @@ const TABLES = ['gameverse', 'gains', 'categories', 'tiers', 'ingvp', 'idc', 'la
 const EVIL_MODEL = 'evil-vlm</script><script>alert(1)</script>';
 const KEYS = ['left', 'down', 'right', 'up'];
 const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'report');
+const INGVP_GAMES = ['sokoban', 'hanoi'];
+const INGVP_SETTINGS = ['one-step-text', 'multi-step-text'];
+
+interface SuiteCell {
+  levels: number;
+  accuracy: number;
+  completion: number;
+  efficiency: number;
+  efficiency_pooled: number;
+}
+
+/** The cells of a suite's own table.json, labelled as the report labels its player. */
+function suiteCells(dir: string, label: string) {
+  const table = JSON.parse(readFileSync(path.join(runs, dir, 'table.json'), 'utf8')) as {
+    rows: Record<string, Record<string, SuiteCell>>;
+  };
+  return Object.entries(table.rows).flatMap(([game, cells]) =>
+    Object.entries(cells).map(([setting, cell]) => ({ game, setting, label, ...cell })),
+  );
+}
 
 let server: FakeOpenAI;
 let browser: Browser;
@@ -128,37 +148,31 @@ async function makeRuns() {
     ],
     240_000,
   );
-  // ING-VP is not merged yet: one run folder per setting in the shape the issue names.
-  for (const [setting, metrics] of [
-    ['multi-step-image', { accuracy: 12.5, completion: 40, efficiency: 55.5, levels: 8 }],
-    ['one-step-text', { accuracy: 25, completion: 62.5, efficiency: 80, levels: 4 }],
-  ] as const) {
-    const id = `20261130T000000-ingvp-sokoban-${setting}`;
-    mkdirSync(path.join(runs, id));
-    writeFileSync(
-      path.join(runs, id, 'run.json'),
-      JSON.stringify({
-        id,
-        created: '2026-11-30T00:00:00.000Z',
-        status: 'completed',
-        kind: 'agent',
-        game: 'sokoban',
-        target: { kind: 'builtin', label: 'Sokoban' },
-        agent: 'vlm',
-        model: 'test-vlm',
-        action_space: 'semantic',
-        config: { setting },
-        episodes: [],
-        mean: null,
-        std: null,
-        totals: { steps: 0, tokens_in: 0, tokens_out: 0, cost_usd: null },
-        suite: 'ingvp',
-        level: 1,
-        setting,
-        metrics,
-      }),
+  // ING-VP: the real suite, one suite folder per agent (a suite folder holds one agent's levels).
+  for (const [agent, dir] of [
+    ['solver', 'ingvp'],
+    ['random', 'ingvp-random'],
+  ] as const)
+    await cli(
+      [
+        'suite',
+        'ingvp',
+        '--agent',
+        agent,
+        ...(agent === 'random' ? ['--seed', '0'] : []),
+        '--games',
+        INGVP_GAMES.join(','),
+        '--settings',
+        INGVP_SETTINGS.join(','),
+        '--levels',
+        '1-3',
+        '--out',
+        path.join(runs, dir),
+        '--json',
+        '--quiet',
+      ],
+      300_000,
     );
-  }
   // A damaged run is skipped with a warning; it hides nothing else.
   mkdirSync(path.join(runs, 'damaged-run'));
   writeFileSync(path.join(runs, 'damaged-run', 'run.json'), '{"id": "damaged-run", "status": ');
@@ -174,7 +188,6 @@ interface Meta {
   model: string | null;
   action_space: string;
   stage?: string;
-  suite?: string;
   config: Record<string, unknown>;
   episodes: { episode: number; score: number | null }[];
   reflection?: { lessons: { episode: number; source: string }[] };
@@ -210,7 +223,7 @@ interface Expected {
 function expectedCells(all: Meta[]): Expected[] {
   const cells = new Map<string, Expected>();
   for (const m of all) {
-    if (m.status !== 'completed' || m.suite === 'ingvp' || m.config.idc !== undefined || !m.game) continue;
+    if (m.status !== 'completed' || m.config.suite !== undefined || m.config.idc !== undefined || !m.game) continue;
     const label =
       m.agent === 'random'
         ? 'Random'
@@ -373,12 +386,53 @@ describe('gamepilot report', () => {
         `latency ${mode}`,
       );
 
-    // ING-VP: one row a setting, the metrics as written.
+    // ING-VP: every cell of both suites' own table.json (their runs are in <runs>/ingvp*/runs), same numbers.
+    const suites = [...suiteCells('ingvp', 'Solver'), ...suiteCells('ingvp-random', 'Random')];
+    expect(suites).toHaveLength(2 * (INGVP_GAMES.length + 1) * INGVP_SETTINGS.length);
+    expect(suites.filter((c) => c.game !== 'all').every((c) => c.levels === 3)).toBe(true);
+    expect(suites.find((c) => c.label === 'Solver' && c.game === 'all')).toMatchObject({ accuracy: 100 });
+    const sorted = <T>(rows: T[], key: (r: T) => string) => [...rows].sort((a, b) => key(a).localeCompare(key(b)));
+    const cellKey = (c: { game: string; setting: string; label: string }) => `${c.game}|${c.setting}|${c.label}`;
+    expect(
+      sorted(data.ingvp, cellKey).map(({ player: _p, model: _m, ...c }) => c),
+      'the report JSON against table.json',
+    ).toEqual(sorted(suites, cellKey));
+    expect(data.runs.counted).toBe(
+      suites.filter((c) => c.game === 'all').reduce((n, c) => n + c.levels, 0) +
+        all.filter((m) => m.status === 'completed' && m.config.idc === undefined && m.game).length,
+    );
     const ingvp = await table('ingvp');
-    expect(ingvp.map((x) => [x.game, x.setting, x.levels, x.accuracy, x.completion, x.efficiency])).toEqual([
-      ['sokoban', 'multi-step-image', '8', '12.5', '40.0', '55.5'],
-      ['sokoban', 'one-step-text', '4', '25.0', '62.5', '80.0'],
+    const columns = [
+      'game',
+      'setting',
+      'player',
+      'levels',
+      'accuracy',
+      'completion',
+      'efficiency',
+      'efficiency_pooled',
+    ];
+    expect(
+      sorted(ingvp, (x) => `${x.game}|${x.setting}|${x.player}`).map((x) => columns.map((k) => x[k])),
+      'the page against table.json',
+    ).toEqual(
+      sorted(suites, cellKey).map((c) => [
+        c.game,
+        c.setting,
+        c.label,
+        String(c.levels),
+        c.accuracy.toFixed(2),
+        c.completion.toFixed(2),
+        c.efficiency.toFixed(2),
+        c.efficiency_pooled.toFixed(2),
+      ]),
+    );
+    // Order: the paper's game order with "all" last, then the setting, the random baseline before the solver.
+    expect(ingvp.slice(0, 2).map((x) => [x.game, x.setting, x.player])).toEqual([
+      ['sokoban', 'one-step-text', 'Random'],
+      ['sokoban', 'one-step-text', 'Solver'],
     ]);
+    expect(ingvp.at(-1)).toMatchObject({ game: 'all', setting: 'multi-step-text', player: 'Solver' });
 
     // IDC: the curve of idc.json.
     const idcDir = readdirSync(runs).find((n) => n.includes('-idc-'))!;
@@ -435,8 +489,18 @@ describe('gamepilot report', () => {
     expect(csv).toHaveLength(1 + cells.length);
     const solverLine = csv.find((l) => l.startsWith('tictactoe,Tic-Tac-Toe,markov-grid,easy,solver,'))!;
     expect(Number(solverLine.split(',')[11])).toBeCloseTo(solverMean, 2);
-    expect(readFileSync(path.join(csvDir, 'ingvp.csv'), 'utf8')).toContain(
-      'sokoban,one-step-text,test-vlm,4,1,25,62.5,80',
+    const randomHanoi = suites.find(
+      (c) => c.label === 'Random' && c.game === 'hanoi' && c.setting === 'multi-step-text',
+    )!;
+    expect(readFileSync(path.join(csvDir, 'ingvp.csv'), 'utf8').split('\r\n')).toContain(
+      [
+        'hanoi,multi-step-text,random,Random,',
+        randomHanoi.levels,
+        randomHanoi.accuracy,
+        randomHanoi.completion,
+        randomHanoi.efficiency,
+        randomHanoi.efficiency_pooled,
+      ].join(','),
     );
   }, 900_000);
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RunStore, type RunMeta } from '../../electron/store/run-store.ts';
-import { formatLeaderboard, leaderboard } from '../../electron/store/leaderboard.ts';
+import { formatLeaderboard, isScoredRun, leaderboard } from '../../electron/store/leaderboard.ts';
 
 function run(
   root: string,
@@ -85,5 +85,28 @@ describe('leaderboard', () => {
     expect(lines.filter((l) => /gpt-4o\s+No\s/.test(l))).toHaveLength(1);
     expect(lines.filter((l) => /gpt-4o\s+Yes \(self\)\s/.test(l))).toHaveLength(1);
     expect(lines.filter((l) => /human-rookie\s+–\s+Yes \(tutorial\)\s/.test(l))).toHaveLength(1);
+  });
+
+  it('leaves ING-VP level runs out: the suite scores them by its own metrics, not as GameVerse scores', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'gp-lb-ingvp-'));
+    run(root, 'solver', null, [40]);
+    // A level run as `gamepilot suite ingvp` writes it: episode 0 scored with the completion degree.
+    const s = RunStore.create(root, {
+      kind: 'agent',
+      game: 'sokoban',
+      target: { kind: 'builtin', label: 'Sokoban' },
+      agent: 'solver',
+      model: null,
+      action_space: 'ingvp:multi-step-text',
+      config: { suite: 'ingvp', setting: 'multi-step-text', level: 1, step_limit: 50 },
+    });
+    s.close('completed', undefined, {
+      episodes: [{ episode: 0, seed: 0, score: 100, steps: 4, end: 'solved' }],
+      mean: 100,
+      std: 0,
+    });
+    expect(isScoredRun(s.meta)).toBe(false);
+    const { rows } = leaderboard(root);
+    expect(rows.map((r) => [r.game, r.player, r.episodes, r.mean])).toEqual([['2048', 'solver', 1, 40]]);
   });
 });

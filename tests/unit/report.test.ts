@@ -1,5 +1,5 @@
 /** The report's pieces that need no display: escaping into the page and into CSV, and what a runs folder counts. */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { buildReport } from '../../electron/report/build.ts';
 import { reportTables } from '../../electron/report/view.ts';
 
 function run(root: string, id: string, extra: Record<string, unknown>) {
-  mkdirSync(path.join(root, id));
+  mkdirSync(path.join(root, id), { recursive: true });
   writeFileSync(
     path.join(root, id, 'run.json'),
     JSON.stringify({
@@ -61,19 +61,131 @@ describe('the report', () => {
     const ep = [{ episode: 0, seed: 0, score: 10, steps: 1, end: 'game_over' }];
     run(root, 'done', { episodes: ep });
     run(root, 'stopped', { status: 'stopped', episodes: ep });
-    run(root, 'ingvp-bad', { suite: 'ingvp', setting: 'one-step-text' });
+    run(root, 'ingvp-bad', {
+      game: 'sokoban',
+      action_space: 'ingvp:one-step-text',
+      config: { suite: 'ingvp', setting: 'one-step-text', level: 1, step_limit: 50 },
+      episodes: ep,
+      ingvp: { suite: 'ingvp', game: 'sokoban', level: 1, setting: 'one-step-text', solved: 'yes' },
+    });
     mkdirSync(path.join(root, 'broken'));
     writeFileSync(path.join(root, 'broken', 'run.json'), '{');
     const data = buildReport(root);
     expect(data.runs).toEqual({ counted: 1, left_out: 2, damaged: 1 });
     expect(data.warnings).toEqual([
       expect.stringMatching(/broken/),
-      expect.stringMatching(/skipped ING-VP run ingvp-bad: it names no game, setting or metrics/),
+      expect.stringMatching(/skipped ING-VP run ingvp-bad: its run.json has no valid "ingvp" metrics \(solved: /),
     ]);
     expect(data.gameverse.rows.map((r) => [r.label, r.cells.tictactoe?.n])).toEqual([['m', 1]]);
     const empty = reportTables(data)
       .filter((t) => !t.rows.length)
       .map((t) => t.id);
     expect(empty).toEqual(['gains', 'ingvp', 'idc', 'latency', 'cost']);
+  });
+
+  it('reads ING-VP level runs from the suite folders in the runs folder, one level deep, and none through a symlink', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'gp-report-unit-'));
+    const level = (dir: string, id: string, agent: string, model: string | null, m: Record<string, unknown>) =>
+      run(dir, id, {
+        game: m.game,
+        agent,
+        model,
+        target: { kind: 'builtin', label: String(m.game) },
+        action_space: `ingvp:${m.setting}`,
+        config: { suite: 'ingvp', setting: m.setting, level: m.level, step_limit: 50 },
+        episodes: [{ episode: 0, seed: 0, score: m.completion, steps: 1, end: m.solved ? 'solved' : 'step_limit' }],
+        mean: m.completion,
+        std: 0,
+        ingvp: { suite: 'ingvp', steps: 1, unparsable: 0, dropped: 0, ...m },
+      });
+    const suite = (dir: string) => {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, 'suite.json'), '{"suite": "ingvp", "agent": "vlm", "model": "m", "results": {}}');
+    };
+    const setting = 'multi-step-text';
+    // A suite folder as `gamepilot suite ingvp --out <root>/ingvp` leaves it: two Sokoban levels, one of Hanoi.
+    suite(path.join(root, 'ingvp'));
+    const sokoban = { game: 'sokoban', setting };
+    level(path.join(root, 'ingvp', 'runs'), 'l1', 'vlm', 'm', {
+      ...sokoban,
+      level: 1,
+      solved: true,
+      completion: 100,
+      efficiency: 100,
+      actions: 4,
+      changed: 4,
+    });
+    level(path.join(root, 'ingvp', 'runs'), 'l2', 'vlm', 'm', {
+      ...sokoban,
+      level: 2,
+      solved: false,
+      completion: 62.5,
+      efficiency: 10,
+      actions: 50,
+      changed: 5,
+    });
+    level(path.join(root, 'ingvp', 'runs'), 'l3', 'vlm', 'm', {
+      game: 'hanoi',
+      setting,
+      level: 1,
+      solved: false,
+      completion: 25,
+      efficiency: 0,
+      actions: 50,
+      changed: 0,
+    });
+    // Not read: a folder without suite.json, a suite two levels down, a suite reached through a symlink.
+    const unsolved = { ...sokoban, level: 3, solved: false, completion: 0, efficiency: 0, actions: 50, changed: 0 };
+    level(path.join(root, 'other', 'runs'), 'x1', 'vlm', 'm', unsolved);
+    suite(path.join(root, 'other', 'deep'));
+    level(path.join(root, 'other', 'deep', 'runs'), 'x2', 'vlm', 'm', unsolved);
+    const outside = mkdtempSync(path.join(tmpdir(), 'gp-report-outside-'));
+    suite(outside);
+    level(path.join(outside, 'runs'), 'x3', 'vlm', 'm', unsolved);
+    symlinkSync(outside, path.join(root, 'linked'));
+    // A level run straight in the runs folder counts too (another player: the solver).
+    level(root, 's1', 'solver', null, {
+      ...sokoban,
+      level: 1,
+      solved: true,
+      completion: 100,
+      efficiency: 100,
+      actions: 4,
+      changed: 4,
+    });
+
+    const data = buildReport(root);
+    expect(data.warnings).toEqual([expect.stringMatching(/linked is a symbolic link/)]);
+    expect(data.runs).toEqual({ counted: 4, left_out: 0, damaged: 1 }); // refused: the symlinked suite
+    expect(data.gameverse.rows).toEqual([]);
+    const cells = data.ingvp.map((r) => [
+      r.game,
+      r.label,
+      r.levels,
+      r.accuracy,
+      r.completion,
+      r.efficiency,
+      r.efficiency_pooled,
+    ]);
+    // Efficiency is the mean over levels of changed / all actions; pooled is all changed / all actions.
+    expect(cells).toEqual([
+      ['sokoban', 'Solver', 1, 100, 100, 100, 100],
+      ['sokoban', 'm', 2, 50, 81.25, 55, 16.67],
+      ['hanoi', 'm', 1, 0, 25, 0, 0],
+      ['all', 'Solver', 1, 100, 100, 100, 100],
+      ['all', 'm', 3, 33.33, 62.5, 36.67, 8.65],
+    ]);
+    expect(data.ingvp.every((r) => r.setting === setting)).toBe(true);
+    const csv = reportCsv(data)['ingvp.csv']!.split('\r\n');
+    expect(csv[0]).toBe('game,setting,player,label,model,levels,accuracy,completion,efficiency,efficiency_pooled');
+    expect(csv).toContain('sokoban,multi-step-text,vlm,m,m,2,50,81.25,55,16.67');
+    // The suite folder itself as the runs folder (`gamepilot report --runs runs/ingvp`).
+    const own = buildReport(path.join(root, 'ingvp'));
+    expect(own.warnings).toEqual([]);
+    expect(own.ingvp.map((r) => [r.game, r.label, r.levels])).toEqual([
+      ['sokoban', 'm', 2],
+      ['hanoi', 'm', 1],
+      ['all', 'm', 3],
+    ]);
   });
 });
