@@ -9,8 +9,9 @@ import { SettingsView } from './components/SettingsView.tsx';
 import { RunsView } from './components/RunsView.tsx';
 import { RecordView } from './components/RecordView.tsx';
 import { IdcView } from './components/IdcView.tsx';
+import { IngvpView } from './components/IngvpView.tsx';
 
-type Tab = 'live' | 'targets' | 'record' | 'idc' | 'runs' | 'settings';
+type Tab = 'live' | 'targets' | 'record' | 'idc' | 'ingvp' | 'runs' | 'settings';
 
 export function App({
   client,
@@ -42,6 +43,7 @@ export function App({
     ['targets', 'New run'],
     ['record', 'Record human'],
     ['idc', 'Improve'],
+    ['ingvp', 'ING-VP'],
     ['runs', 'Runs'],
     ['settings', 'Settings'],
   ];
@@ -127,6 +129,7 @@ export function App({
         )}
         {tab === 'record' && <RecordView client={client} core={core} recorded={live.recorded} onError={setError} />}
         {tab === 'idc' && <IdcView client={client} core={core} live={live} onError={setError} />}
+        {tab === 'ingvp' && <IngvpView client={client} core={core} live={live} onError={setError} />}
         {tab === 'runs' && <RunsView client={client} refreshKey={runsKey} />}
         {tab === 'settings' && <SettingsView client={client} onSaved={() => setError(null)} />}
       </main>
