@@ -70,7 +70,9 @@ export function App({
         <div className="run-label">
           {core?.run
             ? `${core.run.target} · ${core.run.agent}${core.run.model ? ` (${core.run.model})` : ''} · ${core.run.space}`
-            : 'idle'}
+            : core?.suite
+              ? `ING-VP suite ${core.suite.name} · ${core.suite.agent}${core.suite.model ? ` (${core.suite.model})` : ''}`
+              : 'idle'}
         </div>
         <Controls client={client} core={core} onError={setError} />
       </header>

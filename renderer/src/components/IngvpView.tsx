@@ -86,7 +86,9 @@ function CurrentLevel({ suite, titles }: { suite: SuiteLive; titles: Map<string,
       </h3>
       {step && (
         <p className="muted" data-testid="ingvp-step">
-          answer {step.step}: {step.actions.filter(Boolean).join(' ') || '(no move)'} — {step.changed} changed the state
+          answer {step.step}
+          {step.frame ? ' (to the screenshot below)' : ''}: {step.actions.filter(Boolean).join(' ') || '(no move)'} —{' '}
+          {step.changed} changed the state
           {step.solved ? ' — solved' : ''}
           {step.errors.length ? ` — ${step.errors.join('; ')}` : ''}
         </p>
@@ -287,7 +289,7 @@ export function IngvpView({
             {table && <SuiteTable table={table} titles={titles} />}
           </div>
           {suite.results.length > 0 && (
-            <ol className="ingvp-results muted" data-testid="ingvp-results" reversed>
+            <ol className="ingvp-results muted" data-testid="ingvp-results" reversed start={suite.results.length}>
               {suite.results
                 .slice(-8)
                 .reverse()
