@@ -36,6 +36,8 @@ export interface SuiteContext {
   launchView?: ViewLauncher;
   /** The configured model (throws when none is). */
   model(): RunModelSettings;
+  /** The long side of the screenshots the player gets (Settings). */
+  imageSize: number;
   emit(e: CoreEvent): void;
 }
 
@@ -83,6 +85,8 @@ export class SuiteActivity implements Activity {
   readonly state: SuiteState;
   private readonly abort = new AbortController();
   private readonly settings: IngvpSetting[];
+  /** Levels this start finished. */
+  private played = 0;
 
   private constructor(
     p: ParamsOut<'startSuite'>,
@@ -114,12 +118,14 @@ export class SuiteActivity implements Activity {
       out: path.join(ctx.runsDir, name),
       player: paced(player, p.paceMs),
       capturer: ctx.capturer,
+      encode: { longSide: ctx.imageSize, format: 'jpeg', quality: 80 },
       openView: (g) => BuiltinTarget.open(g.def, ctx.wm, ctx.launchView ? { launch: ctx.launchView } : {}),
       signal: this.abort.signal,
       onProgress: (pr) => {
         const { done, total, resumed, etaMs, accuracy } = pr;
         this.state.progress = { done, total, resumed, etaMs, accuracy };
         if (pr.last) {
+          this.played++;
           this.results.set(keyOf(pr.last), pr.last);
           this.state.table = this.table();
           ctx.emit({ type: 'suite-table', suite: name, last: wireResult(pr.last), table: this.state.table });
@@ -170,7 +176,7 @@ export class SuiteActivity implements Activity {
         ctx.emit({
           type: 'suite-done',
           suite: name,
-          played: 0,
+          played: this.played,
           resumed: this.state.progress.resumed,
           stopped: this.abort.signal.aborted,
           table: this.state.table,

@@ -17,6 +17,8 @@ import { ApiError, type ApiClient, type CoreEvent } from '../../electron/api/con
 import { createWindowManager } from '../../native/index.ts';
 import { RunStore } from '../../electron/store/run-store.ts';
 import { ipcPair } from '../helpers/ipc-pair.ts';
+import { FakeOpenAI } from '../helpers/fake-openai.ts';
+import { ingvpGame } from '../../games/ingvp/games.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'gp-contract-'));
 const runsDir = path.join(tmp, 'runs');
@@ -436,6 +438,53 @@ for (const transport of ['websocket', 'ipc'] as const) {
         off();
       }
     }, 180_000);
+
+    it('plays an ING-VP suite with the model configured in Settings', async () => {
+      const hanoi = ingvpGame('hanoi')!.spec;
+      const start = hanoi.load(hanoi.levels[0]!);
+      const plan = hanoi.formatPlan(start.solution());
+      const server = await new FakeOpenAI(() => ({ text: JSON.stringify({ output: plan }) })).start();
+      const name = `suite-vlm-${transport}`;
+      const events: CoreEvent[] = [];
+      const off = client().onEvent((e) => events.push(e));
+      try {
+        await client().request('saveSettings', {
+          settings: { provider: 'custom', baseURL: server.baseURL, model: 'suite-model' },
+        });
+        await client().request('startSuite', {
+          games: ['hanoi'],
+          settings: ['one-step-text'],
+          levels: '1',
+          agent: 'vlm',
+          name,
+        });
+        await expect
+          .poll(() => events.some((e) => e.type === 'suite-done' && e.suite === name), { timeout: 60_000 })
+          .toBe(true);
+        const done = events.find(
+          (e): e is Extract<CoreEvent, { type: 'suite-done' }> => e.type === 'suite-done' && e.suite === name,
+        )!;
+        expect(done).toMatchObject({ stopped: false, played: 1 });
+        expect(done.error).toBeUndefined();
+        expect(done.table.rows.hanoi!['one-step-text']).toMatchObject({
+          levels: 1,
+          accuracy: 100,
+          completion: 100,
+          efficiency: 100,
+        });
+        // The request went to the configured endpoint with its model, the level's text state in the prompt.
+        expect(server.requests).toHaveLength(1);
+        expect(server.requests[0]!.body.model).toBe('suite-model');
+        expect(JSON.stringify(server.requests[0]!.body.messages)).toContain(JSON.stringify(start.text()).slice(1, -1));
+        const suiteFile = JSON.parse(readFileSync(path.join(runsDir, name, 'suite.json'), 'utf8'));
+        expect(suiteFile).toMatchObject({ agent: 'vlm', model: 'suite-model' });
+      } finally {
+        await client().request('stopSuite');
+        await client().request('saveSettings', { settings: { model: '', provider: 'openai', baseURL: '' } });
+        await server.close();
+        off();
+      }
+    }, 120_000);
 
     it('switches the latency mode mid-run: the next steps follow the new mode', async () => {
       const events: CoreEvent[] = [];
