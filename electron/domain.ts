@@ -29,6 +29,24 @@ export type ActionSpace = (typeof ACTION_SPACES)[number];
 export const AGENT_KINDS = ['random', 'solver', 'vlm', 'memory'] as const;
 export type AgentKind = (typeof AGENT_KINDS)[number];
 
+/**
+ * ING-VP's six settings (§3.2), in the paper's order: see electron/ingvp/settings.ts. Here so the
+ * contract can name them.
+ */
+export const INGVP_SETTINGS = [
+  'one-step-image',
+  'one-step-text',
+  'multi-step-image',
+  'multi-step-text',
+  'multi-step-image-history',
+  'multi-step-text-history',
+] as const;
+export type IngvpSetting = (typeof INGVP_SETTINGS)[number];
+
+/** Who plays an ING-VP suite: the configured model, the solver, or uniformly random moves. */
+export const SUITE_AGENTS = ['vlm', 'solver', 'random'] as const;
+export type SuiteAgent = (typeof SUITE_AGENTS)[number];
+
 /** Agent kinds that ask a model (and so need one). */
 export function isModelAgent(kind: string): kind is 'vlm' | 'memory' {
   return kind === 'vlm' || kind === 'memory';

@@ -11,12 +11,14 @@ import {
   CodedError,
   CONTROL_ACTIONS,
   IMAGE_DETAILS,
+  INGVP_SETTINGS,
   isErrorCode,
   LATENCY_MODES,
   REFLECT_AFTER,
   REFLECTION_MODES,
   ROLES,
   RUN_ID,
+  SUITE_AGENTS,
   type ErrorCode,
   type LatencyMode,
   type MemoryStepRecord,
@@ -24,18 +26,21 @@ import {
   type ReportTable,
   type RetrievalKind,
   type RecordingResult,
+  type IngvpSetting,
   type ReflectionMode,
   type Role,
   type RunSummary,
+  type SuiteAgent,
   type WorldState,
 } from '../domain.ts';
 
-export { ERROR_CODES, LATENCY_MODES, REFLECTION_MODES, RUN_ID } from '../domain.ts';
+export { ERROR_CODES, INGVP_SETTINGS, LATENCY_MODES, REFLECTION_MODES, RUN_ID, SUITE_AGENTS } from '../domain.ts';
 export type {
   ActionSpace,
   AgentKind,
   ControlAction,
   ErrorCode,
+  IngvpSetting,
   LatencyMode,
   MemoryStepRecord,
   ReflectionMode,
@@ -45,6 +50,7 @@ export type {
   RetrievalKind,
   Role,
   RunSummary,
+  SuiteAgent,
   WorldKind,
   WorldState,
 } from '../domain.ts';
@@ -183,6 +189,42 @@ export const ProfileEditSchema = z
   .strict();
 export type ProfileEdit = z.infer<typeof ProfileEditSchema>;
 
+/** A suite folder: a plain name inside the runs folder (`<runs>/<name>/`), never a path. */
+export const SUITE_NAME = /^\w[\w.-]{0,63}$/;
+const suiteName = z
+  .string()
+  .regex(
+    SUITE_NAME,
+    "must be a plain name inside the runs folder (letters, digits, '.', '-', '_'; up to 64), not a path",
+  )
+  .refine((s) => !s.includes('..'), 'must not contain ".."');
+
+/** An ING-VP suite as the app starts it; the model is the one in Settings. */
+export const StartSuiteSchema = z
+  .object({
+    games: z.array(z.string().min(1).max(40)).min(1, 'pick at least one game').max(6),
+    settings: z.array(z.enum(INGVP_SETTINGS)).min(1, 'pick at least one setting'),
+    /** `1-50`, `3`, `1-5,9`, as `gamepilot suite --levels` takes them. */
+    levels: z
+      .string()
+      .regex(/^[\d\s,-]{1,200}$/, 'must be levels like 1-50, 7 or 1-5,9')
+      .default('1-50'),
+    agent: z.enum(SUITE_AGENTS),
+    /** The random agent's seed. */
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31)
+      .default(0),
+    /** Least time per answer, so people can follow the levels (0: as fast as it goes). */
+    paceMs: z.number().int().min(0).max(10000).default(0),
+    /** The suite folder; the same name again resumes it (finished levels are skipped). */
+    name: suiteName.default('ingvp'),
+  })
+  .strict();
+export type StartSuite = z.infer<typeof StartSuiteSchema>;
+
 /** Every request: its params schema. Results are typed in `Results`. */
 export const REQUESTS = {
   health: empty,
@@ -223,6 +265,11 @@ export const REQUESTS = {
     durationS: z.number().min(1).max(7200).optional(),
   }),
   stopRecording: empty,
+  /** The ING-VP games and settings, and the suite folders in the runs folder (to resume one). */
+  listSuites: empty,
+  startSuite: StartSuiteSchema,
+  /** Stops the suite at once; finished levels stay in its folder. */
+  stopSuite: empty,
   findTutorial: z.object({ game: z.string().min(1) }),
   /** Every profile: shipped and the user's. */
   listProfiles: empty,
@@ -351,6 +398,64 @@ export interface CoreState {
   stopHotkey: string;
   recording: RecordingState | null;
   idc: { game: string; rounds: number; done: number } | null;
+  suite: SuiteState | null;
+}
+
+/** One cell of the ING-VP table (%): accuracy, completion degree, action efficiency (mean and pooled). */
+export interface SuiteCell {
+  levels: number;
+  accuracy: number;
+  completion: number;
+  efficiency: number;
+  efficiency_pooled: number;
+}
+
+/** The paper-style table: rows[game][setting]; game "all" pools every game's levels. */
+export interface SuiteTableWire {
+  settings: IngvpSetting[];
+  games: string[];
+  rows: Record<string, Partial<Record<IngvpSetting, SuiteCell>>>;
+}
+
+/** Levels done / total, the estimated time left, and the solved share so far (%). */
+export interface SuiteProgressWire {
+  done: number;
+  total: number;
+  /** Levels an earlier start of this suite folder finished (not played again). */
+  resumed: number;
+  etaMs: number | null;
+  accuracy: number;
+}
+
+export interface SuiteLevelRef {
+  game: string;
+  setting: IngvpSetting;
+  level: number;
+}
+
+/** A finished level's metrics and its run folder (`<runs>/<suite>/runs/<run>`). */
+export interface SuiteLevelResult extends SuiteLevelRef {
+  run: string;
+  solved: boolean;
+  completion: number;
+  efficiency: number;
+  actions: number;
+  changed: number;
+  steps: number;
+  ms: number;
+}
+
+/** The suite going now, as the ING-VP tab shows it. */
+export interface SuiteState {
+  name: string;
+  agent: SuiteAgent;
+  model: string | null;
+  games: string[];
+  settings: IngvpSetting[];
+  levels: number[];
+  progress: SuiteProgressWire;
+  current: SuiteLevelRef | null;
+  table: SuiteTableWire;
 }
 
 export interface RecordingState {
@@ -380,6 +485,16 @@ export interface Results {
   startIdc: { started: true };
   startRecording: { id: string };
   stopRecording: { result: RecordingResult | null };
+  listSuites: {
+    games: { id: string; title: string; levels: number; undo: boolean }[];
+    settings: IngvpSetting[];
+    /** Suite folders directly in the runs folder; `finished`: levels in its suite.json. */
+    suites: { name: string; agent: string; model: string | null; finished: number; updated: string }[];
+    /** Suite folders whose suite.json is damaged, each naming the file. */
+    warnings: string[];
+  };
+  startSuite: { name: string; total: number; resumed: number };
+  stopSuite: { stopped: boolean };
   findTutorial: { id: string | null };
   /** `errors`: profile files refused whole, each naming file, line and field. */
   listProfiles: { profiles: ProfileSummary[]; errors: string[] };
@@ -512,6 +627,38 @@ export type CoreEvent =
       final: boolean;
     }
   | { type: 'idc'; round: IdcRoundSummary; curve: number[] }
+  /** The suite's progress: at its start and after each level. */
+  | { type: 'suite-progress'; suite: string; progress: SuiteProgressWire }
+  /** A level starts. */
+  | { type: 'suite-level'; suite: string; current: SuiteLevelRef }
+  /**
+   * One answer of the level in play: what it did, and the state — the screenshot the model answered
+   * (image settings) or the text state after the move (text settings).
+   */
+  | {
+      type: 'suite-step';
+      suite: string;
+      current: SuiteLevelRef;
+      step: number;
+      actions: string[];
+      changed: number;
+      errors: string[];
+      solved: boolean;
+      text?: string;
+      frame?: { dataUrl: string; width: number; height: number };
+    }
+  /** A level finished: its result and the table with it. */
+  | { type: 'suite-table'; suite: string; last: SuiteLevelResult; table: SuiteTableWire }
+  /** The suite ended: finished, stopped, or failed (`error`). */
+  | {
+      type: 'suite-done';
+      suite: string;
+      played: number;
+      resumed: number;
+      stopped: boolean;
+      table: SuiteTableWire;
+      error?: string;
+    }
   | {
       type: 'idc-done';
       runDir: string;

@@ -2,7 +2,7 @@
  * The core behind the contract. Both transports (Electron IPC, WebSocket) call `handle` and
  * relay `event`s, so the app and the web shell behave the same. It is assembled from rooms
  * of its own: one typed handler per method (contract.ts's `Handlers`), one activity slot for
- * whatever runs on the desktop (a run, an IDC, a recording), settings and the connection test
+ * whatever runs on the desktop (a run, an IDC, a recording, an ING-VP suite), settings and the connection test
  * (settings.ts), the runs library (library.ts), targets (targets.ts).
  */
 import { EventEmitter } from 'node:events';
@@ -26,6 +26,7 @@ import { ActivitySlot } from './activity.ts';
 import { RunActivity, type RunContext } from './run-activity.ts';
 import { IdcActivity } from './idc-activity.ts';
 import { RecordingActivity } from './recording-activity.ts';
+import { SuiteActivity, suiteHandlers } from './suite-activity.ts';
 import { libraryHandlers, type LibraryDeps } from './library.ts';
 import { targetHandlers } from './targets.ts';
 import { profileHandlers } from './profiles.ts';
@@ -57,7 +58,7 @@ export interface CoreEvents {
   'settings-saved': [Settings];
 }
 
-type Live = RunActivity | IdcActivity | RecordingActivity;
+type Live = RunActivity | IdcActivity | RecordingActivity | SuiteActivity;
 
 export class GamepilotCore extends EventEmitter<CoreEvents> {
   private readonly settings: SettingsService;
@@ -111,6 +112,17 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
         await this.slot.stop();
         return { result: await rec.result };
       },
+      ...suiteHandlers(deps),
+      startSuite: async (p) => {
+        const suite = await this.begin('suite', () => SuiteActivity.open(p, this.runContext()));
+        const { name, progress } = suite.state;
+        return { name, total: progress.total, resumed: progress.resumed };
+      },
+      stopSuite: async () => {
+        if (this.slot.current?.kind !== 'suite') return { stopped: false };
+        await this.slot.stop();
+        return { stopped: true };
+      },
       getSettings: async () => this.settings.view(),
       saveSettings: async (p) => {
         const r = this.settings.save(p.settings, p.apiKey);
@@ -153,6 +165,7 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
       stopHotkey: this.settings.settings.stopHotkey,
       recording: live?.kind === 'recording' ? { ...live.state } : null,
       idc: live?.kind === 'idc' ? { ...live.state } : null,
+      suite: live?.kind === 'suite' ? structuredClone(live.state) : null,
     };
   }
 

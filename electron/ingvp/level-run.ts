@@ -53,7 +53,15 @@ export interface LevelRunDeps {
   player: Player;
   signal: AbortSignal;
   /** Each step as it is recorded (the live view). */
-  onStep?: (s: { step: number; raw: string; outcomes: Outcome[]; state: string; solved: boolean }) => void;
+  onStep?: (s: {
+    step: number;
+    raw: string;
+    outcomes: Outcome[];
+    state: string;
+    solved: boolean;
+    /** The screenshot the model answered (image settings). */
+    frame?: EncodedFrame;
+  }) => void;
 }
 
 function instanceOf(game: BuiltinGame): PuzzleInstance {
@@ -203,7 +211,14 @@ export async function playLevel(
       ...(setting.oneStep && m.dropped ? { dropped_actions: m.dropped } : {}),
       ...(answer.prompt ? { prompt: answer.prompt } : {}),
     });
-    deps.onStep?.({ step: m.steps, raw: answer.raw, outcomes, state: puzzle.text(), solved });
+    deps.onStep?.({
+      step: m.steps,
+      raw: answer.raw,
+      outcomes,
+      state: puzzle.text(),
+      solved,
+      ...(shot ? { frame: shot.frame } : {}),
+    });
   }
   m.solved = puzzle.solved();
   m.completion = completionDegree(spec, puzzle);

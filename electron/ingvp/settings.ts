@@ -4,15 +4,9 @@
  * or text; multi-step with or without the model's earlier outputs (history), and with history an
  * undo for Sokoban, Sudoku and 8-Queens.
  */
-export const INGVP_SETTINGS = [
-  'one-step-image',
-  'one-step-text',
-  'multi-step-image',
-  'multi-step-text',
-  'multi-step-image-history',
-  'multi-step-text-history',
-] as const;
-export type IngvpSetting = (typeof INGVP_SETTINGS)[number];
+import { INGVP_SETTINGS, type IngvpSetting } from '../domain.ts';
+
+export { INGVP_SETTINGS, type IngvpSetting };
 
 export interface SettingSpec {
   id: IngvpSetting;

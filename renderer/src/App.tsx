@@ -9,8 +9,9 @@ import { SettingsView } from './components/SettingsView.tsx';
 import { RunsView } from './components/RunsView.tsx';
 import { RecordView } from './components/RecordView.tsx';
 import { IdcView } from './components/IdcView.tsx';
+import { IngvpView } from './components/IngvpView.tsx';
 
-type Tab = 'live' | 'targets' | 'record' | 'idc' | 'runs' | 'settings';
+type Tab = 'live' | 'targets' | 'record' | 'idc' | 'ingvp' | 'runs' | 'settings';
 
 export function App({
   client,
@@ -42,6 +43,7 @@ export function App({
     ['targets', 'New run'],
     ['record', 'Record human'],
     ['idc', 'Improve'],
+    ['ingvp', 'ING-VP'],
     ['runs', 'Runs'],
     ['settings', 'Settings'],
   ];
@@ -68,7 +70,9 @@ export function App({
         <div className="run-label">
           {core?.run
             ? `${core.run.target} · ${core.run.agent}${core.run.model ? ` (${core.run.model})` : ''} · ${core.run.space}`
-            : 'idle'}
+            : core?.suite
+              ? `ING-VP suite ${core.suite.name} · ${core.suite.agent}${core.suite.model ? ` (${core.suite.model})` : ''}`
+              : 'idle'}
         </div>
         <Controls client={client} core={core} onError={setError} />
       </header>
@@ -127,6 +131,7 @@ export function App({
         )}
         {tab === 'record' && <RecordView client={client} core={core} recorded={live.recorded} onError={setError} />}
         {tab === 'idc' && <IdcView client={client} core={core} live={live} onError={setError} />}
+        {tab === 'ingvp' && <IngvpView client={client} core={core} live={live} onError={setError} />}
         {tab === 'runs' && <RunsView client={client} refreshKey={runsKey} />}
         {tab === 'settings' && <SettingsView client={client} onSaved={() => setError(null)} />}
       </main>

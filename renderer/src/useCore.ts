@@ -8,6 +8,10 @@ import type {
   MemoryStepRecord,
   RecordingResult,
   StepEventData,
+  SuiteLevelRef,
+  SuiteLevelResult,
+  SuiteProgressWire,
+  SuiteTableWire,
 } from '../../electron/api/contract.ts';
 
 export interface LiveFrame {
@@ -17,6 +21,19 @@ export interface LiveFrame {
   dataUrl: string;
   width: number;
   height: number;
+}
+
+/** An ING-VP suite as its events tell it: kept after it ended, until the next one starts. */
+export interface SuiteLive {
+  name: string;
+  progress: SuiteProgressWire | null;
+  current: SuiteLevelRef | null;
+  /** The level in play's latest answer, with its frame or text state. */
+  step: Extract<CoreEvent, { type: 'suite-step' }> | null;
+  table: SuiteTableWire | null;
+  /** Levels finished by this start, latest last. */
+  results: SuiteLevelResult[];
+  done: Extract<CoreEvent, { type: 'suite-done' }> | null;
 }
 
 export interface LiveState {
@@ -38,6 +55,7 @@ export interface LiveState {
   /** The milestone checklist of the episode being judged (a milestone-scored profile). */
   milestones: Extract<CoreEvent, { type: 'milestones' }> | null;
   idc: { rounds: IdcRoundSummary[]; curve: number[]; done: Extract<CoreEvent, { type: 'idc-done' }> | null } | null;
+  suite: SuiteLive | null;
 }
 
 const initial: LiveState = {
@@ -55,7 +73,15 @@ const initial: LiveState = {
   memory: null,
   milestones: null,
   idc: null,
+  suite: null,
 };
+
+/** The suite an event belongs to: the one going, or a fresh one (a new start, even of the same folder). */
+function suiteOf(s: LiveState, name: string): SuiteLive {
+  return s.suite && !s.suite.done && s.suite.name === name
+    ? s.suite
+    : { name, progress: null, current: null, step: null, table: null, results: [], done: null };
+}
 
 type Action = { type: 'event'; e: CoreEvent } | { type: 'state'; state: CoreState };
 
@@ -65,7 +91,19 @@ function reduce(s: LiveState, a: Action): LiveState {
   switch (e.type) {
     case 'state': {
       const newRun = e.state.run && e.state.run.id !== s.core?.run?.id;
-      return newRun ? { ...initial, core: e.state } : { ...s, core: e.state };
+      const next = newRun ? { ...initial, core: e.state } : { ...s, core: e.state };
+      const st = e.state.suite;
+      if (!st) return next;
+      const suite = suiteOf(s, st.name);
+      return {
+        ...next,
+        suite: {
+          ...suite,
+          progress: suite.progress ?? st.progress,
+          current: suite.current ?? st.current,
+          table: suite.table ?? st.table,
+        },
+      };
     }
     case 'frame':
       return {
@@ -130,6 +168,18 @@ function reduce(s: LiveState, a: Action): LiveState {
         ...s,
         idc: { rounds: s.idc?.rounds ?? [], curve: e.curve.length ? e.curve : (s.idc?.curve ?? []), done: e },
       };
+    case 'suite-progress':
+      return { ...s, suite: { ...suiteOf(s, e.suite), progress: e.progress } };
+    case 'suite-level':
+      return { ...s, suite: { ...suiteOf(s, e.suite), current: e.current, step: null } };
+    case 'suite-step':
+      return { ...s, suite: { ...suiteOf(s, e.suite), current: e.current, step: e } };
+    case 'suite-table': {
+      const suite = suiteOf(s, e.suite);
+      return { ...s, suite: { ...suite, table: e.table, results: [...suite.results, e.last] } };
+    }
+    case 'suite-done':
+      return { ...s, suite: { ...suiteOf(s, e.suite), table: e.table, done: e } };
   }
 }
 

@@ -2,7 +2,7 @@
  * One contract, two transports: the same suite runs over the web shell's WebSocket and over
  * the Electron IPC adapter, against one real core (real windows, real runs on disk).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,6 +17,8 @@ import { ApiError, type ApiClient, type CoreEvent } from '../../electron/api/con
 import { createWindowManager } from '../../native/index.ts';
 import { RunStore } from '../../electron/store/run-store.ts';
 import { ipcPair } from '../helpers/ipc-pair.ts';
+import { FakeOpenAI } from '../helpers/fake-openai.ts';
+import { ingvpGame } from '../../games/ingvp/games.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'gp-contract-'));
 const runsDir = path.join(tmp, 'runs');
@@ -293,6 +295,196 @@ for (const transport of ['websocket', 'ipc'] as const) {
         off();
       }
     });
+
+    it('runs an ING-VP suite: refuses bad requests before anything opens, streams, stops at once, resumes', async () => {
+      const name = `suite-${transport}`;
+      const out = path.join(runsDir, name);
+      const events: CoreEvent[] = [];
+      const off = client().onEvent((e) => events.push(e));
+      const of = <T extends CoreEvent['type']>(type: T) =>
+        events.filter(
+          (e): e is Extract<CoreEvent, { type: T }> => e.type === type && (e as { suite?: string }).suite === name,
+        );
+      const until = async (pred: () => boolean, ms = 60000) => {
+        const t0 = Date.now();
+        while (!pred()) {
+          if (Date.now() - t0 > ms) throw new Error(`timed out; events: ${events.map((e) => e.type).join(',')}`);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      };
+      /** Completed level runs in the suite folder: game/setting/level of each. */
+      const completed = () =>
+        readdirSync(path.join(out, 'runs'))
+          .map((id) => JSON.parse(readFileSync(path.join(out, 'runs', id, 'run.json'), 'utf8')))
+          .filter((m) => m.status === 'completed')
+          .map((m) => `${m.game}/${m.config.setting}/${m.config.level}`);
+      const req = {
+        games: ['hanoi', 'queens'],
+        settings: ['multi-step-text', 'multi-step-image'] as ('multi-step-text' | 'multi-step-image')[],
+        levels: '1-2',
+        agent: 'solver' as const,
+        name,
+      };
+      try {
+        const list = await client().request('listSuites');
+        expect(list.games.map((g) => g.id)).toEqual(['sokoban', 'ingvp-maze', 'queens', 'sudoku', 'hanoi', 'fifteen']);
+        expect(list.games.find((g) => g.id === 'hanoi')).toMatchObject({
+          title: 'Tower of Hanoi',
+          levels: 50,
+          undo: false,
+        });
+        expect(list.settings).toHaveLength(6);
+        expect(list.suites.some((s) => s.name === name)).toBe(false);
+
+        // Refused at the boundary or before anything opens: a path for a name, unknown games, bad levels, no model.
+        for (const bad of ['../escape', 'a/b', '/tmp/x', '..', '']) {
+          expect(await failure(client().request('startSuite', { ...req, name: bad }))).toMatchObject({
+            code: 'bad-input',
+            message: expect.stringMatching(/^startSuite: name/),
+          });
+        }
+        expect(await failure(client().request('startSuite', { ...req, games: ['chess'] }))).toMatchObject({
+          code: 'bad-input',
+          message: expect.stringMatching(/unknown ING-VP game chess/),
+        });
+        expect(await failure(client().request('startSuite', { ...req, levels: '0-3' }))).toMatchObject({
+          code: 'bad-input',
+          message: expect.stringMatching(/levels run from 1 to 50/),
+        });
+        expect(
+          await failure(client().request('startSuite', { ...req, settings: ['two-step'] as never })),
+        ).toMatchObject({
+          code: 'bad-input',
+          message: expect.stringMatching(/^startSuite: settings/),
+        });
+        expect(await failure(client().request('startSuite', { ...req, agent: 'vlm' }))).toMatchObject({
+          code: 'bad-input',
+          message: expect.stringMatching(/no model configured/),
+        });
+        expect(existsSync(out)).toBe(false);
+        expect((await client().request('state')).status).toBe('idle');
+        expect(await client().request('stopSuite')).toEqual({ stopped: false });
+
+        // Paced so it can be stopped mid-suite: 2 games × 2 settings × 2 levels.
+        expect(await client().request('startSuite', { ...req, paceMs: 150 })).toEqual({ name, total: 8, resumed: 0 });
+        await until(() => of('suite-table').length >= 1 && of('suite-step').length > of('suite-table')[0]!.last.steps);
+        const state = await client().request('state');
+        expect(state.status).toBe('running');
+        expect(state.suite).toMatchObject({
+          name,
+          agent: 'solver',
+          model: null,
+          games: ['queens', 'hanoi'],
+          levels: [1, 2],
+        });
+        expect(state.suite!.settings).toEqual(['multi-step-image', 'multi-step-text']);
+        // The one busy rule: nothing else starts while the suite goes.
+        expect(
+          await failure(client().request('startRun', { target: { game: '2048' }, agent: 'solver' })),
+        ).toMatchObject({
+          code: 'busy',
+          message: 'an ING-VP suite is already going; stop it first',
+        });
+        expect(await failure(client().request('startSuite', req))).toMatchObject({ code: 'busy' });
+        // Image settings send the screenshot the model answered; the first level is queens in multi-step-image.
+        const first = of('suite-step')[0]!;
+        expect(first.current).toEqual({ game: 'queens', setting: 'multi-step-image', level: 1 });
+        expect(first.frame?.dataUrl).toMatch(/^data:image\/jpeg;base64,/);
+        expect(first.text).toBeUndefined();
+        expect(of('suite-level')[0]!.current).toEqual(first.current);
+        expect(of('suite-table')[0]!.last).toMatchObject({ game: 'queens', level: 1, solved: true, completion: 100 });
+        expect(of('suite-table')[0]!.table.rows.queens!['multi-step-image']).toMatchObject({
+          levels: 1,
+          accuracy: 100,
+        });
+
+        const t0 = Date.now();
+        expect(await client().request('stopSuite')).toEqual({ stopped: true });
+        expect(Date.now() - t0).toBeLessThan(5000);
+        expect((await client().request('state')).status).toBe('idle');
+        const stopped = of('suite-done').at(-1)!;
+        expect(stopped).toMatchObject({ stopped: true, resumed: 0 });
+        const kept = of('suite-table').length;
+        expect(stopped.played).toBe(kept);
+        expect(kept).toBeLessThan(8);
+        expect(completed()).toHaveLength(kept);
+        const listed = (await client().request('listSuites')).suites.find((s) => s.name === name);
+        expect(listed).toMatchObject({ agent: 'solver', model: null, finished: kept });
+
+        // The same name again: only the unfinished levels are played.
+        const tables = of('suite-table').length;
+        expect(await client().request('startSuite', req)).toEqual({ name, total: 8, resumed: kept });
+        await until(() => of('suite-done').length === 2);
+        expect(of('suite-done')[1]).toMatchObject({ stopped: false, played: 8 - kept, resumed: kept });
+        expect(of('suite-table').length - tables).toBe(8 - kept);
+        const done = completed();
+        expect(done).toHaveLength(8);
+        expect(new Set(done).size).toBe(8);
+        // Text settings send the text state after each move.
+        const text = of('suite-step').find((e) => e.current.setting === 'multi-step-text')!;
+        expect(text.text).toEqual(expect.any(String));
+        expect(text.frame).toBeUndefined();
+        const table = of('suite-done')[1]!.table;
+        for (const game of ['queens', 'hanoi', 'all'])
+          for (const setting of req.settings)
+            expect(table.rows[game]![setting]).toMatchObject({ accuracy: 100, completion: 100, efficiency: 100 });
+        // A suite of another player in that folder is refused, naming the one there.
+        expect(await failure(client().request('startSuite', { ...req, agent: 'random' }))).toMatchObject({
+          code: 'bad-input',
+          message: expect.stringMatching(/was played by solver/),
+        });
+      } finally {
+        await client().request('stopSuite');
+        off();
+      }
+    }, 180_000);
+
+    it('plays an ING-VP suite with the model configured in Settings', async () => {
+      const hanoi = ingvpGame('hanoi')!.spec;
+      const start = hanoi.load(hanoi.levels[0]!);
+      const plan = hanoi.formatPlan(start.solution());
+      const server = await new FakeOpenAI(() => ({ text: JSON.stringify({ output: plan }) })).start();
+      const name = `suite-vlm-${transport}`;
+      const events: CoreEvent[] = [];
+      const off = client().onEvent((e) => events.push(e));
+      try {
+        await client().request('saveSettings', {
+          settings: { provider: 'custom', baseURL: server.baseURL, model: 'suite-model' },
+        });
+        await client().request('startSuite', {
+          games: ['hanoi'],
+          settings: ['one-step-text'],
+          levels: '1',
+          agent: 'vlm',
+          name,
+        });
+        await expect
+          .poll(() => events.some((e) => e.type === 'suite-done' && e.suite === name), { timeout: 60_000 })
+          .toBe(true);
+        const done = events.find(
+          (e): e is Extract<CoreEvent, { type: 'suite-done' }> => e.type === 'suite-done' && e.suite === name,
+        )!;
+        expect(done).toMatchObject({ stopped: false, played: 1 });
+        expect(done.error).toBeUndefined();
+        expect(done.table.rows.hanoi!['one-step-text']).toMatchObject({
+          levels: 1,
+          accuracy: 100,
+          completion: 100,
+          efficiency: 100,
+        });
+        // The request went to the configured endpoint with its model, the level's text state in the prompt.
+        expect(server.requests).toHaveLength(1);
+        expect(server.requests[0]!.body.model).toBe('suite-model');
+        expect(JSON.stringify(server.requests[0]!.body.messages)).toContain(JSON.stringify(start.text()).slice(1, -1));
+        const suiteFile = JSON.parse(readFileSync(path.join(runsDir, name, 'suite.json'), 'utf8'));
+        expect(suiteFile).toMatchObject({ agent: 'vlm', model: 'suite-model' });
+      } finally {
+        await client().request('stopSuite');
+        await client().request('saveSettings', { settings: { model: '', provider: 'openai', baseURL: '' } });
+        await server.close();
+        off();
+      }
+    }, 120_000);
 
     it('switches the latency mode mid-run: the next steps follow the new mode', async () => {
       const events: CoreEvent[] = [];

@@ -12,11 +12,14 @@ export function Controls({
   onError: (e: string) => void;
 }) {
   const status = core?.status ?? 'idle';
+  /** Pause and step are a run's; an IDC, a recording or a suite only stops. */
+  const pausable = !!core?.run;
   const act = (action: ControlAction) => client.request('control', { action }).catch((e: Error) => onError(e.message));
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if ((e.target as HTMLElement)?.closest('input, select, textarea')) return;
       if (e.key === 'Escape' && (status === 'running' || status === 'paused')) act('stop');
+      else if (!pausable) return;
       else if (e.key === 'p' && status === 'running') act('pause');
       else if (e.key === 'p' && status === 'paused') act('resume');
       else if (e.key === 'n' && status === 'paused') act('step');
@@ -30,12 +33,12 @@ export function Controls({
       <span className={`status status-${status}`} data-testid="status">
         {status}
       </span>
-      {status === 'running' && (
+      {status === 'running' && pausable && (
         <button type="button" onClick={() => act('pause')} title="Pause (P)">
           ❚❚ Pause
         </button>
       )}
-      {status === 'paused' && (
+      {status === 'paused' && pausable && (
         <button type="button" onClick={() => act('resume')} title="Resume (P)">
           ▶ Resume
         </button>
