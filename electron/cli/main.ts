@@ -20,6 +20,7 @@ import { webCommand } from './web-command.ts';
 import { memoryClearCommand, memoryListCommand } from './memory-command.ts';
 import { benchCommand, gamesCommand, leaderboardCommand, videoCommand, windowsCommand } from './list-commands.ts';
 import { profileNewCommand, profilesCommand } from './profile-command.ts';
+import { sweepCommand, workerCommand } from './sweep-command.ts';
 import type { IdcOptions } from '../reflection/idc.ts';
 
 const ACTIONS: Actions = {
@@ -36,6 +37,8 @@ const ACTIONS: Actions = {
   memoryClear: memoryClearCommand,
   profiles: profilesCommand,
   profileNew: profileNewCommand,
+  sweep: sweepCommand,
+  worker: workerCommand,
 };
 const COMMANDS = new Set([...Object.keys(ACTIONS), 'profile', 'memory']);
 

@@ -12,7 +12,7 @@ import { RandomAgent, SolverAgent } from '../agents/baselines.ts';
 import { VlmAgent, type VlmSettings } from '../agents/vlm.ts';
 import { MemoryAgent, type MemoryAgentSettings } from '../agents/memory-agent.ts';
 import { memoryFile } from '../agents/memory-store.ts';
-import { RunStore } from '../store/run-store.ts';
+import { RunStore, type RunJob, type RunWorker } from '../store/run-store.ts';
 import { BuiltinTarget, WindowTarget, type Target, type ViewLauncher } from './targets.ts';
 import { Session, type SessionConfig } from './session.ts';
 import type { EncodeOptions } from '../capture/encode.ts';
@@ -71,6 +71,9 @@ export interface RunOptions {
   agentFromProfile?: boolean;
   /** The title's profile (default: none). Its settings fill what the options leave unset. */
   profile?: ProfileChoice;
+  /** The sweep job this run is, and the worker running it (recorded in run.json). */
+  job?: RunJob;
+  worker?: RunWorker;
 }
 
 export function makeAgent(opts: Pick<RunOptions, 'agent' | 'seed' | 'vlm' | 'memory'>): Agent {
@@ -243,6 +246,8 @@ export function wireSession(
     // A model run reflects only once reflection is attached (reflection/setup.ts rewrites this).
     ...(isModelAgent(opts.agent) ? { reflection: { mode: 'none' as const, reflector_model: null, lessons: [] } } : {}),
     ...(entry ? { profile: profileRecord(entry) } : {}),
+    ...(opts.job ? { job: opts.job } : {}),
+    ...(opts.worker ? { worker: opts.worker } : {}),
   });
   if (agent instanceof MemoryAgent) bindMemory(agent, opts, target, store, profile?.id);
   const config: Partial<SessionConfig> = {
