@@ -31,8 +31,9 @@ export class SweepFileError extends CodedError {
   }
 }
 
+/** One value or a list of them; a problem is reported at the item (e.g. `agents.1`). */
 function axis<T extends z.ZodType>(item: T) {
-  return z.union([item, z.array(item).min(1)]).transform((v) => (Array.isArray(v) ? v : [v]) as z.output<T>[]);
+  return z.preprocess((v) => (Array.isArray(v) || v === undefined ? v : [v]), z.array(item).min(1));
 }
 const posInt = z.number().int().positive();
 const limits = z.strictObject({
@@ -137,18 +138,20 @@ export function parseSweep(source: string, file: string, catalog: ProfileCatalog
     return refuse(p, field, reason);
   }
   const spec = r.data;
-  const gameAt = (i: number) => (Array.isArray((data as { games?: unknown }).games) ? ['games', i] : ['games']);
+  const listed = Array.isArray((data as { games?: unknown }).games);
+  const gameAt = (i: number) => (listed ? ['games', i] : ['games']);
+  const gameField = (i: number) => (listed ? `games.${i}` : 'games');
   spec.games.forEach((g, i) => {
     if (BUILTIN_GAMES[g]) return;
     const entry = catalog.entries.find((e) => e.profile.id === g);
     if (!entry)
       refuse(
         gameAt(i),
-        'games',
+        gameField(i),
         `unknown game "${g}" (built-ins: ${Object.keys(BUILTIN_GAMES).join(', ')}; or the id of a profile with a launch command)`,
       );
     else if (!entry.profile.launch)
-      refuse(gameAt(i), 'games', `profile "${g}" has no launch command, so a sweep worker cannot start it`);
+      refuse(gameAt(i), gameField(i), `profile "${g}" has no launch command, so a sweep worker cannot start it`);
   });
   const modelAgents = spec.agents.filter(isModelAgent);
   if (modelAgents.length && !spec.models)
