@@ -35,7 +35,7 @@ export async function enqueueSweep(sweep: Sweep, o: SweepFlags, emit: (e: SweepE
   const queue = openQueue(checkUrl(o.queue!), o.queueName, redisNotice);
   const { signal, dispose } = stopSignal();
   try {
-    const r = await enqueue(queue, sweep);
+    const r = await enqueue(queue, sweep, o.budgetUsd ?? sweep.spec.budget_usd);
     io.progress(
       `sweep ${sweep.name}: ${r.added} job(s) enqueued, ${r.present} already there, ${r.retried} failed one(s) enqueued again (queue ${o.queueName})`,
     );

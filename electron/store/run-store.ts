@@ -106,6 +106,8 @@ export interface RunJob {
   sweep: string;
   cell: Record<string, unknown>;
   attempt: number;
+  /** The provider's real base URL when the run reached it through the sweep's rate-limiting gate. */
+  upstream?: string;
 }
 
 /** run.json's `worker` field. */

@@ -14,6 +14,7 @@ const JobSchema = z.strictObject({
   sweep: z.string().max(200),
   cell: z.record(z.string(), z.unknown()),
   attempt: z.number().int().positive(),
+  upstream: z.string().max(2000).optional(),
 });
 const WorkerSchema = z.strictObject({
   host: z.string().min(1).max(255),

@@ -12,6 +12,8 @@ import { BUILTIN_GAMES } from '../../games/index.ts';
 import { loadCatalog, type ProfileCatalog } from '../profiles/registry.ts';
 import { parseRunMeta, type RunWorker } from '../store/run-store.ts';
 import { sweepEnv } from './job-env.ts';
+import { providerOf, type ModelGate } from './model-gate.ts';
+import { limitsFor, type ProviderLimits } from './rate-limit.ts';
 import { runArgs, type RunSettings, type SweepJob } from './spec.ts';
 
 export const GAMEPILOT_BIN = path.resolve(import.meta.dirname, '..', '..', 'bin', 'gamepilot.mjs');
@@ -49,6 +51,18 @@ export interface JobContext {
   catalog?: ProfileCatalog;
   /** The worker process's identity for run.json (default: this process). */
   workerPid?: number;
+  /** Model requests go through this gate when the sweep sets rate limits for their provider. */
+  gate?: Pick<ModelGate, 'route'>;
+  rateLimits?: Record<string, ProviderLimits> | undefined;
+}
+
+/** The settings a job runs with: its provider reached through the gate when limits apply to it. */
+function gated(job: SweepJob, ctx: JobContext, env: NodeJS.ProcessEnv): { spec: RunSettings; upstream?: string } {
+  if (!ctx.gate || !job.cell.model) return { spec: ctx.spec };
+  const upstream = ctx.spec.base_url ?? env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
+  const limits = limitsFor(ctx.rateLimits, providerOf(upstream));
+  if (!limits.rpm && !limits.tpm) return { spec: ctx.spec };
+  return { spec: { ...ctx.spec, base_url: ctx.gate.route(upstream, limits) }, upstream };
 }
 
 export function workerIdentity(display: string | null, pid = process.pid): RunWorker {
@@ -62,11 +76,15 @@ export async function runJobAttempt(job: SweepJob, ctx: JobContext): Promise<{ o
   const dir = path.join(ctx.stagingDir, job.id, `a${ctx.attempt}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
+  const base = { ...process.env, ...ctx.env };
+  const { spec, upstream } = gated(job, ctx, base);
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...ctx.env,
+    ...base,
     DISPLAY: ctx.display,
-    ...sweepEnv({ id: job.id, sweep: job.sweep, cell: { ...job.cell }, attempt: ctx.attempt }, worker),
+    ...sweepEnv(
+      { id: job.id, sweep: job.sweep, cell: { ...job.cell }, attempt: ctx.attempt, ...(upstream ? { upstream } : {}) },
+      worker,
+    ),
   };
   delete env.WAYLAND_DISPLAY;
   const fail = (error: string, runDir?: string): { outcome: JobOutcome; runDir?: string } => ({
@@ -88,7 +106,7 @@ export async function runJobAttempt(job: SweepJob, ctx: JobContext): Promise<{ o
       if (!found) return fail(`${entry.profile.launch.join(' ')} opened no window matching /${title}/ within 20 s`);
       target = ['--window-id', found, '--profile', entry.profile.id];
     }
-    const args = ['run', ...target, ...runArgs(job.cell, ctx.spec), '--out', dir, '--json', '--quiet'];
+    const args = ['run', ...target, ...runArgs(job.cell, spec), '--out', dir, '--json', '--quiet'];
     const { code, signal, stdout, stderrTail } = await runChild(args, env, path.join(dir, 'run.log'), ctx.signal);
     const runDir = findRunDir(dir);
     if (!runDir)

@@ -14,6 +14,8 @@ import { groupAlive, startPrivateDisplay, type PrivateDisplay } from './display.
 import { runJobAttempt, type JobOutcome } from './job-run.ts';
 import type { Sweep, SweepJob } from './spec.ts';
 import { DirStorage } from './storage.ts';
+import { ModelGate } from './model-gate.ts';
+import { LocalRateLimiter } from './rate-limit.ts';
 import { Progress, type SweepEvent, type SweepSummary } from './progress.ts';
 
 export interface LocalSweepOptions {
@@ -56,6 +58,8 @@ export async function runLocalSweep(opts: LocalSweepOptions): Promise<SweepSumma
   const emit = (e: SweepEvent) => opts.onEvent?.(e);
   try {
     storage.reconcile();
+    const gate = sweep.spec.rate_limits ? new ModelGate(new LocalRateLimiter()) : undefined;
+    await gate?.start();
     const progress = new Progress(sweep, storage.where, opts.budgetUsd);
     const pending: { job: SweepJob; attempt: number }[] = [];
     for (const job of sweep.jobs) {
@@ -103,6 +107,7 @@ export async function runLocalSweep(opts: LocalSweepOptions): Promise<SweepSumma
               attempt: next.attempt,
               ...(opts.signal ? { signal: opts.signal } : {}),
               ...(opts.env ? { env: opts.env } : {}),
+              ...(gate ? { gate, rateLimits: sweep.spec.rate_limits } : {}),
             });
             if (outcome.status === 'completed' && runDir) {
               const stored = await storage.put(runDir, outcome);
@@ -141,7 +146,9 @@ export async function runLocalSweep(opts: LocalSweepOptions): Promise<SweepSumma
         await display?.close();
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, opts.workers) }, (_, i) => worker(i + 1)));
+    await Promise.all(Array.from({ length: Math.max(1, opts.workers) }, (_, i) => worker(i + 1))).finally(() =>
+      gate?.close(),
+    );
     for (const p of pending) progress.skip(p.job, opts.signal?.aborted ? 'the sweep was stopped' : 'not started');
     const summary = progress.summary(!!opts.signal?.aborted);
     writeFileAtomic(path.join(work, `${sweep.name}.summary.json`), JSON.stringify(summary, null, 2));

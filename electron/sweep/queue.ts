@@ -9,17 +9,26 @@
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { DelayedError, Queue, Worker, type Job } from 'bullmq';
+import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { startPrivateDisplay, type PrivateDisplay } from './display.ts';
 import { runJobAttempt, type JobOutcome } from './job-run.ts';
 import type { RunSettings, Sweep, SweepJob } from './spec.ts';
 import type { RunStorage } from './storage.ts';
+import { ModelGate } from './model-gate.ts';
+import { RedisRateLimiter, type ProviderLimits } from './rate-limit.ts';
 import { Progress, type SweepEvent, type SweepSummary } from './progress.ts';
 
 export interface QueueJobData {
   job: SweepJob;
   settings: RunSettings;
+  rateLimits?: Record<string, ProviderLimits>;
+  budgetUsd?: number;
+}
+
+/** What the sweep has spent so far, summed by the workers in Redis. */
+export function costKey(sweep: string): string {
+  return `gamepilot:sweep:${sweep}:cost_usd`;
 }
 
 /** A connection that waits out Redis restarts: backoff 0.2 s … 5 s, commands held meanwhile. */
@@ -47,7 +56,11 @@ function settingsOf(sweep: Sweep): RunSettings {
 }
 
 /** Adds the sweep's jobs (existing ids are left alone; failed ones get another round). */
-export async function enqueue(queue: Queue, sweep: Sweep): Promise<{ added: number; present: number; retried: number }> {
+export async function enqueue(
+  queue: Queue,
+  sweep: Sweep,
+  budgetUsd?: number,
+): Promise<{ added: number; present: number; retried: number }> {
   let added = 0;
   let retried = 0;
   for (const job of sweep.jobs) {
@@ -59,7 +72,13 @@ export async function enqueue(queue: Queue, sweep: Sweep): Promise<{ added: numb
       }
       continue;
     }
-    await queue.add(sweep.name, { job, settings: settingsOf(sweep) } satisfies QueueJobData, {
+    const data: QueueJobData = {
+      job,
+      settings: settingsOf(sweep),
+      ...(sweep.spec.rate_limits ? { rateLimits: sweep.spec.rate_limits } : {}),
+      ...(budgetUsd !== undefined ? { budgetUsd } : {}),
+    };
+    await queue.add(sweep.name, data, {
       jobId: job.id,
       attempts: sweep.spec.retries + 1,
       backoff: { type: 'fixed', delay: 1000 },
@@ -167,8 +186,11 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
   let finished = 0;
   const staging = path.join(path.resolve(opts.out), '.sweep', 'work');
 
+  const gate = new ModelGate(new RedisRateLimiter(connection));
+  await gate.start();
+
   const processor = async (job: Job<QueueJobData>, token?: string): Promise<JobOutcome> => {
-    const { job: sweepJob, settings } = job.data;
+    const { job: sweepJob, settings, rateLimits, budgetUsd } = job.data;
     const slot = free.pop()!;
     const attempt = job.attemptsStarted || 1;
     try {
@@ -177,6 +199,11 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
         opts.emit({ type: 'job-end', job: sweepJob.id, status: 'completed', attempt, worker: slot.n, run_id: prior.run_id, mean: prior.mean, cost_usd: prior.cost_usd });
         return prior; // a retried job whose run is already stored is not run again
       }
+      if (budgetUsd !== undefined) {
+        const spent = Number(await connection.get(costKey(sweepJob.sweep))) || 0;
+        if (spent >= budgetUsd)
+          throw new UnrecoverableError(`the sweep's budget of $${budgetUsd} is spent ($${spent.toFixed(4)}); not started`);
+      }
       opts.emit({ type: 'job-start', job: sweepJob.id, attempt, worker: slot.n, display: slot.d.display });
       const { outcome, runDir } = await runJobAttempt(sweepJob, {
         spec: settings,
@@ -184,7 +211,10 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
         stagingDir: staging,
         attempt,
         signal: stop.signal,
+        gate,
+        rateLimits,
       });
+      if (outcome.cost_usd) await connection.incrbyfloat(costKey(sweepJob.sweep), outcome.cost_usd);
       if (outcome.status === 'completed' && runDir) {
         const stored = await opts.storage.put(runDir, outcome); // stored before the queue job completes
         rmSync(path.join(staging, sweepJob.id), { recursive: true, force: true });
@@ -223,6 +253,7 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
   await worker.close();
   await done.catch(() => {});
   await connection.quit().catch(() => connection.disconnect());
+  await gate.close();
   for (const d of displays) await d.close();
   return finished;
 }
