@@ -21,6 +21,8 @@ export type SweepEvent =
       mean: number | null;
       cost_usd: number | null;
       error?: string;
+      /** Queue workers: the worker process's resident memory after the job (MB). */
+      rss_mb?: number;
     }
   | ProgressEvent
   | { type: 'end'; summary: SweepSummary };

@@ -155,6 +155,11 @@ function failed(job: Job, sweep: Sweep): JobOutcome {
   };
 }
 
+/** The worker process's resident memory (MB), reported with each job so its growth can be watched. */
+function rssMb(): number {
+  return Math.round(process.memoryUsage.rss() / 1e5) / 10;
+}
+
 export interface QueueWorkerOptions {
   url: string;
   queueName: string;
@@ -196,7 +201,7 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
     try {
       const prior = await opts.storage.finished(sweepJob.id);
       if (prior) {
-        opts.emit({ type: 'job-end', job: sweepJob.id, status: 'completed', attempt, worker: slot.n, run_id: prior.run_id, mean: prior.mean, cost_usd: prior.cost_usd });
+        opts.emit({ type: 'job-end', job: sweepJob.id, status: 'completed', attempt, worker: slot.n, run_id: prior.run_id, mean: prior.mean, cost_usd: prior.cost_usd, rss_mb: rssMb() });
         return prior; // a retried job whose run is already stored is not run again
       }
       if (budgetUsd !== undefined) {
@@ -218,7 +223,7 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
       if (outcome.status === 'completed' && runDir) {
         const stored = await opts.storage.put(runDir, outcome); // stored before the queue job completes
         rmSync(path.join(staging, sweepJob.id), { recursive: true, force: true });
-        opts.emit({ type: 'job-end', job: sweepJob.id, status: 'completed', attempt, worker: slot.n, run_id: stored.run_id, mean: stored.mean, cost_usd: stored.cost_usd });
+        opts.emit({ type: 'job-end', job: sweepJob.id, status: 'completed', attempt, worker: slot.n, run_id: stored.run_id, mean: stored.mean, cost_usd: stored.cost_usd, rss_mb: rssMb() });
         return stored;
       }
       if (stop.signal.aborted) {
