@@ -120,6 +120,29 @@ describe('gamepilot sweep (local pool)', () => {
     );
   }, 400_000);
 
+  it('starts a profile’s launch command on each worker’s own display and plays that window', async () => {
+    const mines = path.join(tmp, 'mines.yaml');
+    writeFileSync(mines, 'games: [sgt-mines]\nagents: [random]\ntrials: 2\nmax_steps: 4\n');
+    const dir = path.join(tmp, 'mines');
+    const r = await new Promise<number | null>((resolve) => {
+      const c = spawnCli(['sweep', mines, '--out', dir, '--workers', '2']);
+      c.stdout!.resume();
+      c.stderr!.resume();
+      c.on('exit', resolve);
+    });
+    expect(r).toBe(0);
+    const metas = readdirSync(dir)
+      .filter((n) => existsSync(path.join(dir, n, 'run.json')))
+      .map((n) => JSON.parse(readFileSync(path.join(dir, n, 'run.json'), 'utf8')));
+    expect(metas).toHaveLength(2);
+    for (const m of metas) {
+      expect(m.status).toBe('completed');
+      expect(m.target.kind).toBe('window');
+      expect(m.profile.id).toBe('sgt-mines');
+    }
+    expect(new Set(metas.map((m) => m.worker.display)).size).toBe(2);
+  }, 200_000);
+
   it('refuses an unknown axis or value with its line, before running anything', async () => {
     const bad = path.join(tmp, 'bad.yaml');
     writeFileSync(bad, 'games: [2048]\nagents:\n  - random\n  - wizard\ntrials: 2\n');
