@@ -57,6 +57,8 @@ const COMMANDS = [
   'profiles',
   'profile',
   'memory',
+  'sweep',
+  'worker',
 ];
 
 describe('gamepilot --help', () => {
@@ -315,5 +317,20 @@ describe('the README agrees with the declaration', () => {
       for (const flag of rest!.match(/--[a-z][\w-]*/g) ?? [])
         expect(declared.has(flag) || flag === '--help', `${flag} in: ${line}`).toBe(true);
     }
+  });
+});
+
+describe('gamepilot sweep / worker options', () => {
+  it('takes the sweep file and its options, and refuses bad ones before anything runs', async () => {
+    const ok = await parse(['sweep', 'm.yaml', '--workers', '3', '--budget-usd', '2.5']);
+    expect(ok.calls).toEqual([
+      { command: 'sweep', args: ['m.yaml', expect.objectContaining({ workers: 3, budgetUsd: 2.5, out: 'runs', queueName: 'gamepilot' })] },
+    ]);
+    expect((await parse(['sweep', 'm.yaml', '--workers', '0'])).code).toBe(2);
+    expect((await parse(['sweep'])).code).toBe(2);
+    expect((await parse(['worker'])).stderr).toMatch(/--queue/);
+    const w = await parse(['worker', '--queue', 'redis://127.0.0.1:6379', '--displays', '2']);
+    expect(w.calls[0]!.args[0]).toMatchObject({ queue: 'redis://127.0.0.1:6379', displays: 2, out: 'runs' });
+    expect((await parse(['worker', '--queue', 'redis://x', '--queue-name', 'a b'])).code).toBe(2);
   });
 });
