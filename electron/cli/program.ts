@@ -685,14 +685,19 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .action(act((o: WebFlags) => actions.web(o)));
 
   const queueName = () =>
-    patternOption('--queue-name <name>', 'the BullMQ queue', /^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, - and _').default(
-      'gamepilot',
-    );
+    patternOption(
+      '--queue-name <name>',
+      'the BullMQ queue',
+      /^[A-Za-z0-9_-]{1,64}$/,
+      'letters, digits, - and _',
+    ).default('gamepilot');
   program
     .command('sweep')
     .description('run a matrix of jobs (sweep file: games × agents × models × … × trials), each an ordinary run')
     .argument('<file>', 'the sweep file (YAML)')
-    .addOption(intOption('--workers <n>', 'parallel workers, each on its own private display', { min: 1, max: 64 }).default(2))
+    .addOption(
+      intOption('--workers <n>', 'parallel workers, each on its own private display', { min: 1, max: 64 }).default(2),
+    )
     .addOption(new Option('--out <dir>', 'folder for run folders (finished jobs there are not rerun)').default('runs'))
     .addOption(numberOption('--budget-usd <usd>', 'start no new job once this much has been spent', { min: 0 }))
     .addOption(new Option('--queue <url>', 'enqueue the jobs on a Redis queue (redis://…) for `gamepilot worker`s'))
@@ -706,10 +711,15 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .description("take sweep jobs from a Redis queue and run them, each on one of this worker's private displays")
     .requiredOption('--queue <url>', 'the Redis queue (redis://host:port)')
     .addOption(queueName())
-    .addOption(intOption('--displays <n>', 'jobs at once, each on its own private display', { min: 1, max: 64 }).default(1))
+    .addOption(
+      intOption('--displays <n>', 'jobs at once, each on its own private display', { min: 1, max: 64 }).default(1),
+    )
     .addOption(new Option('--out <dir>', 'local folder for runs in progress').default('runs'))
     .addOption(
-      new Option('--storage <dir|s3://bucket/prefix>', 'where finished run folders go (S3: endpoint and keys from env)'),
+      new Option(
+        '--storage <dir|s3://bucket/prefix>',
+        'where finished run folders go (S3: endpoint and keys from env)',
+      ),
     )
     .addOption(intOption('--max-jobs <n>', 'exit after this many jobs', { min: 1 }))
     .addOption(new Option('--json', 'events as JSON lines on stdout'))

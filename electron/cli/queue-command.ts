@@ -9,12 +9,17 @@ import { UsageError } from './options.ts';
 import type { SweepFlags, WorkerFlags } from './program.ts';
 
 function checkUrl(url: string): string {
-  if (!/^rediss?:\/\/[^\s]+$/.test(url)) throw new UsageError(`--queue takes redis://host:port (or rediss://), got "${url}"`);
+  if (!/^rediss?:\/\/[^\s]+$/.test(url))
+    throw new UsageError(`--queue takes redis://host:port (or rediss://), got "${url}"`);
   return url;
 }
 
 function redisNotice(state: 'down' | 'up', detail?: string) {
-  io.log(state === 'down' ? `Redis is away (${detail ?? 'no connection'}): waiting, reconnecting with backoff` : 'Redis is back');
+  io.log(
+    state === 'down'
+      ? `Redis is away (${detail ?? 'no connection'}): waiting, reconnecting with backoff`
+      : 'Redis is back',
+  );
 }
 
 function stopSignal(): { signal: AbortSignal; dispose: () => void } {

@@ -66,4 +66,3 @@ export async function workerCommand(o: WorkerFlags): Promise<number> {
   const { runQueueWorker } = await import('./queue-command.ts');
   return runQueueWorker(o, printer(o.json));
 }
-

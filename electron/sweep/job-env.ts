@@ -32,7 +32,8 @@ function parse<S extends z.ZodType>(env: NodeJS.ProcessEnv, name: string, schema
     throw new CodedError('bad-input', `${name} is not JSON`);
   }
   const r = schema.safeParse(data);
-  if (!r.success) throw new CodedError('bad-input', `${name}: ${r.error.issues[0]!.path.join('.')} ${r.error.issues[0]!.message}`);
+  if (!r.success)
+    throw new CodedError('bad-input', `${name}: ${r.error.issues[0]!.path.join('.')} ${r.error.issues[0]!.message}`);
   return r.data;
 }
 

@@ -14,7 +14,14 @@ import type { ProviderLimits, RateLimiter } from './rate-limit.ts';
 
 /** Largest request relayed (frames are base64 in the body). */
 const MAX_BODY = 64 * 1024 * 1024;
-const HOP_HEADERS = new Set(['host', 'connection', 'content-length', 'accept-encoding', 'keep-alive', 'transfer-encoding']);
+const HOP_HEADERS = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'accept-encoding',
+  'keep-alive',
+  'transfer-encoding',
+]);
 
 /** A rough token count of a chat request, before the provider says: text / 4, ~1100 an image, plus the answer's cap. */
 export function estimateTokens(body: unknown): number {
@@ -123,8 +130,7 @@ export class ModelGate {
     this.stats.waitedMs += performance.now() - waited;
     this.stats.requests++;
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers))
-      if (!HOP_HEADERS.has(k) && typeof v === 'string') headers[k] = v;
+    for (const [k, v] of Object.entries(req.headers)) if (!HOP_HEADERS.has(k) && typeof v === 'string') headers[k] = v;
     const upstream = await fetch(`${route.upstream}${m![2] ?? ''}`, {
       method: req.method ?? 'GET',
       headers,

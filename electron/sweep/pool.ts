@@ -123,7 +123,10 @@ export async function runLocalSweep(opts: LocalSweepOptions): Promise<SweepSumma
               pending.push({ job: next.job, attempt: next.attempt + 1 });
             } else {
               progress.failed(outcome);
-              writeFileAtomic(path.join(storage.where, '.jobs', `${next.job.id}.failed.json`), JSON.stringify(outcome, null, 2));
+              writeFileAtomic(
+                path.join(storage.where, '.jobs', `${next.job.id}.failed.json`),
+                JSON.stringify(outcome, null, 2),
+              );
               emit(progress.jobEvent(next.job.id, 'failed', next.attempt, n, outcome));
             }
           } catch (err) {
@@ -188,4 +191,3 @@ function aborted(signal: AbortSignal | undefined): Promise<void> {
     else signal.addEventListener('abort', () => r(), { once: true });
   });
 }
-

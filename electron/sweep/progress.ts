@@ -52,7 +52,13 @@ export interface SweepSummary {
   budget_reached: boolean;
   stopped: boolean;
   wall_s: number;
-  jobs: { id: string; status: 'completed' | 'failed' | 'skipped'; run_id: string | null; mean: number | null; error?: string }[];
+  jobs: {
+    id: string;
+    status: 'completed' | 'failed' | 'skipped';
+    run_id: string | null;
+    mean: number | null;
+    error?: string;
+  }[];
 }
 
 export class Progress {
@@ -108,7 +114,8 @@ export class Progress {
     });
   }
   skip(job: SweepJob, why: string) {
-    if (!this.jobs.has(job.id)) this.jobs.set(job.id, { id: job.id, status: 'skipped', run_id: null, mean: null, error: why });
+    if (!this.jobs.has(job.id))
+      this.jobs.set(job.id, { id: job.id, status: 'skipped', run_id: null, mean: null, error: why });
   }
   budgetReached(): boolean {
     return this.budgetUsd !== undefined && this.cost >= this.budgetUsd;
@@ -153,12 +160,14 @@ export class Progress {
       cost_usd: round(this.cost),
       elapsed_s: Math.round(elapsed),
       // Throughput of this session (parallel workers included) over what is left.
-      eta_s: this.doneNow + this.failedCount > 0 ? Math.round((elapsed / (this.doneNow + this.failedCount)) * left) : null,
+      eta_s:
+        this.doneNow + this.failedCount > 0 ? Math.round((elapsed / (this.doneNow + this.failedCount)) * left) : null,
     };
   }
   summary(stopped: boolean): SweepSummary {
     const jobs = this.sweep.jobs.map(
-      (j) => this.jobs.get(j.id) ?? { id: j.id, status: 'skipped' as const, run_id: null, mean: null, error: 'not started' },
+      (j) =>
+        this.jobs.get(j.id) ?? { id: j.id, status: 'skipped' as const, run_id: null, mean: null, error: 'not started' },
     );
     return {
       sweep: this.sweep.name,

@@ -184,7 +184,9 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
     opts.emit({ type: 'worker', worker: i + 1, display: d.display, pid: process.pid });
   }
   const free = displays.map((d, i) => ({ d, n: i + 1 }));
-  const connection = connect(opts.url, (state, detail) => opts.emit({ type: 'redis', state, ...(detail ? { detail } : {}) }));
+  const connection = connect(opts.url, (state, detail) =>
+    opts.emit({ type: 'redis', state, ...(detail ? { detail } : {}) }),
+  );
   const stop = new AbortController();
   opts.signal?.addEventListener('abort', () => stop.abort(), { once: true });
   let taken = 0;
@@ -201,13 +203,25 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
     try {
       const prior = await opts.storage.finished(sweepJob.id);
       if (prior) {
-        opts.emit({ type: 'job-end', job: sweepJob.id, status: 'completed', attempt, worker: slot.n, run_id: prior.run_id, mean: prior.mean, cost_usd: prior.cost_usd, rss_mb: rssMb() });
+        opts.emit({
+          type: 'job-end',
+          job: sweepJob.id,
+          status: 'completed',
+          attempt,
+          worker: slot.n,
+          run_id: prior.run_id,
+          mean: prior.mean,
+          cost_usd: prior.cost_usd,
+          rss_mb: rssMb(),
+        });
         return prior; // a retried job whose run is already stored is not run again
       }
       if (budgetUsd !== undefined) {
         const spent = Number(await connection.get(costKey(sweepJob.sweep))) || 0;
         if (spent >= budgetUsd)
-          throw new UnrecoverableError(`the sweep's budget of $${budgetUsd} is spent ($${spent.toFixed(4)}); not started`);
+          throw new UnrecoverableError(
+            `the sweep's budget of $${budgetUsd} is spent ($${spent.toFixed(4)}); not started`,
+          );
       }
       opts.emit({ type: 'job-start', job: sweepJob.id, attempt, worker: slot.n, display: slot.d.display });
       const { outcome, runDir } = await runJobAttempt(sweepJob, {
@@ -223,7 +237,17 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
       if (outcome.status === 'completed' && runDir) {
         const stored = await opts.storage.put(runDir, outcome); // stored before the queue job completes
         rmSync(path.join(staging, sweepJob.id), { recursive: true, force: true });
-        opts.emit({ type: 'job-end', job: sweepJob.id, status: 'completed', attempt, worker: slot.n, run_id: stored.run_id, mean: stored.mean, cost_usd: stored.cost_usd, rss_mb: rssMb() });
+        opts.emit({
+          type: 'job-end',
+          job: sweepJob.id,
+          status: 'completed',
+          attempt,
+          worker: slot.n,
+          run_id: stored.run_id,
+          mean: stored.mean,
+          cost_usd: stored.cost_usd,
+          rss_mb: rssMb(),
+        });
         return stored;
       }
       if (stop.signal.aborted) {
@@ -231,7 +255,17 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
         await job.moveToDelayed(Date.now(), token);
         throw new DelayedError();
       }
-      opts.emit({ type: 'job-end', job: sweepJob.id, status: attempt < (job.opts.attempts ?? 1) ? 'retry' : 'failed', attempt, worker: slot.n, run_id: outcome.run_id, mean: null, cost_usd: outcome.cost_usd, ...(outcome.error ? { error: outcome.error } : {}) });
+      opts.emit({
+        type: 'job-end',
+        job: sweepJob.id,
+        status: attempt < (job.opts.attempts ?? 1) ? 'retry' : 'failed',
+        attempt,
+        worker: slot.n,
+        run_id: outcome.run_id,
+        mean: null,
+        cost_usd: outcome.cost_usd,
+        ...(outcome.error ? { error: outcome.error } : {}),
+      });
       throw new Error(outcome.error ?? 'the run failed');
     } finally {
       free.push(slot);
@@ -254,7 +288,9 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
   });
   worker.on('error', () => {}); // connection errors: reported through `connect`, retried by ioredis
   const done = worker.run();
-  await new Promise<void>((r) => (stop.signal.aborted ? r() : stop.signal.addEventListener('abort', () => r(), { once: true })));
+  await new Promise<void>((r) =>
+    stop.signal.aborted ? r() : stop.signal.addEventListener('abort', () => r(), { once: true }),
+  );
   await worker.close();
   await done.catch(() => {});
   await connection.quit().catch(() => connection.disconnect());

@@ -156,6 +156,13 @@ export class RedisRateLimiter implements RateLimiter {
   async settle(provider: string, l: ProviderLimits, delta: number): Promise<void> {
     if (!l.tpm || delta === 0) return;
     const [sec, usec] = await this.redis.time();
-    await this.redis.eval(SETTLE, 1, this.keys(provider)[1], l.tpm, delta, Number(sec) * 1000 + Math.floor(Number(usec) / 1000));
+    await this.redis.eval(
+      SETTLE,
+      1,
+      this.keys(provider)[1],
+      l.tpm,
+      delta,
+      Number(sec) * 1000 + Math.floor(Number(usec) / 1000),
+    );
   }
 }

@@ -161,7 +161,11 @@ export function parseSweep(source: string, file: string, catalog: ProfileCatalog
     if (windowGame) refuse(['action_space'], 'action_space', `semantic needs built-in games ("${windowGame}" is not)`);
   }
   if (spec.reflection.some((m) => m === 'self-t' || m === 'self') && !spec.tutorial)
-    refuse(['reflection'], 'reflection', 'self-t and self need a tutorial: (a video, frames folder, run folder or "solver")');
+    refuse(
+      ['reflection'],
+      'reflection',
+      'self-t and self need a tutorial: (a video, frames folder, run folder or "solver")',
+    );
   if (spec.agents.includes('solver')) {
     const noSolver = spec.games.find((g) => !BUILTIN_GAMES[g]);
     if (noSolver) refuse(['agents'], 'agents', `solver plays built-in games only ("${noSolver}" is not)`);

@@ -28,7 +28,10 @@ afterAll(async () => {
 
 function sweepFile(name: string, body: string): string {
   const f = path.join(tmp, name);
-  writeFileSync(f, `games: [2048]\nagents: [vlm]\nmodels: [test-vlm]\nbase_url: ${server.baseURL}\nprice_in: 1\nprice_out: 2\n${body}`);
+  writeFileSync(
+    f,
+    `games: [2048]\nagents: [vlm]\nmodels: [test-vlm]\nbase_url: ${server.baseURL}\nprice_in: 1\nprice_out: 2\n${body}`,
+  );
   return f;
 }
 
@@ -63,17 +66,22 @@ describe('sweep limits', () => {
 
   it('starts no new job once the budget is spent', async () => {
     const f = sweepFile('budget.yaml', 'trials: 5\nmax_steps: 2\n');
-    const r = await runCli(['sweep', f, '--out', path.join(tmp, 'budget'), '--workers', '2', '--budget-usd', '0.0001', '--json'], {
-      env: { OPENAI_API_KEY: 'sk-sweep-test' },
-      timeoutMs: 300_000,
-    });
+    const r = await runCli(
+      ['sweep', f, '--out', path.join(tmp, 'budget'), '--workers', '2', '--budget-usd', '0.0001', '--json'],
+      {
+        env: { OPENAI_API_KEY: 'sk-sweep-test' },
+        timeoutMs: 300_000,
+      },
+    );
     expect(r.code).toBe(1);
     const summary = JSON.parse(r.stdout.trim().split('\n').at(-1)!).summary;
     expect(summary.budget_reached).toBe(true);
     expect(summary.completed).toBeGreaterThanOrEqual(1);
     expect(summary.completed).toBeLessThanOrEqual(2); // the two already running when it was spent
     expect(summary.skipped).toBe(5 - summary.completed);
-    expect(summary.jobs.filter((j: any) => j.status === 'skipped').every((j: any) => /budget/.test(j.error))).toBe(true);
+    expect(summary.jobs.filter((j: any) => j.status === 'skipped').every((j: any) => /budget/.test(j.error))).toBe(
+      true,
+    );
     expect(summary.cost_usd).toBeGreaterThan(0.0001);
   }, 300_000);
 });

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnCli } from '../helpers/cli.ts';
+import { onJsonLines } from '../helpers/json-lines.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'gp-sweep-'));
 const out = path.join(tmp, 'runs');
@@ -28,22 +29,13 @@ function sweep(until?: { completions: number; signal: NodeJS.Signals }): Promise
   return new Promise((resolve) => {
     const child = spawnCli(['sweep', file, '--out', out, '--workers', '2', '--json']);
     const lines: any[] = [];
-    let buf = '';
     let sent = false;
-    child.stdout!.on('data', (d) => {
-      buf += d;
-      let i: number;
-      while ((i = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, i);
-        buf = buf.slice(i + 1);
-        if (!line.trim()) continue;
-        const e = JSON.parse(line);
-        lines.push(e);
-        const done = lines.filter((x) => x.type === 'job-end' && x.status === 'completed').length;
-        if (until && !sent && done >= until.completions) {
-          sent = true;
-          child.kill(until.signal);
-        }
+    onJsonLines(child.stdout!, (e) => {
+      lines.push(e);
+      const done = lines.filter((x) => x.type === 'job-end' && x.status === 'completed').length;
+      if (until && !sent && done >= until.completions) {
+        sent = true;
+        child.kill(until.signal);
       }
     });
     child.stderr!.resume();

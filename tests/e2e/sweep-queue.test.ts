@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, spawnCli } from '../helpers/cli.ts';
 import { freePort, RedisServer } from '../helpers/redis.ts';
+import { onJsonLines } from '../helpers/json-lines.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'gp-queue-'));
 const file = path.join(tmp, 'pair.yaml');
@@ -31,17 +32,8 @@ function follow(args: string[]) {
   const child = spawnCli(args);
   started.push(child);
   const events: any[] = [];
-  let buf = '';
   let stderr = '';
-  child.stdout!.on('data', (d) => {
-    buf += d;
-    let i: number;
-    while ((i = buf.indexOf('\n')) >= 0) {
-      const line = buf.slice(0, i).trim();
-      buf = buf.slice(i + 1);
-      if (line) events.push(JSON.parse(line));
-    }
-  });
+  onJsonLines(child.stdout!, (e) => events.push(e));
   child.stderr!.on('data', (d) => (stderr += d));
   const exit = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   return { child, events, exit, stderr: () => stderr };
@@ -49,7 +41,9 @@ function follow(args: string[]) {
 
 function outcomes(dir: string): Map<string, any> {
   const m = new Map<string, any>();
-  for (const f of readdirSync(path.join(dir, '.jobs')).filter((n) => /^[^.].*\.json$/.test(n) && !n.endsWith('.failed.json'))) {
+  for (const f of readdirSync(path.join(dir, '.jobs')).filter(
+    (n) => /^[^.].*\.json$/.test(n) && !n.endsWith('.failed.json'),
+  )) {
     const o = JSON.parse(readFileSync(path.join(dir, '.jobs', f), 'utf8'));
     m.set(o.job_id, o);
   }
@@ -76,7 +70,9 @@ describe('gamepilot sweep --queue with gamepilot workers (BullMQ, real Redis)', 
     const watch = follow(['sweep', file, '--queue', redis.url, '--wait', '--out', shared, '--json']);
 
     // Worker A finishes one job, starts another, and is killed in the middle of it.
-    await expect.poll(() => a.events.filter((e) => e.type === 'job-start').length, { timeout: 120_000 }).toBeGreaterThanOrEqual(2);
+    await expect
+      .poll(() => a.events.filter((e) => e.type === 'job-start').length, { timeout: 120_000 })
+      .toBeGreaterThanOrEqual(2);
     const killedJob = a.events.filter((e) => e.type === 'job-start').at(-1).job;
     await new Promise((r) => setTimeout(r, 800));
     a.child.kill('SIGKILL');

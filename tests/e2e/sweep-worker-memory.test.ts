@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, spawnCli } from '../helpers/cli.ts';
 import { freePort, RedisServer } from '../helpers/redis.ts';
+import { onJsonLines } from '../helpers/json-lines.ts';
 
 const JOBS = Number(process.env.GAMEPILOT_MEMORY_JOBS ?? 30);
 const tmp = mkdtempSync(path.join(tmpdir(), 'gp-worker-mem-'));
@@ -40,17 +41,19 @@ describe('gamepilot worker memory', () => {
     writeFileSync(file, `name: many\ngames: [tictactoe]\nagents: [solver]\ntrials: ${JOBS}\n`);
     const enq = await runCli(['sweep', file, '--queue', redis.url]);
     expect(enq.code, enq.stderr).toBe(0);
-    const worker = spawnCli(['worker', '--queue', redis.url, '--displays', '2', '--out', path.join(tmp, 'runs'), '--json']);
+    const worker = spawnCli([
+      'worker',
+      '--queue',
+      redis.url,
+      '--displays',
+      '2',
+      '--out',
+      path.join(tmp, 'runs'),
+      '--json',
+    ]);
     const rss: number[] = [];
-    let buf = '';
-    worker.stdout!.on('data', (d) => {
-      buf += d;
-      let i: number;
-      while ((i = buf.indexOf('\n')) >= 0) {
-        const e = JSON.parse(buf.slice(0, i));
-        buf = buf.slice(i + 1);
-        if (e.type === 'job-end' && e.status === 'completed') rss.push(e.rss_mb);
-      }
+    onJsonLines(worker.stdout!, (e) => {
+      if (e.type === 'job-end' && e.status === 'completed') rss.push(e.rss_mb);
     });
     worker.stderr!.resume();
     const exit = new Promise((r) => worker.on('exit', r));
@@ -60,7 +63,9 @@ describe('gamepilot worker memory', () => {
     await exit;
     const first = Math.max(...rss.slice(0, 10));
     const last = Math.max(...rss.slice(-10));
-    console.log(`worker RSS over ${JOBS} jobs: first 10 max ${first} MB, last 10 max ${last} MB, all max ${Math.max(...rss)} MB`);
+    console.log(
+      `worker RSS over ${JOBS} jobs: first 10 max ${first} MB, last 10 max ${last} MB, all max ${Math.max(...rss)} MB`,
+    );
     expect(last).toBeLessThan(first * 1.25 + 15);
   }, 900_000);
 });

@@ -42,7 +42,20 @@ export class RedisServer {
     mkdirSync(this.dir, { recursive: true });
     this.proc = spawn(
       'redis-server',
-      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', this.dir],
+      [
+        '--port',
+        String(this.port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'always',
+        '--dir',
+        this.dir,
+      ],
       { detached: true, stdio: 'ignore' },
     );
     const until = Date.now() + 10_000;

@@ -324,7 +324,10 @@ describe('gamepilot sweep / worker options', () => {
   it('takes the sweep file and its options, and refuses bad ones before anything runs', async () => {
     const ok = await parse(['sweep', 'm.yaml', '--workers', '3', '--budget-usd', '2.5']);
     expect(ok.calls).toEqual([
-      { command: 'sweep', args: ['m.yaml', expect.objectContaining({ workers: 3, budgetUsd: 2.5, out: 'runs', queueName: 'gamepilot' })] },
+      {
+        command: 'sweep',
+        args: ['m.yaml', expect.objectContaining({ workers: 3, budgetUsd: 2.5, out: 'runs', queueName: 'gamepilot' })],
+      },
     ]);
     expect((await parse(['sweep', 'm.yaml', '--workers', '0'])).code).toBe(2);
     expect((await parse(['sweep'])).code).toBe(2);

@@ -31,7 +31,7 @@ describe('rate limits', () => {
   });
 
   it('counts tokens, and settles an estimate against the reported usage', async () => {
-    let now = 0;
+    const now = 0;
     const rl = new LocalRateLimiter(() => now);
     const l = { tpm: 1000 };
     expect(rl.tryTake('p', l, 800)).toBe(0);
@@ -57,7 +57,9 @@ describe('rate limits', () => {
       ],
     };
     expect(estimateTokens(body)).toBe(100 + 1100 + 300);
-    expect(usageIn('data: {"choices":[]}\n\ndata: {"usage":{"prompt_tokens":1200,"completion_tokens":80}}\n\n')).toBe(1280);
+    expect(usageIn('data: {"choices":[]}\n\ndata: {"usage":{"prompt_tokens":1200,"completion_tokens":80}}\n\n')).toBe(
+      1280,
+    );
     expect(usageIn('{"choices":[]}')).toBeUndefined();
   });
 });

@@ -18,21 +18,28 @@ describe('sweep files', () => {
     expect(s.name).toBe('pair');
     expect(s.jobs).toHaveLength(12);
     expect(new Set(s.jobs.map((j) => j.id)).size).toBe(12);
-    const seeds = s.jobs.filter((j) => j.cell.game === '2048' && j.cell.agent === 'random').map((j) => runArgs(j.cell, s.spec));
+    const seeds = s.jobs
+      .filter((j) => j.cell.game === '2048' && j.cell.agent === 'random')
+      .map((j) => runArgs(j.cell, s.spec));
     expect(seeds.map((a) => a[a.indexOf('--seed') + 1])).toEqual(['0', '1', '2']);
     expect(seeds[0]).toContain('--max-steps');
   });
 
   it('gives the same ids however the file is written, and new ones when a cell changes', () => {
     const a = parseSweep('games: [2048, tictactoe]\nagents: [random]\ntrials: 2\n', 'a.yaml').jobs.map((j) => j.id);
-    const b = parseSweep('trials: 2\nagents: random\ngames:\n  - tictactoe\n  - 2048\n', 'a.yaml').jobs.map((j) => j.id);
+    const b = parseSweep('trials: 2\nagents: random\ngames:\n  - tictactoe\n  - 2048\n', 'a.yaml').jobs.map(
+      (j) => j.id,
+    );
     expect([...b].sort()).toEqual([...a].sort());
     const c = parseSweep('games: [2048, tictactoe]\nagents: [random]\ntrials: 2\nmax_steps: 9\n', 'a.yaml').jobs;
     expect(c.some((j) => a.includes(j.id))).toBe(false);
   });
 
   it('collapses axes that do not apply: no model or reflection for baselines', () => {
-    const s = parseSweep('games: 2048\nagents: [random, vlm]\nmodels: [m1, m2]\nreflection: [none, self-f]\n', 'r.yaml');
+    const s = parseSweep(
+      'games: 2048\nagents: [random, vlm]\nmodels: [m1, m2]\nreflection: [none, self-f]\n',
+      'r.yaml',
+    );
     expect(s.jobs.filter((j) => j.cell.agent === 'random')).toHaveLength(1);
     expect(s.jobs.filter((j) => j.cell.agent === 'vlm')).toHaveLength(4);
   });
