@@ -101,6 +101,13 @@ export class Progress {
   }
   interrupted(o: JobOutcome) {
     this.cost += o.cost_usd ?? 0;
+    this.jobs.set(o.job_id, {
+      id: o.job_id,
+      status: 'skipped',
+      run_id: null,
+      mean: null,
+      error: 'stopped while running',
+    });
   }
   failed(o: JobOutcome) {
     this.failedCount++;
