@@ -11,9 +11,10 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { startPrivateDisplay, type PrivateDisplay } from './display.ts';
+import { z } from 'zod';
+import { groupAlive, startPrivateDisplay, type PrivateDisplay } from './display.ts';
 import { runJobAttempt, type JobOutcome } from './job-run.ts';
-import type { RunSettings, Sweep, SweepJob } from './spec.ts';
+import { RunSettingsSchema, SweepJobSchema, type RunSettings, type Sweep, type SweepJob } from './spec.ts';
 import type { RunStorage } from './storage.ts';
 import { ModelGate } from './model-gate.ts';
 import { RedisRateLimiter, type ProviderLimits } from './rate-limit.ts';
@@ -155,6 +156,28 @@ function failed(job: Job, sweep: Sweep): JobOutcome {
   };
 }
 
+const QueueJobDataSchema = z.strictObject({
+  job: SweepJobSchema,
+  settings: RunSettingsSchema,
+  rateLimits: z
+    .record(
+      z.string(),
+      z.strictObject({ rpm: z.number().positive().optional(), tpm: z.number().positive().optional() }),
+    )
+    .optional(),
+  budgetUsd: z.number().nonnegative().optional(),
+});
+
+/** Job data from Redis, checked before it becomes a command line; a bad job fails at once, never retried. */
+export function checkJobData(data: unknown): QueueJobData {
+  const r = QueueJobDataSchema.safeParse(data);
+  if (!r.success) {
+    const i = r.error.issues[0]!;
+    throw new UnrecoverableError(`the queue job is not a sweep job: ${i.path.join('.')}: ${i.message}`);
+  }
+  return r.data as QueueJobData;
+}
+
 /** The worker process's resident memory (MB), reported with each job so its growth can be watched. */
 function rssMb(): number {
   return Math.round(process.memoryUsage.rss() / 1e5) / 10;
@@ -197,10 +220,16 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
   await gate.start();
 
   const processor = async (job: Job<QueueJobData>, token?: string): Promise<JobOutcome> => {
-    const { job: sweepJob, settings, rateLimits, budgetUsd } = job.data;
+    const { job: sweepJob, settings, rateLimits, budgetUsd } = checkJobData(job.data);
     const slot = free.pop()!;
     const attempt = job.attemptsStarted || 1;
     try {
+      if (!groupAlive(slot.d.pgid)) {
+        // Its Xvfb died (it happens): a fresh display before the next job.
+        await slot.d.close();
+        slot.d = await startPrivateDisplay({ ...(opts.displaySize ? { size: opts.displaySize } : {}) });
+        opts.emit({ type: 'worker', worker: slot.n, display: slot.d.display, pid: process.pid });
+      }
       const prior = await opts.storage.finished(sweepJob.id);
       if (prior) {
         opts.emit({
@@ -295,7 +324,7 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
   await done.catch(() => {});
   await connection.quit().catch(() => connection.disconnect());
   await gate.close();
-  for (const d of displays) await d.close();
+  for (const slot of free) await slot.d.close();
   return finished;
 }
 

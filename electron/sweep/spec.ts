@@ -91,6 +91,33 @@ export interface SweepJob {
   cell: Cell;
 }
 
+/** A job as it arrives from elsewhere (a queue): checked field by field before anything runs. */
+export const SweepJobSchema = z.strictObject({
+  id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/),
+  sweep: z.string().max(200),
+  cell: z.strictObject({
+    game: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/),
+    agent: z.enum(SWEEP_AGENTS),
+    model: z.string().min(1).max(200).nullable(),
+    action_space: z.enum(ACTION_SPACES),
+    latency: z.enum(LATENCY_MODES).nullable(),
+    reflection: z.enum(REFLECTION_MODES),
+    max_steps: posInt.nullable(),
+    episodes: posInt.max(1000),
+    seed: z.number().int().nonnegative(),
+    trial: z.number().int().nonnegative(),
+  }),
+});
+export const RunSettingsSchema = SweepFileSchema.pick({
+  base_url: true,
+  price_in: true,
+  price_out: true,
+  max_tokens: true,
+  history: true,
+  game_text: true,
+  tutorial: true,
+});
+
 export interface Sweep {
   name: string;
   file: string;

@@ -1,6 +1,7 @@
 /** Sweep files: axes with the CLI's names, refusals with file:line, deterministic job ids. */
 import { describe, expect, it } from 'vitest';
 import { parseSweep, runArgs, SweepFileError } from '../../electron/sweep/spec.ts';
+import { checkJobData } from '../../electron/sweep/queue.ts';
 
 function refusal(src: string): SweepFileError {
   try {
@@ -55,5 +56,17 @@ describe('sweep files', () => {
     expect(refusal('games: [2048]\nagents: [vlm]\n').field).toBe('agents');
     expect(refusal('games: [2048]\ntrials: 0\n').line).toBe(2);
     expect(refusal('games: [2048\n').message).toContain('not valid YAML');
+  });
+});
+
+describe('queue job data', () => {
+  it('is checked before it becomes a command line', () => {
+    const s = parseSweep('games: [2048]\nagents: [random]\n', 'q.yaml');
+    const good = { job: s.jobs[0], settings: {} };
+    expect(checkJobData(good).job.id).toBe(s.jobs[0]!.id);
+    const evil = { job: { ...s.jobs[0], cell: { ...s.jobs[0]!.cell, game: '--window-id' } }, settings: {} };
+    expect(() => checkJobData(evil)).toThrow(/cell.game/);
+    expect(() => checkJobData({ job: s.jobs[0], settings: { base_url: 'not a url' } })).toThrow(/base_url/);
+    expect(() => checkJobData({ job: s.jobs[0], settings: {}, extra: 1 })).toThrow(/not a sweep job/);
   });
 });
