@@ -113,4 +113,37 @@ describe('gamepilot sweep --queue with gamepilot workers (BullMQ, real Redis)', 
     expect([...stored.keys()].sort()).toEqual([...reference.keys()].sort());
     for (const [id, o] of stored) expect(o.scores, id).toEqual(reference.get(id).scores);
   }, 500_000);
+
+  it('a worker stopped with Ctrl+C gives its job back without using up an attempt', async () => {
+    redis ??= new RedisServer(await freePort(), path.join(tmp, 'redis'));
+    if (!(await redis.alive())) await redis.start();
+    const grace = path.join(tmp, 'grace.yaml');
+    // retries: 0 — one attempt only: were the stop counted as a failure, the job would fail.
+    writeFileSync(grace, 'name: grace\ngames: [snake]\nagents: [random]\ntrials: 1\nmax_steps: 200\nretries: 0\n');
+    const q = ['--queue', redis.url, '--queue-name', 'grace'];
+    expect((await runCli(['sweep', grace, ...q])).code).toBe(0);
+    const first = follow(['worker', ...q, '--out', path.join(tmp, 'g1'), '--storage', path.join(tmp, 'gs'), '--json']);
+    await expect.poll(() => first.events.some((e) => e.type === 'job-start'), { timeout: 60_000 }).toBe(true);
+    await new Promise((r) => setTimeout(r, 1500));
+    first.child.kill('SIGINT');
+    expect(await first.exit).toBe(0);
+    expect(first.events.some((e) => e.type === 'job-end')).toBe(false);
+    const second = follow([
+      'worker',
+      ...q,
+      '--out',
+      path.join(tmp, 'g2'),
+      '--storage',
+      path.join(tmp, 'gs'),
+      '--max-jobs',
+      '1',
+      '--json',
+    ]);
+    expect(await second.exit).toBe(0);
+    const end = second.events.find((e) => e.type === 'job-end');
+    expect(end).toMatchObject({ status: 'completed' });
+    const meta = JSON.parse(readFileSync(path.join(tmp, 'gs', end.run_id, 'run.json'), 'utf8'));
+    expect(meta.status).toBe('completed');
+    expect(meta.worker.pid).toBe(second.child.pid);
+  }, 300_000);
 });

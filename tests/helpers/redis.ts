@@ -66,6 +66,10 @@ export class RedisServer {
     }
   }
 
+  async alive(): Promise<boolean> {
+    return ping(this.port);
+  }
+
   /** SIGTERM: Redis flushes its append-only file and exits. */
   async stop() {
     const p = this.proc;
