@@ -28,6 +28,7 @@ import {
   milestonesLabelCommand,
 } from './milestones-command.ts';
 import { suiteCommand } from './suite-command.ts';
+import { sweepCommand, workerCommand } from './sweep-command.ts';
 import type { IdcOptions } from '../reflection/idc.ts';
 
 const ACTIONS: Actions = {
@@ -50,6 +51,8 @@ const ACTIONS: Actions = {
   milestonesLabel: milestonesLabelCommand,
   milestonesAgreement: milestonesAgreementCommand,
   suite: suiteCommand,
+  sweep: sweepCommand,
+  worker: workerCommand,
 };
 const COMMANDS = new Set([...Object.keys(ACTIONS), 'profile', 'memory', 'milestones']);
 

@@ -204,6 +204,26 @@ export interface ReportFlags {
   csv?: string;
 }
 
+export interface SweepFlags {
+  workers: number;
+  out: string;
+  json?: boolean;
+  budgetUsd?: number;
+  queue?: string;
+  queueName: string;
+  wait?: boolean;
+}
+
+export interface WorkerFlags {
+  queue: string;
+  queueName: string;
+  displays: number;
+  out: string;
+  storage?: string;
+  maxJobs?: number;
+  json?: boolean;
+}
+
 export interface Actions {
   windows(o: { json?: boolean }): Promise<number> | number;
   games(o: { json?: boolean }): Promise<number> | number;
@@ -224,6 +244,8 @@ export interface Actions {
   milestonesLabel(run: string, o: MilestonesLabelFlags): Promise<number> | number;
   milestonesAgreement(runs: string[], o: MilestonesAgreementFlags): Promise<number> | number;
   suite(name: string, o: SuiteFlags): Promise<number>;
+  sweep(file: string, o: SweepFlags): Promise<number>;
+  worker(o: WorkerFlags): Promise<number>;
 }
 
 export interface JudgeModelFlags {
@@ -758,6 +780,47 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .addOption(new Option('--no-demo', 'do not start the built-in demo when no model is configured'))
     .addOption(new Option('--open', 'open the UI in a Chromium/Chrome window'))
     .action(act((o: WebFlags) => actions.web(o)));
+
+  const queueName = () =>
+    patternOption(
+      '--queue-name <name>',
+      'the BullMQ queue',
+      /^[A-Za-z0-9_-]{1,64}$/,
+      'letters, digits, - and _',
+    ).default('gamepilot');
+  program
+    .command('sweep')
+    .description('run a matrix of jobs (sweep file: games × agents × models × … × trials), each an ordinary run')
+    .argument('<file>', 'the sweep file (YAML)')
+    .addOption(
+      intOption('--workers <n>', 'parallel workers, each on its own private display', { min: 1, max: 64 }).default(2),
+    )
+    .addOption(new Option('--out <dir>', 'folder for run folders (finished jobs there are not rerun)').default('runs'))
+    .addOption(numberOption('--budget-usd <usd>', 'start no new job once this much has been spent', { min: 0 }))
+    .addOption(new Option('--queue <url>', 'enqueue the jobs on a Redis queue (redis://…) for `gamepilot worker`s'))
+    .addOption(queueName())
+    .addOption(new Option('--wait', 'with --queue: follow the jobs until all are done'))
+    .addOption(new Option('--json', 'progress as JSON lines on stdout; the last line is the summary'))
+    .action(act((file: string, o: SweepFlags) => actions.sweep(file, o)));
+
+  program
+    .command('worker')
+    .description("take sweep jobs from a Redis queue and run them, each on one of this worker's private displays")
+    .requiredOption('--queue <url>', 'the Redis queue (redis://host:port)')
+    .addOption(queueName())
+    .addOption(
+      intOption('--displays <n>', 'jobs at once, each on its own private display', { min: 1, max: 64 }).default(1),
+    )
+    .addOption(new Option('--out <dir>', 'local folder for runs in progress').default('runs'))
+    .addOption(
+      new Option(
+        '--storage <dir|s3://bucket/prefix>',
+        'where finished run folders go (S3: endpoint and keys from env)',
+      ),
+    )
+    .addOption(intOption('--max-jobs <n>', 'exit after this many jobs', { min: 1 }))
+    .addOption(new Option('--json', 'events as JSON lines on stdout'))
+    .action(act((o: WorkerFlags) => actions.worker(o)));
 
   return program;
 }

@@ -14,6 +14,7 @@ import { configuredStopHotkey } from './settings.ts';
 import { isModelAgent, type MemoryStepRecord } from '../domain.ts';
 import { profileChoiceFrom } from './profile-command.ts';
 import type { ProfileEntry } from '../profiles/registry.ts';
+import { sweepContextFromEnv } from '../sweep/job-env.ts';
 
 /** Exactly one target, as RunOptions wants it. */
 export function targetFrom(o: TargetFlags): Pick<RunOptions, 'game' | 'window' | 'windowId'> {
@@ -170,7 +171,11 @@ function describeProfile(e: ProfileEntry | undefined, refused: boolean): string 
 }
 
 export async function runCommand(o: RunFlags): Promise<number> {
-  const options: RunOptions = { ...runOptionsFrom(o), profile: profileChoiceFrom(o.profile) };
+  const options: RunOptions = {
+    ...runOptionsFrom(o),
+    profile: profileChoiceFrom(o.profile),
+    ...sweepContextFromEnv(),
+  };
   const reflectionReq = reflectionRequestFrom(o);
   const { session, target, profile, notices } = await prepareRun(options);
   if (!o.quiet) {

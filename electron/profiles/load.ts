@@ -71,15 +71,15 @@ function refuse(file: string, line: number | undefined, field: string, reason: s
   throw new ProfileError(file, line, field || undefined, reason);
 }
 
-/** The issue's path, with an unknown key appended so the line is the key's own. */
-function issuePath(issue: z.core.$ZodIssue): { path: PropertyKey[]; field: string } {
+/** The issue's path, with an unknown key appended so the line is the key's own (sweep files use it too). */
+export function issuePath(issue: z.core.$ZodIssue): { path: PropertyKey[]; field: string } {
   const path = [...issue.path];
   if (issue.code === 'unrecognized_keys' && issue.keys.length) path.push(issue.keys[0]!);
   return { path, field: path.map(String).join('.') };
 }
 
 /** The line of the deepest node of `path` that exists (a missing field points at its parent). */
-function lineOf(doc: Document, lines: LineCounter, path: PropertyKey[]): number | undefined {
+export function lineOf(doc: Document, lines: LineCounter, path: PropertyKey[]): number | undefined {
   let node: unknown = doc.contents;
   let offset = (doc.contents as { range?: [number, number, number] } | null)?.range?.[0];
   for (const key of path) {
@@ -98,6 +98,6 @@ function lineOf(doc: Document, lines: LineCounter, path: PropertyKey[]): number 
   return offset === undefined ? undefined : lines.linePos(offset).line;
 }
 
-function firstLine(message: string): string {
+export function firstLine(message: string): string {
   return message.split('\n')[0]!.trim();
 }

@@ -12,7 +12,7 @@ import { RandomAgent, SolverAgent } from '../agents/baselines.ts';
 import { VlmAgent, type VlmSettings } from '../agents/vlm.ts';
 import { MemoryAgent, type MemoryAgentSettings } from '../agents/memory-agent.ts';
 import { memoryFile } from '../agents/memory-store.ts';
-import { RunStore } from '../store/run-store.ts';
+import { RunStore, type RunJob, type RunWorker } from '../store/run-store.ts';
 import { BuiltinTarget, WindowTarget, type Target, type ViewLauncher } from './targets.ts';
 import { Session, type SessionConfig } from './session.ts';
 import type { EncodeOptions } from '../capture/encode.ts';
@@ -75,6 +75,9 @@ export interface RunOptions {
   profile?: ProfileChoice;
   /** The live milestone judge of a milestone-scored profile (on unless `live` is false). */
   judge?: JudgeOptions;
+  /** The sweep job this run is, and the worker running it (recorded in run.json). */
+  job?: RunJob;
+  worker?: RunWorker;
 }
 
 export interface JudgeOptions {
@@ -259,6 +262,8 @@ export function wireSession(
     // A model run reflects only once reflection is attached (reflection/setup.ts rewrites this).
     ...(isModelAgent(opts.agent) ? { reflection: { mode: 'none' as const, reflector_model: null, lessons: [] } } : {}),
     ...(entry ? { profile: profileRecord(entry) } : {}),
+    ...(opts.job ? { job: opts.job } : {}),
+    ...(opts.worker ? { worker: opts.worker } : {}),
   });
   if (agent instanceof MemoryAgent) bindMemory(agent, opts, target, store, profile?.id);
   const config: Partial<SessionConfig> = {

@@ -96,6 +96,27 @@ export interface RunMeta {
   memory?: RunMemory;
   /** A milestone-scored run: the judge, its calls and cost, and each episode's checklist with evidence. */
   milestones?: Record<string, unknown>;
+  /** A sweep's job this run is: its id (from the matrix cell), the sweep, the cell and the attempt. */
+  job?: RunJob;
+  /** The sweep worker that ran it: host, pid and its private display. */
+  worker?: RunWorker;
+}
+
+/** run.json's `job` field (a run started by a sweep). */
+export interface RunJob {
+  id: string;
+  sweep: string;
+  cell: Record<string, unknown>;
+  attempt: number;
+  /** The provider's real base URL when the run reached it through the sweep's rate-limiting gate. */
+  upstream?: string;
+}
+
+/** run.json's `worker` field. */
+export interface RunWorker {
+  host: string;
+  pid: number;
+  display: string | null;
 }
 
 /** run.json's `memory` field (memory agent runs). */
@@ -161,6 +182,10 @@ export const RunMetaSchema = z.looseObject({
     })
     .optional(),
   stage: z.string().optional(),
+  job: z
+    .looseObject({ id: z.string().min(1), sweep: z.string(), cell: z.record(z.string(), z.unknown()), attempt: num })
+    .optional(),
+  worker: z.looseObject({ host: z.string(), pid: num, display: z.string().nullable() }).optional(),
 });
 
 /** Parses a run.json's text; a clear error names the file and the first problem. */

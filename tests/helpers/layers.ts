@@ -25,7 +25,7 @@ export const CORE_TIERS: string[][] = [
   ['domain.ts', 'util'],
   ['actions'],
   ['input', 'capture', 'store', 'safety', 'latency', 'agents', 'games', 'profiles'],
-  ['session', 'recording', 'reflection', 'scoring', 'ingvp', 'report'],
+  ['session', 'recording', 'reflection', 'scoring', 'ingvp', 'report', 'sweep'],
   ['api'],
 ];
 const SHELLS = ['cli', 'web', 'app'] as const;

@@ -62,6 +62,8 @@ const COMMANDS = [
   'memory',
   'milestones',
   'suite',
+  'sweep',
+  'worker',
 ];
 
 describe('gamepilot --help', () => {
@@ -359,5 +361,23 @@ describe('gamepilot suite ingvp: options', () => {
     expect(() => suiteGames('chess')).toThrow(/unknown ING-VP game chess/);
     const bad = await parse(['suite', 'ingvp', '--agent', 'human']);
     expect(bad.code).toBe(2);
+  });
+});
+
+describe('gamepilot sweep / worker options', () => {
+  it('takes the sweep file and its options, and refuses bad ones before anything runs', async () => {
+    const ok = await parse(['sweep', 'm.yaml', '--workers', '3', '--budget-usd', '2.5']);
+    expect(ok.calls).toEqual([
+      {
+        command: 'sweep',
+        args: ['m.yaml', expect.objectContaining({ workers: 3, budgetUsd: 2.5, out: 'runs', queueName: 'gamepilot' })],
+      },
+    ]);
+    expect((await parse(['sweep', 'm.yaml', '--workers', '0'])).code).toBe(2);
+    expect((await parse(['sweep'])).code).toBe(2);
+    expect((await parse(['worker'])).stderr).toMatch(/--queue/);
+    const w = await parse(['worker', '--queue', 'redis://127.0.0.1:6379', '--displays', '2']);
+    expect(w.calls[0]!.args[0]).toMatchObject({ queue: 'redis://127.0.0.1:6379', displays: 2, out: 'runs' });
+    expect((await parse(['worker', '--queue', 'redis://x', '--queue-name', 'a b'])).code).toBe(2);
   });
 });

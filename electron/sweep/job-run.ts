@@ -1,0 +1,260 @@
+/**
+ * One attempt at one job, exactly as a person would run it: a child `gamepilot run` on the
+ * worker's private display, writing its run folder into a staging folder. A child per job keeps
+ * a crash (or a leak) of one run from taking the worker down, and the worker's own memory flat.
+ * The local pool and the queue workers both call this.
+ */
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { BUILTIN_GAMES } from '../../games/index.ts';
+import { loadCatalog, type ProfileCatalog } from '../profiles/registry.ts';
+import { parseRunMeta, type RunWorker } from '../store/run-store.ts';
+import { sweepEnv } from './job-env.ts';
+import { providerOf, type ModelGate } from './model-gate.ts';
+import { limitsFor, type ProviderLimits } from './rate-limit.ts';
+import { runArgs, type RunSettings, type SweepJob } from './spec.ts';
+
+export const GAMEPILOT_BIN = path.resolve(import.meta.dirname, '..', '..', 'bin', 'gamepilot.mjs');
+
+/** What a job came to: the queue's result and the job's record in storage. */
+export interface JobOutcome {
+  job_id: string;
+  sweep: string;
+  status: 'completed' | 'failed';
+  attempt: number;
+  run_id: string | null;
+  mean: number | null;
+  std: number | null;
+  scores: (number | null)[];
+  steps: number;
+  tokens_in: number;
+  tokens_out: number;
+  cost_usd: number | null;
+  started: string;
+  ended: string;
+  worker: RunWorker;
+  error?: string;
+}
+
+export interface JobContext {
+  /** The sweep's run settings (provider, prices, …) the job's arguments come from. */
+  spec: RunSettings;
+  display: string;
+  /** Folder for this worker's attempts; the run folder is made inside. */
+  stagingDir: string;
+  attempt: number;
+  signal?: AbortSignal;
+  /** Extra environment for the run (API key, config folder). */
+  env?: NodeJS.ProcessEnv;
+  catalog?: ProfileCatalog;
+  /** The worker process's identity for run.json (default: this process). */
+  workerPid?: number;
+  /** Model requests go through this gate when the sweep sets rate limits for their provider. */
+  gate?: Pick<ModelGate, 'route'>;
+  rateLimits?: Record<string, ProviderLimits> | undefined;
+}
+
+/** The settings a job runs with: its provider reached through the gate when limits apply to it. */
+function gated(job: SweepJob, ctx: JobContext, env: NodeJS.ProcessEnv): { spec: RunSettings; upstream?: string } {
+  if (!ctx.gate || !job.cell.model) return { spec: ctx.spec };
+  const upstream = ctx.spec.base_url ?? env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
+  const limits = limitsFor(ctx.rateLimits, providerOf(upstream));
+  if (!limits.rpm && !limits.tpm) return { spec: ctx.spec };
+  return { spec: { ...ctx.spec, base_url: ctx.gate.route(upstream, limits) }, upstream };
+}
+
+export function workerIdentity(display: string | null, pid = process.pid): RunWorker {
+  return { host: os.hostname(), pid, display };
+}
+
+/** Runs one attempt; never throws for a failed run: the outcome says why. */
+export async function runJobAttempt(job: SweepJob, ctx: JobContext): Promise<{ outcome: JobOutcome; runDir?: string }> {
+  const started = new Date().toISOString();
+  const worker = workerIdentity(ctx.display, ctx.workerPid);
+  const dir = path.join(ctx.stagingDir, job.id, `a${ctx.attempt}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const base = { ...process.env, ...ctx.env };
+  const { spec, upstream } = gated(job, ctx, base);
+  const env: NodeJS.ProcessEnv = {
+    ...base,
+    DISPLAY: ctx.display,
+    ...sweepEnv(
+      { id: job.id, sweep: job.sweep, cell: { ...job.cell }, attempt: ctx.attempt, ...(upstream ? { upstream } : {}) },
+      worker,
+    ),
+  };
+  delete env.WAYLAND_DISPLAY;
+  const fail = (error: string, runDir?: string): { outcome: JobOutcome; runDir?: string } => ({
+    outcome: { ...emptyOutcome(job, ctx.attempt, started, worker), error, ...(runDir ? readTotals(runDir) : {}) },
+    ...(runDir ? { runDir } : {}),
+  });
+  let launched: ChildProcess | undefined;
+  try {
+    let target: string[];
+    if (BUILTIN_GAMES[job.cell.game]) target = ['--game', job.cell.game];
+    else {
+      const entry = (ctx.catalog ?? loadCatalog()).entries.find((e) => e.profile.id === job.cell.game);
+      if (!entry?.profile.launch) return fail(`no profile "${job.cell.game}" with a launch command on this worker`);
+      const title = entry.profile.match?.title ?? '.';
+      const [cmd, ...args] = entry.profile.launch;
+      launched = spawn(cmd!, args, { env, detached: true, stdio: 'ignore' });
+      launched.on('error', () => {});
+      const found = await waitForWindow(new RegExp(title, 'i'), ctx.display, 20_000, ctx.signal);
+      if (!found) return fail(`${entry.profile.launch.join(' ')} opened no window matching /${title}/ within 20 s`);
+      target = ['--window-id', found, '--profile', entry.profile.id];
+    }
+    const args = ['run', ...target, ...runArgs(job.cell, spec), '--out', dir, '--json', '--quiet'];
+    const { code, signal, stdout, stderrTail } = await runChild(args, env, path.join(dir, 'run.log'), ctx.signal);
+    const runDir = findRunDir(dir);
+    if (!runDir)
+      return fail(`the run made no run folder (exit ${code ?? signal})${stderrTail ? `: ${stderrTail}` : ''}`);
+    const meta = parseRunMeta(readFileSync(path.join(runDir, 'run.json'), 'utf8'), path.join(runDir, 'run.json'));
+    if (meta.status === 'completed' && code === 0)
+      return { outcome: { ...fromMeta(job, ctx.attempt, started, worker, meta), status: 'completed' }, runDir };
+    const why =
+      meta.error ??
+      (signal ? `the run was killed (${signal})` : `the run ended ${meta.status} (exit ${code})`) +
+        (stderrTail && !stdout ? `: ${stderrTail}` : '');
+    return fail(why, runDir);
+  } finally {
+    if (launched?.pid) killGroupQuietly(launched.pid);
+  }
+}
+
+function emptyOutcome(job: SweepJob, attempt: number, started: string, worker: RunWorker): JobOutcome {
+  return {
+    job_id: job.id,
+    sweep: job.sweep,
+    status: 'failed',
+    attempt,
+    run_id: null,
+    mean: null,
+    std: null,
+    scores: [],
+    steps: 0,
+    tokens_in: 0,
+    tokens_out: 0,
+    cost_usd: null,
+    started,
+    ended: new Date().toISOString(),
+    worker,
+  };
+}
+
+function fromMeta(
+  job: SweepJob,
+  attempt: number,
+  started: string,
+  worker: RunWorker,
+  meta: ReturnType<typeof parseRunMeta>,
+): JobOutcome {
+  return {
+    ...emptyOutcome(job, attempt, started, worker),
+    run_id: meta.id,
+    mean: meta.mean,
+    std: meta.std,
+    scores: meta.episodes.map((e) => e.score),
+    steps: meta.totals.steps,
+    tokens_in: meta.totals.tokens_in,
+    tokens_out: meta.totals.tokens_out,
+    cost_usd: meta.totals.cost_usd,
+  };
+}
+
+/** Tokens and cost a failed attempt spent still count against the budget. */
+function readTotals(runDir: string): Partial<JobOutcome> {
+  try {
+    const meta = parseRunMeta(readFileSync(path.join(runDir, 'run.json'), 'utf8'), runDir);
+    return {
+      run_id: meta.id,
+      steps: meta.totals.steps,
+      tokens_in: meta.totals.tokens_in,
+      tokens_out: meta.totals.tokens_out,
+      cost_usd: meta.totals.cost_usd,
+    };
+  } catch {
+    return {};
+  }
+}
+
+/** The one run folder an attempt made. */
+export function findRunDir(dir: string): string | undefined {
+  if (!existsSync(dir)) return undefined;
+  for (const name of readdirSync(dir)) if (existsSync(path.join(dir, name, 'run.json'))) return path.join(dir, name);
+  return undefined;
+}
+
+function runChild(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  logFile: string,
+  signal: AbortSignal | undefined,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderrTail: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [GAMEPILOT_BIN, ...args], {
+      env,
+      detached: true, // its own process group: a stop reaches the run and whatever it started
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const log = createWriteStream(logFile);
+    let stdout = '';
+    let tail = '';
+    child.stdout!.on('data', (d: Buffer) => (stdout += d));
+    child.stderr!.on('data', (d: Buffer) => {
+      log.write(d);
+      tail = (tail + d).slice(-2000);
+    });
+    let killTimer: NodeJS.Timeout | undefined;
+    const stop = () => {
+      // SIGINT: the run stops at once, releasing held input; the group is killed if it lingers.
+      if (child.pid) killGroupQuietly(child.pid, 'SIGINT');
+      killTimer = setTimeout(() => child.pid && killGroupQuietly(child.pid, 'SIGKILL'), 10_000);
+    };
+    if (signal?.aborted) stop();
+    else signal?.addEventListener('abort', stop, { once: true });
+    child.on('error', reject);
+    child.on('close', (code, sig) => {
+      clearTimeout(killTimer);
+      signal?.removeEventListener('abort', stop);
+      log.end();
+      if (child.pid) killGroupQuietly(child.pid, 'SIGKILL'); // anything the run left behind in its group
+      resolve({ code, signal: sig, stdout, stderrTail: lastLines(tail, 3) });
+    });
+  });
+}
+
+function lastLines(text: string, n: number): string {
+  return text.trim().split('\n').slice(-n).join(' | ');
+}
+
+function killGroupQuietly(pgid: number, sig: NodeJS.Signals = 'SIGTERM') {
+  try {
+    process.kill(-pgid, sig);
+  } catch {
+    /* already gone */
+  }
+}
+
+/** Polls the display's window list (wmctrl) until a title matches; the window's id, or undefined. */
+async function waitForWindow(
+  title: RegExp,
+  display: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<string | undefined> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until && !signal?.aborted) {
+    const list = await new Promise<string>((resolve) =>
+      execFile('wmctrl', ['-l'], { env: { ...process.env, DISPLAY: display } }, (_e, out) => resolve(out ?? '')),
+    );
+    for (const line of list.split('\n')) {
+      const m = /^(0x[0-9a-f]+)\s+\S+\s+\S+\s(.*)$/i.exec(line);
+      if (m && title.test(m[2]!)) return m[1];
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return undefined;
+}

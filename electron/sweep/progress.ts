@@ -1,0 +1,226 @@
+/**
+ * A sweep's progress: jobs done of total, failures, cost so far, ETA. The same events go to
+ * the terminal (one line each) and, with --json, out as JSON lines; the last is the summary.
+ */
+import type { JobOutcome } from './job-run.ts';
+import type { Sweep, SweepJob } from './spec.ts';
+
+export type JobEventStatus = 'completed' | 'retry' | 'failed' | 'skipped' | 'interrupted';
+
+export type SweepEvent =
+  | { type: 'start'; sweep: string; out: string; total: number; done: number; workers: number; cost_usd: number }
+  | { type: 'worker'; worker: number; display: string; pid: number }
+  | { type: 'job-start'; job: string; attempt: number; worker: number; display: string }
+  | {
+      type: 'job-end';
+      job: string;
+      status: JobEventStatus;
+      attempt: number;
+      worker: number;
+      run_id: string | null;
+      mean: number | null;
+      cost_usd: number | null;
+      error?: string;
+      /** Queue workers: the worker process's resident memory after the job (MB). */
+      rss_mb?: number;
+    }
+  | ProgressEvent
+  | { type: 'end'; summary: SweepSummary };
+
+export interface ProgressEvent {
+  type: 'progress';
+  done: number;
+  total: number;
+  failed: number;
+  running: number;
+  cost_usd: number;
+  elapsed_s: number;
+  eta_s: number | null;
+}
+
+export interface SweepSummary {
+  sweep: string;
+  out: string;
+  total: number;
+  completed: number;
+  failed: number;
+  skipped: number;
+  /** Done in earlier sessions of this sweep (not rerun). */
+  resumed: number;
+  cost_usd: number;
+  budget_usd: number | null;
+  budget_reached: boolean;
+  stopped: boolean;
+  wall_s: number;
+  jobs: {
+    id: string;
+    status: 'completed' | 'failed' | 'skipped';
+    run_id: string | null;
+    mean: number | null;
+    error?: string;
+  }[];
+}
+
+export class Progress {
+  private readonly started = Date.now();
+  private readonly jobs = new Map<string, SweepSummary['jobs'][number]>();
+  private resumed = 0;
+  private doneNow = 0;
+  private failedCount = 0;
+  private cost = 0;
+
+  constructor(
+    private readonly sweep: Sweep,
+    private readonly out: string,
+    private readonly budgetUsd: number | undefined,
+  ) {}
+
+  get total() {
+    return this.sweep.jobs.length;
+  }
+  get done() {
+    return this.resumed + this.doneNow;
+  }
+  get costUsd() {
+    return this.cost;
+  }
+
+  previouslyDone(o: JobOutcome) {
+    this.resumed++;
+    this.cost += o.cost_usd ?? 0;
+    this.jobs.set(o.job_id, { id: o.job_id, status: 'completed', run_id: o.run_id, mean: o.mean });
+  }
+  completed(o: JobOutcome) {
+    this.doneNow++;
+    this.cost += o.cost_usd ?? 0;
+    this.jobs.set(o.job_id, { id: o.job_id, status: 'completed', run_id: o.run_id, mean: o.mean });
+  }
+  /** A failed attempt that will be retried: its spending still counts. */
+  spent(o: JobOutcome) {
+    this.cost += o.cost_usd ?? 0;
+  }
+  interrupted(o: JobOutcome) {
+    this.cost += o.cost_usd ?? 0;
+    this.jobs.set(o.job_id, {
+      id: o.job_id,
+      status: 'skipped',
+      run_id: null,
+      mean: null,
+      error: 'stopped while running',
+    });
+  }
+  failed(o: JobOutcome) {
+    this.failedCount++;
+    this.cost += o.cost_usd ?? 0;
+    this.jobs.set(o.job_id, {
+      id: o.job_id,
+      status: 'failed',
+      run_id: o.run_id,
+      mean: null,
+      ...(o.error ? { error: o.error } : {}),
+    });
+  }
+  skip(job: SweepJob, why: string) {
+    if (!this.jobs.has(job.id))
+      this.jobs.set(job.id, { id: job.id, status: 'skipped', run_id: null, mean: null, error: why });
+  }
+  budgetReached(): boolean {
+    return this.budgetUsd !== undefined && this.cost >= this.budgetUsd;
+  }
+
+  startEvent(workers: number): SweepEvent {
+    return {
+      type: 'start',
+      sweep: this.sweep.name,
+      out: this.out,
+      total: this.total,
+      done: this.done,
+      workers,
+      cost_usd: round(this.cost),
+    };
+  }
+  jobStart(job: string, attempt: number, worker: number, display: string): SweepEvent {
+    return { type: 'job-start', job, attempt, worker, display };
+  }
+  jobEvent(job: string, status: JobEventStatus, attempt: number, worker: number, o: JobOutcome | null): SweepEvent {
+    return {
+      type: 'job-end',
+      job,
+      status,
+      attempt,
+      worker,
+      run_id: o?.run_id ?? null,
+      mean: o?.mean ?? null,
+      cost_usd: o?.cost_usd ?? null,
+      ...(o?.error ? { error: o.error } : {}),
+    };
+  }
+  progressEvent(running: number): ProgressEvent {
+    const elapsed = (Date.now() - this.started) / 1000;
+    const left = this.total - this.done - this.failedCount;
+    return {
+      type: 'progress',
+      done: this.done,
+      total: this.total,
+      failed: this.failedCount,
+      running,
+      cost_usd: round(this.cost),
+      elapsed_s: Math.round(elapsed),
+      // Throughput of this session (parallel workers included) over what is left.
+      eta_s:
+        this.doneNow + this.failedCount > 0 ? Math.round((elapsed / (this.doneNow + this.failedCount)) * left) : null,
+    };
+  }
+  summary(stopped: boolean): SweepSummary {
+    const jobs = this.sweep.jobs.map(
+      (j) =>
+        this.jobs.get(j.id) ?? { id: j.id, status: 'skipped' as const, run_id: null, mean: null, error: 'not started' },
+    );
+    return {
+      sweep: this.sweep.name,
+      out: this.out,
+      total: this.total,
+      completed: this.done,
+      failed: this.failedCount,
+      skipped: jobs.filter((j) => j.status === 'skipped').length,
+      resumed: this.resumed,
+      cost_usd: round(this.cost),
+      budget_usd: this.budgetUsd ?? null,
+      budget_reached: this.budgetReached(),
+      stopped,
+      wall_s: Math.round((Date.now() - this.started) / 100) / 10,
+      jobs,
+    };
+  }
+}
+
+function round(usd: number) {
+  return Math.round(usd * 1e6) / 1e6;
+}
+
+function duration(s: number | null): string {
+  if (s === null) return '?';
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+/** One terminal line for an event (none for the ones that only matter as JSON). */
+export function formatEvent(e: SweepEvent): string | undefined {
+  switch (e.type) {
+    case 'start':
+      return `sweep ${e.sweep}: ${e.total} jobs (${e.done} done before), ${e.workers} worker(s), runs in ${e.out}`;
+    case 'worker':
+      return `worker ${e.worker}: display ${e.display}`;
+    case 'job-start':
+      return undefined;
+    case 'job-end':
+      return `  ${e.status.padEnd(11)} ${e.job} (attempt ${e.attempt}, worker ${e.worker})${e.mean !== null ? `  mean ${e.mean}` : ''}${e.error ? `  — ${e.error}` : ''}`;
+    case 'progress':
+      return `[${e.done}/${e.total}] failed ${e.failed}, running ${e.running}, cost $${e.cost_usd.toFixed(4)}, elapsed ${duration(e.elapsed_s)}, ETA ${duration(e.eta_s)}`;
+    case 'end': {
+      const s = e.summary;
+      return `sweep ${s.sweep} ${s.stopped ? 'stopped' : 'done'}: ${s.completed}/${s.total} completed (${s.resumed} from before), ${s.failed} failed, ${s.skipped} not run${s.budget_reached ? ' (budget reached)' : ''}; cost $${s.cost_usd.toFixed(4)}; ${s.wall_s} s`;
+    }
+  }
+}

@@ -1,0 +1,333 @@
+/**
+ * The same jobs across machines, on an existing engine: BullMQ on Redis. The enqueuing sweep
+ * adds one queue job per sweep job (its id = the cell's id, so adding again is a no-op);
+ * workers on any machine take them and run them exactly as the local pool does
+ * (runJobAttempt), store the run folder, then complete the queue job with the outcome. A worker
+ * killed mid-job loses its lock; BullMQ hands the job to another worker. Redis going away
+ * pauses both sides (ioredis reconnects with backoff); a job whose run already sits complete in
+ * storage is never run again, so nothing is lost or counted twice.
+ */
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { z } from 'zod';
+import { groupAlive, startPrivateDisplay, type PrivateDisplay } from './display.ts';
+import { runJobAttempt, type JobOutcome } from './job-run.ts';
+import { RunSettingsSchema, SweepJobSchema, type RunSettings, type Sweep, type SweepJob } from './spec.ts';
+import type { RunStorage } from './storage.ts';
+import { ModelGate } from './model-gate.ts';
+import { RedisRateLimiter, type ProviderLimits } from './rate-limit.ts';
+import { Progress, type SweepEvent, type SweepSummary } from './progress.ts';
+
+export interface QueueJobData {
+  job: SweepJob;
+  settings: RunSettings;
+  rateLimits?: Record<string, ProviderLimits>;
+  budgetUsd?: number;
+}
+
+/** What the sweep has spent so far, summed by the workers in Redis. */
+export function costKey(sweep: string): string {
+  return `gamepilot:sweep:${sweep}:cost_usd`;
+}
+
+/** A connection that waits out Redis restarts: backoff 0.2 s … 5 s, commands held meanwhile. */
+export function connect(url: string, onState?: (s: 'down' | 'up', detail?: string) => void): Redis {
+  const redis = new Redis(url, {
+    maxRetriesPerRequest: null,
+    enableReadyCheck: true,
+    retryStrategy: (n) => Math.min(200 * 2 ** Math.min(n, 5), 5000),
+  });
+  let down = false;
+  redis.on('error', (err) => {
+    if (!down) onState?.('down', err.message);
+    down = true;
+  });
+  redis.on('ready', () => {
+    if (down) onState?.('up');
+    down = false;
+  });
+  return redis;
+}
+
+function settingsOf(sweep: Sweep): RunSettings {
+  const { base_url, price_in, price_out, max_tokens, history, game_text, tutorial } = sweep.spec;
+  return { base_url, price_in, price_out, max_tokens, history, game_text, tutorial };
+}
+
+/** Adds the sweep's jobs (existing ids are left alone; failed ones get another round). */
+export async function enqueue(
+  queue: Queue,
+  sweep: Sweep,
+  budgetUsd?: number,
+): Promise<{ added: number; present: number; retried: number }> {
+  let added = 0;
+  let retried = 0;
+  for (const job of sweep.jobs) {
+    const existing = await queue.getJob(job.id);
+    if (existing) {
+      if ((await existing.getState()) === 'failed') {
+        await existing.retry('failed');
+        retried++;
+      }
+      continue;
+    }
+    const data: QueueJobData = {
+      job,
+      settings: settingsOf(sweep),
+      ...(sweep.spec.rate_limits ? { rateLimits: sweep.spec.rate_limits } : {}),
+      ...(budgetUsd !== undefined ? { budgetUsd } : {}),
+    };
+    await queue.add(sweep.name, data, {
+      jobId: job.id,
+      attempts: sweep.spec.retries + 1,
+      backoff: { type: 'fixed', delay: 1000 },
+      removeOnComplete: false,
+      removeOnFail: false,
+    });
+    added++;
+  }
+  return { added, present: sweep.jobs.length - added - retried, retried };
+}
+
+/**
+ * Follows the sweep's jobs in the queue until each is completed or failed: progress events as
+ * they settle, each job counted once (by its id), paused while Redis is away.
+ */
+export async function follow(
+  queue: Queue,
+  sweep: Sweep,
+  out: string,
+  emit: (e: SweepEvent) => void,
+  signal?: AbortSignal,
+  pollMs = 500,
+): Promise<SweepSummary> {
+  const progress = new Progress(sweep, out, undefined);
+  const open = new Set(sweep.jobs.map((j) => j.id));
+  emit(progress.startEvent(0));
+  while (open.size && !signal?.aborted) {
+    let running = 0;
+    let changed = false;
+    for (const id of [...open]) {
+      const job = await queue.getJob(id);
+      if (!job) continue;
+      const state = await job.getState();
+      if (state === 'active') running++;
+      if (state === 'completed') {
+        const o = job.returnvalue as JobOutcome;
+        progress.completed(o);
+        emit(progress.jobEvent(id, 'completed', o.attempt, 0, o));
+      } else if (state === 'failed') {
+        const o = failed(job, sweep);
+        progress.failed(o);
+        emit(progress.jobEvent(id, 'failed', o.attempt, 0, o));
+      } else continue;
+      open.delete(id);
+      changed = true;
+    }
+    if (changed) emit(progress.progressEvent(running));
+    if (open.size) await new Promise((r) => setTimeout(r, pollMs));
+  }
+  const summary = progress.summary(!!signal?.aborted);
+  emit({ type: 'end', summary });
+  return summary;
+}
+
+function failed(job: Job, sweep: Sweep): JobOutcome {
+  const now = new Date().toISOString();
+  return {
+    job_id: job.id!,
+    sweep: sweep.name,
+    status: 'failed',
+    attempt: job.attemptsMade,
+    run_id: null,
+    mean: null,
+    std: null,
+    scores: [],
+    steps: 0,
+    tokens_in: 0,
+    tokens_out: 0,
+    cost_usd: null,
+    started: now,
+    ended: now,
+    worker: { host: '', pid: 0, display: null },
+    error: job.failedReason,
+  };
+}
+
+const QueueJobDataSchema = z.strictObject({
+  job: SweepJobSchema,
+  settings: RunSettingsSchema,
+  rateLimits: z
+    .record(
+      z.string(),
+      z.strictObject({ rpm: z.number().positive().optional(), tpm: z.number().positive().optional() }),
+    )
+    .optional(),
+  budgetUsd: z.number().nonnegative().optional(),
+});
+
+/** Job data from Redis, checked before it becomes a command line; a bad job fails at once, never retried. */
+export function checkJobData(data: unknown): QueueJobData {
+  const r = QueueJobDataSchema.safeParse(data);
+  if (!r.success) {
+    const i = r.error.issues[0]!;
+    throw new UnrecoverableError(`the queue job is not a sweep job: ${i.path.join('.')}: ${i.message}`);
+  }
+  return r.data as QueueJobData;
+}
+
+/** The worker process's resident memory (MB), reported with each job so its growth can be watched. */
+function rssMb(): number {
+  return Math.round(process.memoryUsage.rss() / 1e5) / 10;
+}
+
+export interface QueueWorkerOptions {
+  url: string;
+  queueName: string;
+  displays: number;
+  /** Local folder for runs in progress. */
+  out: string;
+  storage: RunStorage;
+  maxJobs?: number;
+  signal?: AbortSignal;
+  emit: (e: SweepEvent | { type: 'redis'; state: 'down' | 'up'; detail?: string }) => void;
+  /** Lock held on a running job; a worker silent this long (killed) loses the job to another. */
+  lockMs?: number;
+  displaySize?: string;
+}
+
+/** Runs jobs from the queue until stopped (or --max-jobs); returns how many it finished. */
+export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
+  const displays: PrivateDisplay[] = [];
+  for (let i = 0; i < opts.displays; i++) {
+    const d = await startPrivateDisplay({ ...(opts.displaySize ? { size: opts.displaySize } : {}) });
+    displays.push(d);
+    opts.emit({ type: 'worker', worker: i + 1, display: d.display, pid: process.pid });
+  }
+  const free = displays.map((d, i) => ({ d, n: i + 1 }));
+  const connection = connect(opts.url, (state, detail) =>
+    opts.emit({ type: 'redis', state, ...(detail ? { detail } : {}) }),
+  );
+  const stop = new AbortController();
+  opts.signal?.addEventListener('abort', () => stop.abort(), { once: true });
+  let taken = 0;
+  let finished = 0;
+  const staging = path.join(path.resolve(opts.out), '.sweep', 'work');
+
+  const gate = new ModelGate(new RedisRateLimiter(connection));
+  await gate.start();
+
+  const processor = async (job: Job<QueueJobData>, token?: string): Promise<JobOutcome> => {
+    const { job: sweepJob, settings, rateLimits, budgetUsd } = checkJobData(job.data);
+    const slot = free.pop()!;
+    const attempt = job.attemptsStarted || 1;
+    try {
+      if (!groupAlive(slot.d.pgid)) {
+        // Its Xvfb died (it happens): a fresh display before the next job.
+        await slot.d.close();
+        slot.d = await startPrivateDisplay({ ...(opts.displaySize ? { size: opts.displaySize } : {}) });
+        opts.emit({ type: 'worker', worker: slot.n, display: slot.d.display, pid: process.pid });
+      }
+      const prior = await opts.storage.finished(sweepJob.id);
+      if (prior) {
+        opts.emit({
+          type: 'job-end',
+          job: sweepJob.id,
+          status: 'completed',
+          attempt,
+          worker: slot.n,
+          run_id: prior.run_id,
+          mean: prior.mean,
+          cost_usd: prior.cost_usd,
+          rss_mb: rssMb(),
+        });
+        return prior; // a retried job whose run is already stored is not run again
+      }
+      if (budgetUsd !== undefined) {
+        const spent = Number(await connection.get(costKey(sweepJob.sweep))) || 0;
+        if (spent >= budgetUsd)
+          throw new UnrecoverableError(
+            `the sweep's budget of $${budgetUsd} is spent ($${spent.toFixed(4)}); not started`,
+          );
+      }
+      opts.emit({ type: 'job-start', job: sweepJob.id, attempt, worker: slot.n, display: slot.d.display });
+      const { outcome, runDir } = await runJobAttempt(sweepJob, {
+        spec: settings,
+        display: slot.d.display,
+        stagingDir: staging,
+        attempt,
+        signal: stop.signal,
+        gate,
+        rateLimits,
+      });
+      if (outcome.cost_usd) await connection.incrbyfloat(costKey(sweepJob.sweep), outcome.cost_usd);
+      if (outcome.status === 'completed' && runDir) {
+        const stored = await opts.storage.put(runDir, outcome); // stored before the queue job completes
+        rmSync(path.join(staging, sweepJob.id), { recursive: true, force: true });
+        opts.emit({
+          type: 'job-end',
+          job: sweepJob.id,
+          status: 'completed',
+          attempt,
+          worker: slot.n,
+          run_id: stored.run_id,
+          mean: stored.mean,
+          cost_usd: stored.cost_usd,
+          rss_mb: rssMb(),
+        });
+        return stored;
+      }
+      if (stop.signal.aborted) {
+        // This worker is shutting down: the job goes back to the queue without using up an attempt.
+        await job.moveToDelayed(Date.now(), token);
+        throw new DelayedError();
+      }
+      opts.emit({
+        type: 'job-end',
+        job: sweepJob.id,
+        status: attempt < (job.opts.attempts ?? 1) ? 'retry' : 'failed',
+        attempt,
+        worker: slot.n,
+        run_id: outcome.run_id,
+        mean: null,
+        cost_usd: outcome.cost_usd,
+        ...(outcome.error ? { error: outcome.error } : {}),
+      });
+      throw new Error(outcome.error ?? 'the run failed');
+    } finally {
+      free.push(slot);
+      finished++;
+      if (opts.maxJobs !== undefined && finished >= opts.maxJobs) stop.abort();
+    }
+  };
+
+  const worker = new Worker<QueueJobData, JobOutcome>(opts.queueName, processor, {
+    connection,
+    concurrency: opts.displays,
+    lockDuration: opts.lockMs ?? 15_000,
+    stalledInterval: Math.max(1000, Math.floor((opts.lockMs ?? 15_000) / 3)),
+    maxStalledCount: 3,
+    autorun: false,
+  });
+  worker.on('active', () => {
+    taken++;
+    if (opts.maxJobs !== undefined && taken >= opts.maxJobs) void worker.pause(true);
+  });
+  worker.on('error', () => {}); // connection errors: reported through `connect`, retried by ioredis
+  const done = worker.run();
+  await new Promise<void>((r) =>
+    stop.signal.aborted ? r() : stop.signal.addEventListener('abort', () => r(), { once: true }),
+  );
+  await worker.close();
+  await done.catch(() => {});
+  await connection.quit().catch(() => connection.disconnect());
+  await gate.close();
+  for (const slot of free) await slot.d.close();
+  return finished;
+}
+
+export function openQueue(url: string, name: string, onState?: (s: 'down' | 'up', detail?: string) => void): Queue {
+  return new Queue(name, { connection: connect(url, onState) });
+}

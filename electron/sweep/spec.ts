@@ -1,0 +1,283 @@
+/**
+ * A sweep file (YAML): the values of each axis under the CLI's own names, expanded into jobs —
+ * one per matrix cell and trial, each an ordinary `gamepilot run`. A job's id is a hash of its
+ * normalised cell, so expanding the same file again gives the same ids (resume, idempotent
+ * enqueue). An unknown axis or value is refused with the file's line, nothing half-read.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { LineCounter, parseDocument } from 'yaml';
+import { z } from 'zod';
+import { BUILTIN_GAMES } from '../../games/index.ts';
+import { ACTION_SPACES, CodedError, isModelAgent, LATENCY_MODES, REFLECTION_MODES } from '../domain.ts';
+import { firstLine, issuePath, lineOf } from '../profiles/load.ts';
+import { loadCatalog, type ProfileCatalog } from '../profiles/registry.ts';
+
+export const SWEEP_AGENTS = ['random', 'solver', 'vlm', 'memory'] as const;
+
+/** A sweep file that cannot be used: file, line and field in the message. */
+export class SweepFileError extends CodedError {
+  constructor(
+    readonly file: string,
+    readonly line: number | undefined,
+    readonly field: string | undefined,
+    readonly reason: string,
+  ) {
+    super(
+      'bad-input',
+      `sweep ${file}${line !== undefined ? `:${line}` : ''}: ${field ? `${field}: ` : ''}${reason} (nothing was run)`,
+    );
+  }
+}
+
+/** One value or a list of them; a problem is reported at the item (e.g. `agents.1`). */
+function axis<T extends z.ZodType>(item: T) {
+  return z.preprocess((v) => (Array.isArray(v) || v === undefined ? v : [v]), z.array(item).min(1));
+}
+const posInt = z.number().int().positive();
+const limits = z.strictObject({
+  rpm: posInt.optional(),
+  tpm: posInt.optional(),
+});
+
+export const SweepFileSchema = z.strictObject({
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, 'letters, digits, ".", "-" and "_" (at most 64)')
+    .optional(),
+  games: axis(z.union([z.string().min(1), z.number()]).transform(String)),
+  agents: axis(z.enum(SWEEP_AGENTS)).default(['random']),
+  models: axis(z.string().min(1)).optional(),
+  action_space: axis(z.enum(ACTION_SPACES)).default(['gui']),
+  latency: axis(z.enum(LATENCY_MODES)).optional(),
+  reflection: axis(z.enum(REFLECTION_MODES)).default(['none']),
+  max_steps: axis(posInt).optional(),
+  seed: axis(z.number().int().nonnegative()).default([0]),
+  trials: posInt.max(10_000).default(1),
+  episodes: posInt.max(1000).default(1),
+  tutorial: z.string().optional(),
+  base_url: z.url().optional(),
+  price_in: z.number().nonnegative().optional(),
+  price_out: z.number().nonnegative().optional(),
+  max_tokens: posInt.optional(),
+  history: posInt.max(16).optional(),
+  game_text: z.boolean().optional(),
+  /** Attempts a job gets beyond the first when its worker crashes or its run fails. */
+  retries: z.number().int().min(0).max(10).default(2),
+  budget_usd: z.number().positive().optional(),
+  /** Per provider (the base URL's host, or "default"): requests and tokens per minute. */
+  rate_limits: z.record(z.string().min(1), limits).optional(),
+});
+export type SweepFile = z.output<typeof SweepFileSchema>;
+
+/** One matrix cell and trial: everything that makes a job's run what it is. */
+export interface Cell {
+  game: string;
+  agent: (typeof SWEEP_AGENTS)[number];
+  model: string | null;
+  action_space: (typeof ACTION_SPACES)[number];
+  latency: (typeof LATENCY_MODES)[number] | null;
+  reflection: (typeof REFLECTION_MODES)[number];
+  max_steps: number | null;
+  episodes: number;
+  seed: number;
+  trial: number;
+}
+
+export interface SweepJob {
+  id: string;
+  sweep: string;
+  cell: Cell;
+}
+
+/** A job as it arrives from elsewhere (a queue): checked field by field before anything runs. */
+export const SweepJobSchema = z.strictObject({
+  id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/),
+  sweep: z.string().max(200),
+  cell: z.strictObject({
+    game: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/),
+    agent: z.enum(SWEEP_AGENTS),
+    model: z.string().min(1).max(200).nullable(),
+    action_space: z.enum(ACTION_SPACES),
+    latency: z.enum(LATENCY_MODES).nullable(),
+    reflection: z.enum(REFLECTION_MODES),
+    max_steps: posInt.nullable(),
+    episodes: posInt.max(1000),
+    seed: z.number().int().nonnegative(),
+    trial: z.number().int().nonnegative(),
+  }),
+});
+export const RunSettingsSchema = SweepFileSchema.pick({
+  base_url: true,
+  price_in: true,
+  price_out: true,
+  max_tokens: true,
+  history: true,
+  game_text: true,
+  tutorial: true,
+});
+
+export interface Sweep {
+  name: string;
+  file: string;
+  spec: SweepFile;
+  jobs: SweepJob[];
+}
+
+/** Reads, validates and expands a sweep file. */
+export function loadSweepFile(file: string, catalog: ProfileCatalog = loadCatalog()): Sweep {
+  let source: string;
+  try {
+    source = readFileSync(file, 'utf8');
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    throw new CodedError(e.code === 'ENOENT' ? 'not-found' : 'bad-input', `cannot read sweep ${file}: ${e.message}`);
+  }
+  return parseSweep(source, file, catalog);
+}
+
+export function parseSweep(source: string, file: string, catalog: ProfileCatalog = loadCatalog()): Sweep {
+  const lines = new LineCounter();
+  const doc = parseDocument(source, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const syntax = doc.errors[0];
+  if (syntax)
+    throw new SweepFileError(
+      file,
+      syntax.linePos?.[0]?.line ?? lines.linePos(syntax.pos[0]).line,
+      undefined,
+      `not valid YAML: ${firstLine(syntax.message)}`,
+    );
+  const data: unknown = doc.toJS({ maxAliasCount: 100 });
+  if (data === null || typeof data !== 'object' || Array.isArray(data))
+    throw new SweepFileError(file, 1, undefined, 'a sweep is a mapping of axes (games, agents, models, trials, …)');
+  const refuse = (p: PropertyKey[], field: string, reason: string): never => {
+    throw new SweepFileError(file, lineOf(doc, lines, p), field || undefined, reason);
+  };
+  const r = SweepFileSchema.safeParse(data);
+  if (!r.success) {
+    const issue = r.error.issues[0]!;
+    const { path: p, field } = issuePath(issue);
+    const reason =
+      issue.code === 'unrecognized_keys'
+        ? `unknown axis (axes: ${Object.keys(SweepFileSchema.shape).join(', ')})`
+        : issue.message;
+    return refuse(p, field, reason);
+  }
+  const spec = r.data;
+  const listed = Array.isArray((data as { games?: unknown }).games);
+  const gameAt = (i: number) => (listed ? ['games', i] : ['games']);
+  const gameField = (i: number) => (listed ? `games.${i}` : 'games');
+  spec.games.forEach((g, i) => {
+    if (BUILTIN_GAMES[g]) return;
+    const entry = catalog.entries.find((e) => e.profile.id === g);
+    if (!entry)
+      refuse(
+        gameAt(i),
+        gameField(i),
+        `unknown game "${g}" (built-ins: ${Object.keys(BUILTIN_GAMES).join(', ')}; or the id of a profile with a launch command)`,
+      );
+    else if (!entry.profile.launch)
+      refuse(gameAt(i), gameField(i), `profile "${g}" has no launch command, so a sweep worker cannot start it`);
+  });
+  const modelAgents = spec.agents.filter(isModelAgent);
+  if (modelAgents.length && !spec.models)
+    refuse(['agents'], 'agents', `${modelAgents.join(', ')} needs models: [NAME, …]`);
+  if (spec.action_space.includes('semantic')) {
+    const windowGame = spec.games.find((g) => !BUILTIN_GAMES[g]);
+    if (windowGame) refuse(['action_space'], 'action_space', `semantic needs built-in games ("${windowGame}" is not)`);
+  }
+  if (spec.reflection.some((m) => m === 'self-t' || m === 'self') && !spec.tutorial)
+    refuse(
+      ['reflection'],
+      'reflection',
+      'self-t and self need a tutorial: (a video, frames folder, run folder or "solver")',
+    );
+  if (spec.agents.includes('solver')) {
+    const noSolver = spec.games.find((g) => !BUILTIN_GAMES[g]);
+    if (noSolver) refuse(['agents'], 'agents', `solver plays built-in games only ("${noSolver}" is not)`);
+  }
+  const name = spec.name ?? path.basename(file).replace(/\.(ya?ml|json)$/i, '');
+  return { name, file, spec, jobs: expand(spec, name) };
+}
+
+/** Every cell × trial. Axes that do not apply to a cell (a model for the random agent) collapse. */
+export function expand(spec: SweepFile, sweep: string): SweepJob[] {
+  const seen = new Map<string, SweepJob>();
+  for (const game of spec.games)
+    for (const agent of spec.agents)
+      for (const model of isModelAgent(agent) ? spec.models! : [null])
+        for (const action_space of spec.action_space)
+          for (const latency of spec.latency ?? [null])
+            for (const reflection of isModelAgent(agent) ? spec.reflection : (['none'] as const))
+              for (const max_steps of spec.max_steps ?? [null])
+                for (const seed of spec.seed)
+                  for (let trial = 0; trial < spec.trials; trial++) {
+                    const cell: Cell = {
+                      game,
+                      agent,
+                      model,
+                      action_space,
+                      latency,
+                      reflection,
+                      max_steps,
+                      episodes: spec.episodes,
+                      seed,
+                      trial,
+                    };
+                    const id = jobId(cell, spec);
+                    if (!seen.has(id)) seen.set(id, { id, sweep, cell });
+                  }
+  return [...seen.values()];
+}
+
+/** What the run depends on beyond the cell: the provider and its options. */
+function runSettings(spec: SweepFile): RunSettings {
+  const { base_url, price_in, price_out, max_tokens, history, game_text, tutorial } = spec;
+  return { base_url, price_in, price_out, max_tokens, history, game_text, tutorial };
+}
+
+function canonical(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+        .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+    );
+  return v;
+}
+
+/** A readable, deterministic job id: game, agent, trial and a hash of the normalised cell. */
+export function jobId(cell: Cell, spec: SweepFile): string {
+  const hash = createHash('sha256')
+    .update(JSON.stringify(canonical({ cell, settings: runSettings(spec) })))
+    .digest('hex')
+    .slice(0, 12);
+  const slug = (s: string) => s.replace(/[^A-Za-z0-9]+/g, '').slice(0, 20) || 'x';
+  return `${slug(cell.game)}-${slug(cell.agent)}-t${cell.trial}-${hash}`;
+}
+
+/** The `gamepilot run` arguments for a job (the target comes separately: built-in or launched window). */
+export type RunSettings = Pick<
+  SweepFile,
+  'base_url' | 'price_in' | 'price_out' | 'max_tokens' | 'history' | 'game_text' | 'tutorial'
+>;
+
+export function runArgs(cell: Cell, spec: RunSettings): string[] {
+  const a = ['--agent', cell.agent, '--action-space', cell.action_space, '--episodes', String(cell.episodes)];
+  a.push('--seed', String(cell.seed + cell.trial));
+  if (cell.max_steps !== null) a.push('--max-steps', String(cell.max_steps));
+  if (cell.latency) a.push('--latency', cell.latency);
+  if (cell.model) a.push('--model', cell.model);
+  if (cell.reflection !== 'none') a.push('--reflection', cell.reflection);
+  if (spec.tutorial && cell.reflection !== 'none') a.push('--tutorial', spec.tutorial);
+  if (spec.base_url && cell.model) a.push('--base-url', spec.base_url);
+  if (spec.price_in !== undefined) a.push('--price-in', String(spec.price_in));
+  if (spec.price_out !== undefined) a.push('--price-out', String(spec.price_out));
+  if (spec.max_tokens !== undefined) a.push('--max-tokens', String(spec.max_tokens));
+  if (spec.history !== undefined) a.push('--history', String(spec.history));
+  if (spec.game_text) a.push('--game-text');
+  return a;
+}

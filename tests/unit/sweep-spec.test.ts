@@ -1,0 +1,72 @@
+/** Sweep files: axes with the CLI's names, refusals with file:line, deterministic job ids. */
+import { describe, expect, it } from 'vitest';
+import { parseSweep, runArgs, SweepFileError } from '../../electron/sweep/spec.ts';
+import { checkJobData } from '../../electron/sweep/queue.ts';
+
+function refusal(src: string): SweepFileError {
+  try {
+    parseSweep(src, 'm.yaml');
+  } catch (err) {
+    if (err instanceof SweepFileError) return err;
+    throw err;
+  }
+  throw new Error('accepted');
+}
+
+describe('sweep files', () => {
+  it('expands games × agents × trials into jobs, each with its own seed', () => {
+    const s = parseSweep('games: [2048, tictactoe]\nagents: [random, solver]\ntrials: 3\nmax_steps: 30\n', 'pair.yaml');
+    expect(s.name).toBe('pair');
+    expect(s.jobs).toHaveLength(12);
+    expect(new Set(s.jobs.map((j) => j.id)).size).toBe(12);
+    const seeds = s.jobs
+      .filter((j) => j.cell.game === '2048' && j.cell.agent === 'random')
+      .map((j) => runArgs(j.cell, s.spec));
+    expect(seeds.map((a) => a[a.indexOf('--seed') + 1])).toEqual(['0', '1', '2']);
+    expect(seeds[0]).toContain('--max-steps');
+  });
+
+  it('gives the same ids however the file is written, and new ones when a cell changes', () => {
+    const a = parseSweep('games: [2048, tictactoe]\nagents: [random]\ntrials: 2\n', 'a.yaml').jobs.map((j) => j.id);
+    const b = parseSweep('trials: 2\nagents: random\ngames:\n  - tictactoe\n  - 2048\n', 'a.yaml').jobs.map(
+      (j) => j.id,
+    );
+    expect([...b].sort()).toEqual([...a].sort());
+    const c = parseSweep('games: [2048, tictactoe]\nagents: [random]\ntrials: 2\nmax_steps: 9\n', 'a.yaml').jobs;
+    expect(c.some((j) => a.includes(j.id))).toBe(false);
+  });
+
+  it('collapses axes that do not apply: no model or reflection for baselines', () => {
+    const s = parseSweep(
+      'games: 2048\nagents: [random, vlm]\nmodels: [m1, m2]\nreflection: [none, self-f]\n',
+      'r.yaml',
+    );
+    expect(s.jobs.filter((j) => j.cell.agent === 'random')).toHaveLength(1);
+    expect(s.jobs.filter((j) => j.cell.agent === 'vlm')).toHaveLength(4);
+  });
+
+  it('refuses an unknown axis, value or game with its line and field', () => {
+    const axis = refusal('games: [2048]\ntrials: 2\nflavour: 3\n');
+    expect([axis.line, axis.field]).toEqual([3, 'flavour']);
+    expect(axis.message).toContain('m.yaml:3');
+    const value = refusal('games: [2048]\nagents:\n  - random\n  - wizard\n');
+    expect([value.line, value.field]).toEqual([4, 'agents.1']);
+    const game = refusal('games:\n  - 2048\n  - chess\n');
+    expect([game.line, game.field]).toEqual([3, 'games.1']);
+    expect(refusal('games: [2048]\nagents: [vlm]\n').field).toBe('agents');
+    expect(refusal('games: [2048]\ntrials: 0\n').line).toBe(2);
+    expect(refusal('games: [2048\n').message).toContain('not valid YAML');
+  });
+});
+
+describe('queue job data', () => {
+  it('is checked before it becomes a command line', () => {
+    const s = parseSweep('games: [2048]\nagents: [random]\n', 'q.yaml');
+    const good = { job: s.jobs[0], settings: {} };
+    expect(checkJobData(good).job.id).toBe(s.jobs[0]!.id);
+    const evil = { job: { ...s.jobs[0], cell: { ...s.jobs[0]!.cell, game: '--window-id' } }, settings: {} };
+    expect(() => checkJobData(evil)).toThrow(/cell.game/);
+    expect(() => checkJobData({ job: s.jobs[0], settings: { base_url: 'not a url' } })).toThrow(/base_url/);
+    expect(() => checkJobData({ job: s.jobs[0], settings: {}, extra: 1 })).toThrow(/not a sweep job/);
+  });
+});
