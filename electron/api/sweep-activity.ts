@@ -25,7 +25,7 @@ import { BUILTIN_GAMES } from '../../games/index.ts';
 import { CodedError } from '../domain.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 import { loadCatalog } from '../profiles/registry.ts';
-import { loadSweepFile, type Sweep, type SweepJob } from '../sweep/spec.ts';
+import { loadSweepFile, parseSweep, type Sweep, type SweepJob } from '../sweep/spec.ts';
 import { runLocalSweep } from '../sweep/pool.ts';
 import { DirStorage } from '../sweep/storage.ts';
 import type { SweepEvent } from '../sweep/progress.ts';
@@ -77,6 +77,7 @@ function sweepFileOf(p: ParamsOut<'startSweep'>, ctx: SweepContext): string {
       );
     return file;
   }
+  parseSweep(text, file, loadCatalog({ configDir: ctx.configDir })); // a bad matrix is refused before it is written
   mkdirSync(dir, { recursive: true });
   writeFileAtomic(file, text);
   return file;
