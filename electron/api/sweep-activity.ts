@@ -195,9 +195,14 @@ export class SweepActivity implements Activity {
       ctx.emit({ type: 'sweep-job', sweep: name, job: { ...next } });
     };
     switch (e.type) {
-      case 'job-start':
+      case 'job-start': {
         update(e.job, { status: 'running', attempt: e.attempt, worker: e.worker, display: e.display });
+        // The pool reports progress when a job ends; a start changes only how many run.
+        const running = this.state.jobs.filter((j) => j.status === 'running').length;
+        this.state.progress = { ...this.state.progress, running };
+        ctx.emit({ type: 'sweep-progress', sweep: name, progress: { ...this.state.progress } });
         break;
+      }
       case 'job-end':
         update(e.job, {
           status: e.status,
