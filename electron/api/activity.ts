@@ -1,13 +1,13 @@
 /**
  * The one slot for what the core does on the desktop — a run, an IDC, a recording, an ING-VP
- * suite: at most one at a time. One busy rule (nothing starts while anything holds the slot,
+ * suite, a sweep: at most one at a time. One busy rule (nothing starts while anything holds the slot,
  * even while it is still starting), one stop path (ask the holder to stop, wait until it has
  * ended and released its input), one cleanup path (close what it holds, report how it
  * ended, free the slot) — whatever the activity is.
  */
 import { CodedError } from '../domain.ts';
 
-export type ActivityKind = 'run' | 'idc' | 'recording' | 'suite';
+export type ActivityKind = 'run' | 'idc' | 'recording' | 'suite' | 'sweep';
 
 /** Something long the core does; the slot holds at most one. */
 export interface Activity {
@@ -31,6 +31,7 @@ const NAMES: Record<ActivityKind, string> = {
   idc: 'an IDC',
   recording: 'a recording',
   suite: 'an ING-VP suite',
+  sweep: 'a sweep',
 };
 
 interface Held<A extends Activity> {

@@ -225,6 +225,42 @@ export const StartSuiteSchema = z
   .strict();
 export type StartSuite = z.infer<typeof StartSuiteSchema>;
 
+/** A sweep file: a plain name (`<name>.yaml` in a sweeps folder), never a path. */
+export const SWEEP_NAME = /^\w[\w.-]{0,63}$/;
+const sweepName = z
+  .string()
+  .regex(SWEEP_NAME, "must be a plain name of a sweep file (letters, digits, '.', '-', '_'; up to 64), not a path")
+  .refine((s) => !s.includes('..'), 'must not contain ".."');
+/** The two sweeps folders: `<config>/sweeps/` and `<runs>/sweeps/`. */
+export const SWEEP_FOLDERS = ['config', 'runs'] as const;
+export type SweepFolder = (typeof SWEEP_FOLDERS)[number];
+/** What the app's sweep form builds: the core writes it as `<config>/sweeps/<name>.yaml`. */
+export const SWEEP_FORM_AGENTS = ['random', 'solver', 'vlm'] as const;
+export const SweepMatrixSchema = z
+  .object({
+    games: z
+      .array(z.string().regex(/^[A-Za-z0-9][\w.-]{0,63}$/, 'must be a game id'))
+      .min(1, 'pick at least one game')
+      .max(40),
+    /** vlm plays the model in Settings. */
+    agents: z.array(z.enum(SWEEP_FORM_AGENTS)).min(1, 'pick at least one agent'),
+    trials: z.number().int().min(1).max(1000).default(1),
+    maxSteps: z.number().int().min(1).max(100000).optional(),
+  })
+  .strict();
+export type SweepMatrix = z.infer<typeof SweepMatrixSchema>;
+
+/** Starts (or resumes) a sweep on this machine's pool: a sweep file picked by name, or a matrix from the form. */
+export const StartSweepSchema = z
+  .object({
+    name: sweepName,
+    folder: z.enum(SWEEP_FOLDERS).default('config'),
+    matrix: SweepMatrixSchema.optional(),
+    workers: z.number().int().min(1).max(16).default(2),
+  })
+  .strict();
+export type StartSweep = z.infer<typeof StartSweepSchema>;
+
 /** Every request: its params schema. Results are typed in `Results`. */
 export const REQUESTS = {
   health: empty,
@@ -270,6 +306,12 @@ export const REQUESTS = {
   startSuite: StartSuiteSchema,
   /** Stops the suite at once; finished levels stay in its folder. */
   stopSuite: empty,
+  /** The sweep files in the sweeps folders (config and runs), with their jobs and how many are finished. */
+  listSweeps: empty,
+  /** Starts a sweep on the local pool (one private display per worker); the same sweep again resumes it. */
+  startSweep: StartSweepSchema,
+  /** Stops the sweep at once: running jobs stop, finished jobs stay. */
+  stopSweep: empty,
   findTutorial: z.object({ game: z.string().min(1) }),
   /** Every profile: shipped and the user's. */
   listProfiles: empty,
@@ -399,6 +441,67 @@ export interface CoreState {
   recording: RecordingState | null;
   idc: { game: string; rounds: number; done: number } | null;
   suite: SuiteState | null;
+  sweep: SweepState | null;
+}
+
+/** Jobs done / total, failed, running, cost so far and the time left, as the sweep's pool reports them. */
+export interface SweepProgressWire {
+  done: number;
+  total: number;
+  failed: number;
+  running: number;
+  /** Done in earlier starts of this sweep (not run again). */
+  resumed: number;
+  costUsd: number;
+  elapsedS: number;
+  etaS: number | null;
+}
+
+export type SweepJobStatus =
+  | 'pending'
+  | 'running'
+  | 'completed'
+  | 'retry'
+  | 'failed'
+  | 'skipped'
+  | 'interrupted'
+  | 'done-before';
+
+/** One job of a sweep as its table shows it. */
+export interface SweepJobWire {
+  id: string;
+  /** The matrix cell: game · agent (model) · trial. */
+  cell: string;
+  status: SweepJobStatus;
+  attempt: number;
+  worker: number | null;
+  display: string | null;
+  /** Its run folder in the runs folder (getRun opens it). */
+  runId: string | null;
+  score: number | null;
+  costUsd: number | null;
+  error?: string;
+}
+
+/** The sweep going now, as the Sweeps tab shows it. */
+export interface SweepState {
+  name: string;
+  folder: SweepFolder;
+  workers: number;
+  progress: SweepProgressWire;
+  jobs: SweepJobWire[];
+}
+
+export interface SweepFileSummary {
+  name: string;
+  folder: SweepFolder;
+  /** Jobs in its matrix, and how many are finished in the runs folder (0 for a file that cannot be read). */
+  jobs: number;
+  finished: number;
+  games: string[];
+  agents: string[];
+  /** Why the file cannot be used (file, line, field), when it cannot. */
+  error?: string;
 }
 
 /** One cell of the ING-VP table (%): accuracy, completion degree, action efficiency (mean and pooled). */
@@ -495,6 +598,14 @@ export interface Results {
   };
   startSuite: { name: string; total: number; resumed: number };
   stopSuite: { stopped: boolean };
+  listSweeps: {
+    sweeps: SweepFileSummary[];
+    /** Games and agents the form offers. */
+    games: { id: string; title: string }[];
+    agents: (typeof SWEEP_FORM_AGENTS)[number][];
+  };
+  startSweep: { name: string; total: number; resumed: number; workers: number };
+  stopSweep: { stopped: boolean };
   findTutorial: { id: string | null };
   /** `errors`: profile files refused whole, each naming file, line and field. */
   listProfiles: { profiles: ProfileSummary[]; errors: string[] };
@@ -657,6 +768,24 @@ export type CoreEvent =
       resumed: number;
       stopped: boolean;
       table: SuiteTableWire;
+      error?: string;
+    }
+  /** The sweep's progress: at its start and after each job. */
+  | { type: 'sweep-progress'; sweep: string; progress: SweepProgressWire }
+  /** A job started, finished, failed (or will be retried), with its worker's display and its run. */
+  | { type: 'sweep-job'; sweep: string; job: SweepJobWire }
+  /** The sweep ended: finished, stopped, or failed to run (`error`). */
+  | {
+      type: 'sweep-done';
+      sweep: string;
+      completed: number;
+      failed: number;
+      skipped: number;
+      resumed: number;
+      total: number;
+      stopped: boolean;
+      costUsd: number;
+      wallS: number;
       error?: string;
     }
   | {

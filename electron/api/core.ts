@@ -2,7 +2,7 @@
  * The core behind the contract. Both transports (Electron IPC, WebSocket) call `handle` and
  * relay `event`s, so the app and the web shell behave the same. It is assembled from rooms
  * of its own: one typed handler per method (contract.ts's `Handlers`), one activity slot for
- * whatever runs on the desktop (a run, an IDC, a recording, an ING-VP suite), settings and the connection test
+ * whatever runs on the desktop (a run, an IDC, a recording, an ING-VP suite, a sweep), settings and the connection test
  * (settings.ts), the runs library (library.ts), targets (targets.ts).
  */
 import { EventEmitter } from 'node:events';
@@ -27,6 +27,7 @@ import { RunActivity, type RunContext } from './run-activity.ts';
 import { IdcActivity } from './idc-activity.ts';
 import { RecordingActivity } from './recording-activity.ts';
 import { SuiteActivity, suiteHandlers } from './suite-activity.ts';
+import { SweepActivity, sweepHandlers, type SweepContext } from './sweep-activity.ts';
 import { libraryHandlers, type LibraryDeps } from './library.ts';
 import { targetHandlers } from './targets.ts';
 import { profileHandlers } from './profiles.ts';
@@ -58,7 +59,7 @@ export interface CoreEvents {
   'settings-saved': [Settings];
 }
 
-type Live = RunActivity | IdcActivity | RecordingActivity | SuiteActivity;
+type Live = RunActivity | IdcActivity | RecordingActivity | SuiteActivity | SweepActivity;
 
 export class GamepilotCore extends EventEmitter<CoreEvents> {
   private readonly settings: SettingsService;
@@ -123,6 +124,17 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
         await this.slot.stop();
         return { stopped: true };
       },
+      ...sweepHandlers({ runsDir: deps.runsDir, configDir: this.configDir }),
+      startSweep: async (p) => {
+        const sweep = await this.begin('sweep', () => SweepActivity.open(p, this.sweepContext()));
+        const { name, progress, workers } = sweep.state;
+        return { name, total: progress.total, resumed: progress.resumed, workers };
+      },
+      stopSweep: async () => {
+        if (this.slot.current?.kind !== 'sweep') return { stopped: false };
+        await this.slot.stop();
+        return { stopped: true };
+      },
       getSettings: async () => this.settings.view(),
       saveSettings: async (p) => {
         const r = this.settings.save(p.settings, p.apiKey);
@@ -166,6 +178,7 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
       recording: live?.kind === 'recording' ? { ...live.state } : null,
       idc: live?.kind === 'idc' ? { ...live.state } : null,
       suite: live?.kind === 'suite' ? structuredClone(live.state) : null,
+      sweep: live?.kind === 'sweep' ? structuredClone(live.state) : null,
     };
   }
 
@@ -234,6 +247,15 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
       imageSize: this.settings.settings.imageSize,
       emit: (e) => this.emitEvent(e),
       phase: (run, phase) => this.slot.setPhase(run, phase),
+    };
+  }
+
+  private sweepContext(): SweepContext {
+    return {
+      runsDir: this.deps.runsDir,
+      configDir: this.configDir,
+      model: () => this.settings.model(),
+      emit: (e) => this.emitEvent(e),
     };
   }
 

@@ -10,8 +10,9 @@ import { RunsView } from './components/RunsView.tsx';
 import { RecordView } from './components/RecordView.tsx';
 import { IdcView } from './components/IdcView.tsx';
 import { IngvpView } from './components/IngvpView.tsx';
+import { SweepView } from './components/SweepView.tsx';
 
-type Tab = 'live' | 'targets' | 'record' | 'idc' | 'ingvp' | 'runs' | 'settings';
+type Tab = 'live' | 'targets' | 'record' | 'idc' | 'ingvp' | 'sweeps' | 'runs' | 'settings';
 
 export function App({
   client,
@@ -27,6 +28,8 @@ export function App({
   const [dismissed, setDismissed] = useState<string | null>(null);
   const [connected, setConnected] = useState(true);
   const [runsKey, setRunsKey] = useState(0);
+  /** A run to open in the Runs tab (a sweep job's run link). */
+  const [openRun, setOpenRun] = useState<string | null>(null);
   const core = live.core;
   useEffect(() => onConnection?.(setConnected), [onConnection]);
   useEffect(() => {
@@ -44,6 +47,7 @@ export function App({
     ['record', 'Record human'],
     ['idc', 'Improve'],
     ['ingvp', 'ING-VP'],
+    ['sweeps', 'Sweeps'],
     ['runs', 'Runs'],
     ['settings', 'Settings'],
   ];
@@ -60,7 +64,10 @@ export function App({
               role="tab"
               aria-selected={tab === id}
               className={tab === id ? 'active' : ''}
-              onClick={() => setTab(id)}
+              onClick={() => {
+                setOpenRun(null);
+                setTab(id);
+              }}
               data-testid={`tab-${id}`}
             >
               {label}
@@ -72,7 +79,9 @@ export function App({
             ? `${core.run.target} · ${core.run.agent}${core.run.model ? ` (${core.run.model})` : ''} · ${core.run.space}`
             : core?.suite
               ? `ING-VP suite ${core.suite.name} · ${core.suite.agent}${core.suite.model ? ` (${core.suite.model})` : ''}`
-              : 'idle'}
+              : core?.sweep
+                ? `sweep ${core.sweep.name} · ${core.sweep.workers} worker${core.sweep.workers === 1 ? '' : 's'}`
+                : 'idle'}
         </div>
         <Controls client={client} core={core} onError={setError} />
       </header>
@@ -132,7 +141,27 @@ export function App({
         {tab === 'record' && <RecordView client={client} core={core} recorded={live.recorded} onError={setError} />}
         {tab === 'idc' && <IdcView client={client} core={core} live={live} onError={setError} />}
         {tab === 'ingvp' && <IngvpView client={client} core={core} live={live} onError={setError} />}
-        {tab === 'runs' && <RunsView client={client} refreshKey={runsKey} />}
+        {tab === 'sweeps' && (
+          <SweepView
+            client={client}
+            core={core}
+            live={live}
+            onError={setError}
+            onOpenRun={(id) => {
+              setOpenRun(id);
+              setTab('runs');
+            }}
+          />
+        )}
+        {tab === 'runs' && (
+          <RunsView
+            key={openRun ?? ''}
+            client={client}
+            refreshKey={runsKey}
+            {...(openRun ? { openRun } : {})}
+            onClosedRun={() => setOpenRun(null)}
+          />
+        )}
         {tab === 'settings' && <SettingsView client={client} onSaved={() => setError(null)} />}
       </main>
       <footer>

@@ -12,6 +12,8 @@ import type {
   SuiteLevelResult,
   SuiteProgressWire,
   SuiteTableWire,
+  SweepJobWire,
+  SweepProgressWire,
 } from '../../electron/api/contract.ts';
 
 export interface LiveFrame {
@@ -36,6 +38,16 @@ export interface SuiteLive {
   done: Extract<CoreEvent, { type: 'suite-done' }> | null;
 }
 
+/** A sweep as its events tell it: kept after it ended, until the next one starts. */
+export interface SweepLive {
+  name: string;
+  workers: number | null;
+  progress: SweepProgressWire | null;
+  /** Every job of the matrix, in the sweep's order, with its latest status. */
+  jobs: SweepJobWire[];
+  done: Extract<CoreEvent, { type: 'sweep-done' }> | null;
+}
+
 export interface LiveState {
   core: CoreState | null;
   frame: LiveFrame | null;
@@ -56,6 +68,7 @@ export interface LiveState {
   milestones: Extract<CoreEvent, { type: 'milestones' }> | null;
   idc: { rounds: IdcRoundSummary[]; curve: number[]; done: Extract<CoreEvent, { type: 'idc-done' }> | null } | null;
   suite: SuiteLive | null;
+  sweep: SweepLive | null;
 }
 
 const initial: LiveState = {
@@ -74,7 +87,15 @@ const initial: LiveState = {
   milestones: null,
   idc: null,
   suite: null,
+  sweep: null,
 };
+
+/** The sweep an event belongs to: the one going, or a fresh one (a new start, even of the same sweep). */
+function sweepOf(s: LiveState, name: string): SweepLive {
+  return s.sweep && !s.sweep.done && s.sweep.name === name
+    ? s.sweep
+    : { name, workers: null, progress: null, jobs: [], done: null };
+}
 
 /** The suite an event belongs to: the one going, or a fresh one (a new start, even of the same folder). */
 function suiteOf(s: LiveState, name: string): SuiteLive {
@@ -92,6 +113,14 @@ function reduce(s: LiveState, a: Action): LiveState {
     case 'state': {
       const newRun = e.state.run && e.state.run.id !== s.core?.run?.id;
       const next = newRun ? { ...initial, core: e.state } : { ...s, core: e.state };
+      const sw = e.state.sweep;
+      if (sw) {
+        // A state snapshot is as new as the events before it: its rows and progress are current.
+        return {
+          ...next,
+          sweep: { ...sweepOf(s, sw.name), workers: sw.workers, progress: sw.progress, jobs: sw.jobs },
+        };
+      }
       const st = e.state.suite;
       if (!st) return next;
       const suite = suiteOf(s, st.name);
@@ -180,6 +209,16 @@ function reduce(s: LiveState, a: Action): LiveState {
     }
     case 'suite-done':
       return { ...s, suite: { ...suiteOf(s, e.suite), table: e.table, done: e } };
+    case 'sweep-progress':
+      return { ...s, sweep: { ...sweepOf(s, e.sweep), progress: e.progress } };
+    case 'sweep-job': {
+      const sweep = sweepOf(s, e.sweep);
+      const known = sweep.jobs.some((j) => j.id === e.job.id);
+      const jobs = known ? sweep.jobs.map((j) => (j.id === e.job.id ? e.job : j)) : [...sweep.jobs, e.job];
+      return { ...s, sweep: { ...sweep, jobs } };
+    }
+    case 'sweep-done':
+      return { ...s, sweep: { ...sweepOf(s, e.sweep), done: e } };
   }
 }
 

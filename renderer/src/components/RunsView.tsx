@@ -77,12 +77,23 @@ function stepMemory(s: StepRow): (MemoryStepRecord & { step: number }) | null {
   };
 }
 
-export function RunsView({ client, refreshKey }: { client: ApiClient; refreshKey: number }) {
+export function RunsView({
+  client,
+  refreshKey,
+  openRun,
+  onClosedRun,
+}: {
+  client: ApiClient;
+  refreshKey: number;
+  /** A run to open at once (a sweep job's run link). */
+  openRun?: string;
+  onClosedRun?: () => void;
+}) {
   const [runs, setRuns] = useState<RunSummary[]>([]);
   const [warnings, setWarnings] = useState<string[]>([]);
   const [board, setBoard] = useState<Results['leaderboard']['rows']>([]);
   const [agreement, setAgreement] = useState<Results['milestoneAgreement']['games']>([]);
-  const [open, setOpen] = useState<string | null>(null);
+  const [open, setOpen] = useState<string | null>(openRun ?? null);
   const [reportOpen, setReportOpen] = useState(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: refreshKey is the parent's signal to load the list again
   useEffect(() => {
@@ -102,7 +113,17 @@ export function RunsView({ client, refreshKey }: { client: ApiClient; refreshKey
       () => {},
     );
   }, [client, refreshKey, open]);
-  if (open) return <Replay client={client} id={open} onClose={() => setOpen(null)} />;
+  if (open)
+    return (
+      <Replay
+        client={client}
+        id={open}
+        onClose={() => {
+          setOpen(null);
+          onClosedRun?.();
+        }}
+      />
+    );
   return (
     <section className="runs" aria-label="runs">
       {agreement.length > 0 && (
