@@ -96,7 +96,10 @@ export async function runJobAttempt(job: SweepJob, ctx: JobContext): Promise<{ o
     let target: string[];
     if (BUILTIN_GAMES[job.cell.game]) target = ['--game', job.cell.game];
     else {
-      const entry = (ctx.catalog ?? loadCatalog()).entries.find((e) => e.profile.id === job.cell.game);
+      // The run child gets the same config folder (env), so its profiles are the ones looked up here.
+      const configDir = ctx.env?.GAMEPILOT_CONFIG_DIR;
+      const catalog = ctx.catalog ?? loadCatalog(configDir ? { configDir } : {});
+      const entry = catalog.entries.find((e) => e.profile.id === job.cell.game);
       if (!entry?.profile.launch) return fail(`no profile "${job.cell.game}" with a launch command on this worker`);
       const title = entry.profile.match?.title ?? '.';
       const [cmd, ...args] = entry.profile.launch;
