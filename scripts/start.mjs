@@ -4,8 +4,8 @@
 // Exits with the child's code, or 128 + signal number when it was killed: a crash is never
 // reported as success.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { constants } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { constants, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -28,13 +28,55 @@ try {
   electronBin = undefined;
 }
 
+/** Start time of a process as /proc gives it (clock ticks since boot), or null where there is no /proc. */
+function startTicks(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+  } catch {
+    return null;
+  }
+}
+
+/** Ends the window hosts a crashed shell left open (each listed with its leader's start time). */
+function endWindowGroups(dir) {
+  if (!dir) return;
+  let bootMs = null;
+  try {
+    bootMs = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1]) * 1000;
+  } catch {
+    /* no /proc: the start time cannot be checked */
+  }
+  for (const name of readdirSync(dir)) {
+    try {
+      const { pgid, started } = JSON.parse(readFileSync(path.join(dir, name), 'utf8'));
+      const ticks = startTicks(pgid);
+      // Same process only: a pid recycled since has another start time (10 ms resolution).
+      if (started !== null && bootMs !== null && (ticks === null || Math.abs(bootMs + ticks * 10 - started) > 20))
+        continue;
+      process.kill(-pgid, 'SIGTERM');
+    } catch {
+      /* gone already, or not ours to end */
+    }
+  }
+  rmSync(dir, { recursive: true, force: true });
+}
+
 /**
  * Runs the app or shell and mirrors how it ended. `ownGroup` puts it in a process group of its
  * own (POSIX) so that whatever it started (browser windows) is ended with it, even after a crash.
  */
 function run(what, cmd, args, { cwd, ownGroup }) {
   const group = ownGroup && process.platform !== 'win32';
-  const child = spawn(cmd, args, { cwd, stdio: group ? ['ignore', 'inherit', 'inherit'] : 'inherit', detached: group });
+  // Window hosts run in groups of their own; the child lists them here (electron/games/window-groups.ts).
+  const windows = group ? mkdtempSync(path.join(tmpdir(), 'gamepilot-windows-')) : undefined;
+  const env = windows ? { ...process.env, GAMEPILOT_WINDOW_GROUPS: windows } : process.env;
+  const child = spawn(cmd, args, {
+    cwd,
+    env,
+    stdio: group ? ['ignore', 'inherit', 'inherit'] : 'inherit',
+    detached: group,
+  });
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig));
   child.on('error', (err) => {
     say(`could not start the ${what}: ${err.message}`);
@@ -47,6 +89,7 @@ function run(what, cmd, args, { cwd, ownGroup }) {
       } catch {
         /* the group is already empty */
       }
+      endWindowGroups(windows);
     }
     if (signal) {
       say(`the ${what} was killed by ${signal}`);

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { listWindowGroup } from './window-groups.ts';
 
 export interface LaunchedWindow {
   pid: number;
@@ -132,7 +133,12 @@ export function launchViewWindow(
       stdio: 'ignore',
       detached: OWN_GROUP,
     });
-    return { pid: child.pid!, kind: 'electron', close: () => killTree(child) };
+    const unlist = OWN_GROUP ? listWindowGroup(child.pid) : () => {};
+    return {
+      pid: child.pid!,
+      kind: 'electron',
+      close: () => killTree(child).then(unlist),
+    };
   }
   const browser = findBrowser();
   if (!browser) {
@@ -150,11 +156,13 @@ export function launchViewWindow(
     `--app=${url}`,
   ];
   const child = spawn(browser, args, { stdio: 'ignore', detached: OWN_GROUP });
+  const unlist = OWN_GROUP ? listWindowGroup(child.pid) : () => {};
   return {
     pid: child.pid!,
     kind: 'chromium',
     close: async () => {
       await killTree(child);
+      unlist();
       // Its helpers are gone with the group, so the profile is no longer written; cleanup is best effort.
       try {
         rmSync(profile, { recursive: true, force: true, maxRetries: 3, retryDelay: 50 });

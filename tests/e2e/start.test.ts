@@ -4,7 +4,7 @@
  * what is missing when there is no display at all.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -62,6 +62,7 @@ describe('npm start', () => {
     const cwd = mkdtempSync(path.join(tmpdir(), 'gp-start-'));
     const s = startScript({ ...process.env, GAMEPILOT_CONFIG_DIR: path.join(cwd, 'config') }, cwd);
     let shellPid = 0;
+    let windowGroups: number[] = [];
     try {
       // The web shell's first line on stdout is its URL: it is up.
       await expect
@@ -69,18 +70,32 @@ describe('npm start', () => {
         .toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=/);
       shellPid = childrenOf(s.child.pid!)[0] ?? 0;
       expect(shellPid).toBeGreaterThan(0);
-      // The demo game window and the UI window are up (browser processes in the shell's group).
-      await expect.poll(() => groupMembers(shellPid).length, { timeout: 120_000, interval: 200 }).toBeGreaterThan(1);
+      // The demo game window and the UI window are up: window hosts run in process groups of their
+      // own, listed for npm start in the folder it names in the shell's environment.
+      const listed = readFileSync(`/proc/${shellPid}/environ`, 'utf8')
+        .split('\0')
+        .find((v) => v.startsWith('GAMEPILOT_WINDOW_GROUPS='))
+        ?.slice('GAMEPILOT_WINDOW_GROUPS='.length);
+      expect(listed).toBeTruthy();
+      await expect
+        .poll(() => readdirSync(listed!).length, { timeout: 120_000, interval: 200 })
+        .toBeGreaterThanOrEqual(2);
+      windowGroups = readdirSync(listed!).map(Number);
+      for (const g of windowGroups) expect(groupMembers(g).length).toBeGreaterThan(0);
       process.kill(shellPid, 'SIGKILL');
       const { code } = await s.exited;
       expect(code, s.err()).toBe(128 + 9);
       expect(s.err()).toMatch(/web shell was killed by SIGKILL/);
+      // Nothing the shell had opened outlives it: neither its own group nor the windows' groups.
       await expect.poll(() => groupMembers(shellPid), { timeout: 15_000, interval: 200 }).toEqual([]);
+      for (const g of windowGroups)
+        await expect.poll(() => groupMembers(g), { timeout: 15_000, interval: 200 }).toEqual([]);
+      expect(existsSync(listed!)).toBe(false);
     } finally {
       s.child.kill('SIGKILL');
-      if (shellPid) {
+      for (const g of shellPid ? [shellPid, ...windowGroups] : windowGroups) {
         try {
-          process.kill(-shellPid, 'SIGKILL');
+          process.kill(-g, 'SIGKILL');
         } catch {
           /* nothing left */
         }
