@@ -1,5 +1,6 @@
 /** What the agent tests hand an agent and read back from the test server's requests. */
 import type { Observation } from '../../electron/agents/types.ts';
+import { fullSizeGeometry } from '../../electron/input/coordinates.ts';
 
 /** Step `step` of episode 0 of a 520×640 window sent whole at scale 1 (the frame: a few JPEG-marked bytes). */
 export function frameObservation(step = 0): Observation {
@@ -7,13 +8,7 @@ export function frameObservation(step = 0): Observation {
     step,
     episode: 0,
     frame: { data: Buffer.from([0xff, 0xd8, step]), mime: 'image/jpeg', width: 520, height: 640, scale: 1 },
-    geometry: {
-      window: { x: 0, y: 0, width: 520, height: 640 },
-      imageScale: 1,
-      imageWidth: 520,
-      imageHeight: 640,
-      inputScale: 1,
-    },
+    geometry: fullSizeGeometry({ x: 0, y: 0, width: 520, height: 640 }),
     tCapture: Date.now(),
   };
 }
