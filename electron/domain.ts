@@ -43,6 +43,19 @@ export const INGVP_SETTINGS = [
 ] as const;
 export type IngvpSetting = (typeof INGVP_SETTINGS)[number];
 
+/** What one ING-VP level scored, from engine state: the level run's metrics the suite and the ING-VP tab show. */
+export interface LevelScore {
+  solved: boolean;
+  /** Completion degree, 0–100. */
+  completion: number;
+  /** Actions that changed the state / all actions (0 when there were none). */
+  efficiency: number;
+  actions: number;
+  changed: number;
+  /** Model answers asked for. */
+  steps: number;
+}
+
 /** Who plays an ING-VP suite: the configured model, the solver, or uniformly random moves. */
 export const SUITE_AGENTS = ['vlm', 'solver', 'random'] as const;
 export type SuiteAgent = (typeof SUITE_AGENTS)[number];
@@ -169,6 +182,31 @@ export class CodedError extends Error {
 
 export function isErrorCode(v: unknown): v is ErrorCode {
   return (ERROR_CODES as readonly unknown[]).includes(v);
+}
+
+/** One item of a milestone checklist as the live view and the replay show it. */
+export interface MilestoneItem {
+  name: string;
+  level?: string;
+  description?: string;
+  reached: boolean;
+  step?: number;
+  /** The evidence frame in the run folder (getFrame reads it). */
+  frame?: string;
+  reason?: string;
+}
+
+/** The checklist of one episode as it stands, for the live view and the replay. */
+export interface MilestoneProgressView {
+  episode: number;
+  items: MilestoneItem[];
+  reached: number;
+  total: number;
+  score: number;
+  calls: number;
+  budget: number | null;
+  /** The episode's last judgement is in. */
+  final: boolean;
 }
 
 /** A report table as the page, the app and the CSV files draw it: columns, rows of plain values, what to say when empty. */

@@ -21,7 +21,10 @@ import {
   SUITE_AGENTS,
   type ErrorCode,
   type LatencyMode,
+  type LevelScore,
   type MemoryStepRecord,
+  type MilestoneItem,
+  type MilestoneProgressView,
   type ReportChart,
   type ReportTable,
   type RetrievalKind,
@@ -537,14 +540,8 @@ export interface SuiteLevelRef {
 }
 
 /** A finished level's metrics and its run folder (`<runs>/<suite>/runs/<run>`). */
-export interface SuiteLevelResult extends SuiteLevelRef {
+export interface SuiteLevelResult extends SuiteLevelRef, LevelScore {
   run: string;
-  solved: boolean;
-  completion: number;
-  efficiency: number;
-  actions: number;
-  changed: number;
-  steps: number;
   ms: number;
 }
 
@@ -663,16 +660,7 @@ export interface Results {
 }
 
 /** One item of a milestone checklist as the live view and the replay show it. */
-export interface MilestoneItemWire {
-  name: string;
-  level?: string;
-  description?: string;
-  reached: boolean;
-  step?: number;
-  /** The evidence frame in the run folder (getFrame reads it). */
-  frame?: string;
-  reason?: string;
-}
+export type MilestoneItemWire = MilestoneItem;
 
 export interface MilestoneLabelWire {
   episode: number;
@@ -725,18 +713,7 @@ export type CoreEvent =
       edited?: boolean;
       awaitingReview?: boolean;
     }
-  | {
-      type: 'milestones';
-      runId: string;
-      episode: number;
-      items: MilestoneItemWire[];
-      reached: number;
-      total: number;
-      score: number;
-      calls: number;
-      budget: number | null;
-      final: boolean;
-    }
+  | ({ type: 'milestones'; runId: string } & MilestoneProgressView)
   | { type: 'idc'; round: IdcRoundSummary; curve: number[] }
   /** The suite's progress: at its start and after each level. */
   | { type: 'suite-progress'; suite: string; progress: SuiteProgressWire }

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { stringify } from 'yaml';
 import type { WindowManager } from '../../native/types.ts';
 import type { Handlers, ProfileEdit, ProfileSummary } from './contract.ts';
-import { loadCatalog, matchWindow, userProfilesDir, type ProfileEntry } from '../profiles/registry.ts';
+import { loadCatalog, matchWindow, profileIdentity, userProfilesDir, type ProfileEntry } from '../profiles/registry.ts';
 import { executableOf } from '../profiles/executable.ts';
 import { ProfileSchema, type Profile } from '../profiles/schema.ts';
 import { parseProfile } from '../profiles/load.ts';
@@ -19,12 +19,7 @@ import { CodedError } from '../domain.ts';
 export function profileSummary(e: ProfileEntry): ProfileSummary {
   const p = e.profile;
   return {
-    id: p.id,
-    title: p.title,
-    file: e.file,
-    source: e.source,
-    category: p.category,
-    tier: p.tier,
+    ...profileIdentity(e),
     scoring: p.scoring.kind,
     agent: p.episode.agent,
     builtin: p.builtin ?? null,

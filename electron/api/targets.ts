@@ -10,7 +10,7 @@ import { BuiltinTarget, TargetGoneError, WindowTarget, type Target, type ViewLau
 import type { ScreenCapturer } from '../capture/types.ts';
 import { encodeFrame } from '../capture/encode.ts';
 import { windowsOver } from '../capture/occlusion.ts';
-import { visiblePart } from '../input/coordinates.ts';
+import { fullSizeGeometry, visiblePart } from '../input/coordinates.ts';
 import { VlmAgent } from '../agents/vlm.ts';
 
 export interface TargetDeps {
@@ -94,13 +94,7 @@ export function targetHandlers(deps: TargetDeps): Pick<Handlers, 'listTargets' |
         episode: 0,
         tCapture: 0,
         frame: { data: Buffer.alloc(0), mime: 'image/jpeg' as const, width, height, scale: 1 },
-        geometry: {
-          window: { x: 0, y: 0, width, height },
-          imageScale: 1,
-          imageWidth: width,
-          imageHeight: height,
-          inputScale: 1,
-        },
+        geometry: fullSizeGeometry({ x: 0, y: 0, width, height }),
       };
       return { title: def.title, prompt: agent.systemPrompt(obs, 'gui', def), trials: def.trials };
     },

@@ -15,6 +15,7 @@ import type { IngvpGame } from '../../games/ingvp/games.ts';
 import { extractOutput } from './answer.ts';
 import type { HistoryLine, Player, Turn } from './players.ts';
 import { INGVP_STEP_LIMIT, type SettingSpec } from './settings.ts';
+import type { LevelScore } from '../domain.ts';
 
 /** The window a level is shown in: the built-in game behind it, and where it is on the screen. */
 export interface LevelView {
@@ -22,16 +23,7 @@ export interface LevelView {
   locate(): Promise<WindowInfo>;
 }
 
-export interface LevelMetrics {
-  solved: boolean;
-  /** Completion degree, 0–100. */
-  completion: number;
-  /** Actions that changed the state / all actions (0 when there were none). */
-  efficiency: number;
-  actions: number;
-  changed: number;
-  /** Model answers asked for. */
-  steps: number;
+export interface LevelMetrics extends LevelScore {
   /** Answers from which no move could be read. */
   unparsable: number;
   /** One-step moves past the step limit, or after the level was solved: not played. */

@@ -19,6 +19,11 @@ export interface FrameGeometry {
   inputScale: number;
 }
 
+/** A frame of the whole window at its own size: image pixel = window pixel = input unit. */
+export function fullSizeGeometry(window: Rect): FrameGeometry {
+  return { window, imageScale: 1, imageWidth: window.width, imageHeight: window.height, inputScale: 1 };
+}
+
 export type MappedPoint = { ok: true; x: number; y: number } | { ok: false; error: string };
 
 /** The on-screen part of a window's client area; undefined when none of it is on the screen. */

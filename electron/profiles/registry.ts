@@ -20,6 +20,12 @@ export interface ProfileEntry {
   source: ProfileSource;
 }
 
+/** Which profile an entry is and where it came from: the fields run.json and the profile list both show first. */
+export function profileIdentity(e: ProfileEntry) {
+  const p = e.profile;
+  return { id: p.id, title: p.title, file: e.file, source: e.source, category: p.category, tier: p.tier };
+}
+
 export interface ProfileCatalog {
   entries: ProfileEntry[];
   /** Files that were refused whole (bad YAML, a field that fails, a duplicate id), each naming file, line and field. */

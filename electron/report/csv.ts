@@ -3,7 +3,7 @@
  * unformatted), with a header even when the section is empty. Text cells that a spreadsheet
  * would run as a formula (=, +, -, @ first) are prefixed with an apostrophe.
  */
-import type { ReportData } from './model.ts';
+import type { Player, ReportData } from './model.ts';
 
 type Cell = string | number | boolean | null | undefined;
 
@@ -18,33 +18,31 @@ function csv(header: string[], rows: Cell[][]): string {
   return `${[header, ...rows].map((r) => r.map(cell).join(',')).join('\r\n')}\r\n`;
 }
 
+const WHO = ['player', 'label', 'model', 'vr', 'lessons', 'space', 'latency'];
+
+/** A row's player cells, in WHO's order. */
+function whoCells(r: Player): Cell[] {
+  return [r.player, r.label, r.model, r.vr, r.lessons, r.space, r.latency];
+}
+
+/** A by-category or by-tier table: the group, the player, its mean over the group's games. */
+function groupCsv(group: string, rows: ReportData['gameverse']['by_tier']): string {
+  return csv(
+    [group, ...WHO, 'mean', 'games'],
+    rows.map((r) => [r.group, ...whoCells(r), r.mean, r.games]),
+  );
+}
+
 /** File name → CSV text. */
 export function reportCsv(d: ReportData): Record<string, string> {
-  const who = ['player', 'label', 'model', 'vr', 'lessons', 'space', 'latency'];
   const games = new Map(d.gameverse.games.map((g) => [g.id, g]));
   return {
     'gameverse.csv': csv(
-      ['game', 'title', 'category', 'tier', ...who, 'mean', 'std', 'n', 'runs'],
+      ['game', 'title', 'category', 'tier', ...WHO, 'mean', 'std', 'n', 'runs'],
       d.gameverse.rows.flatMap((r) =>
         Object.entries(r.cells).map(([game, s]) => {
           const g = games.get(game);
-          return [
-            game,
-            g?.title,
-            g?.category,
-            g?.tier,
-            r.player,
-            r.label,
-            r.model,
-            r.vr,
-            r.lessons,
-            r.space,
-            r.latency,
-            s.mean,
-            s.std,
-            s.n,
-            s.runs,
-          ];
+          return [game, g?.title, g?.category, g?.tier, ...whoCells(r), s.mean, s.std, s.n, s.runs];
         }),
       ),
     ),
@@ -82,36 +80,8 @@ export function reportCsv(d: ReportData): Record<string, string> {
         g.gain,
       ]),
     ),
-    'categories.csv': csv(
-      ['category', ...who, 'mean', 'games'],
-      d.gameverse.by_category.map((r) => [
-        r.group,
-        r.player,
-        r.label,
-        r.model,
-        r.vr,
-        r.lessons,
-        r.space,
-        r.latency,
-        r.mean,
-        r.games,
-      ]),
-    ),
-    'tiers.csv': csv(
-      ['tier', ...who, 'mean', 'games'],
-      d.gameverse.by_tier.map((r) => [
-        r.group,
-        r.player,
-        r.label,
-        r.model,
-        r.vr,
-        r.lessons,
-        r.space,
-        r.latency,
-        r.mean,
-        r.games,
-      ]),
-    ),
+    'categories.csv': groupCsv('category', d.gameverse.by_category),
+    'tiers.csv': groupCsv('tier', d.gameverse.by_tier),
     'ingvp.csv': csv(
       [
         'game',
@@ -143,7 +113,7 @@ export function reportCsv(d: ReportData): Record<string, string> {
       d.idc.flatMap((c) => c.curve.map((m, i) => [c.id, c.game, c.model, i, m, c.best_round, c.transfer_mean])),
     ),
     'latency.csv': csv(
-      ['game', ...who, 'mean', 'std', 'n', 'runs'],
+      ['game', ...WHO, 'mean', 'std', 'n', 'runs'],
       d.latency.flatMap((l) =>
         l.modes.map((m) => [
           l.game,

@@ -6,6 +6,7 @@
  */
 import { milestoneList, milestoneScore, round2, type MilestoneEntry } from './normalise.ts';
 import type { MilestoneScoring } from '../profiles/schema.ts';
+import type { MilestoneItem } from '../domain.ts';
 
 /** A milestone with the name a judge and a person use for it (unique within the list). */
 export interface ChecklistItem extends MilestoneEntry {
@@ -148,13 +149,7 @@ export class Checklist {
   }
 }
 
-export interface ChecklistView {
-  name: string;
-  level?: string;
-  description?: string;
-  reached: boolean;
-  step?: number;
-  frame?: string;
-  reason?: string;
+/** An item as the live view shows it, and the judge call that reached it. */
+export interface ChecklistView extends MilestoneItem {
   call?: number;
 }

@@ -12,6 +12,7 @@ import type { MilestoneScoring, Profile } from '../profiles/schema.ts';
 import { toDataUrl } from '../reflection/trajectory.ts';
 import { mean, std } from '../util/time.ts';
 import { round2 } from './normalise.ts';
+import type { MilestoneProgressView } from '../domain.ts';
 import { Checklist, checklistItems, type ChecklistView, type Refusal } from './milestone-checklist.ts';
 import { JsonAsker, type AskRecord, type JudgeModel } from './json-ask.ts';
 
@@ -38,17 +39,9 @@ export interface JudgingOptions {
 
 export const DEFAULT_JUDGING: Omit<JudgingOptions, 'episodes'> = { everySteps: 3, maxFrames: 8, maxSide: 768 };
 
-/** The checklist of one episode as it stands, for the live view and the replay. */
-export interface MilestoneProgress {
-  episode: number;
+/** The checklist of one episode as it stands, each item with the judge call that reached it. */
+export interface MilestoneProgress extends MilestoneProgressView {
   items: ChecklistView[];
-  reached: number;
-  total: number;
-  score: number;
-  calls: number;
-  budget: number | null;
-  /** The episode's last judgement is in. */
-  final: boolean;
 }
 
 /** run.json's `milestones`. */

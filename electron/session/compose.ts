@@ -23,7 +23,7 @@ import { ProcessFreezer, suspendedRegistry } from '../safety/suspended.ts';
 import { ActionExecutor } from '../input/executor.ts';
 import { defaultConfigDir } from '../util/paths.ts';
 import { CodedError, isModelAgent, type ActionSpace, type AgentKind, type LatencyMode } from '../domain.ts';
-import { builtinProfile, pickForWindow, type ProfileEntry } from '../profiles/registry.ts';
+import { builtinProfile, pickForWindow, profileIdentity, type ProfileEntry } from '../profiles/registry.ts';
 import { executableOf } from '../profiles/executable.ts';
 import type { Profile } from '../profiles/schema.ts';
 import { scoringRecord } from '../scoring/normalise.ts';
@@ -378,12 +378,7 @@ export function runSettings(
 function profileRecord(e: ProfileEntry): Record<string, unknown> {
   const p = e.profile;
   return {
-    id: p.id,
-    title: p.title,
-    file: e.file,
-    source: e.source,
-    category: p.category,
-    tier: p.tier,
+    ...profileIdentity(e),
     agent: p.episode.agent,
     ...(p.setup ? { setup: p.setup } : {}),
     scoring: scoringRecord(p),

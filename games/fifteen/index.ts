@@ -5,7 +5,7 @@
  * list of four rows, 0 for the space.
  */
 import { clickOn, ingvpGame, type PuzzleGui } from '../ingvp/definition.ts';
-import { bfsSolve, frameHtml, wholeNumber, type Puzzle, type PuzzleSpec } from '../ingvp/puzzle.ts';
+import { bfsSolve, frameHtml, parseWordPlan, wholeNumber, type Puzzle, type PuzzleSpec } from '../ingvp/puzzle.ts';
 import levels from './levels/levels.json' with { type: 'json' };
 
 export interface FifteenLevel {
@@ -116,12 +116,7 @@ export const fifteenSpec: PuzzleSpec<FifteenLevel> = {
   load: (level) => new FifteenPuzzle(level.tiles),
   optimal: (level) => level.optimal,
   parseStep: parseTile,
-  parsePlan(v) {
-    const list = Array.isArray(v) ? v : typeof v === 'string' ? v.split(/[\s,;]+/).filter(Boolean) : undefined;
-    if (!list) return undefined;
-    const moves = list.map(parseTile);
-    return moves.every((m) => m !== undefined) ? (moves as string[]) : undefined;
-  },
+  parsePlan: (v) => parseWordPlan(v, parseTile),
   formatStep: (m) => Number(m),
   formatPlan: (ms) => ms.map(Number),
   actionSpace: () => Array.from({ length: 15 }, (_, i) => String(i + 1)),

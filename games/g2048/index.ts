@@ -5,15 +5,12 @@
  */
 import type { GameDefinition, GameInstance, HitRect, MoveResult, ViewInput } from '../types.ts';
 import type { Rng } from '../shared/rng.ts';
-import { parseDirection } from '../shared/direction.ts';
+import { ARROW_KEY_DIRECTIONS, directionKeyInput, parseDirection } from '../shared/direction.ts';
 import { canMove, DIRECTIONS, slide, type Direction, type Grid } from './rules.ts';
 import { expectimaxMove } from './solver.ts';
 
 const KEY_TO_DIR: Record<string, Direction> = {
-  ArrowUp: 'up',
-  ArrowDown: 'down',
-  ArrowLeft: 'left',
-  ArrowRight: 'right',
+  ...ARROW_KEY_DIRECTIONS,
   w: 'up',
   s: 'down',
   a: 'left',
@@ -101,9 +98,7 @@ class Game2048 implements GameInstance {
   }
 
   handleInput(input: ViewInput): MoveResult {
-    if (input.type !== 'key') return { ok: true };
-    const dir = KEY_TO_DIR[input.key];
-    return dir ? this.applyMove(dir) : { ok: true };
+    return directionKeyInput(input, KEY_TO_DIR, (d) => this.applyMove(d));
   }
 
   validMoves() {

@@ -5,7 +5,7 @@
  * is "{rod-x}{rod-y}", e.g. "AD". Text rendering: a dictionary rod → its disks, top disk first.
  */
 import { clickOn, ingvpGame, type PuzzleGui } from '../ingvp/definition.ts';
-import { frameHtml, type Puzzle, type PuzzleSpec } from '../ingvp/puzzle.ts';
+import { frameHtml, parseWordPlan, type Puzzle, type PuzzleSpec } from '../ingvp/puzzle.ts';
 import levels from './levels/levels.json' with { type: 'json' };
 
 export interface HanoiLevel {
@@ -141,12 +141,7 @@ export const hanoiSpec: PuzzleSpec<HanoiLevel> = {
   load: (level) => new HanoiPuzzle(level.disks),
   optimal: (level) => level.optimal,
   parseStep: parseHanoiMove,
-  parsePlan(v) {
-    const list = Array.isArray(v) ? v : typeof v === 'string' ? v.split(/[\s,;]+/).filter(Boolean) : undefined;
-    if (!list) return undefined;
-    const moves = list.map(parseHanoiMove);
-    return moves.every((m) => m !== undefined) ? (moves as string[]) : undefined;
-  },
+  parsePlan: (v) => parseWordPlan(v, parseHanoiMove),
   formatStep: (m) => m,
   formatPlan: (ms) => ms,
   actionSpace: () => HANOI_MOVES,

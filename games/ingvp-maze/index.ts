@@ -4,10 +4,9 @@
  * carving, BFS distances); the levels, drawing, text and scoring are ING-VP's. Text rendering as
  * the authors': 'S' current position, 'X' destination, '+' wall, ' ' floor.
  */
-import type { ViewInput } from '../types.ts';
 import type { Direction } from '../shared/direction.ts';
 import { distancesFrom, mazeRows, moveFrom, parseMaze, sameCell, type Cell, type Maze } from '../maze/engine.ts';
-import { ingvpGame, type PuzzleGui } from '../ingvp/definition.ts';
+import { arrowKeyGui, ingvpGame, type PuzzleGui } from '../ingvp/definition.ts';
 import { frameHtml, parseDirectionPlan, parseLetterDirection, type Puzzle, type PuzzleSpec } from '../ingvp/puzzle.ts';
 import levels from './levels/levels.json' with { type: 'json' };
 
@@ -18,7 +17,6 @@ export interface IngvpMazeLevel {
 }
 
 const DIR: Record<string, Direction> = { L: 'left', R: 'right', U: 'up', D: 'down' };
-const ARROWS: Record<string, string> = { ArrowLeft: 'L', ArrowRight: 'R', ArrowUp: 'U', ArrowDown: 'D' };
 export const TEXT = { wall: '+', path: ' ', ball: 'S', target: 'X' };
 
 export class IngvpMazePuzzle implements Puzzle {
@@ -128,20 +126,8 @@ export const ingvpMazeSpec: PuzzleSpec<IngvpMazeLevel> = {
   },
 };
 
-const KEY_OF: Record<string, string> = { L: 'left', R: 'right', U: 'up', D: 'down' };
-
-export const ingvpMazeGui: PuzzleGui = {
-  controls:
-    'Press one arrow key with PRESS, e.g. [{"action_type":"PRESS","parameters":{"key":"down"}}]: the red square moves one cell that way. One move per step.',
-  semanticControls: 'Name one move: "L", "R", "U" or "D" (left, right, up, down). One move per step.',
-  moveInputs: { keys: ['left', 'right', 'up', 'down'] },
-  oneMovePerStep: true,
-  actionSpace: { press: ['left', 'right', 'up', 'down'] },
-  handle: (input: ViewInput, selection) => ({
-    ...(input.type === 'key' && ARROWS[input.key] ? { move: ARROWS[input.key] } : {}),
-    selection,
-  }),
-  gesture: (move) => (KEY_OF[move] ? { type: 'key', key: KEY_OF[move]! } : undefined),
-};
+export const ingvpMazeGui: PuzzleGui = arrowKeyGui(
+  'Press one arrow key with PRESS, e.g. [{"action_type":"PRESS","parameters":{"key":"down"}}]: the red square moves one cell that way. One move per step.',
+);
 
 export const ingvpMaze = ingvpGame(ingvpMazeSpec, ingvpMazeGui, { width: 540, height: 600 });

@@ -33,6 +33,25 @@ export interface PuzzleGui {
   gesture(move: string, hits: HitRect[], selection: string | null): WindowGesture | undefined;
 }
 
+const ARROW_MOVES: Record<string, string> = { ArrowLeft: 'L', ArrowRight: 'R', ArrowUp: 'U', ArrowDown: 'D' };
+const ARROW_KEYS: Record<string, string> = { L: 'left', R: 'right', U: 'up', D: 'down' };
+
+/** The GUI of a puzzle played with the arrow keys: one press, one move "L", "R", "U" or "D". */
+export function arrowKeyGui(controls: string): PuzzleGui {
+  return {
+    controls,
+    semanticControls: 'Name one move: "L", "R", "U" or "D" (left, right, up, down). One move per step.',
+    moveInputs: { keys: ['left', 'right', 'up', 'down'] },
+    oneMovePerStep: true,
+    actionSpace: { press: ['left', 'right', 'up', 'down'] },
+    handle: (input, selection) => ({
+      ...(input.type === 'key' && ARROW_MOVES[input.key] ? { move: ARROW_MOVES[input.key] } : {}),
+      selection,
+    }),
+    gesture: (move) => (ARROW_KEYS[move] ? { type: 'key', key: ARROW_KEYS[move]! } : undefined),
+  };
+}
+
 /** The level a seed and an episode play (0-based index). */
 export function levelIndex(count: number, seed: number, episode: number): number {
   return (((seed + episode) % count) + count) % count;

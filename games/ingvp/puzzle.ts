@@ -135,6 +135,18 @@ export function bfsSolve<S>(
   return undefined;
 }
 
+/** Every item parsed as a move, or undefined when one of them is not a move. */
+export function parseEach(items: readonly unknown[], parse: (v: unknown) => string | undefined): string[] | undefined {
+  const moves = items.map(parse);
+  return moves.every((m) => m !== undefined) ? (moves as string[]) : undefined;
+}
+
+/** A plan given as a list, or as one string of moves split on spaces, commas or semicolons. */
+export function parseWordPlan(v: unknown, parse: (v: unknown) => string | undefined): string[] | undefined {
+  const list = Array.isArray(v) ? v : typeof v === 'string' ? v.split(/[\s,;]+/).filter(Boolean) : undefined;
+  return list ? parseEach(list, parse) : undefined;
+}
+
 /** "L", "left", "Left", "l" → "L" (the four directions of Sokoban and the maze). */
 export function parseLetterDirection(v: unknown): string | undefined {
   if (typeof v !== 'string') return undefined;
@@ -149,16 +161,9 @@ export function parseDirectionPlan(v: unknown): string[] | undefined {
   if (typeof v === 'string') {
     const letters = v.toUpperCase().replace(/[\s,"'[\]]/g, '');
     if (/^[LRUD]*$/.test(letters)) return [...letters];
-    const words = v
-      .split(/[\s,]+/)
-      .filter(Boolean)
-      .map(parseLetterDirection);
-    return words.every((w) => w !== undefined) ? (words as string[]) : undefined;
+    return parseEach(v.split(/[\s,]+/).filter(Boolean), parseLetterDirection);
   }
-  if (Array.isArray(v)) {
-    const moves = v.map(parseLetterDirection);
-    return moves.every((m) => m !== undefined) ? (moves as string[]) : undefined;
-  }
+  if (Array.isArray(v)) return parseEach(v, parseLetterDirection);
   return undefined;
 }
 

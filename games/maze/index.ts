@@ -6,7 +6,13 @@
  * (docs/fidelity.md, "GameVerse — games, trials and scores").
  */
 import type { GameDefinition, GameInstance, HitRect, MoveResult, ViewInput } from '../types.ts';
-import { DIRECTIONS, parseDirection, type Direction } from '../shared/direction.ts';
+import {
+  ARROW_KEY_DIRECTIONS,
+  DIRECTIONS,
+  directionKeyInput,
+  parseDirection,
+  type Direction,
+} from '../shared/direction.ts';
 import {
   distancesFrom,
   generateMaze,
@@ -30,13 +36,6 @@ export const MAZE_SIZE = 4;
  * the maze allows it (else as far apart as it allows).
  */
 export const GAMEVERSE_MAZE: MazeSettings = { size: MAZE_SIZE, wallShareAbove: 0.5, minDistance: MAZE_SIZE + 3 };
-
-const KEY_TO_DIR: Record<string, Direction> = {
-  ArrowUp: 'up',
-  ArrowDown: 'down',
-  ArrowLeft: 'left',
-  ArrowRight: 'right',
-};
 
 export const TEXT_SYMBOLS = { wall: '#', path: '.', ball: 'B', target: 'T' };
 
@@ -102,9 +101,7 @@ export class MazeGame implements GameInstance {
   }
 
   handleInput(input: ViewInput): MoveResult {
-    if (input.type !== 'key') return { ok: true };
-    const dir = KEY_TO_DIR[input.key];
-    return dir ? this.applyMove(dir) : { ok: true };
+    return directionKeyInput(input, ARROW_KEY_DIRECTIONS, (d) => this.applyMove(d));
   }
 
   validMoves() {

@@ -5,7 +5,7 @@
  * rendering: the list of queens on the board, the first one first.
  */
 import { ingvpGame, clickOn, type PuzzleGui } from '../ingvp/definition.ts';
-import { frameHtml, wholeNumber, type Puzzle, type PuzzleSpec } from '../ingvp/puzzle.ts';
+import { frameHtml, parseEach, wholeNumber, type Puzzle, type PuzzleSpec } from '../ingvp/puzzle.ts';
 import levels from './levels/levels.json' with { type: 'json' };
 
 export interface QueensLevel {
@@ -148,8 +148,7 @@ export const queensSpec: PuzzleSpec<QueensLevel> = {
       const one = parseCell(v);
       return one ? [one] : undefined;
     }
-    const moves = v.map(parseCell);
-    return moves.every((m) => m !== undefined) ? (moves as string[]) : undefined;
+    return parseEach(v, parseCell);
   },
   formatStep: (m) => toCell(m),
   formatPlan: (ms) => ms.map(toCell),

@@ -9,17 +9,20 @@
  */
 import type { GameDefinition, GameInstance, HitRect, MoveResult, ViewInput } from '../types.ts';
 import type { Rng } from '../shared/rng.ts';
-import { DIRECTIONS, parseDirection, type Direction } from '../shared/direction.ts';
+import {
+  ARROW_KEY_DIRECTIONS,
+  DIRECTIONS,
+  directionKeyInput,
+  parseDirection,
+  type Direction,
+} from '../shared/direction.ts';
 
 type Dir = Direction;
 const DIRS = DIRECTIONS;
 const DELTA: Record<Dir, [number, number]> = { up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0] };
 const OPPOSITE: Record<Dir, Dir> = { up: 'down', down: 'up', left: 'right', right: 'left' };
 const KEY: Record<string, Dir> = {
-  ArrowUp: 'up',
-  ArrowDown: 'down',
-  ArrowLeft: 'left',
-  ArrowRight: 'right',
+  ...ARROW_KEY_DIRECTIONS,
   w: 'up',
   s: 'down',
   a: 'left',
@@ -121,9 +124,7 @@ class SnakeGame implements GameInstance {
   }
 
   handleInput(input: ViewInput): MoveResult {
-    if (input.type !== 'key') return { ok: true };
-    const d = KEY[input.key];
-    return d ? this.applyMove(d) : { ok: true };
+    return directionKeyInput(input, KEY, (d) => this.applyMove(d));
   }
 
   tick(): boolean {

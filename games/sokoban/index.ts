@@ -1,12 +1,8 @@
 /** ING-VP Sokoban as a built-in game and a suite puzzle (levels: scripts/ingvp-levels.ts). */
-import type { ViewInput } from '../types.ts';
-import { ingvpGame, type PuzzleGui } from '../ingvp/definition.ts';
+import { arrowKeyGui, ingvpGame, type PuzzleGui } from '../ingvp/definition.ts';
 import { parseDirectionPlan, parseLetterDirection, type PuzzleSpec } from '../ingvp/puzzle.ts';
 import { SOKOBAN_MOVES, SokobanBoard, SokobanPuzzle, type SokobanLevel } from './engine.ts';
 import levels from './levels/levels.json' with { type: 'json' };
-
-const ARROWS: Record<string, string> = { ArrowLeft: 'L', ArrowRight: 'R', ArrowUp: 'U', ArrowDown: 'D' };
-const KEY_OF: Record<string, string> = { L: 'left', R: 'right', U: 'up', D: 'down' };
 
 export const sokobanSpec: PuzzleSpec<SokobanLevel> = {
   id: 'sokoban',
@@ -40,18 +36,8 @@ export const sokobanSpec: PuzzleSpec<SokobanLevel> = {
   },
 };
 
-export const sokobanGui: PuzzleGui = {
-  controls:
-    'Press one arrow key with PRESS, e.g. [{"action_type":"PRESS","parameters":{"key":"left"}}]: the worker moves (and pushes) one cell that way. One move per step.',
-  semanticControls: 'Name one move: "L", "R", "U" or "D" (left, right, up, down). One move per step.',
-  moveInputs: { keys: ['left', 'right', 'up', 'down'] },
-  oneMovePerStep: true,
-  actionSpace: { press: ['left', 'right', 'up', 'down'] },
-  handle: (input: ViewInput, selection) => ({
-    ...(input.type === 'key' && ARROWS[input.key] ? { move: ARROWS[input.key] } : {}),
-    selection,
-  }),
-  gesture: (move) => (KEY_OF[move] ? { type: 'key', key: KEY_OF[move]! } : undefined),
-};
+export const sokobanGui: PuzzleGui = arrowKeyGui(
+  'Press one arrow key with PRESS, e.g. [{"action_type":"PRESS","parameters":{"key":"left"}}]: the worker moves (and pushes) one cell that way. One move per step.',
+);
 
 export const sokoban = ingvpGame(sokobanSpec, sokobanGui, { width: 560, height: 620 });

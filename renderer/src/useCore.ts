@@ -48,6 +48,14 @@ export interface SweepLive {
   done: Extract<CoreEvent, { type: 'sweep-done' }> | null;
 }
 
+/** What a tab that starts core work and follows it live is given (the ING-VP and IDC tabs). */
+export interface CoreTabProps {
+  client: ApiClient;
+  core: CoreState | null;
+  live: LiveState;
+  onError: (e: string) => void;
+}
+
 export interface LiveState {
   core: CoreState | null;
   frame: LiveFrame | null;

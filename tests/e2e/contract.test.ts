@@ -10,13 +10,12 @@ import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GamepilotCore } from '../../electron/api/core.ts';
 import { JsonFileSettingsStore, MemorySecretStore } from '../../electron/api/settings-store.ts';
-import { startWebShell, type WebShell } from '../../electron/web/server.ts';
-import { fromMainFrameOf, serveIpc } from '../../electron/api/ipc-transport.ts';
-import { ipcClient, wsClient, type WsClient } from '../../renderer/src/api/clients.ts';
+import type { WebShell } from '../../electron/web/server.ts';
+import type { WsClient } from '../../renderer/src/api/clients.ts';
 import { ApiError, type ApiClient, type CoreEvent } from '../../electron/api/contract.ts';
 import { createWindowManager } from '../../native/index.ts';
 import { RunStore } from '../../electron/store/run-store.ts';
-import { ipcPair } from '../helpers/ipc-pair.ts';
+import { idleStep, serveBothTransports } from '../helpers/contract-setup.ts';
 import { FakeOpenAI } from '../helpers/fake-openai.ts';
 import { ingvpGame } from '../../games/ingvp/games.ts';
 
@@ -44,17 +43,7 @@ beforeAll(async () => {
     config: {},
   });
   const frame = store.writeFrame(0, 0, Buffer.from([0xff, 0xd8, 0xff, 0xd9]), 'jpg');
-  store.appendStep({
-    step: 0,
-    episode: 0,
-    t_capture: Date.now(),
-    frame,
-    reasoning: 'r',
-    raw: null,
-    actions: [],
-    errors: [],
-    latency_ms: { locate: 1, capture: 1, encode: 1, model: 1, act: 1, total: 5 },
-  });
+  store.appendStep(idleStep(frame));
   store.update({ episodes: [{ episode: 0, seed: 0, score: 12.5, steps: 1, end: 'max_steps' }], mean: 12.5, std: 0 });
   store.close('completed');
   seededRun = store.meta.id;
@@ -68,16 +57,7 @@ beforeAll(async () => {
     shell: 'web',
     version: '0.0.0-test',
   });
-  shell = await startWebShell(core, { staticDir });
-  ws = wsClient(`ws://127.0.0.1:${shell.port}/api/ws?token=${shell.token}`, WebSocket as never);
-  const pair = ipcPair();
-  serveIpc(
-    core,
-    pair.ipcMain,
-    () => [pair.sink],
-    (e) => fromMainFrameOf(e, pair.contents),
-  );
-  ipc = ipcClient(pair.bridge);
+  ({ shell, ws, ipc } = await serveBothTransports(core, staticDir));
 });
 
 /** What a request failed with (it must fail). */

@@ -17,6 +17,7 @@ import { HeldInputTracker, heldInputRegistry } from '../../electron/safety/held-
 import { ActionExecutor } from '../../electron/input/executor.ts';
 import { suspendedRegistry } from '../../electron/safety/suspended.ts';
 import { recoverCrashLeftovers, type CrashRecovery } from '../../electron/safety/recovery.ts';
+import { fullSizeGeometry } from '../../electron/input/coordinates.ts';
 
 const tmp = () => mkdtempSync(path.join(tmpdir(), 'gp-recover-'));
 const children: ChildProcess[] = [];
@@ -202,13 +203,7 @@ describe('a hold that cannot be written down', () => {
     const executor = new ActionExecutor({
       heldInput: new HeldInputTracker(heldInputRegistry(path.join(notADir, 'gamepilot'))),
     });
-    const g = {
-      window: { x: 0, y: 0, width: 200, height: 200 },
-      imageScale: 1,
-      imageWidth: 200,
-      imageHeight: 200,
-      inputScale: 1,
-    };
+    const g = fullSizeGeometry({ x: 0, y: 0, width: 200, height: 200 });
     const [down] = await executor.execute([{ kind: 'gui', type: 'KEY_DOWN', params: { key: 'shift' } }], g);
     expect(down).toEqual({
       action: 'KEY_DOWN',

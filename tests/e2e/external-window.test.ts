@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
-import { json, runCli } from '../helpers/cli.ts';
+import { json, runCli, testModelArgs } from '../helpers/cli.ts';
 import { solidWindow, startWindow, stop } from '../helpers/windows.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 import { createWindowManager, type WindowInfo } from '../../native/index.ts';
@@ -61,12 +61,7 @@ describe('gamepilot run --window (third-party game)', () => {
       'run',
       '--window',
       '^GNOME 2048$',
-      '--agent',
-      'vlm',
-      '--model',
-      'test-vlm',
-      '--base-url',
-      server.baseURL,
+      ...testModelArgs(server.baseURL),
       '--max-steps',
       '6',
       '--out',

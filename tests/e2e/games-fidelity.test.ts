@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
-import { json, runCli } from '../helpers/cli.ts';
+import { json, runCli, testModelArgs } from '../helpers/cli.ts';
 import { prepareRun } from '../../electron/session/compose.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 import { g2048 } from '../../games/g2048/index.ts';
@@ -33,12 +33,7 @@ describe('one move per step (CLI, 2048)', () => {
         'run',
         '--game',
         '2048',
-        '--agent',
-        'vlm',
-        '--model',
-        'test-vlm',
-        '--base-url',
-        server.baseURL,
+        ...testModelArgs(server.baseURL),
         '--max-retries',
         '0',
         '--episodes',

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HostileOpenAI } from '../helpers/hostile-openai.ts';
-import { json, runCli, spawnCli } from '../helpers/cli.ts';
+import { json, runCli, spawnCli, testModelArgs } from '../helpers/cli.ts';
 import { heldInput } from '../helpers/xinput.ts';
 import { prepareRun } from '../../electron/session/compose.ts';
 import { readRun } from '../../electron/store/run-store.ts';
@@ -44,12 +44,7 @@ describe('a hostile provider in a live run', () => {
         'run',
         '--game',
         '2048',
-        '--agent',
-        'vlm',
-        '--model',
-        'test-vlm',
-        '--base-url',
-        server.baseURL,
+        ...testModelArgs(server.baseURL),
         '--latency',
         'stop',
         '--stop-interval-ms',
@@ -107,12 +102,7 @@ describe('a hostile provider in a live run', () => {
         'run',
         '--game',
         '2048',
-        '--agent',
-        'vlm',
-        '--model',
-        'test-vlm',
-        '--base-url',
-        server.baseURL,
+        ...testModelArgs(server.baseURL),
         '--latency',
         'stop',
         '--retry-after-cap-ms',

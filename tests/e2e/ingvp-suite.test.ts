@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI } from '../helpers/fake-openai.ts';
-import { json, runCli, spawnCli } from '../helpers/cli.ts';
+import { json, runCli, spawnCli, testModelArgs } from '../helpers/cli.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 import { sokobanSpec } from '../../games/sokoban/index.ts';
 import { hanoiSpec } from '../../games/hanoi/index.ts';
@@ -116,12 +116,7 @@ describe('gamepilot suite ingvp against the test server', () => {
       [
         'suite',
         'ingvp',
-        '--agent',
-        'vlm',
-        '--model',
-        'test-vlm',
-        '--base-url',
-        server.baseURL,
+        ...testModelArgs(server.baseURL),
         '--api-key',
         'k',
         '--games',

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
-import { json, runCli } from '../helpers/cli.ts';
+import { json, runCli, testModelArgs } from '../helpers/cli.ts';
 import { startWebShellCli } from '../helpers/web-ui.ts';
 import { stop } from '../helpers/windows.ts';
 import { wsClient } from '../../renderer/src/api/clients.ts';
@@ -51,12 +51,7 @@ describe('the log file', () => {
         'run',
         '--game',
         '2048',
-        '--agent',
-        'vlm',
-        '--model',
-        'test-vlm',
-        '--base-url',
-        server.baseURL,
+        ...testModelArgs(server.baseURL),
         '--api-key',
         ARG_KEY,
         '--episodes',

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
-import { json, runCli } from '../helpers/cli.ts';
+import { json, runCli, testModelArgs } from '../helpers/cli.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 import { maze } from '../../games/maze/index.ts';
 
@@ -133,12 +133,7 @@ describe('a model plays the maze', () => {
         'run',
         '--game',
         'maze',
-        '--agent',
-        'vlm',
-        '--model',
-        'test-vlm',
-        '--base-url',
-        server.baseURL,
+        ...testModelArgs(server.baseURL),
         '--max-retries',
         '0',
         '--episodes',

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
+import { isMemoryReview, lastUserText } from '../helpers/agent-fixtures.ts';
 import { json, ROOT, runCli } from '../helpers/cli.ts';
 import { readRun, type StepRecord } from '../../electron/store/run-store.ts';
 import type { MemoryStepRecord } from '../../electron/domain.ts';
@@ -19,15 +20,8 @@ const KEY_FACT = 'Keep the biggest tile in the bottom-left corner and merge towa
 const KEYS = ['left', 'down', 'left', 'down'];
 let server: FakeOpenAI;
 
-const isReview = (body: any) => String(body.messages[0].content).includes('### History_summary');
-const userText = (body: any) =>
-  body.messages
-    .at(-1)
-    .content.filter((p: any) => p.type === 'text')
-    .map((p: any) => p.text)
-    .join('\n');
 const where = (body: any) => {
-  const m = /Step (\d+) of episode (\d+)/.exec(userText(body));
+  const m = /Step (\d+) of episode (\d+)/.exec(lastUserText(body));
   return { step: Number(m?.[1] ?? 1) - 1, episode: Number(m?.[2] ?? 1) - 1 };
 };
 
@@ -37,7 +31,7 @@ const where = (body: any) => {
  */
 function script(body: any) {
   const { step, episode } = where(body);
-  if (isReview(body)) {
+  if (isMemoryReview(body)) {
     const observation =
       episode > 0 && step === 0
         ? 'The biggest tile sits in the bottom-left corner of the board'
@@ -124,9 +118,9 @@ describe('gamepilot run --agent memory', () => {
     expect(hit.map((m) => m.text)).toEqual([KEY_FACT]);
     expect(hit[0]!.similarity).toBeGreaterThanOrEqual(0.4);
     // …and it reached that step's action prompt, and no earlier one.
-    const actions = server.requests.filter((q) => !isReview(q.body));
+    const actions = server.requests.filter((q) => !isMemoryReview(q.body));
     const prompt = (episode: number, step: number) =>
-      userText(actions.find((q) => where(q.body).episode === episode && where(q.body).step === step)!.body);
+      lastUserText(actions.find((q) => where(q.body).episode === episode && where(q.body).step === step)!.body);
     expect(prompt(1, 0)).toContain(`1. ${KEY_FACT} (similarity`);
     expect(prompt(0, 1)).not.toContain(KEY_FACT);
     // The summary restarts with each episode; two model calls a step.

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
 import { ROOT } from '../helpers/cli.ts';
-import { launchUiBrowser, newUiPage, startUiShell, type UiShell } from '../helpers/web-ui.ts';
+import { launchUiBrowser, openControlPage, startUiShell, type UiShell } from '../helpers/web-ui.ts';
 
 const SHOTS = path.join(ROOT, 'test-artifacts', 'ui');
 const PLACE = { x: 560, width: 1300, height: 900 };
@@ -46,9 +46,7 @@ beforeAll(async () => {
   }).start();
   ({ browser } = await launchUiBrowser(PLACE));
   shell = await startUiShell({ model: { baseURL: server.baseURL, model: 'test-vlm' } });
-  page = await newUiPage(browser, PLACE);
-  await page.goto(shell.web.url);
-  await page.getByTestId('status').waitFor({ timeout: 30000 });
+  page = await openControlPage(browser, PLACE, shell.web.url);
 });
 
 afterAll(async () => {

@@ -9,18 +9,16 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { WebSocket } from 'ws';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GamepilotCore } from '../../electron/api/core.ts';
 import { JsonFileSettingsStore, MemorySecretStore } from '../../electron/api/settings-store.ts';
-import { startWebShell, type WebShell } from '../../electron/web/server.ts';
-import { fromMainFrameOf, serveIpc } from '../../electron/api/ipc-transport.ts';
-import { ipcClient, wsClient, type WsClient } from '../../renderer/src/api/clients.ts';
+import type { WebShell } from '../../electron/web/server.ts';
+import type { WsClient } from '../../renderer/src/api/clients.ts';
 import type { ApiClient, MilestonesEdit, ProfileSummary } from '../../electron/api/contract.ts';
 import { createWindowManager } from '../../native/index.ts';
 import { RunStore, readRun } from '../../electron/store/run-store.ts';
 import { loadProfileFile } from '../../electron/profiles/load.ts';
-import { ipcPair } from '../helpers/ipc-pair.ts';
+import { idleStep, serveBothTransports } from '../helpers/contract-setup.ts';
 import { ROOT } from '../helpers/cli.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'gp-ms-contract-'));
@@ -97,17 +95,7 @@ beforeAll(async () => {
     config: {},
   });
   const frame = store.writeFrame(0, 0, red, 'jpg');
-  store.appendStep({
-    step: 0,
-    episode: 0,
-    t_capture: Date.now(),
-    frame,
-    reasoning: 'r',
-    raw: null,
-    actions: [],
-    errors: [],
-    latency_ms: { locate: 1, capture: 1, encode: 1, model: 1, act: 1, total: 5 },
-  });
+  store.appendStep(idleStep(frame));
   store.update({
     profile: { id: 'quest' },
     milestones: {
@@ -146,16 +134,7 @@ beforeAll(async () => {
   const staticDir = path.join(tmp, 'static');
   mkdirSync(staticDir);
   writeFileSync(path.join(staticDir, 'index.html'), '<title>Gamepilot</title>');
-  shell = await startWebShell(core, { staticDir });
-  ws = wsClient(`ws://127.0.0.1:${shell.port}/api/ws?token=${shell.token}`, WebSocket as never);
-  const pair = ipcPair();
-  serveIpc(
-    core,
-    pair.ipcMain,
-    () => [pair.sink],
-    (e) => fromMainFrameOf(e, pair.contents),
-  );
-  ipc = ipcClient(pair.bridge);
+  ({ shell, ws, ipc } = await serveBothTransports(core, staticDir));
 });
 
 afterAll(async () => {

@@ -15,7 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
 import { ROOT } from '../helpers/cli.ts';
-import { launchUiBrowser, newUiPage, startUiShell, type UiShell } from '../helpers/web-ui.ts';
+import { launchUiBrowser, openControlPage, startUiShell, type UiShell } from '../helpers/web-ui.ts';
 import { placeWindow, startWindow, stop } from '../helpers/windows.ts';
 import { loadProfileFile } from '../../electron/profiles/load.ts';
 import type { CoreEvent } from '../../electron/api/contract.ts';
@@ -104,9 +104,7 @@ beforeAll(async () => {
   await placeWindow(w.window.id, 1200, 120);
   await new Promise((r) => setTimeout(r, 800)); // let GTK draw
   ({ browser } = await launchUiBrowser(PLACE));
-  page = await newUiPage(browser, PLACE);
-  await page.goto(shell.web.url);
-  await page.getByTestId('status').waitFor({ timeout: 30000 });
+  page = await openControlPage(browser, PLACE, shell.web.url);
 });
 
 afterAll(async () => {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
-import { json, runCli } from '../helpers/cli.ts';
+import { json, runCli, testModelArgs } from '../helpers/cli.ts';
 import { loadTutorial } from '../../electron/reflection/trajectory.ts';
 import { boundWords } from '../../electron/reflection/reflector.ts';
 
@@ -44,12 +44,7 @@ function runArgs(extra: string[]) {
     'run',
     '--game',
     '2048',
-    '--agent',
-    'vlm',
-    '--model',
-    'test-vlm',
-    '--base-url',
-    server.baseURL,
+    ...testModelArgs(server.baseURL),
     '--max-steps',
     '2',
     '--out',
@@ -128,12 +123,7 @@ describe('reflect-and-retry', () => {
       'run',
       '--game',
       '2048',
-      '--agent',
-      'vlm',
-      '--model',
-      'test-vlm',
-      '--base-url',
-      server.baseURL,
+      ...testModelArgs(server.baseURL),
       '--max-steps',
       '2',
       '--out',

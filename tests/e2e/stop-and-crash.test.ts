@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
-import { ROOT, runCli, spawnCli } from '../helpers/cli.ts';
+import { ROOT, runCli, spawnCli, testModelArgs } from '../helpers/cli.ts';
 import { heldInput, keycodeOf, releaseKeysyms } from '../helpers/xinput.ts';
 import { prepareRun } from '../../electron/session/compose.ts';
 import { readRun } from '../../electron/store/run-store.ts';
@@ -86,12 +86,7 @@ describe('ending a run', () => {
       'run',
       '--game',
       '2048',
-      '--agent',
-      'vlm',
-      '--model',
-      'test-vlm',
-      '--base-url',
-      server.baseURL,
+      ...testModelArgs(server.baseURL),
       '--max-steps',
       '3',
       '--out',

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
-import { json, runCli } from '../helpers/cli.ts';
+import { json, runCli, testModelArgs } from '../helpers/cli.ts';
 import { heldInput } from '../helpers/xinput.ts';
 import { prepareRun } from '../../electron/session/compose.ts';
 import type { SessionResult } from '../../electron/session/session.ts';
@@ -18,6 +18,7 @@ import { ActionExecutor } from '../../electron/input/executor.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 import { createWindowManager } from '../../native/index.ts';
 import { g2048 } from '../../games/g2048/index.ts';
+import { fullSizeGeometry } from '../../electron/input/coordinates.ts';
 
 const act = (type: string, parameters: Record<string, unknown> = {}) => ({ action_type: type, parameters });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -105,12 +106,7 @@ describe('system key combinations', () => {
         'run',
         '--game',
         '2048',
-        '--agent',
-        'vlm',
-        '--model',
-        'test-vlm',
-        '--base-url',
-        server.baseURL,
+        ...testModelArgs(server.baseURL),
         '--max-retries',
         '0',
         '--max-steps',
@@ -164,13 +160,7 @@ describe('system key combinations', () => {
   });
 
   it('super+d shows the desktop only when allowed', async () => {
-    const geometry = {
-      window: { x: 0, y: 0, width: 400, height: 300 },
-      imageScale: 1,
-      imageWidth: 400,
-      imageHeight: 300,
-      inputScale: 1,
-    };
+    const geometry = fullSizeGeometry({ x: 0, y: 0, width: 400, height: 300 });
     const superD = [{ kind: 'gui' as const, type: 'HOTKEY' as const, params: { keys: ['super', 'd'] } }];
     expect(showingDesktop()).toBe(false);
     try {
@@ -206,12 +196,7 @@ describe('refused steps', () => {
         'run',
         '--game',
         '2048',
-        '--agent',
-        'vlm',
-        '--model',
-        'test-vlm',
-        '--base-url',
-        server.baseURL,
+        ...testModelArgs(server.baseURL),
         '--max-retries',
         '0',
         '--max-steps',

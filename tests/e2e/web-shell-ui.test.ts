@@ -14,7 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
 import { ROOT } from '../helpers/cli.ts';
-import { launchUiBrowser, newUiPage, startUiShell, type UiShell } from '../helpers/web-ui.ts';
+import { launchUiBrowser, openControlPage, startUiShell, type UiShell } from '../helpers/web-ui.ts';
 import { heldInput } from '../helpers/xinput.ts';
 import { activate, startWindow, stop } from '../helpers/windows.ts';
 import { RunStore } from '../../electron/store/run-store.ts';
@@ -81,9 +81,7 @@ function screen(opts: ShellOptions | (() => ShellOptions) = {}) {
   const s = {} as { shell: UiShell; page: Page };
   beforeAll(async () => {
     s.shell = await startUiShell(typeof opts === 'function' ? opts() : opts);
-    s.page = await newUiPage(browser, PLACE);
-    await s.page.goto(s.shell.web.url);
-    await s.page.getByTestId('status').waitFor({ timeout: 30000 }); // connected: the page shows the core's status
+    s.page = await openControlPage(browser, PLACE, s.shell.web.url);
   });
   afterAll(async () => {
     await s.page?.close();

@@ -10,6 +10,11 @@ export interface CliResult {
   stderr: string;
 }
 
+/** The flags of a model run against the test server (tests/helpers/fake-openai.ts): `--agent vlm --model test-vlm --base-url …`. */
+export function testModelArgs(baseURL: string): string[] {
+  return ['--agent', 'vlm', '--model', 'test-vlm', '--base-url', baseURL];
+}
+
 /** Runs `gamepilot …` as a user would, in its own process. */
 export function runCli(
   args: string[],

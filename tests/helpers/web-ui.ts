@@ -68,6 +68,14 @@ export function newUiPage(browser: Browser, at: BrowserPlace): Promise<Page> {
   return browser.newPage({ viewport: { width: at.width - 20, height: at.height - 60 } });
 }
 
+/** A new page (newUiPage) on the control page at `url`, once it shows the core's status: connected. */
+export async function openControlPage(browser: Browser, at: BrowserPlace, url: string): Promise<Page> {
+  const page = await newUiPage(browser, at);
+  await page.goto(url);
+  await page.getByTestId('status').waitFor({ timeout: 30000 });
+  return page;
+}
+
 /** `gamepilot web` in folders of its own, with a contract client; optionally a model already configured. */
 export interface UiShell {
   web: WebShellProcess;

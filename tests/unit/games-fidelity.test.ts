@@ -16,6 +16,7 @@ import { EngineWorld } from '../../electron/latency/world.ts';
 import { clockPolicyFor, createClockPolicy, DEFAULT_LATENCY } from '../../electron/latency/clock-policy.ts';
 import { RandomAgent } from '../../electron/agents/baselines.ts';
 import type { Observation } from '../../electron/agents/types.ts';
+import { fullSizeGeometry } from '../../electron/input/coordinates.ts';
 
 /** An episode as the harness creates it (BuiltinGame.reset). */
 const episodeOf = (def: GameDefinition, seed: number, episode: number) =>
@@ -189,13 +190,7 @@ describe('the random baseline samples the prompt’s whole action space', () => 
     episode: 0,
     tCapture: 0,
     frame: { data: Buffer.alloc(0), mime: 'image/jpeg', width, height, scale: 1 },
-    geometry: {
-      window: { x: 0, y: 0, width, height },
-      imageScale: 1,
-      imageWidth: width,
-      imageHeight: height,
-      inputScale: 1,
-    },
+    geometry: fullSizeGeometry({ x: 0, y: 0, width, height }),
   });
   const signal = new AbortController().signal;
 

@@ -151,3 +151,27 @@ describe('Snake', () => {
     expect(g.score()).toBe(Math.min(100, eaten * 10));
   });
 });
+
+describe('direction keys in the window', () => {
+  it('2048 and Snake play an arrow or WASD key as that direction; other input changes nothing', () => {
+    const cases = [
+      { make: () => g2048.create({ seed: 5, episode: 0, rng: seededRng(5) }), keys: ['ArrowLeft', 'a', 'A'] },
+      { make: () => snake.create({ seed: 5, episode: 0, rng: seededRng(5) }), keys: ['ArrowUp', 'w'] },
+    ];
+    for (const { make, keys } of cases) {
+      const move = keys[0]!.replace('Arrow', '').toLowerCase();
+      const byMove = make();
+      expect(byMove.applyMove(move)).toEqual({ ok: true });
+      for (const key of keys) {
+        const byKey = make();
+        expect(byKey.handleInput!({ type: 'key', key })).toEqual({ ok: true });
+        expect(byKey.snapshot(), key).toEqual(byMove.snapshot());
+      }
+      const idle = make();
+      const before = idle.snapshot();
+      expect(idle.handleInput!({ type: 'key', key: 'q' })).toEqual({ ok: true });
+      expect(idle.handleInput!({ type: 'click', hit: null })).toEqual({ ok: true });
+      expect(idle.snapshot()).toEqual(before);
+    }
+  });
+});

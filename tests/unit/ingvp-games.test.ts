@@ -13,6 +13,8 @@ import path from 'node:path';
 import { ALL_SOLUTIONS } from '../../games/queens/index.ts';
 import { DISTANCE } from '../../games/hanoi/index.ts';
 import { BUILTIN_GAMES } from '../../games/index.ts';
+import { sokobanGui } from '../../games/sokoban/index.ts';
+import { ingvpMazeGui } from '../../games/ingvp-maze/index.ts';
 import { seededRng } from '../../games/shared/rng.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -150,6 +152,39 @@ describe('ING-VP rules and completion degree', () => {
       for (let i = 0; i < 30; i++) g.applyMove(s.actionSpace()[Math.floor(rng() * s.actionSpace().length)]!);
       expect(g.score()).toBeGreaterThanOrEqual(0);
       expect(def.create({ seed: 49, episode: 3, rng: seededRng(1) }).snapshot()).toMatchObject({ level: 3 });
+    }
+  });
+});
+
+describe('ING-VP plan parsing and arrow-key GUI', () => {
+  it('reads a plan as a list or as words; one bad move refuses the whole plan', () => {
+    expect(spec('fifteen').parsePlan('12 8, 4')).toEqual(['12', '8', '4']);
+    expect(spec('fifteen').parsePlan([12, 'x'])).toBeUndefined();
+    expect(spec('hanoi').parsePlan('AC; A->D')).toEqual(['AC', 'AD']);
+    expect(spec('hanoi').parsePlan(['AC', 'AA'])).toBeUndefined();
+    expect(
+      spec('queens').parsePlan([
+        [3, 5],
+        [0, 1],
+      ]),
+    ).toEqual(['3,5', '0,1']);
+    expect(
+      spec('queens').parsePlan([
+        [3, 5],
+        [9, 1],
+      ]),
+    ).toBeUndefined();
+    expect(spec('sokoban').parsePlan('left, up down')).toEqual(['L', 'U', 'D']);
+    expect(spec('ingvp-maze').parsePlan(['R', 'sideways'])).toBeUndefined();
+  });
+
+  it('Sokoban and the maze move one cell a press of an arrow key', () => {
+    for (const gui of [sokobanGui, ingvpMazeGui]) {
+      expect(gui.handle({ type: 'key', key: 'ArrowUp' }, null)).toEqual({ move: 'U', selection: null });
+      expect(gui.handle({ type: 'key', key: 'a' }, null)).toEqual({ selection: null });
+      expect(gui.gesture('L', [], null)).toEqual({ type: 'key', key: 'left' });
+      expect(gui.gesture('X', [], null)).toBeUndefined();
+      expect(gui.actionSpace).toEqual({ press: ['left', 'right', 'up', 'down'] });
     }
   });
 });

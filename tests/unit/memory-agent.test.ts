@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
+import { frameObservation, isMemoryReview, lastUserText } from '../helpers/agent-fixtures.ts';
 import { MemoryAgent } from '../../electron/agents/memory-agent.ts';
 import type { Observation } from '../../electron/agents/types.ts';
 import type { MemoryStepRecord } from '../../electron/domain.ts';
@@ -20,17 +21,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const obs = (step: number): Observation => ({
-  step,
-  episode: 0,
-  frame: { data: Buffer.from([0xff, 0xd8, step]), mime: 'image/jpeg', width: 520, height: 640, scale: 1 },
-  geometry: {
-    window: { x: 0, y: 0, width: 520, height: 640 },
-    imageScale: 1,
-    imageWidth: 520,
-    imageHeight: 640,
-    inputScale: 1,
-  },
-  tCapture: Date.now(),
+  ...frameObservation(step),
   ...(step > 0
     ? {
         previous: {
@@ -47,19 +38,12 @@ const ctx = (onMemory?: (m: MemoryStepRecord) => void) => ({
   ...(onMemory ? { onMemory } : {}),
 });
 
-const isReview = (body: any) => String(body.messages[0].content).includes('### History_summary');
-const userText = (body: any) =>
-  body.messages
-    .at(-1)
-    .content.filter((p: any) => p.type === 'text')
-    .map((p: any) => p.text)
-    .join('\n');
 const KEY_FACT = 'Merging toward the bottom-left corner keeps the biggest tile safe';
 
 /** Step 0 saves the fact; step 1 tries to save it again; step 2 looks at the corner. */
 function script(body: any) {
-  const step = Number(/Step (\d+) of episode/.exec(userText(body))?.[1] ?? 0) - 1;
-  if (isReview(body))
+  const step = Number(/Step (\d+) of episode/.exec(lastUserText(body))?.[1] ?? 0) - 1;
+  if (isMemoryReview(body))
     return {
       text: `### Observation\n${step === 2 ? 'The biggest tile sits in the bottom-left corner, safe' : 'A 2048 board with a few small tiles'}\n### History_summary\n[HIGH] step ${step + 1}: moving tiles\n[LOW] nothing else\n### Reasoning\nkeep going\n### Plan\npress left`,
     };
@@ -90,7 +74,7 @@ describe('MemoryAgent', () => {
     }
     expect(warnings).toEqual([]);
     // Two calls a step: review, then action.
-    expect(server.requests.map((r) => (isReview(r.body) ? 'review' : 'action'))).toEqual(
+    expect(server.requests.map((r) => (isMemoryReview(r.body) ? 'review' : 'action'))).toEqual(
       Array.from({ length: 4 }, () => ['review', 'action']).flat(),
     );
     expect(records[0]!.saved?.text).toBe(KEY_FACT);
@@ -100,15 +84,15 @@ describe('MemoryAgent', () => {
     expect(records[2]!.retrieved[0]).toMatchObject({ text: KEY_FACT });
     expect(records[2]!.retrieved[0]!.similarity).toBeGreaterThanOrEqual(0.4);
     const actionAt = (step: number) => server.requests[step * 2 + 1]!.body;
-    expect(userText(actionAt(2))).toContain(`1. ${KEY_FACT} (similarity`);
-    expect(userText(actionAt(0))).toContain('None relevant found.');
+    expect(lastUserText(actionAt(2))).toContain(`1. ${KEY_FACT} (similarity`);
+    expect(lastUserText(actionAt(0))).toContain('None relevant found.');
     expect(actionAt(0).messages[0].content).toMatch(/### New_memory/);
     for (const r of records) expect(r.retrieval).toBe('embedding');
     expect(records[3]!.summary).toContain('[HIGH] step 4');
     // The review at step 4 sees the last 2 pairs (shortTerm) and the current frame: 3 images.
     expect(FakeOpenAI.images(server.requests[6]!.body)).toHaveLength(3);
     expect(FakeOpenAI.images(server.requests[0]!.body)).toHaveLength(1);
-    expect(userText(server.requests[6]!.body)).toContain('[HIGH] step 3'); // the summary so far
+    expect(lastUserText(server.requests[6]!.body)).toContain('[HIGH] step 3'); // the summary so far
     expect(server.embeddingRequests.every((r) => r.body.model === 'test-embed')).toBe(true);
     expect(agent.memory().store.memories).toHaveLength(1);
   });

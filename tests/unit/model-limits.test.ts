@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import OpenAI from 'openai';
 import { HostileOpenAI, type Hostility } from '../helpers/hostile-openai.ts';
 import { answer } from '../helpers/fake-openai.ts';
+import { frameObservation } from '../helpers/agent-fixtures.ts';
 import { VlmAgent, MAX_STORED_ANSWER_CHARS } from '../../electron/agents/vlm.ts';
 import { retryAfterMs, retryPlan } from '../../electron/agents/model-call.ts';
 import type { Observation } from '../../electron/agents/types.ts';
@@ -22,19 +23,7 @@ const use = (b: (i: number) => Hostility) => server.setBehaviour(b);
 const PRESS_LEFT = answer('merge left', [{ action_type: 'PRESS', parameters: { key: 'left' } }]);
 const MB50 = 50 * 1024 * 1024;
 
-const obs = (): Observation => ({
-  step: 0,
-  episode: 0,
-  frame: { data: Buffer.from([0xff, 0xd8, 0]), mime: 'image/jpeg', width: 520, height: 640, scale: 1 },
-  geometry: {
-    window: { x: 0, y: 0, width: 520, height: 640 },
-    imageScale: 1,
-    imageWidth: 520,
-    imageHeight: 640,
-    inputScale: 1,
-  },
-  tCapture: Date.now(),
-});
+const obs = (): Observation => frameObservation(0);
 const ctx = (signal = new AbortController().signal) => ({ space: 'gui' as const, game: g2048, signal });
 const agent = (extra: Record<string, unknown> = {}) =>
   new VlmAgent({ model: 'test-vlm', baseURL: server.baseURL, apiKey: 'k', maxRetries: 0, repairs: 0, ...extra });

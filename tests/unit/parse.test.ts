@@ -1,18 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { parseModelOutput } from '../../electron/actions/parse.ts';
-import { imageToScreen } from '../../electron/input/coordinates.ts';
+import { fullSizeGeometry, imageToScreen } from '../../electron/input/coordinates.ts';
 import { MALFORMED, REPAIRABLE } from '../fixtures/malformed-outputs.ts';
 import { toWire } from '../../electron/actions/schema.ts';
 import { g2048 } from '../../games/g2048/index.ts';
 import { tictactoe } from '../../games/tictactoe/index.ts';
 
-const geometry = {
-  window: { x: 100, y: 50, width: 520, height: 640 },
-  imageScale: 1,
-  imageWidth: 520,
-  imageHeight: 640,
-  inputScale: 1,
-};
+const geometry = fullSizeGeometry({ x: 100, y: 50, width: 520, height: 640 });
 
 describe('model output parser', () => {
   it('refuses an answer cut off anywhere inside its actions, and takes the whole one', () => {

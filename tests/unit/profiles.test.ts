@@ -27,6 +27,7 @@ import type { Observation } from '../../electron/agents/types.ts';
 import { KeyPolicy } from '../../electron/input/key-policy.ts';
 import { capMoves } from '../../electron/session/move-cap.ts';
 import { BUILTIN_GAMES } from '../../games/index.ts';
+import { fullSizeGeometry } from '../../electron/input/coordinates.ts';
 
 const catalog = loadCatalog({ shippedDir: path.join(ROOT, 'games') });
 const byId = (id: string): Profile => {
@@ -179,13 +180,7 @@ const obs: Observation = {
   step: 0,
   episode: 0,
   frame: { data: Buffer.from([1, 2, 3]), mime: 'image/jpeg', width: 640, height: 360, scale: 1 },
-  geometry: {
-    window: { x: 0, y: 0, width: 640, height: 360 },
-    imageScale: 1,
-    imageWidth: 640,
-    imageHeight: 360,
-    inputScale: 1,
-  },
+  geometry: fullSizeGeometry({ x: 0, y: 0, width: 640, height: 360 }),
   tCapture: 0,
 };
 

@@ -106,15 +106,8 @@ describe('the report', () => {
     // A suite folder as `gamepilot suite ingvp --out <root>/ingvp` leaves it: two Sokoban levels, one of Hanoi.
     suite(path.join(root, 'ingvp'));
     const sokoban = { game: 'sokoban', setting };
-    level(path.join(root, 'ingvp', 'runs'), 'l1', 'vlm', 'm', {
-      ...sokoban,
-      level: 1,
-      solved: true,
-      completion: 100,
-      efficiency: 100,
-      actions: 4,
-      changed: 4,
-    });
+    const solved = { ...sokoban, level: 1, solved: true, completion: 100, efficiency: 100, actions: 4, changed: 4 };
+    level(path.join(root, 'ingvp', 'runs'), 'l1', 'vlm', 'm', solved);
     level(path.join(root, 'ingvp', 'runs'), 'l2', 'vlm', 'm', {
       ...sokoban,
       level: 2,
@@ -144,15 +137,7 @@ describe('the report', () => {
     level(path.join(outside, 'runs'), 'x3', 'vlm', 'm', unsolved);
     symlinkSync(outside, path.join(root, 'linked'));
     // A level run straight in the runs folder counts too (another player: the solver).
-    level(root, 's1', 'solver', null, {
-      ...sokoban,
-      level: 1,
-      solved: true,
-      completion: 100,
-      efficiency: 100,
-      actions: 4,
-      changed: 4,
-    });
+    level(root, 's1', 'solver', null, solved);
 
     const data = buildReport(root);
     expect(data.warnings).toEqual([expect.stringMatching(/linked is a symbolic link/)]);

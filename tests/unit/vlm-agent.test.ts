@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer, type Responder } from '../helpers/fake-openai.ts';
+import { frameObservation } from '../helpers/agent-fixtures.ts';
 import { VlmAgent } from '../../electron/agents/vlm.ts';
 import type { Observation } from '../../electron/agents/types.ts';
 import { g2048 } from '../../games/g2048/index.ts';
@@ -20,17 +21,7 @@ function use(r: Responder) {
 }
 
 const obs = (step = 0): Observation => ({
-  step,
-  episode: 0,
-  frame: { data: Buffer.from([0xff, 0xd8, step]), mime: 'image/jpeg', width: 520, height: 640, scale: 1 },
-  geometry: {
-    window: { x: 0, y: 0, width: 520, height: 640 },
-    imageScale: 1,
-    imageWidth: 520,
-    imageHeight: 640,
-    inputScale: 1,
-  },
-  tCapture: Date.now(),
+  ...frameObservation(step),
   gameText: '2 . . .',
   validMoves: ['up', 'down', 'left', 'right'],
 });

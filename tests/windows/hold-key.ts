@@ -8,16 +8,11 @@
  */
 import { ActionExecutor } from '../../electron/input/executor.ts';
 import { startStopHotkey } from '../../electron/input/stop-hotkey.ts';
+import { fullSizeGeometry } from '../../electron/input/coordinates.ts';
 
 const hotkey = process.argv.includes('--stop-hotkey');
 const executor = new ActionExecutor();
-const geometry = {
-  window: { x: 0, y: 0, width: 200, height: 200 },
-  imageScale: 1,
-  imageWidth: 200,
-  imageHeight: 200,
-  inputScale: 1,
-};
+const geometry = fullSizeGeometry({ x: 0, y: 0, width: 200, height: 200 });
 if (hotkey) {
   const stop = await startStopHotkey('CommandOrControl+Shift+F12', async () => {
     const released = await executor.releaseAll();

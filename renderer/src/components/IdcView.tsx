@@ -1,7 +1,8 @@
 /** The Improvement Dynamics Curve: start it, watch the curve grow, read each round's skill and what changed. */
 import { useEffect, useState } from 'react';
-import type { ApiClient, CoreState, GameSummary } from '../../../electron/api/contract.ts';
-import type { LiveState } from '../useCore.ts';
+import type { GameSummary } from '../../../electron/api/contract.ts';
+import type { CoreTabProps } from '../useCore.ts';
+import { CountInput, OptionalCountInput } from './CountInput.tsx';
 
 /** Word-level diff (LCS) between two skills, for people to see what a round changed. */
 export function diffWords(a: string, b: string): { text: string; op: '=' | '+' | '-' }[] {
@@ -70,17 +71,7 @@ function Curve({ curve, rollbacks }: { curve: number[]; rollbacks: Set<number> }
   );
 }
 
-export function IdcView({
-  client,
-  core,
-  live,
-  onError,
-}: {
-  client: ApiClient;
-  core: CoreState | null;
-  live: LiveState;
-  onError: (e: string) => void;
-}) {
+export function IdcView({ client, core, live, onError }: CoreTabProps) {
   const [games, setGames] = useState<GameSummary[]>([]);
   const [game, setGame] = useState('2048');
   const [rounds, setRounds] = useState(10); // OmniGameArena: 10 rounds × 5 episodes
@@ -119,36 +110,9 @@ export function IdcView({
             ))}
           </select>
         </label>
-        <label>
-          Rounds{' '}
-          <input
-            type="number"
-            min={1}
-            value={rounds}
-            onChange={(e) => setRounds(Math.max(1, Number(e.target.value) || 1))}
-            data-testid="idc-rounds"
-          />
-        </label>
-        <label>
-          Episodes per round{' '}
-          <input
-            type="number"
-            min={1}
-            value={episodes}
-            onChange={(e) => setEpisodes(Math.max(1, Number(e.target.value) || 1))}
-            data-testid="idc-episodes"
-          />
-        </label>
-        <label>
-          Max steps{' '}
-          <input
-            type="number"
-            min={1}
-            value={maxSteps}
-            onChange={(e) => setMaxSteps(e.target.value ? Math.max(1, Number(e.target.value)) : '')}
-            data-testid="idc-max-steps"
-          />
-        </label>
+        <CountInput label="Rounds" value={rounds} onChange={setRounds} testId="idc-rounds" />
+        <CountInput label="Episodes per round" value={episodes} onChange={setEpisodes} testId="idc-episodes" />
+        <OptionalCountInput label="Max steps" value={maxSteps} onChange={setMaxSteps} testId="idc-max-steps" />
         <button
           type="button"
           className="primary"

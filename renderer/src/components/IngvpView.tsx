@@ -4,15 +4,8 @@
  * suite folder is a name in the runs folder; the same name again plays only unfinished levels.
  */
 import { useCallback, useEffect, useState } from 'react';
-import type {
-  ApiClient,
-  CoreState,
-  IngvpSetting,
-  Results,
-  SuiteAgent,
-  SuiteTableWire,
-} from '../../../electron/api/contract.ts';
-import type { LiveState, SuiteLive } from '../useCore.ts';
+import type { IngvpSetting, Results, SuiteAgent, SuiteTableWire } from '../../../electron/api/contract.ts';
+import type { CoreTabProps, SuiteLive } from '../useCore.ts';
 
 type SuiteList = Results['listSuites'];
 
@@ -114,17 +107,7 @@ function CurrentLevel({ suite, titles }: { suite: SuiteLive; titles: Map<string,
   );
 }
 
-export function IngvpView({
-  client,
-  core,
-  live,
-  onError,
-}: {
-  client: ApiClient;
-  core: CoreState | null;
-  live: LiveState;
-  onError: (e: string) => void;
-}) {
+export function IngvpView({ client, core, live, onError }: CoreTabProps) {
   const [list, setList] = useState<SuiteList | null>(null);
   const [games, setGames] = useState<string[]>([]);
   const [settings, setSettings] = useState<IngvpSetting[]>([]);

@@ -6,6 +6,7 @@
 import { useEffect, useState } from 'react';
 import type { ApiClient, LatencyMode, ProfileEdit, ProfileSummary } from '../../../electron/api/contract.ts';
 import { MilestoneEditor } from './MilestoneEditor.tsx';
+import { CountInput } from './CountInput.tsx';
 
 type Target = { game: string } | { windowId: string };
 
@@ -174,25 +175,13 @@ function ProfileForm({
         Allowed keys (comma-separated; empty: any)
         <input value={keys} onChange={(e) => setKeys(e.target.value)} data-testid="profile-keys" />
       </label>
-      <label>
-        Max steps{' '}
-        <input
-          type="number"
-          min={1}
-          value={edit.maxSteps}
-          onChange={(e) => set('maxSteps', Math.max(1, Number(e.target.value) || 1))}
-          data-testid="profile-max-steps"
-        />
-      </label>
-      <label>
-        Trials{' '}
-        <input
-          type="number"
-          min={1}
-          value={edit.trials}
-          onChange={(e) => set('trials', Math.max(1, Number(e.target.value) || 1))}
-        />
-      </label>
+      <CountInput
+        label="Max steps"
+        value={edit.maxSteps}
+        onChange={(n) => set('maxSteps', n)}
+        testId="profile-max-steps"
+      />
+      <CountInput label="Trials" value={edit.trials} onChange={(n) => set('trials', n)} />
       <label>
         Latency{' '}
         <select value={edit.latency} onChange={(e) => set('latency', e.target.value as LatencyMode)}>

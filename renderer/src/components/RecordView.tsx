@@ -9,6 +9,7 @@ import { useEffect, useState } from 'react';
 import type { ApiClient, CoreState, RecordingResult, Role } from '../../../electron/api/contract.ts';
 import { Replay } from './RunsView.tsx';
 import { TargetList, targetLabel, targetParam, type TargetChoice } from './TargetPicker.tsx';
+import { CountInput } from './CountInput.tsx';
 
 type Stage = { kind: 'read' } | { kind: 'play'; round: number } | { kind: 'tutorial' } | { kind: 'done' };
 
@@ -139,16 +140,7 @@ export function RecordView({
               <option value="expert">expert — play once</option>
             </select>
           </label>
-          <label>
-            Trials per round{' '}
-            <input
-              type="number"
-              min={1}
-              value={trials}
-              onChange={(e) => setTrials(Math.max(1, Number(e.target.value) || 1))}
-              data-testid="trials"
-            />
-          </label>
+          <CountInput label="Trials per round" value={trials} onChange={setTrials} testId="trials" />
         </div>
         <section className="record-target" aria-label="what to record" data-testid="record-target">
           <TargetList client={client} choice={choice} onChoose={setChoice} onError={onError} defaultGame="2048" />

@@ -5,8 +5,8 @@
  * run), the failures with their errors. Stop ends it at once; starting the same sweep resumes.
  */
 import { useCallback, useEffect, useState } from 'react';
-import type { ApiClient, CoreState, Results, SweepFolder, SweepJobWire } from '../../../electron/api/contract.ts';
-import type { LiveState } from '../useCore.ts';
+import type { Results, SweepFolder, SweepJobWire } from '../../../electron/api/contract.ts';
+import type { CoreTabProps } from '../useCore.ts';
 
 type SweepList = Results['listSweeps'];
 type Agent = SweepList['agents'][number];
@@ -33,13 +33,7 @@ export function SweepView({
   live,
   onError,
   onOpenRun,
-}: {
-  client: ApiClient;
-  core: CoreState | null;
-  live: LiveState;
-  onError: (e: string) => void;
-  onOpenRun: (id: string) => void;
-}) {
+}: CoreTabProps & { onOpenRun: (id: string) => void }) {
   const [list, setList] = useState<SweepList | null>(null);
   const [source, setSource] = useState(NEW);
   const [name, setName] = useState('sweep');

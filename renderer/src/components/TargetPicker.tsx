@@ -13,6 +13,7 @@ import type {
   WindowSummary,
   WindowThumbnail,
 } from '../../../electron/api/contract.ts';
+import { CountInput, OptionalCountInput } from './CountInput.tsx';
 
 export type TargetChoice = { kind: 'game'; game: GameSummary } | { kind: 'window'; window: WindowSummary };
 
@@ -350,25 +351,13 @@ export function TargetPicker({
             </label>
           </>
         )}
-        <label>
-          Episodes{' '}
-          <input
-            type="number"
-            min={1}
-            value={episodes}
-            onChange={(e) => setEpisodes(Math.max(1, Number(e.target.value) || 1))}
-          />
-        </label>
-        <label>
-          Max steps{' '}
-          <input
-            type="number"
-            min={1}
-            placeholder={profile ? `profile: ${profile.edit.maxSteps}` : 'game default'}
-            value={maxSteps}
-            onChange={(e) => setMaxSteps(e.target.value ? Math.max(1, Number(e.target.value)) : '')}
-          />
-        </label>
+        <CountInput label="Episodes" value={episodes} onChange={setEpisodes} />
+        <OptionalCountInput
+          label="Max steps"
+          value={maxSteps}
+          onChange={setMaxSteps}
+          placeholder={profile ? `profile: ${profile.edit.maxSteps}` : 'game default'}
+        />
         <label>
           Pace (ms/step){' '}
           <input
