@@ -480,9 +480,11 @@ describe('improvement dynamics curve', () => {
       .toMatch(/Best round \d; held-out mean/);
     expect(await page.getByTestId('idc-point').count()).toBe(3);
     expect(await page.getByTestId('idc-round').count()).toBe(3);
+    // Round 1 plays the skill revised from round 0's diagnosis: its words show as added. (Round 2
+    // may play a rolled-back skill unchanged, depending on round 1's score, so it is not checked.)
     await expect
-      .poll(() => page.getByTestId('skill-diff').nth(2).locator('.add').allTextContents())
-      .toEqual(expect.arrayContaining(['up. ']));
+      .poll(() => page.getByTestId('skill-diff').nth(1).locator('.add').allTextContents())
+      .toEqual(expect.arrayContaining(['alternate ']));
     await ui.shot('14-idc');
   });
 });
