@@ -21,6 +21,9 @@ export interface LaunchOptions {
   height: number;
   x?: number;
   y?: number;
+  /** Draw frames as soon as they are ready (built-in game views; default). Off for other pages,
+   *  which would otherwise animate as fast as the CPU allows. */
+  uncappedFrames?: boolean;
 }
 
 const BROWSER_CANDIDATES: Record<string, string[]> = {
@@ -149,7 +152,7 @@ export function launchViewWindow(
   const profile = mkdtempSync(path.join(tmpdir(), 'gamepilot-view-'));
   const args = [
     ...CHROMIUM_FLAGS,
-    ...UNCAPPED_FRAMES,
+    ...(opts.uncappedFrames === false ? [] : UNCAPPED_FRAMES),
     `--user-data-dir=${profile}`,
     `--window-size=${opts.width},${opts.height}`,
     ...(opts.x !== undefined ? [`--window-position=${opts.x},${opts.y ?? 0}`] : []),

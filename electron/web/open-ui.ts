@@ -28,7 +28,7 @@ export function openUiInBrowser(shell: WebShell, window: LaunchOptions, log: (s:
   });
   let ui: LaunchedWindow;
   try {
-    ui = launchViewWindow(pathToFileURL(page).href, window, 'chromium');
+    ui = launchViewWindow(pathToFileURL(page).href, { ...window, uncappedFrames: false }, 'chromium');
   } catch (err) {
     cleanup();
     throw err;

@@ -257,6 +257,10 @@ describe('handing the token to a browser', () => {
         if (!browserPid) await sleep(100);
       }
       expect(browserPid).toBeGreaterThan(0);
+      // The UI is not a game view: its frames keep Chromium's usual rate limit.
+      expect(readFileSync(`/proc/${browserPid}/cmdline`, 'utf8').split('\0')).not.toContain(
+        '--disable-frame-rate-limit',
+      );
       // No process on the machine shows the token in its arguments.
       for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
         try {
