@@ -110,9 +110,15 @@ export async function follow(
     let running = 0;
     let changed = false;
     for (const id of [...open]) {
-      const job = await queue.getJob(id);
-      if (!job) continue;
-      const state = await job.getState();
+      let job: Job | undefined;
+      let state: string;
+      try {
+        job = await queue.getJob(id);
+        if (!job) continue;
+        state = await job.getState();
+      } catch {
+        break; // a command cut off by Redis going away: look again on the next round, once it is back
+      }
       if (state === 'active') running++;
       if (state === 'completed') {
         const o = job.returnvalue as JobOutcome;
@@ -329,5 +335,7 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
 }
 
 export function openQueue(url: string, name: string, onState?: (s: 'down' | 'up', detail?: string) => void): Queue {
-  return new Queue(name, { connection: connect(url, onState) });
+  const queue = new Queue(name, { connection: connect(url, onState) });
+  queue.on('error', () => {}); // connection errors: reported through `connect`, retried by ioredis
+  return queue;
 }

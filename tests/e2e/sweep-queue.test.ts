@@ -86,7 +86,7 @@ describe('gamepilot sweep --queue with gamepilot workers (BullMQ, real Redis)', 
     await new Promise((r) => setTimeout(r, 3000));
     await redis.start();
 
-    expect(await watch.exit).toBe(0);
+    expect(await watch.exit, watch.stderr()).toBe(0);
     const summary = watch.events.at(-1).summary;
     expect(summary).toMatchObject({ total: 12, completed: 12, failed: 0 });
     expect(watch.stderr()).toMatch(/Redis is away/);
