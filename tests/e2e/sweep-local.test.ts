@@ -100,12 +100,18 @@ describe('gamepilot sweep (local pool)', () => {
     const ttt = completed.filter((m) => m.game === 'tictactoe' && m.agent === 'solver');
     expect(ttt).toHaveLength(3);
 
-    // Both displays busy at once: in the last session, runs on different displays overlap in time.
+    // Both displays busy at once: in the last session, jobs on different displays overlap in time.
+    // A job's span is its attempt (start of its run process to its end, from <out>/.jobs): the
+    // runs' own play is under a second each here, so play spans alone may well not overlap.
+    const jobSpans = done3.map((id) => {
+      const o = JSON.parse(readFileSync(path.join(out, '.jobs', `${id}.json`), 'utf8'));
+      return { d: o.worker.display as string, a: Date.parse(o.started), b: Date.parse(o.ended) };
+    });
+    const overlapping = jobSpans.some((x) => jobSpans.some((y) => x.d !== y.d && x.a < y.b && y.a < x.b));
+    expect(new Set(jobSpans.map((s) => s.d)).size).toBe(2);
+    expect(overlapping).toBe(true);
     const last = completed.filter((m) => done3.includes(m.job.id));
     const spans = last.map((m) => ({ d: m.worker.display, a: Date.parse(m.created), b: Date.parse(m.updated) }));
-    const overlapping = spans.some((x) => spans.some((y) => x.d !== y.d && x.a < y.b && y.a < x.b));
-    expect(new Set(spans.map((s) => s.d)).size).toBe(2);
-    expect(overlapping).toBe(true);
     console.log(
       `sweep figures: 12 jobs; last session ${done3.length} jobs in ${summary.wall_s} s on 2 workers; ` +
         `sum of those runs' own durations ${(spans.reduce((t, s) => t + (s.b - s.a), 0) / 1000).toFixed(1)} s`,
