@@ -127,7 +127,13 @@ export async function runJobAttempt(job: SweepJob, ctx: JobContext): Promise<{ o
   }
 }
 
-function emptyOutcome(job: SweepJob, attempt: number, started: string, worker: RunWorker): JobOutcome {
+/** A job's outcome before (or without) a run: failed, nothing played. */
+export function emptyOutcome(
+  job: Pick<SweepJob, 'id' | 'sweep'>,
+  attempt: number,
+  started: string,
+  worker: RunWorker,
+): JobOutcome {
   return {
     job_id: job.id,
     sweep: job.sweep,

@@ -11,7 +11,7 @@ import { writeFileAtomic } from '../util/atomic-file.ts';
 import { currentOwner, ownerAlive, type Owner } from '../util/owner.ts';
 import { CodedError } from '../domain.ts';
 import { groupAlive, startPrivateDisplay, type PrivateDisplay } from './display.ts';
-import { runJobAttempt, type JobOutcome } from './job-run.ts';
+import { emptyOutcome, runJobAttempt, type JobOutcome } from './job-run.ts';
 import type { Sweep, SweepJob } from './spec.ts';
 import { DirStorage } from './storage.ts';
 import { ModelGate } from './model-gate.ts';
@@ -163,25 +163,8 @@ export async function runLocalSweep(opts: LocalSweepOptions): Promise<SweepSumma
 }
 
 function failedOutcome(job: SweepJob, attempt: number, error: string): JobOutcome {
-  const now = new Date().toISOString();
-  return {
-    job_id: job.id,
-    sweep: job.sweep,
-    status: 'failed',
-    attempt,
-    run_id: null,
-    mean: null,
-    std: null,
-    scores: [],
-    steps: 0,
-    tokens_in: 0,
-    tokens_out: 0,
-    cost_usd: null,
-    started: now,
-    ended: now,
-    worker: { host: '', pid: process.pid, display: null },
-    error,
-  };
+  const worker = { host: '', pid: process.pid, display: null };
+  return { ...emptyOutcome(job, attempt, new Date().toISOString(), worker), error };
 }
 
 function aborted(signal: AbortSignal | undefined): Promise<void> {

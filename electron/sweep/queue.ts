@@ -13,7 +13,7 @@ import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullm
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { groupAlive, startPrivateDisplay, type PrivateDisplay } from './display.ts';
-import { runJobAttempt, type JobOutcome } from './job-run.ts';
+import { emptyOutcome, runJobAttempt, type JobOutcome } from './job-run.ts';
 import { RunSettingsSchema, SweepJobSchema, type RunSettings, type Sweep, type SweepJob } from './spec.ts';
 import type { RunStorage } from './storage.ts';
 import { ModelGate } from './model-gate.ts';
@@ -141,25 +141,9 @@ export async function follow(
 }
 
 function failed(job: Job, sweep: Sweep): JobOutcome {
-  const now = new Date().toISOString();
-  return {
-    job_id: job.id!,
-    sweep: sweep.name,
-    status: 'failed',
-    attempt: job.attemptsMade,
-    run_id: null,
-    mean: null,
-    std: null,
-    scores: [],
-    steps: 0,
-    tokens_in: 0,
-    tokens_out: 0,
-    cost_usd: null,
-    started: now,
-    ended: now,
-    worker: { host: '', pid: 0, display: null },
-    error: job.failedReason,
-  };
+  const worker = { host: '', pid: 0, display: null };
+  const ids = { id: job.id!, sweep: sweep.name };
+  return { ...emptyOutcome(ids, job.attemptsMade, new Date().toISOString(), worker), error: job.failedReason };
 }
 
 const QueueJobDataSchema = z.strictObject({
