@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { IngvpSetting, Results, SuiteAgent, SuiteTableWire } from '../../../electron/api/contract.ts';
 import type { CoreTabProps, SuiteLive } from '../useCore.ts';
+import { CheckList, toggle } from './CheckList.tsx';
 
 type SuiteList = Results['listSuites'];
 
@@ -137,7 +138,6 @@ export function IngvpView({ client, core, live, onError }: CoreTabProps) {
   }, [suite?.done, refresh]);
   const titles = new Map(list?.games.map((g) => [g.id, g.title]) ?? []);
   const existing = list?.suites.find((s) => s.name === name);
-  const toggle = <T,>(xs: T[], x: T, on: boolean) => (on ? [...xs, x] : xs.filter((y) => y !== x));
   const start = () =>
     client
       .request('startSuite', { games, settings, levels, agent, paceMs, name })
@@ -156,33 +156,27 @@ export function IngvpView({ client, core, live, onError }: CoreTabProps) {
       </p>
       <fieldset disabled={running || core?.status !== 'idle'}>
         <legend>Games</legend>
-        {list?.games.map((g) => (
-          <label key={g.id} className="inline">
-            <input
-              type="checkbox"
-              checked={games.includes(g.id)}
-              onChange={(e) => setGames(toggle(games, g.id, e.target.checked))}
-              data-testid={`ingvp-game-${g.id}`}
-            />{' '}
-            {g.title}
-          </label>
-        ))}
+        {list && (
+          <CheckList
+            items={list.games.map((g) => g.id)}
+            checked={games}
+            onToggle={(id, on) => setGames(toggle(games, id, on))}
+            label={(id) => list.games.find((g) => g.id === id)?.title}
+            testId={(id) => `ingvp-game-${id}`}
+          />
+        )}
       </fieldset>
       <fieldset disabled={running || core?.status !== 'idle'}>
         <legend>Settings</legend>
-        {list?.settings.map((s) => (
-          <label key={s} className="inline">
-            <input
-              type="checkbox"
-              checked={settings.includes(s)}
-              onChange={(e) =>
-                setSettings(list.settings.filter((x) => (x === s ? e.target.checked : settings.includes(x))))
-              }
-              data-testid={`ingvp-setting-${s}`}
-            />{' '}
-            {SETTING_LABEL[s]}
-          </label>
-        ))}
+        {list && (
+          <CheckList
+            items={list.settings}
+            checked={settings}
+            onToggle={(s, on) => setSettings(list.settings.filter((x) => (x === s ? on : settings.includes(x))))}
+            label={(s) => SETTING_LABEL[s]}
+            testId={(s) => `ingvp-setting-${s}`}
+          />
+        )}
       </fieldset>
       <div className="form">
         <label>

@@ -7,6 +7,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { Results, SweepFolder, SweepJobWire } from '../../../electron/api/contract.ts';
 import type { CoreTabProps } from '../useCore.ts';
+import { CheckList, toggle } from './CheckList.tsx';
 
 type SweepList = Results['listSweeps'];
 type Agent = SweepList['agents'][number];
@@ -55,7 +56,6 @@ export function SweepView({
   useEffect(() => {
     if (sweep?.done) void refresh();
   }, [sweep?.done, refresh]);
-  const toggle = <T,>(xs: T[], x: T, on: boolean) => (on ? [...xs, x] : xs.filter((y) => y !== x));
   const picked = source === NEW ? undefined : list?.sweeps.find((s) => `${s.folder}:${s.name}` === source);
   const existing = source === NEW ? list?.sweeps.find((s) => s.folder === 'config' && s.name === name) : picked;
   const start = () => {
@@ -137,32 +137,30 @@ export function SweepView({
             </div>
             <div>
               <span className="muted">Games: </span>
-              {list?.games.map((g) => (
-                <label key={g.id} className="inline">
-                  <input
-                    type="checkbox"
-                    checked={games.includes(g.id)}
-                    onChange={(e) => setGames(toggle(games, g.id, e.target.checked))}
-                    data-testid={`sweep-game-${g.id}`}
-                  />{' '}
-                  {g.title}
-                </label>
-              ))}
+              {list && (
+                <CheckList
+                  items={list.games.map((g) => g.id)}
+                  checked={games}
+                  onToggle={(id, on) => setGames(toggle(games, id, on))}
+                  label={(id) => list.games.find((g) => g.id === id)?.title}
+                  testId={(id) => `sweep-game-${id}`}
+                />
+              )}
             </div>
             <div>
               <span className="muted">Agents: </span>
-              {list?.agents.map((a) => (
-                <label key={a} className="inline">
-                  <input
-                    type="checkbox"
-                    checked={agents.includes(a)}
-                    disabled={a === 'vlm' && !core?.modelConfigured}
-                    onChange={(e) => setAgents(toggle(agents, a, e.target.checked))}
-                    data-testid={`sweep-agent-${a}`}
-                  />{' '}
-                  {a === 'vlm' ? `the model in Settings${core?.modelConfigured ? '' : ' (none configured)'}` : a}
-                </label>
-              ))}
+              {list && (
+                <CheckList
+                  items={list.agents}
+                  checked={agents}
+                  onToggle={(a, on) => setAgents(toggle(agents, a, on))}
+                  disabled={(a) => a === 'vlm' && !core?.modelConfigured}
+                  label={(a) =>
+                    a === 'vlm' ? `the model in Settings${core?.modelConfigured ? '' : ' (none configured)'}` : a
+                  }
+                  testId={(a) => `sweep-agent-${a}`}
+                />
+              )}
             </div>
           </>
         )}
