@@ -64,6 +64,7 @@ export interface Win32Api {
   SetForegroundWindow(h: Handle): boolean;
   BringWindowToTop(h: Handle): boolean;
   GetForegroundWindow(): Handle;
+  GetWindow(h: Handle, cmd: number): Handle;
   AttachThreadInput(from: number, to: number, attach: boolean): boolean;
   // user32: input
   SendInput(count: number, inputs: InputEvent[], size: number): number;
@@ -225,6 +226,7 @@ function bind(koffi: Koffi): Win32Api {
     SetForegroundWindow: f(user32, 'bool __stdcall SetForegroundWindow(void *h)'),
     BringWindowToTop: f(user32, 'bool __stdcall BringWindowToTop(void *h)'),
     GetForegroundWindow: f(user32, 'void * __stdcall GetForegroundWindow()'),
+    GetWindow: f(user32, 'void * __stdcall GetWindow(void *h, uint32_t cmd)'),
     AttachThreadInput: f(user32, 'bool __stdcall AttachThreadInput(uint32_t from, uint32_t to, bool attach)'),
     SendInput: f(user32, 'uint32_t __stdcall SendInput(uint32_t count, GP_INPUT *inputs, int size)'),
     MapVirtualKeyW: f(user32, 'uint32_t __stdcall MapVirtualKeyW(uint32_t code, uint32_t mapType)'),

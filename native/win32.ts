@@ -10,6 +10,8 @@ import { type Handle, type Win32Api, win32 } from './win32-api.ts';
 const GWL_STYLE = -16;
 const GWL_EXSTYLE = -20;
 const WS_EX_TOOLWINDOW = 0x80;
+const WS_EX_TOPMOST = 0x8;
+const GW_HWNDPREV = 3;
 const SW_RESTORE = 9;
 const DWMWA_EXTENDED_FRAME_BOUNDS = 9;
 const DWMWA_CLOAKED = 14;
@@ -177,7 +179,8 @@ export class Win32WindowManager implements WindowManager {
     const api = this.api;
     if (h === undefined || !api.IsWindow(h)) throw new Error(`no window ${id}`);
     if (api.IsIconic(h)) api.ShowWindow(h, SW_RESTORE);
-    if (api.GetForegroundWindow() === h) return;
+    // Active is not enough: a window started meanwhile may sit above the one that kept the focus.
+    if (api.GetForegroundWindow() === h && this.onTop(h)) return;
     // Windows lets only the foreground thread hand over the foreground: join its input queue
     // for the switch. BringWindowToTop raises where SetForegroundWindow alone may not (Wine).
     const foreground = api.GetForegroundWindow();
@@ -191,6 +194,16 @@ export class Win32WindowManager implements WindowManager {
       if (attached) api.AttachThreadInput(ours, theirs, false);
     }
     for (let i = 0; i < 40 && api.GetForegroundWindow() !== h; i++) await new Promise((r) => setTimeout(r, 10));
+  }
+
+  /** No window people can see lies above h, other than always-on-top ones (overlays, tooltips). */
+  private onTop(h: bigint): boolean {
+    const api = this.api;
+    for (let above = api.GetWindow(h, GW_HWNDPREV); above; above = api.GetWindow(above, GW_HWNDPREV)) {
+      if ((api.GetWindowLongW(above, GWL_EXSTYLE) & WS_EX_TOPMOST) !== 0) continue;
+      if (this.listable(above)) return false;
+    }
+    return true;
   }
 
   async activeId(): Promise<string | undefined> {

@@ -137,6 +137,25 @@ describe('focus and stacking', () => {
     }
   });
 
+  it('raises the active window when another one lies above it (a game started meanwhile without the focus)', async () => {
+    assert.ok(other, 'the second game is running');
+    await wm.focus(game.window.id);
+    // Put the other game on top without activating it: what Windows does with a window a
+    // background process opens while the game keeps the focus.
+    const SetWindowPos = win32()
+      .koffi.load('user32.dll')
+      .func('bool __stdcall SetWindowPos(void *h, void *after, int x, int y, int cx, int cy, uint32_t flags)');
+    const HWND_TOP = 0n;
+    const SWP_NOSIZE_NOMOVE_NOACTIVATE = 0x1 | 0x2 | 0x10;
+    assert.ok(SetWindowPos(parseWindowId(other.window.id), HWND_TOP, 0, 0, 0, 0, SWP_NOSIZE_NOMOVE_NOACTIVATE));
+    const before = await wm.stacking();
+    assert.equal(await wm.activeId(), game.window.id, 'the game kept the focus');
+    assert.ok(before.indexOf(other.window.id) > before.indexOf(game.window.id), `other above in ${before.join(' ')}`);
+    await wm.focus(game.window.id);
+    const after = await wm.stacking();
+    assert.ok(after.indexOf(game.window.id) > after.indexOf(other.window.id), `game above in ${after.join(' ')}`);
+  });
+
   it('focusing an id that is no window fails clearly', async () => {
     await assert.rejects(wm.focus('0x7ffffff0'), /no window 0x7ffffff0/);
   });
