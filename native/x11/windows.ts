@@ -59,7 +59,8 @@ export class XlibWindowManager implements WindowManager {
   async focus(id: string): Promise<void> {
     const c = this.c;
     const w = windowNumber(id);
-    if (this.active(c) === w) return;
+    // Active is not enough: a window may have been raised above the one that kept the focus.
+    if (this.active(c) === w && this.onTop(c, w)) return;
     this.activate(c, w);
     for (let i = 0; i < 80; i++) {
       await new Promise((r) => setTimeout(r, 5));
@@ -79,6 +80,24 @@ export class XlibWindowManager implements WindowManager {
   async stacking(): Promise<string[]> {
     const c = this.c;
     return (getProperty(c, c.root, '_NET_CLIENT_LIST_STACKING')?.longs() ?? []).map(normId);
+  }
+
+  /**
+   * No window people see lies above w in the stacking: windows on every desktop (panels, docks),
+   * minimized ones and always-on-top ones (`_NET_WM_STATE_ABOVE`) do not count. Without an EWMH
+   * stacking list there is nothing to go by: on top.
+   */
+  private onTop(c: XConnection, w: number): boolean {
+    const order = getProperty(c, c.root, '_NET_CLIENT_LIST_STACKING')?.longs();
+    const at = order?.indexOf(w) ?? -1;
+    if (!order || at < 0) return true;
+    const above = c.atom('_NET_WM_STATE_ABOVE');
+    return order.slice(at + 1).every((o) => {
+      if (getProperty(c, o, '_NET_WM_DESKTOP')?.longs()[0] === ALL_DESKTOPS) return true;
+      if (getProperty(c, o, '_NET_WM_STATE')?.longs().includes(above)) return true;
+      const info = this.info(c, o);
+      return !info || info.minimized;
+    });
   }
 
   private active(c: XConnection): number | undefined {

@@ -82,6 +82,17 @@ describe('windows over one X connection', () => {
     await expect.poll(async () => (await xlib.stacking()).at(-1)).toBe(a.window.id);
   });
 
+  it('raises the active window when another one was raised above it without the focus', async () => {
+    await xlib.focus(a.window.id);
+    await expect.poll(async () => (await xlib.stacking()).at(-1)).toBe(a.window.id);
+    // A client's own raise request: openbox honours it and leaves the focus where it was.
+    execFileSync('xdotool', ['windowraise', b.window.id]);
+    await expect.poll(async () => (await xlib.stacking()).at(-1)).toBe(b.window.id);
+    expect(await xlib.activeId()).toBe(a.window.id);
+    await xlib.focus(a.window.id);
+    await expect.poll(async () => (await xlib.stacking()).at(-1)).toBe(a.window.id);
+  });
+
   it('treats a closed window as gone: no X error ends the process', async () => {
     const c = await open(solidWindow('#808080', 'gp-native-closing', { x: 200, y: 200, width: 200, height: 150 }));
     const id = c.window.id;
