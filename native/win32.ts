@@ -178,9 +178,21 @@ export class Win32WindowManager implements WindowManager {
     const h = parseWindowId(id);
     const api = this.api;
     if (h === undefined || !api.IsWindow(h)) throw new Error(`no window ${id}`);
-    if (api.IsIconic(h)) api.ShowWindow(h, SW_RESTORE);
     // Active is not enough: a window started meanwhile may sit above the one that kept the focus.
-    if (api.GetForegroundWindow() === h && this.onTop(h)) return;
+    const done = () => !api.IsIconic(h) && api.GetForegroundWindow() === h && this.onTop(h);
+    if (done()) return;
+    // Under Wine the foreground changes at once, the Z order a moment later, and the window
+    // manager's answer to an earlier minimize or switch may still undo it: ask again every 100 ms.
+    for (let i = 0; i < 40 && !done(); i++) {
+      if (i % 10 === 0) this.bringForward(h);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  /** Restores, raises and activates h. */
+  private bringForward(h: bigint) {
+    const api = this.api;
+    if (api.IsIconic(h)) api.ShowWindow(h, SW_RESTORE);
     // Windows lets only the foreground thread hand over the foreground: join its input queue
     // for the switch. BringWindowToTop raises where SetForegroundWindow alone may not (Wine).
     const foreground = api.GetForegroundWindow();
@@ -193,15 +205,22 @@ export class Win32WindowManager implements WindowManager {
     } finally {
       if (attached) api.AttachThreadInput(ours, theirs, false);
     }
-    for (let i = 0; i < 40 && api.GetForegroundWindow() !== h; i++) await new Promise((r) => setTimeout(r, 10));
   }
 
-  /** No window people can see lies above h, other than always-on-top ones (overlays, tooltips). */
+  /**
+   * No window people can see lies above h, other than always-on-top ones (overlays, tooltips)
+   * and the game's own (its dialogs sit above it by design).
+   */
   private onTop(h: bigint): boolean {
     const api = this.api;
+    const pid = [0];
+    api.GetWindowThreadProcessId(h, pid);
+    const own = pid[0];
     for (let above = api.GetWindow(h, GW_HWNDPREV); above; above = api.GetWindow(above, GW_HWNDPREV)) {
       if ((api.GetWindowLongW(above, GWL_EXSTYLE) & WS_EX_TOPMOST) !== 0) continue;
-      if (this.listable(above)) return false;
+      if (!this.listable(above)) continue;
+      api.GetWindowThreadProcessId(above, pid);
+      if (pid[0] !== own) return false;
     }
     return true;
   }

@@ -64,7 +64,7 @@ export class XlibWindowManager implements WindowManager {
     this.activate(c, w);
     for (let i = 0; i < 80; i++) {
       await new Promise((r) => setTimeout(r, 5));
-      if (this.active(c) === w) return;
+      if (this.active(c) === w && this.onTop(c, w)) return;
     }
   }
 
@@ -84,15 +84,18 @@ export class XlibWindowManager implements WindowManager {
 
   /**
    * No window people see lies above w in the stacking: windows on every desktop (panels, docks),
-   * minimized ones and always-on-top ones (`_NET_WM_STATE_ABOVE`) do not count. Without an EWMH
-   * stacking list there is nothing to go by: on top.
+   * minimized ones, always-on-top ones (`_NET_WM_STATE_ABOVE`) and the game's own (its dialogs
+   * sit above it by design) do not count. Without an EWMH stacking list there is nothing to go
+   * by: on top.
    */
   private onTop(c: XConnection, w: number): boolean {
     const order = getProperty(c, c.root, '_NET_CLIENT_LIST_STACKING')?.longs();
     const at = order?.indexOf(w) ?? -1;
     if (!order || at < 0) return true;
     const above = c.atom('_NET_WM_STATE_ABOVE');
+    const own = this.pid(c, w);
     return order.slice(at + 1).every((o) => {
+      if (own && this.pid(c, o) === own) return true;
       if (getProperty(c, o, '_NET_WM_DESKTOP')?.longs()[0] === ALL_DESKTOPS) return true;
       if (getProperty(c, o, '_NET_WM_STATE')?.longs().includes(above)) return true;
       const info = this.info(c, o);

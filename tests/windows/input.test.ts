@@ -86,10 +86,15 @@ describe('the executor on Windows', () => {
       assert.equal(differingPixels(ours, theirs), 0, 'the new board looks like a freshly started game');
     } finally {
       fresh.close();
+      await waitFor('the fresh game gone', async () => !(await wm.get(fresh.window.id)));
     }
   });
 
   it('holds keys down until they are released, and releaseAll lets go of every one', async () => {
+    // Wine sets Shift, Ctrl and Alt to the X server's state whenever the X focus moves
+    // (KeymapNotify), and SendInput never presses X keys: let the focus settle first.
+    await wm.focus(game.window.id);
+    await sleep(300);
     const g = geometry();
     await executor.execute(
       [
