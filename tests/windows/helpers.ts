@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Rect, WindowInfo } from '../../native/types.ts';
 import type { Win32WindowManager } from '../../native/win32.ts';
+import { win32 } from '../../native/win32-api.ts';
 import { win32Processes } from '../../native/win32-process.ts';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -51,9 +52,17 @@ export async function launchGame(wm: Win32WindowManager): Promise<Game> {
     const names = new Map(win32Processes().map((p) => [p.pid, p.name.toLowerCase()]));
     return (await wm.list()).find((w) => !before.has(w.id) && names.get(w.pid) === image && !w.minimized);
   });
-  // Let it paint before anyone looks at it.
-  await sleep(300);
-  const settled = (await wm.get(window.id)) ?? window;
+  // Winemine shows its window at the default size and then sizes it to the board, later on a
+  // busy machine: wait until it waits for input, and its client area holds still for 300 ms.
+  waitForInputIdle(window.pid, 10_000);
+  let last = JSON.stringify(window.bounds);
+  const settled = await waitFor('the new window to keep its size', async () => {
+    await sleep(300);
+    const now = await wm.get(window.id);
+    const same = now && JSON.stringify(now.bounds) === last;
+    last = JSON.stringify(now?.bounds);
+    return same ? now : undefined;
+  });
   return {
     window: settled,
     pid: settled.pid,
@@ -65,6 +74,21 @@ export async function launchGame(wm: Win32WindowManager): Promise<Game> {
       }
     },
   };
+}
+
+/** WaitForInputIdle: the process has set itself up and waits for input (or `ms` passed). */
+function waitForInputIdle(pid: number, ms: number) {
+  const api = win32();
+  const user32 = api.koffi.load('user32.dll');
+  const WaitForInputIdle = user32.func('uint32_t __stdcall WaitForInputIdle(void *process, uint32_t ms)');
+  const SYNCHRONIZE_QUERY_INFORMATION = 0x0010_0000 | 0x0400;
+  const h = api.OpenProcess(SYNCHRONIZE_QUERY_INFORMATION, false, pid);
+  if (!h) return;
+  try {
+    WaitForInputIdle(h, ms);
+  } finally {
+    api.CloseHandle(h);
+  }
 }
 
 export interface Pixels {

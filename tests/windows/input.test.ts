@@ -79,11 +79,17 @@ describe('the executor on Windows', () => {
     const fresh = await launchGame(wm);
     try {
       await wm.focus(game.window.id);
-      await sleep(300);
-      const ours = capture.grab(w.bounds);
       // The fresh one is now covered by ours: PrintWindow still gets its picture.
       const theirs = capture.grabWindow(fresh.window.id);
-      assert.equal(differingPixels(ours, theirs), 0, 'the new board looks like a freshly started game');
+      let differing = -1;
+      await waitFor(
+        'our new board on screen to look like a freshly started game',
+        () => {
+          differing = differingPixels(capture.grab(w.bounds), theirs);
+          return differing === 0;
+        },
+        5000,
+      ).catch((e: Error) => assert.fail(`${e.message}: ${differing} pixels differ`));
     } finally {
       fresh.close();
       await waitFor('the fresh game gone', async () => !(await wm.get(fresh.window.id)));
