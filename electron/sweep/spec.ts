@@ -5,29 +5,19 @@
  * enqueue). An unknown axis or value is refused with the file's line, nothing half-read.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { BUILTIN_GAMES } from '../../games/index.ts';
-import { ACTION_SPACES, CodedError, isModelAgent, LATENCY_MODES, REFLECTION_MODES } from '../domain.ts';
-import { firstLine, issuePath, lineOf } from '../profiles/load.ts';
+import { ACTION_SPACES, isModelAgent, LATENCY_MODES, REFLECTION_MODES } from '../domain.ts';
 import { loadCatalog, type ProfileCatalog } from '../profiles/registry.ts';
+import { FileRefusal, issuePath, parseYamlMapping, readSourceFile } from '../util/yaml-file.ts';
 
 export const SWEEP_AGENTS = ['random', 'solver', 'vlm', 'memory'] as const;
 
 /** A sweep file that cannot be used: file, line and field in the message. */
-export class SweepFileError extends CodedError {
-  constructor(
-    readonly file: string,
-    readonly line: number | undefined,
-    readonly field: string | undefined,
-    readonly reason: string,
-  ) {
-    super(
-      'bad-input',
-      `sweep ${file}${line !== undefined ? `:${line}` : ''}: ${field ? `${field}: ` : ''}${reason} (nothing was run)`,
-    );
+export class SweepFileError extends FileRefusal {
+  constructor(file: string, line: number | undefined, field: string | undefined, reason: string) {
+    super('sweep', 'nothing was run', file, line, field, reason);
   }
 }
 
@@ -127,32 +117,19 @@ export interface Sweep {
 
 /** Reads, validates and expands a sweep file. */
 export function loadSweepFile(file: string, catalog: ProfileCatalog = loadCatalog()): Sweep {
-  let source: string;
-  try {
-    source = readFileSync(file, 'utf8');
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    throw new CodedError(e.code === 'ENOENT' ? 'not-found' : 'bad-input', `cannot read sweep ${file}: ${e.message}`);
-  }
-  return parseSweep(source, file, catalog);
+  return parseSweep(readSourceFile(file, 'sweep').toString('utf8'), file, catalog);
 }
 
 export function parseSweep(source: string, file: string, catalog: ProfileCatalog = loadCatalog()): Sweep {
-  const lines = new LineCounter();
-  const doc = parseDocument(source, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-  const syntax = doc.errors[0];
-  if (syntax)
-    throw new SweepFileError(
-      file,
-      syntax.linePos?.[0]?.line ?? lines.linePos(syntax.pos[0]).line,
-      undefined,
-      `not valid YAML: ${firstLine(syntax.message)}`,
-    );
-  const data: unknown = doc.toJS({ maxAliasCount: 100 });
-  if (data === null || typeof data !== 'object' || Array.isArray(data))
-    throw new SweepFileError(file, 1, undefined, 'a sweep is a mapping of axes (games, agents, models, trials, …)');
+  const { data, lineOf } = parseYamlMapping(
+    source,
+    { syntax: 'YAML', notMapping: 'a sweep is a mapping of axes (games, agents, models, trials, …)' },
+    (line, reason) => {
+      throw new SweepFileError(file, line, undefined, reason);
+    },
+  );
   const refuse = (p: PropertyKey[], field: string, reason: string): never => {
-    throw new SweepFileError(file, lineOf(doc, lines, p), field || undefined, reason);
+    throw new SweepFileError(file, lineOf(p), field || undefined, reason);
   };
   const r = SweepFileSchema.safeParse(data);
   if (!r.success) {

@@ -1,0 +1,94 @@
+/**
+ * Files people write by hand in YAML (or JSON, which YAML's parser also reads, keeping source
+ * positions) and that a zod schema then checks whole: profiles and sweep files. A file that
+ * fails is refused with its file, line and field, never half-read.
+ */
+import { readFileSync } from 'node:fs';
+import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import type { z } from 'zod';
+import { CodedError } from '../domain.ts';
+
+/** A hand-written file that cannot be used: where (file, line), which field, and what came of it. */
+export class FileRefusal extends CodedError {
+  constructor(
+    kind: string,
+    outcome: string,
+    readonly file: string,
+    readonly line: number | undefined,
+    readonly field: string | undefined,
+    readonly reason: string,
+  ) {
+    super(
+      'bad-input',
+      `${kind} ${file}${line !== undefined ? `:${line}` : ''}: ${field ? `${field}: ` : ''}${reason} (${outcome})`,
+    );
+  }
+}
+
+/** The file's bytes; a missing file is `not-found`, any other read error `bad-input`. */
+export function readSourceFile(file: string, kind: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    throw new CodedError(e.code === 'ENOENT' ? 'not-found' : 'bad-input', `cannot read ${kind} ${file}: ${e.message}`);
+  }
+}
+
+export interface YamlMapping {
+  data: Record<string, unknown>;
+  /** The line of the deepest node of `path` that exists (a missing field points at its parent). */
+  lineOf(path: PropertyKey[]): number | undefined;
+}
+
+/**
+ * Parses text that must be one mapping. `refuse` is called (and must throw) with the line and
+ * reason of a syntax error (`syntax` names the format in it) or of a document that is no mapping.
+ */
+export function parseYamlMapping(
+  source: string,
+  how: { syntax: string; notMapping: string },
+  refuse: (line: number | undefined, reason: string) => never,
+): YamlMapping {
+  const lines = new LineCounter();
+  const doc = parseDocument(source, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const syntax = doc.errors[0];
+  if (syntax)
+    refuse(
+      syntax.linePos?.[0]?.line ?? lines.linePos(syntax.pos[0]).line,
+      `not valid ${how.syntax}: ${firstLine(syntax.message)}`,
+    );
+  const data: unknown = doc.toJS({ maxAliasCount: 100 });
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) refuse(1, how.notMapping);
+  return { data: data as Record<string, unknown>, lineOf: (path) => lineOf(doc, lines, path) };
+}
+
+/** The issue's path, with an unknown key appended so the line is the key's own. */
+export function issuePath(issue: z.core.$ZodIssue): { path: PropertyKey[]; field: string } {
+  const path = [...issue.path];
+  if (issue.code === 'unrecognized_keys' && issue.keys.length) path.push(issue.keys[0]!);
+  return { path, field: path.map(String).join('.') };
+}
+
+function lineOf(doc: Document, lines: LineCounter, path: PropertyKey[]): number | undefined {
+  let node: unknown = doc.contents;
+  let offset = (doc.contents as { range?: [number, number, number] } | null)?.range?.[0];
+  for (const key of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => (p.key as { value?: unknown } | null)?.value === key);
+      if (!pair) break;
+      offset = (pair.key as { range?: [number, number, number] }).range?.[0] ?? offset;
+      node = pair.value;
+    } else if (isSeq(node) && typeof key === 'number') {
+      const item = node.items[key] as { range?: [number, number, number] } | undefined;
+      if (!item) break;
+      offset = item.range?.[0] ?? offset;
+      node = item;
+    } else break;
+  }
+  return offset === undefined ? undefined : lines.linePos(offset).line;
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0]!.trim();
+}
