@@ -36,3 +36,26 @@ export function CheckList<T extends string>({
     </>
   );
 }
+
+/** A checkbox per game, labelled with its title; `checked` and `onChange` hold game ids. */
+export function GameCheckList({
+  games,
+  checked,
+  onChange,
+  testIdPrefix,
+}: {
+  games: readonly { id: string; title: string }[];
+  checked: string[];
+  onChange: (ids: string[]) => void;
+  testIdPrefix: string;
+}) {
+  return (
+    <CheckList
+      items={games.map((g) => g.id)}
+      checked={checked}
+      onToggle={(id, on) => onChange(toggle(checked, id, on))}
+      label={(id) => games.find((g) => g.id === id)?.title}
+      testId={(id) => `${testIdPrefix}${id}`}
+    />
+  );
+}

@@ -1,27 +1,36 @@
-/** Number fields for counts (episodes, steps, rounds): whole numbers of at least 1. */
+/**
+ * Number fields: counts (episodes, steps, rounds, workers) are whole numbers of at least 1;
+ * amounts (a pace in ms) have their own floor. A value typed past `max` reads as `max`.
+ */
 
-interface CountProps<T> {
+interface NumberProps<T> {
   label: string;
   value: T;
   onChange: (n: T) => void;
+  max?: number;
   placeholder?: string;
   testId?: string;
 }
 
-function CountField<T extends number | ''>({
+function NumberField<T extends number | ''>({
   label,
   value,
   onChange,
+  min,
+  max,
+  step,
   placeholder,
   testId,
   read,
-}: CountProps<T> & { read: (text: string) => T }) {
+}: NumberProps<T> & { min: number; step?: number; read: (text: string) => T }) {
   return (
     <label>
       {label}{' '}
       <input
         type="number"
-        min={1}
+        min={min}
+        max={max}
+        step={step}
         placeholder={placeholder}
         value={value}
         onChange={(e) => onChange(read(e.target.value))}
@@ -31,12 +40,20 @@ function CountField<T extends number | ''>({
   );
 }
 
+const clamp = (n: number, min: number, max: number | undefined) =>
+  Math.max(min, max === undefined ? n : Math.min(max, n));
+
 /** A count that is always set: a blank or bad entry reads as 1. */
-export function CountInput(props: Omit<CountProps<number>, 'placeholder'>) {
-  return <CountField {...props} read={(text) => Math.max(1, Number(text) || 1)} />;
+export function CountInput(props: Omit<NumberProps<number>, 'placeholder'>) {
+  return <NumberField {...props} min={1} read={(text) => clamp(Number(text) || 1, 1, props.max)} />;
 }
 
 /** A count that may be left blank ('': the default, which `placeholder` can name). */
-export function OptionalCountInput(props: CountProps<number | ''>) {
-  return <CountField {...props} read={(text) => (text ? Math.max(1, Number(text)) : '')} />;
+export function OptionalCountInput(props: NumberProps<number | ''>) {
+  return <NumberField {...props} min={1} read={(text) => (text ? clamp(Number(text), 1, props.max) : '')} />;
+}
+
+/** An amount of at least `min` (a blank or bad entry reads as `min`). */
+export function AmountInput(props: Omit<NumberProps<number>, 'placeholder'> & { min: number; step?: number }) {
+  return <NumberField {...props} read={(text) => clamp(Number(text) || props.min, props.min, props.max)} />;
 }

@@ -6,7 +6,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { IngvpSetting, Results, SuiteAgent, SuiteTableWire } from '../../../electron/api/contract.ts';
 import type { CoreTabProps, SuiteLive } from '../useCore.ts';
-import { CheckList, toggle } from './CheckList.tsx';
+import { CheckList, GameCheckList } from './CheckList.tsx';
+import { AmountInput } from './CountInput.tsx';
 
 type SuiteList = Results['listSuites'];
 
@@ -156,15 +157,7 @@ export function IngvpView({ client, core, live, onError }: CoreTabProps) {
       </p>
       <fieldset disabled={running || core?.status !== 'idle'}>
         <legend>Games</legend>
-        {list && (
-          <CheckList
-            items={list.games.map((g) => g.id)}
-            checked={games}
-            onToggle={(id, on) => setGames(toggle(games, id, on))}
-            label={(id) => list.games.find((g) => g.id === id)?.title}
-            testId={(id) => `ingvp-game-${id}`}
-          />
-        )}
+        {list && <GameCheckList games={list.games} checked={games} onChange={setGames} testIdPrefix="ingvp-game-" />}
       </fieldset>
       <fieldset disabled={running || core?.status !== 'idle'}>
         <legend>Settings</legend>
@@ -193,17 +186,14 @@ export function IngvpView({ client, core, live, onError }: CoreTabProps) {
             <option value="random">random moves</option>
           </select>
         </label>
-        <label>
-          Least time per answer (ms)
-          <input
-            type="number"
-            min={0}
-            max={10000}
-            value={paceMs}
-            onChange={(e) => setPaceMs(Math.max(0, Math.min(10000, Number(e.target.value) || 0)))}
-            data-testid="ingvp-pace"
-          />
-        </label>
+        <AmountInput
+          label="Least time per answer (ms)"
+          min={0}
+          max={10000}
+          value={paceMs}
+          onChange={setPaceMs}
+          testId="ingvp-pace"
+        />
         <label>
           Suite folder (a name in the runs folder)
           <input value={name} list="ingvp-suites" onChange={(e) => setName(e.target.value)} data-testid="ingvp-name" />

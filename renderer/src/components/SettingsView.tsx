@@ -1,6 +1,7 @@
 /** Model provider, model, key and image settings, with a connection test. */
 import { useEffect, useState } from 'react';
 import { PROVIDERS, type ApiClient, type Provider, type Settings } from '../../../electron/api/contract.ts';
+import { CountInput } from './CountInput.tsx';
 import { MemoryStores } from './MemoryStores.tsx';
 
 export function SettingsView({ client, onSaved }: { client: ApiClient; onSaved: () => void }) {
@@ -125,16 +126,12 @@ export function SettingsView({ client, onSaved }: { client: ApiClient; onSaved: 
             <option value="high">high</option>
           </select>
         </label>
-        <label>
-          History (frame–action pairs){' '}
-          <input
-            type="number"
-            min={1}
-            max={16}
-            value={s.history}
-            onChange={(e) => set('history', Math.min(16, Math.max(1, Number(e.target.value) || 1)))}
-          />
-        </label>
+        <CountInput
+          label="History (frame–action pairs)"
+          max={16}
+          value={s.history}
+          onChange={(n) => set('history', n)}
+        />
         <label>
           Temperature{' '}
           <input

@@ -7,7 +7,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { Results, SweepFolder, SweepJobWire } from '../../../electron/api/contract.ts';
 import type { CoreTabProps } from '../useCore.ts';
-import { CheckList, toggle } from './CheckList.tsx';
+import { CheckList, GameCheckList, toggle } from './CheckList.tsx';
+import { CountInput } from './CountInput.tsx';
 
 type SweepList = Results['listSweeps'];
 type Agent = SweepList['agents'][number];
@@ -93,17 +94,7 @@ export function SweepView({
               ))}
             </select>
           </label>
-          <label>
-            Workers
-            <input
-              type="number"
-              min={1}
-              max={16}
-              value={workers}
-              onChange={(e) => setWorkers(Math.max(1, Math.min(16, Number(e.target.value) || 1)))}
-              data-testid="sweep-workers"
-            />
-          </label>
+          <CountInput label="Workers" max={16} value={workers} onChange={setWorkers} testId="sweep-workers" />
         </div>
         {source === NEW && (
           <>
@@ -112,39 +103,25 @@ export function SweepView({
                 Name
                 <input value={name} onChange={(e) => setName(e.target.value)} data-testid="sweep-name" />
               </label>
-              <label>
-                Trials per cell
-                <input
-                  type="number"
-                  min={1}
-                  max={1000}
-                  value={trials}
-                  onChange={(e) => setTrials(Math.max(1, Math.min(1000, Number(e.target.value) || 1)))}
-                  data-testid="sweep-trials"
-                />
-              </label>
-              <label>
-                Max steps per episode
-                <input
-                  type="number"
-                  min={1}
-                  max={100000}
-                  value={maxSteps}
-                  onChange={(e) => setMaxSteps(Math.max(1, Math.min(100000, Number(e.target.value) || 1)))}
-                  data-testid="sweep-max-steps"
-                />
-              </label>
+              <CountInput
+                label="Trials per cell"
+                max={1000}
+                value={trials}
+                onChange={setTrials}
+                testId="sweep-trials"
+              />
+              <CountInput
+                label="Max steps per episode"
+                max={100000}
+                value={maxSteps}
+                onChange={setMaxSteps}
+                testId="sweep-max-steps"
+              />
             </div>
             <div>
               <span className="muted">Games: </span>
               {list && (
-                <CheckList
-                  items={list.games.map((g) => g.id)}
-                  checked={games}
-                  onToggle={(id, on) => setGames(toggle(games, id, on))}
-                  label={(id) => list.games.find((g) => g.id === id)?.title}
-                  testId={(id) => `sweep-game-${id}`}
-                />
+                <GameCheckList games={list.games} checked={games} onChange={setGames} testIdPrefix="sweep-game-" />
               )}
             </div>
             <div>

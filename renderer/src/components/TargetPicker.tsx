@@ -13,7 +13,7 @@ import type {
   WindowSummary,
   WindowThumbnail,
 } from '../../../electron/api/contract.ts';
-import { CountInput, OptionalCountInput } from './CountInput.tsx';
+import { AmountInput, CountInput, OptionalCountInput } from './CountInput.tsx';
 
 export type TargetChoice = { kind: 'game'; game: GameSummary } | { kind: 'window'; window: WindowSummary };
 
@@ -358,16 +358,7 @@ export function TargetPicker({
           onChange={setMaxSteps}
           placeholder={profile ? `profile: ${profile.edit.maxSteps}` : 'game default'}
         />
-        <label>
-          Pace (ms/step){' '}
-          <input
-            type="number"
-            min={0}
-            step={100}
-            value={paceMs}
-            onChange={(e) => setPaceMs(Math.max(0, Number(e.target.value) || 0))}
-          />
-        </label>
+        <AmountInput label="Pace (ms/step)" min={0} step={100} value={paceMs} onChange={setPaceMs} />
         {profile && (
           <button type="button" onClick={adoptProfile} data-testid="profile-adopt">
             Use the profile's {profile.edit.trials} trial{profile.edit.trials === 1 ? '' : 's'}, {profile.edit.latency}{' '}
