@@ -16,7 +16,7 @@ import type { Sweep, SweepJob } from './spec.ts';
 import { DirStorage } from './storage.ts';
 import { ModelGate } from './model-gate.ts';
 import { LocalRateLimiter } from './rate-limit.ts';
-import { Progress, type SweepEvent, type SweepSummary } from './progress.ts';
+import { jobEndEvent, Progress, type SweepEvent, type SweepSummary } from './progress.ts';
 
 export interface LocalSweepOptions {
   sweep: Sweep;
@@ -89,7 +89,7 @@ export async function runLocalSweep(opts: LocalSweepOptions): Promise<SweepSumma
           }
           if (progress.budgetReached()) {
             progress.skip(next.job, 'the cost budget was spent before it started');
-            emit(progress.jobEvent(next.job.id, 'skipped', next.attempt, n, null));
+            emit(jobEndEvent(next.job.id, 'skipped', next.attempt, n, null));
             continue;
           }
           inFlight++;
@@ -113,13 +113,13 @@ export async function runLocalSweep(opts: LocalSweepOptions): Promise<SweepSumma
               const stored = await storage.put(runDir, outcome);
               rmSync(path.join(work, 'work', next.job.id), { recursive: true, force: true });
               progress.completed(stored);
-              emit(progress.jobEvent(next.job.id, 'completed', next.attempt, n, stored));
+              emit(jobEndEvent(next.job.id, 'completed', next.attempt, n, stored));
             } else if (opts.signal?.aborted) {
               progress.interrupted(outcome);
-              emit(progress.jobEvent(next.job.id, 'interrupted', next.attempt, n, outcome));
+              emit(jobEndEvent(next.job.id, 'interrupted', next.attempt, n, outcome));
             } else if (next.attempt < maxAttempts) {
               progress.spent(outcome);
-              emit(progress.jobEvent(next.job.id, 'retry', next.attempt, n, outcome));
+              emit(jobEndEvent(next.job.id, 'retry', next.attempt, n, outcome));
               pending.push({ job: next.job, attempt: next.attempt + 1 });
             } else {
               progress.failed(outcome);
@@ -127,17 +127,17 @@ export async function runLocalSweep(opts: LocalSweepOptions): Promise<SweepSumma
                 path.join(storage.where, '.jobs', `${next.job.id}.failed.json`),
                 JSON.stringify(outcome, null, 2),
               );
-              emit(progress.jobEvent(next.job.id, 'failed', next.attempt, n, outcome));
+              emit(jobEndEvent(next.job.id, 'failed', next.attempt, n, outcome));
             }
           } catch (err) {
             // The worker's own machinery failed (its display would not start): the job goes back.
             const outcome = failedOutcome(next.job, next.attempt, (err as Error).message);
             if (next.attempt < maxAttempts && !opts.signal?.aborted) {
               pending.push({ job: next.job, attempt: next.attempt + 1 });
-              emit(progress.jobEvent(next.job.id, 'retry', next.attempt, n, outcome));
+              emit(jobEndEvent(next.job.id, 'retry', next.attempt, n, outcome));
             } else {
               progress.failed(outcome);
-              emit(progress.jobEvent(next.job.id, 'failed', next.attempt, n, outcome));
+              emit(jobEndEvent(next.job.id, 'failed', next.attempt, n, outcome));
             }
           } finally {
             inFlight--;

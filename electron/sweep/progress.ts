@@ -27,6 +27,29 @@ export type SweepEvent =
   | ProgressEvent
   | { type: 'end'; summary: SweepSummary };
 
+export type JobEndEvent = Extract<SweepEvent, { type: 'job-end' }>;
+
+/** A job's end as an event: its run, mean and cost from the outcome (none when it has none). */
+export function jobEndEvent(
+  job: string,
+  status: JobEventStatus,
+  attempt: number,
+  worker: number,
+  o: JobOutcome | null,
+): JobEndEvent {
+  return {
+    type: 'job-end',
+    job,
+    status,
+    attempt,
+    worker,
+    run_id: o?.run_id ?? null,
+    mean: o?.mean ?? null,
+    cost_usd: o?.cost_usd ?? null,
+    ...(o?.error ? { error: o.error } : {}),
+  };
+}
+
 export interface ProgressEvent {
   type: 'progress';
   done: number;
@@ -141,19 +164,6 @@ export class Progress {
   }
   jobStart(job: string, attempt: number, worker: number, display: string): SweepEvent {
     return { type: 'job-start', job, attempt, worker, display };
-  }
-  jobEvent(job: string, status: JobEventStatus, attempt: number, worker: number, o: JobOutcome | null): SweepEvent {
-    return {
-      type: 'job-end',
-      job,
-      status,
-      attempt,
-      worker,
-      run_id: o?.run_id ?? null,
-      mean: o?.mean ?? null,
-      cost_usd: o?.cost_usd ?? null,
-      ...(o?.error ? { error: o.error } : {}),
-    };
   }
   progressEvent(running: number): ProgressEvent {
     const elapsed = (Date.now() - this.started) / 1000;

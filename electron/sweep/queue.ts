@@ -18,7 +18,7 @@ import { RunSettingsSchema, SweepJobSchema, type RunSettings, type Sweep, type S
 import type { RunStorage } from './storage.ts';
 import { ModelGate } from './model-gate.ts';
 import { RedisRateLimiter, type ProviderLimits } from './rate-limit.ts';
-import { Progress, type SweepEvent, type SweepSummary } from './progress.ts';
+import { jobEndEvent, Progress, type SweepEvent, type SweepSummary } from './progress.ts';
 
 export interface QueueJobData {
   job: SweepJob;
@@ -123,11 +123,11 @@ export async function follow(
       if (state === 'completed') {
         const o = job.returnvalue as JobOutcome;
         progress.completed(o);
-        emit(progress.jobEvent(id, 'completed', o.attempt, 0, o));
+        emit(jobEndEvent(id, 'completed', o.attempt, 0, o));
       } else if (state === 'failed') {
         const o = failed(job, sweep);
         progress.failed(o);
-        emit(progress.jobEvent(id, 'failed', o.attempt, 0, o));
+        emit(jobEndEvent(id, 'failed', o.attempt, 0, o));
       } else continue;
       open.delete(id);
       changed = true;
@@ -222,17 +222,7 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
       }
       const prior = await opts.storage.finished(sweepJob.id);
       if (prior) {
-        opts.emit({
-          type: 'job-end',
-          job: sweepJob.id,
-          status: 'completed',
-          attempt,
-          worker: slot.n,
-          run_id: prior.run_id,
-          mean: prior.mean,
-          cost_usd: prior.cost_usd,
-          rss_mb: rssMb(),
-        });
+        opts.emit({ ...jobEndEvent(sweepJob.id, 'completed', attempt, slot.n, prior), rss_mb: rssMb() });
         return prior; // a retried job whose run is already stored is not run again
       }
       if (budgetUsd !== undefined) {
@@ -256,17 +246,7 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
       if (outcome.status === 'completed' && runDir) {
         const stored = await opts.storage.put(runDir, outcome); // stored before the queue job completes
         rmSync(path.join(staging, sweepJob.id), { recursive: true, force: true });
-        opts.emit({
-          type: 'job-end',
-          job: sweepJob.id,
-          status: 'completed',
-          attempt,
-          worker: slot.n,
-          run_id: stored.run_id,
-          mean: stored.mean,
-          cost_usd: stored.cost_usd,
-          rss_mb: rssMb(),
-        });
+        opts.emit({ ...jobEndEvent(sweepJob.id, 'completed', attempt, slot.n, stored), rss_mb: rssMb() });
         return stored;
       }
       if (stop.signal.aborted) {
@@ -274,17 +254,8 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
         await job.moveToDelayed(Date.now(), token);
         throw new DelayedError();
       }
-      opts.emit({
-        type: 'job-end',
-        job: sweepJob.id,
-        status: attempt < (job.opts.attempts ?? 1) ? 'retry' : 'failed',
-        attempt,
-        worker: slot.n,
-        run_id: outcome.run_id,
-        mean: null,
-        cost_usd: outcome.cost_usd,
-        ...(outcome.error ? { error: outcome.error } : {}),
-      });
+      const status = attempt < (job.opts.attempts ?? 1) ? 'retry' : 'failed';
+      opts.emit(jobEndEvent(sweepJob.id, status, attempt, slot.n, { ...outcome, mean: null }));
       throw new Error(outcome.error ?? 'the run failed');
     } finally {
       free.push(slot);
