@@ -8,10 +8,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GamepilotCore } from '../../electron/api/core.ts';
-import { JsonFileSettingsStore, MemorySecretStore } from '../../electron/api/settings-store.ts';
+import type { GamepilotCore } from '../../electron/api/core.ts';
 import type { CoreEvent } from '../../electron/api/contract.ts';
-import { createWindowManager } from '../../native/index.ts';
+import { coreIn } from '../helpers/contract-setup.ts';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'gp-mem-contract-'));
@@ -28,16 +27,7 @@ beforeAll(async () => {
           delayMs: 150,
         },
   ).start();
-  core = new GamepilotCore({
-    wm: createWindowManager(),
-    settings: new JsonFileSettingsStore(path.join(tmp, 'config', 'settings.json')),
-    secrets: new MemorySecretStore(),
-    runsDir: path.join(tmp, 'runs'),
-    configDir: path.join(tmp, 'config'),
-    exportDir: path.join(tmp, 'exports'),
-    shell: 'web',
-    version: '0.0.0-test',
-  });
+  core = coreIn(tmp);
   core.on('event', (e) => events.push(e));
   await core.handle('saveSettings', { settings: { provider: 'custom', baseURL: server.baseURL, model: 'test-vlm' } });
 });

@@ -10,15 +10,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GamepilotCore } from '../../electron/api/core.ts';
-import { JsonFileSettingsStore, MemorySecretStore } from '../../electron/api/settings-store.ts';
+import type { GamepilotCore } from '../../electron/api/core.ts';
 import type { WebShell } from '../../electron/web/server.ts';
 import type { WsClient } from '../../renderer/src/api/clients.ts';
 import type { ApiClient, MilestonesEdit, ProfileSummary } from '../../electron/api/contract.ts';
-import { createWindowManager } from '../../native/index.ts';
 import { RunStore, readRun } from '../../electron/store/run-store.ts';
 import { loadProfileFile } from '../../electron/profiles/load.ts';
-import { idleStep, serveBothTransports } from '../helpers/contract-setup.ts';
+import { coreIn, idleStep, serveBothTransports } from '../helpers/contract-setup.ts';
 import { ROOT } from '../helpers/cli.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'gp-ms-contract-'));
@@ -121,16 +119,7 @@ beforeAll(async () => {
   store.close('completed');
   judgedRun = store.meta.id;
 
-  core = new GamepilotCore({
-    wm: createWindowManager(),
-    settings: new JsonFileSettingsStore(path.join(configDir, 'settings.json')),
-    secrets: new MemorySecretStore(),
-    runsDir,
-    configDir,
-    exportDir: path.join(tmp, 'exports'),
-    shell: 'web',
-    version: '0.0.0-test',
-  });
+  core = coreIn(tmp);
   const staticDir = path.join(tmp, 'static');
   mkdirSync(staticDir);
   writeFileSync(path.join(staticDir, 'index.html'), '<title>Gamepilot</title>');

@@ -8,16 +8,12 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GamepilotCore } from '../../electron/api/core.ts';
-import { JsonFileSettingsStore, MemorySecretStore } from '../../electron/api/settings-store.ts';
-import { startWebShell, type WebShell } from '../../electron/web/server.ts';
-import { fromMainFrameOf, serveIpc } from '../../electron/api/ipc-transport.ts';
-import { ipcClient, wsClient, type WsClient } from '../../renderer/src/api/clients.ts';
+import type { GamepilotCore } from '../../electron/api/core.ts';
+import type { WebShell } from '../../electron/web/server.ts';
+import type { WsClient } from '../../renderer/src/api/clients.ts';
 import type { ApiClient, CoreEvent } from '../../electron/api/contract.ts';
-import { createWindowManager } from '../../native/index.ts';
-import { ipcPair } from '../helpers/ipc-pair.ts';
+import { coreIn, serveBothTransports } from '../helpers/contract-setup.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'gp-sweep-contract-'));
 const runsDir = path.join(tmp, 'runs');
@@ -35,27 +31,9 @@ beforeAll(async () => {
   mkdirSync(path.join(runsDir, 'sweeps'), { recursive: true });
   writeFileSync(path.join(runsDir, 'sweeps', 'broken.yaml'), 'games: [2048]\nagents: [random, wizard]\n');
   writeFileSync(path.join(runsDir, 'sweeps', 'notes.txt'), 'not a sweep');
-  core = new GamepilotCore({
-    wm: createWindowManager(),
-    settings: new JsonFileSettingsStore(path.join(configDir, 'settings.json')),
-    secrets: new MemorySecretStore(),
-    runsDir,
-    configDir,
-    exportDir: path.join(tmp, 'exports'),
-    shell: 'web',
-    version: '0.0.0-test',
-  });
+  core = coreIn(tmp);
   core.on('event', (e) => events.push(e));
-  shell = await startWebShell(core, { staticDir });
-  ws = wsClient(`ws://127.0.0.1:${shell.port}/api/ws?token=${shell.token}`, WebSocket as never);
-  const pair = ipcPair();
-  serveIpc(
-    core,
-    pair.ipcMain,
-    () => [pair.sink],
-    (e) => fromMainFrameOf(e, pair.contents),
-  );
-  ipc = ipcClient(pair.bridge);
+  ({ shell, ws, ipc } = await serveBothTransports(core, staticDir));
 });
 
 afterAll(async () => {

@@ -1,16 +1,34 @@
 /**
- * What the contract's e2e tests set up: the core served over both transports the renderer
- * uses (the web shell's WebSocket and Electron's IPC, in memory), and a step that did nothing
- * for a run written straight to disk.
+ * What the contract's e2e tests set up: a core over a test folder, served over both transports
+ * the renderer uses (the web shell's WebSocket and Electron's IPC, in memory), and a step that
+ * did nothing for a run written straight to disk.
  */
+import path from 'node:path';
 import { WebSocket } from 'ws';
-import type { GamepilotCore } from '../../electron/api/core.ts';
+import { GamepilotCore } from '../../electron/api/core.ts';
+import { JsonFileSettingsStore, MemorySecretStore } from '../../electron/api/settings-store.ts';
+import { createWindowManager } from '../../native/index.ts';
 import type { ApiClient } from '../../electron/api/contract.ts';
 import { fromMainFrameOf, serveIpc } from '../../electron/api/ipc-transport.ts';
 import type { StepRecord } from '../../electron/store/run-store.ts';
 import { startWebShell, type WebShell } from '../../electron/web/server.ts';
 import { ipcClient, wsClient, type WsClient } from '../../renderer/src/api/clients.ts';
 import { ipcPair } from './ipc-pair.ts';
+
+/** A web-shell core whose runs, config and exports folders are `runs/`, `config/` and `exports/` in `tmp`. */
+export function coreIn(tmp: string): GamepilotCore {
+  const configDir = path.join(tmp, 'config');
+  return new GamepilotCore({
+    wm: createWindowManager(),
+    settings: new JsonFileSettingsStore(path.join(configDir, 'settings.json')),
+    secrets: new MemorySecretStore(),
+    runsDir: path.join(tmp, 'runs'),
+    configDir,
+    exportDir: path.join(tmp, 'exports'),
+    shell: 'web',
+    version: '0.0.0-test',
+  });
+}
 
 export async function serveBothTransports(
   core: GamepilotCore,
