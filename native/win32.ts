@@ -180,7 +180,6 @@ export class Win32WindowManager implements WindowManager {
     if (h === undefined || !api.IsWindow(h)) throw new Error(`no window ${id}`);
     // Active is not enough: a window started meanwhile may sit above the one that kept the focus.
     const done = () => !api.IsIconic(h) && api.GetForegroundWindow() === h && this.onTop(h);
-    if (done()) return;
     // Under Wine the foreground changes at once, the Z order a moment later, and the window
     // manager's answer to an earlier minimize or switch may still undo it: ask again every 100 ms.
     for (let i = 0; i < 40 && !done(); i++) {
