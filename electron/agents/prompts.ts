@@ -4,13 +4,11 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resources } from '../util/resources.ts';
 
-const SOURCE_PROMPTS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'prompts');
-
-/** Where templates live: GAMEPILOT_PROMPTS_DIR (set by the packaged app), else the checkout's prompts/. */
+/** Where templates live (util/resources.ts: the app's prompts/, or GAMEPILOT_PROMPTS_DIR). */
 export function promptsDir(): string {
-  return process.env.GAMEPILOT_PROMPTS_DIR ?? SOURCE_PROMPTS_DIR;
+  return resources().prompts;
 }
 
 const cache = new Map<string, string>();

@@ -11,7 +11,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resources } from '../util/resources.ts';
 import { createCapturer } from '../capture/index.ts';
 import { encodeFrame } from '../capture/encode.ts';
 import { createInputBackend } from '../input/input-backend.ts';
@@ -244,8 +244,6 @@ async function measureOurs(
   return encoded;
 }
 
-const REFERENCE = fileURLToPath(new URL('../../bench/reference.py', import.meta.url));
-
 /** The first interpreter that has Pillow and python-xlib: the one given, python3, /usr/bin/python3. */
 function findPython(given: string | undefined): string {
   const candidates = given ? [given] : ['python3', '/usr/bin/python3'];
@@ -264,7 +262,7 @@ function runReference(
   iterations: number,
 ): Promise<ReferenceResult & { samples: number[] }> {
   const args = [
-    REFERENCE,
+    resources().benchReference,
     '--region',
     `${region.x},${region.y},${region.width},${region.height}`,
     '--iterations',
@@ -282,7 +280,9 @@ function runReference(
       try {
         const r = JSON.parse(stdout) as ReferenceResult & { samples_ms: number[] };
         resolve({
-          command: [python, ...args.map((a) => (a === REFERENCE ? 'bench/reference.py' : a))].join(' '),
+          command: [python, ...args.map((a) => (a === resources().benchReference ? 'bench/reference.py' : a))].join(
+            ' ',
+          ),
           tools: r.tools,
           capture_ms: r.capture_ms,
           encode_ms: r.encode_ms,

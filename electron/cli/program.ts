@@ -26,6 +26,7 @@ import { IDC_DEFAULTS } from '../reflection/idc.ts';
 import { DEFAULT_SESSION } from '../session/session.ts';
 import { DEFAULT_RECORDER } from '../recording/recorder.ts';
 import { defaultConfigDir } from '../util/paths.ts';
+import { appVersion } from '../util/resources.ts';
 import { KeyPolicy } from '../input/key-policy.ts';
 import {
   checkedOption,
@@ -470,6 +471,7 @@ function allowedKeys(v: string): string[] {
 export function buildProgram(actions: Actions, done: Done, output?: OutputConfiguration): Command {
   const program = new Command('gamepilot')
     .description('vision-language models play real games')
+    .version(appVersion(), '-V, --version', 'print the version')
     .usage('<command> [options]')
     .showHelpAfterError()
     .exitOverride()

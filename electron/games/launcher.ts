@@ -7,8 +7,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { listWindowGroup } from './window-groups.ts';
+import { resources } from '../util/resources.ts';
 
 export interface LaunchedWindow {
   pid: number;
@@ -131,8 +131,7 @@ export function launchViewWindow(
 ): LaunchedWindow {
   const electron = prefer !== 'chromium' ? findElectron() : undefined;
   if (electron) {
-    const script = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'app', 'view-window.cjs');
-    const child = spawn(electron, [script, url, String(opts.width), String(opts.height)], {
+    const child = spawn(electron, [resources().viewWindowScript, url, String(opts.width), String(opts.height)], {
       stdio: 'ignore',
       detached: OWN_GROUP,
     });

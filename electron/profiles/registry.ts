@@ -6,8 +6,8 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CodedError } from '../domain.ts';
+import { resources } from '../util/resources.ts';
 import { loadProfileFile, ProfileError } from './load.ts';
 import type { Profile } from './schema.ts';
 
@@ -32,12 +32,11 @@ export interface ProfileCatalog {
   errors: CodedError[];
 }
 
-const SOURCE_GAMES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'games');
 const PROFILE_FILE = /\.(ya?ml|json)$/i;
 
-/** Shipped profiles: GAMEPILOT_GAMES_DIR (a packaged app), else the checkout's games/. */
+/** Shipped profiles (util/resources.ts: the app's games/, or GAMEPILOT_GAMES_DIR). */
 export function shippedProfilesDir(): string {
-  return process.env.GAMEPILOT_GAMES_DIR ?? SOURCE_GAMES_DIR;
+  return resources().games;
 }
 
 /** The user's profiles folder. */

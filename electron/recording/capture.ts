@@ -60,7 +60,7 @@ export async function startCapture(
     const run = new CaptureRun(capturer, pool, setup.settings, setup.bounds, events);
     return { follow: (b) => run.follow(b), stop: () => run.stop(), done: run.run() };
   }
-  const worker = startWorker(new URL('./capture-worker.ts', import.meta.url), 'capture-worker.mjs', {
+  const worker = startWorker('capture-worker', {
     ...setup,
     backend,
   });

@@ -61,9 +61,7 @@ export class FramePool extends EventEmitter {
   /** Starts the threads and resolves once each has loaded its encoder. */
   static async start(opts: FramePoolOptions): Promise<FramePool> {
     const n = opts.workers ?? defaultWriters();
-    const workers = Array.from({ length: n }, () =>
-      startWorker(new URL('./frame-worker.ts', import.meta.url), 'frame-worker.mjs', {}),
-    );
+    const workers = Array.from({ length: n }, () => startWorker('frame-worker', {}));
     try {
       await Promise.all(
         workers.map(

@@ -37,9 +37,7 @@ export class WindowWatch extends EventEmitter {
   }
 
   static start(setup: WatchSetup): WindowWatch {
-    return new WindowWatch(
-      startWorker(new URL('./window-watch-worker.ts', import.meta.url), 'window-watch-worker.mjs', { ...setup }),
-    );
+    return new WindowWatch(startWorker('window-watch-worker', { ...setup }));
   }
 
   /** Follow another window id (the target was found again under a new id). */

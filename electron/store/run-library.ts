@@ -142,11 +142,12 @@ export function exportRun(root: string, id: string, dest: string): string {
       throw new CodedError('bad-input', `${dest} already exists; choose another name`);
     throw err;
   }
-  cpSync(dir, dest, {
-    recursive: true,
-    errorOnExist: true,
-    force: false,
-    filter: (src) => !lstatSync(src).isSymbolicLink(),
-  });
+  // Entry by entry into the folder just claimed (Node 24's cpSync refuses an existing target folder).
+  const plain = (src: string) => !lstatSync(src).isSymbolicLink();
+  for (const name of readdirSync(dir)) {
+    const src = path.join(dir, name);
+    if (plain(src))
+      cpSync(src, path.join(dest, name), { recursive: true, errorOnExist: true, force: false, filter: plain });
+  }
   return dest;
 }

@@ -1,21 +1,16 @@
 /**
- * Worker threads whose code is TypeScript in the checkout and a bundled .mjs in the app.
- * From source (tsx, vitest) a small bootstrap registers tsx inside the worker; from the
- * bundle the worker file sits beside the main bundle (Electron ≥ 17.3 loads workers from the asar).
+ * Worker threads whose code is TypeScript in the checkout and a bundled .mjs elsewhere
+ * (util/resources.ts says which file). From source a small bootstrap registers tsx inside the
+ * worker; the bundled worker sits beside the main bundle (Electron ≥ 17.3 loads it from the asar).
  */
 import { Worker } from 'node:worker_threads';
-import { fileURLToPath } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { workerEntry } from './resources.ts';
 
-const fromSource = import.meta.url.endsWith('.ts');
-
-/**
- * `source`: the worker's .ts module (`new URL('./x.ts', import.meta.url)` in the caller);
- * `bundled`: its file name in dist-electron/ (an entry of scripts/build-electron.mjs).
- */
-export function startWorker(source: URL, bundled: string, workerData: Record<string, unknown>): Worker {
-  if (fromSource)
-    return new Worker(new URL('./worker-boot.mjs', import.meta.url), {
-      workerData: { ...workerData, __entry: source.href },
-    });
-  return new Worker(fileURLToPath(new URL(`./${bundled}`, import.meta.url)), { workerData });
+/** `name`: the worker's module in electron/recording/ (an entry of scripts/build-electron.mjs). */
+export function startWorker(name: string, workerData: Record<string, unknown>): Worker {
+  const { file, sourceEntry } = workerEntry(name);
+  return new Worker(file, {
+    workerData: sourceEntry ? { ...workerData, __entry: pathToFileURL(sourceEntry).href } : workerData,
+  });
 }

@@ -3,12 +3,11 @@
  * the renderer (built on first use), the loopback server, and the global stop hotkey (the one
  * in Settings, registered again whenever a save changes it).
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import { defaultConfigDir } from '../util/paths.ts';
 export { defaultConfigDir };
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createWindowManager } from '../../native/index.ts';
 import { GamepilotCore } from '../api/core.ts';
 import { JsonFileSettingsStore, MemorySecretStore } from '../api/settings-store.ts';
@@ -16,37 +15,34 @@ import { startWebShell, type WebShell } from './server.ts';
 import { startStopHotkey } from '../input/stop-hotkey.ts';
 import { bindStopHotkey } from '../api/stop-hotkey.ts';
 import { recoverCrashLeftovers } from '../safety/recovery.ts';
+import { appVersion, resources } from '../util/resources.ts';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const RENDERER_DIR = path.join(ROOT, 'dist', 'renderer');
-
-export function version(): string {
-  return (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-}
-
-function newestSource(dir: string): number {
+function newestFile(file: string): number {
+  if (!existsSync(file)) return 0;
+  const st = statSync(file);
+  if (!st.isDirectory()) return st.mtimeMs;
   let newest = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    newest = Math.max(newest, e.isDirectory() ? newestSource(p) : statSync(p).mtimeMs);
-  }
+  for (const e of readdirSync(file)) newest = Math.max(newest, newestFile(path.join(file, e)));
   return newest;
 }
 
-/** Builds the React renderer with Vite when it is missing or older than its sources. */
+/**
+ * The built renderer's folder. In a checkout whose renderer sources are newer than the build, or
+ * with no build yet, Vite (a dev dependency) builds it first; an installed package or a packaged
+ * app has no sources and serves what it shipped.
+ */
 export async function ensureRenderer(log: (s: string) => void, force = false): Promise<string> {
-  const built = path.join(RENDERER_DIR, 'index.html');
-  const sources = path.join(ROOT, 'renderer');
-  const fresh =
-    existsSync(built) &&
-    (!existsSync(sources) ||
-      statSync(built).mtimeMs >=
-        Math.max(newestSource(sources), statSync(path.join(ROOT, 'electron', 'api', 'contract.ts')).mtimeMs));
-  if (!force && fresh) return RENDERER_DIR;
+  const r = resources();
+  const built = path.join(r.renderer, 'index.html');
+  const newestSource = Math.max(...r.rendererSources.map(newestFile));
+  const fresh = existsSync(built) && (newestSource === 0 || statSync(built).mtimeMs >= newestSource);
+  if (!force && fresh) return r.renderer;
+  if (newestSource === 0)
+    throw new Error(`the renderer is missing (${built}) and there are no sources to build it from`);
   log('building the renderer…');
   const { build } = await import('vite');
-  await build({ configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'warn' });
-  return RENDERER_DIR;
+  await build({ configFile: r.viteConfig, logLevel: 'warn' });
+  return r.renderer;
 }
 
 export interface WebShellOptions {
@@ -71,7 +67,7 @@ export async function runWebShell(
     runsDir: path.resolve(opts.runsDir),
     exportDir: path.join(os.homedir(), 'Gamepilot exports'),
     shell: 'web',
-    version: version(),
+    version: appVersion(),
   });
   const shell = await startWebShell(core, {
     ...(opts.port !== undefined ? { port: opts.port } : {}),
