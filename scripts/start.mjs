@@ -3,7 +3,7 @@
 // where it cannot be downloaded) the built-in default played in a browser window.
 // Exits with the child's code, or 128 + signal number when it was killed: a crash is never
 // reported as success.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -100,13 +100,20 @@ function run(what, cmd, args, { cwd, ownGroup }) {
   });
 }
 
+// What both run is the build (`npm install` made it); an install that skipped scripts builds it now, once.
+const built = ['dist-electron/main.mjs', 'dist-electron/cli.mjs', 'dist/renderer/index.html'];
+if (!built.every((f) => existsSync(path.join(root, f)))) {
+  say('building the app (first start)…');
+  const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'prepare.mjs')], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0 || !built.every((f) => existsSync(path.join(root, f)))) {
+    say('the build failed; `npm run build` shows why');
+    process.exit(1);
+  }
+}
+
 if (electronBin && existsSync(electronBin)) {
-  run(
-    'desktop app',
-    process.execPath,
-    [path.join(root, 'node_modules', '@electron-forge', 'cli', 'dist', 'electron-forge.js'), 'start'],
-    { cwd: root, ownGroup: false },
-  );
+  // The app from its bundle (package.json main: dist-electron/main.mjs), as a packaged build runs it.
+  run('desktop app', electronBin, [root], { cwd: root, ownGroup: false });
 } else {
   say(
     'the Electron binary is not installed here; serving the same UI as the web shell and opening it in a browser window.',

@@ -6,6 +6,7 @@ import { exportVideo } from '../recording/video.ts';
 import { formatLeaderboard, leaderboard } from '../store/leaderboard.ts';
 import { formatBench, formatRecordBench, runBench, runRecordBench } from './bench.ts';
 import { io } from './io.ts';
+import { formatStartupBench, runStartupBench } from './bench-startup.ts';
 import type { BenchFlags, LeaderboardFlags } from './program.ts';
 
 export async function windowsCommand(o: { json?: boolean }): Promise<number> {
@@ -54,6 +55,11 @@ export async function videoCommand(dir: string, o: { out?: string }): Promise<nu
 }
 
 export async function benchCommand(o: BenchFlags): Promise<number> {
+  if (o.startup) {
+    const result = await runStartupBench({ runs: o.runs, log: o.json ? () => {} : io.progress });
+    io.out(o.json ? JSON.stringify(result) : formatStartupBench(result));
+    return 0;
+  }
   if (o.record) {
     const result = await runRecordBench({
       seconds: o.seconds,

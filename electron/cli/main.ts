@@ -13,46 +13,41 @@ import { addSecret, closeLog, errorFields, log, openLogFile } from '../util/log.
 import { io } from './io.ts';
 import { UsageError } from './options.ts';
 import { buildProgram, idcCommand, type Actions, type IdcFlags } from './program.ts';
-import { runCommand } from './run-command.ts';
-import { recordCommand } from './record-command.ts';
-import { idcCommandAction, idcOptionsFrom } from './idc-command.ts';
-import { webCommand } from './web-command.ts';
-import { memoryClearCommand, memoryListCommand } from './memory-command.ts';
-import { benchCommand, gamesCommand, leaderboardCommand, videoCommand, windowsCommand } from './list-commands.ts';
-import { profileNewCommand, profilesCommand } from './profile-command.ts';
-import { reportCommand } from './report-command.ts';
-import {
-  milestonesAgreementCommand,
-  milestonesExtractCommand,
-  milestonesJudgeCommand,
-  milestonesLabelCommand,
-} from './milestones-command.ts';
-import { suiteCommand } from './suite-command.ts';
-import { sweepCommand, workerCommand } from './sweep-command.ts';
+import { idcOptionsFrom } from './idc-command.ts';
 import type { IdcOptions } from '../reflection/idc.ts';
 
+/**
+ * A command whose module is loaded when it runs: the bundle splits each into its own chunk, so
+ * `gamepilot games` does not load the run loop, the model client or the sweep queue.
+ */
+function later<A extends unknown[]>(
+  load: () => Promise<(...args: A) => Promise<number> | number>,
+): (...args: A) => Promise<number> {
+  return async (...args) => (await load())(...args);
+}
+
 const ACTIONS: Actions = {
-  windows: windowsCommand,
-  games: gamesCommand,
-  run: runCommand,
-  bench: benchCommand,
-  record: recordCommand,
-  idc: idcCommandAction,
-  leaderboard: leaderboardCommand,
-  report: reportCommand,
-  video: videoCommand,
-  web: webCommand,
-  memoryList: memoryListCommand,
-  memoryClear: memoryClearCommand,
-  profiles: profilesCommand,
-  profileNew: profileNewCommand,
-  milestonesExtract: milestonesExtractCommand,
-  milestonesJudge: milestonesJudgeCommand,
-  milestonesLabel: milestonesLabelCommand,
-  milestonesAgreement: milestonesAgreementCommand,
-  suite: suiteCommand,
-  sweep: sweepCommand,
-  worker: workerCommand,
+  windows: later(async () => (await import('./list-commands.ts')).windowsCommand),
+  games: later(async () => (await import('./list-commands.ts')).gamesCommand),
+  run: later(async () => (await import('./run-command.ts')).runCommand),
+  bench: later(async () => (await import('./list-commands.ts')).benchCommand),
+  record: later(async () => (await import('./record-command.ts')).recordCommand),
+  idc: later(async () => (await import('./idc-command.ts')).idcCommandAction),
+  leaderboard: later(async () => (await import('./list-commands.ts')).leaderboardCommand),
+  report: later(async () => (await import('./report-command.ts')).reportCommand),
+  video: later(async () => (await import('./list-commands.ts')).videoCommand),
+  web: later(async () => (await import('./web-command.ts')).webCommand),
+  memoryList: later(async () => (await import('./memory-command.ts')).memoryListCommand),
+  memoryClear: later(async () => (await import('./memory-command.ts')).memoryClearCommand),
+  profiles: later(async () => (await import('./profile-command.ts')).profilesCommand),
+  profileNew: later(async () => (await import('./profile-command.ts')).profileNewCommand),
+  milestonesExtract: later(async () => (await import('./milestones-command.ts')).milestonesExtractCommand),
+  milestonesJudge: later(async () => (await import('./milestones-command.ts')).milestonesJudgeCommand),
+  milestonesLabel: later(async () => (await import('./milestones-command.ts')).milestonesLabelCommand),
+  milestonesAgreement: later(async () => (await import('./milestones-command.ts')).milestonesAgreementCommand),
+  suite: later(async () => (await import('./suite-command.ts')).suiteCommand),
+  sweep: later(async () => (await import('./sweep-command.ts')).sweepCommand),
+  worker: later(async () => (await import('./sweep-command.ts')).workerCommand),
 };
 const COMMANDS = new Set([...Object.keys(ACTIONS), 'profile', 'memory', 'milestones']);
 

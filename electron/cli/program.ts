@@ -158,6 +158,8 @@ export interface BenchFlags {
   iterations: number;
   loopSteps: number;
   record?: boolean;
+  startup?: boolean;
+  runs: number;
   compare?: boolean;
   python?: string;
   seconds: number;
@@ -632,6 +634,13 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .addOption(
       new Option('--record', 'measure the recorder instead: built-in 2048, the board changing three times a second'),
     )
+    .addOption(
+      new Option(
+        '--startup',
+        'measure the CLI’s start instead: `gamepilot games` in fresh processes, built and (in a checkout) from sources',
+      ).conflicts(['record', 'compare']),
+    )
+    .addOption(intOption('--runs <n>', 'with --startup: processes started for each variant', { min: 3 }).default(9))
     .addOption(numberOption('--seconds <s>', 'with --record: how long to record', { min: 1 }).default(30))
     .addOption(intOption('--fps <n>', 'with --record: frames per second', { min: 1 }).default(30))
     .addOption(
