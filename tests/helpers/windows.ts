@@ -64,11 +64,14 @@ export function clickProbeWindow(
   geometry: { x: number; y: number; width: number; height: number },
   square: { x: number; y: number },
 ) {
+  // The title becomes `title` only once the listener is in place and a frame has been drawn
+  // (Chromium drops input a page receives before its first frame; under load that took > 400 ms).
   const html =
-    `<title>${title}</title><body style="margin:0;background:#203040">` +
+    `<title>${title} loading</title><body style="margin:0;background:#203040">` +
     `<div id="s" style="position:absolute;left:${square.x}px;top:${square.y}px;width:40px;height:40px;background:#00ff00"></div>` +
-    `<script>let n=0;addEventListener('mousedown',(e)=>{n++;document.title='${title} '+(e.target.id==='s'?'hit':'miss')+' '+n+' '+e.screenX+','+e.screenY;});</script></body>`;
-  return pageWindow(html, title, geometry);
+    `<script>let n=0;addEventListener('mousedown',(e)=>{n++;document.title='${title} '+(e.target.id==='s'?'hit':'miss')+' '+n+' '+e.screenX+','+e.screenY;});` +
+    `requestAnimationFrame(()=>requestAnimationFrame(()=>{document.title='${title}';}));</script></body>`;
+  return pageWindow(html, `^${title}$`, geometry);
 }
 
 /** xdotool / wmctrl on one window (ids as `gamepilot windows` prints them). */
