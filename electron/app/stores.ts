@@ -7,7 +7,7 @@ import { app, safeStorage } from 'electron';
 import Store from 'electron-store';
 import path from 'node:path';
 import { DEFAULT_SETTINGS, type Settings } from '../api/contract.ts';
-import { sanitizeSettings, type SecretStore, type SettingsStore } from '../api/settings-store.ts';
+import { checkSettings, type SecretStore, type SettingsStore } from '../api/settings-store.ts';
 import { recoverSettingsFile, restrictToOwner, settingsStoreOptions } from './settings-file.ts';
 import { describeSecretStorage, type SecretStorageDescription } from './secret-storage.ts';
 import { addSecret } from '../util/log.ts';
@@ -43,11 +43,9 @@ export class ElectronSettingsStore implements SettingsStore {
   }
 
   load(): Settings {
-    const raw = this.store.get('settings');
-    const clean = sanitizeSettings(raw);
-    if (JSON.stringify(clean) !== JSON.stringify(raw))
-      this.addWarning('Some settings were invalid and were reset to defaults.');
-    return clean;
+    const { settings, problem } = checkSettings(this.store.get('settings'));
+    this.addWarning(problem);
+    return settings;
   }
 
   save(s: Settings) {
