@@ -2,9 +2,11 @@
  * The settings file the app, the web shell and the CLI share (`{ settings, apiKeyEncrypted? }`,
  * electron/api/settings-file.ts): on a user's machine the app's userData folder and the config
  * folder are the same, so each shell's save must keep the others' parts. The app's side is
- * electron-store's base `conf` opened the way the app opens the file (its `electron` module
- * cannot load here).
+ * checked twice: with its own store (AppSettingsStore, the app's class minus Electron) and with
+ * electron-store's base `conf` opened the way the app opened the file up to now, which is how
+ * files on users' disks were written (and how an older app reads them).
  */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +16,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, type Settings } from '../../electron/api/contract.ts';
 import { JsonFileSettingsStore } from '../../electron/api/settings-store.ts';
 import { readSettingsDoc, updateSettingsDoc } from '../../electron/api/settings-file.ts';
+import { AppSettingsStore } from '../../electron/app/settings-file.ts';
+import { ROOT } from '../helpers/cli.ts';
 
 type Stored = { settings: Settings; apiKeyEncrypted?: string };
 
@@ -22,7 +26,7 @@ function tmp() {
   return { dir, file: path.join(dir, 'settings.json') };
 }
 
-/** electron-store as the app opens settings.json (settingsStoreOptions; name → conf's configName; no migrations). */
+/** electron-store as the app opened settings.json until now (name → conf's configName; no migrations). */
 function electronStore(dir: string) {
   return new Conf<Stored>({
     cwd: dir,
@@ -65,19 +69,24 @@ describe('the settings file the shells share', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
-  it('the app reads what the web shell saved, and its key change leaves those settings alone', () => {
+  it('the app reads what the web shell saved: its own store and an older electron-store one alike', () => {
     const { dir, file } = tmp();
     const enc = ciphertext();
-    const app = electronStore(dir);
-    app.set('settings', { ...DEFAULT_SETTINGS, model: 'app-model' });
-    app.set('apiKeyEncrypted', enc);
+    const app = new AppSettingsStore(dir);
+    app.save({ ...DEFAULT_SETTINGS, model: 'app-model' });
+    app.setKeyCiphertext(enc);
     const saved: Settings = { ...DEFAULT_SETTINGS, provider: 'ollama', model: 'web-model', stopHotkey: 'Control+F9' };
     webShellStore(dir).save(saved);
 
-    const reopened = electronStore(dir);
-    expect(reopened.get('settings')).toEqual(saved);
-    expect(reopened.get('apiKeyEncrypted')).toBe(enc);
-    reopened.delete('apiKeyEncrypted');
+    const reopened = new AppSettingsStore(dir);
+    expect(reopened.load()).toEqual(saved);
+    expect(reopened.keyCiphertext()).toBe(enc);
+    expect(reopened.warning).toBeNull();
+    const older = electronStore(dir);
+    expect(older.get('settings')).toEqual(saved);
+    expect(older.get('apiKeyEncrypted')).toBe(enc);
+    // The app's key change, in turn, leaves the web shell's settings alone.
+    app.setKeyCiphertext(undefined);
     expect(onDisk(file)).toEqual({ settings: saved });
   });
 
@@ -88,7 +97,7 @@ describe('the settings file the shells share', () => {
       JSON.stringify({ settings: DEFAULT_SETTINGS, __internal__: { migrations: { version: '0.1.0' } } }),
     );
     webShellStore(dir).save({ ...DEFAULT_SETTINGS, model: 'm' });
-    electronStore(dir).set('apiKeyEncrypted', 'abcd');
+    new AppSettingsStore(dir).setKeyCiphertext('abcd');
     expect(onDisk(file)).toEqual({
       settings: { ...DEFAULT_SETTINGS, model: 'm' },
       __internal__: { migrations: { version: '0.1.0' } },
@@ -117,7 +126,7 @@ describe('the settings file the shells share', () => {
     expect(readFileSync(file, 'utf8')).toBe(good);
   });
 
-  it('a save over a file that turned corrupt moves it aside first, and the key is still there', () => {
+  it('a save over a file that turned corrupt moves it aside first, and the app can still find its key there', () => {
     const { file } = tmp();
     writeFileSync(file, '{"apiKeyEncrypted": "djEw');
     const warning = updateSettingsDoc(file, (doc) => ({ ...doc, settings: DEFAULT_SETTINGS }), 42);
@@ -154,7 +163,7 @@ describe('the settings file the shells share', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600); // narrowed on open
     web.save({ ...old, imageSize: 768 });
     expect(onDisk(file)).toEqual({ settings: { ...old, imageSize: 768 } });
-    expect(electronStore(dir).get('settings')).toEqual({ ...old, imageSize: 768 });
+    expect(new AppSettingsStore(dir).load()).toEqual({ ...old, imageSize: 768 });
   });
 
   it('reads a file both layouts left behind: the top-level fields when `settings` holds only the defaults an older app filled in', () => {
@@ -173,5 +182,38 @@ describe('the settings file the shells share', () => {
       settings: { ...DEFAULT_SETTINGS, model: 'app-model', history: 3 },
       apiKeyEncrypted: 'djEwKEY',
     });
+  });
+
+  it('two processes saving their own parts at once lose neither part, and the file stays whole', async () => {
+    const { dir, file } = tmp();
+    const rounds = 100;
+    const writers = (['settings', 'key'] as const).map((role) =>
+      spawn(
+        process.execPath,
+        ['--import', 'tsx', path.join(ROOT, 'tests', 'helpers', 'settings-writer.ts'), dir, role, String(rounds)],
+        { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+      ),
+    );
+    const reports = await Promise.all(
+      writers.map(
+        (w) =>
+          new Promise<{ role: string; lost: number }>((resolve, reject) => {
+            let text = '';
+            w.stdout!.on('data', (d) => (text += d));
+            w.once('exit', (code) =>
+              code === 0 ? resolve(JSON.parse(text)) : reject(new Error(`writer ended with ${code}`)),
+            );
+          }),
+      ),
+    );
+    expect(reports).toEqual([
+      { role: 'settings', lost: 0 },
+      { role: 'key', lost: 0 },
+    ]);
+    expect(onDisk(file)).toEqual({
+      settings: { ...DEFAULT_SETTINGS, model: `model-${rounds - 1}` },
+      apiKeyEncrypted: `djEx-${rounds - 1}`,
+    });
+    expect(readdirSync(dir)).toEqual(['settings.json']); // no lock or temp file left behind
   });
 });
