@@ -1,18 +1,17 @@
 /**
- * Settings and secrets behind small interfaces: the app uses electron-store and safeStorage
- * (electron/app/), the web shell and CLI a JSON file and process memory. A corrupt settings
- * file is moved aside and replaced by defaults, never silently lost.
+ * Settings and secrets behind small interfaces. Settings are the shared settings file
+ * (settings-file.ts) for every shell; the app adds the key's ciphertext to it (electron/app/),
+ * the web shell and CLI keep the key in process memory. A corrupt settings file is moved aside
+ * and replaced by defaults, never silently lost; invalid fields fall back to their defaults.
  */
-import { existsSync, readFileSync, renameSync } from 'node:fs';
-import { writeFileAtomic } from '../util/atomic-file.ts';
-import { addSecret } from '../util/log.ts';
-import path from 'node:path';
+import { addSecret, log } from '../util/log.ts';
 import { DEFAULT_SETTINGS, SettingsSchema, type Settings } from './contract.ts';
+import { readSettingsDoc, restrictToOwner, settingsPart, updateSettingsDoc, withSettings } from './settings-file.ts';
 
 export interface SettingsStore {
   load(): Settings;
   save(s: Settings): void;
-  /** A note for the user when loading had to recover (corrupt file), once. */
+  /** A note for the user when loading had to recover (corrupt file, invalid fields). */
   readonly warning: string | null;
 }
 
@@ -22,45 +21,63 @@ export interface SecretStore {
   setApiKey(key: string | undefined): void;
 }
 
-/** Validates whatever was stored; fields that fail validation fall back to their defaults. */
-export function sanitizeSettings(raw: unknown): Settings {
+type FieldSchema = { safeParse(v: unknown): { success: boolean; data?: unknown } };
+
+/**
+ * Validates whatever was stored: fields that fail validation fall back to their defaults, and
+ * `problem` names them (null when everything was valid).
+ */
+export function checkSettings(raw: unknown): { settings: Settings; problem: string | null } {
   const whole = SettingsSchema.safeParse(raw);
-  if (whole.success) return whole.data;
+  if (whole.success) return { settings: whole.data, problem: null };
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    return { settings: { ...DEFAULT_SETTINGS }, problem: 'The saved settings were not an object; defaults are used.' };
   const out: Record<string, unknown> = { ...DEFAULT_SETTINGS };
-  if (raw && typeof raw === 'object') {
-    for (const [k, v] of Object.entries(raw)) {
-      const field = (
-        SettingsSchema.shape as Record<string, { safeParse(v: unknown): { success: boolean; data?: unknown } }>
-      )[k];
-      const r = field?.safeParse(v);
-      if (r?.success) out[k] = r.data;
-    }
+  const invalid: string[] = [];
+  for (const [k, v] of Object.entries(raw)) {
+    const field = (SettingsSchema.shape as Record<string, FieldSchema>)[k];
+    const r = field?.safeParse(v);
+    if (r?.success) out[k] = r.data;
+    else if (field) invalid.push(k);
   }
-  return out as Settings;
+  const problem = invalid.length
+    ? `Some settings were invalid and were reset to defaults: ${invalid.join(', ')}.`
+    : null;
+  return { settings: out as Settings, problem };
 }
 
+/**
+ * The settings part of the shared settings file, the same class in every shell (the app
+ * extends it with its key's ciphertext). Saving rewrites `settings` only; whatever else the
+ * file holds (the app's `apiKeyEncrypted`) stays byte for byte.
+ */
 export class JsonFileSettingsStore implements SettingsStore {
   warning: string | null = null;
 
-  constructor(private readonly file: string) {}
+  constructor(readonly file: string) {}
+
+  /** Warnings accumulate (each once); the core shows them at start. */
+  addWarning(w: string | null) {
+    if (!w || this.warning?.includes(w)) return;
+    this.warning = this.warning ? `${this.warning} ${w}` : w;
+  }
 
   load(): Settings {
-    if (!existsSync(this.file)) return { ...DEFAULT_SETTINGS };
-    const text = readFileSync(this.file, 'utf8');
-    try {
-      const parsed = JSON.parse(text) as unknown;
-      if (parsed && typeof parsed === 'object' && 'apiKey' in parsed) delete (parsed as Record<string, unknown>).apiKey;
-      return sanitizeSettings(parsed);
-    } catch (err) {
-      const aside = `${this.file}.corrupt-${Date.now()}`;
-      renameSync(this.file, aside);
-      this.warning = `settings file was not valid JSON (${(err as Error).message}); kept it as ${path.basename(aside)} and started from defaults`;
-      return { ...DEFAULT_SETTINGS };
-    }
+    const { doc, warning } = readSettingsDoc(this.file);
+    this.addWarning(warning);
+    restrictToOwner(this.file); // one written by an older version with a wider mode
+    const { settings, problem } = checkSettings(settingsPart(doc));
+    this.addWarning(problem);
+    return settings;
   }
 
   save(s: Settings) {
-    writeFileAtomic(this.file, JSON.stringify(SettingsSchema.parse(s), null, 2), { mode: 0o600 });
+    const settings = SettingsSchema.parse(s);
+    const warning = updateSettingsDoc(this.file, (doc) => withSettings(doc, settings));
+    if (warning) {
+      this.addWarning(warning);
+      log().warn(warning);
+    }
   }
 }
 

@@ -1,46 +1,36 @@
 /**
- * The app's settings file (electron-store) before the store opens it. electron-store's
- * `clearInvalidConfig` would silently replace a corrupt file by defaults, and with it the
- * encrypted API key; here a file that is not a JSON object is moved aside, kept, and named in a
- * warning instead. The file is made readable by its owner only. No `electron` import: tested
- * as is.
+ * The app's settings store without Electron: the settings file every shell shares
+ * (../api/settings-file.ts, here in the app's userData folder) plus the one part only the app
+ * writes, the API key's ciphertext (`apiKeyEncrypted`; stores.ts encrypts it with safeStorage).
+ * Saving settings leaves the ciphertext alone and saving the ciphertext leaves the settings
+ * alone, whichever shell wrote them. No `electron` import: tested as is.
  */
-import { chmodSync, existsSync, readFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
+import { JsonFileSettingsStore } from '../api/settings-store.ts';
+import { peekSettingsDoc, updateSettingsDoc } from '../api/settings-file.ts';
+import { log } from '../util/log.ts';
 
-/** Why `text` is not a usable settings file, or null when it is one. */
-function whyUnusable(text: string): string | null {
-  try {
-    const v = JSON.parse(text) as unknown;
-    return v && typeof v === 'object' && !Array.isArray(v) ? null : 'it does not hold a JSON object';
-  } catch (err) {
-    return `it is not valid JSON: ${(err as Error).message}`;
+export class AppSettingsStore extends JsonFileSettingsStore {
+  constructor(dir: string) {
+    super(path.join(dir, 'settings.json'));
   }
-}
 
-/**
- * Moves an unreadable settings file aside (`<file>.corrupt-<time>`) and returns a warning for
- * the user; null when the file is fine or absent.
- */
-export function recoverSettingsFile(file: string, now: number = Date.now()): string | null {
-  if (!existsSync(file)) return null;
-  const why = whyUnusable(readFileSync(file, 'utf8'));
-  if (!why) return null;
-  const aside = `${file}.corrupt-${now}`;
-  renameSync(file, aside);
-  return `${path.basename(file)} could not be read (${why}); it was kept as ${path.basename(aside)} — with the saved API key, if there was one — and Gamepilot started from default settings.`;
-}
+  /** The stored ciphertext (base64), read from the file as it is now; undefined when there is none. */
+  keyCiphertext(): string | undefined {
+    const enc = peekSettingsDoc(this.file)?.apiKeyEncrypted;
+    return typeof enc === 'string' && enc ? enc : undefined;
+  }
 
-/** Settings (and the encrypted key in them) readable and writable by the owner only (POSIX). */
-export function restrictToOwner(file: string): void {
-  if (process.platform === 'win32' || !existsSync(file)) return;
-  chmodSync(file, 0o600);
-}
-
-/**
- * electron-store's options for the settings file: an unreadable file is an error (moved aside
- * by `recoverSettingsFile`), never silently replaced; every rewrite is owner-only.
- */
-export function settingsStoreOptions<T>(dir: string, defaults: T) {
-  return { cwd: dir, name: 'settings', clearInvalidConfig: false, configFileMode: 0o600, defaults };
+  /** Stores (or with undefined removes) the ciphertext; every other part of the file stays as it is. */
+  setKeyCiphertext(enc: string | undefined): void {
+    const warning = updateSettingsDoc(this.file, (doc) =>
+      enc
+        ? { ...doc, apiKeyEncrypted: enc }
+        : Object.fromEntries(Object.entries(doc).filter(([k]) => k !== 'apiKeyEncrypted')),
+    );
+    if (warning) {
+      this.addWarning(warning);
+      log().warn(warning);
+    }
+  }
 }

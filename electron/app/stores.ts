@@ -1,62 +1,19 @@
 /**
- * Settings in electron-store (validated on every load; a corrupt file is moved aside, never
- * silently wiped; mode 0600) and the API key in safeStorage, with a plain statement of what
+ * The app's stores: settings in the settings file every shell shares (settings-file.ts, in the
+ * userData folder; validated on every load, a corrupt file moved aside, never silently wiped;
+ * mode 0600) and the API key in it as safeStorage ciphertext, with a plain statement of what
  * protects it.
  */
 import { app, safeStorage } from 'electron';
-import Store from 'electron-store';
-import path from 'node:path';
-import { DEFAULT_SETTINGS, type Settings } from '../api/contract.ts';
-import { sanitizeSettings, type SecretStore, type SettingsStore } from '../api/settings-store.ts';
-import { recoverSettingsFile, restrictToOwner, settingsStoreOptions } from './settings-file.ts';
+import type { SecretStore } from '../api/settings-store.ts';
+import { AppSettingsStore } from './settings-file.ts';
 import { describeSecretStorage, type SecretStorageDescription } from './secret-storage.ts';
 import { addSecret } from '../util/log.ts';
 
-type Stored = { settings: Settings; apiKeyEncrypted?: string };
-
-export class ElectronSettingsStore implements SettingsStore {
-  warning: string | null = null;
-  readonly file: string;
-  private store: Store<Stored>;
-
+export class ElectronSettingsStore extends AppSettingsStore {
   constructor(dir: string = app.getPath('userData')) {
-    this.file = path.join(dir, 'settings.json');
-    this.addWarning(recoverSettingsFile(this.file));
-    this.store = this.open(dir);
-    restrictToOwner(this.file);
-  }
-
-  private open(dir: string): Store<Stored> {
-    const options = settingsStoreOptions<Stored>(dir, { settings: DEFAULT_SETTINGS });
-    try {
-      return new Store<Stored>(options);
-    } catch {
-      // Changed on disk between the check and the open: move it aside and start again.
-      this.addWarning(recoverSettingsFile(this.file));
-      return new Store<Stored>(options);
-    }
-  }
-
-  /** Warnings accumulate; the core shows them once at start. */
-  addWarning(w: string | null) {
-    if (w) this.warning = this.warning ? `${this.warning} ${w}` : w;
-  }
-
-  load(): Settings {
-    const raw = this.store.get('settings');
-    const clean = sanitizeSettings(raw);
-    if (JSON.stringify(clean) !== JSON.stringify(raw))
-      this.addWarning('Some settings were invalid and were reset to defaults.');
-    return clean;
-  }
-
-  save(s: Settings) {
-    this.store.set('settings', s);
-  }
-
-  /** The raw store, shared with the secret store (ciphertext only). */
-  get raw() {
-    return this.store;
+    super(dir);
+    this.load(); // recovers a corrupt file now, so its warning is there before the core starts
   }
 }
 
@@ -75,7 +32,7 @@ export class SafeStorageSecretStore implements SecretStore {
   }
 
   getApiKey(): string | undefined {
-    const enc = this.settings.raw.get('apiKeyEncrypted');
+    const enc = this.settings.keyCiphertext();
     if (enc && safeStorage.isEncryptionAvailable()) {
       try {
         const key = safeStorage.decryptString(Buffer.from(enc, 'base64'));
@@ -89,10 +46,10 @@ export class SafeStorageSecretStore implements SecretStore {
   }
 
   setApiKey(key: string | undefined) {
-    if (!key) return this.settings.raw.delete('apiKeyEncrypted');
+    if (!key) return this.settings.setKeyCiphertext(undefined);
     if (!safeStorage.isEncryptionAvailable())
       throw new Error('the OS keychain is not available; set OPENAI_API_KEY instead');
     addSecret(key);
-    this.settings.raw.set('apiKeyEncrypted', safeStorage.encryptString(key).toString('base64'));
+    this.settings.setKeyCiphertext(safeStorage.encryptString(key).toString('base64'));
   }
 }

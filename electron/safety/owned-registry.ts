@@ -136,8 +136,11 @@ function sleepSync(ms: number) {
   Atomics.wait(waitCell, 0, 0, ms);
 }
 
-/** An exclusive lock file holding its owner; a dead owner's lock (or a hung one's) is broken. */
-function acquireLock(lock: string): { release(): void } {
+/**
+ * An exclusive lock file holding its owner; a dead owner's lock (or a hung one's) is broken.
+ * Also guards the shared settings file (api/settings-file.ts).
+ */
+export function acquireLock(lock: string): { release(): void } {
   const token = JSON.stringify({ ...currentOwner(), nonce: randomBytes(6).toString('hex') });
   for (;;) {
     if (tryCreate(lock, token)) {

@@ -1,15 +1,13 @@
 /**
  * The Electron shell cannot run here (no binary), so its decisions live in plain modules that
  * are checked here for what they do: the core loads without Electron, the window
- * options and navigation/permission guards, the settings file's recovery and mode (with
- * electron-store's own base, conf), what protects the API key, and the fuses Forge flips.
+ * options and navigation/permission guards, what protects the API key, and the fuses Forge
+ * flips. The app's settings file, which the other shells share, is checked in settings-file.test.ts.
  */
 import { spawnSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import Conf from 'conf';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.ts';
 import {
@@ -20,7 +18,6 @@ import {
   guardContents,
   navigationAllowed,
 } from '../../electron/app/window-policy.ts';
-import { recoverSettingsFile, restrictToOwner, settingsStoreOptions } from '../../electron/app/settings-file.ts';
 import { describeSecretStorage } from '../../electron/app/secret-storage.ts';
 import config, { FUSES } from '../../forge.config.ts';
 import { FuseV1Options } from '@electron/fuses';
@@ -153,64 +150,6 @@ describe('windows', () => {
       expect(granted, permission).toBe(false);
     }
     expect(denyPermissionCheck()).toBe(false);
-  });
-});
-
-describe('settings file', () => {
-  const corrupt = '{"settings": {"model": "gpt-4o"}, "apiKeyEncrypted": "djEwAAAA", ';
-
-  it('a corrupt file is moved aside with the encrypted key in it, and named in a warning', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'gp-settings-'));
-    const file = path.join(dir, 'settings.json');
-    writeFileSync(file, corrupt);
-    const warning = recoverSettingsFile(file, 1234);
-    expect(existsSync(file)).toBe(false);
-    expect(readFileSync(`${file}.corrupt-1234`, 'utf8')).toBe(corrupt);
-    expect(warning).toContain('settings.json.corrupt-1234');
-  });
-
-  it('anything but a JSON object is moved aside too; a good or missing file is left alone', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'gp-settings-'));
-    const file = path.join(dir, 'settings.json');
-    expect(recoverSettingsFile(file)).toBeNull();
-    writeFileSync(file, '[1, 2]');
-    expect(recoverSettingsFile(file, 1)).not.toBeNull();
-    expect(existsSync(`${file}.corrupt-1`)).toBe(true);
-    const good = JSON.stringify({ settings: { model: 'x' }, apiKeyEncrypted: 'abc' });
-    writeFileSync(file, good);
-    expect(recoverSettingsFile(file, 2)).toBeNull();
-    expect(readFileSync(file, 'utf8')).toBe(good);
-  });
-
-  it('with the app’s store options the key is never silently wiped, and the file is owner-only', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'gp-settings-'));
-    mkdirSync(dir, { recursive: true });
-    const file = path.join(dir, 'settings.json');
-    // electron-store is conf plus Electron's paths; it passes `name` on as conf's `configName`.
-    const { name, ...options } = settingsStoreOptions(dir, { settings: { model: '' } });
-    const open = () => new Conf({ ...options, configName: name });
-    // What clearInvalidConfig: true did: the corrupt file read as empty, the key gone with the next write.
-    const before = mkdtempSync(path.join(tmpdir(), 'gp-settings-'));
-    writeFileSync(path.join(before, 'settings.json'), corrupt);
-    new Conf({ ...options, cwd: before, configName: name, clearInvalidConfig: true }).set('settings', {
-      model: 'gpt-4o',
-    });
-    expect(readFileSync(path.join(before, 'settings.json'), 'utf8')).not.toContain('apiKeyEncrypted');
-    expect(readdirSync(before)).toEqual(['settings.json']);
-    // With the app's options an unreadable file is an error, never an empty store…
-    writeFileSync(file, corrupt);
-    expect(open).toThrow(/JSON/);
-    // …and the app moves it aside first, then opens.
-    expect(recoverSettingsFile(file, 99)).toMatch(/corrupt-99/);
-    const store = open();
-    store.set('settings', { model: 'gpt-4o' });
-    expect(readFileSync(`${file}.corrupt-99`, 'utf8')).toContain('apiKeyEncrypted');
-    expect(statSync(file).mode & 0o777).toBe(0o600);
-    // A file created before (by an older version) with a wider mode is narrowed.
-    const old = path.join(dir, 'old.json');
-    writeFileSync(old, '{}', { mode: 0o644 });
-    restrictToOwner(old);
-    expect(statSync(old).mode & 0o777).toBe(0o600);
   });
 });
 
