@@ -214,7 +214,7 @@ async function run() {
   const loadable = imports.filter((n) => !(n in notShipped));
   const loaded = runNode(runner, ['imports', ...loadable]);
   const report = parseJson(loaded.stdout);
-  if (check(report !== undefined, 'the imports runner answers', loaded.stderr.trim().split('\n').at(-1))) {
+  if (check(report !== undefined, 'the imports runner answers', gist(loaded.stderr))) {
     for (const name of loadable) {
       const a = report[name] ?? { error: 'no answer' };
       const inside = a.file?.startsWith(`${app}${path.sep}`);
@@ -233,11 +233,11 @@ async function run() {
   check(
     version.stdout.trim() === pkg.version,
     `main(['--version']) prints ${pkg.version}`,
-    version.stdout + version.stderr,
+    gist(version.stdout + version.stderr),
   );
   const listed = runNode(runner, ['cli', 'profiles', '--json']);
   const profiles = parseJson(listed.stdout);
-  if (check(profiles !== undefined, "main(['profiles', '--json']) prints JSON", listed.stderr.trim())) {
+  if (check(profiles !== undefined, "main(['profiles', '--json']) prints JSON", gist(listed.stderr))) {
     const files = profiles.profiles.map((p) => path.relative(app, p.file).split(path.sep).join('/')).sort();
     const expected = profileDirs.map((d) => `games/${d}/profile.yaml`);
     check(
@@ -346,6 +346,15 @@ function sizeOf(p) {
   const s = statSync(p);
   if (!s.isDirectory()) return s.size;
   return readdirSync(p).reduce((n, e) => n + sizeOf(path.join(p, e)), 0);
+}
+
+/** The line of a child's output that says what went wrong (its first error line, else its last line). */
+function gist(text) {
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  return (lines.find((l) => /\bError\b/.test(l)) ?? lines.at(-1) ?? '(no output)').slice(0, 300);
 }
 
 function parseJson(text) {
