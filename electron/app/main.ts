@@ -19,6 +19,7 @@ import { createCapturer } from '../capture/index.ts';
 import { ElectronDesktopCapturer } from './desktop-capturer.ts';
 import { recoverCrashLeftovers } from '../safety/recovery.ts';
 import { defaultConfigDir } from '../util/paths.ts';
+import { resources } from '../util/resources.ts';
 import { closeLog, errorFields, log, openLogFile } from '../util/log.ts';
 import {
   controlWindowOptions,
@@ -29,8 +30,6 @@ import {
 } from './window-policy.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = app.isPackaged ? process.resourcesPath : path.resolve(here, '..');
-process.env.GAMEPILOT_PROMPTS_DIR = path.join(ROOT, 'prompts'); // the bundle no longer sits beside prompts/
 
 const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'";
 /** A line for the terminal that started the app, also kept in the log file. */
@@ -113,7 +112,7 @@ async function main() {
     isOwnWindow: (w) => appPids().has(w.pid),
   });
 
-  const rendererPage = path.join(ROOT, 'dist', 'renderer', 'index.html');
+  const rendererPage = path.join(resources().renderer, 'index.html');
   control = new BrowserWindow(controlWindowOptions(path.join(here, 'preload.cjs')));
   control.setContentProtection(true); // never part of a capture, even when it overlaps the game
   const rendererUrl = pathToFileURL(rendererPage).href;

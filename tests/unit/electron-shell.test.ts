@@ -21,6 +21,7 @@ import {
 import { describeSecretStorage } from '../../electron/app/secret-storage.ts';
 import config, { FUSES } from '../../forge.config.ts';
 import { FuseV1Options } from '@electron/fuses';
+import { bundleImports } from '../../scripts/package-contents.ts';
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {
@@ -201,5 +202,45 @@ describe('fuses', () => {
       [FuseV1Options.EnableEmbeddedAsarIntegrityValidation]: true,
       [FuseV1Options.OnlyLoadAppFromAsar]: true,
     });
+  });
+});
+
+describe('packaging (forge.config.ts; npm run test:package packages for real)', () => {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  const ignore = config.packagerConfig!.ignore as (file: string) => boolean;
+  const files = (dir: string): string[] =>
+    readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? files(`${dir}/${e.name}`) : [`${dir}/${e.name}`],
+    );
+
+  it('ships the profiles of games/ and none of its TypeScript; of the checkout only the app’s own folders', () => {
+    const games = files('games');
+    const profiles = games.filter((f) => f.endsWith('/profile.yaml'));
+    expect(profiles.length).toBeGreaterThan(10);
+    for (const f of profiles) expect(ignore(`/${f}`), f).toBe(false);
+    for (const f of games.filter((g) => !g.endsWith('/profile.yaml'))) expect(ignore(`/${f}`), f).toBe(true);
+    const app = new Set(['package.json', 'dist-electron', 'dist', 'prompts', 'games', 'node_modules']);
+    for (const name of readdirSync(ROOT)) expect(ignore(`/${name}`), name).toBe(!app.has(name));
+    for (const f of files('prompts')) expect(ignore(`/${f}`), f).toBe(false);
+  });
+
+  it('ships the packages the bundle imports and no dev dependency; declarations and maps of none', () => {
+    const deps = pkg.dependencies as Record<string, string>;
+    const imported = bundleImports(path.join(ROOT, 'dist-electron')).filter((n) => n in deps);
+    expect(imported.length).toBeGreaterThan(10);
+    for (const name of imported) expect(ignore(`/node_modules/${name}/package.json`), name).toBe(false);
+    for (const name of Object.keys(pkg.devDependencies)) expect(ignore(`/node_modules/${name}`), name).toBe(true);
+    expect(ignore('/node_modules/.bin')).toBe(true);
+    // The filter judges paths: within a shipped package, its declarations and source maps stay out.
+    const [first] = imported;
+    expect(ignore(`/node_modules/${first}/index.js`)).toBe(false);
+    expect(ignore(`/node_modules/${first}/index.d.ts`)).toBe(true);
+    expect(ignore(`/node_modules/${first}/index.js.map`)).toBe(true);
+  });
+
+  it('prompts ship inside the asar (no extraResource), node_modules is the filter’s alone, nothing is rebuilt', () => {
+    expect(config.packagerConfig!.extraResource).toBeUndefined();
+    expect(config.packagerConfig!.prune).toBe(false); // the ignore function decides node_modules too
+    expect(config.rebuildConfig).toEqual({ onlyModules: [] }); // N-API prebuilds: no Electron headers to fetch
   });
 });
