@@ -29,12 +29,15 @@ export function gameWindowOptions(opts: LaunchOptions) {
   };
 }
 
-/** The control window: the renderer with the contract's preload and nothing else. */
-export function controlWindowOptions(preload: string) {
+/**
+ * The control window: the renderer with the contract's preload and nothing else. `title` (the
+ * product and version) stays: the app keeps the page's own <title> from replacing it.
+ */
+export function controlWindowOptions(preload: string, title: string) {
   return {
     width: 1360,
     height: 880,
-    title: 'Gamepilot — control',
+    title,
     show: false,
     webPreferences: { ...SAFE_PREFS, preload },
   };

@@ -80,7 +80,7 @@ describe('windows', () => {
   });
 
   it('the control window gets the same lock-down plus only the contract’s preload', () => {
-    const o = controlWindowOptions('/app/dist-electron/preload.cjs');
+    const o = controlWindowOptions('/app/dist-electron/preload.cjs', 'Gamepilot 1.2.3');
     expect(o.webPreferences).toMatchObject({
       contextIsolation: true,
       sandbox: true,
@@ -88,6 +88,7 @@ describe('windows', () => {
       preload: '/app/dist-electron/preload.cjs',
     });
     expect(o.show).toBe(false);
+    expect(o.title).toBe('Gamepilot 1.2.3');
   });
 
   it('a window navigates only within the origin it was opened with; a file: page never', () => {
