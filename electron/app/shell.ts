@@ -114,8 +114,8 @@ async function start() {
     'app started',
   );
   app.on('second-instance', bringForward);
-  app.setAboutPanelOptions(aboutPanelOptions(version, process.versions));
   await app.whenReady();
+  app.setAboutPanelOptions(aboutPanelOptions(version, process.versions));
   Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate(process.platform)));
   session.defaultSession.setPermissionRequestHandler(denyPermissionRequest);
   session.defaultSession.setPermissionCheckHandler(denyPermissionCheck);
