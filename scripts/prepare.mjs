@@ -18,6 +18,7 @@ try {
   process.exit(0);
 }
 for (const args of [[vite, 'build', '--logLevel', 'warn'], [path.join(root, 'scripts', 'build-electron.mjs')]]) {
-  const r = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
+  // Build output goes to stderr: `npm pack --json` keeps stdout for its JSON.
+  const r = spawnSync(process.execPath, args, { cwd: root, stdio: ['inherit', 2, 'inherit'] });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }

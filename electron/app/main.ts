@@ -1,165 +1,32 @@
 /**
- * The Electron shell: the only code that imports `electron`. It wires the shared core to a
- * sandboxed renderer over IPC (answering only the control window's main frame), opens built-in
- * games as their own locked-down windows, refuses every permission request, keeps its own window
- * out of captures, and registers the global stop hotkey. The decisions live in plain modules
- * (window-policy.ts, settings-file.ts, secret-storage.ts, ../api/ipc-transport.ts) that the
- * tests check without Electron.
+ * The Electron app's entry (dist-electron/main.mjs): what must happen before the app itself
+ * loads, in this order.
+ * 1. Squirrel.Windows events: the installer starts the app with --squirrel-install (or
+ *    -updated, -uninstall, -obsolete); electron-squirrel-startup makes or removes the shortcuts
+ *    and this launch quits at once.
+ * 2. The single-instance lock: a second launch quits at once; the first gets 'second-instance'
+ *    and brings its control window forward (shell.ts).
+ * 3. The crash reporter: dumps in the config folder's crashes/ (startup.ts), never uploaded.
+ * Only then is the app (shell.ts, with the core and its native modules) imported.
  */
-import { app, BrowserWindow, globalShortcut, ipcMain, session } from 'electron';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createWindowManager } from '../../native/index.ts';
-import { GamepilotCore } from '../api/core.ts';
-import { bindStopHotkey } from '../api/stop-hotkey.ts';
-import { fromMainFrameOf, serveIpc } from '../api/ipc-transport.ts';
-import type { LaunchedWindow, LaunchOptions } from '../games/launcher.ts';
-import { ElectronSettingsStore, SafeStorageSecretStore } from './stores.ts';
-import { createCapturer } from '../capture/index.ts';
-import { ElectronDesktopCapturer } from './desktop-capturer.ts';
-import { recoverCrashLeftovers } from '../safety/recovery.ts';
+import { app, crashReporter } from 'electron';
+import { createRequire } from 'node:module';
 import { defaultConfigDir } from '../util/paths.ts';
-import { resources } from '../util/resources.ts';
-import { closeLog, errorFields, log, openLogFile } from '../util/log.ts';
-import {
-  controlWindowOptions,
-  denyPermissionCheck,
-  denyPermissionRequest,
-  gameWindowOptions,
-  guardContents,
-} from './window-policy.ts';
+import { CRASH_REPORTER, crashDumpsDir } from './startup.ts';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
+// CommonJS that does its work when loaded, so it is required here rather than imported (an
+// import would be hoisted); its export is true when this launch was a Squirrel event.
+const squirrelEvent = createRequire(import.meta.url)('electron-squirrel-startup') as boolean;
 
-const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'";
-/** A line for the terminal that started the app, also kept in the log file. */
-function warn(line: string) {
-  console.error(line);
-  log().warn(line);
-}
-const blocked = (where: string) => (what: string) => warn(`blocked ${what} in ${where}`);
-
-let control: BrowserWindow | undefined;
-
-/** Built-in game views as plain, capturable BrowserWindows (no preload, no Node). */
-function openGameWindow(url: string, opts: LaunchOptions): LaunchedWindow {
-  const win = new BrowserWindow(gameWindowOptions(opts));
-  guardContents(win.webContents, url, blocked('a game window'));
-  void win.loadURL(url);
-  return {
-    pid: process.pid,
-    kind: 'app',
-    close: async () => {
-      if (!win.isDestroyed()) win.destroy();
-    },
-  };
-}
-
-/** nut-js (GDI in-process on Windows) where its native library loads; otherwise Electron's own desktopCapturer. */
-async function pickCapturer() {
-  try {
-    const capturer = createCapturer();
-    await capturer.screenBounds(); // loads the native library
-    return capturer;
-  } catch (err) {
-    warn(`nut-js capture unavailable (${(err as Error).message}); using desktopCapturer`);
-    return new ElectronDesktopCapturer();
-  }
-}
-
-async function main() {
-  // The same core logger as the CLI and the web shell: gamepilot.log in the config folder.
-  openLogFile(defaultConfigDir(), { shell: 'app' }, (w) => console.error(`warning: ${w}`));
-  log().info(
-    {
-      version: app.getVersion(),
-      electron: process.versions.electron,
-      platform: process.platform,
-      packaged: app.isPackaged,
-    },
-    'app started',
-  );
-  await app.whenReady();
-  session.defaultSession.setPermissionRequestHandler(denyPermissionRequest);
-  session.defaultSession.setPermissionCheckHandler(denyPermissionCheck);
-  // Whatever else ever gets a webContents opens no windows and attaches no webviews.
-  app.on('web-contents-created', (_e, contents) => {
-    contents.setWindowOpenHandler(() => ({ action: 'deny' }));
-    contents.on('will-attach-webview', (e) => e.preventDefault());
-  });
-  session.defaultSession.webRequest.onHeadersReceived((details, done) => {
-    const isRenderer = details.url.startsWith('file:');
-    done({
-      responseHeaders: { ...details.responseHeaders, ...(isRenderer ? { 'Content-Security-Policy': [CSP] } : {}) },
+if (squirrelEvent || !app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.setPath('crashDumps', crashDumpsDir(defaultConfigDir())); // before start(): it reads the path once
+  crashReporter.start(CRASH_REPORTER);
+  import('./shell.ts')
+    .then((shell) => shell.runApp())
+    .catch((err: unknown) => {
+      console.error(err);
+      app.exit(1);
     });
-  });
-  recoverCrashLeftovers(defaultConfigDir(), warn, { releaseInProcess: true });
-  const settings = new ElectronSettingsStore();
-  const secrets = new SafeStorageSecretStore(settings);
-  settings.addWarning(secrets.description.warning);
-  if (settings.warning) warn(`warning: ${settings.warning}`);
-  const appPids = () => new Set(app.getAppMetrics().map((m) => m.pid));
-  const core = new GamepilotCore({
-    wm: createWindowManager(),
-    settings,
-    secrets,
-    runsDir: path.join(app.getPath('userData'), 'runs'),
-    exportDir: app.getPath('downloads'),
-    shell: 'electron',
-    version: app.getVersion(),
-    launchView: openGameWindow,
-    capturer: await pickCapturer(),
-    isOwnWindow: (w) => appPids().has(w.pid),
-  });
-
-  const rendererPage = path.join(resources().renderer, 'index.html');
-  control = new BrowserWindow(controlWindowOptions(path.join(here, 'preload.cjs')));
-  control.setContentProtection(true); // never part of a capture, even when it overlaps the game
-  const rendererUrl = pathToFileURL(rendererPage).href;
-  guardContents(control.webContents, rendererUrl, blocked('the control window'));
-  control.once('ready-to-show', () => control?.show());
-  await control.loadFile(rendererPage);
-
-  const live = () => (control && !control.isDestroyed() ? control : undefined);
-  serveIpc(
-    core,
-    ipcMain,
-    () => (live() ? [live()!.webContents] : []),
-    (event) => fromMainFrameOf(event, live()?.webContents, rendererUrl),
-  );
-
-  // The stop hotkey from Settings, registered again whenever a save changes it.
-  await bindStopHotkey(
-    core,
-    async (accelerator, onStop) => {
-      if (!globalShortcut.register(accelerator, onStop))
-        throw new Error('another program holds it, or it is not a key combination Electron knows');
-      return () => globalShortcut.unregister(accelerator);
-    },
-    warn,
-  );
-
-  void core.startDemo().catch((err: Error) => warn(`demo: ${err.message}`));
-
-  let quitting = false;
-  app.on('before-quit', (e) => {
-    if (quitting) return;
-    e.preventDefault();
-    quitting = true;
-    void core
-      .stop()
-      .finally(async () => {
-        log().info('app quit');
-        await closeLog(); // its writes are asynchronous: flushed before the process ends
-      })
-      .finally(() => app.quit());
-  });
-  app.on('window-all-closed', () => app.quit());
-  app.on('will-quit', () => globalShortcut.unregisterAll());
 }
-
-main().catch((err: unknown) => {
-  log().error(errorFields(err), 'the app failed');
-  console.error(err);
-  void closeLog().finally(() => app.exit(1));
-});

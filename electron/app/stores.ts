@@ -1,17 +1,17 @@
 /**
  * The app's stores: settings in the settings file every shell shares (settings-file.ts, in the
- * userData folder; validated on every load, a corrupt file moved aside, never silently wiped;
+ * config folder, util/paths.ts; validated on every load, a corrupt file moved aside, never silently wiped;
  * mode 0600) and the API key in it as safeStorage ciphertext, with a plain statement of what
  * protects it.
  */
-import { app, safeStorage } from 'electron';
+import { safeStorage } from 'electron';
 import type { SecretStore } from '../api/settings-store.ts';
 import { AppSettingsStore } from './settings-file.ts';
 import { describeSecretStorage, type SecretStorageDescription } from './secret-storage.ts';
 import { addSecret } from '../util/log.ts';
 
 export class ElectronSettingsStore extends AppSettingsStore {
-  constructor(dir: string = app.getPath('userData')) {
+  constructor(dir: string) {
     super(dir);
     this.load(); // recovers a corrupt file now, so its warning is there before the core starts
   }

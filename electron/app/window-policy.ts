@@ -29,12 +29,21 @@ export function gameWindowOptions(opts: LaunchOptions) {
   };
 }
 
-/** The control window: the renderer with the contract's preload and nothing else. */
-export function controlWindowOptions(preload: string) {
+/**
+ * The control window: the renderer with the contract's preload and nothing else. `title` (the
+ * product and version) stays: the app keeps the page's own <title> from replacing it.
+ */
+/** The control window's size when the screen has room for it. */
+export const CONTROL_WINDOW_SIZE = { width: 1360, height: 880 };
+
+export function controlWindowOptions(
+  preload: string,
+  title: string,
+  bounds: { x?: number; y?: number; width: number; height: number } = CONTROL_WINDOW_SIZE,
+) {
   return {
-    width: 1360,
-    height: 880,
-    title: 'Gamepilot — control',
+    ...bounds,
+    title,
     show: false,
     webPreferences: { ...SAFE_PREFS, preload },
   };

@@ -1,10 +1,10 @@
 /**
- * The Electron bundle (esbuild: main, preload and the recorder's worker threads) builds; the
- * bundled preload exposes only the contract's two calls; and the bundled worker threads run
- * under plain Node: the capture thread starts its own writer threads from the bundle and
- * records real frames of the test display.
+ * The Electron bundle (esbuild: main, preload and the recorder's worker threads, built by the
+ * suites' global setup, tests/helpers/build-setup.ts): the bundled preload exposes only the
+ * contract's two calls, and the bundled worker threads run under plain Node: the capture
+ * thread starts its own writer threads from the bundle and records real frames of the test
+ * display. The app's entry itself runs in tests/unit/electron-app-bundle.test.ts.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,10 +14,9 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.ts';
 
 describe('Electron shell bundle', () => {
-  it('bundles main, preload and the recorder’s worker threads, and the bundled threads run under plain Node', {
+  it('the bundled preload exposes the contract’s two calls, and the bundled threads run under plain Node', {
     timeout: 60_000,
   }, async () => {
-    execFileSync(process.execPath, ['scripts/build-electron.mjs'], { cwd: ROOT, encoding: 'utf8' });
     // The bundled preload, run as Electron would run it: it asks for `electron` and nothing else,
     // and exposes exactly request() and onEvent() over the two contract channels.
     const required: string[] = [];

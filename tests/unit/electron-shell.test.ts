@@ -6,7 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.ts';
@@ -78,7 +78,7 @@ describe('windows', () => {
   });
 
   it('the control window gets the same lock-down plus only the contract’s preload', () => {
-    const o = controlWindowOptions('/app/dist-electron/preload.cjs');
+    const o = controlWindowOptions('/app/dist-electron/preload.cjs', 'Gamepilot 1.2.3');
     expect(o.webPreferences).toMatchObject({
       contextIsolation: true,
       sandbox: true,
@@ -86,6 +86,7 @@ describe('windows', () => {
       preload: '/app/dist-electron/preload.cjs',
     });
     expect(o.show).toBe(false);
+    expect(o.title).toBe('Gamepilot 1.2.3');
   });
 
   it('a window navigates only within the origin it was opened with; a file: page never', () => {
