@@ -23,6 +23,7 @@ import type { Activity } from './activity.ts';
 import type { RunModelSettings } from './settings.ts';
 import { BUILTIN_GAMES } from '../../games/index.ts';
 import { CodedError } from '../domain.ts';
+import { cliCommand } from '../util/resources.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 import { loadCatalog } from '../profiles/registry.ts';
 import { loadSweepFile, parseSweep, type Sweep, type SweepJob } from '../sweep/spec.ts';
@@ -163,6 +164,8 @@ export class SweepActivity implements Activity {
 
   /** Checks the request and reads (or writes) the sweep file before anything starts. */
   static async open(p: ParamsOut<'startSweep'>, ctx: SweepContext): Promise<SweepActivity> {
+    const cli = cliCommand(); // every job is a `gamepilot run` child: refused before anything is written
+    if ('refused' in cli) throw new CodedError('forbidden', cli.refused);
     const file = sweepFileOf(p, ctx);
     const sweep = loadSweepFile(file, loadCatalog({ configDir: ctx.configDir }));
     const env: NodeJS.ProcessEnv = { GAMEPILOT_CONFIG_DIR: ctx.configDir };

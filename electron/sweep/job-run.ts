@@ -15,7 +15,7 @@ import { sweepEnv } from './job-env.ts';
 import { providerOf, type ModelGate } from './model-gate.ts';
 import { limitsFor, type ProviderLimits } from './rate-limit.ts';
 import { runArgs, type RunSettings, type SweepJob } from './spec.ts';
-import { resources } from '../util/resources.ts';
+import { cliCommand } from '../util/resources.ts';
 
 /** What a job came to: the queue's result and the job's record in storage. */
 export interface JobOutcome {
@@ -202,8 +202,10 @@ function runChild(
   signal: AbortSignal | undefined,
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderrTail: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [resources().cliLauncher, ...args], {
-      env,
+    const cli = cliCommand();
+    if ('refused' in cli) return reject(new Error(cli.refused));
+    const child = spawn(cli.command, [...cli.args, ...args], {
+      env: { ...env, ...cli.env },
       detached: true, // its own process group: a stop reaches the run and whatever it started
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -96,6 +96,27 @@ export function workerEntry(name: string): { file: string; sourceEntry?: string 
   return { file: path.join(r.bundleDir, `${name}.mjs`) };
 }
 
+/** How to start a `gamepilot …` child process (sweep jobs), or why this process cannot. */
+export type CliCommand = { command: string; args: string[]; env: Record<string, string> } | { refused: string };
+
+/**
+ * This Node with the launcher; under an unpackaged Electron (`npm start`), its binary as Node. A
+ * packaged app can start none: its Electron has the RunAsNode fuse off and ships no launcher.
+ */
+export function cliCommand(): CliCommand {
+  const r = resources();
+  if (r.layout === 'packaged')
+    return {
+      refused:
+        'the packaged app cannot start gamepilot processes (its Electron runs no scripts): run sweeps from the command line (`gamepilot sweep FILE`) or the web shell',
+    };
+  return {
+    command: process.execPath,
+    args: [r.cliLauncher],
+    env: process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {},
+  };
+}
+
 let version: string | undefined;
 
 /** The package version (package.json ships in every layout). */

@@ -171,6 +171,11 @@ describe('the built Electron app', () => {
     appendFileSync(path.join(asar, 'prompts', 'system.md'), `\n${marker}\n`);
     const prompt = await request(app, control.id, 'gamePrompt', 2, { game: '2048' });
     expect(prompt.result.prompt).toContain(marker);
+    // Sweep jobs are `gamepilot run` children, which a packaged Electron (RunAsNode off) cannot
+    // start: refused with the reason, before a sweep file is written.
+    const sweep = await request(app, control.id, 'startSweep', 3, { name: 'packaged-probe' });
+    expect(sweep).toMatchObject({ code: 'forbidden' });
+    expect(JSON.stringify(sweep)).toMatch(/packaged app cannot start gamepilot processes/);
     app.send({ do: 'quit' });
     expect(await app.exited).toBe(0);
   });
