@@ -5,7 +5,7 @@
  * sources through tsx (GAMEPILOT_DEV=1) alternately with it, so the two are compared in one run.
  */
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
 import { resources } from '../util/resources.ts';
 import { now, percentile } from '../util/time.ts';
 
@@ -51,18 +51,20 @@ function figures(samples: number[]): StartupFigures {
   };
 }
 
-function tsxInstalled(): boolean {
+/** Whether the sources can run here (a checkout with its dev dependencies): one try decides. */
+async function sourcesRun(env: NodeJS.ProcessEnv): Promise<boolean> {
+  if (!existsSync(resources().cliSource)) return false;
   try {
-    createRequire(resources().packageJson).resolve('tsx/esm/api');
+    await timeOnce({ ...env, GAMEPILOT_DEV: '1' });
     return true;
   } catch {
-    return false;
+    return false; // no tsx (installed without dev dependencies)
   }
 }
 
 export async function runStartupBench(opts: { runs: number; log: (s: string) => void }): Promise<StartupBench> {
   const { GAMEPILOT_DEV: _dev, ...base } = process.env;
-  const withSource = tsxInstalled() && resources().layout !== 'packaged';
+  const withSource = await sourcesRun(base);
   const built: number[] = [];
   const source: number[] = [];
   await timeOnce(base); // warms the file cache, not counted

@@ -39,6 +39,8 @@ export interface ResourcePaths {
   viewWindowScript: string;
   /** The CLI entry a sweep job starts with this Node (`bin/gamepilot.mjs`). */
   cliLauncher: string;
+  /** The CLI's TypeScript entry, which GAMEPILOT_DEV=1 runs (a checkout only; absent elsewhere). */
+  cliSource: string;
   /** `bench --compare`'s Python yardstick. */
   benchReference: string;
   packageJson: string;
@@ -72,6 +74,7 @@ export function resourcePathsFor(moduleDir: string, isSource: boolean): Resource
         ? path.join(root, 'electron', 'app', 'view-window.cjs')
         : path.join(bundleDir, 'view-window.cjs'),
     cliLauncher: path.join(root, 'bin', 'gamepilot.mjs'),
+    cliSource: path.join(root, 'electron', 'cli', 'main.ts'),
     benchReference: path.join(root, 'bench', 'reference.py'),
     packageJson: path.join(root, 'package.json'),
   };
