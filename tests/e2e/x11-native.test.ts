@@ -115,6 +115,19 @@ describe('XShm capture', () => {
   beforeAll(async () => {
     w = await open(solidWindow('#20a040', 'gp-native-colour', { x: 100, y: 120, width: 402, height: 251 }));
     await xlib.focus(w.window.id);
+    // Compared grabs must see a finished picture: wait until the whole window shows its colour
+    // (under load Chromium painted it between two grabs once, after the 400 ms first-paint wait).
+    const painted = async () => {
+      const raw = toRgb(await new X11Capturer().grab((await xlib.get(w.window.id))!.bounds)).data;
+      for (let i = 0; i < raw.length; i += 3)
+        if (raw[i] !== 0x20 || raw[i + 1] !== 0xa0 || raw[i + 2] !== 0x40) return false;
+      return true;
+    };
+    const deadline = Date.now() + 20_000;
+    while (!(await painted())) {
+      if (Date.now() > deadline) throw new Error('gp-native-colour never showed its colour');
+      await new Promise((r) => setTimeout(r, 50));
+    }
   });
 
   it('grabs the same pixels as nut-js, and XGetImage the same as XShm', async () => {
