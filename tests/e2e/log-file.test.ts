@@ -7,13 +7,11 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
 import { json, runCli, testModelArgs } from '../helpers/cli.ts';
-import { startWebShellCli } from '../helpers/web-ui.ts';
+import { shellClient, startWebShellCli } from '../helpers/web-ui.ts';
 import { stop } from '../helpers/windows.ts';
-import { wsClient } from '../../renderer/src/api/clients.ts';
 
 const ENV_KEY = 'sk-env-LOGTEST-0123456789abcdef';
 const ARG_KEY = 'sk-arg-LOGTEST-"quoted"\\slash';
@@ -93,8 +91,7 @@ describe('the log file', () => {
       GAMEPILOT_CONFIG_DIR: config,
       OPENAI_API_KEY: ENV_KEY,
     });
-    const u = new URL(web.url);
-    const api = wsClient(`ws://${u.host}/api/ws?token=${u.searchParams.get('token')}`, WebSocket as never);
+    const api = shellClient(web);
     try {
       await api.request('saveSettings', {
         settings: { provider: 'custom', baseURL: server.baseURL, model: 'test-vlm' },
@@ -125,7 +122,8 @@ describe('the log file', () => {
         'run ended',
       ]);
       expect(lines.at(-1)).toMatchObject({ msg: 'gamepilot web ended', code: 0 });
-      for (const key of [ENV_KEY, SAVED_KEY, u.searchParams.get('token')!, 'LOGTEST']) expect(text).not.toContain(key);
+      for (const key of [ENV_KEY, SAVED_KEY, new URL(web.url).searchParams.get('token')!, 'LOGTEST'])
+        expect(text).not.toContain(key);
     } finally {
       api.close();
       await stop(web.child);

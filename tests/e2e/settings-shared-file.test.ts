@@ -10,11 +10,10 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Conf from 'conf';
-import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { wsClient, type WsClient } from '../../renderer/src/api/clients.ts';
+import type { WsClient } from '../../renderer/src/api/clients.ts';
 import { DEFAULT_SETTINGS, type Settings } from '../../electron/api/contract.ts';
-import { startWebShellCli } from '../helpers/web-ui.ts';
+import { shellClient, startWebShellCli } from '../helpers/web-ui.ts';
 import { stop } from '../helpers/windows.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'gp-shared-settings-e2e-'));
@@ -48,8 +47,7 @@ beforeAll(async () => {
     OPENAI_API_KEY: '',
   });
   child = shell.child;
-  const url = new URL(shell.url);
-  client = wsClient(`ws://127.0.0.1:${url.port}/api/ws?token=${url.searchParams.get('token')}`, WebSocket as never);
+  client = shellClient(shell);
   await client.ready;
 });
 

@@ -7,12 +7,11 @@ import { execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWebShellCli } from '../helpers/web-ui.ts';
+import { shellClient, startWebShellCli } from '../helpers/web-ui.ts';
 import { stop } from '../helpers/windows.ts';
 import { heldInput } from '../helpers/xinput.ts';
-import { wsClient, type WsClient } from '../../renderer/src/api/clients.ts';
+import type { WsClient } from '../../renderer/src/api/clients.ts';
 import { ApiError } from '../../electron/api/contract.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -30,8 +29,7 @@ beforeAll(async () => {
   );
   child = shell.child;
   stderr = shell.stderr;
-  const url = new URL(shell.url);
-  client = wsClient(`ws://127.0.0.1:${url.port}/api/ws?token=${url.searchParams.get('token')}`, WebSocket as never);
+  client = shellClient(shell);
   await client.ready;
 });
 

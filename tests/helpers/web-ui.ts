@@ -36,6 +36,12 @@ export async function startWebShellCli(args: string[], env: Record<string, strin
 }
 
 /** The flags every test browser gets: quiet, offline, no sandbox warning bar. */
+/** A contract client over the WebSocket of a `gamepilot web` the tests started (its URL carries the token). */
+export function shellClient(web: { url: string }): WsClient {
+  const u = new URL(web.url);
+  return wsClient(`ws://${u.host}/api/ws?token=${u.searchParams.get('token')}`, WebSocket as never);
+}
+
 export const TEST_BROWSER_FLAGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -98,8 +104,7 @@ export async function startUiShell(
     '--config-dir',
     configDir,
   ]);
-  const u = new URL(web.url);
-  const api = wsClient(`ws://${u.host}/api/ws?token=${u.searchParams.get('token')}`, WebSocket as never);
+  const api = shellClient(web);
   if (opts.model)
     await api.request('saveSettings', {
       settings: { provider: 'custom', baseURL: opts.model.baseURL, model: opts.model.model },
