@@ -18,8 +18,18 @@ type JpegTurboModule = typeof import('@julusian/jpeg-turbo');
 
 export const PREBUILT_JPEG_NAME = 'jpeg-turbo (prebuilt)';
 
+/** The Node-API version the binaries are built for. */
+const NODE_API = 10;
+
 /** Loads the binding; throws saying why where it cannot (no prebuilt binary, too old a Node). */
 export function loadPrebuiltTurboJpeg(): TurboJpeg {
+  // Asked first: a runtime with an older Node-API loads the binary and then crashes on the first
+  // call it lacks (a segfault with Node 20 on Linux, a page fault under Wine), past any catch.
+  const napi = Number(process.versions.napi);
+  if (!(napi >= NODE_API))
+    throw new Error(
+      `@julusian/jpeg-turbo needs Node-API ${NODE_API} (Node ≥ 22.14); this runtime has ${napi || 'none'}`,
+    );
   let jt: JpegTurboModule;
   try {
     jt = createRequire(import.meta.url)('@julusian/jpeg-turbo') as JpegTurboModule;

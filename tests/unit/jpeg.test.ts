@@ -111,6 +111,19 @@ describe('the prebuilt encoder', () => {
     expect(big.buffer.byteLength).toBe(big.length);
   });
 
+  it('is not loaded at all where the runtime lacks Node-API 10 (it would crash the process, not throw)', () => {
+    const real = Object.getOwnPropertyDescriptor(process.versions, 'napi')!;
+    Object.defineProperty(process.versions, 'napi', { ...real, value: '9' });
+    try {
+      expect(() => loadPrebuiltTurboJpeg()).toThrow(/needs Node-API 10 \(Node ≥ 22\.14\); this runtime has 9/);
+      const fallback = selectJpegEncoder(undefined, { prebuilt: loadPrebuiltTurboJpeg, system: () => prebuilt });
+      expect(fallback.skipped).toEqual([{ choice: 'prebuilt', reason: expect.stringMatching(/Node-API 10/) }]);
+    } finally {
+      Object.defineProperty(process.versions, 'napi', real);
+    }
+    expect(loadPrebuiltTurboJpeg().name).toBe(PREBUILT_JPEG_NAME);
+  });
+
   it('rejects bad input with a clear message, before native code reads it', () => {
     const enc =
       (data: Uint8Array, width: number, height: number, layout: string, quality = 80) =>
