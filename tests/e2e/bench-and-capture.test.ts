@@ -9,7 +9,8 @@ import { json, runCli } from '../helpers/cli.ts';
 import { solidWindow, stop } from '../helpers/windows.ts';
 import { ScreenshotDesktopCapturer } from '../../electron/capture/screenshot-desktop-capturer.ts';
 import { NutCapturer } from '../../electron/capture/nut-capturer.ts';
-import { encodeFrame } from '../../electron/capture/encode.ts';
+import { encodeFrame, SHARP_ENCODER } from '../../electron/capture/encode.ts';
+import { PREBUILT_JPEG_NAME } from '../../native/jpeg-prebuilt.ts';
 
 describe('gamepilot bench', () => {
   it('reports per-stage p50/p95, step overhead and loop speed', async () => {
@@ -27,6 +28,21 @@ describe('gamepilot bench', () => {
     expect(b.loop.steps).toBe(10);
     expect(b.loop.steps_per_second).toBeGreaterThan(0.5);
     expect(b.backends).toEqual({ windows: 'linux-x11', capture: 'x11-shm', input: 'xtest' });
+    // The frames come scaled from the server, so they go straight to libjpeg-turbo: the copy
+    // inside the npm package, whatever the system has.
+    expect(b.encoder).toBe(PREBUILT_JPEG_NAME);
+    expect(b.encoder_skipped).toEqual([]);
+  });
+
+  it('says which encoder it used in its own words too, and GAMEPILOT_JPEG=sharp makes it sharp', async () => {
+    const env = { GAMEPILOT_JPEG: 'sharp' };
+    const r = await runCli(['bench', '--json', '--iterations', '5', '--loop-steps', '5'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(json(r).encoder).toBe(SHARP_ENCODER);
+    const text = await runCli(['bench', '--iterations', '5', '--loop-steps', '5']);
+    expect(text.code, text.stderr).toBe(0);
+    const name = PREBUILT_JPEG_NAME.replace(/[()]/g, '\\$&');
+    expect(text.stdout).toMatch(new RegExp(`^harness cost per step \\(.*, encoder ${name}\\)$`, 'm'));
   });
 
   it('--compare runs bench/reference.py on the same region and gives the ratio', async () => {

@@ -1,8 +1,8 @@
 /**
  * The in-process X11 backends (libX11 through koffi, one connection): windows agree with the
  * command-line tools they replace, a closed window is "gone" and never an exit, the XShm capture
- * sees what nut-js sees (scaled in the server when asked), the TurboJPEG path encodes it in the
- * right colours, XTest keys, text, clicks and the wheel reach a real window, and the damage
+ * sees what nut-js sees (scaled in the server when asked), the TurboJPEG path (the libjpeg-turbo
+ * shipped in @julusian/jpeg-turbo, chosen without any system package) encodes it in the right colours, XTest keys, text, clicks and the wheel reach a real window, and the damage
  * watch tells a window that drew from one that did not.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -11,14 +11,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { X11Capturer } from '../../electron/capture/x11-capturer.ts';
 import { NutCapturer } from '../../electron/capture/nut-capturer.ts';
 import { createCapturer } from '../../electron/capture/index.ts';
-import { encodeFrame, toRgb } from '../../electron/capture/encode.ts';
+import { encodeFrame, frameEncoder, toRgb } from '../../electron/capture/encode.ts';
 import { createInputBackend } from '../../electron/input/input-backend.ts';
 import { createWindowManager, type WindowInfo } from '../../native/index.ts';
 import { XlibWindowManager } from '../../native/x11/windows.ts';
 import { X11ToolsWindowManager } from '../../native/x11-tools.ts';
 import { GetImageGrabber, ShmGrabber } from '../../native/x11/capture.ts';
 import { X11InputBackend } from '../../native/x11-input.ts';
-import { turboJpeg } from '../../native/turbojpeg.ts';
+import { jpegEncoder } from '../../native/jpeg.ts';
+import { PREBUILT_JPEG_NAME } from '../../native/jpeg-prebuilt.ts';
 import { clickProbeWindow, minimize, pageWindow, solidWindow, stop } from '../helpers/windows.ts';
 import { heldInput } from '../helpers/xinput.ts';
 
@@ -167,12 +168,16 @@ describe('XShm capture', () => {
   });
 
   it('encodes with libjpeg-turbo straight from the 32-bit pixels, as sharp would from RGB', async () => {
-    const tj = turboJpeg();
-    expect(tj, 'libturbojpeg0 is installed by .ci/run').toBeDefined();
+    const tj = jpegEncoder();
+    // Whether or not the system's libturbojpeg is installed (.ci/run installs it): the package's own.
+    expect(tj?.name).toBe(PREBUILT_JPEG_NAME);
     const bounds = (await xlib.get(w.window.id))!.bounds;
     const raw = await new X11Capturer().grab(bounds);
     expect([raw.channels, raw.order]).toEqual([4, 'bgra']);
+    const options = { longSide: Math.max(raw.width, raw.height), format: 'jpeg', quality: 80 } as const;
+    expect(frameEncoder(raw, options)).toBe(PREBUILT_JPEG_NAME);
     const direct = tj!.encode(raw.data, raw, 'bgrx', 80);
+    expect((await encodeFrame(raw, options)).data.equals(direct)).toBe(true);
     const viaSharp = await sharp(toRgb(raw).data, { raw: { width: raw.width, height: raw.height, channels: 3 } })
       .jpeg({ quality: 80 })
       .toBuffer();
