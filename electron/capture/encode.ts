@@ -6,15 +6,10 @@
  * else the system's); everything else, and every frame where neither loads or GAMEPILOT_JPEG=sharp,
  * through sharp.
  */
-import os from 'node:os';
-import sharp from 'sharp';
+import { loadSharp } from '../util/sharp.ts';
 import type { RawFrame } from './types.ts';
 import { packRgb } from '../../native/pixels.ts';
 import { type JpegPixelLayout, type TurboJpeg, jpegEncoder } from '../../native/jpeg.ts';
-
-// libvips may start with one worker thread (seen here: sharp.concurrency() === 1 on 2 cores);
-// using the cores we have cuts a 1280×800 → 1024 JPEG from ~18 ms to ~12 ms.
-sharp.concurrency(Math.max(sharp.concurrency(), Math.min(4, os.availableParallelism())));
 
 export interface EncodeOptions {
   /** Longest side of the image sent to the model; larger frames are scaled down, never up. */
@@ -93,6 +88,7 @@ export async function encodeFrame(frame: RawFrame, opts: EncodeOptions = DEFAULT
     return { data, mime: 'image/jpeg', width, height, scale };
   }
   const { data, channels } = toRgb(frame);
+  const sharp = await loadSharp();
   let img = sharp(data, { raw: { width: frame.width, height: frame.height, channels } });
   if (resize) img = img.resize({ width, height, kernel: 'linear', fit: 'fill' });
   const out =

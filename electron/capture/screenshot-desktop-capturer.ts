@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadSharp } from '../util/sharp.ts';
 import type { Rect } from '../../native/types.ts';
 import { offScreenError, withinScreen, type RawFrame, type ScreenCapturer } from './types.ts';
 
@@ -14,6 +14,7 @@ export class ScreenshotDesktopCapturer implements ScreenCapturer {
   private async shoot(): Promise<{ png: Buffer; screen: Rect }> {
     const { default: screenshot } = await import('screenshot-desktop');
     const png = (await screenshot({ format: 'png' })) as Buffer;
+    const sharp = await loadSharp();
     const meta = await sharp(png).metadata();
     this.lastScreen = { x: 0, y: 0, width: meta.width ?? 0, height: meta.height ?? 0 };
     return { png, screen: this.lastScreen };
@@ -26,7 +27,7 @@ export class ScreenshotDesktopCapturer implements ScreenCapturer {
   async grab(region: Rect): Promise<RawFrame> {
     const { png, screen } = await this.shoot();
     if (!withinScreen(region, screen)) throw offScreenError(region, screen);
-    const { data, info } = await sharp(png)
+    const { data, info } = await (await loadSharp())(png)
       .extract({ left: region.x, top: region.y, width: region.width, height: region.height })
       .ensureAlpha()
       .raw()

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import sharp from 'sharp';
+import { loadSharp } from '../util/sharp.ts';
 
 export const NOTEBOOK_CHARS = 2000;
 
@@ -162,6 +162,7 @@ export async function explore(
           case 'read_image': {
             const abs = inside(root, args.path);
             if (!/\.(jpe?g|png)$/i.test(abs)) throw new Error('not an image');
+            const sharp = await loadSharp();
             const buf = await sharp(abs)
               .resize({ width: 768, height: 768, fit: 'inside', withoutEnlargement: true })
               .jpeg({ quality: 75 })

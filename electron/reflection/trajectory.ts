@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import sharp from 'sharp';
+import { loadSharp } from '../util/sharp.ts';
 import { ffmpegMissingHint } from '../recording/video.ts';
 import { parseRunMeta, StepRowSchema } from '../store/run-store.ts';
 import { readJsonLines } from '../store/json-rows.ts';
@@ -60,6 +60,7 @@ export function sampleTimes<T extends { t: number }>(items: T[], fps: number, ma
 
 /** A frame file as a JPEG data URL, its long side at most `maxSide`. */
 export async function toDataUrl(file: string, maxSide: number): Promise<string> {
+  const sharp = await loadSharp();
   const buf = await sharp(file)
     .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
     .jpeg({ quality: 75 })

@@ -8,7 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ChatCompletionContentPart } from 'openai/resources/chat/completions';
-import sharp from 'sharp';
+import { loadSharp } from '../util/sharp.ts';
 import { stringify } from 'yaml';
 import { z } from 'zod';
 import { render } from '../agents/prompts.ts';
@@ -184,7 +184,10 @@ export async function saveExtraction(entry: ProfileEntry, configDir: string, ex:
   );
   mkdirSync(path.join(dir, evidenceDir), { recursive: true });
   for (const [i, m] of ex.milestones.entries())
-    writeFileAtomic(path.join(dir, milestones[i]!.evidence), await sharp(m.frame).jpeg({ quality: 85 }).toBuffer());
+    writeFileAtomic(
+      path.join(dir, milestones[i]!.evidence),
+      await (await loadSharp())(m.frame).jpeg({ quality: 85 }).toBuffer(),
+    );
   writeProfile(
     file,
     profile,
