@@ -193,15 +193,18 @@ describe('XShm capture', () => {
 
 describe('XTest input on the same connection', () => {
   const input = new X11InputBackend();
+  // Titled `gp-keys` once its listeners are in place and a frame is drawn: Chromium drops input
+  // that reaches a page before its first frame (under load, later than open()'s 400 ms).
   const probeHtml =
-    '<title>gp-keys</title><body style="margin:0;background:#102030"><script>' +
+    '<title>gp-keys loading</title><body style="margin:0;background:#102030"><script>' +
     "let s='';const show=()=>{document.title='gp-keys '+s;};" +
     "addEventListener('keydown',(e)=>{s+=e.key.length===1?e.key:'['+e.key+']';show();});" +
     "addEventListener('wheel',(e)=>{s+='{'+Math.sign(e.deltaY)+','+Math.sign(e.deltaX)+'}';show();},{passive:true});" +
+    "requestAnimationFrame(()=>requestAnimationFrame(()=>{document.title='gp-keys';}));" +
     '</script></body>';
   let keys: Started;
   beforeAll(async () => {
-    keys = await open(pageWindow(probeHtml, 'gp-keys', { x: 120, y: 100, width: 400, height: 300 }));
+    keys = await open(pageWindow(probeHtml, '^gp-keys$', { x: 120, y: 100, width: 400, height: 300 }));
   });
   const title = async () => (await xlib.get(keys.window.id))?.title ?? '';
 
