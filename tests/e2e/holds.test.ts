@@ -176,7 +176,8 @@ describe('an external real-time page frozen by process suspension (stop)', () =>
 
   beforeAll(async () => {
     // A real-time game in a page: the bar moves right for as long as the right arrow is held.
-    const html = `<title>gp-hold</title><body style="margin:0;background:#123"><div id=b style="position:absolute;top:60px;left:0;width:40px;height:120px;background:#fc0"></div><script>let x=0,held=false,last=performance.now();addEventListener('keydown',(e)=>{if(e.key==='ArrowRight')held=true});addEventListener('keyup',(e)=>{if(e.key==='ArrowRight')held=false});(function f(t){if(held)x=(x+Math.max(0,t-last)*0.25)%420;last=t;b.style.left=Math.round(x)+'px';requestAnimationFrame(f)})(last)</script></body>`;
+    // Titled gp-hold once a frame is drawn (Chromium drops input a page gets before its first frame).
+    const html = `<title>gp-hold loading</title><body style="margin:0;background:#123"><div id=b style="position:absolute;top:60px;left:0;width:40px;height:120px;background:#fc0"></div><script>let x=0,held=false,last=performance.now();addEventListener('keydown',(e)=>{if(e.key==='ArrowRight')held=true});addEventListener('keyup',(e)=>{if(e.key==='ArrowRight')held=false});(function f(t){if(held)x=(x+Math.max(0,t-last)*0.25)%420;last=t;b.style.left=Math.round(x)+'px';requestAnimationFrame(f)})(last);requestAnimationFrame(()=>requestAnimationFrame(()=>{document.title='gp-hold'}))</script></body>`;
     const profile = mkdtempSync(path.join(tmpdir(), 'gp-hold-page-'));
     win = await startWindow(
       findBrowser()!,
