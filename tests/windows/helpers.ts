@@ -42,12 +42,7 @@ export interface Game {
 export async function launchGame(wm: Win32WindowManager): Promise<Game> {
   const image = path.basename(GAME).toLowerCase();
   const before = new Set((await wm.list()).map((w) => w.id));
-  const starter = spawn('cmd.exe', ['/d', '/c', `start "" "${GAME}"`], {
-    stdio: 'ignore',
-    windowsVerbatimArguments: true,
-    windowsHide: true,
-  });
-  await new Promise((r) => starter.once('exit', r));
+  await startDetached();
   const window = await waitFor(`a new ${image} window`, async () => {
     const names = new Map(win32Processes().map((p) => [p.pid, p.name.toLowerCase()]));
     return (await wm.list()).find((w) => !before.has(w.id) && names.get(w.pid) === image && !w.minimized);
@@ -74,6 +69,31 @@ export async function launchGame(wm: Win32WindowManager): Promise<Game> {
       }
     },
   };
+}
+
+/**
+ * `start "" GAME` through cmd.exe, until cmd.exe has exited. Under Wine on a loaded machine
+ * (load 7–8 on 2 cores) creating the cmd.exe process has failed now and then (spawn UNKNOWN):
+ * up to three tries, half a second apart.
+ */
+async function startDetached(tries = 3): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const starter = spawn('cmd.exe', ['/d', '/c', `start "" "${GAME}"`], {
+          stdio: 'ignore',
+          windowsVerbatimArguments: true,
+          windowsHide: true,
+        });
+        starter.once('error', reject);
+        starter.once('exit', () => resolve());
+      });
+      return;
+    } catch (err) {
+      if (attempt >= tries) throw new Error(`cannot start ${GAME} through cmd.exe (${tries} tries): ${err}`);
+      await sleep(500);
+    }
+  }
 }
 
 /** WaitForInputIdle: the process has set itself up and waits for input (or `ms` passed). */
