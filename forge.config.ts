@@ -40,12 +40,13 @@ export const FUSES = {
 /**
  * Left outside the asar (in app.asar.unpacked; Electron redirects reads there): what the OS
  * loads or runs itself, which it cannot do from inside an archive. Every native addon (koffi,
- * sharp, uiohook-napi, libnut, msgpackr-extract); sharp's platform packages whole, since its
- * addon finds libvips beside it; and screenshot-desktop's Windows helper, a .bat that compiles
+ * sharp, uiohook-napi, libnut, msgpackr-extract, jpeg-turbo) and every shared library, which
+ * addons load from beside themselves (jpeg-turbo's libturbojpeg.so.0, libnut's MSVC runtime
+ * DLLs on Windows); sharp's platform packages whole, since its addon finds libvips beside it; and screenshot-desktop's Windows helper, a .bat that compiles
  * and runs an .exe in its own folder. Matched against absolute paths, so `{.**,**}` also lets a
  * dot-folder (a ~/.cache checkout) match.
  */
-export const UNPACK = `**/{.**,**}/**/{*.node,node_modules/@img/**,node_modules/screenshot-desktop/lib/win32/**}`;
+export const UNPACK = `**/{.**,**}/**/{*.node,*.dll,*.dylib,*.so,*.so.*,node_modules/@img/**,node_modules/screenshot-desktop/lib/win32/**}`;
 
 /** `npm run test:package`: packaging with a stand-in Electron, whose fuses cannot be flipped. */
 const PACKAGE_TEST = process.env.GAMEPILOT_PACKAGE_TEST === '1';

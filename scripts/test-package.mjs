@@ -264,6 +264,19 @@ async function run() {
     img.length > 0 && img.every((e) => stat(e).unpacked),
     `sharp's @img packages unpacked whole (${img.length} files: the addon loads libvips from beside it)`,
   );
+  // Shared libraries an addon loads from its own folder (libturbojpeg.so.0 beside jpeg-turbo's,
+  // libnut's MSVC runtime DLLs) are on disk too.
+  const besideAddons = [...entries].filter(
+    (e) =>
+      /\.(dll|dylib|so(\.\d+)*)$/.test(e) &&
+      isFile(e) &&
+      natives.some((n) => path.posix.dirname(n) === path.posix.dirname(e)),
+  );
+  check(
+    besideAddons.every((e) => stat(e).unpacked && existsSync(path.join(unpackedDir, e))),
+    `the shared libraries beside the addons unpacked with them (${besideAddons.length}, e.g. jpeg-turbo's libturbojpeg.so.0)`,
+    besideAddons.filter((e) => !stat(e).unpacked).join(', '),
+  );
   // Every addon of a shipped package in the checkout came along (none lost to the filter).
   const shippedPackages = [...entries].filter((e) => /\/node_modules\/(?:@[^/]+\/)?[^/@]+\/package\.json$/.test(e));
   const lost = shippedPackages.flatMap((e) => {
