@@ -3,8 +3,8 @@
  * this repository's own install policy (package.json's allowScripts and postinstall, the
  * electron version and its locked dependency tree) and is installed by the real npm, offline
  * from npm's cache, with Electron's download pointed at a port where nothing listens:
- * `npm ci` must succeed and say why there is no binary. With electron's own postinstall allowed
- * (the old policy) the same install fails, so the probe really exercises the download.
+ * `npm ci` must succeed and say why there is no binary. Electron 45 has no install script of its
+ * own, so without ours nothing downloads and no binary is left.
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
