@@ -6,7 +6,14 @@
  */
 import { addSecret, log } from '../util/log.ts';
 import { DEFAULT_SETTINGS, SettingsSchema, type Settings } from './contract.ts';
-import { readSettingsDoc, restrictToOwner, settingsPart, updateSettingsDoc, withSettings } from './settings-file.ts';
+import {
+  readSettingsDoc,
+  restrictToOwner,
+  type SettingsDoc,
+  settingsPart,
+  updateSettingsDoc,
+  withSettings,
+} from './settings-file.ts';
 
 export interface SettingsStore {
   load(): Settings;
@@ -73,7 +80,12 @@ export class JsonFileSettingsStore implements SettingsStore {
 
   save(s: Settings) {
     const settings = SettingsSchema.parse(s);
-    const warning = updateSettingsDoc(this.file, (doc) => withSettings(doc, settings));
+    this.update((doc) => withSettings(doc, settings));
+  }
+
+  /** Changes this shell's part of the file (settings-file.ts); a corrupt file moved aside on the way is reported. */
+  protected update(change: (doc: SettingsDoc) => SettingsDoc): void {
+    const warning = updateSettingsDoc(this.file, change);
     if (warning) {
       this.addWarning(warning);
       log().warn(warning);

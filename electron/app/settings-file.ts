@@ -1,14 +1,13 @@
 /**
  * The app's settings store without Electron: the settings file every shell shares
- * (../api/settings-file.ts, here in the app's userData folder) plus the one part only the app
+ * (../api/settings-file.ts, in the config folder every shell uses) plus the one part only the app
  * writes, the API key's ciphertext (`apiKeyEncrypted`; stores.ts encrypts it with safeStorage).
  * Saving settings leaves the ciphertext alone and saving the ciphertext leaves the settings
  * alone, whichever shell wrote them. No `electron` import: tested as is.
  */
 import path from 'node:path';
 import { JsonFileSettingsStore } from '../api/settings-store.ts';
-import { peekSettingsDoc, updateSettingsDoc } from '../api/settings-file.ts';
-import { log } from '../util/log.ts';
+import { peekSettingsDoc } from '../api/settings-file.ts';
 
 export class AppSettingsStore extends JsonFileSettingsStore {
   constructor(dir: string) {
@@ -23,14 +22,10 @@ export class AppSettingsStore extends JsonFileSettingsStore {
 
   /** Stores (or with undefined removes) the ciphertext; every other part of the file stays as it is. */
   setKeyCiphertext(enc: string | undefined): void {
-    const warning = updateSettingsDoc(this.file, (doc) =>
+    this.update((doc) =>
       enc
         ? { ...doc, apiKeyEncrypted: enc }
         : Object.fromEntries(Object.entries(doc).filter(([k]) => k !== 'apiKeyEncrypted')),
     );
-    if (warning) {
-      this.addWarning(warning);
-      log().warn(warning);
-    }
   }
 }
