@@ -6,11 +6,11 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import module from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { nodeFloor } from './check-node.mjs';
 
-const MIN_NODE = [22, 18];
-const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < MIN_NODE[0] || (major === MIN_NODE[0] && minor < MIN_NODE[1])) {
-  process.stderr.write(`gamepilot: needs Node.js ${MIN_NODE.join('.')} or newer; this is ${process.version}\n`);
+const node = nodeFloor();
+if (!node.ok) {
+  process.stderr.write(`gamepilot: needs Node.js ${node.floor} or newer; this is ${process.version}\n`);
   process.exit(2);
 }
 

