@@ -51,9 +51,12 @@ if (process.env.GAMEPILOT_DEV === '1') {
     );
     process.exit(2);
   }
-  // In a checkout, say when the bundle is older than the sources it was built from.
-  const built = statSync(bundle).mtimeMs;
-  if (['electron', 'native', 'games'].some((d) => newest(path.join(root, d)) > built))
+  // In a checkout, tell a person at a terminal when the bundle is older than its sources. Only
+  // there: walking the sources costs ~20 ms, which sweep jobs and other child starts need not pay.
+  if (
+    process.stderr.isTTY &&
+    ['electron', 'native', 'games'].some((d) => newest(path.join(root, d)) > statSync(bundle).mtimeMs)
+  )
     process.stderr.write('gamepilot: warning: the built CLI is older than its sources; run `npm run build`\n');
   ({ main } = await import(pathToFileURL(bundle).href));
 }
