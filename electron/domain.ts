@@ -127,6 +127,8 @@ export interface RunSummary {
   status: ListedStatus;
   kind: string;
   game: string | null;
+  /** The title it counts under in tables: a built-in game, a window's profile, or an unprofiled window. */
+  title: { id: string; name: string; kind: 'builtin' | 'profile' | 'unprofiled' };
   target: string;
   agent: string;
   model: string | null;

@@ -110,6 +110,9 @@ const memoryScope = z
   .regex(/^\w[\w.-]{0,63}$/, "must be a plain name of letters, digits, '.', '-', '_' (up to 64)")
   .refine((s) => !s.includes('..'), 'must not contain ".."');
 
+/** A profile id to follow; null: none; absent: the one whose match fits the target. */
+const ProfileChoiceField = z.string().min(1).max(64).nullable().optional();
+
 export const StartRunSchema = z.object({
   target: z.union([z.object({ game: z.string().min(1) }), z.object({ windowId: z.string().min(1) })]),
   agent: z.enum(AGENT_KINDS),
@@ -120,8 +123,7 @@ export const StartRunSchema = z.object({
   paceMs: z.number().min(0).max(60000).default(0),
   /** Default: the profile's, else normal. */
   latency: z.enum(LATENCY_MODES).optional(),
-  /** A profile id to follow; null: none; absent: the one whose match fits the target. */
-  profile: z.string().min(1).max(64).nullable().optional(),
+  profile: ProfileChoiceField,
   reflection: z
     .object({
       mode: z.enum(REFLECTION_MODES),
@@ -291,6 +293,8 @@ export const REQUESTS = {
   }),
   startRecording: z.object({
     target: z.union([z.object({ game: z.string().min(1) }), z.object({ windowId: z.string().min(1) })]),
+    /** The title's profile the session is keyed by in tables (a window's). */
+    profile: ProfileChoiceField,
     role: z.enum(ROLES),
     participant: z.string().regex(/^[\w.-]{1,64}$/, 'use a pseudonym: letters, digits, dot, dash, underscore'),
     trial: z.number().int().min(1).max(1000).default(1),
@@ -395,6 +399,8 @@ export interface ProfileSummary {
   source: 'shipped' | 'user' | 'given';
   category: string;
   tier: string;
+  /** The profile's content hash, as run.json records it. */
+  hash: string;
   scoring: string;
   agent: string;
   builtin: string | null;
@@ -620,7 +626,13 @@ export interface Results {
   leaderboard: {
     warnings: string[];
     rows: {
+      /** The title's id: a built-in game, a profile, or `window:<title>` (unprofiled). */
       game: string;
+      title: string;
+      kind: 'builtin' | 'profile' | 'unprofiled';
+      category: string | null;
+      tier: string | null;
+      profile_versions: number;
       player: string;
       model: string | null;
       vr: 'No' | 'Yes' | '—';

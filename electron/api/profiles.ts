@@ -7,7 +7,15 @@ import path from 'node:path';
 import { stringify } from 'yaml';
 import type { WindowManager } from '../../native/types.ts';
 import type { Handlers, ProfileEdit, ProfileSummary } from './contract.ts';
-import { loadCatalog, matchWindow, profileIdentity, userProfilesDir, type ProfileEntry } from '../profiles/registry.ts';
+import {
+  loadCatalog,
+  matchWindow,
+  profileById,
+  profileIdentity,
+  userProfilesDir,
+  type ProfileEntry,
+} from '../profiles/registry.ts';
+import type { ProfileChoice } from '../session/compose.ts';
 import { executableOf } from '../profiles/executable.ts';
 import { ProfileSchema, type Profile } from '../profiles/schema.ts';
 import { parseProfile } from '../profiles/load.ts';
@@ -15,6 +23,15 @@ import { applyMilestonesEdit, milestonesEditOf } from '../scoring/milestone-edit
 import { readEvidence, resolveEvidence } from '../profiles/evidence.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 import { CodedError } from '../domain.ts';
+
+/** A profile id, null (none) or absent (the one that fits the target), as the composition root takes it. */
+export function profileChoice(id: string | null | undefined, configDir: string | undefined): ProfileChoice {
+  if (id === null) return { kind: 'none' };
+  const catalog = loadCatalog(configDir ? { configDir } : {});
+  return id === undefined
+    ? { kind: 'match', entries: catalog.entries }
+    : { kind: 'chosen', entry: profileById(catalog, id) };
+}
 
 export function profileSummary(e: ProfileEntry): ProfileSummary {
   const p = e.profile;

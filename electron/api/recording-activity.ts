@@ -6,6 +6,8 @@ import type { WindowManager } from '../../native/types.ts';
 import type { CoreEvent, ParamsOut, RecordingResult, RecordingState } from './contract.ts';
 import type { Activity } from './activity.ts';
 import { openTarget } from './targets.ts';
+import { profileChoice } from './profiles.ts';
+import { resolveProfile } from '../session/compose.ts';
 import { Recorder, DEFAULT_RECORDER } from '../recording/recorder.ts';
 import type { Target, ViewLauncher } from '../session/targets.ts';
 import type { ScreenCapturer } from '../capture/types.ts';
@@ -14,6 +16,8 @@ export interface RecordingContext {
   wm: WindowManager;
   capturer: ScreenCapturer;
   runsDir: string;
+  /** The config folder: the user's profiles. */
+  configDir?: string;
   launchView?: ViewLauncher;
   emit(e: CoreEvent): void;
 }
@@ -64,8 +68,9 @@ export class RecordingActivity implements Activity {
   static async open(p: ParamsOut<'startRecording'>, ctx: RecordingContext): Promise<RecordingActivity> {
     const target = await openTarget(p.target, ctx);
     try {
+      const profile = resolveProfile(profileChoice(p.profile, ctx.configDir), target);
       const recorder = new Recorder(
-        { target, wm: ctx.wm, capturer: ctx.capturer },
+        { target, wm: ctx.wm, capturer: ctx.capturer, profile },
         {
           participant: p.participant,
           role: p.role,

@@ -8,8 +8,8 @@ import type { CoreEvent, LiveRun, ParamsOut, Results, StartRun, WorldState } fro
 import type { Activity } from './activity.ts';
 import type { RunModelSettings } from './settings.ts';
 import { openTarget } from './targets.ts';
-import { makeAgent, wireSession, type ProfileChoice, type RunOptions } from '../session/compose.ts';
-import { loadCatalog, profileById } from '../profiles/registry.ts';
+import { makeAgent, wireSession, type RunOptions } from '../session/compose.ts';
+import { profileChoice } from './profiles.ts';
 import type { Session } from '../session/session.ts';
 import type { Target, ViewLauncher } from '../session/targets.ts';
 import type { ScreenCapturer } from '../capture/types.ts';
@@ -79,15 +79,6 @@ function reflectionRequest(
     throw new CodedError('bad-input', (err as Error).message);
   }
   return req;
-}
-
-/** A profile id, null (none) or absent (the one that fits the target), as the composition root takes it. */
-function profileChoice(id: string | null | undefined, configDir: string | undefined): ProfileChoice {
-  if (id === null) return { kind: 'none' };
-  const catalog = loadCatalog(configDir ? { configDir } : {});
-  return id === undefined
-    ? { kind: 'match', entries: catalog.entries }
-    : { kind: 'chosen', entry: profileById(catalog, id) };
 }
 
 export class RunActivity implements Activity {

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadProfileFile } from '../profiles/load.ts';
-import { looksLikeFile, profileById } from '../profiles/registry.ts';
+import { looksLikeFile, profileById, type ProfileEntry } from '../profiles/registry.ts';
 import { ProfileSchema, type Profile } from '../profiles/schema.ts';
 import { agreement, labelledEpisodes, type LabelledEpisode } from '../scoring/agreement.ts';
 import { extractMilestones, saveExtraction } from '../scoring/extract.ts';
@@ -10,6 +10,7 @@ import type { JudgeModel } from '../scoring/json-ask.ts';
 import { judgeRun } from '../scoring/judge-run.ts';
 import { setLabel } from '../scoring/milestone-labels.ts';
 import { readRun } from '../store/run-store.ts';
+import { profileRecord } from '../session/profile-record.ts';
 import { scanRuns } from '../store/run-library.ts';
 import { addSecret } from '../util/log.ts';
 import { defaultConfigDir } from '../util/paths.ts';
@@ -71,16 +72,20 @@ export async function milestonesExtractCommand(o: MilestonesExtractFlags): Promi
   return 0;
 }
 
-/** The profile to judge a run against: --profile, else the one it followed, else run.json's own list. */
-function profileForRun(dir: string, ref: string | undefined): Profile {
+/** The profile --profile names (an id or a file), as an entry run.json can record. */
+function givenProfile(ref: string): ProfileEntry {
   try {
-    if (ref !== undefined)
-      return looksLikeFile(ref)
-        ? loadProfileFile(path.resolve(ref)).profile
-        : profileById(catalogWithWarnings(), ref).profile;
+    if (!looksLikeFile(ref)) return profileById(catalogWithWarnings(), ref);
+    const { profile, file } = loadProfileFile(path.resolve(ref));
+    return { profile, file, source: 'given' };
   } catch (err) {
     throw new UsageError(`--profile: ${(err as Error).message}`);
   }
+}
+
+/** The profile to judge a run against: --profile, else the one it followed, else run.json's own list. */
+function profileForRun(dir: string, ref: string | undefined): Profile {
+  if (ref !== undefined) return givenProfile(ref).profile;
   const { meta } = readRun(dir);
   const rec = meta.profile as { id?: string; title?: string; scoring?: Record<string, unknown> } | undefined;
   if (!rec?.id) throw new UsageError(`${dir} followed no profile: give one with --profile ID|FILE`);
@@ -124,7 +129,10 @@ export async function milestonesJudgeCommand(run: string, o: MilestonesJudgeFlag
     throw new UsageError(`${run} is not a run or session folder (no run.json)`);
   const model = judgeModel(o);
   const profile = profileForRun(dir, o.profile);
+  // A run or session that followed no profile is keyed by the one it was judged against from now on.
+  const adopt = o.profile !== undefined ? profileRecord(givenProfile(o.profile)) : undefined;
   const { record, warnings } = await judgeRun(dir, profile, model, {
+    ...(adopt ? { adopt } : {}),
     everySteps: o.judgeEvery,
     ...(o.judgeBudget !== undefined ? { budget: o.judgeBudget } : {}),
     onProgress: (p) => io.progress(`episode ${p.episode + 1}: ${p.reached}/${p.total} after ${p.calls} call(s)`),

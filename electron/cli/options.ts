@@ -83,3 +83,16 @@ export function parseTitlePattern(v: string): string {
   }
   return v;
 }
+
+/** `--profile <id|file>`: the title's profile a run or a recorded session follows. */
+export function profileOption(): Option {
+  return new Option(
+    '--profile <id|file>',
+    "the title's profile: an id (`gamepilot profiles`) or a YAML/JSON file (default: the one whose match fits the target)",
+  );
+}
+
+/** `--no-profile`, with what it means for this command. */
+export function noProfileOption(description: string): Option {
+  return new Option('--no-profile', description);
+}

@@ -33,9 +33,11 @@ import {
   choiceOption,
   intOption,
   numberOption,
+  noProfileOption,
   parseTitlePattern,
   parseWindowSize,
   patternOption,
+  profileOption,
   UsageError,
 } from './options.ts';
 
@@ -120,6 +122,8 @@ export interface MemoryFlags {
 
 export interface RecordFlags extends TargetFlags {
   role: 'rookie' | 'expert';
+  /** An id or a file; false: --no-profile. */
+  profile?: string | false;
   participant: string;
   consent: boolean;
   duration?: number;
@@ -598,13 +602,8 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .addOption(
       new Option('--pause-key <key>', 'freeze a window with its own pause key instead of suspending its process'),
     )
-    .addOption(
-      new Option(
-        '--profile <id|file>',
-        "the title's profile: an id (`gamepilot profiles`) or a YAML/JSON file (default: the one whose match fits the target)",
-      ),
-    )
-    .addOption(new Option('--no-profile', 'follow no profile: the generic prompt and no title limits'));
+    .addOption(profileOption())
+    .addOption(noProfileOption('follow no profile: the generic prompt and no title limits'));
   judgeOptions(run);
   memoryOptions(reflectionOptions(run))
     .addOption(jsonFlag())
@@ -696,6 +695,8 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
       ),
     )
     .addOption(checkedOption('--window-size <WxH>', 'size of a built-in game’s window', parseWindowSize))
+    .addOption(profileOption())
+    .addOption(noProfileOption('record under the window title, unprofiled (the tables list it apart)'))
     .addOption(outDir('session folders, beside agent runs'))
     .addOption(jsonFlag())
     .addOption(quietFlag())

@@ -3,18 +3,21 @@ import { createWindowManager } from '../../native/index.ts';
 import { createCapturer } from '../capture/index.ts';
 import { Recorder, DEFAULT_RECORDER } from '../recording/recorder.ts';
 import { startStopHotkey } from '../input/stop-hotkey.ts';
-import { openTarget } from '../session/compose.ts';
+import { openTarget, resolveProfile } from '../session/compose.ts';
 import { io } from './io.ts';
 import type { RecordFlags } from './program.ts';
-import { targetFrom } from './run-command.ts';
+import { describeProfile, targetFrom } from './run-command.ts';
+import { profileChoiceFrom } from './profile-command.ts';
 import { configuredStopHotkey } from './settings.ts';
 
 export async function recordCommand(o: RecordFlags): Promise<number> {
   const wm = createWindowManager();
   const target = await openTarget(targetFrom(o), wm, undefined, o.windowSize);
   try {
+    const profile = resolveProfile(profileChoiceFrom(o.profile), target);
+    if (!o.quiet) io.progress(describeProfile(profile, o.profile === false));
     const recorder = new Recorder(
-      { target, wm, capturer: createCapturer() },
+      { target, wm, capturer: createCapturer(), profile },
       {
         participant: o.participant,
         role: o.role,

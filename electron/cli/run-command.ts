@@ -158,7 +158,7 @@ async function setUpReflection(req: ReflectionRequest, session: Session, target:
 }
 
 /** Which profile the run follows, and what setup it expects, in one or two lines. */
-function describeProfile(e: ProfileEntry | undefined, refused: boolean): string {
+export function describeProfile(e: ProfileEntry | undefined, refused: boolean): string {
   if (!e)
     return refused
       ? 'profile: none (--no-profile)'

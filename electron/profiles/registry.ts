@@ -4,6 +4,7 @@
  * id), and a file given for one run. A window is matched by its title and its process's
  * executable; two matches are never guessed between.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CodedError } from '../domain.ts';
@@ -20,10 +21,41 @@ export interface ProfileEntry {
   source: ProfileSource;
 }
 
+/**
+ * A profile's content hash (SHA-256 of its parsed fields, keys sorted, 16 hex digits): the same
+ * for the same profile written as YAML or JSON, in any key order or comment; any edit that
+ * changes a field changes it. `$schema` (an editor hint) is left out.
+ */
+export function profileHash(p: Profile): string {
+  const canonical = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(canonical)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.keys(v)
+              .filter((k) => k !== '$schema' && (v as Record<string, unknown>)[k] !== undefined)
+              .sort()
+              .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+          )
+        : v;
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(p)))
+    .digest('hex')
+    .slice(0, 16);
+}
+
 /** Which profile an entry is and where it came from: the fields run.json and the profile list both show first. */
 export function profileIdentity(e: ProfileEntry) {
   const p = e.profile;
-  return { id: p.id, title: p.title, file: e.file, source: e.source, category: p.category, tier: p.tier };
+  return {
+    id: p.id,
+    title: p.title,
+    file: e.file,
+    source: e.source,
+    category: p.category,
+    tier: p.tier,
+    hash: profileHash(p),
+  };
 }
 
 export interface ProfileCatalog {

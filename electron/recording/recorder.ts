@@ -18,6 +18,8 @@ import path from 'node:path';
 import type { WindowManager, Rect } from '../../native/types.ts';
 import type { ScreenCapturer } from '../capture/types.ts';
 import type { Target } from '../session/targets.ts';
+import { profileRecord } from '../session/profile-record.ts';
+import type { ProfileEntry } from '../profiles/registry.ts';
 import { RunStore, type StepRecord } from '../store/run-store.ts';
 import { listenGlobalInput, keyNames } from '../input/global-hook.ts';
 import { InputTranslator, type RecordedEvent } from './input-translator.ts';
@@ -130,7 +132,13 @@ export class Recorder extends EventEmitter<RecorderEvents> {
   private stopRequested?: () => void;
 
   constructor(
-    private readonly deps: { target: Target; wm: WindowManager; capturer: ScreenCapturer },
+    private readonly deps: {
+      target: Target;
+      wm: WindowManager;
+      capturer: ScreenCapturer;
+      /** The title's profile the session follows (a window's, matched or chosen): the tables key the session by it. */
+      profile?: ProfileEntry | undefined;
+    },
     private readonly info: SessionInfo,
     private readonly opts: RecorderOptions,
     outDir: string,
@@ -161,6 +169,7 @@ export class Recorder extends EventEmitter<RecorderEvents> {
         ...(game ? { seed: info.seed ?? 0, episode: episodeOfTrial(info.trial) } : {}),
       },
       stage: this.stage, // the leaderboard's human rows: rookie play-1 = VR No, play-2 = VR Yes; expert = —
+      ...(deps.profile ? { profile: profileRecord(deps.profile) } : {}),
     });
   }
 

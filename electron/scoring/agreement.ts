@@ -5,6 +5,7 @@
  * the reading that reproduces its table (docs/fidelity.md). A person's score takes their label
  * where they gave one and the judge's verdict where they left it.
  */
+import { titleOf } from '../store/run-title.ts';
 import { mean } from '../util/time.ts';
 import type { RunMeta } from '../store/run-store.ts';
 import { judgedItems, readLabels } from './milestone-labels.ts';
@@ -30,11 +31,6 @@ export interface LabelledEpisode {
   labels: number;
 }
 
-/** The game a run belongs to for agreement: its profile's id, else its built-in game, else its window. */
-export function gameOf(meta: RunMeta): string {
-  return (meta.profile?.id as string | undefined) ?? meta.game ?? meta.target.label;
-}
-
 /** Each labelled episode of a judged run: its judged and human scores (0–100). */
 export function labelledEpisodes(dir: string, meta: RunMeta): LabelledEpisode[] {
   const labels = readLabels(dir);
@@ -46,7 +42,7 @@ export function labelledEpisodes(dir: string, meta: RunMeta): LabelledEpisode[] 
     const human = items.filter((i) => mine.find((l) => l.milestone === i.name)?.reached ?? i.reached).length;
     const judged = items.filter((i) => i.reached).length;
     out.push({
-      game: gameOf(meta),
+      game: titleOf(meta).id,
       run: meta.id,
       episode,
       judged: (judged / items.length) * 100,

@@ -9,6 +9,7 @@ import { CodedError } from '../domain.ts';
 import type { Profile } from '../profiles/schema.ts';
 import { listedStatus, readRun, type EpisodeSummary, type RunMeta } from '../store/run-store.ts';
 import { resolveRunFile } from '../store/run-files.ts';
+import { titleOf } from '../store/run-title.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 import { mean, std } from '../util/time.ts';
 import type { JudgeModel } from './json-ask.ts';
@@ -33,7 +34,13 @@ export async function judgeRun(
   dir: string,
   profile: Profile,
   model: JudgeModel,
-  opts: { everySteps?: number; budget?: number; onProgress?: (p: MilestoneProgress) => void } = {},
+  opts: {
+    everySteps?: number;
+    budget?: number;
+    onProgress?: (p: MilestoneProgress) => void;
+    /** The profile record to keep in run.json when the run followed none: it is then keyed by that title. */
+    adopt?: Record<string, unknown>;
+  } = {},
 ): Promise<JudgeRunResult> {
   const { meta, steps, problems } = readRun(dir);
   if (listedStatus(meta) === 'running')
@@ -71,13 +78,17 @@ export async function judgeRun(
     judging.endEpisode(e);
   }
   const record = await judging.finish();
-  return { record, meta: writeJudgement(dir, record), warnings };
+  return { record, meta: writeJudgement(dir, record, opts.adopt), warnings };
 }
 
-/** run.json with the judgement in it; every other field is kept as it was. */
-function writeJudgement(dir: string, record: MilestoneRecord): RunMeta {
+/** run.json with the judgement in it (and the adopted profile, if it had none); every other field is kept as it was. */
+function writeJudgement(dir: string, record: MilestoneRecord, adopt?: Record<string, unknown>): RunMeta {
   const file = resolveRunFile(dir, 'run.json');
-  const raw = JSON.parse(readFileSync(file, 'utf8')) as RunMeta;
+  const read = JSON.parse(readFileSync(file, 'utf8')) as RunMeta;
+  const raw: RunMeta =
+    adopt && !read.profile
+      ? { ...read, profile: adopt, title: titleOf({ ...read, title: undefined, profile: adopt }) }
+      : read;
   const episodes: EpisodeSummary[] = withMilestoneScores(raw.episodes, record);
   const scores = episodes.map((e) => e.score).filter((s): s is number => s !== null);
   const meta: RunMeta = {

@@ -23,10 +23,10 @@ import { ProcessFreezer, suspendedRegistry } from '../safety/suspended.ts';
 import { ActionExecutor } from '../input/executor.ts';
 import { defaultConfigDir } from '../util/paths.ts';
 import { CodedError, isModelAgent, type ActionSpace, type AgentKind, type LatencyMode } from '../domain.ts';
-import { builtinProfile, pickForWindow, profileIdentity, type ProfileEntry } from '../profiles/registry.ts';
+import { builtinProfile, pickForWindow, type ProfileEntry } from '../profiles/registry.ts';
+import { profileRecord } from './profile-record.ts';
 import { executableOf } from '../profiles/executable.ts';
 import type { Profile } from '../profiles/schema.ts';
-import { scoringRecord } from '../scoring/normalise.ts';
 import { ScreenScoreReader } from '../scoring/screen-reader.ts';
 import { attachLiveJudge } from '../scoring/live-judge.ts';
 import { DEFAULT_JUDGING } from '../scoring/milestone-judging.ts';
@@ -371,17 +371,6 @@ export function runSettings(
     onlyKeys: profile?.actions.allowedKeys,
     latency: opts.latency ?? profile?.latency.mode ?? ('normal' as LatencyMode),
     latencySettings,
-  };
-}
-
-/** What run.json says of the profile a run followed. */
-function profileRecord(e: ProfileEntry): Record<string, unknown> {
-  const p = e.profile;
-  return {
-    ...profileIdentity(e),
-    agent: p.episode.agent,
-    ...(p.setup ? { setup: p.setup } : {}),
-    scoring: scoringRecord(p),
   };
 }
 

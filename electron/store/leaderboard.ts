@@ -1,5 +1,6 @@
 /**
- * Scores across runs, for tables in a paper: episodes pooled per game × player (agent, model,
+ * Scores across runs, for tables in a paper: episodes pooled per title (store/run-title.ts: a
+ * built-in game, a window's profile, or an unprofiled window by its title) × player (agent, model,
  * human role) × VR × action space × latency mode, with mean, sample std and counts. Only
  * completed runs count: not stopped, failed or crashed ones, not the web shell's demo, not
  * the rounds of an Improvement Dynamics Curve (a curve is its own measurement), and not the
@@ -18,9 +19,18 @@
 import { scanRuns } from './run-library.ts';
 import type { RunMeta } from './run-store.ts';
 import { mean, std } from '../util/time.ts';
+import { titleOf, type RunTitle } from './run-title.ts';
 
 export interface LeaderboardRow {
+  /** The title's id (run-title.ts): a built-in game, a profile, or `window:<title>`. */
   game: string;
+  /** The title as people read it, its kind and the profile's taxonomy. */
+  title: string;
+  kind: RunTitle['kind'];
+  category: string | null;
+  tier: string | null;
+  /** Distinct versions (content hashes) of the profile among the pooled runs: more than one is flagged. */
+  profile_versions: number;
   player: string;
   model: string | null;
   /** "No", "Yes" or "—" (human experts). */
@@ -58,13 +68,7 @@ export function episodeCells(meta: RunMeta): { score: number; cell: Cell }[] {
 
 /** A run whose episodes count in score tables: completed, not the demo, not a round of an IDC, not a suite's level. */
 export function isScoredRun(meta: RunMeta): boolean {
-  return (
-    !!meta.game &&
-    meta.status === 'completed' &&
-    !meta.demo &&
-    meta.config.idc === undefined &&
-    meta.config.suite === undefined
-  );
+  return meta.status === 'completed' && !meta.demo && meta.config.idc === undefined && meta.config.suite === undefined;
 }
 
 export function leaderboard(
@@ -73,7 +77,7 @@ export function leaderboard(
 ): { rows: LeaderboardRow[]; warnings: string[] } {
   const { runs, warnings } = scanRuns(root);
   return {
-    rows: leaderboardRows(runs.map((r) => r.meta).filter((m) => !filter.game || m.game === filter.game)),
+    rows: leaderboardRows(runs.map((r) => r.meta).filter((m) => !filter.game || titleOf(m).id === filter.game)),
     warnings,
   };
 }
@@ -82,14 +86,20 @@ export function leaderboard(
 export function leaderboardRows(metas: RunMeta[]): LeaderboardRow[] {
   const groups = new Map<
     string,
-    { row: Omit<LeaderboardRow, 'mean' | 'std' | 'best' | 'episodes' | 'runs'>; runs: Set<string>; scores: number[] }
+    {
+      row: Omit<LeaderboardRow, 'mean' | 'std' | 'best' | 'episodes' | 'runs' | 'profile_versions'>;
+      runs: Set<string>;
+      hashes: Set<string>;
+      scores: number[];
+    }
   >();
   for (const meta of metas) {
-    if (!isScoredRun(meta) || !meta.game) continue;
+    if (!isScoredRun(meta)) continue;
+    const title = titleOf(meta);
     const latency = String(meta.config.latency ?? 'normal');
     for (const { score, cell } of episodeCells(meta)) {
       const key = [
-        meta.game,
+        title.id,
         meta.agent,
         meta.model ?? '',
         cell.vr,
@@ -98,18 +108,32 @@ export function leaderboardRows(metas: RunMeta[]): LeaderboardRow[] {
         latency,
       ].join('|');
       const g = groups.get(key) ?? {
-        row: { game: meta.game, player: meta.agent, model: meta.model, ...cell, space: meta.action_space, latency },
+        row: {
+          game: title.id,
+          title: title.name,
+          kind: title.kind,
+          category: title.category,
+          tier: title.tier,
+          player: meta.agent,
+          model: meta.model,
+          ...cell,
+          space: meta.action_space,
+          latency,
+        },
         runs: new Set(),
+        hashes: new Set(),
         scores: [],
       };
       g.runs.add(meta.id);
+      if (title.profile_hash) g.hashes.add(title.profile_hash);
       g.scores.push(score);
       groups.set(key, g);
     }
   }
   const r2 = (n: number) => Math.round(n * 100) / 100;
-  const rows: LeaderboardRow[] = [...groups.values()].map(({ row, runs: r, scores }) => ({
+  const rows: LeaderboardRow[] = [...groups.values()].map(({ row, runs: r, hashes, scores }) => ({
     ...row,
+    profile_versions: hashes.size,
     runs: r.size,
     episodes: scores.length,
     mean: r2(mean(scores)),
@@ -134,9 +158,9 @@ export function leaderboardRows(metas: RunMeta[]): LeaderboardRow[] {
 
 export function formatLeaderboard(rows: LeaderboardRow[]): string {
   if (!rows.length) return 'no scored runs yet';
-  const head = ['game', 'player', 'model', 'VR', 'space', 'latency', 'runs', 'episodes', 'mean ± std', 'best'];
+  const head = ['title', 'player', 'model', 'VR', 'space', 'latency', 'runs', 'episodes', 'mean ± std', 'best'];
   const body = rows.map((r) => [
-    r.game,
+    titleText(r),
     r.player,
     r.model ?? '–',
     r.vr === 'Yes' && r.lessons ? `Yes (${r.lessons})` : r.vr,
@@ -150,4 +174,10 @@ export function formatLeaderboard(rows: LeaderboardRow[]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   return [line(head), line(widths.map((w) => '─'.repeat(w))), ...body.map(line)].join('\n');
+}
+
+/** A title as tables print it: its id, and for an unprofiled window that it is one. */
+export function titleText(r: Pick<LeaderboardRow, 'game' | 'title' | 'kind' | 'profile_versions'>): string {
+  const id = r.kind === 'unprofiled' ? `${r.title} (unprofiled window)` : r.game;
+  return r.profile_versions > 1 ? `${id} [${r.profile_versions} profile versions]` : id;
 }

@@ -7,6 +7,7 @@ import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync } f
 import path from 'node:path';
 import { listedStatus, parseRunMeta, readRun, type RunMeta, type StepRecord } from './run-store.ts';
 import { resolveRunFile, RunFileError } from './run-files.ts';
+import { titleOf } from './run-title.ts';
 import { CodedError, RUN_ID, type ListedStatus, type RunSummary } from '../domain.ts';
 
 export function runPath(root: string, id: string): string {
@@ -17,12 +18,14 @@ export function runPath(root: string, id: string): string {
 }
 
 export function summarize(meta: RunMeta, id = meta.id): RunSummary {
+  const { id: titleId, name, kind } = titleOf(meta);
   return {
     id,
     created: meta.created,
     status: listedStatus(meta),
     kind: meta.kind,
     game: meta.game,
+    title: { id: titleId, name, kind },
     target: meta.target.label,
     agent: meta.agent,
     model: meta.model,

@@ -25,6 +25,7 @@ import { currentOwner, ownerAlive, type Owner } from '../util/owner.ts';
 import { resolveRunFile, RunFileError } from './run-files.ts';
 import { REFLECTION_MODES, RUN_STATUSES, type ListedStatus, type ReflectionMode, type RunStatus } from '../domain.ts';
 import { parseJsonFile, readJsonLines } from './json-rows.ts';
+import { titleOf, type RunTitle } from './run-title.ts';
 
 export interface StepRecord {
   step: number;
@@ -90,8 +91,10 @@ export interface RunMeta {
   reflection?: RunReflection;
   /** A human session's protocol stage: rookie play-1 / tutorial / play-2, expert play. */
   stage?: string;
-  /** The title's profile the run followed: id, source file, taxonomy and scoring. */
+  /** The title's profile the run followed: id, hash, source file, taxonomy, prompt parts and scoring. */
   profile?: Record<string, unknown>;
+  /** The title the run counts under in tables (store/run-title.ts); absent in run folders made before it. */
+  title?: RunTitle;
   /** The memory agent's long-term store and how it retrieves (embedding, or lexical and why). */
   memory?: RunMemory;
   /** A milestone-scored run: the judge, its calls and cost, and each episode's checklist with evidence. */
@@ -276,7 +279,10 @@ export class RunStore {
 
   static create(
     root: string,
-    init: Omit<RunMeta, 'id' | 'created' | 'updated' | 'status' | 'episodes' | 'mean' | 'std' | 'totals' | 'owner'>,
+    init: Omit<
+      RunMeta,
+      'id' | 'created' | 'updated' | 'status' | 'episodes' | 'mean' | 'std' | 'totals' | 'owner' | 'title'
+    >,
   ): RunStore {
     const created = new Date();
     const stamp = created.toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
@@ -284,6 +290,7 @@ export class RunStore {
     const dir = path.resolve(root, id);
     return new RunStore(dir, {
       ...init,
+      title: titleOf(init),
       id,
       created: created.toISOString(),
       updated: created.toISOString(),

@@ -104,7 +104,7 @@ describe('web shell UI when things go wrong', () => {
   it('Runs lists the good runs and names the damaged run.json in a warning', async () => {
     await page.getByTestId('tab-runs').click();
     await expect.poll(() => page.getByTestId('run-row').count()).toBe(1);
-    expect(await page.getByTestId('run-row').first().textContent()).toMatch(/tictactoe.*solver.*completed/);
+    expect(await page.getByTestId('run-row').first().textContent()).toMatch(/Tic-Tac-Toe.*solver.*completed/);
     await expect
       .poll(() => page.getByTestId('runs-warnings').textContent())
       .toContain(path.join(runsDir, 'damaged-run', 'run.json'));

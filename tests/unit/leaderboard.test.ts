@@ -81,7 +81,7 @@ describe('leaderboard', () => {
       ['vlm', 'Yes', 'self', 1, 2, 50],
     ]);
     const lines = formatLeaderboard(rows).split('\n');
-    expect(lines[0]).toMatch(/^game\s+player\s+model\s+VR\s+space/);
+    expect(lines[0]).toMatch(/^title\s+player\s+model\s+VR\s+space/);
     expect(lines.filter((l) => /gpt-4o\s+No\s/.test(l))).toHaveLength(1);
     expect(lines.filter((l) => /gpt-4o\s+Yes \(self\)\s/.test(l))).toHaveLength(1);
     expect(lines.filter((l) => /human-rookie\s+–\s+Yes \(tutorial\)\s/.test(l))).toHaveLength(1);

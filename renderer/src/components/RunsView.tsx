@@ -132,7 +132,7 @@ export function RunsView({
           <table className="run-table" data-testid="milestone-agreement">
             <thead>
               <tr>
-                <th>Game</th>
+                <th>Title</th>
                 <th>Labelled runs</th>
                 <th>Mean judged</th>
                 <th>Mean human</th>
@@ -159,7 +159,7 @@ export function RunsView({
           <table className="run-table leaderboard" data-testid="leaderboard">
             <thead>
               <tr>
-                <th>Game</th>
+                <th>Title</th>
                 <th>Player</th>
                 <th>Model</th>
                 <th>VR</th>
@@ -177,7 +177,11 @@ export function RunsView({
                 const top = Math.max(...board.filter((b) => b.game === r.game).map((b) => b.mean), 1e-9);
                 return (
                   <tr key={[r.game, r.player, r.model, r.vr, r.lessons, r.space, r.latency].join('|')}>
-                    <td>{r.game}</td>
+                    <td title={r.game}>
+                      {r.title}
+                      {r.kind === 'unprofiled' ? ' (unprofiled window)' : ''}
+                      {r.profile_versions > 1 ? ` [${r.profile_versions} profile versions]` : ''}
+                    </td>
                     <td>{r.player}</td>
                     <td>{r.model ?? '–'}</td>
                     <td>{r.vr === 'Yes' && r.lessons ? `Yes (${r.lessons})` : r.vr}</td>
@@ -216,7 +220,7 @@ export function RunsView({
         <thead>
           <tr>
             <th>Date</th>
-            <th>Game / window</th>
+            <th>Title</th>
             <th>Agent</th>
             <th>Model</th>
             <th>VR</th>
@@ -237,7 +241,12 @@ export function RunsView({
               data-testid="run-row"
             >
               <td>{new Date(r.created).toLocaleString()}</td>
-              <td>{r.game ?? r.target}</td>
+              <td
+                title={r.title.kind === 'unprofiled' ? 'no profile: listed apart under the window title' : r.title.id}
+              >
+                {r.title.name}
+                {r.title.kind === 'unprofiled' ? ' (unprofiled)' : ''}
+              </td>
               <td>{r.kind === 'human' ? 'human' : r.agent}</td>
               <td>{r.model ?? '–'}</td>
               <td>{r.space}</td>
