@@ -10,15 +10,16 @@ import path from 'node:path';
 import { z } from 'zod';
 import { scanRuns, scanRunsAndSuites } from '../store/run-library.ts';
 import type { RunMeta } from '../store/run-store.ts';
-import { isScoredRun, leaderboardRows, type LeaderboardRow } from '../store/leaderboard.ts';
+import { isScoredRun, leaderboardRows } from '../store/leaderboard.ts';
+import { titleOf } from '../store/run-title.ts';
 import { loadCatalog, type ProfileCatalog } from '../profiles/registry.ts';
-import { CATEGORIES, TIERS } from '../profiles/schema.ts';
+import { gameverseTables, latencyComparisons } from './gameverse.ts';
 import { readIdc } from '../reflection/idc-files.ts';
 import { mean } from '../util/time.ts';
 import { INGVP_SETTINGS } from '../ingvp/settings.ts';
 import { tableOf, type LevelRow } from '../ingvp/table.ts';
 import { INGVP_GAME_IDS } from '../../games/ingvp/games.ts';
-import type { GameverseRow, Player, ReportData, Stat } from './model.ts';
+import type { ReportData } from './model.ts';
 
 export interface ReportOptions {
   /** Profiles for games whose runs do not name their category and tier (default: the shipped ones). */
@@ -27,7 +28,7 @@ export interface ReportOptions {
 }
 
 const r2 = (n: number) => Math.round(n * 100) / 100;
-const LATENCY_ORDER = ['stop', 'slow', 'normal', 'lcrt'];
+const orderIn = (list: readonly string[], v: string) => list.indexOf(v);
 
 export function buildReport(root: string, opts: ReportOptions = {}): ReportData {
   const dir = path.resolve(root);
@@ -40,142 +41,24 @@ export function buildReport(root: string, opts: ReportOptions = {}): ReportData 
   const catalog = opts.catalog ?? loadCatalog();
   const ingvp = ingvpTable(ingvpMetas, warnings);
   const counted = played.filter(isScoredRun).length + ingvp.counted;
+  const gameverse = gameverseTables(board, catalog);
+  for (const g of gameverse.games)
+    if (g.profile_versions > 1)
+      warnings.push(
+        `${g.title} (${g.id}): its runs followed ${g.profile_versions} versions of the profile (run.json's profile.hash differs); their scores are pooled in one column`,
+      );
   return {
     generated: (opts.now ?? new Date()).toISOString(),
     runs_dir: dir,
     runs: { counted, left_out: metas.length - counted, damaged },
     warnings,
-    gameverse: gameverse(board, played, catalog),
+    gameverse,
     ingvp: ingvp.rows,
+    ingvp_main: ingvpMain(ingvp.rows),
     idc: idcCurves(dir, warnings),
     latency: latencyComparisons(board),
     cost: costRows(played),
   };
-}
-
-// ─── GameVerse ──────────────────────────────────────────────────────────────────────────────
-
-function playerOf(r: LeaderboardRow): Player {
-  const baseline =
-    r.player === 'random' || r.player === 'human-rookie' || r.player === 'human-expert' ? r.player : null;
-  const label =
-    baseline === 'random'
-      ? 'Random'
-      : baseline === 'human-rookie'
-        ? 'Human Rookie'
-        : baseline === 'human-expert'
-          ? 'Human Expert'
-          : r.model
-            ? r.player === 'vlm'
-              ? r.model
-              : `${r.model} (${r.player})`
-            : r.player === 'solver'
-              ? 'Solver'
-              : r.player;
-  return {
-    player: r.player,
-    model: r.model,
-    vr: r.vr,
-    lessons: r.lessons,
-    space: r.space,
-    latency: r.latency,
-    label,
-    baseline,
-  };
-}
-
-const playerKey = (p: Omit<Player, 'label' | 'baseline'>) =>
-  [p.player, p.model ?? '', p.vr, p.lessons ?? '', p.space, p.latency].join('|');
-const statOf = (r: LeaderboardRow): Stat => ({ mean: r.mean, std: r.std, n: r.episodes, runs: r.runs });
-
-/** Random, the human expert and the rookie first (as in GameVerse's Tab. 3), then agents by name; VR = No before Yes. */
-function comparePlayers(a: Player, b: Player): number {
-  const rank = (p: Player) => (p.baseline ? ['random', 'human-expert', 'human-rookie'].indexOf(p.baseline) : 3);
-  const vr = { No: 0, Yes: 1, '—': 2 };
-  return (
-    rank(a) - rank(b) ||
-    a.label.localeCompare(b.label) ||
-    a.space.localeCompare(b.space) ||
-    a.latency.localeCompare(b.latency) ||
-    vr[a.vr] - vr[b.vr] ||
-    (a.lessons ?? '').localeCompare(b.lessons ?? '')
-  );
-}
-
-function gameInfo(id: string, metas: RunMeta[], catalog: ProfileCatalog) {
-  const recorded = metas.find((m) => m.game === id && m.profile)?.profile as Record<string, unknown> | undefined;
-  const shipped = catalog.entries.find((e) => e.profile.id === id || e.profile.builtin === id)?.profile;
-  const str = (v: unknown) => (typeof v === 'string' ? v : null);
-  return {
-    id,
-    title: str(recorded?.title) ?? shipped?.title ?? id,
-    category: str(recorded?.category) ?? shipped?.category ?? null,
-    tier: str(recorded?.tier) ?? shipped?.tier ?? null,
-  };
-}
-
-const orderIn = (list: readonly string[], v: string | null) => (v === null ? list.length : list.indexOf(v));
-
-function gameverse(board: LeaderboardRow[], metas: RunMeta[], catalog: ProfileCatalog): ReportData['gameverse'] {
-  const games = [...new Set(board.map((r) => r.game))]
-    .map((id) => gameInfo(id, metas, catalog))
-    .sort(
-      (a, b) =>
-        orderIn(CATEGORIES, a.category) - orderIn(CATEGORIES, b.category) ||
-        orderIn(TIERS, a.tier) - orderIn(TIERS, b.tier) ||
-        a.id.localeCompare(b.id),
-    );
-  const byKey = new Map<string, GameverseRow>();
-  for (const r of board) {
-    const p = playerOf(r);
-    const row = byKey.get(playerKey(p)) ?? { ...p, cells: {} };
-    row.cells[r.game] = statOf(r);
-    byKey.set(playerKey(p), row);
-  }
-  const rows = [...byKey.values()].sort(comparePlayers);
-
-  const gains: ReportData['gameverse']['gains'] = [];
-  for (const yes of rows.filter((r) => r.vr === 'Yes')) {
-    const no = byKey.get(playerKey({ ...yes, vr: 'No', lessons: null }));
-    if (!no) continue;
-    for (const g of games) {
-      const y = yes.cells[g.id];
-      const n = no.cells[g.id];
-      if (!y || !n) continue;
-      const { vr: _vr, cells: _cells, ...who } = yes;
-      gains.push({ ...who, game: g.id, no: n, yes: y, gain: r2(y.mean - n.mean) });
-    }
-  }
-
-  const grouped = (field: 'category' | 'tier', order: readonly string[]) =>
-    rows.flatMap(({ cells, ...p }) =>
-      order.flatMap((group) => {
-        const means = games.filter((g) => g[field] === group && cells[g.id]).map((g) => cells[g.id]!.mean);
-        return means.length ? [{ ...p, group, mean: r2(mean(means)), games: means.length }] : [];
-      }),
-    );
-  return { games, rows, gains, by_category: grouped('category', CATEGORIES), by_tier: grouped('tier', TIERS) };
-}
-
-/** The same game and player under two or more latency modes. */
-function latencyComparisons(board: LeaderboardRow[]): ReportData['latency'] {
-  const groups = new Map<string, { row: LeaderboardRow; modes: ReportData['latency'][number]['modes'] }>();
-  for (const r of board) {
-    const key = [r.game, playerKey({ ...playerOf(r), latency: '' })].join('|');
-    const g = groups.get(key) ?? { row: r, modes: [] };
-    g.modes.push({ latency: r.latency, ...statOf(r) });
-    groups.set(key, g);
-  }
-  return [...groups.values()]
-    .filter((g) => g.modes.length > 1)
-    .map(({ row, modes }) => {
-      const { latency: _l, ...p } = playerOf(row);
-      return {
-        ...p,
-        game: row.game,
-        modes: modes.sort((a, b) => orderIn(LATENCY_ORDER, a.latency) - orderIn(LATENCY_ORDER, b.latency)),
-      };
-    });
 }
 
 /** Tokens and money per score point, per game × player × model, over the runs that called a model. */
@@ -183,7 +66,7 @@ function costRows(metas: RunMeta[]): ReportData['cost'] {
   const groups = new Map<string, RunMeta[]>();
   for (const m of metas) {
     if (!isScoredRun(m) || m.totals.tokens_in + m.totals.tokens_out === 0) continue;
-    const key = [m.game, m.agent, m.model ?? ''].join('|');
+    const key = [titleOf(m).id, m.agent, m.model ?? ''].join('|');
     groups.set(key, [...(groups.get(key) ?? []), m]);
   }
   return [...groups.values()]
@@ -195,7 +78,7 @@ function costRows(metas: RunMeta[]): ReportData['cost'] {
       const costs = runs.map((m) => m.totals.cost_usd).filter((c): c is number => c !== null);
       const cost = costs.length ? costs.reduce((a, b) => a + b, 0) : null;
       return {
-        game: runs[0]!.game!,
+        game: titleOf(runs[0]!).id,
         player: runs[0]!.agent,
         model: runs[0]!.model,
         runs: runs.length,
@@ -298,6 +181,33 @@ function ingvpTable(metas: RunMeta[], warnings: string[]): { rows: ReportData['i
   return { rows, counted };
 }
 
+/**
+ * ING-VP's Table 1: per player, one row per metric over every game pooled (the suite's "all"
+ * cells), a cell per setting, and Overall = the mean over the settings played (six in the paper).
+ */
+function ingvpMain(rows: ReportData['ingvp']): ReportData['ingvp_main'] {
+  const out: ReportData['ingvp_main'] = [];
+  const pooled = rows.filter((r) => r.game === 'all');
+  const players = [...new Map(pooled.map((r) => [`${r.player}|${r.model ?? ''}`, r])).values()];
+  for (const p of players) {
+    const mine = pooled.filter((r) => r.player === p.player && r.model === p.model);
+    for (const metric of ['accuracy', 'completion', 'efficiency'] as const) {
+      const cells = Object.fromEntries(mine.map((r) => [r.setting, r[metric]]));
+      const values = Object.values(cells);
+      out.push({
+        player: p.player,
+        model: p.model,
+        label: p.label,
+        metric,
+        cells,
+        overall: r2(mean(values)),
+        settings: values.length,
+      });
+    }
+  }
+  return out;
+}
+
 // ─── IDC ────────────────────────────────────────────────────────────────────────────────────
 
 /** Every Improvement Dynamics Curve folder (one holding idc.json) directly in the runs folder. */
@@ -312,7 +222,7 @@ function idcCurves(root: string, warnings: string[]): ReportData['idc'] {
       const first = scanRuns(dir).runs[0]?.meta;
       curves.push({
         id: d.name,
-        game: first?.game ?? null,
+        game: first ? titleOf(first).id : null,
         model: first?.model ?? null,
         curve: result.curve,
         best_round: result.best_round,

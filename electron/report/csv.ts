@@ -38,12 +38,71 @@ export function reportCsv(d: ReportData): Record<string, string> {
   const games = new Map(d.gameverse.games.map((g) => [g.id, g]));
   return {
     'gameverse.csv': csv(
-      ['game', 'title', 'category', 'tier', ...WHO, 'mean', 'std', 'n', 'runs'],
+      ['game', 'title', 'kind', 'category', 'tier', ...WHO, 'mean', 'std', 'n', 'runs', 'avg_rank'],
       d.gameverse.rows.flatMap((r) =>
         Object.entries(r.cells).map(([game, s]) => {
           const g = games.get(game);
-          return [game, g?.title, g?.category, g?.tier, ...whoCells(r), s.mean, s.std, s.n, s.runs];
+          return [
+            game,
+            g?.title,
+            g?.kind,
+            g?.category,
+            g?.tier,
+            ...whoCells(r),
+            s.mean,
+            s.std,
+            s.n,
+            s.runs,
+            r.avg_rank,
+          ];
         }),
+      ),
+    ),
+    'paired.csv': csv(
+      ['game', 'player', 'label', 'model', 'vr', 'lessons', 'latency', 'space', 'mean', 'std', 'n', 'runs'],
+      d.gameverse.paired.rows.flatMap((r) =>
+        Object.entries(r.cells).flatMap(([game, pair]) =>
+          (['gui', 'semantic'] as const).flatMap((space) => {
+            const s = pair[space];
+            return s
+              ? [[game, r.player, r.label, r.model, r.vr, r.lessons, r.latency, space, s.mean, s.std, s.n, s.runs]]
+              : [];
+          }),
+        ),
+      ),
+    ),
+    'reflection.csv': csv(
+      ['player', 'label', 'model', 'latency', 'mode', 'game', 'mean', 'std', 'n', 'runs', 'row_mean', 'row_titles'],
+      d.gameverse.reflection.rows.flatMap((r) =>
+        Object.entries(r.cells).map(([game, s]) => [
+          r.player,
+          r.label,
+          r.model,
+          r.latency,
+          r.mode,
+          game,
+          s.mean,
+          s.std,
+          s.n,
+          s.runs,
+          r.mean,
+          r.titles,
+        ]),
+      ),
+    ),
+    'ingvp-main.csv': csv(
+      ['player', 'label', 'model', 'metric', 'setting', 'value', 'overall', 'settings'],
+      d.ingvp_main.flatMap((r) =>
+        Object.entries(r.cells).map(([setting, v]) => [
+          r.player,
+          r.label,
+          r.model,
+          r.metric,
+          setting,
+          v,
+          r.overall,
+          r.settings,
+        ]),
       ),
     ),
     'gains.csv': csv(
@@ -113,7 +172,7 @@ export function reportCsv(d: ReportData): Record<string, string> {
       d.idc.flatMap((c) => c.curve.map((m, i) => [c.id, c.game, c.model, i, m, c.best_round, c.transfer_mean])),
     ),
     'latency.csv': csv(
-      ['game', ...WHO, 'mean', 'std', 'n', 'runs'],
+      ['game', ...WHO, 'mean', 'std', 'n', 'runs', 'change_vs_stop'],
       d.latency.flatMap((l) =>
         l.modes.map((m) => [
           l.game,
@@ -128,6 +187,7 @@ export function reportCsv(d: ReportData): Record<string, string> {
           m.std,
           m.n,
           m.runs,
+          m.change_vs_stop,
         ]),
       ),
     ),

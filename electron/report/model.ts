@@ -27,16 +27,46 @@ export const PlayerSchema = z.object({
 });
 export type Player = z.output<typeof PlayerSchema>;
 
+/** A title (a column of the tables): a built-in game, a window's profile, or an unprofiled window. */
 export const GameInfoSchema = z.object({
   id: z.string(),
   title: z.string(),
+  kind: z.enum(['builtin', 'profile', 'unprofiled']),
   category: z.string().nullable(),
   tier: z.string().nullable(),
+  /** One of GameVerse's fifteen titles (Table 3's columns, in the paper's order). */
+  paper: z.boolean(),
+  /** Distinct versions of its profile among the counted runs; more than one is flagged in warnings. */
+  profile_versions: z.number().int().nonnegative(),
 });
 
 export const GameverseRowSchema = PlayerSchema.extend({
-  /** One cell per game the row played, keyed by game id. */
+  /** One cell per title the row played, keyed by title id. */
   cells: z.record(z.string(), StatSchema),
+  /**
+   * GameVerse's Avg Rank: in each title, the rows of the same action space ranked by mean (1 =
+   * best; tied means share the mean of their positions), averaged over the titles the row played.
+   */
+  avg_rank: num.nullable(),
+});
+
+/** Table 4's shape: one row per player × VR, a GUI and a semantic cell per title. */
+export const PairedRowSchema = PlayerSchema.omit({ space: true }).extend({
+  cells: z.record(z.string(), z.object({ gui: StatSchema.nullable(), semantic: StatSchema.nullable() })),
+});
+
+/** Table 5's shape: one row per model × reflection mode (semantic space), the per-title scores and their mean. */
+export const ReflectionRowSchema = z.object({
+  player: z.string(),
+  model: z.string().nullable(),
+  label: z.string(),
+  latency: z.string(),
+  /** No, Self-F, Self-T, Self, Other (and Edited / Given for lessons a person wrote or gave). */
+  mode: z.string(),
+  cells: z.record(z.string(), StatSchema),
+  /** The mean of the row's title means (the paper's Avg), over `titles` of them. */
+  mean: num,
+  titles: z.number().int(),
 });
 export type GameverseRow = z.output<typeof GameverseRowSchema>;
 
@@ -86,7 +116,22 @@ export const IdcCurveSchema = z.object({
 
 export const LatencyComparisonSchema = PlayerSchema.omit({ latency: true }).extend({
   game: z.string(),
-  modes: z.array(StatSchema.extend({ latency: z.string() })),
+  /** Each mode's score, and its change against stop (points; null for stop itself or when stop was not played). */
+  modes: z.array(StatSchema.extend({ latency: z.string(), change_vs_stop: num.nullable() })),
+});
+
+/**
+ * ING-VP's Table 1 shape: one row per player × metric over every game pooled, a cell per
+ * setting, and Overall = the mean of the six settings (over those played, `settings` of them).
+ */
+export const IngvpMainRowSchema = z.object({
+  player: z.string(),
+  model: z.string().nullable(),
+  label: z.string(),
+  metric: z.enum(['accuracy', 'completion', 'efficiency']),
+  cells: z.record(z.string(), num),
+  overall: num,
+  settings: z.number().int(),
 });
 
 export const CostRowSchema = z.object({
@@ -117,8 +162,13 @@ export const ReportDataSchema = z.object({
     gains: z.array(GainSchema),
     by_category: z.array(GroupRowSchema),
     by_tier: z.array(GroupRowSchema),
+    /** Table 4: titles played in the semantic space, GUI beside semantic. */
+    paired: z.object({ games: z.array(z.string()), rows: z.array(PairedRowSchema) }),
+    /** Table 5: reflection modes in the semantic space. */
+    reflection: z.object({ games: z.array(z.string()), rows: z.array(ReflectionRowSchema) }),
   }),
   ingvp: z.array(IngvpRowSchema),
+  ingvp_main: z.array(IngvpMainRowSchema),
   idc: z.array(IdcCurveSchema),
   latency: z.array(LatencyComparisonSchema),
   cost: z.array(CostRowSchema),

@@ -40,15 +40,45 @@ export function reportView(data: ReportData): ReportView {
   return { data, tables: reportTables(data), charts: reportCharts(data) };
 }
 
+type Title = ReportData['gameverse']['games'][number];
+const catOf = (c: string | null) => (c ? (CATEGORY_NAMES[c] ?? c) : 'no category');
+/** A title's column header: its name and tier (an unprofiled window says so). */
+const titleLabel = (g: Title) =>
+  g.kind === 'unprofiled'
+    ? `${g.title} (unprofiled window)`
+    : `${g.title} (${g.tier ? (TIER_NAMES[g.tier] ?? g.tier) : '–'})`;
+/** Header groups: the leading columns, then each run of titles of one category. */
+function categoryGroups(lead: number, games: Title[], span = 1, tail = 0): { label: string; span: number }[] {
+  const groups: { label: string; span: number }[] = [{ label: '', span: lead }];
+  for (const g of games) {
+    const last = groups.at(-1)!;
+    if (groups.length > 1 && last.label === catOf(g.category)) last.span += span;
+    else groups.push({ label: catOf(g.category), span });
+  }
+  if (tail) groups.push({ label: '', span: tail });
+  return groups;
+}
+const signed = (n: number) => `${n >= 0 ? '+' : ''}${fix(n)}`;
+const INGVP_MODALITIES = [
+  { label: 'Image-text', settings: ['multi-step-image', 'multi-step-image-history', 'one-step-image'] },
+  { label: 'Text-only', settings: ['multi-step-text', 'multi-step-text-history', 'one-step-text'] },
+];
+const INGVP_SETTING_NAMES: Record<string, string> = {
+  'multi-step-image': 'Multi-step w/o history',
+  'multi-step-image-history': 'Multi-step w/ history',
+  'one-step-image': 'One-step',
+  'multi-step-text': 'Multi-step w/o history',
+  'multi-step-text-history': 'Multi-step w/ history',
+  'one-step-text': 'One-step',
+};
+const METRIC_NAMES = { accuracy: 'Acc.', completion: 'Comp.', efficiency: 'Eff.' } as const;
+
 export function reportTables(d: ReportData): ReportTable[] {
   const gv = d.gameverse;
-  const catOf = (c: string | null) => (c ? (CATEGORY_NAMES[c] ?? c) : 'no category');
-  const groups: { label: string; span: number }[] = [{ label: '', span: WHO_COLUMNS.length }];
-  for (const g of gv.games) {
-    const last = groups.at(-1)!;
-    if (groups.length > 1 && last.label === catOf(g.category)) last.span++;
-    else groups.push({ label: catOf(g.category), span: 1 });
-  }
+  const gui = gv.rows.filter((r) => r.space === 'gui');
+  const byId = new Map(gv.games.map((g) => [g.id, g]));
+  const paired = gv.paired.games.map((id) => byId.get(id)!);
+  const reflected = gv.reflection.games.map((id) => byId.get(id)!);
   const pivot = (
     id: string,
     title: string,
@@ -75,16 +105,68 @@ export function reportTables(d: ReportData): ReportTable[] {
   return [
     {
       id: 'gameverse',
-      title: 'GameVerse: game × player',
-      note: 'Mean ± sample std over trials on 0–100 (trials in brackets), completed runs only; games grouped by cognitive category, tier under each game. VR = Yes: played with lessons from reflection (a rookie: after the tutorial); — : a human expert.',
-      groups,
+      title: 'GameVerse Table 3: title × player, GUI actions',
+      note: 'Mean ± sample std over trials on 0–100 (trials in brackets), completed runs only. GameVerse’s fifteen titles in the paper’s order, then the other titles played (a window’s profile; an unprofiled window apart, under its window title); grouped by cognitive category, tier under each title. VR = Yes: played with lessons from reflection (a rookie: after the tutorial); — : a human expert. Avg Rank: in each title the rows are ranked by mean (1 = best, ties share the mean of their places), averaged over the titles a row played.',
+      groups: categoryGroups(WHO_COLUMNS.length, gv.games, 1, 1),
       columns: [
         ...WHO_COLUMNS,
-        ...gv.games.map((g) => ({ key: g.id, label: `${g.title} (${g.tier ? (TIER_NAMES[g.tier] ?? g.tier) : '–'})` })),
+        ...gv.games.map((g) => ({ key: g.id, label: titleLabel(g) })),
+        { key: 'avg_rank', label: 'Avg Rank' },
       ],
-      rows: gv.rows.map((r) => ({
+      rows: gui.map((r) => ({
         ...who(r),
         ...Object.fromEntries(gv.games.map((g) => [g.id, r.cells[g.id] ? statText(r.cells[g.id]!) : null])),
+        avg_rank: r.avg_rank === null ? null : fix(r.avg_rank),
+      })),
+      empty: NO_RUNS,
+    },
+    {
+      id: 'paired',
+      title: 'GameVerse Table 4: GUI vs semantic actions',
+      note: 'The titles played in the semantic space, the same player’s GUI and semantic cells side by side (mean ± std (trials)). A person plays with GUI input only.',
+      groups: categoryGroups(3, paired, 2),
+      columns: [
+        { key: 'player', label: 'Player' },
+        { key: 'vr', label: 'VR' },
+        { key: 'latency', label: 'Latency' },
+        ...paired.flatMap((g) => [
+          { key: `${g.id}:gui`, label: `${g.title} GUI` },
+          { key: `${g.id}:semantic`, label: `${g.title} Semantic` },
+        ]),
+      ],
+      rows: gv.paired.rows.map((r) => ({
+        player: r.label,
+        vr: vrText(r),
+        latency: r.latency,
+        ...Object.fromEntries(
+          paired.flatMap((g) => {
+            const c = r.cells[g.id];
+            return [
+              [`${g.id}:gui`, c?.gui ? statText(c.gui) : null],
+              [`${g.id}:semantic`, c?.semantic ? statText(c.semantic) : null],
+            ];
+          }),
+        ),
+      })),
+      empty: NO_RUNS,
+    },
+    {
+      id: 'reflection',
+      title: 'GameVerse Table 5: reflection modes, semantic actions',
+      note: 'One row per model and reflection mode: No, Self-F (own failures), Self-T (tutorial), Self (both), Other (another model’s lessons); Avg = the mean of the row’s title means (titles in brackets when it played fewer than all).',
+      columns: [
+        { key: 'player', label: 'Model' },
+        { key: 'mode', label: 'VR' },
+        { key: 'latency', label: 'Latency' },
+        ...reflected.map((g) => ({ key: g.id, label: g.title })),
+        { key: 'avg', label: 'Avg' },
+      ],
+      rows: gv.reflection.rows.map((r) => ({
+        player: r.label,
+        mode: r.mode,
+        latency: r.latency,
+        ...Object.fromEntries(reflected.map((g) => [g.id, r.cells[g.id] ? statText(r.cells[g.id]!) : null])),
+        avg: r.titles < reflected.length ? `${fix(r.mean)} (${r.titles})` : fix(r.mean),
       })),
       empty: NO_RUNS,
     },
@@ -110,12 +192,40 @@ export function reportTables(d: ReportData): ReportTable[] {
         latency: g.latency,
         no: statText(g.no),
         yes: statText(g.yes),
-        gain: `${g.gain >= 0 ? '+' : ''}${fix(g.gain)}`,
+        gain: signed(g.gain),
       })),
       empty: NO_RUNS,
     },
     pivot('categories', 'By cognitive category', gv.by_category, CATEGORY_NAMES),
     pivot('tiers', 'By tier', gv.by_tier, TIER_NAMES),
+    {
+      id: 'ingvp-main',
+      title: 'ING-VP Table 1: player × metric over every game',
+      note: 'Over each player’s level runs of every game, in %: Acc. = levels solved, Comp. = mean completion degree, Eff. = mean over levels of changed / all actions. Overall = the mean of the six settings (of those played, in brackets, when fewer).',
+      groups: [
+        { label: '', span: 2 },
+        ...INGVP_MODALITIES.map((m) => ({ label: m.label, span: m.settings.length })),
+        { label: '', span: 1 },
+      ],
+      columns: [
+        { key: 'player', label: 'Model' },
+        { key: 'metric', label: 'Metric' },
+        ...INGVP_MODALITIES.flatMap((m) => m.settings.map((s) => ({ key: s, label: INGVP_SETTING_NAMES[s]! }))),
+        { key: 'overall', label: 'Overall' },
+      ],
+      rows: d.ingvp_main.map((r) => ({
+        player: r.label,
+        metric: METRIC_NAMES[r.metric],
+        ...Object.fromEntries(
+          INGVP_MODALITIES.flatMap((m) => m.settings).map((s) => [
+            s,
+            r.cells[s] === undefined ? null : fix2(r.cells[s]!),
+          ]),
+        ),
+        overall: r.settings < 6 ? `${fix2(r.overall)} (${r.settings})` : fix2(r.overall),
+      })),
+      empty: NO_RUNS,
+    },
     {
       id: 'ingvp',
       title: 'ING-VP: game × setting × player',
@@ -171,20 +281,28 @@ export function reportTables(d: ReportData): ReportTable[] {
       return {
         id: 'latency',
         title: 'Latency modes',
-        note: 'The same game and player under different latency modes: mean ± std (trials).',
+        note: 'The same title and player under different latency modes: mean ± std (trials), and the change against stop in points.',
         columns: [
           { key: 'game', label: 'Game' },
           { key: 'player', label: 'Player' },
           { key: 'vr', label: 'VR' },
           { key: 'space', label: 'Action space' },
-          ...modes.map((m) => ({ key: m, label: m })),
+          ...modes.flatMap((m) => [
+            { key: m, label: m },
+            ...(m === 'stop' || !modes.includes('stop') ? [] : [{ key: `${m}:change`, label: `${m} − stop` }]),
+          ]),
         ],
         rows: d.latency.map((l) => ({
           game: l.game,
           player: l.label,
           vr: vrText(l),
           space: l.space,
-          ...Object.fromEntries(l.modes.map((m) => [m.latency, statText(m)])),
+          ...Object.fromEntries(
+            l.modes.flatMap((m) => [
+              [m.latency, statText(m)],
+              ...(m.change_vs_stop === null ? [] : [[`${m.latency}:change`, signed(m.change_vs_stop)]]),
+            ]),
+          ),
         })),
         empty: NO_RUNS,
       };
@@ -272,17 +390,18 @@ export function reportCharts(d: ReportData): ReportChart[] {
   const charts: ReportChart[] = [];
   const gv = d.gameverse;
   if (gv.rows.length) {
-    const title = 'Mean ± std per game (0–100)';
+    const title = 'Mean ± std per title (0–100)';
+    const played = gv.games.filter((g) => gv.rows.some((r) => r.cells[g.id]));
     charts.push({
       id: 'gameverse-bars',
       title,
       section: 'gameverse',
       config: meanStdBars(
         title,
-        gv.games.map((g) => g.title),
+        played.map((g) => g.title),
         gv.rows.map((r) => ({
           label: [r.label, r.vr === '—' ? '' : `VR ${vrText(r)}`, r.space, r.latency].filter(Boolean).join(' · '),
-          stats: gv.games.map((g) => r.cells[g.id]),
+          stats: played.map((g) => r.cells[g.id]),
         })),
         100,
       ),

@@ -52,7 +52,7 @@ describe('the report', () => {
     });
     const csv = reportCsv(buildReport(root))['gameverse.csv']!.split('\r\n');
     expect(csv[1]).toBe(
-      `tictactoe,Tic-Tac-Toe,markov-grid,easy,vlm,"'=HYPERLINK(""http://x"",""y""), z","'=HYPERLINK(""http://x"",""y""), z",No,,gui,normal,50,14.14,2,1`,
+      `tictactoe,Tic-Tac-Toe,builtin,markov-grid,easy,vlm,"'=HYPERLINK(""http://x"",""y""), z","'=HYPERLINK(""http://x"",""y""), z",No,,gui,normal,50,14.14,2,1,1`,
     );
   });
 
@@ -80,7 +80,7 @@ describe('the report', () => {
     const empty = reportTables(data)
       .filter((t) => !t.rows.length)
       .map((t) => t.id);
-    expect(empty).toEqual(['gains', 'ingvp', 'idc', 'latency', 'cost']);
+    expect(empty).toEqual(['paired', 'reflection', 'gains', 'ingvp-main', 'ingvp', 'idc', 'latency', 'cost']);
   });
 
   it('reads ING-VP level runs from the suite folders in the runs folder, one level deep, and none through a symlink', () => {

@@ -1,0 +1,280 @@
+/**
+ * GameVerse's tables from the leaderboard's rows (completed runs, VR = No / Yes / —, human
+ * stages), each in the paper's shape:
+ * - Table 3: title × player in the GUI space, GameVerse's fifteen titles first in the paper's
+ *   order (empty columns included), then every other title played (a user's profile, an
+ *   unprofiled window) by category and tier; the Random / Human Expert / Human Rookie rows first;
+ *   the Avg Rank column.
+ * - Table 4: GUI beside semantic for each title played in the semantic space.
+ * - Table 5: one row per model × reflection mode in the semantic space, with the mean of its titles.
+ * - the latency comparison, with each mode's change against stop.
+ * Titles are keyed as store/run-title.ts keys them; categories and tiers come from the runs'
+ * profile records, else the shipped profiles.
+ */
+import type { LeaderboardRow } from '../store/leaderboard.ts';
+import type { ProfileCatalog } from '../profiles/registry.ts';
+import { CATEGORIES, TIERS } from '../profiles/schema.ts';
+import { mean } from '../util/time.ts';
+import type { GameverseRow, Player, ReportData, Stat } from './model.ts';
+
+/** GameVerse's fifteen titles, as Table 3 lists them (by category: Markov grid … real-time non-linear; by tier). */
+export const GAMEVERSE_TITLES = [
+  'tictactoe',
+  'baba-is-you',
+  '2048',
+  'maze',
+  'angry-birds',
+  'slay-the-spire',
+  'ace-attorney',
+  'civilization-vi',
+  'scene-investigators',
+  'snake',
+  'plants-vs-zombies',
+  'forza-horizon-5',
+  'mini-metro',
+  'genshin-impact',
+  'red-dead-redemption-2',
+] as const;
+
+const r2 = (n: number) => Math.round(n * 100) / 100;
+const LATENCY_ORDER = ['stop', 'slow', 'normal', 'lcrt'];
+const orderIn = (list: readonly string[], v: string | null) => (v === null ? list.length : list.indexOf(v));
+
+export function playerOf(r: LeaderboardRow): Player {
+  const baseline =
+    r.player === 'random' || r.player === 'human-rookie' || r.player === 'human-expert' ? r.player : null;
+  const label =
+    baseline === 'random'
+      ? 'Random'
+      : baseline === 'human-rookie'
+        ? 'Human Rookie'
+        : baseline === 'human-expert'
+          ? 'Human Expert'
+          : r.model
+            ? r.player === 'vlm'
+              ? r.model
+              : `${r.model} (${r.player})`
+            : r.player === 'solver'
+              ? 'Solver'
+              : r.player;
+  return {
+    player: r.player,
+    model: r.model,
+    vr: r.vr,
+    lessons: r.lessons,
+    space: r.space,
+    latency: r.latency,
+    label,
+    baseline,
+  };
+}
+
+export const playerKey = (p: Omit<Player, 'label' | 'baseline'>) =>
+  [p.player, p.model ?? '', p.vr, p.lessons ?? '', p.space, p.latency].join('|');
+const statOf = (r: LeaderboardRow): Stat => ({ mean: r.mean, std: r.std, n: r.episodes, runs: r.runs });
+
+/** Random, the human expert and the rookie first (as in GameVerse's Tab. 3), then agents by name; VR = No before Yes. */
+function comparePlayers(a: Player, b: Player): number {
+  const rank = (p: Player) => (p.baseline ? ['random', 'human-expert', 'human-rookie'].indexOf(p.baseline) : 3);
+  const vr = { No: 0, Yes: 1, '—': 2 };
+  return (
+    rank(a) - rank(b) ||
+    a.label.localeCompare(b.label) ||
+    a.space.localeCompare(b.space) ||
+    a.latency.localeCompare(b.latency) ||
+    vr[a.vr] - vr[b.vr] ||
+    (a.lessons ?? '').localeCompare(b.lessons ?? '')
+  );
+}
+
+type GameInfo = ReportData['gameverse']['games'][number];
+
+/** Every title of the tables: the paper's fifteen in its order, then the others played. */
+function titles(board: LeaderboardRow[], catalog: ProfileCatalog): GameInfo[] {
+  const shipped = (id: string) => catalog.entries.find((e) => e.profile.id === id || e.profile.builtin === id)?.profile;
+  const info = (id: string): GameInfo => {
+    const played = board.filter((r) => r.game === id);
+    const row = played[0];
+    const p = shipped(id);
+    return {
+      id,
+      title: row?.title ?? p?.title ?? id,
+      kind: row?.kind ?? (p?.builtin !== undefined ? 'builtin' : 'profile'),
+      category: row?.category ?? p?.category ?? null,
+      tier: row?.tier ?? p?.tier ?? null,
+      paper: (GAMEVERSE_TITLES as readonly string[]).includes(id),
+      profile_versions: Math.max(0, ...played.map((r) => r.profile_versions)),
+    };
+  };
+  const others = [...new Set(board.map((r) => r.game))]
+    .filter((id) => !(GAMEVERSE_TITLES as readonly string[]).includes(id))
+    .map(info)
+    .sort(
+      (a, b) =>
+        orderIn(CATEGORIES, a.category) - orderIn(CATEGORIES, b.category) ||
+        orderIn(TIERS, a.tier) - orderIn(TIERS, b.tier) ||
+        a.id.localeCompare(b.id),
+    );
+  return [...GAMEVERSE_TITLES.map(info), ...others];
+}
+
+/**
+ * GameVerse's Avg Rank, per row: in each title, the rows with a cell there (of the same action
+ * space) are ranked by mean, 1 = best; rows with equal means (to 0.01) share the mean of the
+ * positions they span. A row's Avg Rank is the mean of its ranks over the titles it played; a
+ * title it did not play is left out rather than ranked last.
+ */
+export function averageRanks(rows: { cells: Record<string, Stat> }[], games: string[]): (number | null)[] {
+  const ranks: number[][] = rows.map(() => []);
+  for (const g of games) {
+    const played = rows.flatMap((r, i) => (r.cells[g] ? [{ i, mean: r2(r.cells[g]!.mean) }] : []));
+    played.sort((a, b) => b.mean - a.mean);
+    for (let start = 0; start < played.length; ) {
+      let end = start;
+      while (end + 1 < played.length && played[end + 1]!.mean === played[start]!.mean) end++;
+      const shared = (start + 1 + end + 1) / 2;
+      for (let k = start; k <= end; k++) ranks[played[k]!.i]!.push(shared);
+      start = end + 1;
+    }
+  }
+  return ranks.map((r) => (r.length ? r2(mean(r)) : null));
+}
+
+/** GameVerse's reflection modes as Table 5 names them. */
+function reflectionMode(p: Pick<Player, 'vr' | 'lessons'>): string {
+  if (p.vr !== 'Yes') return 'No';
+  const names: Record<string, string> = {
+    'self-f': 'Self-F',
+    'self-t': 'Self-T',
+    self: 'Self',
+    other: 'Other',
+    edited: 'Edited',
+    given: 'Given',
+  };
+  return names[p.lessons ?? ''] ?? p.lessons ?? 'Yes';
+}
+
+export function gameverseTables(board: LeaderboardRow[], catalog: ProfileCatalog): ReportData['gameverse'] {
+  const games = titles(board, catalog);
+  const byKey = new Map<string, Omit<GameverseRow, 'avg_rank'>>();
+  for (const r of board) {
+    const p = playerOf(r);
+    const row = byKey.get(playerKey(p)) ?? { ...p, cells: {} };
+    row.cells[r.game] = statOf(r);
+    byKey.set(playerKey(p), row);
+  }
+  const unranked = [...byKey.values()].sort(comparePlayers);
+  const ids = games.map((g) => g.id);
+  const rankOf = new Map<object, number | null>();
+  for (const space of new Set(unranked.map((r) => r.space))) {
+    const same = unranked.filter((r) => r.space === space);
+    for (const [i, rank] of averageRanks(same, ids).entries()) rankOf.set(same[i]!, rank);
+  }
+  const rows: GameverseRow[] = unranked.map((r) => ({ ...r, avg_rank: rankOf.get(r) ?? null }));
+
+  const gains: ReportData['gameverse']['gains'] = [];
+  for (const yes of rows.filter((r) => r.vr === 'Yes')) {
+    const no = byKey.get(playerKey({ ...yes, vr: 'No', lessons: null }));
+    if (!no) continue;
+    for (const g of games) {
+      const y = yes.cells[g.id];
+      const n = no.cells[g.id];
+      if (!y || !n) continue;
+      const { vr: _vr, cells: _cells, avg_rank: _rank, ...who } = yes;
+      gains.push({ ...who, game: g.id, no: n, yes: y, gain: r2(y.mean - n.mean) });
+    }
+  }
+
+  const grouped = (field: 'category' | 'tier', order: readonly string[]) =>
+    rows.flatMap(({ cells, avg_rank: _rank, ...p }) =>
+      order.flatMap((group) => {
+        const means = games.filter((g) => g[field] === group && cells[g.id]).map((g) => cells[g.id]!.mean);
+        return means.length ? [{ ...p, group, mean: r2(mean(means)), games: means.length }] : [];
+      }),
+    );
+  return {
+    games,
+    rows,
+    gains,
+    by_category: grouped('category', CATEGORIES),
+    by_tier: grouped('tier', TIERS),
+    paired: pairedTable(rows, ids),
+    reflection: reflectionTable(rows, ids),
+  };
+}
+
+/** Table 4: the titles with a semantic cell; per player × VR (any space), its GUI and semantic cells there. */
+function pairedTable(rows: GameverseRow[], order: string[]): ReportData['gameverse']['paired'] {
+  const games = order.filter((g) => rows.some((r) => r.space === 'semantic' && r.cells[g]));
+  const byWho = new Map<string, ReportData['gameverse']['paired']['rows'][number]>();
+  for (const r of rows) {
+    if (r.space !== 'gui' && r.space !== 'semantic') continue;
+    if (!games.some((g) => r.cells[g])) continue;
+    const key = playerKey({ ...r, space: '' });
+    const { space: _s, cells, avg_rank: _rank, ...who } = r;
+    const row = byWho.get(key) ?? { ...who, cells: {} };
+    for (const g of games) {
+      if (!cells[g]) continue;
+      const pair = row.cells[g] ?? { gui: null, semantic: null };
+      pair[r.space] = cells[g]!;
+      row.cells[g] = pair;
+    }
+    byWho.set(key, row);
+  }
+  return { games, rows: [...byWho.values()] };
+}
+
+/** Table 5: model rows of the semantic space, one per reflection mode, with the mean of their title means. */
+function reflectionTable(rows: GameverseRow[], order: string[]): ReportData['gameverse']['reflection'] {
+  const semantic = rows.filter((r) => r.space === 'semantic' && r.model !== null);
+  const games = order.filter((g) => semantic.some((r) => r.cells[g]));
+  const modes = ['No', 'Self-F', 'Self-T', 'Self', 'Other', 'Edited', 'Given'];
+  const out = semantic.map((r) => {
+    const means = games.flatMap((g) => (r.cells[g] ? [r.cells[g]!.mean] : []));
+    return {
+      player: r.player,
+      model: r.model,
+      label: r.label,
+      latency: r.latency,
+      mode: reflectionMode(r),
+      cells: Object.fromEntries(games.flatMap((g) => (r.cells[g] ? [[g, r.cells[g]!]] : []))),
+      mean: r2(mean(means)),
+      titles: means.length,
+    };
+  });
+  out.sort(
+    (a, b) =>
+      a.label.localeCompare(b.label) ||
+      a.latency.localeCompare(b.latency) ||
+      orderIn(modes, a.mode) - orderIn(modes, b.mode),
+  );
+  return { games, rows: out };
+}
+
+/** The same title and player under two or more latency modes, each with its change against stop. */
+export function latencyComparisons(board: LeaderboardRow[]): ReportData['latency'] {
+  const groups = new Map<string, { row: LeaderboardRow; modes: LeaderboardRow[] }>();
+  for (const r of board) {
+    const key = [r.game, playerKey({ ...playerOf(r), latency: '' })].join('|');
+    const g = groups.get(key) ?? { row: r, modes: [] };
+    g.modes.push(r);
+    groups.set(key, g);
+  }
+  return [...groups.values()]
+    .filter((g) => g.modes.length > 1)
+    .map(({ row, modes }) => {
+      const { latency: _l, ...p } = playerOf(row);
+      const stop = modes.find((m) => m.latency === 'stop');
+      return {
+        ...p,
+        game: row.game,
+        modes: modes
+          .sort((a, b) => orderIn(LATENCY_ORDER, a.latency) - orderIn(LATENCY_ORDER, b.latency))
+          .map((m) => ({
+            latency: m.latency,
+            ...statOf(m),
+            change_vs_stop: stop && m !== stop ? r2(m.mean - stop.mean) : null,
+          })),
+      };
+    });
+}
