@@ -7,7 +7,8 @@
 // under Wine (test:windows). All suites run even after one fails; the exit code says whether
 // any did. `--only a,b` runs some of them (names as printed).
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nodeFloor } from '../bin/check-node.mjs';
@@ -86,18 +87,26 @@ if (unknown.length) {
 }
 
 ensureSystemPackages();
+// The vitest reporter lists failed tests here, to be repeated after the last suite's output.
+const failuresFile = path.join(mkdtempSync(path.join(tmpdir(), 'gp-test-')), 'failures.txt');
 const results = [];
 for (const [name, [cmd, ...args]] of SUITES) {
   if (only && !only.includes(name)) continue;
   const t0 = Date.now();
   say(`— ${name}: ${[cmd, ...args].join(' ')}`);
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
+  const r = spawnSync(cmd, args, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, GAMEPILOT_TEST_FAILURES: failuresFile },
+  });
   const ok = r.status === 0;
   results.push({ name, ok, s: Math.round((Date.now() - t0) / 1000) });
   // Without a build nothing after it tests what users run.
   if (!ok && name === 'build') break;
 }
 for (const r of results) say(`${r.ok ? 'passed' : 'FAILED'}  ${r.name} (${r.s} s)`);
+const failedTests = existsSync(failuresFile) ? readFileSync(failuresFile, 'utf8').trim() : '';
+if (failedTests) say(`failed tests:\n  ${failedTests.split('\n').join('\n  ')}`);
 const failed = results.filter((r) => !r.ok).length;
 process.stdout.write(`\nsuites: ${results.length - failed} passed, ${failed} failed\n`);
 process.exit(failed ? 1 : 0);

@@ -1,4 +1,11 @@
-/** Prints one plain closing line, `tests: N passed, N failed, N skipped`, for CI logs. */
+/**
+ * Prints one plain closing line, `tests: N passed, N failed, N skipped`, for CI logs. When
+ * GAMEPILOT_TEST_FAILURES names a file, each failed test (file › name: the first line of its
+ * error) is written there too, so `npm test` can repeat them after every other suite's output —
+ * where a CI log's tail shows them.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
 
 export default class SummaryReporter implements Reporter {
@@ -6,17 +13,28 @@ export default class SummaryReporter implements Reporter {
     let passed = 0;
     let failed = 0;
     let skipped = 0;
+    const failures: string[] = [];
+    const firstLine = (errors: readonly { message?: string }[] | undefined) =>
+      (errors?.[0]?.message ?? 'failed').split('\n')[0]!.slice(0, 300);
     for (const m of modules) {
+      const file = path.relative(process.cwd(), m.moduleId);
       for (const t of m.children.allTests()) {
-        const state = t.result().state;
-        if (state === 'passed') passed++;
-        else if (state === 'failed') failed++;
-        else skipped++;
+        const result = t.result();
+        if (result.state === 'passed') passed++;
+        else if (result.state === 'failed') {
+          failed++;
+          failures.push(`${file} › ${t.fullName}: ${firstLine(result.errors)}`);
+        } else skipped++;
       }
       // A file that failed outside its tests (an import, a beforeAll) counts once, even when
       // its tests only show as skipped.
-      if (m.state() === 'failed' && ![...m.children.allTests()].some((t) => t.result().state === 'failed')) failed++;
+      if (m.state() === 'failed' && ![...m.children.allTests()].some((t) => t.result().state === 'failed')) {
+        failed++;
+        failures.push(`${file}: ${firstLine(m.errors())}`);
+      }
     }
     process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+    const out = process.env.GAMEPILOT_TEST_FAILURES;
+    if (out) writeFileSync(out, failures.map((f) => `${f}\n`).join(''));
   }
 }
