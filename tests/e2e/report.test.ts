@@ -18,8 +18,9 @@ import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
 import { ROOT, runCli } from '../helpers/cli.ts';
 import { startUiShell, TEST_BROWSER_FLAGS } from '../helpers/web-ui.ts';
 import { ReportDataSchema } from '../../electron/report/model.ts';
+import { GAMEVERSE_TITLES } from '../../electron/report/gameverse.ts';
 
-const TABLES = ['gameverse', 'gains', 'categories', 'tiers', 'ingvp', 'idc', 'latency', 'cost'];
+const TABLES = ['gameverse', 'gains', 'categories', 'tiers', 'ingvp-main', 'ingvp', 'idc', 'latency', 'cost'];
 const EVIL_MODEL = 'evil-vlm</script><script>alert(1)</script>';
 const KEYS = ['left', 'down', 'right', 'up'];
 const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'report');
@@ -301,7 +302,13 @@ describe('gamepilot report', () => {
     // The JSON is the data model, valid against its schema.
     const data = ReportDataSchema.parse(JSON.parse(readFileSync(jsonFile, 'utf8')));
     expect(data.runs.damaged).toBe(1);
-    expect(data.gameverse.games.map((g) => [g.id, g.category, g.tier])).toEqual([
+    // Table 3's columns: GameVerse's fifteen titles in the paper's order, played or not.
+    expect(data.gameverse.games.map((g) => g.id)).toEqual([...GAMEVERSE_TITLES]);
+    expect(
+      data.gameverse.games
+        .filter((g) => data.gameverse.rows.some((r) => r.cells[g.id]))
+        .map((g) => [g.id, g.category, g.tier]),
+    ).toEqual([
       ['tictactoe', 'markov-grid', 'easy'],
       ['2048', 'markov-grid', 'hard'],
     ]);
@@ -348,6 +355,13 @@ describe('gamepilot report', () => {
       expectStat(row![c.game], c.scores, `${c.label} VR ${c.vr} ${c.game}`);
     }
     expect(gameverse.map((x) => x.player).slice(0, 4)).toEqual(['Random', 'Random', 'Human Expert', 'Human Rookie']);
+    // Avg Rank: the JSON's rank of each row, to one place, in the page's last column.
+    for (const [i, row] of gameverse.entries()) {
+      const rank = data.gameverse.rows.filter((r) => r.space === 'gui')[i]!.avg_rank!;
+      expect(rank).toBeGreaterThanOrEqual(1);
+      expect(rank).toBeLessThanOrEqual(gameverse.length);
+      expect(row.avg_rank).toBe(rank.toFixed(1));
+    }
     expect(gameverse.filter((x) => x.player === EVIL_MODEL)).toHaveLength(2);
 
     // VR gain: the model's Yes mean minus its No mean in 2048.
@@ -434,6 +448,22 @@ describe('gamepilot report', () => {
     ]);
     expect(ingvp.at(-1)).toMatchObject({ game: 'all', setting: 'multi-step-text', player: 'Solver' });
 
+    // ING-VP's Table 1: per player and metric, the suite's pooled ("all") cells, and Overall = their mean.
+    const main = await table('ingvp-main');
+    for (const [label, metric, key] of [
+      ['Solver', 'Acc.', 'accuracy'],
+      ['Random', 'Eff.', 'efficiency'],
+    ] as const) {
+      const row = main.find((x) => x.player === label && x.metric === metric)!;
+      const pooled = INGVP_SETTINGS.map(
+        (st) => suites.find((c) => c.label === label && c.game === 'all' && c.setting === st)![key],
+      );
+      for (const [i, st] of INGVP_SETTINGS.entries())
+        expect(row[st], `${label} ${metric} ${st}`).toBe(pooled[i]!.toFixed(2));
+      const overall = Math.round((pooled.reduce((a, b) => a + b, 0) / pooled.length) * 100) / 100;
+      expect(row.overall).toBe(`${overall.toFixed(2)} (2)`);
+    }
+
     // IDC: the curve of idc.json.
     const idcDir = readdirSync(runs).find((n) => n.includes('-idc-'))!;
     const curve = JSON.parse(readFileSync(path.join(runs, idcDir, 'idc.json'), 'utf8')).curve as number[];
@@ -485,10 +515,12 @@ describe('gamepilot report', () => {
 
     // The CSV files hold the same numbers, one row a cell.
     const csv = readFileSync(path.join(csvDir, 'gameverse.csv'), 'utf8').trim().split('\r\n');
-    expect(csv[0]).toBe('game,title,category,tier,player,label,model,vr,lessons,space,latency,mean,std,n,runs');
+    expect(csv[0]).toBe(
+      'game,title,kind,category,tier,player,label,model,vr,lessons,space,latency,mean,std,n,runs,avg_rank',
+    );
     expect(csv).toHaveLength(1 + cells.length);
-    const solverLine = csv.find((l) => l.startsWith('tictactoe,Tic-Tac-Toe,markov-grid,easy,solver,'))!;
-    expect(Number(solverLine.split(',')[11])).toBeCloseTo(solverMean, 2);
+    const solverLine = csv.find((l) => l.startsWith('tictactoe,Tic-Tac-Toe,builtin,markov-grid,easy,solver,'))!;
+    expect(Number(solverLine.split(',')[12])).toBeCloseTo(solverMean, 2);
     const randomHanoi = suites.find(
       (c) => c.label === 'Random' && c.game === 'hanoi' && c.setting === 'multi-step-text',
     )!;

@@ -118,7 +118,7 @@ describe('run titles', () => {
 describe("the papers' table shapes", () => {
   it('ranks rows per title with shared places for ties, leaving out titles a row did not play', () => {
     const s = (mean: number) => ({ mean, std: 0, n: 1, runs: 1 });
-    const rows = [
+    const rows: { cells: Record<string, ReturnType<typeof s>> }[] = [
       { cells: { a: s(90), b: s(10) } },
       { cells: { a: s(50), b: s(10) } },
       { cells: { a: s(50) } },
