@@ -521,7 +521,7 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .addOption(
       choiceOption(
         '--action-space <space>',
-        "gui (keys and pointer) or semantic (the game's own moves, e.g. B2 or left; built-ins only)",
+        'gui (keys and pointer) or semantic (the game’s own moves, e.g. B3 or left; built-ins only)',
         ACTION_SPACES,
       ).default('gui'),
     )

@@ -17,12 +17,12 @@ export const tictactoe: GameDefinition = {
   rules:
     'Tic-Tac-Toe on a 3×3 board against a computer opponent that never makes a mistake. ' +
     'Players take turns placing their mark; three in a row, column or diagonal wins. X moves first. ' +
-    'The line under the board says which mark you play. Columns are A, B, C from left to right and rows 1, 2, 3 from top to bottom. ' +
+    'The line under the board says which mark you play. Rows are A, B, C from top to bottom and columns 1, 2, 3 from left to right; a cell is its row letter then its column number, so B3 is the right cell of the middle row. ' +
     'Placing a mark on an occupied cell, or clicking outside the board, loses the game at once. A draw is a good result against this opponent.',
   controls: {
     gui: 'Click the centre of an empty cell with CLICK at its pixel coordinates in the screenshot. One move per step: further clicks in the same answer are not carried out.',
     semantic:
-      'Name one empty cell, for example "B2" (column letter, then row number). One move per step: further moves in the same answer are not carried out.',
+      'Name one empty cell, for example "B3" (row letter, then column number: the right cell of the middle row). One move per step: further moves in the same answer are not carried out.',
   },
   parseMove(move) {
     const i = parseCell(move);
@@ -112,8 +112,8 @@ class TicTacToeGame implements GameInstance {
   }
 
   text() {
-    const rows = [0, 1, 2].map((r) => `${r + 1} ${[0, 1, 2].map((c) => this.board[r * 3 + c] ?? '.').join(' ')}`);
-    return [`  A B C`, ...rows, this.status()].join('\n');
+    const rows = [0, 1, 2].map((r) => `${'ABC'[r]} ${[0, 1, 2].map((c) => this.board[r * 3 + c] ?? '.').join(' ')}`);
+    return [`  1 2 3`, ...rows, this.status()].join('\n');
   }
 
   html() {
@@ -129,8 +129,8 @@ class TicTacToeGame implements GameInstance {
       .row{display:flex;align-items:stretch}.rows{display:flex;flex-direction:column;justify-content:space-around;width:28px;color:#555;font-size:18px;text-align:center;padding-top:6px}
       .labels{display:flex;width:396px;justify-content:space-around;color:#555;font-size:18px;margin-bottom:4px}
       .status{margin-top:18px;font-size:22px;color:#222}
-    </style><div class="wrap"><div class="labels"><span>A</span><span>B</span><span>C</span></div>
-    <div class="row"><div class="rows"><span>1</span><span>2</span><span>3</span></div>
+    </style><div class="wrap"><div class="labels"><span>1</span><span>2</span><span>3</span></div>
+    <div class="row"><div class="rows"><span>A</span><span>B</span><span>C</span></div>
     <div class="board">${cells.replace(/>O</g, ' style="color:#b8321f">O<')}</div><div class="rows"></div></div>
     <div class="status">${this.status()}</div></div>`;
   }

@@ -63,10 +63,14 @@ export function bestMoves(b: Board, me: Mark): number[] {
   return moves;
 }
 
-const COLS = 'ABC';
-export const cellName = (i: number) => `${COLS[i % 3]}${Math.floor(i / 3) + 1}`;
+/**
+ * Cells are named as GameVerse's prompt names them ("B3, the right middle cell", Fig. 12): the
+ * row's letter, A–C from top to bottom, then the column's number, 1–3 from left to right.
+ */
+const ROWS = 'ABC';
+export const cellName = (i: number) => `${ROWS[Math.floor(i / 3)]}${(i % 3) + 1}`;
 
-/** "B2", "b2", "2B" → cell index; rows 1–3 top to bottom, columns A–C left to right. */
+/** "B3", "b3", "3B" → cell index (row B, column 3: the right cell of the middle row). */
 export function parseCell(s: string): number | undefined {
   const t = s
     .trim()
@@ -74,6 +78,6 @@ export function parseCell(s: string): number | undefined {
     .replace(/[^A-Z0-9]/g, '');
   const m = /^([ABC])([123])$/.exec(t) ?? /^([123])([ABC])$/.exec(t);
   if (!m) return undefined;
-  const [col, row] = /[ABC]/.test(m[1]!) ? [m[1]!, m[2]!] : [m[2]!, m[1]!];
-  return (Number(row) - 1) * 3 + COLS.indexOf(col);
+  const [row, col] = /[ABC]/.test(m[1]!) ? [m[1]!, m[2]!] : [m[2]!, m[1]!];
+  return ROWS.indexOf(row) * 3 + Number(col) - 1;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { tictactoe } from '../../games/tictactoe/index.ts';
+import { cellName, parseCell } from '../../games/tictactoe/rules.ts';
 import { g2048, MAX_NOOPS } from '../../games/g2048/index.ts';
 import { slide } from '../../games/g2048/rules.ts';
 import { seededRng, pick } from '../../games/shared/rng.ts';
@@ -45,11 +46,32 @@ describe('Tic-Tac-Toe', () => {
     expect(sawLossX && sawLossO).toBe(true);
   });
 
+  it('names cells as GameVerse does: the row letter, then the column number ("B3, the right middle cell")', () => {
+    expect(parseCell('B3')).toBe(5); // row-major: the middle row's right cell
+    expect(parseCell('3b')).toBe(5);
+    expect(parseCell('C2')).toBe(7); // bottom row, middle column
+    expect(Array.from({ length: 9 }, (_, i) => cellName(i))).toEqual([
+      'A1',
+      'A2',
+      'A3',
+      'B1',
+      'B2',
+      'B3',
+      'C1',
+      'C2',
+      'C3',
+    ]);
+    const g = ttt(0);
+    g.applyMove('B3');
+    expect((g.snapshot() as { board: (string | null)[] }).board[5]).toBe('X');
+    expect(g.text().split('\n').slice(0, 3)).toEqual(['  1 2 3', 'A . . .', expect.stringMatching(/^B \S \S X$/)]);
+  });
+
   it('loses at once on an occupied cell or a click off the board', () => {
     const g = ttt(0);
     g.applyMove('B2');
     const taken = (g.snapshot() as { board: (string | null)[] }).board.indexOf('O');
-    const r = g.applyMove(['A1', 'B1', 'C1', 'A2', 'B2', 'C2', 'A3', 'B3', 'C3'][taken]!);
+    const r = g.applyMove(['A1', 'A2', 'A3', 'B1', 'B2', 'B3', 'C1', 'C2', 'C3'][taken]!);
     expect(r.ok).toBe(false);
     expect(g.isOver()).toBe(true);
     expect(g.score()).toBe(20); // one piece placed, as X
