@@ -224,6 +224,8 @@ export const StartSuiteSchema = z
       .default(0),
     /** Least time per answer, so people can follow the levels (0: as fast as it goes). */
     paceMs: z.number().int().min(0).max(10000).default(0),
+    /** Let the model think before its JSON answer (the paper asks for the answer only). */
+    thinking: z.boolean().default(false),
     /** The suite folder; the same name again resumes it (finished levels are skipped). */
     name: suiteName.default('ingvp'),
   })

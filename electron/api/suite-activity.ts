@@ -49,6 +49,7 @@ function paced(player: Player, ms: number): Player {
   return {
     name: player.name,
     model: player.model,
+    thinking: player.thinking,
     async answer(turn, signal) {
       const t0 = performance.now();
       const answer = await player.answer(turn, signal);
@@ -62,7 +63,7 @@ function paced(player: Player, ms: number): Player {
 function playerOf(p: ParamsOut<'startSuite'>, ctx: SuiteContext): Player {
   if (p.agent === 'solver') return new SolverPlayer();
   if (p.agent === 'random') return new RandomPlayer(p.seed);
-  return new VlmPlayer({ ...DEFAULT_VLM, ...ctx.model() });
+  return new VlmPlayer({ ...DEFAULT_VLM, ...ctx.model(), thinking: p.thinking });
 }
 
 const wireResult = (r: LevelResult): SuiteLevelResult => ({

@@ -193,6 +193,7 @@ export interface SuiteFlags {
   settings: string;
   levels: string;
   seed: number;
+  thinking?: boolean;
   out: string;
   json?: boolean;
   quiet?: boolean;
@@ -975,6 +976,12 @@ export function suiteCommand(parent: Command): Command {
     )
     .addOption(new Option('--levels <ranges>', 'levels to play, e.g. 1-50, 7 or 1-5,9').default('1-50'))
     .addOption(intOption('--seed <s>', 'seed of the random agent').default(0))
+    .addOption(
+      new Option(
+        '--thinking',
+        'let the model think before its JSON answer (the paper asks for the answer only; the tables mark such rows)',
+      ),
+    )
     .addOption(
       new Option('--out <dir>', 'the suite folder (suite.json, table.json, runs/); give it again to resume').default(
         'runs/ingvp',

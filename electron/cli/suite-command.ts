@@ -33,6 +33,7 @@ export function playerFrom(o: SuiteFlags): Player {
     ...(o.maxTokens !== undefined ? { maxTokens: o.maxTokens } : {}),
     timeoutMs: o.timeoutMs,
     maxRetries: o.maxRetries,
+    thinking: o.thinking ?? false,
   });
 }
 

@@ -50,6 +50,8 @@ export interface Answer {
 export interface Player {
   readonly name: 'vlm' | 'solver' | 'random';
   readonly model: string | null;
+  /** A model asked to think before its answer (the paper asks for the answer only); false for the baselines. */
+  readonly thinking: boolean;
   answer(turn: Turn, signal: AbortSignal): Promise<Answer>;
 }
 
@@ -59,6 +61,7 @@ export class ModelUnavailableError extends Error {}
 export class SolverPlayer implements Player {
   readonly name = 'solver';
   readonly model = null;
+  readonly thinking = false;
 
   async answer(turn: Turn): Promise<Answer> {
     const plan = turn.puzzle.solution();
@@ -73,6 +76,7 @@ export const RANDOM_PLAN_LENGTH = 8;
 export class RandomPlayer implements Player {
   readonly name = 'random';
   readonly model = null;
+  readonly thinking = false;
   private rngs = new Map<string, Rng>();
 
   constructor(private readonly seed = 0) {}
@@ -103,8 +107,11 @@ export class RandomPlayer implements Player {
 const template = (name: string) => loadTemplate(path.join(promptsDir(), 'ingvp', `${name}.md`));
 const filled = (name: string, values: Record<string, string | number>) => fill(template(name), values).trim();
 
-/** The system and user text of a turn, from prompts/ingvp/*.md and the game's own parts. */
-export function promptText(turn: Turn): { system: string; user: string } {
+/**
+ * The system and user text of a turn, from prompts/ingvp/*.md and the game's own parts. The
+ * paper's instructions end "… and not output anything else": the answer only, unless `thinking`.
+ */
+export function promptText(turn: Turn, thinking = false): { system: string; user: string } {
   const p = turn.spec.prompt;
   const { setting } = turn;
   const system = filled('system', {
@@ -116,6 +123,7 @@ export function promptText(turn: Turn): { system: string; user: string } {
     answer: setting.oneStep
       ? `Answer with the whole plan in JSON: ${p.planFormat}`
       : `Answer with one move in JSON: ${p.stepFormat}`,
+    reply: filled(thinking ? 'reply-thinking' : 'reply-answer-only', {}),
   });
   const state = setting.image ? filled('image-state', {}) : filled('text-state', { text: turn.puzzle.text() });
   const parts = [
@@ -141,7 +149,7 @@ export class VlmPlayer implements Player {
   readonly name = 'vlm';
   private readonly client: ModelClient;
 
-  constructor(readonly settings: ModelClientSettings & { detail?: 'low' | 'high' | 'auto' }) {
+  constructor(readonly settings: ModelClientSettings & { detail?: 'low' | 'high' | 'auto'; thinking?: boolean }) {
     this.client = new ModelClient(settings);
   }
 
@@ -149,8 +157,12 @@ export class VlmPlayer implements Player {
     return this.settings.model;
   }
 
+  get thinking() {
+    return this.settings.thinking ?? false;
+  }
+
   async answer(turn: Turn, signal: AbortSignal): Promise<Answer> {
-    const { system, user } = promptText(turn);
+    const { system, user } = promptText(turn, this.thinking);
     const content: ChatCompletionContentPart[] = [];
     if (turn.image) {
       const url = `data:${turn.image.mime};base64,${turn.image.data.toString('base64')}`;

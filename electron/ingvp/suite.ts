@@ -75,6 +75,8 @@ interface SuiteFile {
   suite: 'ingvp';
   agent: string;
   model: string | null;
+  /** The model was let think before its answer (absent in suites from before: false). */
+  thinking?: boolean;
   step_limit: number;
   created: string;
   updated: string;
@@ -113,16 +115,20 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
     return g;
   });
   const prior = readSuiteFile(out);
-  if (prior && (prior.agent !== o.player.name || prior.model !== o.player.model))
+  if (
+    prior &&
+    (prior.agent !== o.player.name || prior.model !== o.player.model || (prior.thinking ?? false) !== o.player.thinking)
+  )
     throw new CodedError(
       'bad-input',
-      `${out} holds a suite of ${prior.agent}${prior.model ? ` (${prior.model})` : ''}; resume it with the same agent and model, or give another --out`,
+      `${out} holds a suite of ${prior.agent}${prior.model ? ` (${prior.model})` : ''}${prior.thinking ? ' with thinking' : ''}; resume it with the same agent, model and thinking setting, or give another --out`,
     );
   const now = new Date().toISOString();
   const state: SuiteFile = prior ?? {
     suite: 'ingvp',
     agent: o.player.name,
     model: o.player.model,
+    thinking: o.player.thinking,
     step_limit: INGVP_STEP_LIMIT,
     created: now,
     updated: now,
@@ -174,7 +180,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
           agent: o.player.name,
           model: o.player.model,
           action_space: `ingvp:${setting}`,
-          config: { suite: 'ingvp', setting, level, step_limit: INGVP_STEP_LIMIT },
+          config: { suite: 'ingvp', setting, level, step_limit: INGVP_STEP_LIMIT, thinking: o.player.thinking },
         });
         let metrics: LevelMetrics;
         try {

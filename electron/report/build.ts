@@ -113,16 +113,19 @@ const IngvpLevelSchema = z.looseObject({
   changed: count,
 });
 
-const ingvpLabel = (agent: string, model: string | null) =>
-  agent === 'random'
-    ? 'Random'
-    : agent === 'solver'
-      ? 'Solver'
-      : model
-        ? agent === 'vlm'
-          ? model
-          : `${model} (${agent})`
-        : agent;
+/** A model let think before its answer is its own row, marked: the paper asks for the answer only. */
+const ingvpLabel = (agent: string, model: string | null, thinking: boolean): string =>
+  thinking
+    ? `${ingvpLabel(agent, model, false)} (thinking)`
+    : agent === 'random'
+      ? 'Random'
+      : agent === 'solver'
+        ? 'Solver'
+        : model
+          ? agent === 'vlm'
+            ? model
+            : `${model} (${agent})`
+          : agent;
 /** Random, then the solver, then models. */
 const ingvpRank = (agent: string) => (agent === 'random' ? 0 : agent === 'solver' ? 1 : 2);
 
@@ -132,7 +135,7 @@ const ingvpRank = (agent: string) => (agent === 'random' ? 0 : agent === 'solver
  * means over levels), and an "all" row per setting over every game, as the suite's table.json.
  */
 function ingvpTable(metas: RunMeta[], warnings: string[]): { rows: ReportData['ingvp']; counted: number } {
-  const players = new Map<string, { agent: string; model: string | null; levels: LevelRow[] }>();
+  const players = new Map<string, { agent: string; model: string | null; thinking: boolean; levels: LevelRow[] }>();
   let counted = 0;
   for (const m of metas) {
     if (m.status !== 'completed' || m.demo) continue;
@@ -145,8 +148,9 @@ function ingvpTable(metas: RunMeta[], warnings: string[]): { rows: ReportData['i
       continue;
     }
     counted++;
-    const key = [m.agent, m.model ?? ''].join('|');
-    const p = players.get(key) ?? { agent: m.agent, model: m.model, levels: [] };
+    const thinking = m.config.thinking === true;
+    const key = [m.agent, m.model ?? '', thinking].join('|');
+    const p = players.get(key) ?? { agent: m.agent, model: m.model, thinking, levels: [] };
     p.levels.push(parsed.data);
     players.set(key, p);
   }
@@ -158,7 +162,7 @@ function ingvpTable(metas: RunMeta[], warnings: string[]): { rows: ReportData['i
         ? INGVP_GAME_IDS.indexOf(g)
         : INGVP_GAME_IDS.length;
   const rows: ReportData['ingvp'] = [];
-  for (const { agent, model, levels } of players.values()) {
+  for (const { agent, model, thinking, levels } of players.values()) {
     const games = [...new Set(levels.map((l) => l.game))].sort(
       (a, b) => gameOrder(a) - gameOrder(b) || a.localeCompare(b),
     );
@@ -167,7 +171,8 @@ function ingvpTable(metas: RunMeta[], warnings: string[]): { rows: ReportData['i
     for (const [game, cells] of Object.entries(table.rows))
       for (const setting of settings) {
         const cell = cells[setting];
-        if (cell) rows.push({ game, setting, player: agent, model, label: ingvpLabel(agent, model), ...cell });
+        if (cell)
+          rows.push({ game, setting, player: agent, model, label: ingvpLabel(agent, model, thinking), ...cell });
       }
   }
   rows.sort(
@@ -188,9 +193,9 @@ function ingvpTable(metas: RunMeta[], warnings: string[]): { rows: ReportData['i
 function ingvpMain(rows: ReportData['ingvp']): ReportData['ingvp_main'] {
   const out: ReportData['ingvp_main'] = [];
   const pooled = rows.filter((r) => r.game === 'all');
-  const players = [...new Map(pooled.map((r) => [`${r.player}|${r.model ?? ''}`, r])).values()];
+  const players = [...new Map(pooled.map((r) => [r.label, r])).values()];
   for (const p of players) {
-    const mine = pooled.filter((r) => r.player === p.player && r.model === p.model);
+    const mine = pooled.filter((r) => r.label === p.label);
     for (const metric of ['accuracy', 'completion', 'efficiency'] as const) {
       const cells = Object.fromEntries(mine.map((r) => [r.setting, r[metric]]));
       const values = Object.values(cells);
