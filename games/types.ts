@@ -118,4 +118,29 @@ export interface GameDefinition {
    */
   allowedHotkeys?: string[];
   create(opts: { seed: number; episode: number; rng: Rng }): GameInstance;
+  /**
+   * Held-out variants for OmniGameArena's transfer test (its Table 5): each changes the game in
+   * a way a learned skill must cope with, not only the seed. See `variantOf`.
+   */
+  variants?: readonly GameVariant[];
+}
+
+/** A designed variant of a built-in game: its own engine rule, told to the model in the rules. */
+export interface GameVariant {
+  id: string;
+  /** What differs from the game, in a sentence (the report and the docs show it). */
+  description: string;
+  /** Appended to the game's rules, so the model plays the variant it is shown. */
+  rules: string;
+  create: GameDefinition['create'];
+}
+
+/** The game as one of its variants plays: the same id and window, the variant's engine and rules. */
+export function variantOf(def: GameDefinition, id: string): GameDefinition {
+  const v = def.variants?.find((x) => x.id === id);
+  if (!v)
+    throw new Error(
+      `${def.id} has no variant "${id}"${def.variants?.length ? ` (it has ${def.variants.map((x) => x.id).join(', ')})` : ''}`,
+    );
+  return { ...def, rules: `${def.rules} Variant — ${v.rules}`, create: v.create, variants: [] };
 }

@@ -785,7 +785,8 @@ export type CoreEvent =
       curve: number[];
       bestRound: number;
       bestSkill: string;
-      transfer: { mean: number | null } | null;
+      /** Per held-out split: no skill vs the best skill, and the gain (score points). */
+      transfer: { variant: string; baseline: number; best: number; gain: number }[] | null;
       error?: string;
     };
 

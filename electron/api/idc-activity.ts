@@ -66,7 +66,12 @@ export class IdcActivity implements Activity {
           curve: r.curve,
           bestRound: r.best_round,
           bestSkill: r.best_skill,
-          transfer: { mean: r.transfer.mean },
+          transfer: r.transfer.splits.map((s) => ({
+            variant: s.variant,
+            baseline: s.baseline.mean,
+            best: s.best.mean,
+            gain: s.gain,
+          })),
         });
         return null;
       },

@@ -27,13 +27,17 @@ export function idcOptionsFrom(o: IdcFlags): Omit<IdcOptions, 'log'> {
   };
 }
 
+const signed = (n: number) => `${n >= 0 ? '+' : ''}${n}`;
+
 export async function idcCommandAction(o: IdcFlags): Promise<number> {
   const result = await runIdc({ ...idcOptionsFrom(o), log: io.log }, createWindowManager());
   if (o.json) io.out(JSON.stringify(result));
   else {
     io.log(
-      `curve: ${result.curve.join(' → ')}  (best round ${result.best_round}; held-out mean ${result.transfer.mean})`,
+      `curve: ${result.curve.join(' → ')}  (R0 ${result.r0}; best round ${result.best_round}, ${signed(result.gain_vs_r0)} over R0; best − final ${result.best_vs_final})`,
     );
+    for (const s of result.transfer.splits)
+      io.log(`held-out ${s.variant}: no skill ${s.baseline.mean}, best skill ${s.best.mean} (${signed(s.gain)})`);
     io.log(`best skill:\n${result.best_skill || '(none: round 0 was best)'}`);
   }
   return 0;

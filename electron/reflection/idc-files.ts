@@ -32,14 +32,46 @@ const IdcRoundSchema = z.looseObject({
   error: z.string().optional(),
 });
 
-export const IdcFileSchema = z.looseObject({
-  run_dir: z.string(),
-  curve: z.array(num),
-  best_round: round,
-  best_skill: z.string(),
-  transfer: z.looseObject({ seed: num, scores: z.array(num), mean: num.nullable() }),
-  rounds: z.array(IdcRoundSchema),
+const scored = z.looseObject({ scores: z.array(num), mean: num });
+const SplitSchema = z.looseObject({
+  variant: z.string(),
+  description: z.string(),
+  seed: num,
+  baseline: scored,
+  best: scored,
+  gain: num,
+  change_pct: num.nullable(),
 });
+
+/**
+ * idc.json. Folders written before the transfer test had a baseline kept one split's scores
+ * (`transfer: {seed, scores, mean}`) and no R0 fields: they are read with no splits and the
+ * R0 figures computed from the curve.
+ */
+export const IdcFileSchema = z
+  .looseObject({
+    run_dir: z.string(),
+    curve: z.array(num).min(1),
+    best_round: round,
+    best_skill: z.string(),
+    transfer: z.union([
+      z.looseObject({ episodes: num, splits: z.array(SplitSchema) }),
+      z.looseObject({ seed: num, scores: z.array(num), mean: num.nullable() }),
+    ]),
+    rounds: z.array(IdcRoundSchema),
+  })
+  .transform((f) => {
+    const r2 = (n: number) => Math.round(n * 100) / 100;
+    const r0 = f.curve[0]!;
+    const bestMean = f.curve[f.best_round] ?? r0;
+    return {
+      ...f,
+      r0,
+      gain_vs_r0: r2(bestMean - r0),
+      best_vs_final: r2(bestMean - f.curve.at(-1)!),
+      transfer: 'splits' in f.transfer ? f.transfer : { episodes: f.transfer.scores.length, splits: [] },
+    };
+  });
 
 /** One line of skills.jsonl: the skill in force after a round (or the rollback to the best one). */
 export const SkillRowSchema = z.looseObject({
@@ -54,7 +86,7 @@ export type SkillRow = z.output<typeof SkillRowSchema>;
 
 /** An IDC folder: idc.json (throws, naming the file, when missing or damaged) and the valid rows of skills.jsonl. */
 export function readIdc(dir: string): { result: IdcResult; skills: SkillRow[]; problems: string[] } {
-  const result = readJsonFile(path.join(dir, 'idc.json'), IdcFileSchema, 'IDC result') as IdcResult;
+  const result = readJsonFile(path.join(dir, 'idc.json'), IdcFileSchema, 'IDC result') as unknown as IdcResult;
   const skillsFile = path.join(dir, 'skills.jsonl');
   const { rows, problems } = existsSync(skillsFile)
     ? readJsonLines(skillsFile, SkillRowSchema)

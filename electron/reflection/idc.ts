@@ -3,7 +3,9 @@
  * round a tool-using reflector explores that round's recordings and commits a diagnosis, a
  * skill is proposed from it and checked by an independent judge (up to 5 tries), and the next
  * round plays with it. The best skill is cached; a round that falls sharply below the best
- * rolls back to it. Finally the best skill is played on held-out variants (unseen seeds).
+ * rolls back to it. Finally, as OmniGameArena's transfer test (its Table 5), the best skill and
+ * no skill are both played on each of the game's designed variants (games/<id>: `variants`; a
+ * game without any gets one split of unseen seeds), and the gain of the skill on each is kept.
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { writeFileAtomic } from '../util/atomic-file.ts';
@@ -11,6 +13,7 @@ import path from 'node:path';
 import OpenAI from 'openai';
 import type { WindowManager } from '../../native/types.ts';
 import { getGame } from '../../games/index.ts';
+import { variantOf, type GameDefinition } from '../../games/types.ts';
 import { render } from '../agents/prompts.ts';
 import { VlmAgent, type VlmSettings } from '../agents/vlm.ts';
 import { BuiltinTarget, type ViewLauncher } from '../session/targets.ts';
@@ -76,15 +79,36 @@ export interface IdcRound {
   error?: string;
 }
 
+/** One held-out split: the no-skill baseline and the best skill on it, and the skill's gain. */
+export interface IdcTransferSplit {
+  /** The variant's id, or "unseen-seeds" for a game that declares no variants. */
+  variant: string;
+  description: string;
+  seed: number;
+  baseline: { scores: number[]; mean: number };
+  best: { scores: number[]; mean: number };
+  /** best − baseline, in score points. */
+  gain: number;
+  /** The gain relative to the baseline, %; null when the baseline is 0. */
+  change_pct: number | null;
+}
+
 export interface IdcResult {
   run_dir: string;
   curve: number[];
   best_round: number;
   best_skill: string;
-  /** The best skill on unseen variants: seed `seed`, episodes 0…n−1 (the rounds used `IdcOptions.seed`). */
-  transfer: { seed: number; scores: number[]; mean: number | null };
+  /** OmniGameArena's reference line and gaps: R0 (no skill), the best round's gain over it, best − final. */
+  r0: number;
+  gain_vs_r0: number;
+  best_vs_final: number;
+  /** The best skill and no skill on each held-out split (the rounds used `IdcOptions.seed`). */
+  transfer: { episodes: number; splits: IdcTransferSplit[] };
   rounds: IdcRound[];
 }
+
+/** The seed held-out splits are played on: far from the rounds' own. */
+export const HELD_OUT_SEED_OFFSET = 10_000;
 
 const r2 = (n: number) => Math.round(n * 100) / 100;
 
@@ -124,13 +148,14 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
         ],
       })
     ).choices[0]?.message?.content ?? '';
-  const target = await BuiltinTarget.open(def, wm, o.launch ? { launch: o.launch } : {});
+  const open = (game: GameDefinition) => BuiltinTarget.open(game, wm, o.launch ? { launch: o.launch } : {});
+  let target = await open(def);
   const rounds: IdcRound[] = [];
   let skill = '';
   let notebook = '';
   let best = { round: 0, skill: '', score: Number.NEGATIVE_INFINITY };
 
-  const play = async (label: string, withSkill: string, seed: number, episodes: number) => {
+  const play = async (label: string, withSkill: string, seed: number, episodes: number, variant?: string) => {
     const agent = new VlmAgent({ ...o.player, ...(withSkill ? { experience: withSkill } : {}) });
     const { session } = wireSession(
       {
@@ -151,7 +176,9 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
       agent,
       wm,
     );
-    session.store.update({ config: { ...session.store.meta.config, idc: label, skill: withSkill } });
+    session.store.update({
+      config: { ...session.store.meta.config, idc: label, skill: withSkill, ...(variant ? { variant } : {}) },
+    });
     o.onSession?.(session);
     const result = await session.run();
     if (result.status === 'failed') throw new Error(`${label} failed: ${result.error}`);
@@ -297,16 +324,45 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
       writeFileAtomic(path.join(dir, 'notebook.md'), notebook);
     }
 
-    // Held-out variants: the best skill on seeds the rounds never saw.
-    const heldSeed = o.seed + 10_000;
-    o.log(`held-out: best skill (round ${best.round}) on ${o.heldOutEpisodes} unseen variant(s)`);
-    const held = await play('held-out', best.skill, heldSeed, o.heldOutEpisodes);
+    // Held-out transfer: on each designed variant (unseen seeds too), no skill and the best skill.
+    const heldSeed = o.seed + HELD_OUT_SEED_OFFSET;
+    const variants = def.variants?.length
+      ? def.variants.map((v) => ({ id: v.id, description: v.description, game: variantOf(def, v.id) }))
+      : [{ id: 'unseen-seeds', description: 'the game itself on seeds the rounds never saw', game: def }];
+    const splits: IdcTransferSplit[] = [];
+    for (const v of variants) {
+      if (o.signal?.aborted) break;
+      await target.close();
+      target = await open(v.game);
+      o.log(
+        `held-out ${v.id}: no skill, then the best skill (round ${best.round}), ${o.heldOutEpisodes} episode(s) each`,
+      );
+      const variant = v.id === 'unseen-seeds' ? undefined : v.id;
+      const baseline = await play(`held-out ${v.id} baseline`, '', heldSeed, o.heldOutEpisodes, variant);
+      const skilled = await play(`held-out ${v.id}`, best.skill, heldSeed, o.heldOutEpisodes, variant);
+      const b = r2(mean(baseline.scores));
+      const s = r2(mean(skilled.scores));
+      splits.push({
+        variant: v.id,
+        description: v.description,
+        seed: heldSeed,
+        baseline: { scores: baseline.scores, mean: b },
+        best: { scores: skilled.scores, mean: s },
+        gain: r2(s - b),
+        change_pct: b === 0 ? null : r2(((s - b) / b) * 100),
+      });
+    }
+    const curve = rounds.map((r) => r.mean);
+    const r0 = curve[0] ?? 0;
     const result: IdcResult = {
       run_dir: dir,
-      curve: rounds.map((r) => r.mean),
+      curve,
       best_round: best.round,
       best_skill: best.skill,
-      transfer: { seed: heldSeed, scores: held.scores, mean: held.scores.length ? r2(mean(held.scores)) : null },
+      r0,
+      gain_vs_r0: r2((curve[best.round] ?? r0) - r0),
+      best_vs_final: r2((curve[best.round] ?? 0) - (curve.at(-1) ?? 0)),
+      transfer: { episodes: o.heldOutEpisodes, splits },
       rounds,
     };
     writeFileAtomic(path.join(dir, 'idc.json'), JSON.stringify(result, null, 2));

@@ -231,7 +231,18 @@ function idcCurves(root: string, warnings: string[]): ReportData['idc'] {
         model: first?.model ?? null,
         curve: result.curve,
         best_round: result.best_round,
-        transfer_mean: result.transfer.mean,
+        r0: result.r0,
+        gain_vs_r0: result.gain_vs_r0,
+        best_vs_final: result.best_vs_final,
+        transfer: result.transfer.splits.map((s) => ({
+          variant: s.variant,
+          description: s.description,
+          baseline: s.baseline.mean,
+          best: s.best.mean,
+          gain: s.gain,
+          change_pct: s.change_pct,
+          episodes: s.best.scores.length,
+        })),
       });
     } catch (err) {
       warnings.push(`skipped ${(err as Error).message}`);

@@ -168,8 +168,27 @@ export function reportCsv(d: ReportData): Record<string, string> {
       ]),
     ),
     'idc.csv': csv(
-      ['curve', 'game', 'model', 'round', 'mean', 'best_round', 'transfer_mean'],
-      d.idc.flatMap((c) => c.curve.map((m, i) => [c.id, c.game, c.model, i, m, c.best_round, c.transfer_mean])),
+      ['curve', 'game', 'model', 'round', 'mean', 'best_round', 'r0', 'gain_vs_r0', 'best_vs_final'],
+      d.idc.flatMap((c) =>
+        c.curve.map((m, i) => [c.id, c.game, c.model, i, m, c.best_round, c.r0, c.gain_vs_r0, c.best_vs_final]),
+      ),
+    ),
+    'idc-transfer.csv': csv(
+      ['curve', 'game', 'model', 'variant', 'description', 'episodes', 'baseline', 'best', 'gain', 'change_pct'],
+      d.idc.flatMap((c) =>
+        c.transfer.map((t) => [
+          c.id,
+          c.game,
+          c.model,
+          t.variant,
+          t.description,
+          t.episodes,
+          t.baseline,
+          t.best,
+          t.gain,
+          t.change_pct,
+        ]),
+      ),
     ),
     'latency.csv': csv(
       ['game', ...WHO, 'mean', 'std', 'n', 'runs', 'change_vs_stop'],

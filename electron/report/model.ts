@@ -111,7 +111,22 @@ export const IdcCurveSchema = z.object({
   /** Mean score of each round, round 0 (no skill) first. */
   curve: z.array(num),
   best_round: z.number().int(),
-  transfer_mean: num.nullable(),
+  /** OmniGameArena's R0 reference line, the best round's gain over it, and the best-vs-final gap. */
+  r0: num,
+  gain_vs_r0: num,
+  best_vs_final: num,
+  /** The transfer test (its Table 5): per held-out split, no skill vs the best skill. */
+  transfer: z.array(
+    z.object({
+      variant: z.string(),
+      description: z.string(),
+      baseline: num,
+      best: num,
+      gain: num,
+      change_pct: num.nullable(),
+      episodes: z.number().int(),
+    }),
+  ),
 });
 
 export const LatencyComparisonSchema = PlayerSchema.omit({ latency: true }).extend({

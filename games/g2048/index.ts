@@ -45,7 +45,36 @@ export const g2048: GameDefinition = {
   moveInputs: { keys: [...DIRECTIONS, 'w', 'a', 's', 'd'] },
   actionSpace: { semantic: DIRECTIONS, gui: { press: DIRECTIONS } },
   create: ({ rng }) => new Game2048(rng),
+  variants: [
+    {
+      id: 'heavy-fours',
+      description:
+        'new tiles are 4 half of the time (the game: 10 %), so the board fills with larger tiles and fewer merges',
+      rules: 'a new tile is a 4 half of the time.',
+      create: ({ rng }) => new Game2048(rng, { fourChance: 0.5 }),
+    },
+    {
+      id: 'double-spawn',
+      description: 'two new tiles appear after every move that changes the board (the game: one)',
+      rules: 'after every move that changes the board, two new tiles appear instead of one.',
+      create: ({ rng }) => new Game2048(rng, { spawnsPerMove: 2 }),
+    },
+    {
+      id: 'crowded-start',
+      description: 'the board starts with eight tiles (the game: two), so the first moves must tidy a full board',
+      rules: 'the board starts with eight tiles instead of two.',
+      create: ({ rng }) => new Game2048(rng, { startTiles: 8 }),
+    },
+  ],
 };
+
+/** How a variant changes the engine (the game itself: 10 % fours, one spawn a move, two tiles at the start). */
+interface Rules2048 {
+  fourChance: number;
+  spawnsPerMove: number;
+  startTiles: number;
+}
+const RULES_2048: Rules2048 = { fourChance: 0.1, spawnsPerMove: 1, startTiles: 2 };
 
 const COLORS: Record<number, string> = {
   0: '#cdc1b4',
@@ -68,16 +97,21 @@ class Game2048 implements GameInstance {
   private noops = 0;
   private moves = 0;
 
-  constructor(private readonly rng: Rng) {
-    this.spawn();
-    this.spawn();
+  private readonly rules: Rules2048;
+
+  constructor(
+    private readonly rng: Rng,
+    rules: Partial<Rules2048> = {},
+  ) {
+    this.rules = { ...RULES_2048, ...rules };
+    for (let i = 0; i < this.rules.startTiles; i++) this.spawn();
   }
 
   private spawn() {
     const empty = this.grid.flatMap((v, i) => (v === 0 ? [i] : []));
     if (!empty.length) return;
     const cell = empty[Math.floor(this.rng() * empty.length)]!;
-    this.grid[cell] = this.rng() < 0.9 ? 2 : 4;
+    this.grid[cell] = this.rng() < 1 - this.rules.fourChance ? 2 : 4;
   }
 
   applyMove(move: string): MoveResult {
@@ -93,7 +127,7 @@ class Game2048 implements GameInstance {
     this.noops = 0;
     this.grid = r.grid;
     this.merged += r.gained;
-    this.spawn();
+    for (let i = 0; i < this.rules.spawnsPerMove; i++) this.spawn();
     return { ok: true };
   }
 

@@ -4,7 +4,7 @@
  * regression that rolls back to the best skill, held-out variants — and a staged fallback for
  * a model without tool calling.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -119,9 +119,44 @@ describe('gamepilot idc', () => {
       judge: { tries: 2, accepted: true, reasons: [expect.stringMatching(/memorises/)] },
     });
     expect(rounds[0].tool_calls).toBeGreaterThanOrEqual(6);
-    expect(res.transfer.scores).toHaveLength(1);
-    expect(res.transfer.seed).toBe(10000);
-    expect(res.transfer.mean).toBeCloseTo(0.12);
+    // OmniGameArena's reference line and gaps.
+    expect(res.r0).toBeCloseTo(0.08);
+    expect(res.gain_vs_r0).toBeCloseTo(0.02);
+    expect(res.best_vs_final).toBeCloseTo(0.1 - res.curve[3]);
+    // Transfer: 2048's three designed variants, each played with no skill and with the best skill.
+    expect(res.transfer.episodes).toBe(1);
+    expect(res.transfer.splits.map((s: { variant: string }) => s.variant)).toEqual([
+      'heavy-fours',
+      'double-spawn',
+      'crowded-start',
+    ]);
+    for (const s of res.transfer.splits) {
+      expect(s.seed).toBe(10000);
+      expect(s.baseline.scores).toHaveLength(1);
+      expect(s.best.scores).toHaveLength(1);
+      expect(s.gain).toBeCloseTo(s.best.mean - s.baseline.mean);
+    }
+    // Each held-out run names its variant, plays it (its rule is in the player's rules) with the right skill.
+    const held = readdirSync(res.run_dir)
+      .map((n) => path.join(res.run_dir, n, 'run.json'))
+      .filter((f) => existsSync(f))
+      .map((f) => JSON.parse(readFileSync(f, 'utf8')))
+      .filter((m) => String(m.config.idc).startsWith('held-out'));
+    expect(held.map((m) => [m.config.idc, m.config.variant, m.config.skill === res.best_skill]).sort()).toEqual(
+      [
+        ['held-out crowded-start', 'crowded-start', true],
+        ['held-out crowded-start baseline', 'crowded-start', false],
+        ['held-out double-spawn', 'double-spawn', true],
+        ['held-out double-spawn baseline', 'double-spawn', false],
+        ['held-out heavy-fours', 'heavy-fours', true],
+        ['held-out heavy-fours baseline', 'heavy-fours', false],
+      ].sort(),
+    );
+    const rulesSeen = server.requests.map((q) => String(q.body.messages[0].content));
+    expect(rulesSeen.some((t) => t.includes('Variant — after every move that changes the board, two new tiles'))).toBe(
+      true,
+    );
+    expect(rulesSeen.some((t) => t.includes('Variant — the board starts with eight tiles'))).toBe(true);
 
     // The revise call gets the diagnosis and the rejected skill, not only the judge's reason.
     const revise = server.requests.find((q) =>

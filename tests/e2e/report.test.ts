@@ -20,7 +20,18 @@ import { startUiShell, TEST_BROWSER_FLAGS } from '../helpers/web-ui.ts';
 import { ReportDataSchema } from '../../electron/report/model.ts';
 import { GAMEVERSE_TITLES } from '../../electron/report/gameverse.ts';
 
-const TABLES = ['gameverse', 'gains', 'categories', 'tiers', 'ingvp-main', 'ingvp', 'idc', 'latency', 'cost'];
+const TABLES = [
+  'gameverse',
+  'gains',
+  'categories',
+  'tiers',
+  'ingvp-main',
+  'ingvp',
+  'idc',
+  'idc-transfer',
+  'latency',
+  'cost',
+];
 const EVIL_MODEL = 'evil-vlm</script><script>alert(1)</script>';
 const KEYS = ['left', 'down', 'right', 'up'];
 const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'report');
@@ -475,8 +486,18 @@ describe('gamepilot report', () => {
         game: '2048',
         model: 'idc-vlm',
         rounds: curve.map((c) => c.toFixed(1)).join(' → '),
+        r0: curve[0]!.toFixed(1),
       }),
     ]);
+    // Its transfer test: the origin split, then 2048's three variants with no skill and the best skill.
+    const idcJson = JSON.parse(readFileSync(path.join(runs, idcDir, 'idc.json'), 'utf8'));
+    const transfer = await table('idc-transfer');
+    expect(transfer.map((t) => t.split)).toEqual(['origin', 'heavy-fours', 'double-spawn', 'crowded-start']);
+    for (const s of idcJson.transfer.splits) {
+      const row = transfer.find((t) => t.split === s.variant)!;
+      expect(row.baseline).toBe(s.baseline.mean.toFixed(1));
+      expect(row.best).toBe(s.best.mean.toFixed(1));
+    }
 
     // Cost and tokens per point: the model run's totals over its score points.
     const modelRun = all.find((m) => m.model === EVIL_MODEL)!;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { tictactoe } from '../../games/tictactoe/index.ts';
 import { cellName, parseCell } from '../../games/tictactoe/rules.ts';
 import { g2048, MAX_NOOPS } from '../../games/g2048/index.ts';
+import { variantOf } from '../../games/types.ts';
 import { slide } from '../../games/g2048/rules.ts';
 import { seededRng, pick } from '../../games/shared/rng.ts';
 import { snake, SNAKE_SIZE } from '../../games/snake/index.ts';
@@ -83,6 +84,35 @@ describe('Tic-Tac-Toe', () => {
 });
 
 describe('2048', () => {
+  it('declares three held-out variants, each changing the engine as it says (the game itself unchanged)', () => {
+    const tiles = (g: { snapshot(): unknown }) => (g.snapshot() as { grid: number[] }).grid.filter(Boolean);
+    const make = (def: typeof g2048, seed: number) => def.create({ seed, episode: 0, rng: seededRng(seed) });
+    expect(g2048.variants?.map((v) => v.id)).toEqual(['heavy-fours', 'double-spawn', 'crowded-start']);
+    expect(tiles(make(g2048, 1))).toHaveLength(2);
+    expect(tiles(make(variantOf(g2048, 'crowded-start'), 1))).toHaveLength(8);
+    // Double spawn: a move that changes the board adds two tiles (the game: one).
+    const moved = (def: typeof g2048) => {
+      for (let seed = 0; ; seed++) {
+        const g = make(def, seed);
+        const before = tiles(g).length;
+        g.applyMove('left');
+        const after = tiles(g).length;
+        if (after !== before) return after - before;
+      }
+    };
+    expect(moved(g2048)).toBe(1);
+    expect(moved(variantOf(g2048, 'double-spawn'))).toBe(2);
+    // Heavy fours: about half of the new tiles are 4 (the game: about 10 %).
+    const fours = (def: typeof g2048) => {
+      const all = Array.from({ length: 400 }, (_, seed) => tiles(make(def, seed))).flat();
+      return all.filter((v) => v === 4).length / all.length;
+    };
+    expect(fours(g2048)).toBeLessThan(0.2);
+    expect(fours(variantOf(g2048, 'heavy-fours'))).toBeGreaterThan(0.4);
+    expect(variantOf(g2048, 'heavy-fours').rules).toMatch(/Variant — a new tile is a 4 half of the time\.$/);
+    expect(() => variantOf(g2048, 'nope')).toThrow(/2048 has no variant "nope" \(it has heavy-fours/);
+  });
+
   it('slides and merges each tile once, counting merge score', () => {
     const r = slide([2, 2, 2, 2, 4, 0, 4, 8, 0, 0, 0, 0, 2, 0, 0, 2], 'left');
     expect(r.grid).toEqual([4, 4, 0, 0, 8, 8, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0]);

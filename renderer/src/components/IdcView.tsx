@@ -136,7 +136,13 @@ export function IdcView({ client, core, live, onError }: CoreTabProps) {
         <p data-testid="idc-done">
           {idc.done.error
             ? `Failed: ${idc.done.error}`
-            : `Best round ${idc.done.bestRound}; held-out mean ${idc.done.transfer?.mean ?? 'n/a'}.`}
+            : `Best round ${idc.done.bestRound}. Held-out, no skill → best skill: ${
+                idc.done.transfer?.length
+                  ? idc.done.transfer
+                      .map((t) => `${t.variant} ${t.baseline} → ${t.best} (${t.gain >= 0 ? '+' : ''}${t.gain})`)
+                      .join('; ')
+                  : 'n/a'
+              }.`}
         </p>
       )}
       {sorted.map((r, k) => (
