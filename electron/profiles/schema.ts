@@ -152,6 +152,15 @@ const MilestoneSchema = z.union([
   }),
 ]);
 
+const fraction = z.number().min(0).max(1);
+/** A rectangle in fractions of the window (0–1 from the left and the top), so a resized window still fits. */
+export const RegionSchema = z
+  .strictObject({ x: fraction, y: fraction, width: fraction.positive(), height: fraction.positive() })
+  .refine((r) => r.x + r.width <= 1.0001 && r.y + r.height <= 1.0001, {
+    message: 'the region must lie inside the window: x + width and y + height at most 1',
+  });
+export type Region = z.output<typeof RegionSchema>;
+
 const scoringCommon = {
   /** The paper's formula in words, for people (e.g. "Σ3 levels / 133000 × 100"). */
   formula: text(500).optional(),
@@ -164,17 +173,30 @@ export const ScoringSchema = z.discriminatedUnion('kind', [
     engine: text(64),
     ...scoringCommon,
   }),
-  z.strictObject({
-    kind: z.literal('screen'),
-    /** What number to read, and where on the screen it shows. */
-    read: text(2000),
-    normaliser: NormaliserSchema,
-    /** How readings combine over an episode: the last one, the highest, or the sum of each level's highest. */
-    combine: z.enum(['last', 'max', 'sum-levels']).default('last'),
-    /** Read every N steps as well as at the end of the episode (unset: only at the end). */
-    everySteps: z.number().int().min(1).max(100000).optional(),
-    ...scoringCommon,
-  }),
+  z
+    .strictObject({
+      kind: z.literal('screen'),
+      /** What number to read, and where on the screen it shows. */
+      read: text(2000),
+      /** Who reads it: a model looking at the frame (default), or OCR of `region` (no model: free, deterministic). */
+      reader: z.enum(['model', 'ocr']).default('model'),
+      /** The part of the window holding the number, in fractions of the window (0–1); OCR reads only this. */
+      region: RegionSchema.optional(),
+      normaliser: NormaliserSchema,
+      /** How readings combine over an episode: the last one, the highest, or the sum of each level's highest. */
+      combine: z.enum(['last', 'max', 'sum-levels']).default('last'),
+      /** Read every N steps as well as at the end of the episode (unset: only at the end). */
+      everySteps: z.number().int().min(1).max(100000).optional(),
+      ...scoringCommon,
+    })
+    .refine((s) => s.reader !== 'ocr' || s.region !== undefined, {
+      message: 'OCR reads a region: give region {x, y, width, height} in fractions of the window',
+      path: ['region'],
+    })
+    .refine((s) => s.reader !== 'ocr' || s.combine !== 'sum-levels', {
+      message: 'OCR reads a number, not a level name: use combine last or max, or reader model',
+      path: ['combine'],
+    }),
   z
     .strictObject({
       kind: z.literal('milestones'),

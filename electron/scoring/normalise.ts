@@ -81,7 +81,15 @@ export function scoringRecord(p: Profile): Record<string, unknown> {
     case 'intrinsic':
       return { kind: s.kind, engine: s.engine, ...formula };
     case 'screen':
-      return { kind: s.kind, read: s.read, normaliser: s.normaliser, combine: s.combine, ...formula };
+      return {
+        kind: s.kind,
+        read: s.read,
+        reader: s.reader,
+        ...(s.region ? { region: s.region } : {}),
+        normaliser: s.normaliser,
+        combine: s.combine,
+        ...formula,
+      };
     case 'milestones':
       return {
         kind: s.kind,

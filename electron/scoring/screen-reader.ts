@@ -1,7 +1,9 @@
 /**
- * Scores a window no engine drives by reading a number off its frames with a VLM (the
- * profile's `scoring.kind: screen`): one call per reading, answered as strict JSON
- * ({"value": n|null, "level": s|null}), combined over the episode and normalised to 0–100.
+ * Scores a window no engine drives by reading a number off its frames (the profile's
+ * `scoring.kind: screen`), combined over the episode and normalised to 0–100. Two readers:
+ * a VLM, one call per reading answered as strict JSON ({"value": n|null, "level": s|null}); or,
+ * with `reader: ocr`, OCR of the profile's region (scoring/ocr.ts) — no model, free, the same
+ * number for the same pixels. Each reading is logged with its step, whose frame it read.
  */
 import OpenAI from 'openai';
 import { z } from 'zod';
@@ -9,6 +11,7 @@ import { render } from '../agents/prompts.ts';
 import type { EncodedFrame } from '../capture/encode.ts';
 import type { Profile, ScreenScoring } from '../profiles/schema.ts';
 import { combineReadings, normalise, round2, type ScreenReading } from './normalise.ts';
+import { RegionOcr } from './ocr.ts';
 
 export interface ReaderModel {
   model: string;
@@ -50,17 +53,35 @@ export function parseReading(text: string): { ok: true; reading: ScreenReading |
   };
 }
 
-export class ScreenScoreReader {
-  private readonly client: OpenAI;
-  private readings: ScreenReading[] = [];
-  /** Every call of this episode, for the run's record. */
-  readonly log: { step: number; reading: ScreenReading | null; error?: string }[] = [];
+/** One reading as run.json keeps it: the step whose frame was read, what was read, and by whom. */
+export interface ReadingLog {
+  step: number;
+  reading: ScreenReading | null;
+  reader: 'model' | 'ocr';
+  /** OCR: the text it saw in the region and its confidence. */
+  text?: string;
+  confidence?: number;
+  error?: string;
+}
 
+export class ScreenScoreReader {
+  private readonly client: OpenAI | undefined;
+  private readonly ocr: RegionOcr | undefined;
+  private readings: ScreenReading[] = [];
+  /** Every reading of this episode, for the run's record. */
+  readonly log: ReadingLog[] = [];
+
+  /** `model` is needed unless the profile reads by OCR. */
   constructor(
     private readonly profile: Profile,
     private readonly spec: ScreenScoring,
-    private readonly model: ReaderModel,
+    private readonly model?: ReaderModel,
   ) {
+    if (spec.reader === 'ocr') {
+      this.ocr = new RegionOcr();
+      return;
+    }
+    if (!model) throw new Error(`the profile "${profile.id}" reads its score with a model, and none was given`);
     this.client = new OpenAI({
       baseURL: model.baseURL ?? process.env.OPENAI_BASE_URL,
       apiKey: model.apiKey ?? process.env.OPENAI_API_KEY ?? 'no-key',
@@ -68,6 +89,15 @@ export class ScreenScoreReader {
       timeout: model.timeoutMs ?? 60_000,
       logLevel: 'off',
     });
+  }
+
+  get reader(): 'model' | 'ocr' {
+    return this.ocr ? 'ocr' : 'model';
+  }
+
+  /** Ends the OCR worker (a model reader holds nothing). */
+  async close() {
+    await this.ocr?.close();
   }
 
   resetEpisode() {
@@ -82,10 +112,11 @@ export class ScreenScoreReader {
 
   /** Reads the frame once; an unreadable answer or a failed call is logged and counts as no reading. */
   async read(frame: EncodedFrame, step: number, signal?: AbortSignal): Promise<ScreenReading | null> {
+    if (this.ocr) return this.readByOcr(this.ocr, frame, step, signal);
     try {
-      const res = await this.client.chat.completions.create(
+      const res = await this.client!.chat.completions.create(
         {
-          model: this.model.model,
+          model: this.model!.model,
           messages: [
             {
               role: 'user',
@@ -104,14 +135,39 @@ export class ScreenScoreReader {
       );
       const parsed = parseReading(res.choices[0]?.message?.content ?? '');
       if (!parsed.ok) {
-        this.log.push({ step, reading: null, error: parsed.error });
+        this.log.push({ step, reading: null, reader: 'model', error: parsed.error });
         return null;
       }
-      this.log.push({ step, reading: parsed.reading });
+      this.log.push({ step, reading: parsed.reading, reader: 'model' });
       if (parsed.reading) this.readings.push(parsed.reading);
       return parsed.reading;
     } catch (err) {
-      this.log.push({ step, reading: null, error: `screen reading failed: ${(err as Error).message}` });
+      this.log.push({
+        step,
+        reading: null,
+        reader: 'model',
+        error: `screen reading failed: ${(err as Error).message}`,
+      });
+      return null;
+    }
+  }
+
+  private async readByOcr(ocr: RegionOcr, frame: EncodedFrame, step: number, signal?: AbortSignal) {
+    try {
+      const r = await ocr.read(frame, this.spec.region!, signal);
+      const reading = r.value === null ? null : { value: r.value };
+      this.log.push({
+        step,
+        reading,
+        reader: 'ocr',
+        text: r.text,
+        confidence: r.confidence,
+        ...(reading ? {} : { error: `no number in the region (OCR read ${JSON.stringify(r.text.slice(0, 80))})` }),
+      });
+      if (reading) this.readings.push(reading);
+      return reading;
+    } catch (err) {
+      this.log.push({ step, reading: null, reader: 'ocr', error: `OCR failed: ${(err as Error).message}` });
       return null;
     }
   }

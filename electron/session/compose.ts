@@ -381,6 +381,7 @@ function profilePauseKey(p: Profile | undefined): string | undefined {
 /** The screen reader of a profile that scores off the screen; it asks the run's model (none: no score, and a notice). */
 function screenScorer(p: Profile, opts: RunOptions, notices: string[]): ScreenScoreReader | undefined {
   if (p.scoring.kind !== 'screen') return undefined;
+  if (p.scoring.reader === 'ocr') return new ScreenScoreReader(p, p.scoring);
   const model = opts.vlm?.model ?? process.env.GAMEPILOT_MODEL;
   if (!model) {
     notices.push(

@@ -432,6 +432,7 @@ export class Session extends EventEmitter<SessionEvents> {
       await this.makeSafe();
       this.drawing?.watch?.close();
       this.drawing = undefined;
+      await this.deps.scorer?.close();
     }
     let patch: Partial<RunMeta> = {};
     for (const work of this.finishers) {

@@ -66,19 +66,22 @@ export const maze: GameDefinition = {
   variants: [
     {
       id: 'wide-6',
-      description: 'a 6×6 maze (the game: 4×4) with the target at least 9 moves away: longer routes in the same 20 steps',
+      description:
+        'a 6×6 maze (the game: 4×4) with the target at least 9 moves away: longer routes in the same 20 steps',
       rules: 'the maze is 6×6 cells instead of 4×4.',
       create: ({ rng }) => new MazeGame(generateMaze({ size: 6, wallShareAbove: 0.5, minDistance: 9 }, rng)),
     },
     {
       id: 'carved-only',
-      description: 'the carved 5×5 maze without the extra walls (the game fills until half is wall): corridors with dead ends, no open blocks',
+      description:
+        'the carved 5×5 maze without the extra walls (the game fills until half is wall): corridors with dead ends, no open blocks',
       rules: 'the maze is 5×5 cells instead of 4×4, a winding corridor maze.',
       create: ({ rng }) => new MazeGame(generateMaze({ size: 5, minDistance: 6 }, rng)),
     },
     {
       id: 'near-target',
-      description: 'a 5×5 maze with the target 2–4 moves away (the game: as far as possible): a short route among many walls',
+      description:
+        'a 5×5 maze with the target 2–4 moves away (the game: as far as possible): a short route among many walls',
       rules: 'the maze is 5×5 cells instead of 4×4, and the target is close to the ball.',
       create: ({ rng }) =>
         new MazeGame(generateMaze({ size: 5, wallShareAbove: 0.5, minDistance: 2, maxDistance: 4 }, rng)),
