@@ -47,6 +47,7 @@ function endWindowGroups(dir) {
   } catch {
     /* no /proc: the start time cannot be checked */
   }
+  const groups = [];
   for (const name of readdirSync(dir)) {
     try {
       const { pgid, started } = JSON.parse(readFileSync(path.join(dir, name), 'utf8'));
@@ -54,12 +55,46 @@ function endWindowGroups(dir) {
       // Same process only: a pid recycled since has another start time (10 ms resolution).
       if (started !== null && bootMs !== null && (ticks === null || Math.abs(bootMs + ticks * 10 - started) > 20))
         continue;
-      process.kill(-pgid, 'SIGTERM');
+      groups.push(pgid);
     } catch {
       /* gone already, or not ours to end */
     }
   }
+  endGroups(groups);
   rmSync(dir, { recursive: true, force: true });
+}
+
+const groupAlive = (pgid) => {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * SIGTERM to each process group, then SIGKILL to whatever is still there after 3 s: a browser
+ * that is slow to quit on a loaded machine (or ignores SIGTERM) must not outlive the shell.
+ */
+function endGroups(pgids) {
+  for (const g of pgids) {
+    try {
+      process.kill(-g, 'SIGTERM');
+    } catch {
+      /* the group is already empty */
+    }
+  }
+  const deadline = Date.now() + 3000;
+  const tick = new Int32Array(new SharedArrayBuffer(4));
+  while (Date.now() < deadline && pgids.some(groupAlive)) Atomics.wait(tick, 0, 0, 50);
+  for (const g of pgids.filter(groupAlive)) {
+    try {
+      process.kill(-g, 'SIGKILL');
+    } catch {
+      /* ended meanwhile */
+    }
+  }
 }
 
 /**
@@ -84,11 +119,7 @@ function run(what, cmd, args, { cwd, ownGroup }) {
   });
   child.on('exit', (code, signal) => {
     if (group) {
-      try {
-        process.kill(-child.pid, 'SIGTERM'); // leftovers of a crashed shell
-      } catch {
-        /* the group is already empty */
-      }
+      endGroups([child.pid]); // leftovers of a crashed shell
       endWindowGroups(windows);
     }
     if (signal) {
