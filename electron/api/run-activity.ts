@@ -18,7 +18,7 @@ import { runPath } from '../store/run-library.ts';
 import { VlmAgent } from '../agents/vlm.ts';
 import { attachReflection, checkReflectionRequest, type ReflectionRequest } from '../reflection/setup.ts';
 import type { ReflectAndRetry } from '../reflection/retry.ts';
-import { DEFAULT_SAMPLE } from '../reflection/trajectory.ts';
+import { DEFAULT_REFLECTION_SAMPLING } from '../reflection/trajectory.ts';
 import {
   CodedError,
   isModelAgent,
@@ -65,7 +65,7 @@ function reflectionRequest(
     ...(tutorial ? { tutorial } : {}),
     after: r.after,
     successScore: 100,
-    sample: DEFAULT_SAMPLE,
+    sample: DEFAULT_REFLECTION_SAMPLING,
     reflector: {
       maxWords: r.maxWords,
       ...(r.reflectorModel ? { model: r.reflectorModel } : {}),

@@ -21,7 +21,8 @@ import {
   type LatencyMode,
   type ReflectionMode,
 } from '../domain.ts';
-import { DEFAULT_SAMPLE } from '../reflection/trajectory.ts';
+import { DEFAULT_REFLECTION_SAMPLING } from '../reflection/trajectory.ts';
+import { DEFAULT_EXTRACT } from '../scoring/extract.ts';
 import { IDC_DEFAULTS } from '../reflection/idc.ts';
 import { DEFAULT_SESSION } from '../session/session.ts';
 import { DEFAULT_RECORDER } from '../recording/recorder.ts';
@@ -97,7 +98,8 @@ export interface RunFlags extends TargetFlags {
   reflectorBaseUrl?: string;
   maxWords: number;
   reflectFps: number;
-  reflectMaxFrames: number;
+  reflectMaxFrames?: number;
+  reflectContext: number;
   reflectMaxSide: number;
   gameText?: boolean;
   memoryScope?: string;
@@ -403,17 +405,26 @@ function reflectionOptions(cmd: Command): Command {
     .addOption(intOption('--max-words <n>', 'longest lessons, in words', { min: 10 }).default(150))
     .addOption(
       numberOption('--reflect-fps <f>', 'frames per second of play the reflector sees', { min: 0.01 }).default(
-        DEFAULT_SAMPLE.fps,
+        DEFAULT_REFLECTION_SAMPLING.fps,
       ),
     )
     .addOption(
-      intOption('--reflect-max-frames <n>', 'at most this many frames per reflection', { min: 1 }).default(
-        DEFAULT_SAMPLE.maxFrames,
+      intOption(
+        '--reflect-context <tokens>',
+        "tokens of the reflector's context its frames may use: frames are thinned evenly only to fit it",
+        { min: 1000 },
+      ).default(DEFAULT_REFLECTION_SAMPLING.contextTokens),
+    )
+    .addOption(
+      intOption(
+        '--reflect-max-frames <n>',
+        'at most this many frames per reflection call, below what the budget allows (default: no cap)',
+        { min: 1 },
       ),
     )
     .addOption(
       intOption('--reflect-max-side <px>', "longest side of the reflector's frames", { min: 64 }).default(
-        DEFAULT_SAMPLE.maxSide,
+        DEFAULT_REFLECTION_SAMPLING.maxSide,
       ),
     );
 }
@@ -877,14 +888,20 @@ function milestonesCommands(program: Command, act: Act, actions: Actions) {
     'the model that watches the walkthrough',
   )
     .addOption(
-      numberOption('--fps <n>', 'frames sampled per second of video', { min: 0.01 }).default(DEFAULT_SAMPLE.fps),
+      numberOption('--fps <n>', 'frames sampled per second of video', { min: 0.01 }).default(DEFAULT_EXTRACT.fps),
     )
     .addOption(
-      intOption('--chunk-frames <n>', 'frames per model call (long videos go in chunks)', { min: 1 }).default(16),
+      intOption('--chunk-frames <n>', 'frames per model call (long videos go in chunks)', { min: 1 }).default(
+        DEFAULT_EXTRACT.chunkFrames,
+      ),
     )
-    .addOption(intOption('--max-frames <n>', 'frames sampled in all (thinned evenly)', { min: 1 }).default(160))
     .addOption(
-      intOption('--max-side <px>', 'long side of each frame sent', { min: 64 }).default(DEFAULT_SAMPLE.maxSide),
+      intOption('--max-frames <n>', 'frames sampled in all (thinned evenly)', { min: 1 }).default(
+        DEFAULT_EXTRACT.maxFrames,
+      ),
+    )
+    .addOption(
+      intOption('--max-side <px>', 'long side of each frame sent', { min: 64 }).default(DEFAULT_EXTRACT.maxSide),
     )
     .addOption(jsonFlag())
     .action(act((o: MilestonesExtractFlags) => actions.milestonesExtract(o)));

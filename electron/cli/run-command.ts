@@ -126,7 +126,12 @@ export function reflectionRequestFrom(o: RunFlags): ReflectionRequest | undefine
     ...(o.tutorial ? { tutorial: o.tutorial } : {}),
     after: o.reflectAfter,
     successScore: o.successScore,
-    sample: { fps: o.reflectFps, maxFrames: o.reflectMaxFrames, maxSide: o.reflectMaxSide },
+    sample: {
+      fps: o.reflectFps,
+      maxSide: o.reflectMaxSide,
+      contextTokens: o.reflectContext,
+      ...(o.reflectMaxFrames !== undefined ? { maxFrames: o.reflectMaxFrames } : {}),
+    },
     reflector: {
       maxWords: o.maxWords,
       ...(o.reflectorModel ? { model: o.reflectorModel } : {}),

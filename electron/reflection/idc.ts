@@ -21,7 +21,7 @@ import type { Session } from '../session/session.ts';
 import { wireSession } from '../session/compose.ts';
 import { boundWords, Reflector } from './reflector.ts';
 import { explore, NoToolCallingError, NOTEBOOK_CHARS } from './explorer.ts';
-import { DEFAULT_SAMPLE, runTrajectory } from './trajectory.ts';
+import { DEFAULT_REFLECTION_SAMPLING, reflectionSample, runTrajectory } from './trajectory.ts';
 import { mean } from '../util/time.ts';
 import type { LatencySettings } from '../latency/clock-policy.ts';
 import type { LatencyMode } from '../domain.ts';
@@ -255,7 +255,9 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
             maxWords: o.maxWords,
             timeoutMs: 180_000,
             maxRetries: 3,
-          }).reflect('self-f', def, { failure: await runTrajectory(played.dir, DEFAULT_SAMPLE, 0) });
+          }).reflect('self-f', def, {
+            failure: await runTrajectory(played.dir, reflectionSample(DEFAULT_REFLECTION_SAMPLING), 0),
+          });
           round.diagnosis = staged.diagnosis || staged.text;
           round.reflector_mode = 'staged (no tool calling)';
         }

@@ -23,7 +23,8 @@ export interface RetryOptions {
   after: ReflectAfter;
   /** An episode scoring below this failed. */
   successScore: number;
-  sample: SampleOptions;
+  /** The frames of each reflection call; `budget` says how the count was chosen (trajectory.ts). */
+  sample: SampleOptions & { budget?: Record<string, number | null> };
   reflector: ReflectorSettings;
 }
 
@@ -73,6 +74,12 @@ export class ReflectAndRetry {
       after: this.opts.after,
       success_score: this.opts.successScore,
       tutorial: this.tutorial?.source ?? null,
+      frames: {
+        fps: this.opts.sample.fps,
+        max_side: this.opts.sample.maxSide,
+        max_frames: this.opts.sample.maxFrames,
+        ...this.opts.sample.budget,
+      },
       lessons: [...this.lessons],
     };
   }

@@ -8,7 +8,7 @@ import { VlmAgent } from '../agents/vlm.ts';
 import { reflectorModelFor, type ReflectorSettings } from './reflector.ts';
 import type { ReflectAfter, ReflectionMode } from '../domain.ts';
 import { ReflectAndRetry } from './retry.ts';
-import { loadTutorial, type SampleOptions, type Trajectory } from './trajectory.ts';
+import { loadTutorial, reflectionSample, type ReflectionSampling, type Trajectory } from './trajectory.ts';
 import { solverDemonstration } from './demonstration.ts';
 
 function requireGame(game: GameDefinition | undefined): GameDefinition {
@@ -21,7 +21,7 @@ export interface ReflectionRequest {
   tutorial?: string;
   after: ReflectAfter;
   successScore: number;
-  sample: SampleOptions;
+  sample: ReflectionSampling;
   reflector: Partial<ReflectorSettings> & { maxWords: number };
 }
 
@@ -50,13 +50,14 @@ export async function attachReflection(
   if (!(session.agent instanceof VlmAgent)) throw new Error('reflection needs the model agent (vlm)');
   checkReflectionRequest(req, session.agent.model);
   let mode = req.mode;
+  const sample = reflectionSample(req.sample);
   let tutorial: Trajectory | undefined;
   let tutorialError: string | undefined;
   if (req.tutorial) {
     try {
       // "solver": the built-in game's solver plays a demonstration first, and that run is the tutorial.
       const source = req.tutorial === 'solver' ? await solverDemonstration(requireGame(game).id) : req.tutorial;
-      tutorial = await loadTutorial(source, req.sample);
+      tutorial = await loadTutorial(source, sample);
       log(`tutorial: ${tutorial.frames.length} of ${tutorial.available} frames from ${tutorial.source}`);
       for (const w of tutorial.warnings) log(`tutorial: skipped ${w}`);
     } catch (err) {
@@ -72,7 +73,7 @@ export async function attachReflection(
       mode,
       after: req.after,
       successScore: req.successScore,
-      sample: req.sample,
+      sample,
       reflector: {
         timeoutMs: 180_000,
         maxRetries: 3,

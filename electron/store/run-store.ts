@@ -150,6 +150,8 @@ export interface RunReflection {
   after?: 'failed' | 'every';
   success_score?: number;
   tutorial?: string | null;
+  /** How the reflector's frames were chosen: rate, size, the token budget and the frames it allows. */
+  frames?: Record<string, number | null>;
   /** Episodes played with lessons in the prompt, and where those lessons came from. */
   lessons: { episode: number; source: LessonSource }[];
 }

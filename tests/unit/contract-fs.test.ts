@@ -22,7 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GamepilotCore, type CoreDeps } from '../../electron/api/core.ts';
 import { JsonFileSettingsStore, MemorySecretStore } from '../../electron/api/settings-store.ts';
 import { RunStore } from '../../electron/store/run-store.ts';
-import { DEFAULT_SAMPLE, loadTutorial } from '../../electron/reflection/trajectory.ts';
+import { DEFAULT_REFLECTION_SAMPLING, reflectionSample, loadTutorial } from '../../electron/reflection/trajectory.ts';
 import { createWindowManager } from '../../native/index.ts';
 import { FakeOpenAI } from '../helpers/fake-openai.ts';
 
@@ -166,7 +166,9 @@ describe('run files cannot point outside their run folder', () => {
     const secret = path.join(tmp, 'secret.jpg');
     writeFileSync(secret, jpeg);
     const dotdot = seedRun({ framePaths: ['frames/e000-s00000.jpg', '../../secret.jpg', 'frames/e000-s00002.jpg'] });
-    await expect(loadTutorial(dotdot.dir, DEFAULT_SAMPLE)).rejects.toThrow(/outside its run folder/);
+    await expect(loadTutorial(dotdot.dir, reflectionSample(DEFAULT_REFLECTION_SAMPLING))).rejects.toThrow(
+      /outside its run folder/,
+    );
     await expect(core.handle('exportVideo', { id: dotdot.meta.id, name: 'dotdot.mp4' })).rejects.toThrow(
       /outside its run folder/,
     );
@@ -175,7 +177,9 @@ describe('run files cannot point outside their run folder', () => {
     const frame = path.join(linked.framesDir, 'e000-s00001.jpg');
     rmSync(frame); // replaced by a link to a file outside the run
     symlinkSync(secret, frame);
-    await expect(loadTutorial(linked.dir, DEFAULT_SAMPLE)).rejects.toThrow(/symbolic link/);
+    await expect(loadTutorial(linked.dir, reflectionSample(DEFAULT_REFLECTION_SAMPLING))).rejects.toThrow(
+      /symbolic link/,
+    );
     await expect(core.handle('exportVideo', { id: linked.meta.id, name: 'linked.mp4' })).rejects.toThrow(
       /symbolic link/,
     );

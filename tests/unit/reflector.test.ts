@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI } from '../helpers/fake-openai.ts';
 import { boundWords, lessonLines, Reflector } from '../../electron/reflection/reflector.ts';
-import type { Trajectory } from '../../electron/reflection/trajectory.ts';
+import { frameTokens, reflectionSample, type Trajectory } from '../../electron/reflection/trajectory.ts';
 import { g2048 } from '../../games/g2048/index.ts';
 
 let reply = '';
@@ -58,5 +58,19 @@ describe('reflector lessons', () => {
     expect(boundWords('a b\nc d e\nf', 5)).toEqual({ text: 'a b\nc d e', cut: true });
     expect(boundWords('a b\nc', 5)).toEqual({ text: 'a b\nc', cut: false });
     expect(lessonLines('  - first\n\n2) second\n• third\n10. tenth')).toBe('first\nsecond\nthird\ntenth');
+  });
+});
+
+describe("the reflector's frame budget", () => {
+  it('follows the token budget (1 fps, thinned only to fit), capped by --reflect-max-frames only when asked', () => {
+    const perFrame = frameTokens(768);
+    expect(perFrame).toBe(28 * 28 + 8); // Qwen-VL's 28-px patches: the dearest of the common APIs
+    const s = reflectionSample({ fps: 1, maxSide: 768, contextTokens: 32_000 });
+    expect(s.maxFrames).toBe(Math.floor((32_000 - 4_000) / perFrame)); // 35, not 16
+    expect(reflectionSample({ fps: 1, maxSide: 384, contextTokens: 128_000 }).maxFrames).toBe(
+      Math.floor(124_000 / frameTokens(384)),
+    );
+    expect(reflectionSample({ fps: 1, maxSide: 768, contextTokens: 32_000, maxFrames: 16 }).maxFrames).toBe(16);
+    expect(s.budget).toEqual({ context_tokens: 32_000, tokens_per_frame: perFrame, max_frames_asked: null });
   });
 });

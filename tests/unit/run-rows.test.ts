@@ -16,7 +16,7 @@ import { RunStore, readRun } from '../../electron/store/run-store.ts';
 import { openRun } from '../../electron/store/run-library.ts';
 import { exportVideo } from '../../electron/recording/video.ts';
 import { readSession } from '../../electron/recording/session-files.ts';
-import { DEFAULT_SAMPLE, runTrajectory } from '../../electron/reflection/trajectory.ts';
+import { DEFAULT_REFLECTION_SAMPLING, reflectionSample, runTrajectory } from '../../electron/reflection/trajectory.ts';
 import { readIdc } from '../../electron/reflection/idc-files.ts';
 
 const LATENCY = { locate: 1, capture: 1, encode: 1, model: 1, act: 1, total: 5 };
@@ -123,7 +123,7 @@ describe('steps.jsonl', () => {
     );
     expect(seconds).toBeGreaterThan(0.9); // three frames of 0.5 s and more, not an error
 
-    const tutorial = await runTrajectory(run.dir, DEFAULT_SAMPLE);
+    const tutorial = await runTrajectory(run.dir, reflectionSample(DEFAULT_REFLECTION_SAMPLING));
     expect(tutorial.available).toBe(3);
     expect(tutorial.warnings).toEqual([`${steps}:2: t_capture: expected number, received string`]);
   });
@@ -215,7 +215,14 @@ describe('an IDC folder', () => {
       )}\n`,
     );
     const idc = readIdc(dir);
-    expect(idc.result).toEqual(result);
+    // A folder from before the transfer test: no splits, and R0 and the gaps computed from the curve.
+    expect(idc.result).toEqual({
+      ...result,
+      r0: 10,
+      gain_vs_r0: 10,
+      best_vs_final: 0,
+      transfer: { episodes: 1, splits: [] },
+    });
     expect(idc.skills).toEqual([{ after_round: 0, skill: 'corner' }]);
     expect(idc.problems).toEqual([
       `${path.join(dir, 'skills.jsonl')}:2: after_round: Too small: expected number to be >=0`,
