@@ -106,6 +106,15 @@ describe('reflect-and-retry', () => {
       after: 'every',
       success_score: 100,
       tutorial: null,
+      // 1 fps, thinned only to fit 32 000 tokens of context at 792 tokens a 768-px frame: 35.
+      frames: {
+        fps: 1,
+        max_side: 768,
+        max_frames: 35,
+        context_tokens: 32_000,
+        tokens_per_frame: 792,
+        max_frames_asked: null,
+      },
       lessons: [
         { episode: 1, source: 'self-f' },
         { episode: 2, source: 'self-f' },
