@@ -119,6 +119,9 @@ export type ListedStatus = RunStatus | 'crashed';
 /** A run's id: its folder name in the runs folder. Never a path. */
 export const RUN_ID = /^\w[\w.-]{0,199}$/;
 
+/** The title id of a window that followed no profile: this prefix, then its window title (store/run-title.ts). */
+export const UNPROFILED_PREFIX = 'window:';
+
 /** A run as the library lists it. */
 export interface RunSummary {
   id: string;

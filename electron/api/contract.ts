@@ -37,7 +37,15 @@ import {
   type WorldState,
 } from '../domain.ts';
 
-export { ERROR_CODES, INGVP_SETTINGS, LATENCY_MODES, REFLECTION_MODES, RUN_ID, SUITE_AGENTS } from '../domain.ts';
+export {
+  ERROR_CODES,
+  INGVP_SETTINGS,
+  LATENCY_MODES,
+  REFLECTION_MODES,
+  RUN_ID,
+  SUITE_AGENTS,
+  UNPROFILED_PREFIX,
+} from '../domain.ts';
 export type {
   ActionSpace,
   AgentKind,
@@ -297,6 +305,8 @@ export const REQUESTS = {
     target: z.union([z.object({ game: z.string().min(1) }), z.object({ windowId: z.string().min(1) })]),
     /** The title's profile the session is keyed by in tables (a window's). */
     profile: ProfileChoiceField,
+    /** The run or session (of the runs folder) the rookie watched as the tutorial, recorded with the session. */
+    tutorial: runId.optional(),
     role: z.enum(ROLES),
     participant: z.string().regex(/^[\w.-]{1,64}$/, 'use a pseudonym: letters, digits, dot, dash, underscore'),
     trial: z.number().int().min(1).max(1000).default(1),
@@ -321,7 +331,8 @@ export const REQUESTS = {
   startSweep: StartSweepSchema,
   /** Stops the sweep at once: running jobs stop, finished jobs stay. */
   stopSweep: empty,
-  findTutorial: z.object({ game: z.string().min(1) }),
+  /** A title's id (a built-in game, a profile, or `window:<title>`): its runs and sessions a rookie may watch. */
+  findTutorial: z.object({ title: z.string().min(1).max(300) }),
   /** Every profile: shipped and the user's. */
   listProfiles: empty,
   /** The profiles that fit a target (none, one, or several to choose from). */
@@ -611,7 +622,11 @@ export interface Results {
   };
   startSweep: { name: string; total: number; resumed: number; workers: number };
   stopSweep: { stopped: boolean };
-  findTutorial: { id: string | null };
+  /** `id`: the latest completed expert session of the title (the default tutorial); `candidates`: every completed run or session of it, experts first. */
+  findTutorial: {
+    id: string | null;
+    candidates: { id: string; agent: string; created: string; mean: number | null }[];
+  };
   /** `errors`: profile files refused whole, each naming file, line and field. */
   listProfiles: { profiles: ProfileSummary[]; errors: string[] };
   matchProfile: { candidates: ProfileSummary[] };

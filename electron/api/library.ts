@@ -101,12 +101,17 @@ export function libraryHandlers(deps: LibraryDeps, warn: WarnRun = () => {}): Pi
         }),
       };
     },
-    /** The latest completed expert session of a game: the rookie's tutorial. */
+    /**
+     * A rookie's tutorial: by default the title's latest completed expert session (windows too,
+     * keyed as the tables key them); any completed run or session of the title can be chosen.
+     */
     findTutorial: async (p) => {
-      const expert = listRuns(deps.runsDir).runs.find(
-        (r) => r.kind === 'human' && r.agent === 'human-expert' && r.game === p.game && r.status === 'completed',
-      );
-      return { id: expert?.id ?? null };
+      const runs = listRuns(deps.runsDir).runs.filter((r) => r.title.id === p.title && r.status === 'completed');
+      const expert = (r: { agent: string }) => (r.agent === 'human-expert' ? 0 : 1);
+      const candidates = [...runs]
+        .sort((a, b) => expert(a) - expert(b) || b.created.localeCompare(a.created))
+        .map((r) => ({ id: r.id, agent: r.agent, created: r.created, mean: r.mean }));
+      return { id: runs.find((r) => r.agent === 'human-expert')?.id ?? null, candidates };
     },
   };
 }

@@ -126,6 +126,8 @@ export interface RecordFlags extends TargetFlags {
   role: 'rookie' | 'expert';
   /** An id or a file; false: --no-profile. */
   profile?: string | false;
+  /** The tutorial watched (a video, frames folder, run or session folder). */
+  tutorial?: string;
   participant: string;
   consent: boolean;
   duration?: number;
@@ -709,6 +711,12 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .addOption(checkedOption('--window-size <WxH>', 'size of a built-in game’s window', parseWindowSize))
     .addOption(profileOption())
     .addOption(noProfileOption('record under the window title, unprofiled (the tables list it apart)'))
+    .addOption(
+      new Option(
+        '--tutorial <source>',
+        "the tutorial the rookie watched (the agents' --tutorial: a video, a folder of frames, a run or session folder); recorded with the session",
+      ),
+    )
     .addOption(outDir('session folders, beside agent runs'))
     .addOption(jsonFlag())
     .addOption(quietFlag())

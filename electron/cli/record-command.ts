@@ -1,5 +1,8 @@
 /** `gamepilot record`: a person plays; frames and input are recorded as a human session. */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { createWindowManager } from '../../native/index.ts';
+import { UsageError } from './options.ts';
 import { createCapturer } from '../capture/index.ts';
 import { Recorder, DEFAULT_RECORDER } from '../recording/recorder.ts';
 import { startStopHotkey } from '../input/stop-hotkey.ts';
@@ -9,6 +12,16 @@ import type { RecordFlags } from './program.ts';
 import { describeProfile, targetFrom } from './run-command.ts';
 import { profileChoiceFrom } from './profile-command.ts';
 import { configuredStopHotkey } from './settings.ts';
+
+/** `--tutorial`: the same sources `run --tutorial` takes (a video, a frames folder, a run or session folder), checked to exist. */
+function tutorialSource(ref: string): string {
+  const file = path.resolve(ref);
+  if (!existsSync(file))
+    throw new UsageError(
+      `--tutorial: ${file} does not exist (a video, a folder of frames, or a run or session folder)`,
+    );
+  return file;
+}
 
 export async function recordCommand(o: RecordFlags): Promise<number> {
   const wm = createWindowManager();
@@ -24,6 +37,7 @@ export async function recordCommand(o: RecordFlags): Promise<number> {
         trial: o.trial,
         seed: o.seed,
         ...(o.stage ? { stage: o.stage } : {}),
+        ...(o.tutorial ? { tutorial: tutorialSource(o.tutorial) } : {}),
         consent: o.consent,
       },
       { ...DEFAULT_RECORDER, fps: o.fps, ...(o.duration !== undefined ? { durationS: o.duration } : {}) },

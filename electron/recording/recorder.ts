@@ -38,6 +38,8 @@ export interface SessionInfo {
   /** Protocol stage: a rookie plays "play-1", watches the "tutorial", plays "play-2"; an expert plays once ("play"). Default by role. */
   stage?: string;
   consent: boolean;
+  /** The tutorial the participant watched (a run or session folder, a video, a frames folder), as `--tutorial` names it. */
+  tutorial?: string;
   /**
    * Seed of a built-in game (default 0, as for `run`). Trial t is played as an agent's episode
    * t − 1 of that seed: the same board, and in Tic-Tac-Toe the same side (X in odd trials).
@@ -166,6 +168,7 @@ export class Recorder extends EventEmitter<RecorderEvents> {
         trial: info.trial,
         stage: this.stage,
         fps: opts.fps,
+        ...(info.tutorial ? { tutorial: info.tutorial } : {}),
         ...(game ? { seed: info.seed ?? 0, episode: episodeOfTrial(info.trial) } : {}),
       },
       stage: this.stage, // the leaderboard's human rows: rookie play-1 = VR No, play-2 = VR Yes; expert = —

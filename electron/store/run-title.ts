@@ -7,6 +7,7 @@
  * same way by `titleOf`.
  */
 import { z } from 'zod';
+import { UNPROFILED_PREFIX } from '../domain.ts';
 
 export const TITLE_KINDS = ['builtin', 'profile', 'unprofiled'] as const;
 
@@ -36,8 +37,7 @@ export interface TitleSource {
 
 const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
 
-/** The prefix of an unprofiled window's title id. */
-export const UNPROFILED_PREFIX = 'window:';
+export { UNPROFILED_PREFIX };
 
 /** The title a run counts under: the one run.json recorded, else derived from its game, profile and target. */
 export function titleOf(meta: TitleSource): RunTitle {

@@ -214,7 +214,27 @@ describe('tutorials over the contract', () => {
     const expert = seedRun({ kind: 'human', agent: 'human-expert' });
     mkdirSync(path.join(runsDir, 'broken-run'));
     writeFileSync(path.join(runsDir, 'broken-run', 'run.json'), '{"id": "broken-run", "created": null}');
-    expect(await core.handle('findTutorial', { game: '2048' })).toEqual({ id: expert.meta.id });
+    const found = (await core.handle('findTutorial', { title: '2048' })) as {
+      id: string;
+      candidates: { id: string }[];
+    };
+    expect(found.id).toBe(expert.meta.id);
+    expect(found.candidates[0]!.id).toBe(expert.meta.id); // experts first, then other runs of the title
+    // A window's sessions are found by the title the tables key them by: here an unprofiled one.
+    const windowExpert = RunStore.create(runsDir, {
+      kind: 'human',
+      game: null,
+      target: { kind: 'window', label: 'Some Game' },
+      agent: 'human-expert',
+      model: null,
+      action_space: 'gui',
+      config: {},
+    });
+    windowExpert.close('completed');
+    expect(await core.handle('findTutorial', { title: 'window:Some Game' })).toMatchObject({
+      id: windowExpert.meta.id,
+    });
+    expect(await core.handle('findTutorial', { title: 'window:Other' })).toEqual({ id: null, candidates: [] });
     const listed = (await core.handle('listRuns', {})) as { runs: { id: string }[]; warnings: string[] };
     expect(listed.runs.some((r) => r.id === expert.meta.id)).toBe(true);
     expect(listed.warnings.join('\n')).toContain(path.join(runsDir, 'broken-run', 'run.json'));

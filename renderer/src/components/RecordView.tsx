@@ -6,7 +6,13 @@
  * window is captured.
  */
 import { useEffect, useState } from 'react';
-import type { ApiClient, CoreState, RecordingResult, Role } from '../../../electron/api/contract.ts';
+import {
+  UNPROFILED_PREFIX,
+  type ApiClient,
+  type CoreState,
+  type RecordingResult,
+  type Role,
+} from '../../../electron/api/contract.ts';
 import { Replay } from './RunsView.tsx';
 import { TargetList, targetLabel, targetParam, type TargetChoice } from './TargetPicker.tsx';
 import { CountInput } from './CountInput.tsx';
@@ -56,7 +62,9 @@ export function RecordView({
   const [trial, setTrial] = useState(1);
   /** The agent's prompt for a built-in game; null for a window (no built-in rules to show). */
   const [prompt, setPrompt] = useState<string | null>('');
+  /** The run or session shown as the tutorial (undefined: still looking; null: none of this title). */
   const [tutorial, setTutorial] = useState<string | null | undefined>(undefined);
+  const [tutorialChoices, setTutorialChoices] = useState<{ id: string; agent: string; created: string }[]>([]);
   const [mine, setMine] = useState<RecordingResult[]>([]);
   const [trialRecorded, setTrialRecorded] = useState(false);
   const rec = core?.recording ?? null;
@@ -91,15 +99,25 @@ export function RecordView({
     setTrial(1);
     setTrialRecorded(false);
   };
+  // The tutorial is found by title, as the tables key sessions: a built-in game by its id, a
+  // window by the one profile that fits it, else by its window title (unprofiled).
   useEffect(() => {
-    if (!begun || stage.kind !== 'tutorial') return;
-    if (game)
-      client.request('findTutorial', { game }).then(
-        (t) => setTutorial(t.id),
+    if (!begun || stage.kind !== 'tutorial' || !choice) return;
+    const titleOf = async () => {
+      if (choice.kind === 'game') return choice.game.id;
+      const { candidates } = await client.request('matchProfile', { target: { windowId: choice.window.id } });
+      return candidates.length === 1 ? candidates[0]!.id : `${UNPROFILED_PREFIX}${choice.window.title}`;
+    };
+    titleOf()
+      .then((title) => client.request('findTutorial', { title }))
+      .then(
+        (t) => {
+          setTutorialChoices(t.candidates);
+          setTutorial(t.id ?? t.candidates[0]?.id ?? null);
+        },
         () => setTutorial(null),
       );
-    else setTutorial(null); // tutorials are matched by built-in game
-  }, [client, begun, stage.kind, game]);
+  }, [client, begun, stage.kind, choice]);
 
   const record = async () => {
     if (!choice) return;
@@ -111,6 +129,8 @@ export function RecordView({
         consent: true,
         trial,
         stage: role === 'expert' ? 'play' : stage.kind === 'play' ? `play-${stage.round}` : 'tutorial',
+        // The second play records which tutorial the rookie watched.
+        ...(role === 'rookie' && stage.kind === 'play' && stage.round === 2 && tutorial ? { tutorial } : {}),
       });
     } catch (e) {
       onError((e as Error).message);
@@ -258,12 +278,30 @@ export function RecordView({
           {tutorial === undefined && <p className="muted">Looking for a tutorial…</p>}
           {tutorial === null && (
             <p className="muted" data-testid="no-tutorial">
-              {game
-                ? 'No expert session of this game is recorded yet. Record one with the expert role; it becomes the tutorial here.'
-                : 'Tutorials are found by built-in game; for a window, open an expert session of it from Runs.'}
+              No run or session of this title is recorded yet. Record one with the expert role; it becomes the tutorial
+              here.
             </p>
           )}
-          {tutorial && <Replay client={client} id={tutorial} onClose={next} closeLabel="Done watching" />}
+          {tutorialChoices.length > 1 && (
+            <label>
+              Tutorial{' '}
+              <select
+                value={tutorial ?? ''}
+                onChange={(e) => setTutorial(e.target.value)}
+                data-testid="tutorial-choice"
+                aria-label="tutorial"
+              >
+                {tutorialChoices.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.agent} · {new Date(c.created).toLocaleString()}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          {tutorial && (
+            <Replay key={tutorial} client={client} id={tutorial} onClose={next} closeLabel="Done watching" />
+          )}
           <button type="button" className="primary" onClick={next} data-testid="tutorial-done">
             Continue
           </button>
