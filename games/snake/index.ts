@@ -56,6 +56,26 @@ export const snake: GameDefinition = {
   actionSpace: { semantic: DIRS, gui: { press: DIRS } },
   realtime: { tickMs: TICK_MS, idleLimit: IDLE_LIMIT, idleOnlyModes: ['normal', 'slow'] },
   create: ({ rng }) => new SnakeGame(rng),
+  variants: [
+    {
+      id: 'small-7',
+      description: 'a 7×7 field (the game: 9×9): less room to turn, the walls closer',
+      rules: 'the field is 7×7 squares instead of 9×9.',
+      create: ({ rng }) => new SnakeGame(rng, { size: 7 }),
+    },
+    {
+      id: 'wide-11',
+      description: 'an 11×11 field (the game: 9×9): food farther away, more squares to cross in the same 100 steps',
+      rules: 'the field is 11×11 squares instead of 9×9.',
+      create: ({ rng }) => new SnakeGame(rng, { size: 11 }),
+    },
+    {
+      id: 'long-start',
+      description: 'the snake starts six squares long (the game: three), so its own body is in the way from the start',
+      rules: 'the snake starts six squares long instead of three.',
+      create: ({ rng }) => new SnakeGame(rng, { startLength: 6 }),
+    },
+  ],
 };
 
 /** Points on the 0–100 scale per food eaten. */
@@ -73,20 +93,25 @@ class SnakeGame implements GameInstance {
   private moves = 0;
   private autoMoves = 0;
 
-  constructor(private readonly rng: Rng) {
-    const mid = Math.floor(SNAKE_SIZE / 2);
-    this.body = [
-      [mid, mid],
-      [mid - 1, mid],
-      [mid - 2, mid],
-    ];
+  private readonly size: number;
+
+  constructor(
+    private readonly rng: Rng,
+    shape: { size?: number; startLength?: number } = {},
+  ) {
+    this.size = shape.size ?? SNAKE_SIZE;
+    const mid = Math.floor(this.size / 2);
+    // Head at the middle, the body trailing to the left (then down a row when it would leave the field).
+    this.body = Array.from({ length: shape.startLength ?? 3 }, (_, k): [number, number] =>
+      mid - k >= 0 ? [mid - k, mid] : [0, mid + (k - mid)],
+    );
     this.placeFood();
   }
 
   private placeFood() {
     const free: [number, number][] = [];
-    for (let y = 0; y < SNAKE_SIZE; y++)
-      for (let x = 0; x < SNAKE_SIZE; x++) if (!this.body.some(([bx, by]) => bx === x && by === y)) free.push([x, y]);
+    for (let y = 0; y < this.size; y++)
+      for (let x = 0; x < this.size; x++) if (!this.body.some(([bx, by]) => bx === x && by === y)) free.push([x, y]);
     if (free.length) this.food = free[Math.floor(this.rng() * free.length)]!;
   }
 
@@ -95,7 +120,7 @@ class SnakeGame implements GameInstance {
     const [hx, hy] = this.body[0]!;
     const next: [number, number] = [hx + dx, hy + dy];
     this.idle = 0;
-    if (next[0] < 0 || next[1] < 0 || next[0] >= SNAKE_SIZE || next[1] >= SNAKE_SIZE) {
+    if (next[0] < 0 || next[1] < 0 || next[0] >= this.size || next[1] >= this.size) {
       this.dead = 'hit the wall';
       return;
     }
@@ -159,9 +184,9 @@ class SnakeGame implements GameInstance {
 
   text() {
     const rows: string[] = [];
-    for (let y = 0; y < SNAKE_SIZE; y++) {
+    for (let y = 0; y < this.size; y++) {
       let r = '';
-      for (let x = 0; x < SNAKE_SIZE; x++) {
+      for (let x = 0; x < this.size; x++) {
         const i = this.body.findIndex(([bx, by]) => bx === x && by === y);
         r += i === 0 ? 'H' : i > 0 ? 'o' : this.food[0] === x && this.food[1] === y ? '*' : '.';
       }
@@ -172,18 +197,19 @@ class SnakeGame implements GameInstance {
 
   html() {
     const cells: string[] = [];
-    for (let y = 0; y < SNAKE_SIZE; y++) {
-      for (let x = 0; x < SNAKE_SIZE; x++) {
+    for (let y = 0; y < this.size; y++) {
+      for (let x = 0; x < this.size; x++) {
         const i = this.body.findIndex(([bx, by]) => bx === x && by === y);
         const cls = i === 0 ? 'head' : i > 0 ? 'body' : this.food[0] === x && this.food[1] === y ? 'food' : '';
         cells.push(`<div class="c ${cls}"></div>`);
       }
     }
+    const cell = Math.min(48, Math.floor(440 / this.size)); // a larger field still fits the window
     return `<style>
       body{margin:0;background:#1b2631;font-family:'DejaVu Sans',sans-serif;color:#e8f0f2}
       .wrap{display:flex;flex-direction:column;align-items:center;padding-top:18px}
       h1{margin:0 0 6px;font-size:30px}.info{font-size:18px;margin-bottom:10px}
-      .grid{display:grid;grid-template-columns:repeat(${SNAKE_SIZE},48px);grid-template-rows:repeat(${SNAKE_SIZE},48px);gap:2px;background:#0b1016;border:6px solid #5d6d7e;padding:2px}
+      .grid{display:grid;grid-template-columns:repeat(${this.size},${cell}px);grid-template-rows:repeat(${this.size},${cell}px);gap:2px;background:#0b1016;border:6px solid #5d6d7e;padding:2px}
       .c{background:#22313f}.body{background:#58d68d}.head{background:#1e8449}.food{background:#e74c3c;border-radius:50%}
     </style><div class="wrap"><h1>Snake</h1><div class="info">Food: ${this.eaten} · Moves: ${this.moves} · heading ${this.dir}</div>
     <div class="grid" data-hit="field">${cells.join('')}</div><div class="info" style="margin-top:10px">${this.dead ? this.status() : 'Arrow keys steer.'}</div></div>`;
@@ -213,8 +239,8 @@ class SnakeGame implements GameInstance {
       return (
         nx >= 0 &&
         ny >= 0 &&
-        nx < SNAKE_SIZE &&
-        ny < SNAKE_SIZE &&
+        nx < this.size &&
+        ny < this.size &&
         !this.body.slice(0, -1).some(([x, y]) => x === nx && y === ny)
       );
     });

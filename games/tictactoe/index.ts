@@ -37,6 +37,27 @@ export const tictactoe: GameDefinition = {
   moveInputs: { click: true },
   actionSpace: { semantic: ALL_CELLS, gui: { click: 'anywhere' } },
   create: ({ episode, rng }) => new TicTacToeGame(episode % 2 === 0 ? 'X' : 'O', rng),
+  variants: [
+    {
+      id: 'fallible-opponent',
+      description:
+        'the opponent plays a random empty cell one move in three (the game: always its best), so a win is possible',
+      rules: 'the opponent makes a random move one time in three, so you can win: take a win when it is offered.',
+      create: ({ episode, rng }) => new TicTacToeGame(episode % 2 === 0 ? 'X' : 'O', rng, { mistakeRate: 1 / 3 }),
+    },
+    {
+      id: 'always-o',
+      description: 'the agent plays O in every episode, so the opponent always opens (the game: X and O in turn)',
+      rules: 'you play O in every game: the opponent always moves first.',
+      create: ({ rng }) => new TicTacToeGame('O', rng),
+    },
+    {
+      id: 'corner-taken',
+      description: "the opponent's mark stands in a random corner before the agent, playing X, moves first",
+      rules: "you play X, and the opponent's O already stands in a corner when you make your first move.",
+      create: ({ rng }) => new TicTacToeGame('X', rng, { cornerTaken: true }),
+    },
+  ],
 };
 
 class TicTacToeGame implements GameInstance {
@@ -47,12 +68,15 @@ class TicTacToeGame implements GameInstance {
   constructor(
     private readonly agent: Mark,
     private readonly rng: Rng,
+    private readonly variant: { mistakeRate?: number; cornerTaken?: boolean } = {},
   ) {
-    if (agent === 'O') this.opponentMove();
+    if (variant.cornerTaken) this.board[pick(rng, [0, 2, 6, 8])] = other(agent);
+    else if (agent === 'O') this.opponentMove();
   }
 
   private opponentMove() {
-    const moves = bestMoves(this.board, other(this.agent));
+    const mistake = this.variant.mistakeRate !== undefined && this.rng() < this.variant.mistakeRate;
+    const moves = mistake ? emptyCells(this.board) : bestMoves(this.board, other(this.agent));
     if (moves.length) this.board[pick(this.rng, moves)] = other(this.agent);
   }
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { tictactoe } from '../../games/tictactoe/index.ts';
 import { cellName, parseCell } from '../../games/tictactoe/rules.ts';
 import { g2048, MAX_NOOPS } from '../../games/g2048/index.ts';
-import { variantOf } from '../../games/types.ts';
+import { variantOf, type GameDefinition, type GameInstance } from '../../games/types.ts';
+import { maze } from '../../games/maze/index.ts';
 import { slide } from '../../games/g2048/rules.ts';
 import { seededRng, pick } from '../../games/shared/rng.ts';
 import { snake, SNAKE_SIZE } from '../../games/snake/index.ts';
@@ -80,6 +81,41 @@ describe('Tic-Tac-Toe', () => {
     h.handleInput({ type: 'click', hit: null });
     expect(h.isOver()).toBe(true);
     expect(h.score()).toBe(0);
+  });
+});
+
+describe('held-out variants of Tic-Tac-Toe, Snake and Maze', () => {
+  const make = (def: GameDefinition, seed = 1, episode = 0) => def.create({ seed, episode, rng: seededRng(seed) });
+  const snap = <T>(g: { snapshot(): unknown }) => g.snapshot() as T;
+  it('each game declares three, and the game itself is unchanged', () => {
+    for (const def of [tictactoe, snake, maze]) expect(def.variants, def.id).toHaveLength(3);
+    // The game's own first board: X to move on an empty board in episode 0, O after the opponent in 1.
+    expect(snap<{ board: unknown[] }>(make(tictactoe, 1, 0)).board.filter(Boolean)).toHaveLength(0);
+    expect(snap<{ board: unknown[] }>(make(tictactoe, 1, 1)).board.filter(Boolean)).toHaveLength(1);
+  });
+  it('change the rules as they say', () => {
+    const marks = (g: GameInstance) => snap<{ board: (string | null)[] }>(g).board;
+    // always-o: even in episode 0 the opponent has opened.
+    expect(marks(make(variantOf(tictactoe, 'always-o'), 1, 0)).filter((c) => c === 'X')).toHaveLength(1);
+    // corner-taken: an O in a corner, and the agent is X.
+    const corner = marks(make(variantOf(tictactoe, 'corner-taken'), 3, 1));
+    expect([0, 2, 6, 8].filter((i) => corner[i] === 'O')).toHaveLength(1);
+    expect(corner.filter(Boolean)).toHaveLength(1);
+    // fallible-opponent: over many games the opponent sometimes lets a win through.
+    let wins = 0;
+    for (let seed = 0; seed < 60; seed++) {
+      const g = make(variantOf(tictactoe, 'fallible-opponent'), seed, 0);
+      while (!g.isOver()) g.applyMove(g.solverMove!()!);
+      if (g.score() === 100 && /won/.test(g.status())) wins++;
+    }
+    expect(wins).toBeGreaterThan(0);
+    // Snake: the field's size and the snake's length.
+    const body = (g: GameInstance) => snap<{ body: [number, number][] }>(g).body;
+    expect(body(make(variantOf(snake, 'long-start')))).toHaveLength(6);
+    expect(make(variantOf(snake, 'small-7')).html()).toContain('repeat(7,');
+    expect(make(variantOf(snake, 'wide-11')).html()).toContain('repeat(11,40px)'); // still fits the window
+    expect(make(snake).html()).toContain('repeat(9,48px)');
+    expect(snap<{ size: number }>(make(variantOf(maze, 'wide-6'))).size).toBe(6);
   });
 });
 
