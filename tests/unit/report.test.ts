@@ -80,7 +80,17 @@ describe('the report', () => {
     const empty = reportTables(data)
       .filter((t) => !t.rows.length)
       .map((t) => t.id);
-    expect(empty).toEqual(['paired', 'reflection', 'gains', 'ingvp-main', 'ingvp', 'idc', 'latency', 'cost']);
+    expect(empty).toEqual([
+      'paired',
+      'reflection',
+      'gains',
+      'ingvp-main',
+      'ingvp',
+      'idc',
+      'idc-transfer',
+      'latency',
+      'cost',
+    ]);
   });
 
   it('reads ING-VP level runs from the suite folders in the runs folder, one level deep, and none through a symlink', () => {
