@@ -774,8 +774,10 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
 
   program
     .command('leaderboard')
-    .description('scores pooled per game × player × VR × action space × latency (completed runs only)')
-    .addOption(new Option('--game <id>', 'only this game'))
+    .description(
+      'scores pooled per title (a built-in game, a window’s profile, or an unprofiled window) × player × VR × action space × latency (completed runs only)',
+    )
+    .addOption(new Option('--game <id>', 'only this title: a game or profile id, or window:<title>'))
     .addOption(new Option('--runs-dir <dir>', 'the runs folder').default('runs'))
     .addOption(jsonFlag())
     .action(act((o: LeaderboardFlags) => actions.leaderboard(o)));
