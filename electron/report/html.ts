@@ -45,6 +45,7 @@ h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 28px 0 4p
 .meta, .note { color: #555; margin: 2px 0 8px; } .empty { color: #8a5a00; font-style: italic; }
 .warnings { color: #8a1f11; }
 table { border-collapse: collapse; margin: 6px 0 12px; font-variant-numeric: tabular-nums; }
+.wide { overflow-x: auto; max-width: 100%; }
 th, td { border: 1px solid #d0d0d7; padding: 3px 8px; text-align: left; white-space: nowrap; }
 thead th { background: #f2f2f6; } thead tr.groups th { background: #e4e7f0; text-align: center; }
 .chart { position: relative; height: 340px; max-width: 1100px; margin: 8px 0 20px; }
@@ -78,7 +79,8 @@ function tableHtml(t: ReportTable): string {
       (r) => `<tr>${t.columns.map((c) => `<td data-key="${escapeHtml(c.key)}">${text(r[c.key])}</td>`).join('')}</tr>`,
     )
     .join('\n');
-  return `<table id="table-${escapeHtml(t.id)}"><thead>${groups}${head}</thead><tbody>\n${body}\n</tbody></table>`;
+  // A wide table (Table 3 has a column per title) scrolls inside its box; the page keeps its width.
+  return `<div class="wide"><table id="table-${escapeHtml(t.id)}"><thead>${groups}${head}</thead><tbody>\n${body}\n</tbody></table></div>`;
 }
 
 export function reportHtml(view: ReportView): string {

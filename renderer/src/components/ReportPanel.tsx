@@ -33,35 +33,37 @@ function Table({ table }: { table: ReportTable }) {
       </p>
     );
   return (
-    <table className="run-table report-table" data-testid={`report-table-${table.id}`}>
-      <thead>
-        {table.groups && (
+    <div className="report-wide">
+      <table className="run-table report-table" data-testid={`report-table-${table.id}`}>
+        <thead>
+          {table.groups && (
+            <tr>
+              {table.groups.map((g, i) => (
+                <th key={i} colSpan={g.span}>
+                  {g.label}
+                </th>
+              ))}
+            </tr>
+          )}
           <tr>
-            {table.groups.map((g, i) => (
-              <th key={i} colSpan={g.span}>
-                {g.label}
-              </th>
-            ))}
-          </tr>
-        )}
-        <tr>
-          {table.columns.map((c) => (
-            <th key={c.key}>{c.label}</th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {table.rows.map((r, i) => (
-          <tr key={i}>
             {table.columns.map((c) => (
-              <td key={c.key} data-key={c.key}>
-                {r[c.key] ?? '–'}
-              </td>
+              <th key={c.key}>{c.label}</th>
             ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {table.rows.map((r, i) => (
+            <tr key={i}>
+              {table.columns.map((c) => (
+                <td key={c.key} data-key={c.key}>
+                  {r[c.key] ?? '–'}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
