@@ -343,6 +343,9 @@ export class RunStore {
 
   update(patch: Partial<RunMeta>) {
     Object.assign(this.meta, patch);
+    // The title follows what it is derived from: a profile attached after the start re-keys the run.
+    if ('profile' in patch || 'game' in patch || 'target' in patch)
+      this.meta.title = titleOf({ ...this.meta, title: undefined });
     this.writeMeta();
   }
 

@@ -264,3 +264,22 @@ describe("the papers' table shapes", () => {
     ]);
   });
 });
+
+describe('a title that follows its run', () => {
+  it('re-keys a run when a profile is attached after it started', () => {
+    const root = tmp();
+    const s = RunStore.create(root, {
+      kind: 'agent',
+      game: null,
+      target: { kind: 'window', label: 'quest' },
+      agent: 'vlm',
+      model: 'm',
+      action_space: 'gui',
+      config: {},
+    });
+    expect(s.meta.title).toMatchObject({ id: 'window:quest', kind: 'unprofiled' });
+    s.update({ profile: { id: 'quest', title: 'Quest' } });
+    expect(s.meta.title).toMatchObject({ id: 'quest', name: 'Quest', kind: 'profile' });
+    s.close('completed');
+  });
+});
