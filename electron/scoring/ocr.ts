@@ -34,9 +34,8 @@ const PAD = 12;
 /** The region of the frame as tesseract reads it best: cut, greyscale, scaled, stretched, padded. */
 export async function regionImage(frame: EncodedFrame, region: Region): Promise<Buffer> {
   const sharp = await loadSharp();
-  const meta = await sharp(frame.data).metadata();
-  const W = meta.width ?? frame.width;
-  const H = meta.height ?? frame.height;
+  const W = frame.width;
+  const H = frame.height;
   const left = Math.min(W - 1, Math.max(0, Math.round(region.x * W)));
   const top = Math.min(H - 1, Math.max(0, Math.round(region.y * H)));
   const width = Math.max(1, Math.min(W - left, Math.round(region.width * W)));
@@ -75,8 +74,11 @@ export class RegionOcr {
     signal?.throwIfAborted();
     const image = await regionImage(frame, region);
     const worker = await this.start();
+    // A stop ends the wait at once. The listener goes with the read: the session's one signal
+    // sees every reading of the run, and a listener left behind would fire long after.
+    let onAbort = () => {};
     const stopped = new Promise<never>((_, reject) => {
-      const onAbort = () => reject(signal?.reason ?? new Error('stopped'));
+      onAbort = () => reject(signal?.reason ?? new Error('stopped'));
       signal?.addEventListener('abort', onAbort, { once: true });
     });
     try {
@@ -86,6 +88,8 @@ export class RegionOcr {
     } catch (err) {
       if (signal?.aborted) await this.close(); // the worker may be mid-recognition: end it rather than wait
       throw err;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
     }
   }
 
