@@ -1,8 +1,7 @@
 /** `gamepilot milestones extract | judge | label | agreement`: milestone scoring from the command line. */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { loadProfileFile } from '../profiles/load.ts';
-import { looksLikeFile, profileById, type ProfileEntry } from '../profiles/registry.ts';
+import { profileById } from '../profiles/registry.ts';
 import { ProfileSchema, type Profile } from '../profiles/schema.ts';
 import { agreement, labelledEpisodes, type LabelledEpisode } from '../scoring/agreement.ts';
 import { extractMilestones, saveExtraction } from '../scoring/extract.ts';
@@ -16,7 +15,7 @@ import { addSecret } from '../util/log.ts';
 import { defaultConfigDir } from '../util/paths.ts';
 import { io } from './io.ts';
 import { UsageError } from './options.ts';
-import { catalogWithWarnings } from './profile-command.ts';
+import { catalogWithWarnings, profileEntryFrom } from './profile-command.ts';
 import type {
   JudgeModelFlags,
   MilestonesAgreementFlags,
@@ -72,20 +71,8 @@ export async function milestonesExtractCommand(o: MilestonesExtractFlags): Promi
   return 0;
 }
 
-/** The profile --profile names (an id or a file), as an entry run.json can record. */
-function givenProfile(ref: string): ProfileEntry {
-  try {
-    if (!looksLikeFile(ref)) return profileById(catalogWithWarnings(), ref);
-    const { profile, file } = loadProfileFile(path.resolve(ref));
-    return { profile, file, source: 'given' };
-  } catch (err) {
-    throw new UsageError(`--profile: ${(err as Error).message}`);
-  }
-}
-
-/** The profile to judge a run against: --profile, else the one it followed, else run.json's own list. */
-function profileForRun(dir: string, ref: string | undefined): Profile {
-  if (ref !== undefined) return givenProfile(ref).profile;
+/** The profile to judge a run against when --profile names none: the one it followed, else run.json's own list. */
+function profileForRun(dir: string): Profile {
   const { meta } = readRun(dir);
   const rec = meta.profile as { id?: string; title?: string; scoring?: Record<string, unknown> } | undefined;
   if (!rec?.id) throw new UsageError(`${dir} followed no profile: give one with --profile ID|FILE`);
@@ -128,9 +115,10 @@ export async function milestonesJudgeCommand(run: string, o: MilestonesJudgeFlag
   if (!existsSync(path.join(dir, 'run.json')))
     throw new UsageError(`${run} is not a run or session folder (no run.json)`);
   const model = judgeModel(o);
-  const profile = profileForRun(dir, o.profile);
+  const given = o.profile !== undefined ? profileEntryFrom(o.profile) : undefined;
+  const profile = given?.profile ?? profileForRun(dir);
   // A run or session that followed no profile is keyed by the one it was judged against from now on.
-  const adopt = o.profile !== undefined ? profileRecord(givenProfile(o.profile)) : undefined;
+  const adopt = given ? profileRecord(given) : undefined;
   const { record, warnings } = await judgeRun(dir, profile, model, {
     ...(adopt ? { adopt } : {}),
     everySteps: o.judgeEvery,

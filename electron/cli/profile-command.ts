@@ -6,7 +6,14 @@ import { createCapturer } from '../capture/index.ts';
 import { encodeFrame } from '../capture/encode.ts';
 import { WindowTarget } from '../session/targets.ts';
 import { executableOf } from '../profiles/executable.ts';
-import { loadCatalog, looksLikeFile, profileById, userProfilesDir, type ProfileCatalog } from '../profiles/registry.ts';
+import {
+  loadCatalog,
+  looksLikeFile,
+  profileById,
+  userProfilesDir,
+  type ProfileCatalog,
+  type ProfileEntry,
+} from '../profiles/registry.ts';
 import { loadProfileFile } from '../profiles/load.ts';
 import { idFromTitle, starterProfile } from '../profiles/starter.ts';
 import { milestoneList } from '../scoring/normalise.ts';
@@ -67,12 +74,15 @@ export function profilesCommand(o: { json?: boolean }): number {
 export function profileChoiceFrom(ref: string | false | undefined): ProfileChoice {
   if (ref === false) return { kind: 'none' };
   if (ref === undefined) return { kind: 'match', entries: catalogWithWarnings().entries };
+  return { kind: 'chosen', entry: profileEntryFrom(ref) };
+}
+
+/** `--profile ID|FILE`: a profile of the catalog by id, or a file given for this command. */
+export function profileEntryFrom(ref: string): ProfileEntry {
   try {
-    if (looksLikeFile(ref)) {
-      const { profile, file } = loadProfileFile(path.resolve(ref));
-      return { kind: 'chosen', entry: { profile, file, source: 'given' } };
-    }
-    return { kind: 'chosen', entry: profileById(catalogWithWarnings(), ref) };
+    if (!looksLikeFile(ref)) return profileById(catalogWithWarnings(), ref);
+    const { profile, file } = loadProfileFile(path.resolve(ref));
+    return { profile, file, source: 'given' };
   } catch (err) {
     throw new UsageError(`--profile: ${(err as Error).message}`);
   }
