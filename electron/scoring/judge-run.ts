@@ -9,7 +9,7 @@ import { CodedError } from '../domain.ts';
 import type { Profile } from '../profiles/schema.ts';
 import { listedStatus, readRun, type EpisodeSummary, type RunMeta } from '../store/run-store.ts';
 import { resolveRunFile } from '../store/run-files.ts';
-import { titleOf } from '../store/run-title.ts';
+import { derivedTitle } from '../store/run-title.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 import { mean, std } from '../util/time.ts';
 import type { JudgeModel } from './json-ask.ts';
@@ -86,9 +86,7 @@ function writeJudgement(dir: string, record: MilestoneRecord, adopt?: Record<str
   const file = resolveRunFile(dir, 'run.json');
   const read = JSON.parse(readFileSync(file, 'utf8')) as RunMeta;
   const raw: RunMeta =
-    adopt && !read.profile
-      ? { ...read, profile: adopt, title: titleOf({ ...read, title: undefined, profile: adopt }) }
-      : read;
+    adopt && !read.profile ? { ...read, profile: adopt, title: derivedTitle({ ...read, profile: adopt }) } : read;
   const episodes: EpisodeSummary[] = withMilestoneScores(raw.episodes, record);
   const scores = episodes.map((e) => e.score).filter((s): s is number => s !== null);
   const meta: RunMeta = {

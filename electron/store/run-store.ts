@@ -25,7 +25,7 @@ import { currentOwner, ownerAlive, type Owner } from '../util/owner.ts';
 import { resolveRunFile, RunFileError } from './run-files.ts';
 import { REFLECTION_MODES, RUN_STATUSES, type ListedStatus, type ReflectionMode, type RunStatus } from '../domain.ts';
 import { parseJsonFile, readJsonLines } from './json-rows.ts';
-import { titleOf, type RunTitle } from './run-title.ts';
+import { derivedTitle, type RunTitle } from './run-title.ts';
 
 export interface StepRecord {
   step: number;
@@ -292,7 +292,7 @@ export class RunStore {
     const dir = path.resolve(root, id);
     return new RunStore(dir, {
       ...init,
-      title: titleOf(init),
+      title: derivedTitle(init),
       id,
       created: created.toISOString(),
       updated: created.toISOString(),
@@ -344,8 +344,7 @@ export class RunStore {
   update(patch: Partial<RunMeta>) {
     Object.assign(this.meta, patch);
     // The title follows what it is derived from: a profile attached after the start re-keys the run.
-    if ('profile' in patch || 'game' in patch || 'target' in patch)
-      this.meta.title = titleOf({ ...this.meta, title: undefined });
+    if ('profile' in patch || 'game' in patch || 'target' in patch) this.meta.title = derivedTitle(this.meta);
     this.writeMeta();
   }
 

@@ -37,12 +37,14 @@ export interface TitleSource {
 
 const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
 
-export { UNPROFILED_PREFIX };
-
 /** The title a run counts under: the one run.json recorded, else derived from its game, profile and target. */
 export function titleOf(meta: TitleSource): RunTitle {
   const recorded = RunTitleSchema.safeParse(meta.title);
-  if (recorded.success) return recorded.data;
+  return recorded.success ? recorded.data : derivedTitle(meta);
+}
+
+/** The title its game, profile and target make, whatever run.json recorded: what it records. */
+export function derivedTitle(meta: Omit<TitleSource, 'title'>): RunTitle {
   const p = meta.profile ?? {};
   const scoring = p.scoring as { kind?: unknown } | undefined;
   const fromProfile = {
