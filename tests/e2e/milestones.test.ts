@@ -5,13 +5,14 @@
  * watching model would.
  */
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
 import { json, ROOT, runCli } from '../helpers/cli.ts';
+import { writeFifteenProfile } from '../helpers/profiles.ts';
 import { startWindow, stop } from '../helpers/windows.ts';
 import { prepareRun } from '../../electron/session/compose.ts';
 import { loadProfileFile } from '../../electron/profiles/load.ts';
@@ -170,25 +171,17 @@ describe('a live milestone judge on a real Debian game (sgt-fifteen)', () => {
       reached.push({ milestone: 'Puzzle solved', step: 9999, reason: 'wishful' });
       return { text: JSON.stringify({ reached }) };
     }).start();
-    const shipped = readFileSync(path.join(ROOT, 'games', 'sgt-fifteen', 'profile.yaml'), 'utf8');
-    writeFileSync(
-      profileFile,
-      shipped
-        .replace('id: sgt-fifteen', 'id: fifteen-quest')
-        .replace(
-          /scoring:\n( {2}.*\n)+/,
-          [
-            'scoring:',
-            '  kind: milestones',
-            '  linear: true',
-            '  milestones:',
-            '    - { title: Tray shown, description: the tray of numbered tiles is on the screen }',
-            '    - { title: A tile moved, description: a tile is in another place than at the start }',
-            '    - { title: Puzzle solved, description: the status line says COMPLETED! }',
-            '',
-          ].join('\n'),
-        ),
-    );
+    writeFifteenProfile(profileFile, {
+      id: 'fifteen-quest',
+      scoring: [
+        'kind: milestones',
+        'linear: true',
+        'milestones:',
+        '  - { title: Tray shown, description: the tray of numbered tiles is on the screen }',
+        '  - { title: A tile moved, description: a tile is in another place than at the start }',
+        '  - { title: Puzzle solved, description: the status line says COMPLETED! }',
+      ],
+    });
     fifteen = await startWindow('/usr/games/sgt-fifteen', [], /^Fifteen$/);
     await new Promise((r) => setTimeout(r, 800)); // let GTK draw
   });

@@ -5,13 +5,14 @@
  * from the status line's region with tesseract.js. The number in run.json is the number of
  * moves made — the one the game shows — and each reading keeps the text OCR saw.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
-import { json, ROOT, runCli } from '../helpers/cli.ts';
+import { json, runCli } from '../helpers/cli.ts';
+import { writeFifteenProfile } from '../helpers/profiles.ts';
 import { startWindow, stop } from '../helpers/windows.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 import type { WindowInfo } from '../../native/index.ts';
@@ -42,26 +43,18 @@ describe('a score read by OCR off a real game window', () => {
   it('reads the move count sgt-fifteen shows, and scores it with the profile’s normaliser', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'gp-ocr-'));
     const profile = path.join(dir, 'fifteen-moves.yaml');
-    const shipped = readFileSync(path.join(ROOT, 'games', 'sgt-fifteen', 'profile.yaml'), 'utf8');
-    writeFileSync(
-      profile,
-      shipped
-        .replace('id: sgt-fifteen', 'id: fifteen-moves')
-        .replace(
-          /scoring:\n( {2}.*\n)+/,
-          [
-            'scoring:',
-            '  kind: screen',
-            '  read: the move count in the status line at the bottom',
-            '  reader: ocr',
-            '  region: { x: 0, y: 0.86, width: 0.7, height: 0.14 }',
-            '  normaliser: { divisor: 20 }',
-            '  combine: last',
-            '  everySteps: 3',
-            '',
-          ].join('\n'),
-        ),
-    );
+    writeFifteenProfile(profile, {
+      id: 'fifteen-moves',
+      scoring: [
+        'kind: screen',
+        'read: the move count in the status line at the bottom',
+        'reader: ocr',
+        'region: { x: 0, y: 0.86, width: 0.7, height: 0.14 }',
+        'normaliser: { divisor: 20 }',
+        'combine: last',
+        'everySteps: 3',
+      ],
+    });
     const r = await runCli(
       [
         'run',

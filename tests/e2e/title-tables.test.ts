@@ -8,14 +8,15 @@
  * titles, Avg Rank), and the HTML page shows it in Chromium. The local test server is the only
  * stand-in: it plays, reads the score off the screen and judges milestones.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
-import { json, ROOT, runCli } from '../helpers/cli.ts';
+import { json, runCli } from '../helpers/cli.ts';
+import { writeFifteenProfile } from '../helpers/profiles.ts';
 import { startWindow, stop } from '../helpers/windows.ts';
 import { TEST_BROWSER_FLAGS } from '../helpers/web-ui.ts';
 import { ReportDataSchema } from '../../electron/report/model.ts';
@@ -43,26 +44,18 @@ beforeAll(async () => {
       }),
     };
   }).start();
-  const shipped = readFileSync(path.join(ROOT, 'games', 'sgt-fifteen', 'profile.yaml'), 'utf8');
-  writeFileSync(
-    profileFile,
-    shipped
-      .replace('id: sgt-fifteen', 'id: fifteen-quest')
-      .replace('category: markov-grid', 'category: nonrealtime-nonlinear')
-      .replace('tier: medium', 'tier: hard')
-      .replace(
-        /scoring:\n( {2}.*\n)+/,
-        [
-          'scoring:',
-          '  kind: milestones',
-          '  linear: true',
-          '  milestones:',
-          '    - { title: Tray shown, description: the tray of numbered tiles is on the screen }',
-          '    - { title: Puzzle solved, description: the status line says COMPLETED! }',
-          '',
-        ].join('\n'),
-      ),
-  );
+  writeFifteenProfile(profileFile, {
+    id: 'fifteen-quest',
+    category: 'nonrealtime-nonlinear',
+    tier: 'hard',
+    scoring: [
+      'kind: milestones',
+      'linear: true',
+      'milestones:',
+      '  - { title: Tray shown, description: the tray of numbered tiles is on the screen }',
+      '  - { title: Puzzle solved, description: the status line says COMPLETED! }',
+    ],
+  });
   fifteen = await startWindow('/usr/games/sgt-fifteen', [], /^Fifteen$/);
   await new Promise((r) => setTimeout(r, 800)); // let GTK draw
 });

@@ -15,6 +15,7 @@ import { reportTables } from '../../electron/report/view.ts';
 import { averageRanks, GAMEVERSE_TITLES } from '../../electron/report/gameverse.ts';
 import { loadCatalog, profileById, profileHash } from '../../electron/profiles/registry.ts';
 import { profileRecord } from '../../electron/session/profile-record.ts';
+import { INGVP_SETTINGS } from '../../electron/domain.ts';
 import { loadProfileFile } from '../../electron/profiles/load.ts';
 
 const tmp = () => mkdtempSync(path.join(tmpdir(), 'gp-title-'));
@@ -150,15 +151,7 @@ describe("the papers' table shapes", () => {
     const levels = path.join(root, 'ingvp', 'runs');
     mkdirSync(levels, { recursive: true });
     writeFileSync(path.join(root, 'ingvp', 'suite.json'), '{}');
-    const settings = [
-      'one-step-image',
-      'one-step-text',
-      'multi-step-image',
-      'multi-step-text',
-      'multi-step-image-history',
-      'multi-step-text-history',
-    ] as const;
-    for (const [i, setting] of settings.entries()) {
+    for (const [i, setting] of INGVP_SETTINGS.entries()) {
       const s = RunStore.create(levels, {
         kind: 'agent',
         game: 'sokoban',
