@@ -256,6 +256,30 @@ function slug(s: string) {
   );
 }
 
+/**
+ * Creates a run folder nobody else holds: runs started in the same second by the same agent share
+ * the prefix, so the folder is made exclusively and a taken suffix is drawn again. Two runs merged
+ * into one folder would silently interleave their steps.
+ */
+function claimRunDir(root: string, prefix: string): { id: string; dir: string } {
+  try {
+    mkdirSync(root, { recursive: true });
+  } catch (err) {
+    throw storeError(root, 'the runs folder', err);
+  }
+  for (let attempt = 0; ; attempt++) {
+    const id = `${prefix}-${randomBytes(3).toString('hex')}`;
+    const dir = path.resolve(root, id);
+    try {
+      mkdirSync(dir);
+      return { id, dir };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 20)
+        throw storeError(dir, 'the run folder', err);
+    }
+  }
+}
+
 export class RunStore {
   readonly framesDir: string;
   private stepsFd: number;
@@ -288,8 +312,7 @@ export class RunStore {
   ): RunStore {
     const created = new Date();
     const stamp = created.toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
-    const id = `${stamp}-${slug(init.game ?? init.target.label)}-${slug(init.agent)}-${randomBytes(2).toString('hex')}`;
-    const dir = path.resolve(root, id);
+    const { id, dir } = claimRunDir(root, `${stamp}-${slug(init.game ?? init.target.label)}-${slug(init.agent)}`);
     return new RunStore(dir, {
       ...init,
       title: derivedTitle(init),

@@ -106,6 +106,16 @@ describe('runs listing', () => {
     expect(board.warnings).toHaveLength(Object.keys(bad).length);
   });
 
+  it('gives every run its own folder, however many start in the same second', () => {
+    // Same game, agent and second: only the suffix tells them apart. With a 2-byte suffix and
+    // no exclusive create, 1,500 runs in 2.6 s merged seven pairs into one folder each (measured).
+    const root = mkdtempSync(path.join(tmpdir(), 'gp-ids-'));
+    const ids = Array.from({ length: 1500 }, () => finishedRun(root).meta.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(readdirSync(root)).toHaveLength(ids.length);
+    expect(listRuns(root).runs).toHaveLength(ids.length);
+  });
+
   it('shows a run whose process died as crashed, and a live one as running', async () => {
     const root = mkdtempSync(path.join(tmpdir(), 'gp-lib-'));
     const live = RunStore.create(root, {
