@@ -16,6 +16,9 @@ export type ReflectionMode = (typeof REFLECTION_MODES)[number];
 /** When a reflection follows an episode: after a failed one, or after every one. */
 export const REFLECT_AFTER = ['failed', 'every'] as const;
 export type ReflectAfter = (typeof REFLECT_AFTER)[number];
+/** How a reflector gets a trajectory: off (one image part a frame), on (one MP4, a refusal is an error), auto (the MP4, frames where refused). */
+export const REFLECT_VIDEO = ['off', 'auto', 'on'] as const;
+export type ReflectVideo = (typeof REFLECT_VIDEO)[number];
 
 /** Human baselines: a rookie learns from a tutorial, an expert plays once. */
 export const ROLES = ['rookie', 'expert'] as const;

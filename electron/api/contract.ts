@@ -15,6 +15,7 @@ import {
   isErrorCode,
   LATENCY_MODES,
   REFLECT_AFTER,
+  REFLECT_VIDEO,
   REFLECTION_MODES,
   ROLES,
   RUN_ID,
@@ -55,6 +56,7 @@ export type {
   LatencyMode,
   MemoryStepRecord,
   ReflectionMode,
+  ReflectVideo,
   RecordingResult,
   ReportChart,
   ReportTable,
@@ -144,6 +146,8 @@ export const StartRunSchema = z.object({
       maxWords: z.number().int().min(10).max(2000).default(150),
       /** The model that reflects in mode "other": required there, and different from the player's. */
       reflectorModel: z.string().min(1).max(200).optional(),
+      /** The reflector's frames as one MP4 (`video_url`): off, on, or auto (frames where the provider refuses it). */
+      video: z.enum(REFLECT_VIDEO).default('off'),
       /** Pause after each reflection so a person can edit the lessons before the retry. */
       review: z.boolean().default(false),
     })

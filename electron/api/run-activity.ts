@@ -25,6 +25,7 @@ import {
   type MemoryStepRecord,
   type ControlAction,
   type ReflectAfter,
+  type ReflectVideo,
   type ReflectionMode,
 } from '../domain.ts';
 import { MemoryAgent } from '../agents/memory-agent.ts';
@@ -54,6 +55,7 @@ function reflectionRequest(
     after: ReflectAfter;
     maxWords: number;
     reflectorModel?: string | undefined;
+    video?: ReflectVideo | undefined;
   },
   ctx: RunContext,
 ): ReflectionRequest {
@@ -68,6 +70,7 @@ function reflectionRequest(
     sample: DEFAULT_REFLECTION_SAMPLING,
     reflector: {
       maxWords: r.maxWords,
+      video: r.video ?? 'off',
       ...(r.reflectorModel ? { model: r.reflectorModel } : {}),
       ...(vlm.baseURL ? { baseURL: vlm.baseURL } : {}),
       ...(vlm.apiKey ? { apiKey: vlm.apiKey } : {}),

@@ -16,10 +16,12 @@ import {
   IMAGE_DETAILS,
   LATENCY_MODES,
   REFLECT_AFTER,
+  REFLECT_VIDEO,
   REFLECTION_MODES,
   ROLES,
   type LatencyMode,
   type ReflectionMode,
+  type ReflectVideo,
 } from '../domain.ts';
 import { DEFAULT_REFLECTION_SAMPLING } from '../reflection/trajectory.ts';
 import { DEFAULT_EXTRACT } from '../scoring/extract.ts';
@@ -101,6 +103,7 @@ export interface RunFlags extends TargetFlags {
   reflectMaxFrames?: number;
   reflectContext: number;
   reflectMaxSide: number;
+  reflectVideo: ReflectVideo;
   gameText?: boolean;
   memoryScope?: string;
   embeddingModel: string;
@@ -428,6 +431,13 @@ function reflectionOptions(cmd: Command): Command {
       intOption('--reflect-max-side <px>', "longest side of the reflector's frames", { min: 64 }).default(
         DEFAULT_REFLECTION_SAMPLING.maxSide,
       ),
+    )
+    .addOption(
+      choiceOption(
+        '--reflect-video <mode>',
+        'send the reflector its frames as one MP4 (a video_url part, as vLLM serves for Qwen-VL): on, auto (frames where the provider refuses it) or off',
+        REFLECT_VIDEO,
+      ).default('off'),
     );
 }
 

@@ -134,6 +134,7 @@ export function reflectionRequestFrom(o: RunFlags): ReflectionRequest | undefine
     },
     reflector: {
       maxWords: o.maxWords,
+      video: o.reflectVideo,
       ...(o.reflectorModel ? { model: o.reflectorModel } : {}),
       ...(baseURL ? { baseURL } : {}),
       ...(o.apiKey ? { apiKey: o.apiKey } : {}),

@@ -6,11 +6,22 @@ export interface Lesson {
   diagnosis: string;
   mode: ReflectionMode;
   model: string;
-  provenance: { failure?: { source: string; frames: number[] }; tutorial?: { source: string; frames: number[] } };
+  provenance: { failure?: LessonInput; tutorial?: LessonInput };
   tokens: { input: number; output: number };
   cost_usd: number | null;
   /** Why the lesson is empty or was cut, if it was. */
   note?: string;
+}
+
+/** What one reflection call looked at: the frames' times and how they were sent. */
+export interface LessonInput {
+  source: string;
+  frames: number[];
+  /** `video`: one MP4 of those frames as a `video_url` part; `frames`: one image part each (absent before: frames). */
+  input?: 'video' | 'frames';
+  video_bytes?: number;
+  /** Why the video was not sent or was refused, when frames went instead (--reflect-video auto). */
+  video_note?: string;
 }
 
 /** One reflection after an episode: its lesson, or why there is none. */

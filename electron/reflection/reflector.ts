@@ -11,8 +11,9 @@ import { render } from '../agents/prompts.ts';
 import { costOf, priceFor } from '../agents/pricing.ts';
 import { describeApiError } from '../agents/vlm.ts';
 import type { Trajectory } from './trajectory.ts';
-import type { ReflectionMode } from '../domain.ts';
-import type { Lesson } from './records.ts';
+import type { ReflectionMode, ReflectVideo } from '../domain.ts';
+import type { Lesson, LessonInput } from './records.ts';
+import { isInputRefusal, trajectoryVideo } from './video-part.ts';
 
 /**
  * The model that reflects, checked against the mode: `other` is another model's reflection
@@ -45,6 +46,8 @@ export interface ReflectorSettings {
   maxWords: number;
   timeoutMs: number;
   maxRetries: number;
+  /** Native video input (video-part.ts); default off: frames. */
+  video?: ReflectVideo;
 }
 
 /**
@@ -127,13 +130,14 @@ export class Reflector {
 
     let raw = '';
     if (wantsFailure) {
-      raw = await this.ask(
+      const asked = await this.ask(
         system,
         render('reflect-failure', { notes: inputs.failure!.notes, max_words: this.s.maxWords }),
         inputs.failure!,
         tokens,
       );
-      lesson.provenance.failure = { source: inputs.failure!.source, frames: inputs.failure!.frames.map((f) => f.at) };
+      raw = asked.text;
+      lesson.provenance.failure = asked.input;
     }
     if (wantsTutorial) {
       const prompt = wantsFailure
@@ -143,11 +147,9 @@ export class Reflector {
             max_words: this.s.maxWords,
           })
         : render('reflect-tutorial', { notes: inputs.tutorial!.notes, max_words: this.s.maxWords });
-      raw = await this.ask(system, prompt, inputs.tutorial!, tokens);
-      lesson.provenance.tutorial = {
-        source: inputs.tutorial!.source,
-        frames: inputs.tutorial!.frames.map((f) => f.at),
-      };
+      const asked = await this.ask(system, prompt, inputs.tutorial!, tokens);
+      raw = asked.text;
+      lesson.provenance.tutorial = asked.input;
     }
     lesson.diagnosis = section(raw, 'Diagnosis');
     const lessons = lessonLines(section(raw, 'Lessons') || (raw.includes('###') ? '' : raw.trim()));
@@ -159,29 +161,65 @@ export class Reflector {
     return lesson;
   }
 
+  /**
+   * One reflection call on a trajectory, as a video where asked (video-part.ts) or as frames;
+   * in mode auto a video that cannot be made or that the provider refuses goes as frames, noted.
+   */
   private async ask(
     system: string,
     text: string,
     t: Trajectory,
     tokens: { input: number; output: number },
-  ): Promise<string> {
+  ): Promise<{ text: string; input: LessonInput }> {
+    const input: LessonInput = { source: t.source, frames: t.frames.map((f) => f.at) };
+    const mode = this.s.video ?? 'off';
+    if (mode !== 'off') {
+      let video: Awaited<ReturnType<typeof trajectoryVideo>> | undefined;
+      try {
+        video = await trajectoryVideo(t);
+      } catch (err) {
+        if (mode === 'on') throw new Error(`reflection call failed: ${(err as Error).message}`);
+        input.video_note = (err as Error).message;
+      }
+      if (video) {
+        // The SDK's types know image parts only; OpenAI-compatible servers such as vLLM take this one.
+        const part = { type: 'video_url', video_url: { url: video.dataUrl } } as unknown as ChatCompletionContentPart;
+        const timing = `The video shows ${video.frames} frames of play, at t = ${input.frames.join(', ')} s.`;
+        try {
+          const answer = await this.call(system, [{ type: 'text', text: `${text}\n\n${timing}` }, part], tokens);
+          return { text: answer, input: { ...input, input: 'video', video_bytes: video.bytes } };
+        } catch (err) {
+          if (mode === 'on' || !isInputRefusal(err))
+            throw new Error(`reflection call failed: ${describeApiError(err)}`);
+          input.video_note = `the provider refused the video: ${describeApiError(err)}`;
+        }
+      }
+    }
     const content: ChatCompletionContentPart[] = [{ type: 'text', text }];
     for (const f of t.frames)
       content.push(
         { type: 'text', text: `t = ${f.at} s` },
         { type: 'image_url', image_url: { url: f.dataUrl, detail: 'low' } },
       );
+    try {
+      return { text: await this.call(system, content, tokens), input: { ...input, input: 'frames' } };
+    } catch (err) {
+      throw new Error(`reflection call failed: ${describeApiError(err)}`);
+    }
+  }
+
+  private async call(
+    system: string,
+    content: ChatCompletionContentPart[],
+    tokens: { input: number; output: number },
+  ): Promise<string> {
     const messages: ChatCompletionMessageParam[] = [
       { role: 'system', content: system },
       { role: 'user', content },
     ];
-    try {
-      const r = await this.client.chat.completions.create({ model: this.s.model, messages });
-      tokens.input += r.usage?.prompt_tokens ?? 0;
-      tokens.output += r.usage?.completion_tokens ?? 0;
-      return r.choices[0]?.message?.content ?? '';
-    } catch (err) {
-      throw new Error(`reflection call failed: ${describeApiError(err)}`);
-    }
+    const r = await this.client.chat.completions.create({ model: this.s.model, messages });
+    tokens.input += r.usage?.prompt_tokens ?? 0;
+    tokens.output += r.usage?.completion_tokens ?? 0;
+    return r.choices[0]?.message?.content ?? '';
   }
 }

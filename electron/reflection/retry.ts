@@ -80,6 +80,7 @@ export class ReflectAndRetry {
         max_frames: this.opts.sample.maxFrames,
         ...this.opts.sample.budget,
       },
+      video: this.opts.reflector.video ?? 'off',
       lessons: [...this.lessons],
     };
   }

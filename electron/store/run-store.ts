@@ -23,7 +23,14 @@ import { z } from 'zod';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 import { currentOwner, ownerAlive, type Owner } from '../util/owner.ts';
 import { resolveRunFile, RunFileError } from './run-files.ts';
-import { REFLECTION_MODES, RUN_STATUSES, type ListedStatus, type ReflectionMode, type RunStatus } from '../domain.ts';
+import {
+  REFLECTION_MODES,
+  RUN_STATUSES,
+  type ListedStatus,
+  type ReflectionMode,
+  type ReflectVideo,
+  type RunStatus,
+} from '../domain.ts';
 import { parseJsonFile, readJsonLines } from './json-rows.ts';
 import { derivedTitle, type RunTitle } from './run-title.ts';
 
@@ -152,6 +159,8 @@ export interface RunReflection {
   tutorial?: string | null;
   /** How the reflector's frames were chosen: rate, size, the token budget and the frames it allows. */
   frames?: Record<string, number | null>;
+  /** --reflect-video: whether the frames went as one video (each call's input is in reflections.jsonl). */
+  video?: ReflectVideo;
   /** Episodes played with lessons in the prompt, and where those lessons came from. */
   lessons: { episode: number; source: LessonSource }[];
 }

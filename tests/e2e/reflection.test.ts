@@ -115,6 +115,7 @@ describe('reflect-and-retry', () => {
         tokens_per_frame: 792,
         max_frames_asked: null,
       },
+      video: 'off',
       lessons: [
         { episode: 1, source: 'self-f' },
         { episode: 2, source: 'self-f' },
@@ -213,6 +214,87 @@ describe('reflect-and-retry', () => {
     for (const img of images) {
       const meta = await sharp(Buffer.from(img.image_url.url.split(',')[1], 'base64')).metadata();
       expect(Math.max(meta.width!, meta.height!)).toBeLessThanOrEqual(200);
+    }
+  });
+
+  it('gives a video-capable reflector one MP4 of the frames, and falls back to frames where refused', async () => {
+    const videoArgs = (mode: string) =>
+      runArgs([
+        '--episodes',
+        '2',
+        '--reflection',
+        'self-t',
+        '--tutorial',
+        video,
+        '--reflect-max-frames',
+        '6',
+        '--reflect-max-side',
+        '200',
+        '--reflect-video',
+        mode,
+      ]);
+    const parts = (body: any) => body.messages[1].content.map((p: any) => p.type);
+    const records = (dir: string) =>
+      readFileSync(path.join(dir, 'reflections.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+
+    // on: one video_url part, no images; the MP4 holds exactly the sampled frames at their size.
+    server.requests.length = 0;
+    const on = await runCli(videoArgs('on'));
+    expect(on.code, on.stderr).toBe(0);
+    const sent = server.requests.filter((q) => isReflection(q.body));
+    expect(sent).toHaveLength(1);
+    expect(parts(sent[0]!.body)).toEqual(['text', 'video_url']);
+    const url: string = sent[0]!.body.messages[1].content[1].video_url.url;
+    expect(url.startsWith('data:video/mp4;base64,')).toBe(true);
+    const mp4 = path.join(tmp(), 'sent.mp4');
+    writeFileSync(mp4, Buffer.from(url.slice(url.indexOf(',') + 1), 'base64'));
+    const probe = JSON.parse(
+      execFileSync('ffprobe', ['-v', 'error', '-count_frames', '-show_streams', '-of', 'json', mp4], {
+        encoding: 'utf8',
+      }),
+    ).streams[0];
+    expect(probe.codec_name).toBe('h264');
+    expect(Number(probe.nb_read_frames)).toBe(6);
+    expect(Math.max(probe.width, probe.height)).toBeLessThanOrEqual(200);
+    const [rec] = records(json(on).run_dir);
+    expect(rec.lesson.provenance.tutorial).toMatchObject({ input: 'video', video_bytes: expect.any(Number) });
+    expect(rec.lesson.provenance.tutorial.frames).toHaveLength(6);
+    expect(rec.lesson.text).toContain('LESSON-42');
+    const meta = JSON.parse(readFileSync(path.join(json(on).run_dir, 'run.json'), 'utf8'));
+    expect(meta.reflection.video).toBe('on');
+
+    // A provider that refuses video parts: auto sends the frames instead and says why; on records the error.
+    const saved = reflectorReply;
+    server.setResponder((body) =>
+      isReflection(body) && parts(body).includes('video_url')
+        ? { status: 400 }
+        : { text: isReflection(body) ? saved : PLAY },
+    );
+    try {
+      server.requests.length = 0;
+      const auto = await runCli(videoArgs('auto'));
+      expect(auto.code, auto.stderr).toBe(0);
+      const tries = server.requests.filter((q) => isReflection(q.body)).map((q) => parts(q.body));
+      expect(tries).toEqual([
+        ['text', 'video_url'],
+        ['text', ...Array(6).fill(['text', 'image_url']).flat()],
+      ]);
+      const [fallback] = records(json(auto).run_dir);
+      expect(fallback.lesson.provenance.tutorial).toMatchObject({ input: 'frames' });
+      expect(fallback.lesson.provenance.tutorial.video_note).toMatch(/the provider refused the video: .*400/);
+      expect(fallback.lesson.text).toContain('LESSON-42');
+
+      const strict = await runCli(videoArgs('on'));
+      expect(strict.code, strict.stderr).toBe(0);
+      const [refused] = records(json(strict).run_dir);
+      expect(refused.lesson).toBeUndefined();
+      expect(refused.error).toMatch(/reflection call failed: .*400/);
+      expect(json(strict).episodes).toHaveLength(2);
+    } finally {
+      server.setResponder((body) => ({ text: isReflection(body) ? reflectorReply : PLAY }));
     }
   });
 

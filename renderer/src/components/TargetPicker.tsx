@@ -9,6 +9,7 @@ import type {
   GameSummary,
   ProfileSummary,
   ReflectionMode,
+  ReflectVideo,
   StartRun,
   WindowSummary,
   WindowThumbnail,
@@ -179,6 +180,7 @@ export function TargetPicker({
   const [tutorial, setTutorial] = useState('');
   const [reflectorModel, setReflectorModel] = useState('');
   const [review, setReview] = useState(false);
+  const [reflectVideo, setReflectVideo] = useState<ReflectVideo>('off');
   const [memoryScope, setMemoryScope] = useState('');
   const [embeddingModel, setEmbeddingModel] = useState('');
   const modelAgent = agent === 'vlm' || agent === 'memory';
@@ -216,6 +218,7 @@ export function TargetPicker({
                 after: 'failed' as const,
                 maxWords: 150,
                 review,
+                video: reflectVideo,
                 ...(tutorial ? { tutorial } : {}),
                 ...(reflection === 'other' && reflectorModel ? { reflectorModel } : {}),
               },
@@ -340,6 +343,18 @@ export function TargetPicker({
                 />
               </label>
             )}
+            <label>
+              Reflector input{' '}
+              <select
+                value={reflectVideo}
+                onChange={(e) => setReflectVideo(e.target.value as ReflectVideo)}
+                data-testid="reflect-video"
+              >
+                <option value="off">frames</option>
+                <option value="auto">video where the provider takes it, else frames</option>
+                <option value="on">video (video_url)</option>
+              </select>
+            </label>
             <label className="inline">
               <input
                 type="checkbox"
