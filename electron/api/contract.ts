@@ -187,6 +187,26 @@ export const MilestonesEditSchema = z
   .strict();
 export type MilestonesEdit = z.infer<typeof MilestonesEditSchema>;
 
+/**
+ * A screen-scored profile's reader and the part of the window it reads, in fractions of the window
+ * (0–1; the contract imports no profile schema, the core checks the region fits the window).
+ */
+export const ScreenScoreEditSchema = z
+  .object({
+    reader: z.enum(['model', 'ocr']),
+    region: z
+      .object({
+        x: z.number().min(0).max(1),
+        y: z.number().min(0).max(1),
+        width: z.number().min(0).max(1),
+        height: z.number().min(0).max(1),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+export type ScreenScoreEdit = z.infer<typeof ScreenScoreEditSchema>;
+
 /** The main fields of a profile as the New run tab edits them; the core checks the whole profile. */
 export const ProfileEditSchema = z
   .object({
@@ -202,6 +222,8 @@ export const ProfileEditSchema = z
     pauseKey: z.string().max(40),
     /** A milestone-scored profile's list (absent: unchanged; a profile scored `none` becomes milestone-scored). */
     milestones: MilestonesEditSchema.optional(),
+    /** A screen-scored profile's reader and region (absent: unchanged; other scoring kinds ignore it). */
+    screenScore: ScreenScoreEditSchema.optional(),
   })
   .strict();
 export type ProfileEdit = z.infer<typeof ProfileEditSchema>;

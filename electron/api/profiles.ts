@@ -53,6 +53,11 @@ export function profileSummary(e: ProfileEntry): ProfileSummary {
       freeze: p.latency.freeze,
       pauseKey: p.latency.pauseKey ?? '',
       ...(p.scoring.kind === 'milestones' ? { milestones: milestonesEditOf(p)! } : {}),
+      ...(p.scoring.kind === 'screen'
+        ? {
+            screenScore: { reader: p.scoring.reader, ...(p.scoring.region ? { region: { ...p.scoring.region } } : {}) },
+          }
+        : {}),
     },
   };
 }
@@ -79,8 +84,15 @@ export function applyEdit(p: Profile, edit: ProfileEdit): Profile {
       freeze: edit.freeze,
       ...(edit.pauseKey ? { pauseKey: edit.pauseKey } : {}),
     },
-    scoring: edit.milestones ? applyMilestonesEdit(p, edit.milestones) : p.scoring,
+    scoring: edit.milestones ? applyMilestonesEdit(p, edit.milestones) : screenScoring(p.scoring, edit.screenScore),
   };
+}
+
+/** A screen scoring with the form's reader and region (no region: none kept); other kinds as they are. */
+function screenScoring(s: Profile['scoring'], edit: ProfileEdit['screenScore']): Profile['scoring'] {
+  if (s.kind !== 'screen' || !edit) return s;
+  const { region: _old, ...rest } = s;
+  return { ...rest, reader: edit.reader, ...(edit.region ? { region: edit.region } : {}) };
 }
 
 /**

@@ -1,12 +1,13 @@
 /**
  * The New run tab's profile: which profile fits the chosen target (one, several to choose from,
- * or none), what it expects before a run, and a form to edit its main fields and its milestone
- * list in place — saved as the user's own profile in the config folder.
+ * or none), what it expects before a run, and a form to edit its main fields, its milestone
+ * list and a screen score's region in place — saved as the user's own profile in the config folder.
  */
 import { useEffect, useState } from 'react';
 import type { ApiClient, LatencyMode, ProfileEdit, ProfileSummary } from '../../../electron/api/contract.ts';
 import { MilestoneEditor } from './MilestoneEditor.tsx';
 import { CountInput } from './CountInput.tsx';
+import { RegionPicker } from './RegionPicker.tsx';
 
 type Target = { game: string } | { windowId: string };
 
@@ -115,6 +116,7 @@ export function ProfilePanel({
             <ProfileForm
               client={client}
               profile={current}
+              windowId={'windowId' in target ? target.windowId : undefined}
               onSaved={saved}
               onCancel={() => setEditing(false)}
               onError={onError}
@@ -129,12 +131,15 @@ export function ProfilePanel({
 function ProfileForm({
   client,
   profile,
+  windowId,
   onSaved,
   onCancel,
   onError,
 }: {
   client: ApiClient;
   profile: ProfileSummary;
+  /** The target window, whose thumbnail a screen score's region is drawn on. */
+  windowId: string | undefined;
   onSaved: (p: ProfileSummary) => void;
   onCancel: () => void;
   onError: (e: string) => void;
@@ -202,6 +207,14 @@ function ProfileForm({
         <label>
           Pause key <input value={edit.pauseKey} onChange={(e) => set('pauseKey', e.target.value.trim())} />
         </label>
+      )}
+      {edit.screenScore && (
+        <RegionPicker
+          client={client}
+          windowId={windowId}
+          value={edit.screenScore}
+          onChange={(v) => set('screenScore', v)}
+        />
       )}
       {(profile.scoring === 'milestones' || profile.scoring === 'none') && (
         <MilestoneEditor
