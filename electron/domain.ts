@@ -122,6 +122,9 @@ export type ListedStatus = RunStatus | 'crashed';
 /** A run's id: its folder name in the runs folder. Never a path. */
 export const RUN_ID = /^\w[\w.-]{0,199}$/;
 
+/** A tutorial video in the runs folder: `tutorials/<title folder>/<file>` (store/tutorials.ts); no `..`, no deeper path. */
+export const TUTORIAL_VIDEO_ID = /^tutorials\/[a-z0-9][\w.-]{0,99}\/\w[\w .()-]{0,150}\.(mp4|webm|mkv|mov)$/i;
+
 /** The title id of a window that followed no profile: this prefix, then its window title (store/run-title.ts). */
 export const UNPROFILED_PREFIX = 'window:';
 

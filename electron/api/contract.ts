@@ -20,6 +20,7 @@ import {
   ROLES,
   RUN_ID,
   SUITE_AGENTS,
+  TUTORIAL_VIDEO_ID,
   type ErrorCode,
   type LatencyMode,
   type LevelScore,
@@ -45,6 +46,7 @@ export {
   REFLECTION_MODES,
   RUN_ID,
   SUITE_AGENTS,
+  TUTORIAL_VIDEO_ID,
   UNPROFILED_PREFIX,
 } from '../domain.ts';
 export type {
@@ -105,6 +107,14 @@ export type Settings = z.infer<typeof SettingsSchema>;
 export const DEFAULT_SETTINGS: Settings = SettingsSchema.parse({});
 
 const runId = z.string().regex(RUN_ID, 'must be a run id (a folder name in the runs folder)');
+/** A tutorial: a run or session of the runs folder, or a video in its `tutorials/` folder (store/tutorials.ts). */
+const tutorialRef = (also = '') =>
+  z
+    .string()
+    .refine(
+      (s) => RUN_ID.test(s) || TUTORIAL_VIDEO_ID.test(s),
+      `must be ${also}the id of a run or session in the runs folder, or of a video in its tutorials folder (not a file path)`,
+    );
 /** What an export may be called inside the exports folder: a plain name, never a path. */
 const exportName = (ext = '') =>
   z
@@ -138,10 +148,7 @@ export const StartRunSchema = z.object({
     .object({
       mode: z.enum(REFLECTION_MODES),
       /** "solver" (a demonstration by the game's solver) or the id of a run or session in the runs folder. */
-      tutorial: z
-        .string()
-        .regex(RUN_ID, 'must be "solver" or the id of a run or session in the runs folder (not a file path)')
-        .optional(),
+      tutorial: tutorialRef('"solver", ').optional(),
       after: z.enum(REFLECT_AFTER).default('failed'),
       maxWords: z.number().int().min(10).max(2000).default(150),
       /** The model that reflects in mode "other": required there, and different from the player's. */
@@ -331,8 +338,8 @@ export const REQUESTS = {
     target: z.union([z.object({ game: z.string().min(1) }), z.object({ windowId: z.string().min(1) })]),
     /** The title's profile the session is keyed by in tables (a window's). */
     profile: ProfileChoiceField,
-    /** The run or session (of the runs folder) the rookie watched as the tutorial, recorded with the session. */
-    tutorial: runId.optional(),
+    /** The run, session or tutorial video (of the runs folder) the rookie watched, recorded with the session. */
+    tutorial: tutorialRef().optional(),
     role: z.enum(ROLES),
     participant: z.string().regex(/^[\w.-]{1,64}$/, 'use a pseudonym: letters, digits, dot, dash, underscore'),
     trial: z.number().int().min(1).max(1000).default(1),
@@ -359,6 +366,11 @@ export const REQUESTS = {
   stopSweep: empty,
   /** A title's id (a built-in game, a profile, or `window:<title>`): its runs and sessions a rookie may watch. */
   findTutorial: z.object({ title: z.string().min(1).max(300) }),
+  /** A tutorial video in chunks (the Record tab plays it from memory, over IPC or the socket alike). */
+  readTutorialVideo: z.object({
+    id: z.string().regex(TUTORIAL_VIDEO_ID, 'must be a tutorial video id: tutorials/<title>/<file>'),
+    offset: z.number().int().min(0).default(0),
+  }),
   /** Every profile: shipped and the user's. */
   listProfiles: empty,
   /** The profiles that fit a target (none, one, or several to choose from). */
@@ -651,8 +663,19 @@ export interface Results {
   /** `id`: the latest completed expert session of the title (the default tutorial); `candidates`: every completed run or session of it, experts first. */
   findTutorial: {
     id: string | null;
-    candidates: { id: string; agent: string; created: string; mean: number | null }[];
+    /** Where the title's tutorial videos go, relative to the runs folder (`tutorials/<title>`). */
+    folder: string;
+    candidates: {
+      id: string;
+      /** `video`: a file of `<runs>/tutorials/<title>/`; `run`: a run or session folder. */
+      kind: 'video' | 'run';
+      agent: string;
+      created: string;
+      mean: number | null;
+    }[];
   };
+  /** `data`: base64 bytes from `offset`; `next`: where the next chunk starts, null after the last. */
+  readTutorialVideo: { data: string; offset: number; next: number | null; total: number; mime: string };
   /** `errors`: profile files refused whole, each naming file, line and field. */
   listProfiles: { profiles: ProfileSummary[]; errors: string[] };
   matchProfile: { candidates: ProfileSummary[] };

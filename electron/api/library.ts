@@ -14,6 +14,7 @@ import { buildReport } from '../report/build.ts';
 import { reportView, WHISKER_SUFFIX } from '../report/view.ts';
 import { exportVideo } from '../recording/video.ts';
 import { CodedError } from '../domain.ts';
+import { listTutorialVideos, readTutorialChunk, TUTORIALS_DIR, tutorialFolder } from '../store/tutorials.ts';
 
 export interface LibraryDeps {
   runsDir: string;
@@ -39,7 +40,8 @@ export type LibraryMethod =
   | 'getFrame'
   | 'exportRun'
   | 'exportVideo'
-  | 'findTutorial';
+  | 'findTutorial'
+  | 'readTutorialVideo';
 
 export function libraryHandlers(deps: LibraryDeps, warn: WarnRun = () => {}): Pick<Handlers, LibraryMethod> {
   /** Where an export named `name` goes: the person's choice (app dialog), else the exports folder. Never a path from the page. */
@@ -102,16 +104,26 @@ export function libraryHandlers(deps: LibraryDeps, warn: WarnRun = () => {}): Pi
       };
     },
     /**
-     * A rookie's tutorial: by default the title's latest completed expert session (windows too,
-     * keyed as the tables key them); any completed run or session of the title can be chosen.
+     * A rookie's tutorial: by default the title's newest tutorial video (the one agents reflect
+     * on), else its latest completed expert session (windows too, keyed as the tables key them);
+     * any video, or completed run or session, of the title can be chosen.
      */
     findTutorial: async (p) => {
+      const videos = listTutorialVideos(deps.runsDir, p.title).map((v) => ({
+        id: v.id,
+        kind: 'video' as const,
+        agent: 'video',
+        created: v.created,
+        mean: null,
+      }));
       const runs = listRuns(deps.runsDir).runs.filter((r) => r.title.id === p.title && r.status === 'completed');
       const expert = (r: { agent: string }) => (r.agent === 'human-expert' ? 0 : 1);
-      const candidates = [...runs]
+      const played = [...runs]
         .sort((a, b) => expert(a) - expert(b) || b.created.localeCompare(a.created))
-        .map((r) => ({ id: r.id, agent: r.agent, created: r.created, mean: r.mean }));
-      return { id: runs.find((r) => r.agent === 'human-expert')?.id ?? null, candidates };
+        .map((r) => ({ id: r.id, kind: 'run' as const, agent: r.agent, created: r.created, mean: r.mean }));
+      const id = videos[0]?.id ?? runs.find((r) => r.agent === 'human-expert')?.id ?? null;
+      return { id, folder: `${TUTORIALS_DIR}/${tutorialFolder(p.title)}`, candidates: [...videos, ...played] };
     },
+    readTutorialVideo: async (p) => readTutorialChunk(deps.runsDir, p.id, p.offset),
   };
 }

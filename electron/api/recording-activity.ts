@@ -7,7 +7,7 @@ import type { CoreEvent, ParamsOut, RecordingResult, RecordingState } from './co
 import type { Activity } from './activity.ts';
 import { openTarget } from './targets.ts';
 import { profileChoice } from './profiles.ts';
-import { runPath } from '../store/run-library.ts';
+import { tutorialSourcePath } from '../store/tutorials.ts';
 import { resolveProfile } from '../session/compose.ts';
 import { Recorder, DEFAULT_RECORDER } from '../recording/recorder.ts';
 import type { Target, ViewLauncher } from '../session/targets.ts';
@@ -77,7 +77,7 @@ export class RecordingActivity implements Activity {
           role: p.role,
           trial: p.trial,
           ...(p.stage ? { stage: p.stage } : {}),
-          ...(p.tutorial ? { tutorial: runPath(ctx.runsDir, p.tutorial) } : {}),
+          ...(p.tutorial ? { tutorial: tutorialSourcePath(ctx.runsDir, p.tutorial) } : {}),
           consent: p.consent,
         },
         { ...DEFAULT_RECORDER, fps: p.fps, ...(p.durationS ? { durationS: p.durationS } : {}) },

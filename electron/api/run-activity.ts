@@ -14,7 +14,7 @@ import type { Session } from '../session/session.ts';
 import type { Target, ViewLauncher } from '../session/targets.ts';
 import type { ScreenCapturer } from '../capture/types.ts';
 import type { RunStore } from '../store/run-store.ts';
-import { runPath } from '../store/run-library.ts';
+import { tutorialSourcePath } from '../store/tutorials.ts';
 import { VlmAgent } from '../agents/vlm.ts';
 import { attachReflection, checkReflectionRequest, type ReflectionRequest } from '../reflection/setup.ts';
 import type { ReflectAndRetry } from '../reflection/retry.ts';
@@ -61,7 +61,8 @@ function reflectionRequest(
 ): ReflectionRequest {
   const vlm = ctx.model();
   // Only the runs folder is ever read.
-  const tutorial = r.tutorial === undefined || r.tutorial === 'solver' ? r.tutorial : runPath(ctx.runsDir, r.tutorial);
+  const tutorial =
+    r.tutorial === undefined || r.tutorial === 'solver' ? r.tutorial : tutorialSourcePath(ctx.runsDir, r.tutorial);
   const req: ReflectionRequest = {
     mode: r.mode,
     ...(tutorial ? { tutorial } : {}),

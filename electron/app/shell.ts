@@ -34,7 +34,8 @@ import {
 import { controlWindowBounds, outerSize, placeBeside } from './placement.ts';
 import { aboutPanelOptions, appMenuTemplate, appTitle } from './startup.ts';
 
-const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'";
+const CSP =
+  "default-src 'self'; img-src 'self' data:; media-src blob:; style-src 'self' 'unsafe-inline'; script-src 'self'";
 /** A line for the terminal that started the app, also kept in the log file. */
 function warn(line: string) {
   console.error(line);

@@ -192,7 +192,7 @@ describe('run files cannot point outside their run folder', () => {
 });
 
 describe('tutorials over the contract', () => {
-  it('are "solver" or a run id from the runs folder; a file path is refused before anything opens', async () => {
+  it('are "solver", a run id or a tutorial video id of the runs folder; a file path is refused before anything opens', async () => {
     const c = makeCore({}, path.join(tmp, 'config-tutorial'));
     await c.handle('saveSettings', {
       settings: { provider: 'custom', baseURL: 'http://127.0.0.1:9/v1', model: 'test-vlm' },
@@ -202,10 +202,11 @@ describe('tutorials over the contract', () => {
       c.handle('startRun', { target: { game: '2048' }, agent: 'vlm', reflection: { mode: 'self-t', tutorial } });
     for (const tutorial of ['/etc/passwd', '/home/user/secret.mp4', '../runs', 'runs/x', '-version']) {
       await expect(start(tutorial), tutorial).rejects.toThrow(
-        /startRun: reflection\.tutorial must be "solver" or the id of a run/,
+        /startRun: reflection\.tutorial must be "solver", the id of a run or session in the runs folder, or of a video in its tutorials folder/,
       );
     }
     await expect(start('no-such-run')).rejects.toThrow(/no run "no-such-run"/);
+    await expect(start('tutorials/2048/none.mp4')).rejects.toThrow(/no tutorial video "tutorials\/2048\/none.mp4"/);
     expect(readdirSync(runsDir).length).toBe(before); // no run folder, no window
     expect(((await c.handle('state', {})) as { status: string }).status).toBe('idle');
   });
@@ -234,7 +235,11 @@ describe('tutorials over the contract', () => {
     expect(await core.handle('findTutorial', { title: 'window:Some Game' })).toMatchObject({
       id: windowExpert.meta.id,
     });
-    expect(await core.handle('findTutorial', { title: 'window:Other' })).toEqual({ id: null, candidates: [] });
+    expect(await core.handle('findTutorial', { title: 'window:Other' })).toEqual({
+      id: null,
+      folder: 'tutorials/window-other',
+      candidates: [],
+    });
     const listed = (await core.handle('listRuns', {})) as { runs: { id: string }[]; warnings: string[] };
     expect(listed.runs.some((r) => r.id === expert.meta.id)).toBe(true);
     expect(listed.warnings.join('\n')).toContain(path.join(runsDir, 'broken-run', 'run.json'));

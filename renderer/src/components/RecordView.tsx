@@ -16,6 +16,7 @@ import {
 import { Replay } from './RunsView.tsx';
 import { TargetList, targetLabel, targetParam, type TargetChoice } from './TargetPicker.tsx';
 import { CountInput } from './CountInput.tsx';
+import { TutorialVideo } from './TutorialVideo.tsx';
 
 type Stage = { kind: 'read' } | { kind: 'play'; round: number } | { kind: 'tutorial' } | { kind: 'done' };
 
@@ -64,7 +65,11 @@ export function RecordView({
   const [prompt, setPrompt] = useState<string | null>('');
   /** The run or session shown as the tutorial (undefined: still looking; null: none of this title). */
   const [tutorial, setTutorial] = useState<string | null | undefined>(undefined);
-  const [tutorialChoices, setTutorialChoices] = useState<{ id: string; agent: string; created: string }[]>([]);
+  const [tutorialChoices, setTutorialChoices] = useState<
+    { id: string; kind: 'video' | 'run'; agent: string; created: string }[]
+  >([]);
+  /** Where this title's tutorial videos go in the runs folder, for the hint when there is none. */
+  const [tutorialFolder, setTutorialFolder] = useState('');
   const [mine, setMine] = useState<RecordingResult[]>([]);
   const [trialRecorded, setTrialRecorded] = useState(false);
   const rec = core?.recording ?? null;
@@ -113,6 +118,7 @@ export function RecordView({
       .then(
         (t) => {
           setTutorialChoices(t.candidates);
+          setTutorialFolder(t.folder);
           setTutorial(t.id ?? t.candidates[0]?.id ?? null);
         },
         () => setTutorial(null),
@@ -278,8 +284,9 @@ export function RecordView({
           {tutorial === undefined && <p className="muted">Looking for a tutorial…</p>}
           {tutorial === null && (
             <p className="muted" data-testid="no-tutorial">
-              No run or session of this title is recorded yet. Record one with the expert role; it becomes the tutorial
-              here.
+              No tutorial of this title yet. Put a walkthrough video (mp4, webm) in <code>{tutorialFolder}</code> of the
+              runs folder — the video the agents' <code>--tutorial</code> reflects on — or record a session with the
+              expert role; either becomes the tutorial here.
             </p>
           )}
           {tutorialChoices.length > 1 && (
@@ -293,13 +300,17 @@ export function RecordView({
               >
                 {tutorialChoices.map((c) => (
                   <option key={c.id} value={c.id}>
-                    {c.agent} · {new Date(c.created).toLocaleString()}
+                    {c.kind === 'video' ? `video ${c.id.split('/').at(-1)}` : c.agent} ·{' '}
+                    {new Date(c.created).toLocaleString()}
                   </option>
                 ))}
               </select>
             </label>
           )}
-          {tutorial && (
+          {tutorial && tutorialChoices.find((c) => c.id === tutorial)?.kind === 'video' && (
+            <TutorialVideo key={tutorial} client={client} id={tutorial} />
+          )}
+          {tutorial && tutorialChoices.find((c) => c.id === tutorial)?.kind === 'run' && (
             <Replay key={tutorial} client={client} id={tutorial} onClose={next} closeLabel="Done watching" />
           )}
           <button type="button" className="primary" onClick={next} data-testid="tutorial-done">
