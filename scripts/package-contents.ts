@@ -136,9 +136,20 @@ export function packageDirOf(rel: string): string | undefined {
   return parts.length >= end ? parts.slice(0, end).join('/') : undefined;
 }
 
-/** `rel` under node_modules ships: it lies in a package of `kept`, or leads to one; declarations and maps never. */
+/**
+ * Files of shipped packages the app never loads, left out by name: tesseract.js-core's `.wasm.js`
+ * builds (the wasm inlined for browsers, ≈ 24 MB; Node loads `tesseract-core*.js` and its
+ * `.wasm`), and @tesseract.js-data/eng's `4.0.0_best_int` (its langPath is `4.0.0`).
+ * scripts/test-package.mjs reads a line by OCR from the extracted app to prove the rest suffices.
+ */
+export const UNUSED_FILES: readonly RegExp[] = [
+  /^node_modules\/tesseract\.js-core\/[\w-]+\.wasm\.js$/,
+  /^node_modules\/@tesseract\.js-data\/eng\/4\.0\.0_best_int(?:\/|$)/,
+];
+
+/** `rel` under node_modules ships: it lies in a package of `kept`, or leads to one; declarations, maps and UNUSED_FILES never. */
 export function modulePathShipped(rel: string, kept: ReadonlySet<string>): boolean {
-  if (/\.(?:[cm]?ts|map)$/.test(rel)) return false;
+  if (/\.(?:[cm]?ts|map)$/.test(rel) || UNUSED_FILES.some((re) => re.test(rel))) return false;
   const owner = packageDirOf(rel);
   if (owner !== undefined) return kept.has(owner);
   for (const k of kept) if (k.startsWith(`${rel}/`)) return true;

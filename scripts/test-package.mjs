@@ -39,7 +39,8 @@ const say = (s) => console.log(s);
 const { register } = await import('tsx/esm/api');
 register();
 const { resourcePathsFor } = await import('../electron/util/resources.ts');
-const { bundleImports } = await import('./package-contents.ts');
+const { bundleImports, UNUSED_FILES } = await import('./package-contents.ts');
+const sharp = need('sharp');
 const { writeElectronStubZip } = await import('./package-electron-stub.ts');
 
 const failures = [];
@@ -253,6 +254,30 @@ async function run() {
     check(profiles.errors.length === 0, 'with no profile errors', JSON.stringify(profiles.errors));
   }
 
+  // --- OCR from the pruned tesseract packages ---------------------------------------------------------
+  say('\nOCR from the extracted app (tesseract.js without its browser builds, with the data its langPath names):');
+  const unused = [...entries].filter((e) => UNUSED_FILES.some((re) => re.test(e.slice(1))));
+  check(unused.length === 0, "tesseract's browser builds and unused data are left out", unused.join(', '));
+  const line = await sharp({
+    create: { width: 360, height: 90, channels: 3, background: '#ffffff' },
+  })
+    .composite([
+      {
+        input: Buffer.from(
+          '<svg xmlns="http://www.w3.org/2000/svg" width="360" height="90"><text x="12" y="62" font-family="DejaVu Sans" font-size="48">Moves: 42</text></svg>',
+        ),
+      },
+    ])
+    .png()
+    .toBuffer();
+  const ocr = runNode(runner, ['ocr', line.toString('base64')]);
+  const read = parseJson(ocr.stdout);
+  check(
+    read?.text === 'Moves: 42',
+    `a line drawn as "Moves: 42" reads back so (got ${JSON.stringify(read?.text)})`,
+    gist(ocr.stderr),
+  );
+
   // --- Native code -------------------------------------------------------------------------------
   say('\nnative code:');
   const natives = [...entries].filter((e) => e.endsWith('.node')).sort();
@@ -406,6 +431,15 @@ if (mode === 'imports') {
     }
   }
   process.stdout.write(JSON.stringify(out), () => process.exit(0));
+} else if (mode === 'ocr') {
+  // What electron/scoring/ocr.ts does, from the packaged node_modules: LSTM-only, the shipped English data.
+  const { createRequire } = await import('node:module');
+  const { createWorker, OEM } = await import('tesseract.js');
+  const eng = createRequire(import.meta.url)('@tesseract.js-data/eng');
+  const worker = await createWorker('eng', OEM.LSTM_ONLY, { langPath: eng.langPath, gzip: eng.gzip, cacheMethod: 'none' });
+  const { data } = await worker.recognize(Buffer.from(args[0], 'base64'));
+  await worker.terminate();
+  process.stdout.write(JSON.stringify({ text: data.text.trim() }), () => process.exit(0));
 } else {
   const { main } = await import('./cli.mjs');
   const code = await main(args);
