@@ -65,10 +65,15 @@ export interface ChangeWatch {
   close(): void;
 }
 
+/** What finds a window by its title: a RegExp, or a linear-time pattern (electron/util/text-pattern.ts). */
+export interface TitleTest {
+  test(title: string): boolean;
+}
+
 /** Every window whose title matches, with some size (minimized ones included). */
 export async function findWindows(
   wm: WindowManager,
-  pattern: RegExp,
+  pattern: TitleTest,
   exclude: (w: WindowInfo) => boolean = () => false,
 ): Promise<WindowInfo[]> {
   const all = await wm.list();
@@ -77,7 +82,7 @@ export async function findWindows(
 
 export async function findWindow(
   wm: WindowManager,
-  pattern: RegExp,
+  pattern: TitleTest,
   exclude: (w: WindowInfo) => boolean = () => false,
 ): Promise<WindowInfo | undefined> {
   return (await findWindows(wm, pattern, exclude))[0];

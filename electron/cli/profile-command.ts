@@ -19,6 +19,7 @@ import { idFromTitle, starterProfile } from '../profiles/starter.ts';
 import { milestoneList } from '../scoring/normalise.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 import { defaultConfigDir } from '../util/paths.ts';
+import { textPattern } from '../util/text-pattern.ts';
 import type { ProfileChoice } from '../session/compose.ts';
 import { io } from './io.ts';
 import { UsageError } from './options.ts';
@@ -90,7 +91,7 @@ export function profileEntryFrom(ref: string): ProfileEntry {
 
 export async function profileNewCommand(o: { window: string; out?: string; id?: string }): Promise<number> {
   const wm = createWindowManager();
-  const target = await WindowTarget.find(wm, new RegExp(o.window, 'i'));
+  const target = await WindowTarget.find(wm, textPattern(o.window));
   const win = await target.locate();
   const id = o.id ?? idFromTitle(win.title);
   const file = path.resolve(o.out ?? path.join(userProfilesDir(defaultConfigDir()), `${id}.yaml`));

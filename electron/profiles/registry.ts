@@ -9,6 +9,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CodedError } from '../domain.ts';
 import { resources } from '../util/resources.ts';
+import { textPattern, type TextPattern } from '../util/text-pattern.ts';
 import { loadProfileFile, ProfileError } from './load.ts';
 import type { Profile } from './schema.ts';
 
@@ -129,11 +130,23 @@ export function executableKey(name: string): string {
   return (name.split(/[\\/]/).pop() ?? name).replace(/\.exe$/i, '').toLowerCase();
 }
 
+/** Compiled title patterns, by source: matching runs for every window and profile on each listing. */
+const titlePatterns = new Map<string, TextPattern>();
+function titlePattern(source: string): TextPattern {
+  let p = titlePatterns.get(source);
+  if (!p) {
+    p = textPattern(source); // checked when the profile was loaded, so it compiles
+    if (titlePatterns.size > 500) titlePatterns.clear();
+    titlePatterns.set(source, p);
+  }
+  return p;
+}
+
 /** Whether a profile's match fits the window: every criterion it gives must fit (an unknown executable fits no executable-only profile). */
 export function matches(profile: Profile, w: WindowFacts): boolean {
   const m = profile.match;
   if (!m) return false;
-  if (m.title !== undefined && !new RegExp(m.title, 'i').test(w.title)) return false;
+  if (m.title !== undefined && !titlePattern(m.title).test(w.title)) return false;
   if (m.executable !== undefined) {
     const names = (Array.isArray(m.executable) ? m.executable : [m.executable]).map(executableKey);
     if (w.executable === undefined) return m.title !== undefined;

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { LATENCY_MODES } from '../domain.ts';
 import { resolveKeyName } from '../actions/keys.ts';
 import { KeyPolicy } from '../input/key-policy.ts';
+import { textPattern } from '../util/text-pattern.ts';
 
 /** GameVerse's five cognitive categories (§3.1). */
 export const CATEGORIES = [
@@ -25,17 +26,14 @@ export const SCORING_KINDS = ['intrinsic', 'screen', 'milestones', 'none'] as co
 
 const text = (max = 8000) => z.string().trim().min(1).max(max);
 
-const regexText = text(500).refine(
-  (v) => {
-    try {
-      new RegExp(v, 'i');
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  { message: 'is not a valid regular expression' },
-);
+/** A title pattern: compiled by the linear-time engine, so no profile can make matching hang. */
+const regexText = text(500).superRefine((v, ctx) => {
+  try {
+    textPattern(v);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: `is not a usable regular expression: ${(err as Error).message}` });
+  }
+});
 
 const keyName = z
   .string()

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { loadSharp } from '../util/sharp.ts';
+import { textPattern, type TextPattern } from '../util/text-pattern.ts';
 
 export const NOTEBOOK_CHARS = 2000;
 
@@ -172,7 +173,14 @@ export async function explore(
             break;
           }
           case 'grep': {
-            const re = new RegExp(String(args.pattern ?? ''), 'i');
+            // The model's pattern: linear time whatever it is; a bad one is the tool's answer, not a crash.
+            let re: TextPattern;
+            try {
+              re = textPattern(String(args.pattern ?? ''));
+            } catch (err) {
+              result = `grep: the pattern cannot be used: ${(err as Error).message}`;
+              break;
+            }
             const hits: string[] = [];
             for (const f of textFiles(inside(root, args.path ?? '.'))) {
               for (const line of readFileSync(f, 'utf8').split('\n')) {

@@ -22,6 +22,7 @@ import { refusal } from '../../native/process.ts';
 import { ProcessFreezer, suspendedRegistry } from '../safety/suspended.ts';
 import { ActionExecutor } from '../input/executor.ts';
 import { defaultConfigDir } from '../util/paths.ts';
+import { textPattern, type TextPattern } from '../util/text-pattern.ts';
 import { CodedError, isModelAgent, type ActionSpace, type AgentKind, type LatencyMode } from '../domain.ts';
 import { builtinProfile, pickForWindow, type ProfileEntry } from '../profiles/registry.ts';
 import { profileRecord } from './profile-record.ts';
@@ -144,14 +145,11 @@ export async function openTarget(
       ...(size ? { ...size, x: 0, y: 0 } : {}),
     });
   if (opts.window) {
-    let pattern: RegExp;
+    let pattern: TextPattern;
     try {
-      pattern = new RegExp(opts.window, 'i');
+      pattern = textPattern(opts.window);
     } catch (err) {
-      throw new CodedError(
-        'bad-input',
-        `the window title pattern is not a valid regular expression: ${(err as Error).message}`,
-      );
+      throw new CodedError('bad-input', `the window title pattern cannot be used: ${(err as Error).message}`);
     }
     return WindowTarget.find(wm, pattern);
   }

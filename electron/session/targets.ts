@@ -10,6 +10,7 @@ import { GameViewServer } from '../games/view-server.ts';
 import { launchViewWindow, type LaunchedWindow, type LaunchOptions } from '../games/launcher.ts';
 import { randomBytes } from 'node:crypto';
 import { sleep } from '../util/time.ts';
+import type { TitleTest } from '../../native/types.ts';
 import { CodedError } from '../domain.ts';
 
 /** Opens a URL as a top-level window: a browser process from the CLI, a BrowserWindow in the app. */
@@ -49,7 +50,7 @@ export function describeWindow(w: WindowInfo): string {
   return `${w.id}  "${w.title}"  (pid ${w.pid || '?'}, ${b.width}×${b.height} at ${b.x},${b.y}${w.minimized ? ', minimized' : ''})`;
 }
 
-async function waitForWindows(wm: WindowManager, pattern: RegExp, timeoutMs: number): Promise<WindowInfo[]> {
+async function waitForWindows(wm: WindowManager, pattern: TitleTest, timeoutMs: number): Promise<WindowInfo[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const found = await findWindows(wm, pattern);
@@ -97,7 +98,7 @@ export class WindowTarget implements Target {
   }
 
   /** The one window whose title matches; refuses when none or several match (waits up to timeoutMs for one to appear). */
-  static async find(wm: WindowManager, pattern: RegExp, timeoutMs = 0): Promise<WindowTarget> {
+  static async find(wm: WindowManager, pattern: TitleTest, timeoutMs = 0): Promise<WindowTarget> {
     const found = timeoutMs > 0 ? await waitForWindows(wm, pattern, timeoutMs) : await findWindows(wm, pattern);
     if (found.length === 1) return new WindowTarget(wm, found[0]!);
     if (found.length > 1) {
