@@ -305,6 +305,11 @@ export const StartSweepSchema = z
     folder: z.enum(SWEEP_FOLDERS).default('config'),
     matrix: SweepMatrixSchema.optional(),
     workers: z.number().int().min(1).max(16).default(2),
+    /**
+     * The person's yes to sending the key saved in Settings to the file's own `base_url` (the
+     * listing shows it as `baseUrl`); without it a file naming another endpoint is refused.
+     */
+    allowEndpoint: z.url().max(2000).optional(),
   })
   .strict();
 export type StartSweep = z.infer<typeof StartSweepSchema>;
@@ -560,6 +565,10 @@ export interface SweepFileSummary {
   finished: number;
   games: string[];
   agents: string[];
+  /** The endpoint its model jobs reach (the file's base_url), null for the Settings endpoint. */
+  baseUrl: string | null;
+  /** Its base_url is not the Settings endpoint: starting it sends the saved key elsewhere, so the app asks first. */
+  foreignEndpoint: boolean;
   /** Why the file cannot be used (file, line, field), when it cannot. */
   error?: string;
 }

@@ -124,7 +124,11 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
         await this.slot.stop();
         return { stopped: true };
       },
-      ...sweepHandlers({ runsDir: deps.runsDir, configDir: this.configDir }),
+      ...sweepHandlers({
+        runsDir: deps.runsDir,
+        configDir: this.configDir,
+        settingsEndpoint: () => this.settings.endpoint,
+      }),
       startSweep: async (p) => {
         const sweep = await this.begin('sweep', () => SweepActivity.open(p, this.sweepContext()));
         const { name, progress, workers } = sweep.state;

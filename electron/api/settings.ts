@@ -9,6 +9,7 @@ import type { SecretStore, SettingsStore } from './settings-store.ts';
 import { describeApiError, type VlmSettings } from '../agents/vlm.ts';
 import { parseAccelerator } from '../input/stop-hotkey.ts';
 import { CodedError } from '../domain.ts';
+import { sameEndpoint } from '../util/endpoint.ts';
 
 /** The model settings a run gets from Settings. */
 export type RunModelSettings = Partial<VlmSettings> & { model: string };
@@ -23,19 +24,6 @@ function effectiveBaseURL(s: Settings, patch: Partial<Settings>): string {
 
 function baseURLOf(s: Settings): string {
   return s.baseURL || PROVIDERS[s.provider].baseURL;
-}
-
-/** Same endpoint, ignoring a trailing slash and the case of scheme and host. */
-function sameEndpoint(a: string, b: string): boolean {
-  const norm = (u: string) => {
-    try {
-      const x = new URL(u);
-      return `${x.protocol}//${x.host}${x.pathname.replace(/\/+$/, '')}${x.search}`;
-    } catch {
-      return u.trim().replace(/\/+$/, '');
-    }
-  };
-  return !!a && norm(a) === norm(b);
 }
 
 export class SettingsService {
@@ -53,6 +41,11 @@ export class SettingsService {
   }
 
   /** A note from loading (a corrupt file kept aside), if there was one. */
+  /** The endpoint the saved key is for (the chosen provider's, or the custom base URL). */
+  get endpoint(): string {
+    return baseURLOf(this.current);
+  }
+
   get warning(): string | null {
     return this.store.warning;
   }

@@ -25,6 +25,7 @@ import { BUILTIN_GAMES } from '../../games/index.ts';
 import { CodedError } from '../domain.ts';
 import { cliCommand } from '../util/resources.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
+import { allowedEndpoint, EndpointRefused, OPENAI_BASE_URL, sameEndpoint } from '../util/endpoint.ts';
 import { loadCatalog } from '../profiles/registry.ts';
 import { loadSweepFile, parseSweep, type Sweep, type SweepJob } from '../sweep/spec.ts';
 import { runLocalSweep } from '../sweep/pool.ts';
@@ -170,8 +171,22 @@ export class SweepActivity implements Activity {
     const sweep = loadSweepFile(file, loadCatalog({ configDir: ctx.configDir }));
     const env: NodeJS.ProcessEnv = { GAMEPILOT_CONFIG_DIR: ctx.configDir };
     if (sweep.jobs.some((j) => j.cell.model)) {
-      const key = ctx.model().apiKey;
-      if (key) env.OPENAI_API_KEY = key;
+      const model = ctx.model();
+      // The saved key goes to the Settings endpoint, or to the file's own only with the person's yes.
+      const own = model.baseURL ?? OPENAI_BASE_URL;
+      try {
+        env.OPENAI_BASE_URL = allowedEndpoint(
+          sweep.spec.base_url,
+          own,
+          p.allowEndpoint ? [p.allowEndpoint] : [],
+          `sweep file ${file}`,
+          'confirm sending it there (startSweep allowEndpoint) or remove base_url from the file',
+        );
+      } catch (err) {
+        if (err instanceof EndpointRefused) throw new CodedError('forbidden', err.message);
+        throw err;
+      }
+      if (model.apiKey) env.OPENAI_API_KEY = model.apiKey;
     }
     const prior = await finishedJobs(ctx.runsDir, sweep);
     return new SweepActivity(p.name, p.folder, sweep, prior, { workers: p.workers, env, ctx });
@@ -269,7 +284,9 @@ async function finishedJobs(runsDir: string, sweep: Sweep): Promise<Map<string, 
 }
 
 /** The sweep files in both sweeps folders, and what the form offers. */
-export function sweepHandlers(ctx: Pick<SweepContext, 'runsDir' | 'configDir'>): Pick<Handlers, 'listSweeps'> {
+export function sweepHandlers(
+  ctx: Pick<SweepContext, 'runsDir' | 'configDir'> & { settingsEndpoint(): string | undefined },
+): Pick<Handlers, 'listSweeps'> {
   return {
     listSweeps: async () => {
       const sweeps: SweepFileSummary[] = [];
@@ -290,9 +307,24 @@ export function sweepHandlers(ctx: Pick<SweepContext, 'runsDir' | 'configDir'>):
               finished: (await finishedJobs(ctx.runsDir, sweep)).size,
               games: sweep.spec.games,
               agents: [...sweep.spec.agents],
+              baseUrl: sweep.spec.base_url ?? null,
+              foreignEndpoint:
+                !!sweep.spec.base_url &&
+                sweep.jobs.some((j) => j.cell.model) &&
+                !sameEndpoint(sweep.spec.base_url, ctx.settingsEndpoint() ?? OPENAI_BASE_URL),
             });
           } catch (err) {
-            sweeps.push({ name, folder, jobs: 0, finished: 0, games: [], agents: [], error: (err as Error).message });
+            sweeps.push({
+              name,
+              folder,
+              jobs: 0,
+              finished: 0,
+              games: [],
+              agents: [],
+              baseUrl: null,
+              foreignEndpoint: false,
+              error: (err as Error).message,
+            });
           }
         }
       }

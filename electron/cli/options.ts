@@ -5,6 +5,7 @@
  * printed with the command's usage (exit code 2, see main.ts).
  */
 import { InvalidArgumentError, Option } from 'commander';
+import { textPattern } from '../util/text-pattern.ts';
 
 /** A mistake in how a command was called (not a failure while it ran): exit code 2 with its usage. */
 export class UsageError extends Error {}
@@ -66,6 +67,21 @@ export function checkedOption<T>(flags: string, description: string, check: (v: 
   });
 }
 
+/** `--allow-endpoint <url>`, repeatable: endpoints besides the key's own that a file or job may send the key to. */
+export function allowEndpointOption(who: string): Option {
+  return new Option(
+    '--allow-endpoint <url>',
+    `an endpoint ${who} may send the API key to besides OPENAI_BASE_URL's (repeat for more)`,
+  ).argParser((v: string, prior: string[] | undefined) => {
+    try {
+      new URL(v);
+    } catch {
+      throw new InvalidArgumentError(`"${v}" is not a URL (http://… or https://…)`);
+    }
+    return [...(prior ?? []), v];
+  });
+}
+
 /** `WxH`, each side at least 64 px. */
 export function parseWindowSize(v: string): { width: number; height: number } {
   const m = /^(\d+)x(\d+)$/.exec(v);
@@ -77,7 +93,7 @@ export function parseWindowSize(v: string): { width: number; height: number } {
 /** A title pattern: a valid regular expression (matched case-insensitively). */
 export function parseTitlePattern(v: string): string {
   try {
-    new RegExp(v, 'i');
+    textPattern(v);
   } catch (err) {
     throw new Error(`Allowed: a regular expression (${(err as Error).message}).`);
   }

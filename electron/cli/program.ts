@@ -33,6 +33,7 @@ import { appVersion } from '../util/resources.ts';
 import { KeyPolicy } from '../input/key-policy.ts';
 import {
   checkedOption,
+  allowEndpointOption,
   choiceOption,
   intOption,
   numberOption,
@@ -227,6 +228,7 @@ export interface SweepFlags {
   queue?: string;
   queueName: string;
   wait?: boolean;
+  allowEndpoint?: string[];
 }
 
 export interface WorkerFlags {
@@ -237,6 +239,7 @@ export interface WorkerFlags {
   storage?: string;
   maxJobs?: number;
   json?: boolean;
+  allowEndpoint?: string[];
 }
 
 export interface Actions {
@@ -844,6 +847,7 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .addOption(new Option('--queue <url>', 'enqueue the jobs on a Redis queue (redis://…) for `gamepilot worker`s'))
     .addOption(queueName())
     .addOption(new Option('--wait', 'with --queue: follow the jobs until all are done'))
+    .addOption(allowEndpointOption("the sweep file's base_url"))
     .addOption(new Option('--json', 'progress as JSON lines on stdout; the last line is the summary'))
     .action(act((file: string, o: SweepFlags) => actions.sweep(file, o)));
 
@@ -862,7 +866,8 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
         'where finished run folders go (S3: endpoint and keys from env)',
       ),
     )
-    .addOption(intOption('--max-jobs <n>', 'exit after this many jobs', { min: 1 }))
+    .addOption(intOption('--max-jobs <n>', 'exit after this many jobs (refused ones count)', { min: 1 }))
+    .addOption(allowEndpointOption("a queued job's base_url"))
     .addOption(new Option('--json', 'events as JSON lines on stdout'))
     .action(act((o: WorkerFlags) => actions.worker(o)));
 

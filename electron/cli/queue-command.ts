@@ -37,6 +37,11 @@ function stopSignal(): { signal: AbortSignal; dispose: () => void } {
 }
 
 export async function enqueueSweep(sweep: Sweep, o: SweepFlags, emit: (e: SweepEvent) => void): Promise<number> {
+  // Workers run no job that names a file of theirs: refused here already, before anything is queued.
+  if (sweep.spec.tutorial !== undefined && sweep.spec.tutorial !== 'solver')
+    throw new UsageError(
+      `${sweep.file}: tutorial: a queued sweep's tutorial must be "solver" (job data cannot name files on a worker)`,
+    );
   const queue = openQueue(checkUrl(o.queue!), o.queueName, redisNotice);
   const { signal, dispose } = stopSignal();
   try {
@@ -67,6 +72,7 @@ export async function runQueueWorker(o: WorkerFlags, emit: (e: SweepEvent) => vo
       out: o.out,
       storage,
       ...(o.maxJobs !== undefined ? { maxJobs: o.maxJobs } : {}),
+      ...(o.allowEndpoint ? { allowEndpoints: o.allowEndpoint } : {}),
       signal,
       emit: (e) => {
         if (e.type === 'redis') {

@@ -1,5 +1,8 @@
 /** `gamepilot sweep` and `gamepilot worker`: a matrix of runs, locally or through a Redis queue. */
-import { loadSweepFile } from '../sweep/spec.ts';
+import { loadSweepFile, type Sweep } from '../sweep/spec.ts';
+import { loadCatalog } from '../profiles/registry.ts';
+import { defaultConfigDir } from '../util/paths.ts';
+import { allowedEndpoint, EndpointRefused, envEndpoint } from '../util/endpoint.ts';
 import { runLocalSweep } from '../sweep/pool.ts';
 import { formatEvent, type SweepEvent, type SweepSummary } from '../sweep/progress.ts';
 import { io } from './io.ts';
@@ -38,20 +41,43 @@ function exitCode(s: SweepSummary): number {
   return s.stopped || s.failed > 0 || s.completed < s.total ? 1 : 0;
 }
 
+/**
+ * The endpoint this machine's key goes to for the sweep's model jobs: the file's base_url only
+ * when it is OPENAI_BASE_URL's or given with --allow-endpoint (a file must not collect keys).
+ */
+function localEndpoint(sweep: Sweep, o: SweepFlags): string {
+  try {
+    return allowedEndpoint(
+      sweep.spec.base_url,
+      envEndpoint(),
+      o.allowEndpoint ?? [],
+      `${sweep.file}: base_url`,
+      `run with --allow-endpoint ${sweep.spec.base_url} to send it there`,
+    );
+  } catch (err) {
+    if (err instanceof EndpointRefused) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
 export async function sweepCommand(file: string, o: SweepFlags): Promise<number> {
   if (o.wait && !o.queue) throw new UsageError('--wait needs --queue');
-  const sweep = loadSweepFile(file);
+  // The user's own profiles count, as they do for `run`: their ids are games of the sweep.
+  const sweep = loadSweepFile(file, loadCatalog({ configDir: defaultConfigDir() }));
   const budgetUsd = o.budgetUsd ?? sweep.spec.budget_usd;
   if (o.queue) {
     const { enqueueSweep } = await import('./queue-command.ts');
     return enqueueSweep(sweep, o, printer(o.json));
   }
+  const models = sweep.jobs.some((j) => j.cell.model);
+  const endpoint = models ? localEndpoint(sweep, o) : undefined;
   const { signal, dispose } = stopOnSignal();
   try {
     const summary = await runLocalSweep({
       sweep,
       out: o.out,
       workers: o.workers,
+      ...(endpoint ? { env: { OPENAI_BASE_URL: endpoint } } : {}),
       ...(budgetUsd !== undefined ? { budgetUsd } : {}),
       signal,
       onEvent: printer(o.json),

@@ -16,6 +16,9 @@ import { providerOf, type ModelGate } from './model-gate.ts';
 import { limitsFor, type ProviderLimits } from './rate-limit.ts';
 import { runArgs, type RunSettings, type SweepJob } from './spec.ts';
 import { cliCommand } from '../util/resources.ts';
+import { defaultConfigDir } from '../util/paths.ts';
+import { textPattern, type TextPattern } from '../util/text-pattern.ts';
+import { z } from 'zod';
 
 /** What a job came to: the queue's result and the job's record in storage. */
 export interface JobOutcome {
@@ -35,6 +38,40 @@ export interface JobOutcome {
   ended: string;
   worker: RunWorker;
   error?: string;
+}
+
+const score = z.number().min(0).max(100);
+const count = z.number().int().nonnegative();
+/**
+ * An outcome read back from elsewhere (Redis, a storage record): checked, so a lost or damaged
+ * one is a job without a result (retried or failed with a reason), never a crash downstream.
+ */
+export const JobOutcomeSchema = z.object({
+  job_id: z.string(),
+  sweep: z.string(),
+  status: z.enum(['completed', 'failed']),
+  attempt: count,
+  run_id: z.string().nullable(),
+  mean: score.nullable(),
+  std: z.number().nonnegative().nullable(),
+  scores: z.array(score.nullable()),
+  steps: count,
+  tokens_in: count,
+  tokens_out: count,
+  cost_usd: z.number().nonnegative().nullable(),
+  started: z.string(),
+  ended: z.string(),
+  worker: z.object({ host: z.string(), pid: z.number(), display: z.string().nullable() }),
+  error: z.string().optional(),
+});
+
+/** The outcome in `v`, or why it is not one. */
+export function parseOutcome(v: unknown): { outcome: JobOutcome } | { problem: string } {
+  if (v === null || v === undefined) return { problem: 'no result recorded' };
+  const r = JobOutcomeSchema.safeParse(v);
+  if (r.success) return { outcome: r.data as JobOutcome };
+  const i = r.error.issues[0]!;
+  return { problem: `a malformed result (${i.path.join('.') || 'the record'}: ${i.message})` };
 }
 
 export interface JobContext {
@@ -96,15 +133,32 @@ export async function runJobAttempt(job: SweepJob, ctx: JobContext): Promise<{ o
     if (BUILTIN_GAMES[job.cell.game]) target = ['--game', job.cell.game];
     else {
       // The run child gets the same config folder (env), so its profiles are the ones looked up here.
-      const configDir = ctx.env?.GAMEPILOT_CONFIG_DIR;
-      const catalog = ctx.catalog ?? loadCatalog(configDir ? { configDir } : {});
+      const configDir = ctx.env?.GAMEPILOT_CONFIG_DIR ?? defaultConfigDir();
+      const catalog = ctx.catalog ?? loadCatalog({ configDir });
       const entry = catalog.entries.find((e) => e.profile.id === job.cell.game);
       if (!entry?.profile.launch) return fail(`no profile "${job.cell.game}" with a launch command on this worker`);
       const title = entry.profile.match?.title ?? '.';
       const [cmd, ...args] = entry.profile.launch;
       launched = spawn(cmd!, args, { env, detached: true, stdio: 'ignore' });
-      launched.on('error', () => {});
-      const found = await waitForWindow(new RegExp(title, 'i'), ctx.display, 20_000, ctx.signal);
+      // A command that does not exist says so at once, not as a 20 s wait for its window.
+      const notStarted = new AbortController();
+      let launchError: NodeJS.ErrnoException | undefined;
+      launched.on('error', (err: NodeJS.ErrnoException) => {
+        launchError = err;
+        notStarted.abort();
+      });
+      const found = await waitForWindow(
+        textPattern(title),
+        ctx.display,
+        20_000,
+        ctx.signal ? AbortSignal.any([ctx.signal, notStarted.signal]) : notStarted.signal,
+      );
+      if (launchError)
+        return fail(
+          launchError.code === 'ENOENT'
+            ? `profile "${entry.profile.id}": launch command ${cmd} not found on this worker`
+            : `profile "${entry.profile.id}": cannot start ${cmd}: ${launchError.message}`,
+        );
       if (!found) return fail(`${entry.profile.launch.join(' ')} opened no window matching /${title}/ within 20 s`);
       target = ['--window-id', found, '--profile', entry.profile.id];
     }
@@ -250,7 +304,7 @@ function killGroupQuietly(pgid: number, sig: NodeJS.Signals = 'SIGTERM') {
 
 /** Polls the display's window list (wmctrl) until a title matches; the window's id, or undefined. */
 async function waitForWindow(
-  title: RegExp,
+  title: TextPattern,
   display: string,
   timeoutMs: number,
   signal?: AbortSignal,

@@ -13,12 +13,13 @@ import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullm
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { groupAlive, startPrivateDisplay, type PrivateDisplay } from './display.ts';
-import { emptyOutcome, runJobAttempt, type JobOutcome } from './job-run.ts';
+import { emptyOutcome, parseOutcome, runJobAttempt, type JobOutcome } from './job-run.ts';
 import { RunSettingsSchema, SweepJobSchema, type RunSettings, type Sweep, type SweepJob } from './spec.ts';
 import type { RunStorage } from './storage.ts';
 import { ModelGate } from './model-gate.ts';
 import { RedisRateLimiter, type ProviderLimits } from './rate-limit.ts';
 import { jobEndEvent, Progress, type SweepEvent, type SweepSummary } from './progress.ts';
+import { allowedEndpoint, EndpointRefused, envEndpoint } from '../util/endpoint.ts';
 
 export interface QueueJobData {
   job: SweepJob;
@@ -105,6 +106,7 @@ export async function follow(
 ): Promise<SweepSummary> {
   const progress = new Progress(sweep, out, undefined);
   const open = new Set(sweep.jobs.map((j) => j.id));
+  const unreadable = new Map<string, number>();
   emit(progress.startEvent(0));
   while (open.size && !signal?.aborted) {
     let running = 0;
@@ -121,9 +123,20 @@ export async function follow(
       }
       if (state === 'active') running++;
       if (state === 'completed') {
-        const o = job.returnvalue as JobOutcome;
-        progress.completed(o);
-        emit(jobEndEvent(id, 'completed', o.attempt, 0, o));
+        const read = parseOutcome(job.returnvalue);
+        if ('problem' in read) {
+          // Redis restarted between the state and the value, or something else wrote the job: look
+          // again a few rounds, then count it failed with the reason.
+          const n = (unreadable.get(id) ?? 0) + 1;
+          unreadable.set(id, n);
+          if (n < UNREADABLE_ROUNDS) continue;
+          const o = { ...failed(job, sweep), error: `completed in the queue with ${read.problem}` };
+          progress.failed(o);
+          emit(jobEndEvent(id, 'failed', o.attempt, 0, o));
+        } else {
+          progress.completed(read.outcome);
+          emit(jobEndEvent(id, 'completed', read.outcome.attempt, 0, read.outcome));
+        }
       } else if (state === 'failed') {
         const o = failed(job, sweep);
         progress.failed(o);
@@ -139,6 +152,9 @@ export async function follow(
   emit({ type: 'end', summary });
   return summary;
 }
+
+/** Rounds a completed job's result may be unreadable before it counts as failed. */
+const UNREADABLE_ROUNDS = 5;
 
 function failed(job: Job, sweep: Sweep): JobOutcome {
   const worker = { host: '', pid: 0, display: null };
@@ -168,6 +184,30 @@ export function checkJobData(data: unknown): QueueJobData {
   return r.data as QueueJobData;
 }
 
+/**
+ * Why a queued job may not run on this worker, if so. Job data comes from whoever can write to
+ * Redis: it names no file here (a tutorial other than "solver"), and it sends the worker's key
+ * only to the worker's own endpoint (OPENAI_BASE_URL) or one the worker allowed.
+ */
+export function jobRefusal(job: SweepJob, settings: RunSettings, allowed: readonly string[]): string | undefined {
+  if (settings.tutorial !== undefined && settings.tutorial !== 'solver')
+    return `the job names a file on this worker (tutorial "${settings.tutorial}"): queued jobs take only "solver"; nothing was run`;
+  if (!job.cell.model) return undefined;
+  try {
+    allowedEndpoint(
+      settings.base_url,
+      envEndpoint(),
+      allowed,
+      `queue job ${job.id}: settings.base_url`,
+      'start the worker with --allow-endpoint for it to be used',
+    );
+  } catch (err) {
+    if (err instanceof EndpointRefused) return err.message;
+    throw err;
+  }
+  return undefined;
+}
+
 /** The worker process's resident memory (MB), reported with each job so its growth can be watched. */
 function rssMb(): number {
   return Math.round(process.memoryUsage.rss() / 1e5) / 10;
@@ -186,6 +226,8 @@ export interface QueueWorkerOptions {
   /** Lock held on a running job; a worker silent this long (killed) loses the job to another. */
   lockMs?: number;
   displaySize?: string;
+  /** Endpoints besides OPENAI_BASE_URL's that a job's base_url may name (--allow-endpoint). */
+  allowEndpoints?: readonly string[];
 }
 
 /** Runs jobs from the queue until stopped (or --max-jobs); returns how many it finished. */
@@ -209,8 +251,22 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
   const gate = new ModelGate(new RedisRateLimiter(connection));
   await gate.start();
 
+  // Every job taken counts towards --max-jobs, a refused one too, or the worker would wait forever.
   const processor = async (job: Job<QueueJobData>, token?: string): Promise<JobOutcome> => {
+    try {
+      return await handle(job, token);
+    } finally {
+      finished++;
+      if (opts.maxJobs !== undefined && finished >= opts.maxJobs) stop.abort();
+    }
+  };
+  const handle = async (job: Job<QueueJobData>, token?: string): Promise<JobOutcome> => {
     const { job: sweepJob, settings, rateLimits, budgetUsd } = checkJobData(job.data);
+    const refusal = jobRefusal(sweepJob, settings, opts.allowEndpoints ?? []);
+    if (refusal) {
+      opts.emit({ ...jobEndEvent(sweepJob.id, 'failed', job.attemptsStarted || 1, 0, null), error: refusal });
+      throw new UnrecoverableError(refusal);
+    }
     const slot = free.pop()!;
     const attempt = job.attemptsStarted || 1;
     try {
@@ -259,8 +315,6 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
       throw new Error(outcome.error ?? 'the run failed');
     } finally {
       free.push(slot);
-      finished++;
-      if (opts.maxJobs !== undefined && finished >= opts.maxJobs) stop.abort();
     }
   };
 

@@ -17,7 +17,7 @@ import {
   S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import type { JobOutcome } from './job-run.ts';
+import { parseOutcome, type JobOutcome } from './job-run.ts';
 import { runFiles, type RunStorage } from './storage.ts';
 
 export const MULTIPART_THRESHOLD = 16 * 1024 * 1024;
@@ -79,8 +79,13 @@ export class S3Storage implements RunStorage {
   async finished(jobId: string): Promise<JobOutcome | undefined> {
     try {
       const r = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: jobKey(this.prefix, jobId) }));
-      const o = JSON.parse(await r.Body!.transformToString()) as JobOutcome;
-      return o.status === 'completed' ? o : undefined;
+      let parsed: ReturnType<typeof parseOutcome>;
+      try {
+        parsed = parseOutcome(JSON.parse(await r.Body!.transformToString()));
+      } catch {
+        return undefined; // a torn record: the job runs again
+      }
+      return 'outcome' in parsed && parsed.outcome.status === 'completed' ? parsed.outcome : undefined;
     } catch (err) {
       const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
       if (e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404) return undefined;

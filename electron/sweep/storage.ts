@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 import { scanRuns } from '../store/run-library.ts';
-import type { JobOutcome } from './job-run.ts';
+import { parseOutcome, type JobOutcome } from './job-run.ts';
 
 export interface RunStorage {
   /** Where it is, for messages. */
@@ -40,7 +40,9 @@ export class DirStorage implements RunStorage {
     const file = path.join(this.where, JOBS, `${safeId(jobId)}.json`);
     if (!existsSync(file)) return undefined;
     try {
-      const o = JSON.parse(readFileSync(file, 'utf8')) as JobOutcome;
+      const parsed = parseOutcome(JSON.parse(readFileSync(file, 'utf8')));
+      if (!('outcome' in parsed)) return undefined; // a damaged record: the job runs again
+      const o = parsed.outcome;
       // The record counts only with its run folder beside it.
       return o.status === 'completed' && o.run_id && existsSync(path.join(this.where, o.run_id, 'run.json'))
         ? o

@@ -251,7 +251,9 @@ describe('bad profiles are refused whole, with file, line and field', () => {
     // Lookaround has no linear-time meaning: refused at the field, with why.
     text = good.replace('title: ^Fifteen$', 'title: "^(?=F)Fifteen$"');
     expect([refusal(text).field, refusal(text).line]).toEqual(['match.title', lineOf(text, '(?=F)')]);
-    expect(refusal(text).reason).toMatch(/lookaround .* and backreferences .* are not supported: patterns run in linear time/);
+    expect(refusal(text).reason).toMatch(
+      /lookaround .* and backreferences .* are not supported: patterns run in linear time/,
+    );
     text = good.replace('category: markov-grid', 'category: puzzle');
     expect(refusal(text).field).toBe('category');
     text = good.replace('allowedKeys: [up, down, left, right]', 'allowedHotkeys: [alt+flurb]');

@@ -43,7 +43,9 @@ describe('text patterns', () => {
   });
 
   it('refuse lookaround, backreferences, syntax errors and overlong patterns, saying why', () => {
-    expect(() => textPattern('(?=a)b')).toThrow(/lookaround .* and backreferences .* are not supported: patterns run in linear time/);
+    expect(() => textPattern('(?=a)b')).toThrow(
+      /lookaround .* and backreferences .* are not supported: patterns run in linear time/,
+    );
     expect(() => textPattern('(a)\\1')).toThrow(PatternError);
     expect(textPattern('a\\(?=b').test('a(=b')).toBe(true); // an escaped parenthesis is no lookahead
     expect(() => textPattern('(a')).toThrow(/missing closing \)/);

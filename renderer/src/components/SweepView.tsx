@@ -60,8 +60,22 @@ export function SweepView({
   const picked = source === NEW ? undefined : list?.sweeps.find((s) => `${s.folder}:${s.name}` === source);
   const existing = source === NEW ? list?.sweeps.find((s) => s.folder === 'config' && s.name === name) : picked;
   const start = () => {
+    // A file naming its own endpoint gets the key saved in Settings only when the person says yes.
+    const foreign = picked?.foreignEndpoint ? picked.baseUrl : null;
+    if (
+      foreign &&
+      !window.confirm(
+        `The sweep file “${picked!.name}” sends its model requests to ${foreign}, not to the endpoint in Settings.\n\nSend the API key saved in Settings to ${foreign}?`,
+      )
+    )
+      return;
     const req = picked
-      ? { name: picked.name, folder: picked.folder as SweepFolder, workers }
+      ? {
+          name: picked.name,
+          folder: picked.folder as SweepFolder,
+          workers,
+          ...(foreign ? { allowEndpoint: foreign } : {}),
+        }
       : { name, folder: 'config' as const, workers, matrix: { games, agents, trials, maxSteps } };
     client.request('startSweep', req).then(
       () => void refresh(),
@@ -155,6 +169,14 @@ export function SweepView({
           {existing.error
             ? existing.error
             : `“${existing.name}”: ${existing.jobs} jobs (${existing.games.join(', ')} × ${existing.agents.join(', ')}), ${existing.finished} finished in the runs folder: those are not run again.`}
+        </p>
+      )}
+      {existing?.baseUrl && (
+        <p className={existing.foreignEndpoint ? 'bad' : 'muted'} data-testid="sweep-endpoint">
+          Model requests go to <code>{existing.baseUrl}</code>
+          {existing.foreignEndpoint
+            ? ' — not the endpoint in Settings: starting it asks before the saved API key is sent there.'
+            : ' (the endpoint in Settings).'}
         </p>
       )}
       {sweep && (
