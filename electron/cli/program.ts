@@ -24,6 +24,7 @@ import {
   type ReflectVideo,
 } from '../domain.ts';
 import { DEFAULT_REFLECTION_SAMPLING } from '../reflection/trajectory.ts';
+import { DEFAULT_JOB_LIMIT } from '../sweep/spec.ts';
 import { DEFAULT_EXTRACT } from '../scoring/extract.ts';
 import { IDC_DEFAULTS } from '../reflection/idc.ts';
 import { DEFAULT_SESSION } from '../session/session.ts';
@@ -229,6 +230,7 @@ export interface SweepFlags {
   queueName: string;
   wait?: boolean;
   allowEndpoint?: string[];
+  jobLimit: number;
 }
 
 export interface WorkerFlags {
@@ -848,6 +850,11 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .addOption(queueName())
     .addOption(new Option('--wait', 'with --queue: follow the jobs until all are done'))
     .addOption(allowEndpointOption("the sweep file's base_url"))
+    .addOption(
+      intOption('--job-limit <n>', 'refuse a sweep file whose matrix expands to more jobs than this', {
+        min: 1,
+      }).default(DEFAULT_JOB_LIMIT),
+    )
     .addOption(new Option('--json', 'progress as JSON lines on stdout; the last line is the summary'))
     .action(act((file: string, o: SweepFlags) => actions.sweep(file, o)));
 

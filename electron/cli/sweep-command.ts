@@ -63,7 +63,7 @@ function localEndpoint(sweep: Sweep, o: SweepFlags): string {
 export async function sweepCommand(file: string, o: SweepFlags): Promise<number> {
   if (o.wait && !o.queue) throw new UsageError('--wait needs --queue');
   // The user's own profiles count, as they do for `run`: their ids are games of the sweep.
-  const sweep = loadSweepFile(file, loadCatalog({ configDir: defaultConfigDir() }));
+  const sweep = loadSweepFile(file, loadCatalog({ configDir: defaultConfigDir() }), o.jobLimit);
   const budgetUsd = o.budgetUsd ?? sweep.spec.budget_usd;
   if (o.queue) {
     const { enqueueSweep } = await import('./queue-command.ts');

@@ -74,7 +74,19 @@ export function loadHook(): Promise<Hook> {
 /** Subscribes to global input; returns the unsubscribe function. Throws when no hook is possible. */
 export async function listenGlobalInput(listener: (e: HookEvent) => void): Promise<() => void> {
   const { uIOhook } = await loadHook();
-  if (listeners.size === 0) uIOhook.start();
+  if (listeners.size === 0) {
+    // uiohook aborts the whole process (SIGABRT, "XOpenDisplay failure!") without an X display:
+    // find that out first, as an error the caller can report and go on without the hook.
+    if (process.platform === 'linux') {
+      try {
+        const { xConnection } = await import('../../native/x11/xlib.ts');
+        xConnection();
+      } catch (err) {
+        throw new Error(`the global input hook needs an X display: ${(err as Error).message}`);
+      }
+    }
+    uIOhook.start();
+  }
   listeners.add(listener);
   return () => {
     if (!listeners.delete(listener)) return;

@@ -166,6 +166,8 @@ export interface RunReflection {
 }
 
 const num = z.number().finite();
+/** A score on the papers' 0–100 scale: a run.json saying 1e308 or −5 is refused, not averaged. */
+const score = num.min(0, 'a score is 0–100').max(100, 'a score is 0–100');
 /** run.json as read back: what listings, the leaderboard and replay rely on. Extra fields are kept. */
 export const RunMetaSchema = z.looseObject({
   id: z.string().min(1),
@@ -179,9 +181,9 @@ export const RunMetaSchema = z.looseObject({
   model: z.string().nullable(),
   action_space: z.string(),
   config: z.record(z.string(), z.unknown()),
-  episodes: z.array(z.looseObject({ episode: num, seed: num, score: num.nullable(), steps: num, end: z.string() })),
-  mean: num.nullable(),
-  std: num.nullable(),
+  episodes: z.array(z.looseObject({ episode: num, seed: num, score: score.nullable(), steps: num, end: z.string() })),
+  mean: score.nullable(),
+  std: score.nullable(),
   totals: z.looseObject({ steps: num, tokens_in: num, tokens_out: num, cost_usd: num.nullable() }),
   error: z.string().optional(),
   owner: z.looseObject({ pid: num, started: num, host: z.string() }).optional(),

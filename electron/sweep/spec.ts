@@ -115,12 +115,42 @@ export interface Sweep {
   jobs: SweepJob[];
 }
 
+/** The most jobs a sweep file may expand to unless the user raises it (`--job-limit`): a few KB can ask for 10⁷. */
+export const DEFAULT_JOB_LIMIT = 100_000;
+
 /** Reads, validates and expands a sweep file. */
-export function loadSweepFile(file: string, catalog: ProfileCatalog = loadCatalog()): Sweep {
-  return parseSweep(readSourceFile(file, 'sweep').toString('utf8'), file, catalog);
+export function loadSweepFile(
+  file: string,
+  catalog: ProfileCatalog = loadCatalog(),
+  jobLimit = DEFAULT_JOB_LIMIT,
+): Sweep {
+  return parseSweep(readSourceFile(file, 'sweep').toString('utf8'), file, catalog, jobLimit);
 }
 
-export function parseSweep(source: string, file: string, catalog: ProfileCatalog = loadCatalog()): Sweep {
+/** How many jobs the matrix makes at most, counted without making them. */
+export function matrixSize(spec: SweepFile): number {
+  const n = (axis: readonly unknown[] | undefined) => axis?.length ?? 1;
+  const perGame = spec.agents.reduce(
+    (sum, agent) => sum + (isModelAgent(agent) ? n(spec.models) * n(spec.reflection) : 1),
+    0,
+  );
+  return (
+    spec.games.length *
+    perGame *
+    n(spec.action_space) *
+    n(spec.latency) *
+    n(spec.max_steps) *
+    n(spec.seed) *
+    spec.trials
+  );
+}
+
+export function parseSweep(
+  source: string,
+  file: string,
+  catalog: ProfileCatalog = loadCatalog(),
+  jobLimit = DEFAULT_JOB_LIMIT,
+): Sweep {
   const { data, lineOf } = parseYamlMapping(
     source,
     { syntax: 'YAML', notMapping: 'a sweep is a mapping of axes (games, agents, models, trials, …)' },
@@ -174,6 +204,13 @@ export function parseSweep(source: string, file: string, catalog: ProfileCatalog
     const noSolver = spec.games.find((g) => !BUILTIN_GAMES[g]);
     if (noSolver) refuse(['agents'], 'agents', `solver plays built-in games only ("${noSolver}" is not)`);
   }
+  const size = matrixSize(spec);
+  if (size > jobLimit)
+    refuse(
+      ['trials'],
+      '',
+      `the matrix expands to ${size.toLocaleString('en')} jobs, above the limit of ${jobLimit.toLocaleString('en')} (raise it with --job-limit)`,
+    );
   const name = spec.name ?? path.basename(file).replace(/\.(ya?ml|json)$/i, '');
   return { name, file, spec, jobs: expand(spec, name) };
 }

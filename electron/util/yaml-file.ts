@@ -3,8 +3,8 @@
  * positions) and that a zod schema then checks whole: profiles and sweep files. A file that
  * fails is refused with its file, line and field, never half-read.
  */
-import { readFileSync } from 'node:fs';
-import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import { readFileSync, statSync } from 'node:fs';
+import { isMap, isSeq, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import type { z } from 'zod';
 import { CodedError } from '../domain.ts';
 
@@ -25,11 +25,21 @@ export class FileRefusal extends CodedError {
   }
 }
 
-/** The file's bytes; a missing file is `not-found`, any other read error `bad-input`. */
+/** The largest hand-written file read: profiles and sweep files are a few KB; a huge one is refused unread. */
+export const MAX_SOURCE_BYTES = 1024 * 1024;
+
+/** The file's bytes; a missing file is `not-found`, one too large or any other read error `bad-input`. */
 export function readSourceFile(file: string, kind: string): Buffer {
   try {
+    const size = statSync(file).size;
+    if (size > MAX_SOURCE_BYTES)
+      throw new CodedError(
+        'bad-input',
+        `${kind} ${file}: ${size} bytes, above the ${MAX_SOURCE_BYTES / 1024} KiB a ${kind} file may have (not read)`,
+      );
     return readFileSync(file);
   } catch (err) {
+    if (err instanceof CodedError) throw err;
     const e = err as NodeJS.ErrnoException;
     throw new CodedError(e.code === 'ENOENT' ? 'not-found' : 'bad-input', `cannot read ${kind} ${file}: ${e.message}`);
   }
@@ -58,7 +68,23 @@ export function parseYamlMapping(
       syntax.linePos?.[0]?.line ?? lines.linePos(syntax.pos[0]).line,
       `not valid ${how.syntax}: ${firstLine(syntax.message)}`,
     );
-  const data: unknown = doc.toJS({ maxAliasCount: 100 });
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: 100 });
+  } catch (err) {
+    // An alias bomb ("billion laughs"): refused at its first alias, before it expands.
+    let first: number | undefined;
+    visit(doc, {
+      Alias(_key, node) {
+        first = node.range?.[0];
+        return visit.BREAK;
+      },
+    });
+    refuse(
+      first === undefined ? undefined : lines.linePos(first).line,
+      `aliases that expand too far (${firstLine((err as Error).message)})`,
+    );
+  }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) refuse(1, how.notMapping);
   return { data: data as Record<string, unknown>, lineOf: (path) => lineOf(doc, lines, path) };
 }
