@@ -25,7 +25,11 @@ export interface DisplayOptions {
 }
 
 // $1 display number, $2 screen WxHxD, $3 1 = start openbox. Exit 3: the number was taken.
+// SIGPIPE ignored: an owner that dies while the display starts closes the pipe before "ready" is
+// written, and the shell must still reach its cleanup instead of dying of the write (found by
+// the chaos test: a sweep killed mid-start left Xvfb and openbox running).
 const SCRIPT = `
+trap '' PIPE
 Xvfb ":$1" -screen 0 "$2" -nolisten tcp -ac </dev/null >/dev/null 2>&1 &
 x=$!
 n=0
