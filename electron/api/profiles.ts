@@ -22,6 +22,7 @@ import { parseProfile } from '../profiles/load.ts';
 import { applyMilestonesEdit, milestonesEditOf } from '../scoring/milestone-edit.ts';
 import { readEvidence, resolveEvidence } from '../profiles/evidence.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
+import { withFileLock } from '../util/file-lock.ts';
 import { CodedError } from '../domain.ts';
 
 /** A profile id, null (none) or absent (the one that fits the target), as the composition root takes it. */
@@ -142,20 +143,26 @@ export function profileHandlers(deps: {
     },
 
     saveProfile: async ({ id, edit }) => {
-      const base = catalog().entries.find((e) => e.profile.id === id);
-      if (!base) throw new CodedError('not-found', `no profile with id "${id}"`);
+      if (!catalog().entries.some((e) => e.profile.id === id))
+        throw new CodedError('not-found', `no profile with id "${id}"`);
       const file = path.join(userProfilesDir(deps.configDir), `${id}.yaml`);
-      const checked = ProfileSchema.safeParse(JSON.parse(JSON.stringify(applyEdit(base.profile, edit))));
-      if (!checked.success) {
-        const i = checked.error.issues[0]!;
-        throw new CodedError('bad-input', `the profile was not saved: ${i.path.join('.')}: ${i.message}`);
-      }
-      const text = `# Edited in Gamepilot's New run tab (from ${base.file}).\n${stringify(checked.data, { lineWidth: 110 })}`;
-      const profile = parseProfile(text, file); // what is written must load
       mkdirSync(path.dirname(file), { recursive: true });
-      copyKeptEvidence(base, file, profile);
-      writeFileAtomic(file, text);
-      return { profile: profileSummary({ profile, file, source: 'user' }) };
+      // A read-change-write of the user's file under its lock: the edit applies to the profile as
+      // it is now (another save's result included), and two saves at once end as one of them, whole.
+      return withFileLock(file, () => {
+        const base = catalog().entries.find((e) => e.profile.id === id);
+        if (!base) throw new CodedError('not-found', `no profile with id "${id}"`);
+        const checked = ProfileSchema.safeParse(JSON.parse(JSON.stringify(applyEdit(base.profile, edit))));
+        if (!checked.success) {
+          const i = checked.error.issues[0]!;
+          throw new CodedError('bad-input', `the profile was not saved: ${i.path.join('.')}: ${i.message}`);
+        }
+        const text = `# Edited in Gamepilot's New run tab (from ${base.file}).\n${stringify(checked.data, { lineWidth: 110 })}`;
+        const profile = parseProfile(text, file); // what is written must load
+        copyKeptEvidence(base, file, profile);
+        writeFileAtomic(file, text);
+        return { profile: profileSummary({ profile, file, source: 'user' }) };
+      });
     },
 
     profileEvidence: async ({ id, evidence }) => {

@@ -5,7 +5,9 @@
  * CLI `settings`; the app alone `apiKeyEncrypted` (safeStorage ciphertext, electron/app/). Every
  * change re-reads the file under a lock file, changes its own part, keeps every other key as it
  * was and replaces the file atomically, owner-only (0600); so two writers at once neither tear
- * the file nor drop each other's part. A file that is not a JSON object is moved aside
+ * the file nor drop each other's part (and within `settings`, a store's save changes only the
+ * fields it changed: settings-store.ts). The lock file (`settings.json.lock`, ../util/file-lock.ts)
+ * names its owner: a dead one's is taken over at once. A file that is not a JSON object is moved aside
  * (`settings.json.corrupt-<time>`, named in a warning), never silently replaced.
  *
  * Older web shells and CLIs wrote the settings object bare at the top level; such a file is
@@ -14,8 +16,8 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { acquireLock } from '../safety/owned-registry.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
+import { lockFileOf, lockSync, LockTimeoutError, type FileLock } from '../util/file-lock.ts';
 import { DEFAULT_SETTINGS, SettingsSchema, type Settings } from './contract.ts';
 
 /** The parsed file: its parts by key, as far as the file layer is concerned. */
@@ -54,12 +56,19 @@ export function peekSettingsDoc(file: string): SettingsDoc | undefined {
   return 'doc' in p ? p.doc : undefined;
 }
 
+/**
+ * A holder keeps the lock for one read-change-write (milliseconds): one dead is taken over at
+ * once, one hung for 10 s is broken; the wait is bounded all the same.
+ */
+const LOCK = { staleMs: 10_000, timeoutMs: 15_000 };
+
 function withLock<T>(file: string, fn: () => T): T {
-  let lock: { release(): void };
+  let lock: FileLock;
   try {
     mkdirSync(path.dirname(file), { recursive: true });
-    lock = acquireLock(`${file}.lock`);
+    lock = lockSync(lockFileOf(file), LOCK);
   } catch (err) {
+    if (err instanceof LockTimeoutError) throw err;
     const e = err as NodeJS.ErrnoException;
     const why = e.code === 'EACCES' || e.code === 'EPERM' || e.code === 'EROFS' ? 'permission denied' : e.message;
     throw Object.assign(new Error(`cannot write ${file}: ${why}`), { code: e.code });

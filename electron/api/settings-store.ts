@@ -4,6 +4,7 @@
  * the web shell and CLI keep the key in process memory. A corrupt settings file is moved aside
  * and replaced by defaults, never silently lost; invalid fields fall back to their defaults.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { addSecret, log } from '../util/log.ts';
 import { DEFAULT_SETTINGS, SettingsSchema, type Settings } from './contract.ts';
 import {
@@ -56,10 +57,15 @@ export function checkSettings(raw: unknown): { settings: Settings; problem: stri
 /**
  * The settings part of the shared settings file, the same class in every shell (the app
  * extends it with its key's ciphertext). Saving rewrites `settings` only; whatever else the
- * file holds (the app's `apiKeyEncrypted`) stays byte for byte.
+ * file holds (the app's `apiKeyEncrypted`) stays byte for byte. A save is a merge, field by
+ * field, under the file's lock: the fields this store changed since it last loaded or saved
+ * take its values, every other field keeps what the file holds now — so the app and the web
+ * shell saving at once do not undo each other's unrelated changes.
  */
 export class JsonFileSettingsStore implements SettingsStore {
   warning: string | null = null;
+  /** The settings as this store last loaded or saved them: what its next save's changes are relative to. */
+  private base: Settings | undefined;
 
   constructor(readonly file: string) {}
 
@@ -75,12 +81,23 @@ export class JsonFileSettingsStore implements SettingsStore {
     restrictToOwner(this.file); // one written by an older version with a wider mode
     const { settings, problem } = checkSettings(settingsPart(doc));
     this.addWarning(problem);
+    this.base = settings;
     return settings;
   }
 
   save(s: Settings) {
-    const settings = SettingsSchema.parse(s);
-    this.update((doc) => withSettings(doc, settings));
+    const mine = SettingsSchema.parse(s);
+    const base = this.base;
+    this.update((doc) => {
+      const stored = settingsPart(doc);
+      // Nothing to merge with (no file, or never loaded): this store's settings are the whole.
+      if (!base || !stored || typeof stored !== 'object' || !Object.keys(stored).length) return withSettings(doc, mine);
+      const merged: Record<string, unknown> = { ...checkSettings(stored).settings };
+      for (const [k, v] of Object.entries(mine))
+        if (!isDeepStrictEqual(v, (base as Record<string, unknown>)[k])) merged[k] = v;
+      return withSettings(doc, SettingsSchema.parse(merged));
+    });
+    this.base = mine;
   }
 
   /** Changes this shell's part of the file (settings-file.ts); a corrupt file moved aside on the way is reported. */

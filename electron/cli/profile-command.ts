@@ -18,6 +18,7 @@ import { loadProfileFile } from '../profiles/load.ts';
 import { idFromTitle, starterProfile } from '../profiles/starter.ts';
 import { milestoneList } from '../scoring/normalise.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
+import { withFileLock } from '../util/file-lock.ts';
 import { defaultConfigDir } from '../util/paths.ts';
 import { textPattern } from '../util/text-pattern.ts';
 import type { ProfileChoice } from '../session/compose.ts';
@@ -99,32 +100,42 @@ export async function profileNewCommand(o: { window: string; out?: string; id?: 
   for (const f of [file, shot])
     if (existsSync(f)) throw new UsageError(`${f} exists; give another --out (a starter never overwrites a file)`);
   mkdirSync(path.dirname(file), { recursive: true });
-  let screenshot: string | undefined;
+  let png: Buffer | undefined;
   try {
     if (win.minimized) throw new Error('the window is minimized');
     await wm.focus(win.id);
     const raw = await createCapturer().grab(win.bounds);
-    const png = await encodeFrame(raw, {
-      format: 'png',
-      longSide: Math.max(win.bounds.width, win.bounds.height),
-      quality: 100,
-    });
-    writeFileAtomic(shot, png.data);
-    screenshot = path.basename(shot);
+    png = (
+      await encodeFrame(raw, {
+        format: 'png',
+        longSide: Math.max(win.bounds.width, win.bounds.height),
+        quality: 100,
+      })
+    ).data;
   } catch (err) {
     io.log(`warning: no first screenshot (${(err as Error).message}); the profile is written without one`);
   }
-  const yaml = starterProfile(
-    {
-      title: win.title,
-      width: win.bounds.width,
-      height: win.bounds.height,
-      executable: executableOf(win.pid),
-      screenshot,
-    },
-    id,
-  );
-  writeFileAtomic(file, yaml);
+  const executable = executableOf(win.pid);
+  // Under the profile file's lock (the one the app's saves take), checked again: two starters
+  // for one id at once, or a save from the app meanwhile, never overwrite each other.
+  await withFileLock(file, () => {
+    for (const f of [file, shot])
+      if (existsSync(f)) throw new UsageError(`${f} exists; give another --out (a starter never overwrites a file)`);
+    let screenshot: string | undefined;
+    if (png) {
+      try {
+        writeFileAtomic(shot, png);
+        screenshot = path.basename(shot);
+      } catch (err) {
+        io.log(`warning: no first screenshot (${(err as Error).message}); the profile is written without one`);
+      }
+    }
+    const yaml = starterProfile(
+      { title: win.title, width: win.bounds.width, height: win.bounds.height, executable, screenshot },
+      id,
+    );
+    writeFileAtomic(file, yaml);
+  });
   io.out(file);
   io.log(
     `starter profile for "${win.title}" written; fill in its TODOs, then: gamepilot run --window … --profile ${file}`,

@@ -5,10 +5,10 @@
  * retried (by whichever worker is free) up to the sweep's `retries`, then the job is marked
  * failed with its error. No new job starts once the cost budget is spent.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomic-file.ts';
-import { currentOwner, ownerAlive, type Owner } from '../util/owner.ts';
+import { tryLock } from '../util/file-lock.ts';
 import { CodedError } from '../domain.ts';
 import { groupAlive, startPrivateDisplay, type PrivateDisplay } from './display.ts';
 import { emptyOutcome, runJobAttempt, type JobOutcome } from './job-run.ts';
@@ -30,23 +30,19 @@ export interface LocalSweepOptions {
   displaySize?: string;
 }
 
-/** Refuses a second sweep on the same out folder while the first one lives. */
-function takeLock(dir: string): () => void {
-  const file = path.join(dir, 'lock.json');
-  if (existsSync(file)) {
-    try {
-      const owner = JSON.parse(readFileSync(file, 'utf8')) as Owner;
-      if (ownerAlive(owner) && owner.pid !== process.pid)
-        throw new CodedError(
-          'bad-input',
-          `another sweep (pid ${owner.pid} on ${owner.host}) is running in ${path.dirname(dir)}; wait for it or stop it`,
-        );
-    } catch (err) {
-      if (err instanceof CodedError) throw err;
-    }
-  }
-  writeFileAtomic(file, JSON.stringify(currentOwner()));
-  return () => rmSync(file, { force: true });
+/**
+ * Refuses a second sweep on the same out folder while the first one lives: `<out>/.sweep/lock.json`,
+ * created exclusively and holding its owner (pid + start time + host). A dead owner's lock (a
+ * sweep SIGKILLed, a machine rebooted) is taken over.
+ */
+export function takeSweepLock(dir: string): () => void {
+  const r = tryLock(path.join(dir, 'lock.json'));
+  if ('release' in r) return () => r.release();
+  const who = r.held ? `pid ${r.held.pid} on ${r.held.host}` : 'another process';
+  throw new CodedError(
+    'bad-input',
+    `another sweep (${who}) is running in ${path.dirname(dir)}; wait for it or stop it`,
+  );
 }
 
 export async function runLocalSweep(opts: LocalSweepOptions): Promise<SweepSummary> {
@@ -54,7 +50,7 @@ export async function runLocalSweep(opts: LocalSweepOptions): Promise<SweepSumma
   const storage = new DirStorage(opts.out);
   const work = path.join(storage.where, '.sweep');
   mkdirSync(work, { recursive: true });
-  const unlock = takeLock(work);
+  const unlock = takeSweepLock(work);
   const emit = (e: SweepEvent) => opts.onEvent?.(e);
   try {
     storage.reconcile();

@@ -15,6 +15,8 @@ import {
   wordCount,
 } from '../../electron/agents/memory-parse.ts';
 import { hashedEmbedding } from '../helpers/fake-openai.ts';
+import { spawnTs } from '../helpers/ts-child.ts';
+import { lockOwner, withFileLockSync } from '../../electron/util/file-lock.ts';
 
 const dir = () => mkdtempSync(path.join(tmpdir(), 'gp-mem-'));
 
@@ -103,6 +105,82 @@ describe('MemoryStore', () => {
     expect(s.embeddingModel).toBe('model-b');
     expect(s.missingVectors('model-b')).toEqual([]);
   });
+
+  it('two runs saving to one scope at once keep both runs’ memories (two processes, each loaded at its start)', async () => {
+    const cfg = dir();
+    MemoryStore.open(cfg, 'shared').add({ text: 'there before either run started' });
+    const count = 40;
+    const writers = ['alpha', 'beta'].map((label) =>
+      spawnTs('memory-writer.ts', [cfg, 'shared', label, String(count)]),
+    );
+    for (const w of writers) expect(await w.line()).toBe('ready'); // both have loaded the store
+    for (const w of writers) w.child.stdin!.write('go\n');
+    const reports = await Promise.all(writers.map(async (w) => JSON.parse(await w.line()) as { ids: string[] }));
+    expect(await Promise.all(writers.map((w) => w.exited))).toEqual([0, 0]);
+    const after = MemoryStore.open(cfg, 'shared');
+    expect(after.memories).toHaveLength(1 + 2 * count);
+    const ids = new Set(after.memories.map((m) => m.id));
+    for (const r of reports) for (const id of r.ids) expect(ids.has(id)).toBe(true);
+    expect(after.memories[0]!.text).toBe('there before either run started');
+    expect(readdirSync(path.join(cfg, 'memory'))).toEqual(['shared.json']); // no lock or temp file left
+  }, 60_000);
+
+  it('a store sees what another run saved before its duplicate check, and neither drops the other’s', () => {
+    const cfg = dir();
+    const a = MemoryStore.open(cfg, 'g');
+    const b = MemoryStore.open(cfg, 'g');
+    a.add({ text: 'The red key opens the cellar door' });
+    expect(b.nearest('the red key opens the cellar door.')!.similarity).toBe(1); // a's memory, read from the file
+    b.add({ text: 'Bridge guard wants three gold coins' });
+    a.add({ text: 'A merchant in the market sells maps' });
+    for (const s of [a, b, MemoryStore.open(cfg, 'g')]) {
+      s.refresh(); // what the others wrote since
+      expect(s.memories.map((m) => m.text).sort()).toEqual([
+        'A merchant in the market sells maps',
+        'Bridge guard wants three gold coins',
+        'The red key opens the cellar door',
+      ]);
+    }
+    // Vectors a run gives the memories (a re-embedding) reach the file with the other run's memories kept.
+    b.setVectors('model-x', new Map(b.memories.map((m, i) => [m.id, [1, i]])));
+    a.add({ text: 'The well is dry', vector: [0, 1] }, 'model-x');
+    const c = MemoryStore.open(cfg, 'g');
+    expect(c.embeddingModel).toBe('model-x');
+    expect(c.memories).toHaveLength(4);
+    expect(c.missingVectors('model-x')).toEqual([]);
+    // A cleared scope stays cleared: a run's next save does not write back what was cleared.
+    expect(clearScope(cfg, 'g')).toBe(4);
+    a.add({ text: 'after the clear' });
+    expect(MemoryStore.open(cfg, 'g').memories.map((m) => m.text)).toEqual(['after the clear']);
+  });
+
+  it('a lock left by a SIGKILLed process is taken over; a live holder is waited for, then named', async () => {
+    const cfg = dir();
+    const s = MemoryStore.open(cfg, 'k');
+    const holder = spawnTs('lock-holder.ts', ['file', s.file]);
+    const held = JSON.parse(await holder.line()) as { lock: string; owner: { pid: number } };
+    expect(held.lock).toBe(`${s.file}.lock`);
+    expect(lockOwner(held.lock)?.pid).toBe(holder.child.pid);
+    const t0 = Date.now();
+    let err: Error | undefined;
+    try {
+      withFileLockSync(s.file, () => {}, { timeoutMs: 300 });
+    } catch (e) {
+      err = e as Error;
+    }
+    expect(err?.message).toContain(`${s.file}: gave up after 0.`);
+    expect(err?.message).toContain(`waiting for the lock held by pid ${holder.child.pid} `);
+    expect(err?.message).toContain(`remove ${s.file}.lock`);
+    expect(Date.now() - t0).toBeLessThan(3000);
+    holder.child.kill('SIGKILL');
+    expect(await holder.exited).toBe('SIGKILL');
+    expect(existsSync(held.lock)).toBe(true); // nothing released it
+    const t1 = Date.now();
+    s.add({ text: 'saved once the dead holder’s lock was taken over' });
+    expect(Date.now() - t1).toBeLessThan(2000);
+    expect(existsSync(held.lock)).toBe(false);
+    expect(MemoryStore.open(cfg, 'k').memories).toHaveLength(1);
+  }, 60_000);
 });
 
 describe('memory answers', () => {
