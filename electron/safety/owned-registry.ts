@@ -5,21 +5,11 @@
  * under a lock file, so no live owner's entries are ever dropped. All of it is synchronous, so
  * process `exit` handlers can use it.
  */
-import {
-  closeSync,
-  linkSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomic-file.ts';
-import { currentOwner, ownerAlive, type Owner } from '../util/owner.ts';
+import { lockSync } from '../util/file-lock.ts';
+import { currentOwner, type Owner } from '../util/owner.ts';
 
 export interface RegistryEntry<T> {
   /** null for entries written before owners were recorded: treated as dead. */
@@ -37,7 +27,6 @@ export interface RegistryFormat<T> {
 
 /** A lock is only held for one read-change-write (milliseconds); one this old belongs to a hung process. */
 const LOCK_STALE_MS = 10_000;
-const LOCK_POLL_MS = 2;
 
 export function sameOwner(a: Owner | null, b: Owner | null): boolean {
   return !!a && !!b && a.pid === b.pid && a.started === b.started && a.host === b.host;
@@ -105,7 +94,8 @@ export class OwnedRegistry<T> {
     let lock: { release(): void };
     try {
       mkdirSync(path.dirname(this.file), { recursive: true });
-      lock = acquireLock(`${this.file}.lock`);
+      // A dead owner's lock, or one held past 10 s (a hung holder), is taken over.
+      lock = lockSync(`${this.file}.lock`, { staleMs: LOCK_STALE_MS, timeoutMs: LOCK_STALE_MS * 2, pollMs: 2 });
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
       const why =
@@ -129,102 +119,4 @@ export class OwnedRegistry<T> {
       lock.release();
     }
   }
-}
-
-const waitCell = new Int32Array(new SharedArrayBuffer(4));
-function sleepSync(ms: number) {
-  Atomics.wait(waitCell, 0, 0, ms);
-}
-
-/**
- * An exclusive lock file holding its owner; a dead owner's lock (or a hung one's) is broken.
- * Also guards the shared settings file (api/settings-file.ts).
- */
-export function acquireLock(lock: string): { release(): void } {
-  const token = JSON.stringify({ ...currentOwner(), nonce: randomBytes(6).toString('hex') });
-  for (;;) {
-    if (tryCreate(lock, token)) {
-      return {
-        release() {
-          // Remove it only while it is still ours (a hung holder's lock may have been broken and retaken).
-          if (readText(lock) === token) rmSync(lock, { force: true });
-        },
-      };
-    }
-    const held = readText(lock);
-    if (held !== undefined && isStale(lock, held)) breakLock(lock, held);
-    else sleepSync(LOCK_POLL_MS);
-  }
-}
-
-/** Creates `lock` with `content` only if it does not exist (a hard link is atomic and born full). */
-function tryCreate(lock: string, content: string): boolean {
-  const tmp = `${lock}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  const fd = openSync(tmp, 'wx');
-  try {
-    writeSync(fd, content);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    linkSync(tmp, lock);
-    return true;
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return false;
-    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') throw err;
-    // A filesystem without hard links: exclusive create, then fill.
-    try {
-      const lfd = openSync(lock, 'wx');
-      writeSync(lfd, content);
-      closeSync(lfd);
-      return true;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      throw e;
-    }
-  } finally {
-    rmSync(tmp, { force: true });
-  }
-}
-
-function readText(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-function isStale(lock: string, held: string): boolean {
-  let owner: Owner | null = null;
-  try {
-    owner = JSON.parse(held) as Owner;
-  } catch {
-    /* half written by a filesystem without hard links: judge by age */
-  }
-  if (owner && !ownerAlive(owner)) return true;
-  try {
-    return Date.now() - statSync(lock).mtimeMs > LOCK_STALE_MS;
-  } catch {
-    return false;
-  }
-}
-
-/** Moves the stale lock aside; if what was moved is not the lock judged stale, puts it back. */
-function breakLock(lock: string, judged: string) {
-  const aside = `${lock}.stale.${randomBytes(4).toString('hex')}`;
-  try {
-    renameSync(lock, aside);
-  } catch {
-    return; // someone else broke it first
-  }
-  if (readText(aside) !== judged) {
-    try {
-      linkSync(aside, lock);
-    } catch {
-      /* the lock was taken again meanwhile: theirs stands */
-    }
-  }
-  rmSync(aside, { force: true });
 }
