@@ -119,6 +119,18 @@ export const RUN_STATUSES = ['running', 'completed', 'stopped', 'failed'] as con
 export type RunStatus = (typeof RUN_STATUSES)[number];
 export type ListedStatus = RunStatus | 'crashed';
 
+/**
+ * Which step frames a run writes to frames/ (store/frame-budget.ts): all; every:N, the steps
+ * 0, N, 2N… of each episode; changed, each episode's first frame and every one that differs
+ * visibly from the last kept (more than 0.25 % of its pixels); none. A step whose frame is not
+ * kept has `frame: null`.
+ */
+export type KeepFrames = 'all' | 'changed' | 'none' | `every:${number}`;
+export const KEEP_FRAMES_PATTERN = /^(all|changed|none|every:[1-9]\d{0,5})$/;
+export const KEEP_FRAMES_ALLOWED = 'all, every:N (N ≥ 1), changed or none';
+/** The free space (MB) a run leaves on its disk unless told otherwise: below it the run stops (disk budget). */
+export const DEFAULT_MIN_FREE_MB = 500;
+
 /** A run's id: its folder name in the runs folder. Never a path. */
 export const RUN_ID = /^\w[\w.-]{0,199}$/;
 

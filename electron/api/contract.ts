@@ -13,6 +13,8 @@ import {
   IMAGE_DETAILS,
   INGVP_SETTINGS,
   isErrorCode,
+  KEEP_FRAMES_ALLOWED,
+  KEEP_FRAMES_PATTERN,
   LATENCY_MODES,
   REFLECT_AFTER,
   REFLECT_VIDEO,
@@ -22,6 +24,7 @@ import {
   SUITE_AGENTS,
   TUTORIAL_VIDEO_ID,
   type ErrorCode,
+  type KeepFrames,
   type LatencyMode,
   type LevelScore,
   type MemoryStepRecord,
@@ -55,6 +58,7 @@ export type {
   ControlAction,
   ErrorCode,
   IngvpSetting,
+  KeepFrames,
   LatencyMode,
   MemoryStepRecord,
   ReflectionMode,
@@ -143,6 +147,12 @@ export const StartRunSchema = z.object({
   paceMs: z.number().min(0).max(60000).default(0),
   /** Default: the profile's, else normal. */
   latency: z.enum(LATENCY_MODES).optional(),
+  /** Which step frames the run writes to frames/: all, every:N, changed or none (domain.ts KeepFrames). */
+  keepFrames: z
+    .custom<KeepFrames>((v) => typeof v === 'string' && KEEP_FRAMES_PATTERN.test(v), `must be ${KEEP_FRAMES_ALLOWED}`)
+    .default('all'),
+  /** The most the run folder may hold (MB); the run stops as `disk budget` before passing it. Default: no limit of its own. */
+  maxRunMb: z.number().min(0.01).max(10_000_000).optional(),
   profile: ProfileChoiceField,
   reflection: z
     .object({

@@ -209,6 +209,7 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
         seed: Date.now() % 100000,
         paceMs: 500,
         latency: 'normal',
+        keepFrames: 'all',
       },
       { demo: true },
     );

@@ -29,6 +29,7 @@ import {
   type ReflectionMode,
 } from '../domain.ts';
 import { MemoryAgent } from '../agents/memory-agent.ts';
+import { checkFramesFor, reflectionReadsFrames } from '../store/frame-budget.ts';
 
 /** What a run needs from the core around it. */
 export interface RunContext {
@@ -154,6 +155,8 @@ export class RunActivity implements Activity {
       if (req.memory && req.agent !== 'memory')
         throw new CodedError('bad-input', 'memory settings need the memory agent');
       const reflectionReq = reflection ? reflectionRequest(reflection, ctx) : undefined; // a bad tutorial fails here, before anything opens
+      if (reflectionReq && reflectionReadsFrames(reflectionReq.mode))
+        checkFramesFor(`reflection ${reflectionReq.mode}`, req.keepFrames, req.maxSteps);
       const options: RunOptions = {
         ...('game' in req.target ? { game: req.target.game } : {}),
         agent: req.agent,
@@ -166,6 +169,8 @@ export class RunActivity implements Activity {
         capturer: ctx.capturer,
         encode: { longSide: ctx.imageSize, format: 'jpeg', quality: 80 },
         minStepMs: req.paceMs,
+        keepFrames: req.keepFrames,
+        ...(req.maxRunMb !== undefined ? { maxRunMb: req.maxRunMb } : {}),
         ...(req.latency ? { latency: req.latency } : {}),
         ...(vlm ? { vlm } : {}),
         ...(req.agent === 'memory'
@@ -225,6 +230,10 @@ export class RunActivity implements Activity {
   /** Switches reflection for this run; it takes effect at the next attempt. */
   async setReflection({ mode, review, reflectorModel }: ParamsOut<'setReflection'>): Promise<Results['setReflection']> {
     const shown = this.modelRun();
+    if (reflectionReadsFrames(mode)) {
+      const { keepFrames, maxSteps } = this.session.config;
+      checkFramesFor(`reflection ${mode}`, keepFrames, maxSteps);
+    }
     if (!this.reflection && mode !== 'none') {
       this.reflection = await this.attach(
         reflectionRequest({ mode, after: 'failed', maxWords: 150, reflectorModel }, this.ctx),

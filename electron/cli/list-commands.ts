@@ -8,6 +8,7 @@ import { formatBench, formatRecordBench, runBench, runRecordBench } from './benc
 import { io } from './io.ts';
 import { formatStartupBench, runStartupBench } from './bench-startup.ts';
 import type { BenchFlags, LeaderboardFlags } from './program.ts';
+import { UsageError } from './options.ts';
 
 export async function windowsCommand(o: { json?: boolean }): Promise<number> {
   const list = await createWindowManager().list();
@@ -55,6 +56,9 @@ export async function videoCommand(dir: string, o: { out?: string }): Promise<nu
 }
 
 export async function benchCommand(o: BenchFlags): Promise<number> {
+  if (o.soak === undefined && (o.game !== undefined || o.keepFrames !== undefined))
+    throw new UsageError('--game and --keep-frames go with --soak');
+  if (o.soak !== undefined) return soakCommand(o.soak, o);
   if (o.startup) {
     const result = await runStartupBench({ runs: o.runs, log: o.json ? () => {} : io.progress });
     io.out(o.json ? JSON.stringify(result) : formatStartupBench(result));
@@ -80,4 +84,27 @@ export async function benchCommand(o: BenchFlags): Promise<number> {
   });
   io.out(o.json ? JSON.stringify(result) : formatBench(result));
   return 0;
+}
+
+/** `bench --soak`: Ctrl+C (or SIGTERM) ends it early and still reports what was measured. */
+async function soakCommand(minutes: number, o: BenchFlags): Promise<number> {
+  const { runSoakBench, formatSoak } = await import('./bench-soak.ts');
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const result = await runSoakBench({
+      minutes,
+      game: o.game ?? '2048',
+      ...(o.keepFrames ? { keepFrames: o.keepFrames } : {}),
+      log: o.json ? () => {} : io.progress,
+      signal: stop.signal,
+    });
+    io.out(o.json ? JSON.stringify(result) : formatSoak(result));
+    return result.ok ? 0 : 1;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
 }

@@ -14,11 +14,14 @@ import {
   ACTION_SPACES,
   AGENT_KINDS,
   IMAGE_DETAILS,
+  KEEP_FRAMES_ALLOWED,
+  KEEP_FRAMES_PATTERN,
   LATENCY_MODES,
   REFLECT_AFTER,
   REFLECT_VIDEO,
   REFLECTION_MODES,
   ROLES,
+  type KeepFrames,
   type LatencyMode,
   type ReflectionMode,
   type ReflectVideo,
@@ -64,6 +67,9 @@ export interface RunFlags extends TargetFlags {
   /** ING-VP games: the level (seed = level - 1). */
   level?: number;
   out: string;
+  keepFrames: KeepFrames;
+  maxRunMb?: number;
+  minFreeMb: number;
   model?: string;
   baseUrl?: string;
   apiKey?: string;
@@ -179,6 +185,10 @@ export interface BenchFlags {
   fps: number;
   windowSize: { width: number; height: number };
   writers?: number;
+  /** Minutes of the soak: the solver plays `game` in one run, its memory, files and disk watched. */
+  soak?: number;
+  game?: string;
+  keepFrames?: KeepFrames;
 }
 
 export interface WebFlags {
@@ -574,7 +584,29 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
         { min: 1, max: 50 },
       ),
     )
-    .addOption(outDir('run folders'));
+    .addOption(outDir('run folders'))
+    .addOption(
+      patternOption(
+        '--keep-frames <which>',
+        "step frames written to frames/: all; every:N, steps 0, N, 2N… of each episode; changed, each episode's first and each differing from the last kept in over 0.25% of its pixels; none (a step not kept has frame null)",
+        KEEP_FRAMES_PATTERN,
+        KEEP_FRAMES_ALLOWED,
+      ).default(DEFAULT_SESSION.keepFrames),
+    )
+    .addOption(
+      numberOption(
+        '--max-run-mb <MB>',
+        'the most the run folder may hold: the run stops (stopped, disk budget) before a step that could pass it',
+        { min: 0.01 },
+      ),
+    )
+    .addOption(
+      numberOption(
+        '--min-free-mb <MB>',
+        'free space the run leaves on its disk: it stops (stopped, disk budget) before going below it; 0: no floor',
+        { min: 0 },
+      ).default(DEFAULT_SESSION.minFreeMb),
+    );
   modelOptions(run)
     .addOption(
       checkedOption(
@@ -642,7 +674,7 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
   program
     .command('bench')
     .description(
-      "the harness's cost per step on this machine; with --record, the recorder's frame rate and dropped frames",
+      "the harness's cost per step on this machine; with --record, the recorder's frame rate and dropped frames; with --soak, a long run's memory, open files and disk use",
     )
     .addOption(jsonFlag())
     .addOption(intOption('--iterations <n>', 'captures, encodes and key presses measured', { min: 5 }).default(60))
@@ -679,6 +711,22 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     )
     .addOption(
       intOption('--writers <n>', 'with --record: frame writer threads (default: one a core, at most 3)', { min: 1 }),
+    )
+    .addOption(
+      numberOption(
+        '--soak <minutes>',
+        'a soak instead: the solver plays --game for this long in one `gamepilot run` (episodes restart), its RSS, open files and steps sampled every 10 s; prints steps/s, RSS (start, after warm-up, max, end), open files and bytes written per step, and fails (exit 1) when the RSS floor (lowest of each 10 s) grows more than 50 MB after the warm-up (the first minute, or the first third of a shorter soak)',
+        { min: 0.1, max: 24 * 60 },
+      ).conflicts(['record', 'compare', 'startup']),
+    )
+    .addOption(choiceOption('--game <id>', 'with --soak: the built-in game played (default: 2048)', GAME_IDS))
+    .addOption(
+      patternOption(
+        '--keep-frames <which>',
+        "with --soak: passed to the run (which step frames it writes; default: the run's)",
+        KEEP_FRAMES_PATTERN,
+        KEEP_FRAMES_ALLOWED,
+      ),
     )
     .action(act((o: BenchFlags) => actions.bench(o)));
 

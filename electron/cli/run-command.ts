@@ -15,6 +15,7 @@ import { isModelAgent, type MemoryStepRecord } from '../domain.ts';
 import { profileChoiceFrom } from './profile-command.ts';
 import type { ProfileEntry } from '../profiles/registry.ts';
 import { sweepContextFromEnv } from '../sweep/job-env.ts';
+import { framesStarved, FramesStarvedError, reflectionReadsFrames } from '../store/frame-budget.ts';
 
 /** Exactly one target, as RunOptions wants it. */
 export function targetFrom(o: TargetFlags): Pick<RunOptions, 'game' | 'window' | 'windowId'> {
@@ -50,6 +51,9 @@ export function runOptionsFrom(o: RunFlags): RunOptions {
     ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}),
     seed: o.level !== undefined ? o.level - 1 : o.seed,
     outDir: o.out,
+    keepFrames: o.keepFrames,
+    ...(o.maxRunMb !== undefined ? { maxRunMb: o.maxRunMb } : {}),
+    minFreeMb: o.minFreeMb,
     capture: o.capture,
     encode: { longSide: o.imageSize, format: o.format, quality: o.quality },
     settleMs: o.settleMs,
@@ -120,6 +124,11 @@ export function reflectionRequestFrom(o: RunFlags): ReflectionRequest | undefine
     throw new UsageError(
       `--reflection ${o.reflection} needs --tutorial (a video, a folder of frames, or a run/session folder)`,
     );
+  const starved = reflectionReadsFrames(o.reflection) ? framesStarved(o.keepFrames, o.maxSteps) : undefined;
+  if (starved)
+    throw new UsageError(
+      `--reflection ${o.reflection} reflects on the run's own frames, but --keep-frames ${o.keepFrames} ${starved}: keep more (all, changed or every:N), or reflect with self-t`,
+    );
   const baseURL = o.reflectorBaseUrl ?? o.baseUrl;
   const req: ReflectionRequest = {
     mode: o.reflection,
@@ -183,7 +192,13 @@ export async function runCommand(o: RunFlags): Promise<number> {
     ...sweepContextFromEnv(),
   };
   const reflectionReq = reflectionRequestFrom(o);
-  const { session, target, profile, notices } = await prepareRun(options);
+  const { session, target, profile, notices } = await prepareRun(options).catch((err: unknown) => {
+    if (err instanceof FramesStarvedError)
+      throw new UsageError(
+        `${err.reader} reads the run's frames, but --keep-frames ${err.keep} ${err.why}: keep more (all, changed or every:N), or give --no-judge`,
+      );
+    throw err;
+  });
   if (!o.quiet) {
     io.progress(describeProfile(profile, o.profile === false));
     for (const n of notices) io.progress(`note: ${n}`);

@@ -5,7 +5,7 @@
  * folder in GAMEPILOT_WINDOW_GROUPS; each host's group is listed there while it lives, as a file
  * named by the group id holding the leader's start time (so a recycled pid is never signalled).
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { processStartMs } from '../util/owner.ts';
 
@@ -23,4 +23,71 @@ export function listWindowGroup(pgid: number | undefined): () => void {
     return () => {}; // the supervisor's folder is gone: nothing to tell it
   }
   return () => rmSync(file, { force: true });
+}
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function signalGroup(pgid: number, sig: NodeJS.Signals) {
+  try {
+    process.kill(-pgid, sig);
+  } catch {
+    /* already gone */
+  }
+}
+
+/** SIGTERM (and SIGCONT, for a suspended game) to a process group; SIGKILL if any of it is left after `graceMs`. */
+export async function endProcessGroup(pgid: number, graceMs = 3000): Promise<void> {
+  signalGroup(pgid, 'SIGTERM');
+  signalGroup(pgid, 'SIGCONT');
+  const start = Date.now();
+  let killed = false;
+  // After SIGKILL, a second more for the group to go (its members reaped), then give up waiting.
+  while (groupAlive(pgid) && Date.now() - start < graceMs + 1000) {
+    if (!killed && Date.now() - start > graceMs) {
+      signalGroup(pgid, 'SIGKILL');
+      killed = true;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  if (!killed && groupAlive(pgid)) signalGroup(pgid, 'SIGKILL');
+}
+
+/**
+ * The supervisor's side, for a child given `folder` as GAMEPILOT_WINDOW_GROUPS: ends the window
+ * hosts it left listed (a child killed outright cannot close its windows), then removes the
+ * folder. A listed group whose leader lives with another start time belongs to a process that got
+ * the pid since: left alone. Returns the groups it ended.
+ */
+export async function endListedWindowGroups(folder: string): Promise<number[]> {
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return []; // nothing was listed
+  }
+  const groups: number[] = [];
+  for (const name of names) {
+    try {
+      const { pgid, started } = JSON.parse(readFileSync(path.join(folder, name), 'utf8')) as {
+        pgid: unknown;
+        started: unknown;
+      };
+      if (typeof pgid !== 'number' || !Number.isInteger(pgid) || pgid <= 1) continue;
+      const now = processStartMs(pgid);
+      if (now !== undefined && typeof started === 'number' && Math.abs(now - started) > 20) continue;
+      if (groupAlive(pgid)) groups.push(pgid);
+    } catch {
+      /* half written or gone: not ours to end */
+    }
+  }
+  await Promise.all(groups.map((g) => endProcessGroup(g)));
+  rmSync(folder, { recursive: true, force: true });
+  return groups;
 }

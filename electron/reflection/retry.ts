@@ -7,8 +7,6 @@
  * run.json's `reflection` says how the run reflected and which episodes were played with
  * lessons (and whose): those count as VR = Yes on the leaderboard, the others as VR = No.
  */
-import { appendFileSync } from 'node:fs';
-import path from 'node:path';
 import type { GameDefinition } from '../../games/types.ts';
 import type { EpisodeSummary, LessonSource, RunReflection } from '../store/run-store.ts';
 import type { Session } from '../session/session.ts';
@@ -121,7 +119,7 @@ export class ReflectAndRetry {
       rec.error = (err as Error).message;
     }
     this.records.push(rec);
-    appendFileSync(path.join(session.store.dir, 'reflections.jsonl'), `${JSON.stringify(rec)}\n`);
+    session.store.appendFile('reflections.jsonl', `${JSON.stringify(rec)}\n`);
     session.reportReflection(rec);
   };
 

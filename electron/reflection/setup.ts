@@ -10,6 +10,7 @@ import type { ReflectAfter, ReflectionMode } from '../domain.ts';
 import { ReflectAndRetry } from './retry.ts';
 import { loadTutorial, reflectionSample, type ReflectionSampling, type Trajectory } from './trajectory.ts';
 import { solverDemonstration } from './demonstration.ts';
+import { checkFramesFor, reflectionReadsFrames } from '../store/frame-budget.ts';
 
 function requireGame(game: GameDefinition | undefined): GameDefinition {
   if (!game) throw new Error('a solver demonstration needs a built-in game');
@@ -49,6 +50,8 @@ export async function attachReflection(
 ) {
   if (!(session.agent instanceof VlmAgent)) throw new Error('reflection needs the model agent (vlm)');
   checkReflectionRequest(req, session.agent.model);
+  if (reflectionReadsFrames(req.mode))
+    checkFramesFor(`reflection ${req.mode}`, session.config.keepFrames, session.config.maxSteps);
   let mode = req.mode;
   const sample = reflectionSample(req.sample);
   let tutorial: Trajectory | undefined;

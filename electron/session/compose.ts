@@ -23,7 +23,16 @@ import { ProcessFreezer, suspendedRegistry } from '../safety/suspended.ts';
 import { ActionExecutor } from '../input/executor.ts';
 import { defaultConfigDir } from '../util/paths.ts';
 import { textPattern, type TextPattern } from '../util/text-pattern.ts';
-import { CodedError, isModelAgent, type ActionSpace, type AgentKind, type LatencyMode } from '../domain.ts';
+import {
+  CodedError,
+  DEFAULT_MIN_FREE_MB,
+  isModelAgent,
+  type ActionSpace,
+  type AgentKind,
+  type KeepFrames,
+  type LatencyMode,
+} from '../domain.ts';
+import { checkFramesFor } from '../store/frame-budget.ts';
 import { builtinProfile, pickForWindow, type ProfileEntry } from '../profiles/registry.ts';
 import { profileRecord } from './profile-record.ts';
 import { executableOf } from '../profiles/executable.ts';
@@ -79,6 +88,12 @@ export interface RunOptions {
   /** The sweep job this run is, and the worker running it (recorded in run.json). */
   job?: RunJob;
   worker?: RunWorker;
+  /** Which step frames are written (default all); one that leaves the milestone judge nothing is refused. */
+  keepFrames?: KeepFrames;
+  /** The most the run folder may hold (MB; default: no limit of its own). */
+  maxRunMb?: number;
+  /** The free space (MB) a run leaves on its disk (default DEFAULT_MIN_FREE_MB; 0: no floor). */
+  minFreeMb?: number;
 }
 
 export interface JudgeOptions {
@@ -228,6 +243,10 @@ export function wireSession(
       `the profile "${profile.id}" names the memory agent for this title; this run plays with the zero-shot model agent`,
     );
   const executor = new ActionExecutor({ allowedKeys, onlyKeys }); // throws on an unreadable entry, before the run folder exists
+  const keepFrames = opts.keepFrames ?? 'all';
+  const minFreeMb = opts.minFreeMb ?? DEFAULT_MIN_FREE_MB;
+  const judge = profile ? judgeSettings(profile, opts, notices) : undefined;
+  if (judge) checkFramesFor('the milestone judge', keepFrames, maxSteps); // before the run folder exists
   const { apiKey: _secret, ...vlmPublic } = opts.vlm ?? {};
   const store = RunStore.create(opts.outDir, {
     kind: 'agent',
@@ -256,6 +275,9 @@ export function wireSession(
         ? { max_actions_per_step: profile.actions.maxActionsPerStep }
         : {}),
       ...(isModelAgent(opts.agent) ? { vlm: vlmPublic } : {}),
+      keep_frames: keepFrames,
+      max_run_mb: opts.maxRunMb ?? null,
+      min_free_mb: minFreeMb,
     },
     // A model run reflects only once reflection is attached (reflection/setup.ts rewrites this).
     ...(isModelAgent(opts.agent) ? { reflection: { mode: 'none' as const, reflector_model: null, lessons: [] } } : {}),
@@ -263,6 +285,7 @@ export function wireSession(
     ...(opts.job ? { job: opts.job } : {}),
     ...(opts.worker ? { worker: opts.worker } : {}),
   });
+  store.recordBytesWritten(); // everything in this run folder is written through the store
   if (agent instanceof MemoryAgent) bindMemory(agent, opts, target, store, profile?.id);
   const config: Partial<SessionConfig> = {
     space: opts.space,
@@ -276,10 +299,12 @@ export function wireSession(
     ...(opts.minStepMs !== undefined ? { minStepMs: opts.minStepMs } : {}),
     latency,
     latencySettings,
+    keepFrames,
+    ...(opts.maxRunMb !== undefined ? { maxRunMb: opts.maxRunMb } : {}),
+    minFreeMb,
   };
   const world = target.game ? undefined : windowWorld(target, opts.pauseKey ?? profilePauseKey(profile), profile);
   const scorer = target.game || !profile ? undefined : screenScorer(profile, opts, notices);
-  const judge = profile ? judgeSettings(profile, opts, notices) : undefined;
   if (judge) store.update({ config: { ...store.meta.config, judge: judge.record } });
   const session = new Session(
     {

@@ -1,8 +1,9 @@
 /**
  * One Session runs the loop, a step at a time in named stages — locate (and raise), freeze,
  * capture, encode, decide, act, settle, record — over episodes, until the game ends, the agent
- * says DONE/FAIL, or the step budget is spent. It emits typed events as it goes (the UI's live
- * view) and writes every step to the run store.
+ * says DONE/FAIL, or the step budget is spent (or the disk budget: then the run is stopped). It
+ * emits typed events as it goes (the UI's live view) and writes every step to the run store,
+ * with the frames its keep-frames setting keeps.
  */
 import { EventEmitter } from 'node:events';
 import type { Action, GuiAction } from '../actions/schema.ts';
@@ -19,7 +20,9 @@ import { TargetGoneError, type Target } from './targets.ts';
 import { clockPolicyFor, DEFAULT_LATENCY, type ClockPolicy, type LatencySettings } from '../latency/clock-policy.ts';
 import {
   CodedError,
+  DEFAULT_MIN_FREE_MB,
   type ActionSpace,
+  type KeepFrames,
   type MemoryStepRecord,
   type LatencyMode,
   type RunStatus,
@@ -33,6 +36,7 @@ import type { ScreenScoreReader } from '../scoring/screen-reader.ts';
 import type { MilestoneProgress } from '../scoring/milestone-judging.ts';
 import { EngineWorld, UnfreezableWorld, type World } from '../latency/world.ts';
 import { logSession } from './session-log.ts';
+import { DiskBudget, FrameKeeper } from '../store/frame-budget.ts';
 
 export interface SessionConfig {
   space: ActionSpace;
@@ -61,6 +65,12 @@ export interface SessionConfig {
   latencySettings: LatencySettings;
   /** A time limit per episode (s), beside the step budget (a profile's maxSeconds). */
   maxSeconds?: number;
+  /** Which step frames are written to frames/ (the others' records say `frame: null`). */
+  keepFrames: KeepFrames;
+  /** The most the run folder may hold (MB): the run stops before a step that could pass it. */
+  maxRunMb?: number;
+  /** The free space (MB) the run leaves on its disk: it stops before going below it (0: no floor). */
+  minFreeMb: number;
 }
 
 export const DEFAULT_SESSION: SessionConfig = {
@@ -76,6 +86,8 @@ export const DEFAULT_SESSION: SessionConfig = {
   minStepMs: 0,
   latency: 'normal',
   latencySettings: DEFAULT_LATENCY,
+  keepFrames: 'all',
+  minFreeMb: DEFAULT_MIN_FREE_MB,
 };
 
 export interface SessionResult {
@@ -102,14 +114,14 @@ export interface SessionDeps {
   scorer?: ScreenScoreReader;
 }
 
-type EndReason = 'game_over' | 'done' | 'fail' | 'max_steps' | 'max_time' | 'stopped';
+type EndReason = 'game_over' | 'done' | 'fail' | 'max_steps' | 'max_time' | 'stopped' | 'disk_budget';
 
 /** A step as it happens, for the live view: the frame the model is about to see. */
 export interface FrameEvent {
   episode: number;
   step: number;
-  /** The frame's file in the run folder. */
-  frame: string;
+  /** The frame's file in the run folder; null when the run does not keep this step's frame. */
+  frame: string | null;
   mime: EncodedFrame['mime'];
   data: Buffer;
   width: number;
@@ -215,7 +227,8 @@ interface Shot {
 /** The frame as the model sees it, where it was written, and how it maps to the screen. */
 interface SeenFrame {
   frame: EncodedFrame;
-  file: string;
+  /** Null when the run does not keep this frame. */
+  file: string | null;
   geometry: FrameGeometry;
   tCapture: number;
 }
@@ -273,6 +286,12 @@ export class Session extends EventEmitter<SessionEvents> {
   /** The frame the agent saw last (a fallback for the episode's screen score). */
   private lastFrame: EncodedFrame | undefined;
   private readonly finishers: RunFinisher[] = [];
+  private readonly keeper: FrameKeeper;
+  private readonly budget: DiskBudget;
+  /** The most one step has written so far (bytes): what the disk budget expects of the next. */
+  private stepBytes = 0;
+  /** Why the disk budget ended the run. */
+  private budgetReason: string | undefined;
 
   constructor(
     private readonly deps: SessionDeps,
@@ -282,6 +301,11 @@ export class Session extends EventEmitter<SessionEvents> {
     this.config = { ...DEFAULT_SESSION, ...config };
     this.executor = deps.executor ?? new ActionExecutor();
     this.mode = this.config.latency;
+    this.keeper = new FrameKeeper(this.config.keepFrames);
+    this.budget = new DiskBudget(deps.store.dir, {
+      maxRunMb: this.config.maxRunMb,
+      minFreeMb: this.config.minFreeMb,
+    });
     this.world =
       deps.world ??
       (deps.target.game
@@ -420,6 +444,11 @@ export class Session extends EventEmitter<SessionEvents> {
         episodes.push(played);
         this.emit('episode', played);
         store.update({ episodes, ...summary(episodes) });
+        if (end === 'disk_budget') {
+          status = 'stopped';
+          error = this.budgetReason;
+          break;
+        }
         if (this.config.afterEpisode && e + 1 < this.config.episodes && !this.abort.signal.aborted)
           await this.config.afterEpisode(played, this);
         if (end === 'stopped') status = 'stopped';
@@ -454,10 +483,17 @@ export class Session extends EventEmitter<SessionEvents> {
     const deadline = this.config.maxSeconds !== undefined ? now() + this.config.maxSeconds * 1000 : Infinity;
     for (let s = 0; s < this.config.maxSteps; s++) {
       if (now() >= deadline) return { steps: s, end: 'max_time' };
+      const written = this.deps.store.bytesWritten;
+      this.budgetReason = this.budget.check(written, this.stepBytes);
+      if (this.budgetReason) {
+        this.emit('warning', this.budgetReason);
+        return { steps: s, end: 'disk_budget' };
+      }
       const seen = await this.locate();
       if (!seen) return { steps: s, end: 'stopped' };
       const started = now();
       const { rec, terminal, refused, unusable } = await this.step(e, s, seen);
+      this.stepBytes = Math.max(this.stepBytes, this.deps.store.bytesWritten - written);
       if (this.deps.scorer?.dueAfter(s) && this.lastFrame && !this.abort.signal.aborted)
         await this.deps.scorer.read(this.lastFrame, s, this.abort.signal);
       const spare = this.config.minStepMs - (now() - started);
@@ -641,12 +677,9 @@ export class Session extends EventEmitter<SessionEvents> {
     const { win, visible } = trace.seen;
     const frame = await encodeFrame(shot.raw, this.config.encode);
     trace.times.encoded = now();
-    const file = this.deps.store.writeFrame(
-      trace.episode,
-      trace.step,
-      frame.data,
-      frame.mime === 'image/png' ? 'png' : 'jpg',
-    );
+    const file = this.keeper.shouldKeep(trace.episode, trace.step, shot.raw)
+      ? this.deps.store.writeFrame(trace.episode, trace.step, frame.data, frame.mime === 'image/png' ? 'png' : 'jpg')
+      : null;
     const geometry: FrameGeometry = {
       window: win.bounds,
       visible,

@@ -5,6 +5,7 @@
  * disk ends the run as failed with a message naming the folder, and leaves no partial file.
  */
 import {
+  appendFileSync,
   closeSync,
   fstatSync,
   fsyncSync,
@@ -110,6 +111,8 @@ export interface RunMeta {
   job?: RunJob;
   /** The sweep worker that ran it: host, pid and its private display. */
   worker?: RunWorker;
+  /** What the store wrote into the run folder (frames, steps.jsonl, run.json, reflections.jsonl), in bytes. */
+  bytes_written?: number;
 }
 
 /** run.json's `job` field (a run started by a sweep). */
@@ -296,6 +299,12 @@ export class RunStore {
   private stepsFd: number;
   private stepsSize: number;
   private closed = false;
+  /** Bytes of the frames and other files written (run.json's and steps.jsonl's are known apart). */
+  private framesBytes = 0;
+  private otherBytes = 0;
+  private metaBytes = 0;
+  /** Whether run.json records `bytes_written`. */
+  private trackBytes = false;
   meta: RunMeta;
 
   private constructor(
@@ -339,6 +348,20 @@ export class RunStore {
     });
   }
 
+  /**
+   * From now on run.json records `bytes_written`: for a run whose folder is written only through
+   * the store (a human session's recorder writes its own files beside it).
+   */
+  recordBytesWritten() {
+    this.trackBytes = true;
+    this.writeMeta();
+  }
+
+  /** What the store has written into the run folder so far (bytes): frames, steps.jsonl, run.json as it is now, other files. */
+  get bytesWritten(): number {
+    return this.framesBytes + this.stepsSize + this.metaBytes + this.otherBytes;
+  }
+
   /** Writes a frame file and returns its path relative to the run folder; a failed write leaves nothing behind. */
   writeFrame(episode: number, step: number, data: Buffer, ext: 'jpg' | 'png'): string {
     const rel = `frames/e${String(episode).padStart(3, '0')}-s${String(step).padStart(5, '0')}.${ext}`;
@@ -349,7 +372,19 @@ export class RunStore {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') rmSync(file, { force: true });
       throw storeError(this.dir, rel, err);
     }
+    this.framesBytes += data.length;
     return rel;
+  }
+
+  /** Appends text to another file of the run folder (reflections.jsonl), counted in `bytes_written`. */
+  appendFile(name: 'reflections.jsonl', text: string) {
+    const data = Buffer.from(text);
+    try {
+      appendFileSync(path.join(this.dir, name), data);
+    } catch (err) {
+      throw storeError(this.dir, name, err);
+    }
+    this.otherBytes += data.length;
   }
 
   /** Appends one step line and brings run.json's totals up to date; a failed write is undone. */
@@ -409,7 +444,25 @@ export class RunStore {
 
   private writeMeta(opts: { fsync?: boolean } = {}) {
     this.meta.updated = new Date().toISOString();
-    writeFileAtomic(path.join(this.dir, 'run.json'), JSON.stringify(this.meta, null, 2), opts);
+    const text = this.metaText();
+    writeFileAtomic(path.join(this.dir, 'run.json'), text, opts);
+    this.metaBytes = Buffer.byteLength(text);
+  }
+
+  /** run.json's text; with `bytes_written`, a count that includes run.json itself (its digits change its length). */
+  private metaText(): string {
+    if (!this.trackBytes) return JSON.stringify(this.meta, null, 2);
+    const rest = this.framesBytes + this.stepsSize + this.otherBytes;
+    let size = this.metaBytes;
+    let text = '';
+    for (let i = 0; i < 4; i++) {
+      this.meta.bytes_written = rest + size;
+      text = JSON.stringify(this.meta, null, 2);
+      const n = Buffer.byteLength(text);
+      if (n === size) break;
+      size = n;
+    }
+    return text;
   }
 
   /** Last resort for a full disk: rewrite run.json's own blocks (compact JSON is no longer than before). */

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { BUILTIN_GAMES } from '../../games/index.ts';
 import { loadCatalog, type ProfileCatalog } from '../profiles/registry.ts';
 import { parseRunMeta, type RunWorker } from '../store/run-store.ts';
+import { endListedWindowGroups, endProcessGroup } from '../games/window-groups.ts';
 import { sweepEnv } from './job-env.ts';
 import { providerOf, type ModelGate } from './model-gate.ts';
 import { limitsFor, type ProviderLimits } from './rate-limit.ts';
@@ -105,8 +106,51 @@ export function workerIdentity(display: string | null, pid = process.pid): RunWo
   return { host: os.hostname(), pid, display };
 }
 
-/** Runs one attempt; never throws for a failed run: the outcome says why. */
-export async function runJobAttempt(job: SweepJob, ctx: JobContext): Promise<{ outcome: JobOutcome; runDir?: string }> {
+/**
+ * What an attempt came to. `freshDisplay`: the attempt was killed on the worker's display, so the
+ * worker closes that display and starts a new one for its next job.
+ */
+export interface AttemptResult {
+  outcome: JobOutcome;
+  runDir?: string;
+  freshDisplay?: boolean;
+}
+
+/**
+ * Runs one attempt; never throws for a failed run: the outcome says why. With the sweep's
+ * `job_timeout_s`, an attempt still going after that long is stopped as Ctrl+C stops it (SIGINT
+ * to the run's process group: the run releases held input and ends), the run's group and the
+ * launched game's are killed outright if they linger, and the attempt fails `timed out after N s`
+ * (its tokens and cost still counted). It also asks for a fresh display: whatever the killed
+ * processes may have left on this one (keys held down, a grab, a window of a process that left
+ * its group) goes with its X server.
+ */
+export async function runJobAttempt(job: SweepJob, ctx: JobContext): Promise<AttemptResult> {
+  const timeoutS = ctx.spec.job_timeout_s;
+  if (!timeoutS) return attempt(job, ctx);
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), timeoutS * 1000);
+  try {
+    const signal = ctx.signal ? AbortSignal.any([ctx.signal, timeout.signal]) : timeout.signal;
+    const r = await attempt(job, { ...ctx, signal });
+    // A run that completed as the time ran out stands; a stop of the worker's own is not a timeout.
+    if (!timeout.signal.aborted || ctx.signal?.aborted || r.outcome.status === 'completed') return r;
+    return {
+      ...r,
+      outcome: {
+        ...r.outcome,
+        status: 'failed',
+        ended: new Date().toISOString(),
+        error: `timed out after ${timeoutS} s`,
+      },
+      freshDisplay: true,
+    };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function attempt(job: SweepJob, ctx: JobContext): Promise<AttemptResult> {
   const started = new Date().toISOString();
   const worker = workerIdentity(ctx.display, ctx.workerPid);
   const dir = path.join(ctx.stagingDir, job.id, `a${ctx.attempt}`);
@@ -114,9 +158,12 @@ export async function runJobAttempt(job: SweepJob, ctx: JobContext): Promise<{ o
   mkdirSync(dir, { recursive: true });
   const base = { ...process.env, ...ctx.env };
   const { spec, upstream } = gated(job, ctx, base);
+  // The run's game windows live in process groups of their own; listed here, they end with the attempt.
+  const windowGroups = path.join(dir, 'window-groups');
   const env: NodeJS.ProcessEnv = {
     ...base,
     DISPLAY: ctx.display,
+    GAMEPILOT_WINDOW_GROUPS: windowGroups,
     ...sweepEnv(
       { id: job.id, sweep: job.sweep, cell: { ...job.cell }, attempt: ctx.attempt, ...(upstream ? { upstream } : {}) },
       worker,
@@ -176,7 +223,7 @@ export async function runJobAttempt(job: SweepJob, ctx: JobContext): Promise<{ o
         (stderrTail && !stdout ? `: ${stderrTail}` : '');
     return fail(why, runDir);
   } finally {
-    if (launched?.pid) killGroupQuietly(launched.pid);
+    await Promise.all([endListedWindowGroups(windowGroups), launched?.pid ? endProcessGroup(launched.pid) : undefined]);
   }
 }
 

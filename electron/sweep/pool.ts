@@ -96,7 +96,7 @@ export async function runLocalSweep(opts: LocalSweepOptions): Promise<SweepSumma
               emit({ type: 'worker', worker: n, display: display.display, pid: process.pid });
             }
             emit(progress.jobStart(next.job.id, next.attempt, n, display.display));
-            const { outcome, runDir } = await runJobAttempt(next.job, {
+            const { outcome, runDir, freshDisplay } = await runJobAttempt(next.job, {
               spec: sweep.spec,
               display: display.display,
               stagingDir: path.join(work, 'work'),
@@ -105,6 +105,8 @@ export async function runLocalSweep(opts: LocalSweepOptions): Promise<SweepSumma
               ...(opts.env ? { env: opts.env } : {}),
               ...(gate ? { gate, rateLimits: sweep.spec.rate_limits } : {}),
             });
+            // A job killed on its display (timed out) may have left keys held there: the next one gets a new display.
+            if (freshDisplay) await display.close();
             if (outcome.status === 'completed' && runDir) {
               const stored = await storage.put(runDir, outcome);
               rmSync(path.join(work, 'work', next.job.id), { recursive: true, force: true });

@@ -53,8 +53,8 @@ export function connect(url: string, onState?: (s: 'down' | 'up', detail?: strin
 }
 
 function settingsOf(sweep: Sweep): RunSettings {
-  const { base_url, price_in, price_out, max_tokens, history, game_text, tutorial } = sweep.spec;
-  return { base_url, price_in, price_out, max_tokens, history, game_text, tutorial };
+  const { base_url, price_in, price_out, max_tokens, history, game_text, tutorial, job_timeout_s } = sweep.spec;
+  return { base_url, price_in, price_out, max_tokens, history, game_text, tutorial, job_timeout_s };
 }
 
 /** Adds the sweep's jobs (existing ids are left alone; failed ones get another round). */
@@ -289,7 +289,7 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
           );
       }
       opts.emit({ type: 'job-start', job: sweepJob.id, attempt, worker: slot.n, display: slot.d.display });
-      const { outcome, runDir } = await runJobAttempt(sweepJob, {
+      const { outcome, runDir, freshDisplay } = await runJobAttempt(sweepJob, {
         spec: settings,
         display: slot.d.display,
         stagingDir: staging,
@@ -298,6 +298,8 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
         gate,
         rateLimits,
       });
+      // A job killed on its display (timed out) may have left keys held there: the next one gets a new display.
+      if (freshDisplay) await slot.d.close();
       if (outcome.cost_usd) await connection.incrbyfloat(costKey(sweepJob.sweep), outcome.cost_usd);
       if (outcome.status === 'completed' && runDir) {
         const stored = await opts.storage.put(runDir, outcome); // stored before the queue job completes

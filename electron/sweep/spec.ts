@@ -26,6 +26,8 @@ function axis<T extends z.ZodType>(item: T) {
   return z.preprocess((v) => (Array.isArray(v) || v === undefined ? v : [v]), z.array(item).min(1));
 }
 const posInt = z.number().int().positive();
+/** The largest `job_timeout_s`: a day. */
+export const JOB_TIMEOUT_MAX_S = 86_400;
 const limits = z.strictObject({
   rpm: posInt.optional(),
   tpm: posInt.optional(),
@@ -55,6 +57,12 @@ export const SweepFileSchema = z.strictObject({
   game_text: z.boolean().optional(),
   /** Attempts a job gets beyond the first when its worker crashes or its run fails. */
   retries: z.number().int().min(0).max(10).default(2),
+  /**
+   * Longest an attempt may take, in seconds (at most a day): past it the job's process group is
+   * killed and the attempt fails `timed out after N s` (retried like any failure). None by default.
+   * It does not shape the run, so it is not part of the job id.
+   */
+  job_timeout_s: posInt.max(JOB_TIMEOUT_MAX_S).optional(),
   budget_usd: z.number().positive().optional(),
   /** Per provider (the base URL's host, or "default"): requests and tokens per minute. */
   rate_limits: z.record(z.string().min(1), limits).optional(),
@@ -106,6 +114,7 @@ export const RunSettingsSchema = SweepFileSchema.pick({
   history: true,
   game_text: true,
   tutorial: true,
+  job_timeout_s: true,
 });
 
 export interface Sweep {
@@ -245,7 +254,10 @@ export function expand(spec: SweepFile, sweep: string): SweepJob[] {
   return [...seen.values()];
 }
 
-/** What the run depends on beyond the cell: the provider and its options. */
+/**
+ * What the run depends on beyond the cell: the provider and its options. Not `job_timeout_s`:
+ * how long a worker waits for a run does not change the run, so the ids stay as they were.
+ */
 function runSettings(spec: SweepFile): RunSettings {
   const { base_url, price_in, price_out, max_tokens, history, game_text, tutorial } = spec;
   return { base_url, price_in, price_out, max_tokens, history, game_text, tutorial };
@@ -276,7 +288,7 @@ export function jobId(cell: Cell, spec: SweepFile): string {
 /** The `gamepilot run` arguments for a job (the target comes separately: built-in or launched window). */
 export type RunSettings = Pick<
   SweepFile,
-  'base_url' | 'price_in' | 'price_out' | 'max_tokens' | 'history' | 'game_text' | 'tutorial'
+  'base_url' | 'price_in' | 'price_out' | 'max_tokens' | 'history' | 'game_text' | 'tutorial' | 'job_timeout_s'
 >;
 
 export function runArgs(cell: Cell, spec: RunSettings): string[] {

@@ -48,6 +48,7 @@ describe('a full disk', () => {
       outDir: mnt,
       capture: 'nut',
       encode: { longSide: 1280, format: 'png', quality: 80 },
+      minFreeMb: 0, // no free-space floor: the disk really fills (the floor would stop the run first)
     });
     let result: SessionResult;
     try {

@@ -41,7 +41,7 @@ describe('sweep limits', () => {
     const f = sweepFile('rpm.yaml', `trials: 2\nmax_steps: 14\nrate_limits:\n  "${host}": { rpm: 20 }\n`);
     const out = path.join(tmp, 'rpm');
     const r = await runCli(['sweep', f, '--out', out, '--workers', '2'], {
-      env: { OPENAI_API_KEY: 'sk-sweep-test' },
+      env: { OPENAI_API_KEY: 'sk-sweep-test', OPENAI_BASE_URL: server.baseURL },
       timeoutMs: 300_000,
     });
     expect(r.code, r.stderr).toBe(0);
@@ -69,7 +69,7 @@ describe('sweep limits', () => {
     const r = await runCli(
       ['sweep', f, '--out', path.join(tmp, 'budget'), '--workers', '2', '--budget-usd', '0.0001', '--json'],
       {
-        env: { OPENAI_API_KEY: 'sk-sweep-test' },
+        env: { OPENAI_API_KEY: 'sk-sweep-test', OPENAI_BASE_URL: server.baseURL },
         timeoutMs: 300_000,
       },
     );

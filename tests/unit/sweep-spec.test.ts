@@ -36,6 +36,18 @@ describe('sweep files', () => {
     expect(c.some((j) => a.includes(j.id))).toBe(false);
   });
 
+  it('takes a job timeout that leaves the job ids as they were', () => {
+    const src = 'games: [2048, tictactoe]\nagents: [random]\ntrials: 2\n';
+    const plain = parseSweep(src, 'a.yaml');
+    const timed = parseSweep(`${src}job_timeout_s: 600\n`, 'a.yaml');
+    expect(timed.spec.job_timeout_s).toBe(600);
+    expect(plain.spec.job_timeout_s).toBeUndefined(); // no timeout unless the file sets one
+    expect(timed.jobs.map((j) => j.id)).toEqual(plain.jobs.map((j) => j.id));
+    expect(runArgs(timed.jobs[0]!.cell, timed.spec)).toEqual(runArgs(plain.jobs[0]!.cell, plain.spec));
+    for (const bad of ['0', '-5', '1.5', '86401', '"soon"'])
+      expect(refusal(`games: [2048]\njob_timeout_s: ${bad}\n`).field).toBe('job_timeout_s');
+  });
+
   it('collapses axes that do not apply: no model or reflection for baselines', () => {
     const s = parseSweep(
       'games: 2048\nagents: [random, vlm]\nmodels: [m1, m2]\nreflection: [none, self-f]\n',
@@ -68,5 +80,7 @@ describe('queue job data', () => {
     expect(() => checkJobData(evil)).toThrow(/cell.game/);
     expect(() => checkJobData({ job: s.jobs[0], settings: { base_url: 'not a url' } })).toThrow(/base_url/);
     expect(() => checkJobData({ job: s.jobs[0], settings: {}, extra: 1 })).toThrow(/not a sweep job/);
+    expect(checkJobData({ job: s.jobs[0], settings: { job_timeout_s: 30 } }).settings.job_timeout_s).toBe(30);
+    expect(() => checkJobData({ job: s.jobs[0], settings: { job_timeout_s: 0 } })).toThrow(/job_timeout_s/);
   });
 });

@@ -298,6 +298,13 @@ export function Replay({
     );
   }, [client, id]);
   const s = steps[i];
+  // A run that keeps fewer frames (keep frames every:N, changed, none): the episode's last kept one stands in.
+  let shown: StepRow | undefined;
+  for (let k = i; k >= 0 && steps[k]?.episode === s?.episode; k--)
+    if (steps[k]!.frame) {
+      shown = steps[k];
+      break;
+    }
   const [playing, setPlaying] = useState(false);
   useEffect(() => {
     if (!playing) return;
@@ -313,12 +320,12 @@ export function Replay({
     return () => clearInterval(timer);
   }, [playing, steps.length]);
   useEffect(() => {
-    if (!s?.frame) return setImg(null);
-    client.request('getFrame', { id, frame: s.frame }).then(
+    if (!shown?.frame) return setImg(null);
+    client.request('getFrame', { id, frame: shown.frame }).then(
       (f) => setImg(f.dataUrl),
       () => setImg(null),
     );
-  }, [client, id, s?.frame]);
+  }, [client, id, shown?.frame]);
   const exportIt = async () => {
     try {
       setNote(`Exported to ${(await client.request('exportRun', { id })).path}`);
@@ -394,8 +401,15 @@ export function Replay({
           <div className="live">
             <div className="frame-pane">
               <div className="frame">
-                {img && <img src={img} alt={`step ${s!.step + 1}`} data-testid="replay-frame" />}
-                {img && s!.frame_size && (
+                {img && <img src={img} alt={`step ${shown!.step + 1}`} data-testid="replay-frame" />}
+                {!s!.frame && (
+                  <p className="muted" data-testid="replay-frame-note">
+                    {shown
+                      ? `This step's frame was not kept: showing step ${shown.step + 1}'s.`
+                      : 'No frame was kept for this step.'}
+                  </p>
+                )}
+                {img && shown === s && s!.frame_size && (
                   <Overlay
                     width={s!.frame_size.width}
                     height={s!.frame_size.height}

@@ -7,6 +7,7 @@ import { ProfilePanel } from './ProfilePanel.tsx';
 import type {
   ApiClient,
   GameSummary,
+  KeepFrames,
   ProfileSummary,
   ReflectionMode,
   ReflectVideo,
@@ -175,6 +176,8 @@ export function TargetPicker({
   const [episodes, setEpisodes] = useState(1);
   const [maxSteps, setMaxSteps] = useState<number | ''>('');
   const [paceMs, setPaceMs] = useState(0);
+  const [keepFrames, setKeepFrames] = useState<KeepFrames>('all');
+  const [maxRunMb, setMaxRunMb] = useState<number | ''>('');
   const [latency, setLatency] = useState<StartRun['latency']>('normal');
   const [reflection, setReflection] = useState<ReflectionMode>('none');
   const [tutorial, setTutorial] = useState('');
@@ -226,6 +229,8 @@ export function TargetPicker({
           : {}),
         ...(maxSteps ? { maxSteps } : {}),
         paceMs,
+        keepFrames,
+        ...(maxRunMb ? { maxRunMb } : {}),
         seed: Math.floor(Math.random() * 1e6),
       });
       onStarted();
@@ -374,6 +379,27 @@ export function TargetPicker({
           placeholder={profile ? `profile: ${profile.edit.maxSteps}` : 'game default'}
         />
         <AmountInput label="Pace (ms/step)" min={0} step={100} value={paceMs} onChange={setPaceMs} />
+        <label>
+          Keep frames
+          <select
+            value={keepFrames}
+            onChange={(e) => setKeepFrames(e.target.value as KeepFrames)}
+            data-testid="keep-frames"
+          >
+            <option value="all">all</option>
+            <option value="changed">only when the screen changed</option>
+            <option value="every:5">every 5th step</option>
+            <option value="every:10">every 10th step</option>
+            <option value="none">none (no replay pictures)</option>
+          </select>
+        </label>
+        <OptionalCountInput
+          label="Max run size (MB)"
+          value={maxRunMb}
+          onChange={setMaxRunMb}
+          placeholder="no limit"
+          testId="max-run-mb"
+        />
         {profile && (
           <button type="button" onClick={adoptProfile} data-testid="profile-adopt">
             Use the profile's {profile.edit.trials} trial{profile.edit.trials === 1 ? '' : 's'}, {profile.edit.latency}{' '}
