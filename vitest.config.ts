@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two projects. `unit`: plain Node, no display — seconds (`npm run test:unit`). `e2e`: real
- * windows, input and Chromium on a private Xvfb display (`npm run test:e2e`). `npm test` runs
- * both, the unit files first; e2e files one at a time, since real input goes to one display.
+ * Three projects. `unit`: plain Node, no display — seconds (`npm run test:unit`). `e2e`: real
+ * windows, input and Chromium on a private Xvfb display (`npm run test:e2e`). `chaos`: sweeps,
+ * workers and Redis killed and restarted at random (`npm run test:chaos`). `npm test` runs all
+ * three, the unit files first; e2e and chaos files one at a time.
  */
 const common = {
   pool: 'forks' as const,
@@ -38,6 +39,17 @@ export default defineConfig({
           ],
           fileParallelism: false,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        // Kills and restarts sweeps, workers and Redis; alone, after the others (npm run test:chaos).
+        test: {
+          ...common,
+          name: 'chaos',
+          include: ['tests/chaos/**/*.test.ts'],
+          globalSetup: ['tests/helpers/config-setup.ts', 'tests/helpers/build-setup.ts'],
+          fileParallelism: false,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

@@ -72,10 +72,15 @@ export class RedisServer {
 
   /** SIGTERM: Redis flushes its append-only file and exits. */
   async stop() {
+    await this.kill('SIGTERM');
+  }
+
+  /** Ends the server with `signal` (SIGKILL: a crash; the append-only file keeps what was synced). */
+  async kill(signal: NodeJS.Signals) {
     const p = this.proc;
-    if (!p || p.exitCode !== null) return;
+    if (!p || p.exitCode !== null || p.signalCode !== null) return;
     const exited = new Promise((r) => p.once('exit', r));
-    p.kill('SIGTERM');
+    p.kill(signal);
     await exited;
   }
 }
