@@ -3,6 +3,7 @@
  * Over the contract a run is named by its id (a folder name in the runs folder), and exports
  * go only where the person chose (the app's save dialog) or into the exports folder.
  */
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Handlers } from './contract.ts';
 import { exportRun, listRuns, openRun, readFrame, runPath, scanRuns } from '../store/run-library.ts';
@@ -53,7 +54,9 @@ export function libraryHandlers(deps: LibraryDeps, warn: WarnRun = () => {}): Pi
         throw new CodedError('bad-input', `the chosen export path is not absolute: ${chosen}`);
       return chosen;
     }
-    return path.join(path.resolve(deps.exportDir), name);
+    const dir = path.resolve(deps.exportDir);
+    mkdirSync(dir, { recursive: true }); // a fresh install has none yet, whichever export comes first
+    return path.join(dir, name);
   };
   return {
     listRuns: async () => listRuns(deps.runsDir),

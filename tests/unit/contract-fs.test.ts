@@ -128,6 +128,11 @@ describe('exports stay in the exports folder', () => {
     for (const name of ['-version.mp4', '-y', '../x.mp4', 'clip.sh', '/tmp/x.mp4']) {
       await expect(core.handle('exportVideo', { id: run.meta.id, name }), name).rejects.toThrow(/exportVideo: name/);
     }
+    // On a fresh install the exports folder does not exist yet: the first export (a video) makes it.
+    const fresh = path.join(tmp, 'fresh-exports');
+    const first = (await makeCore({ exportDir: fresh }).handle('exportVideo', { id: run.meta.id })) as { path: string };
+    expect(path.dirname(first.path)).toBe(fresh);
+    expect(statSync(first.path).size).toBeGreaterThan(500);
     const { path: out } = (await core.handle('exportVideo', { id: run.meta.id, name: 'clip.mp4' })) as { path: string };
     expect(out).toBe(path.join(exportDir, 'clip.mp4'));
     expect(statSync(out).size).toBeGreaterThan(500);
