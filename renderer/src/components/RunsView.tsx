@@ -300,7 +300,8 @@ export function Replay({
   const s = steps[i];
   // A run that keeps fewer frames (keep frames every:N, changed, none): the episode's last kept one stands in.
   let shown: StepRow | undefined;
-  for (let k = i; k >= 0 && steps[k]?.episode === s?.episode; k--)
+  // (Before the steps arrive there is no step, and nothing to look back through.)
+  for (let k = i; s && k >= 0 && steps[k]?.episode === s.episode; k--)
     if (steps[k]!.frame) {
       shown = steps[k];
       break;
@@ -402,7 +403,7 @@ export function Replay({
             <div className="frame-pane">
               <div className="frame">
                 {img && <img src={img} alt={`step ${shown!.step + 1}`} data-testid="replay-frame" />}
-                {!s!.frame && (
+                {s && !s.frame && (
                   <p className="muted" data-testid="replay-frame-note">
                     {shown
                       ? `This step's frame was not kept: showing step ${shown.step + 1}'s.`
