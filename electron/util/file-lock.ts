@@ -95,27 +95,31 @@ export function tryLock(lock: string, opts: Pick<LockOptions, 'staleMs'> = {}): 
 /** Takes `lock` (the lock file's own path), waiting for a live holder up to `timeoutMs` (synchronously). */
 export function lockSync(lock: string, opts: LockOptions = {}): FileLock {
   const t0 = Date.now();
-  const timeout = opts.timeoutMs ?? 10_000;
   for (let n = 0; ; n++) {
-    const r = tryLock(lock, opts);
-    if ('release' in r) return r;
-    const waited = Date.now() - t0;
-    if (waited >= timeout) throw new LockTimeoutError(targetOf(lock), r.held, waited);
-    sleepSync(Math.min(pollDelay(opts, n), timeout - waited));
+    const r = attempt(lock, opts, t0, n);
+    if (typeof r !== 'number') return r;
+    sleepSync(r);
   }
 }
 
 /** Takes `lock` (the lock file's own path), waiting for a live holder up to `timeoutMs` without blocking the thread. */
 export async function lockAsync(lock: string, opts: LockOptions = {}): Promise<FileLock> {
   const t0 = Date.now();
-  const timeout = opts.timeoutMs ?? 10_000;
   for (let n = 0; ; n++) {
-    const r = tryLock(lock, opts);
-    if ('release' in r) return r;
-    const waited = Date.now() - t0;
-    if (waited >= timeout) throw new LockTimeoutError(targetOf(lock), r.held, waited);
-    await new Promise((res) => setTimeout(res, Math.min(pollDelay(opts, n), timeout - waited)));
+    const r = attempt(lock, opts, t0, n);
+    if (typeof r !== 'number') return r;
+    await new Promise((res) => setTimeout(res, r));
   }
+}
+
+/** Try `n` of a wait begun at `t0`: the lock, or how long to wait before the next try; throws past the timeout. */
+function attempt(lock: string, opts: LockOptions, t0: number, n: number): FileLock | number {
+  const timeout = opts.timeoutMs ?? 10_000;
+  const r = tryLock(lock, opts);
+  if ('release' in r) return r;
+  const waited = Date.now() - t0;
+  if (waited >= timeout) throw new LockTimeoutError(targetOf(lock), r.held, waited);
+  return Math.min(pollDelay(opts, n), timeout - waited);
 }
 
 /** Runs `fn` holding `<file>.lock` (a read-change-write of `file`, synchronous). */
