@@ -9,8 +9,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram, type Actions } from '../../electron/cli/program.ts';
-import { promptText, type Turn } from '../../electron/ingvp/players.ts';
-import { settingSpec } from '../../electron/ingvp/settings.ts';
+import { promptText } from '../../electron/ingvp/players.ts';
 import {
   DEFAULT_REFLECTION_SAMPLING,
   frameTokens,
@@ -19,9 +18,9 @@ import {
 } from '../../electron/reflection/trajectory.ts';
 import { MAX_VIDEO_BYTES } from '../../electron/reflection/video-part.ts';
 import { TUTORIALS_DIR, tutorialFolder } from '../../electron/store/tutorials.ts';
-import { ingvpGame } from '../../games/ingvp/games.ts';
 import { cellName } from '../../games/tictactoe/rules.ts';
 import { ROOT } from '../helpers/cli.ts';
+import { sokobanTurn } from '../helpers/ingvp-turn.ts';
 
 const doc = readFileSync(path.join(ROOT, 'docs', 'fidelity.md'), 'utf8');
 const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
@@ -68,17 +67,7 @@ describe('docs/fidelity.md against the code', () => {
   it('ING-VP asks for the answer only, from the prompt file the page names', () => {
     const [, file] = grab(doc, /_Answer only_[\s\S]*?\(`(prompts\/ingvp\/[\w-]+\.md)`\)/);
     expect(existsSync(path.join(ROOT, file!))).toBe(true);
-    const { spec } = ingvpGame('sokoban')!;
-    const turn: Turn = {
-      spec,
-      setting: settingSpec('multi-step-text'),
-      level: 1,
-      step: 0,
-      puzzle: spec.load(spec.levels[0]!),
-      history: [],
-      undo: false,
-      key: 'k',
-    };
+    const turn = sokobanTurn();
     const answerOnly = readFileSync(path.join(ROOT, file!), 'utf8').trim();
     expect(promptText(turn).system.endsWith(answerOnly)).toBe(true);
     expect(promptText(turn, true).system).not.toContain(answerOnly);

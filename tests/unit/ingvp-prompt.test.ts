@@ -3,25 +3,12 @@ import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { promptText, type Turn } from '../../electron/ingvp/players.ts';
-import { settingSpec } from '../../electron/ingvp/settings.ts';
-import { ingvpGame } from '../../games/ingvp/games.ts';
+import { promptText } from '../../electron/ingvp/players.ts';
+import { sokobanTurn } from '../helpers/ingvp-turn.ts';
 import { RunStore } from '../../electron/store/run-store.ts';
 import { buildReport } from '../../electron/report/build.ts';
 
-const turn = (): Turn => {
-  const { spec } = ingvpGame('sokoban')!;
-  return {
-    spec,
-    setting: settingSpec('multi-step-text'),
-    level: 1,
-    step: 0,
-    puzzle: spec.load(spec.levels[0]!),
-    history: [],
-    undo: false,
-    key: 'k',
-  };
-};
+const turn = sokobanTurn;
 
 describe('ING-VP prompts', () => {
   it('ask for the JSON answer only by default, and invite thinking only when asked', () => {
