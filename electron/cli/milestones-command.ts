@@ -2,11 +2,11 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { profileById } from '../profiles/registry.ts';
-import { ProfileSchema, type Profile } from '../profiles/schema.ts';
+import type { Profile } from '../profiles/schema.ts';
 import { agreement, labelledEpisodes, type LabelledEpisode } from '../scoring/agreement.ts';
 import { extractMilestones, saveExtraction } from '../scoring/extract.ts';
 import type { JudgeModel } from '../scoring/json-ask.ts';
-import { judgeRun } from '../scoring/judge-run.ts';
+import { judgeRun, recordedMilestoneProfile } from '../scoring/judge-run.ts';
 import { setLabel } from '../scoring/milestone-labels.ts';
 import { readRun } from '../store/run-store.ts';
 import { profileRecord } from '../session/profile-record.ts';
@@ -74,40 +74,15 @@ export async function milestonesExtractCommand(o: MilestonesExtractFlags): Promi
 /** The profile to judge a run against when --profile names none: the one it followed, else run.json's own list. */
 function profileForRun(dir: string): Profile {
   const { meta } = readRun(dir);
-  const rec = meta.profile as { id?: string; title?: string; scoring?: Record<string, unknown> } | undefined;
-  if (!rec?.id) throw new UsageError(`${dir} followed no profile: give one with --profile ID|FILE`);
-  const known = catalogWithWarnings().entries.find((e) => e.profile.id === rec.id);
+  const rec = meta.profile as { id?: unknown; title?: unknown; scoring?: { kind?: unknown } } | null | undefined;
+  if (typeof rec !== 'object' || rec === null || typeof rec.id !== 'string' || !rec.id)
+    throw new UsageError(`${dir} followed no profile: give one with --profile ID|FILE`);
+  const id = rec.id;
+  const known = catalogWithWarnings().entries.find((e) => e.profile.id === id);
   if (known?.profile.scoring.kind === 'milestones') return known.profile;
-  const s = rec.scoring as { kind?: string; linear?: boolean; milestones?: { title: string; description?: string }[] };
-  if (s?.kind !== 'milestones' || !s.milestones?.length)
-    throw new UsageError(`the profile "${rec.id}" is not milestone-scored: give one that is with --profile`);
-  // The list as the run recorded it (its levels kept), in a profile just big enough to judge with.
-  const levels = [...new Set(s.milestones.map((m) => (m as { level?: string }).level).filter(Boolean))] as string[];
-  const item = (m: { title: string; description?: string }) => ({
-    title: m.title,
-    ...(m.description ? { description: m.description } : {}),
-  });
-  return ProfileSchema.parse({
-    id: rec.id,
-    title: rec.title ?? rec.id,
-    match: { title: '.' },
-    category: 'nonrealtime-linear',
-    tier: 'easy',
-    prompt: { rules: '-', controls: '-' },
-    episode: { maxSteps: 1, trials: 1 },
-    scoring: {
-      kind: 'milestones',
-      linear: s.linear ?? true,
-      ...(levels.length
-        ? {
-            levels: levels.map((l) => ({
-              name: l,
-              milestones: s.milestones!.filter((m) => (m as { level?: string }).level === l).map(item),
-            })),
-          }
-        : { milestones: s.milestones.map(item) }),
-    },
-  });
+  if (rec.scoring?.kind !== 'milestones')
+    throw new UsageError(`the profile "${id}" is not milestone-scored: give one that is with --profile`);
+  return recordedMilestoneProfile(dir, { id, title: rec.title, scoring: rec.scoring });
 }
 
 export async function milestonesJudgeCommand(run: string, o: MilestonesJudgeFlags): Promise<number> {

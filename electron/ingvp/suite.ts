@@ -4,12 +4,15 @@
  * table.json. A suite started again on the same folder skips every level suite.json holds, so
  * an interrupted suite resumes where it stopped; a level cut short is played again from its start.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 import { RunStore, type RunMeta } from '../store/run-store.ts';
-import { CodedError } from '../domain.ts';
+import { CodedError, INGVP_SETTINGS, RUN_ID } from '../domain.ts';
+import { firstIssue, MAX_STATE_BYTES } from '../store/json-rows.ts';
+import { resolveRunFile } from '../store/run-files.ts';
+import { readSourceFile } from '../util/yaml-file.ts';
 import type { ScreenCapturer } from '../capture/types.ts';
 import { DEFAULT_ENCODE, type EncodeOptions } from '../capture/encode.ts';
 import { ingvpGame, type IngvpGame } from '../../games/ingvp/games.ts';
@@ -64,12 +67,47 @@ export interface SuiteResult {
   wallMs: number;
 }
 
-const SuiteFileSchema = z.looseObject({
-  suite: z.literal('ingvp'),
-  agent: z.string(),
-  model: z.string().nullable(),
-  results: z.record(z.string(), z.looseObject({ solved: z.boolean(), completion: z.number(), efficiency: z.number() })),
+const resultKey = (game: string, setting: string, level: number) => `${game}/${setting}/${level}`;
+
+const count = z.number().int().nonnegative();
+const pct = z.number().min(0).max(100);
+/** One finished level as suite.json keeps it: everything the table, the resume and the UI read. */
+const LevelResultSchema = z.looseObject({
+  game: z.string().min(1).max(64),
+  setting: z.enum(INGVP_SETTINGS),
+  level: z.number().int().positive(),
+  run: z.string().regex(RUN_ID, 'must be a run id (a folder name), not a path'),
+  ms: count,
+  solved: z.boolean(),
+  completion: pct,
+  efficiency: pct,
+  actions: count,
+  changed: count,
+  steps: count,
+  unparsable: count,
+  dropped: count,
 });
+
+const SuiteFileSchema = z
+  .looseObject({
+    suite: z.literal('ingvp'),
+    agent: z.string(),
+    model: z.string().nullable(),
+    thinking: z.boolean().optional(),
+    created: z.string().default(''),
+    updated: z.string().default(''),
+    results: z.record(z.string(), LevelResultSchema),
+  })
+  .superRefine((f, ctx) => {
+    // A result counts for the level its key names only when it says it is that level.
+    for (const [key, r] of Object.entries(f.results))
+      if (key !== resultKey(r.game, r.setting, r.level))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['results', key],
+          message: `holds the result of ${resultKey(r.game, r.setting, r.level)}`,
+        });
+  });
 
 interface SuiteFile {
   suite: 'ingvp';
@@ -83,15 +121,25 @@ interface SuiteFile {
   results: Record<string, LevelResult>;
 }
 
-const resultKey = (game: string, setting: string, level: number) => `${game}/${setting}/${level}`;
-
-/** suite.json of a folder (undefined when there is none); a damaged one is an error, never overwritten. */
+/**
+ * suite.json of a folder (undefined when there is none); a damaged one is an error naming the
+ * file (and the field), never overwritten. It must be a plain file inside the folder (a symlink
+ * is not followed) and no larger than a suite ever writes.
+ */
 export function readSuiteFile(out: string): SuiteFile | undefined {
   const file = path.join(out, 'suite.json');
   if (!existsSync(file)) return undefined;
+  let text: string;
+  try {
+    text = readSourceFile(resolveRunFile(out, 'suite.json', 'suite folder'), 'ING-VP suite', MAX_STATE_BYTES).toString(
+      'utf8',
+    );
+  } catch (err) {
+    throw new CodedError('bad-input', `${(err as Error).message}; move it away to start afresh`);
+  }
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
+    data = JSON.parse(text);
   } catch (err) {
     throw new CodedError(
       'bad-input',
@@ -100,7 +148,10 @@ export function readSuiteFile(out: string): SuiteFile | undefined {
   }
   const parsed = SuiteFileSchema.safeParse(data);
   if (!parsed.success)
-    throw new CodedError('bad-input', `${file} is not an ING-VP suite file: ${parsed.error.issues[0]?.message ?? ''}`);
+    throw new CodedError(
+      'bad-input',
+      `${file} is not an ING-VP suite file: ${firstIssue(parsed.error)}; move it away to start afresh`,
+    );
   return parsed.data as unknown as SuiteFile;
 }
 
@@ -108,12 +159,12 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
   const started = performance.now();
   const out = path.resolve(o.out);
   const runsDir = path.join(out, 'runs');
-  mkdirSync(runsDir, { recursive: true });
   const games = o.games.map((id) => {
     const g = ingvpGame(id);
     if (!g) throw new CodedError('bad-input', `"${id}" is not an ING-VP game`);
     return g;
   });
+  // A suite.json that cannot be resumed is refused before anything is made in its folder.
   const prior = readSuiteFile(out);
   if (
     prior &&
@@ -123,6 +174,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
       'bad-input',
       `${out} holds a suite of ${prior.agent}${prior.model ? ` (${prior.model})` : ''}${prior.thinking ? ' with thinking' : ''}; resume it with the same agent, model and thinking setting, or give another --out`,
     );
+  mkdirSync(runsDir, { recursive: true });
   const now = new Date().toISOString();
   const state: SuiteFile = prior ?? {
     suite: 'ingvp',

@@ -6,7 +6,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { readJsonFile, readJsonLines } from '../store/json-rows.ts';
+import { MAX_STATE_BYTES, readJsonFile, readJsonLines } from '../store/json-rows.ts';
+import { resolveRunFile } from '../store/run-files.ts';
 import type { IdcResult } from './idc.ts';
 
 const num = z.number().finite();
@@ -84,12 +85,19 @@ export const SkillRowSchema = z.looseObject({
 });
 export type SkillRow = z.output<typeof SkillRowSchema>;
 
-/** An IDC folder: idc.json (throws, naming the file, when missing or damaged) and the valid rows of skills.jsonl. */
+/**
+ * An IDC folder: idc.json (throws, naming the file, when missing, damaged, too large, or not a
+ * plain file inside the folder — a symlink is never followed) and the valid rows of skills.jsonl
+ * (the same rules). The paths idc.json holds (`run_dir`) are records, never read from.
+ */
 export function readIdc(dir: string): { result: IdcResult; skills: SkillRow[]; problems: string[] } {
-  const result = readJsonFile(path.join(dir, 'idc.json'), IdcFileSchema, 'IDC result') as unknown as IdcResult;
-  const skillsFile = path.join(dir, 'skills.jsonl');
-  const { rows, problems } = existsSync(skillsFile)
-    ? readJsonLines(skillsFile, SkillRowSchema)
+  const idcFile = resolveRunFile(dir, 'idc.json', 'IDC folder');
+  const result = readJsonFile(idcFile, IdcFileSchema, 'IDC result') as unknown as IdcResult;
+  const { rows, problems } = existsSync(path.join(dir, 'skills.jsonl'))
+    ? readJsonLines(resolveRunFile(dir, 'skills.jsonl', 'IDC folder'), SkillRowSchema, {
+        kind: 'IDC skills',
+        bytes: MAX_STATE_BYTES,
+      })
     : { rows: [], problems: [] };
   return { result, skills: rows, problems };
 }

@@ -5,6 +5,7 @@
  * the reading that reproduces its table (docs/fidelity.md). A person's score takes their label
  * where they gave one and the judge's verdict where they left it.
  */
+import path from 'node:path';
 import { titleOf } from '../store/run-title.ts';
 import { mean } from '../util/time.ts';
 import type { RunMeta } from '../store/run-store.ts';
@@ -36,7 +37,7 @@ export function labelledEpisodes(dir: string, meta: RunMeta): LabelledEpisode[] 
   const labels = readLabels(dir);
   if (!labels.length) return [];
   const out: LabelledEpisode[] = [];
-  for (const [episode, items] of judgedItems(meta)) {
+  for (const [episode, items] of judgedItems(meta, path.join(dir, 'run.json'), 'its labels were not counted')) {
     const mine = labels.filter((l) => l.episode === episode);
     if (!mine.length || !items.length) continue;
     const human = items.filter((i) => mine.find((l) => l.milestone === i.name)?.reached ?? i.reached).length;

@@ -6,7 +6,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CodedError } from '../domain.ts';
-import type { Profile } from '../profiles/schema.ts';
+import { z } from 'zod';
+import { ProfileSchema, type Profile } from '../profiles/schema.ts';
+import { issueAt, refuseJsonField } from '../store/json-rows.ts';
 import { listedStatus, readRun, type EpisodeSummary, type RunMeta } from '../store/run-store.ts';
 import { resolveRunFile } from '../store/run-files.ts';
 import { derivedTitle } from '../store/run-title.ts';
@@ -79,6 +81,74 @@ export async function judgeRun(
   }
   const record = await judging.finish();
   return { record, meta: writeJudgement(dir, record, opts.adopt), warnings };
+}
+
+const recordedText = (max: number) => z.string().trim().min(1).max(max);
+/** run.json's `profile.scoring` of a milestone-scored run: the list as the run recorded it (levels kept). */
+const RecordedScoringSchema = z.looseObject({
+  kind: z.literal('milestones'),
+  linear: z.boolean().optional(),
+  milestones: z
+    .array(
+      z.looseObject({
+        title: recordedText(300),
+        description: z.string().max(2000).optional(),
+        level: recordedText(200).optional(),
+      }),
+    )
+    .min(1, 'a milestone list needs a milestone')
+    .max(10_000),
+});
+
+/**
+ * The milestone list a run recorded in run.json (`profile.scoring`), as a profile just big enough
+ * to judge with. A list that is not one — wrong shapes, empty titles, too many — is refused,
+ * naming run.json, the line and the field; nothing is judged or written.
+ */
+export function recordedMilestoneProfile(dir: string, rec: { id: string; title?: unknown; scoring: unknown }): Profile {
+  const file = path.join(dir, 'run.json');
+  const outcome = 'nothing was judged';
+  const s = RecordedScoringSchema.safeParse(rec.scoring);
+  if (!s.success) {
+    const { path: field, reason } = issueAt(s.error, ['profile', 'scoring']);
+    refuseJsonField(file, 'run', field, reason, outcome);
+  }
+  const list = s.data.milestones;
+  const levels = [...new Set(list.map((m) => m.level).filter((l): l is string => !!l))];
+  const item = (m: (typeof list)[number]) => ({
+    title: m.title,
+    ...(m.description ? { description: m.description } : {}),
+  });
+  const p = ProfileSchema.safeParse({
+    id: rec.id,
+    title: typeof rec.title === 'string' && rec.title.trim() ? rec.title.slice(0, 200) : rec.id,
+    match: { title: '.' },
+    category: 'nonrealtime-linear',
+    tier: 'easy',
+    prompt: { rules: '-', controls: '-' },
+    episode: { maxSteps: 1, trials: 1 },
+    scoring: {
+      kind: 'milestones',
+      linear: s.data.linear ?? true,
+      ...(levels.length
+        ? { levels: levels.map((l) => ({ name: l, milestones: list.filter((m) => m.level === l).map(item) })) }
+        : { milestones: list.map(item) }),
+    },
+  });
+  if (!p.success) {
+    // The record reads, but is no list a profile can hold (more than 200 a level, 50 levels, a bad id).
+    const issue = p.error.issues[0];
+    const at = issue?.path[0] === 'id' ? ['profile', 'id'] : ['profile', 'scoring', 'milestones'];
+    const reason = issue?.message.replace(/^Invalid input: /, '') ?? 'invalid';
+    refuseJsonField(
+      file,
+      'run',
+      at,
+      at[1] === 'id' ? reason : `${reason} (a profile holds at most 200 milestones a level, in at most 50 levels)`,
+      outcome,
+    );
+  }
+  return p.data;
 }
 
 /** run.json with the judgement in it (and the adopted profile, if it had none); every other field is kept as it was. */

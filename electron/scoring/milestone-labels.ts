@@ -3,11 +3,11 @@
  * folder (`milestone-labels.json`): a label never changes run.json, so the judge's verdict and
  * the human one can always be compared (GameVerse Tab. 9).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { CodedError } from '../domain.ts';
-import { parseJsonFile } from '../store/json-rows.ts';
+import { issueAt, readJsonFile, refuseJsonField } from '../store/json-rows.ts';
 import { resolveRunFile } from '../store/run-files.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 
@@ -22,18 +22,43 @@ const LabelSchema = z.object({
 const LabelsSchema = z.object({ labels: z.array(LabelSchema).max(100_000) });
 export type MilestoneLabel = z.infer<typeof LabelSchema>;
 
-/** The run's labels (none when it has no labels file); a damaged file throws, naming it. */
+/** The run's labels (none when it has no labels file); a damaged or huge file throws, naming it. */
 export function readLabels(runDir: string): MilestoneLabel[] {
   if (!existsSync(path.join(runDir, LABELS_FILE))) return [];
-  const file = resolveRunFile(runDir, LABELS_FILE);
-  return parseJsonFile(readFileSync(file, 'utf8'), file, LabelsSchema, 'milestone labels').labels;
+  return readJsonFile(resolveRunFile(runDir, LABELS_FILE), LabelsSchema, 'milestone labels').labels;
 }
 
-/** The milestones the run's judge had, per episode, from run.json's `milestones` record. */
-export function judgedItems(meta: { milestones?: unknown }): Map<number, { name: string; reached: boolean }[]> {
-  const rec = meta.milestones as { episodes?: { episode: number; items: { name: string; reached: boolean }[] }[] };
+/** run.json's `milestones` record as far as labels read it: each judged episode's checklist. */
+const JudgedSchema = z.looseObject({
+  episodes: z
+    .array(
+      z.looseObject({
+        episode: z.number().int().nonnegative(),
+        items: z.array(z.looseObject({ name: z.string().min(1).max(400), reached: z.boolean() })).max(10_000),
+      }),
+    )
+    .max(100_000)
+    .optional(),
+});
+
+/**
+ * The milestones the run's judge had, per episode, from run.json's `milestones` record (`file`:
+ * that run.json). A record of the wrong shape is refused, naming file, line and field; `outcome`
+ * says what did not happen.
+ */
+export function judgedItems(
+  meta: { milestones?: unknown },
+  file: string,
+  outcome: string,
+): Map<number, { name: string; reached: boolean }[]> {
+  if (meta.milestones === undefined) return new Map();
+  const r = JudgedSchema.safeParse(meta.milestones);
+  if (!r.success) {
+    const { path: field, reason } = issueAt(r.error, ['milestones']);
+    refuseJsonField(file, 'run', field, reason, outcome);
+  }
   return new Map(
-    (rec?.episodes ?? []).map((e) => [e.episode, e.items.map((i) => ({ name: i.name, reached: i.reached }))]),
+    (r.data.episodes ?? []).map((e) => [e.episode, e.items.map((i) => ({ name: i.name, reached: i.reached }))]),
   );
 }
 
@@ -46,7 +71,7 @@ export function setLabel(
   meta: { milestones?: unknown },
   label: { episode: number; milestone: string; reached: boolean | null },
 ): MilestoneLabel[] {
-  const items = judgedItems(meta).get(label.episode);
+  const items = judgedItems(meta, path.join(runDir, 'run.json'), 'no label was saved').get(label.episode);
   if (!items)
     throw new CodedError('bad-input', `episode ${label.episode} of ${runDir} was not judged; judge the run first`);
   const item = items.find((i) => i.name.trim().toLowerCase() === label.milestone.trim().toLowerCase());

@@ -6,6 +6,13 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { z } from 'zod';
+import { FileRefusal, lineOfField, readSourceFile } from '../util/yaml-file.ts';
+
+/**
+ * The largest state file read back whole (idc.json, suite.json, milestone-labels.json, …): far
+ * above what the app writes, so a huge one is planted or damaged, and refused unread.
+ */
+export const MAX_STATE_BYTES = 16 * 1024 * 1024;
 
 export interface JsonLines<T> {
   rows: T[];
@@ -21,12 +28,20 @@ export function firstIssue(error: z.ZodError): string {
   return `${where ? `${where}: ` : ''}${issue.message.replace(/^Invalid input: /, '')}`;
 }
 
-/** Every valid row of a JSON-lines file (none when the file does not exist). */
-export function readJsonLines<S extends z.ZodType>(file: string, schema: S): JsonLines<z.output<S>> {
+/**
+ * Every valid row of a JSON-lines file (none when the file does not exist). With `cap`, a file
+ * above `cap.bytes` is refused unread, naming the file (`cap.kind` says what it is).
+ */
+export function readJsonLines<S extends z.ZodType>(
+  file: string,
+  schema: S,
+  cap?: { kind: string; bytes: number },
+): JsonLines<z.output<S>> {
   const rows: z.output<S>[] = [];
   const problems: string[] = [];
   if (!existsSync(file)) return { rows, problems };
-  const lines = readFileSync(file, 'utf8').split('\n');
+  const text = cap ? readSourceFile(file, cap.kind, cap.bytes).toString('utf8') : readFileSync(file, 'utf8');
+  const lines = text.split('\n');
   lines.forEach((line, i) => {
     if (!line.trim()) return;
     let value: unknown;
@@ -58,7 +73,37 @@ export function parseJsonFile<S extends z.ZodType>(text: string, file: string, s
   return r.data;
 }
 
-/** Reads and checks a JSON file. */
+/** Reads and checks a JSON file; one above MAX_STATE_BYTES is refused unread. */
 export function readJsonFile<S extends z.ZodType>(file: string, schema: S, what: string): z.output<S> {
-  return parseJsonFile(readFileSync(file, 'utf8'), file, schema, what);
+  return parseJsonFile(readSourceFile(file, what, MAX_STATE_BYTES).toString('utf8'), file, schema, what);
+}
+
+/**
+ * Refuses one field of a JSON file the app wrote (`kind`: run, …) that cannot be used: the error
+ * names the file, the field's line (when the file still reads) and the field, and `outcome`
+ * says what did not happen.
+ */
+export function refuseJsonField(
+  file: string,
+  kind: string,
+  field: PropertyKey[],
+  reason: string,
+  outcome: string,
+): never {
+  let line: number | undefined;
+  try {
+    line = lineOfField(readSourceFile(file, kind, MAX_STATE_BYTES).toString('utf8'), field);
+  } catch {
+    line = undefined; // the field is still named
+  }
+  throw new FileRefusal(kind, outcome, file, line, field.map(String).join('.'), reason);
+}
+
+/** The first issue's path and words, for refuseJsonField: the path under `prefix`. */
+export function issueAt(error: z.ZodError, prefix: PropertyKey[]): { path: PropertyKey[]; reason: string } {
+  const issue = error.issues[0];
+  return {
+    path: [...prefix, ...(issue?.path ?? [])],
+    reason: issue ? issue.message.replace(/^Invalid input: /, '') : 'invalid',
+  };
 }

@@ -10,11 +10,22 @@ import { resolveRunFile, RunFileError } from './run-files.ts';
 import { titleOf } from './run-title.ts';
 import { CodedError, RUN_ID, type ListedStatus, type RunSummary } from '../domain.ts';
 
+/**
+ * The folder of the run `id` names (a folder name, never a path): a plain folder in `root`. A
+ * symbolic link in its place is refused, as a suite folder's is, so an id never reads outside
+ * the runs folder.
+ */
 export function runPath(root: string, id: string): string {
   if (!RUN_ID.test(id)) throw new CodedError('bad-input', `bad run id "${id}"`);
   const dir = path.join(root, id);
   if (!existsSync(path.join(dir, 'run.json'))) throw new CodedError('not-found', `no run "${id}" in ${root}`);
+  refuseLinkedFolder(root, dir);
   return dir;
+}
+
+function refuseLinkedFolder(root: string, dir: string) {
+  if (lstatSync(dir).isSymbolicLink())
+    throw new RunFileError(`${dir} is a symbolic link; a run folder must be a plain folder in ${root}`);
 }
 
 export function summarize(meta: RunMeta, id = meta.id): RunSummary {
@@ -59,6 +70,7 @@ export function scanRuns(root: string): { runs: ScannedRun[]; warnings: string[]
       continue;
     }
     try {
+      refuseLinkedFolder(root, dir);
       runs.push({ id: name, dir, meta: parseRunMeta(readFileSync(resolveRunFile(dir, 'run.json'), 'utf8'), file) });
     } catch (err) {
       warnings.push(`skipped ${(err as Error).message}`);

@@ -28,14 +28,17 @@ export class FileRefusal extends CodedError {
 /** The largest hand-written file read: profiles and sweep files are a few KB; a huge one is refused unread. */
 export const MAX_SOURCE_BYTES = 1024 * 1024;
 
-/** The file's bytes; a missing file is `not-found`, one too large or any other read error `bad-input`. */
-export function readSourceFile(file: string, kind: string): Buffer {
+/**
+ * The file's bytes; a missing file is `not-found`, one too large or any other read error `bad-input`.
+ * `maxBytes`: a larger cap for files the app writes itself and reads back (state files).
+ */
+export function readSourceFile(file: string, kind: string, maxBytes = MAX_SOURCE_BYTES): Buffer {
   try {
     const size = statSync(file).size;
-    if (size > MAX_SOURCE_BYTES)
+    if (size > maxBytes)
       throw new CodedError(
         'bad-input',
-        `${kind} ${file}: ${size} bytes, above the ${MAX_SOURCE_BYTES / 1024} KiB a ${kind} file may have (not read)`,
+        `${kind} ${file}: ${size} bytes, above the ${maxBytes / 1024} KiB ${/^[aeiou]/i.test(kind) ? 'an' : 'a'} ${kind} file may have (not read)`,
       );
     return readFileSync(file);
   } catch (err) {
@@ -87,6 +90,16 @@ export function parseYamlMapping(
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) refuse(1, how.notMapping);
   return { data: data as Record<string, unknown>, lineOf: (path) => lineOf(doc, lines, path) };
+}
+
+/**
+ * The line of the field at `path` in JSON (or YAML) text — the deepest part of the path that
+ * exists — so an error about a JSON file can name its line; undefined when the text does not parse.
+ */
+export function lineOfField(source: string, path: PropertyKey[]): number | undefined {
+  const lines = new LineCounter();
+  const doc = parseDocument(source, { lineCounter: lines, prettyErrors: false });
+  return doc.errors.length ? undefined : lineOf(doc, lines, path);
 }
 
 /** The issue's path, with an unknown key appended so the line is the key's own. */
