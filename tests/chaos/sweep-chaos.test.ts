@@ -92,11 +92,11 @@ function jobPids(dir: string): number[] {
   return pids;
 }
 
-/** Processes stopped by a signal (state T), with their command lines. */
+/** Processes started from this test and stopped by a signal (state T), with their command lines. */
 function stoppedProcesses(): Map<number, string> {
   const out = new Map<number, string>();
   for (const p of readdirSync('/proc')) {
-    if (!/^\d+$/.test(p)) continue;
+    if (!/^\d+$/.test(p) || !ours(Number(p))) continue;
     try {
       const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
       const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
@@ -108,12 +108,27 @@ function stoppedProcesses(): Map<number, string> {
   return out;
 }
 
+/**
+ * Every process this test starts (sweeps, workers, their jobs and displays) inherits this mark in
+ * its environment, so "an Xvfb of ours" is told from one that other work on the machine started.
+ */
+const MARK = `GAMEPILOT_CHAOS_RUN=${path.basename(tmp)}`;
+process.env.GAMEPILOT_CHAOS_RUN = path.basename(tmp);
+const ours = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(MARK);
+  } catch {
+    return false; // gone
+  }
+};
+/** The Xvfb processes started from this test. */
 const xvfbPids = () =>
   new Set(
     execFileSync('ps', ['-eo', 'pid=,comm='], { encoding: 'utf8' })
       .split('\n')
       .filter((l) => /\bXvfb$/.test(l.trim()))
-      .map((l) => Number(l.trim().split(/\s+/)[0])),
+      .map((l) => Number(l.trim().split(/\s+/)[0]))
+      .filter(ours),
   );
 
 /** Every completed run folder in `dir`, checked whole: one per job, none torn. */
