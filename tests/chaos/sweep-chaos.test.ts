@@ -28,6 +28,8 @@ const JOBS = 12;
 const alive: ChildProcess[] = [];
 let redis: RedisServer | undefined;
 const kills: Record<string, number> = {};
+/** What each chaos sweep's results were against the chaos-free sweep's, for the summary line. */
+const comparisons: string[] = [];
 
 afterAll(async () => {
   for (const c of alive) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
@@ -37,7 +39,7 @@ afterAll(async () => {
   process.stdout.write(
     `chaos: ${total} kills survived (${Object.entries(kills)
       .map(([k, n]) => `${k} ${n}`)
-      .join(', ')}), seed ${SEED}\n`,
+      .join(', ')}), seed ${SEED}; ${comparisons.join('; ') || 'no sweep compared'}\n`,
   );
 });
 
@@ -156,6 +158,13 @@ describe('sweeps under chaos', () => {
   const stoppedBefore = stoppedProcesses();
   const xvfbBefore = xvfbPids();
   let reference: Map<string, (number | null)[]>;
+  /** Each chaos sweep's jobs against the chaos-free sweep: every job there, with the same scores. */
+  const compareWithReference = (sweep: string, runs: Map<string, (number | null)[]>) => {
+    const same = [...runs].filter(([id, scores]) => JSON.stringify(scores) === JSON.stringify(reference.get(id)));
+    comparisons.push(`${sweep} ${same.length}/${reference.size} jobs scored as without chaos`);
+    expect([...runs.keys()].sort()).toEqual([...reference.keys()].sort());
+    for (const [id, scores] of runs) expect(scores, id).toEqual(reference.get(id));
+  };
 
   it('the reference: the same sweep without chaos', async () => {
     const out = path.join(tmp, 'reference');
@@ -193,9 +202,7 @@ describe('sweeps under chaos', () => {
       count(`${kind} ${signal}`);
       chaos--;
     }
-    const runs = checkRuns(out);
-    expect([...runs.keys()].sort()).toEqual([...reference.keys()].sort());
-    for (const [id, scores] of runs) expect(scores, id).toEqual(reference.get(id));
+    compareWithReference('local', checkRuns(out));
   }, 540_000);
 
   it('a queued sweep survives workers, jobs, the follower and Redis being killed', async () => {
@@ -250,9 +257,7 @@ describe('sweeps under chaos', () => {
     expect(summary).toMatchObject({ total: JOBS, completed: JOBS, failed: 0 });
     for (const w of workers) w.child.kill('SIGINT');
     await Promise.all(workers.map((w) => w.exit));
-    const runs = checkRuns(shared);
-    expect([...runs.keys()].sort()).toEqual([...reference.keys()].sort());
-    for (const [id, scores] of runs) expect(scores, id).toEqual(reference.get(id));
+    compareWithReference('queued', checkRuns(shared));
 
     // Nothing left behind: no Xvfb of ours, no key down on a display still up, nothing stopped.
     await expect.poll(() => [...xvfbPids()].filter((p) => !xvfbBefore.has(p)), { timeout: 20_000 }).toEqual([]);
