@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnCli } from '../helpers/cli.ts';
+import { writeLaunchProfile } from '../helpers/hostile.ts';
 import { onJsonLines } from '../helpers/json-lines.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'gp-hostile-e2e-'));
@@ -25,22 +26,7 @@ describe('a sweep over profiles whose launch tries shell syntax', () => {
       'shell-subst': [`$(touch ${marker})`],
       'no-such-game': ['gamepilot-no-such-game-binary'],
     };
-    for (const [id, launch] of Object.entries(launches))
-      writeFileSync(
-        path.join(config, 'profiles', `${id}.yaml`),
-        [
-          `id: ${id}`,
-          `title: ${id}`,
-          'match: {title: ^A Window That Never Opens$}',
-          `launch: ${JSON.stringify(launch)}`,
-          'category: markov-grid',
-          'tier: easy',
-          'prompt: {rules: r, controls: c}',
-          'episode: {maxSteps: 2, trials: 1}',
-          'scoring: {kind: none}',
-          '',
-        ].join('\n'),
-      );
+    for (const [id, launch] of Object.entries(launches)) writeLaunchProfile(path.join(config, 'profiles'), id, launch);
     const file = path.join(tmp, 'hostile.yaml');
     writeFileSync(file, `games: [${Object.keys(launches).join(', ')}]\nagents: [random]\nretries: 0\n`);
     const out = path.join(tmp, 'runs');

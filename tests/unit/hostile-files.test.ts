@@ -12,20 +12,13 @@ import { loadProfileFile, parseProfile } from '../../electron/profiles/load.ts';
 import { listRuns } from '../../electron/store/run-library.ts';
 import { leaderboard } from '../../electron/store/leaderboard.ts';
 import { RunStore } from '../../electron/store/run-store.ts';
+import { YAML_ALIAS_BOMB } from '../helpers/hostile.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'gp-hostile-'));
-/** Nine aliases of nine, five deep: 59 049 strings from 6 lines. */
-const BOMB = [
-  'a: &a ["x","x","x","x","x","x","x","x","x"]',
-  'b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]',
-  'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]',
-  'd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]',
-  'e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]',
-].join('\n');
 
 describe('hostile sweep files', () => {
   it('refuse an alias bomb at its first alias, naming file and line', () => {
-    expect(() => parseSweep(`${BOMB}\ngames: [*e]\n`, 'bomb.yaml')).toThrow(
+    expect(() => parseSweep(`${YAML_ALIAS_BOMB}\ngames: [*e]\n`, 'bomb.yaml')).toThrow(
       /^sweep bomb\.yaml:2: aliases that expand too far \(.*\) \(nothing was run\)$/,
     );
   });
@@ -63,7 +56,7 @@ describe('hostile sweep files', () => {
 
 describe('hostile profiles', () => {
   it('refuse an alias bomb and a huge file the same way', () => {
-    expect(() => parseProfile(`${BOMB}\nid: x\n`, 'bomb-profile.yaml')).toThrow(
+    expect(() => parseProfile(`${YAML_ALIAS_BOMB}\nid: x\n`, 'bomb-profile.yaml')).toThrow(
       /^profile bomb-profile\.yaml:2: aliases that expand too far/,
     );
     const file = path.join(tmp, 'large-profile.yaml');

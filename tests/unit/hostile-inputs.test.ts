@@ -37,6 +37,7 @@ import { readRun, RunStore } from '../../electron/store/run-store.ts';
 import { createWindowManager } from '../../native/index.ts';
 import { runCli } from '../helpers/cli.ts';
 import { FakeOpenAI } from '../helpers/fake-openai.ts';
+import { writeLaunchProfile, YAML_ALIAS_BOMB } from '../helpers/hostile.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'gp-hostile-in-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -45,14 +46,6 @@ const dirIn = (name: string) => {
   mkdirSync(d, { recursive: true });
   return d;
 };
-/** Nine aliases of nine, five deep: 59 049 strings from 6 lines. */
-const BOMB = [
-  'a: &a ["x","x","x","x","x","x","x","x","x"]',
-  'b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]',
-  'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]',
-  'd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]',
-  'e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]',
-].join('\n');
 /** Just above the 16 MiB a state file may have. */
 const HUGE = 16 * 1024 * 1024 + 1024;
 const LATENCY = { locate: 0, capture: 0, encode: 0, model: 0, act: 0, total: 0 };
@@ -128,7 +121,7 @@ describe('milestone lists', () => {
       'episode: {maxSteps: 5, trials: 1}',
     ].join('\n');
     const files = {
-      bomb: `${BOMB}\n${head}\nscoring:\n  kind: milestones\n  linear: true\n  milestones: *e\n`,
+      bomb: `${YAML_ALIAS_BOMB}\n${head}\nscoring:\n  kind: milestones\n  linear: true\n  milestones: *e\n`,
       huge: `${head}\nscoring: {kind: milestones, linear: true, milestones: [A]}\n# ${'m'.repeat(2 * 1024 * 1024)}\n`,
       evidence: `${head}\nscoring:\n  kind: milestones\n  linear: true\n  milestones:\n    - Leave the house\n    - title: Cross the bridge\n      evidence: ../../../etc/passwd\n`,
       empty: `${head}\nscoring:\n  kind: milestones\n  linear: true\n  milestones:\n    - Leave the house\n    - title: "  "\n`,
@@ -568,22 +561,7 @@ describe('a profile launch is an argv, never a shell command', () => {
   const config = dirIn('launch-config');
   const work = dirIn('launch-work');
   const marker = path.join(work, 'pwned');
-  const profile = (id: string, launch: string[]) =>
-    writeFileSync(
-      path.join(dirIn('launch-config/profiles'), `${id}.yaml`),
-      [
-        `id: ${id}`,
-        `title: ${id}`,
-        'match: {title: ^A Window That Never Opens$}',
-        `launch: ${JSON.stringify(launch)}`,
-        'category: markov-grid',
-        'tier: easy',
-        'prompt: {rules: r, controls: c}',
-        'episode: {maxSteps: 2, trials: 1}',
-        'scoring: {kind: none}',
-        '',
-      ].join('\n'),
-    );
+  const profile = (id: string, launch: string[]) => writeLaunchProfile(dirIn('launch-config/profiles'), id, launch);
   const attempt = async (id: string, signal?: AbortSignal) => {
     const catalog = loadCatalog({ configDir: config });
     expect(catalog.errors.map((e) => e.message)).toEqual([]);
