@@ -178,31 +178,67 @@ function preparePrefix(display) {
   writeFileSync(stamp, '');
 }
 
-function freeDisplay() {
-  for (let n = 90; n < 200; n++) if (!existsSync(`/tmp/.X11-unix/X${n}`) && !existsSync(`/tmp/.X${n}-lock`)) return n;
-  throw new Error('no free X display number');
-}
-
-/** A private Xvfb + openbox, as tests/helpers/display-setup.ts makes them. */
-async function startDisplay() {
-  const n = freeDisplay();
-  const xvfb = spawn('Xvfb', [`:${n}`, '-screen', '0', '1600x900x24', '-nolisten', 'tcp', '-ac'], { stdio: 'ignore' });
-  const started = Date.now();
-  while (!existsSync(`/tmp/.X11-unix/X${n}`)) {
-    if (xvfb.exitCode !== null) throw new Error('Xvfb failed to start (is the xvfb package installed?)');
-    if (Date.now() - started > 10_000) throw new Error('Xvfb did not start within 10 s');
-    await new Promise((r) => setTimeout(r, 50));
+const displayTaken = (n) => existsSync(`/tmp/.X11-unix/X${n}`) || existsSync(`/tmp/.X${n}-lock`);
+const lockOwner = (n) => {
+  try {
+    return Number(readFileSync(`/tmp/.X${n}-lock`, 'utf8').trim());
+  } catch {
+    return undefined;
   }
-  const display = `:${n}`;
-  const wm = spawn('openbox', [], { stdio: 'ignore', env: { ...process.env, DISPLAY: display } });
-  await new Promise((r) => setTimeout(r, 500));
-  return {
-    display,
-    stop: () => {
-      wm.kill();
+};
+
+/**
+ * A private Xvfb + openbox, as tests/helpers/display-setup.ts makes them. Other runs on the
+ * machine (vitest's private displays, sweeps) take display numbers from 90 too: a number free
+ * when looked at can be taken by one of them before our Xvfb locks it. Our Xvfb then exits
+ * ("server already active") while theirs creates the socket we wait for, and the run would go
+ * on with their display, which goes away when their run ends, with every window on it. So a
+ * display is ours only while our Xvfb runs and its pid is the one in the display's lock file;
+ * else the next number is tried (as electron/sweep/display.ts does).
+ */
+async function startDisplay() {
+  for (let n = 90; n < 200; n++) {
+    if (displayTaken(n)) continue;
+    const xvfb = spawn('Xvfb', [`:${n}`, '-screen', '0', '1600x900x24', '-nolisten', 'tcp', '-ac'], {
+      stdio: 'ignore',
+    });
+    const exited = new Promise((r) => xvfb.once('exit', r));
+    const gone = () => xvfb.exitCode !== null || xvfb.signalCode !== null;
+    const started = Date.now();
+    while (!existsSync(`/tmp/.X11-unix/X${n}`) && !gone()) {
+      if (Date.now() - started > 10_000) {
+        xvfb.kill();
+        throw new Error('Xvfb did not start within 10 s');
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // The socket may be another server's: settle, then ask who holds the lock.
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 200))]);
+    if (gone() || lockOwner(n) !== xvfb.pid) {
       xvfb.kill();
-    },
-  };
+      if (displayTaken(n)) {
+        say(`display :${n} was taken by another program as our Xvfb started: trying the next`);
+        continue;
+      }
+      throw new Error('Xvfb failed to start (is the xvfb package installed?)');
+    }
+    const display = `:${n}`;
+    const wm = spawn('openbox', [], { stdio: 'ignore', env: { ...process.env, DISPLAY: display } });
+    let stopping = false;
+    xvfb.once('exit', (code, signal) => {
+      if (!stopping) say(`Xvfb ${display} exited during the run (${signal ?? `exit code ${code}`})`);
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    return {
+      display,
+      stop: () => {
+        stopping = true;
+        wm.kill();
+        xvfb.kill();
+      },
+    };
+  }
+  throw new Error('no free X display number');
 }
 
 /** The X11-side reference capture (scripts/windows-screen-observer.mjs), in a process of its own. */

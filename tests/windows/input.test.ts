@@ -16,7 +16,7 @@ import { Win32WindowManager } from '../../native/win32.ts';
 import { win32 } from '../../native/win32-api.ts';
 import { Win32GdiCapture } from '../../native/win32-capture.ts';
 import { Win32InputBackend } from '../../native/win32-input.ts';
-import { differingPixels, type Game, launchGame, sleep, waitFor } from './helpers.ts';
+import { differingPixels, type Game, inputState, launchGame, sleep, waitFor } from './helpers.ts';
 
 const VK_LSHIFT = 0xa0;
 const VK_LCONTROL = 0xa2;
@@ -67,14 +67,23 @@ describe('the executor on Windows', () => {
     const [click] = await executor.execute([{ kind: 'gui', type: 'CLICK', params: { x, y } }], geometry());
     assert.deepEqual(click, { action: 'CLICK', ok: true, at: { x: w.bounds.x + x, y: w.bounds.y + y } });
     const around = { x: x - 8, y: y - 8, width: 16, height: 16 };
-    await waitFor('the clicked cell to open', () => differingPixels(before, capture.grab(w.bounds), around) > 0, 5000);
+    await waitFor(
+      'the clicked cell to open',
+      () => differingPixels(before, capture.grab(w.bounds), around) > 0,
+      5000,
+    ).catch(async (e: Error) => {
+      const at = { x: w.bounds.x + x, y: w.bounds.y + y };
+      assert.fail(`${e.message} (${await inputState(wm, game, w.bounds, at)})`);
+    });
   });
 
   it('a key reaches the focused game: F2 starts a new game, the board as it was at the start', async () => {
     const opened = capture.grab(w.bounds);
     const [f2] = await executor.execute([{ kind: 'gui', type: 'PRESS', params: { key: 'F2' } }], geometry());
     assert.deepEqual(f2, { action: 'PRESS', ok: true });
-    await waitFor('a new board', () => differingPixels(opened, capture.grab(w.bounds)) > 0, 5000);
+    await waitFor('a new board', () => differingPixels(opened, capture.grab(w.bounds)) > 0, 5000).catch(
+      async (e: Error) => assert.fail(`${e.message} (${await inputState(wm, game, w.bounds)})`),
+    );
     // A fresh board is a fresh launch's picture: the same as another instance's at start.
     const fresh = await launchGame(wm);
     try {

@@ -18,7 +18,7 @@ import { listProcesses, refusal } from '../../native/process.ts';
 import type { WindowInfo } from '../../native/types.ts';
 import { Win32WindowManager } from '../../native/win32.ts';
 import { Win32GdiCapture } from '../../native/win32-capture.ts';
-import { differingPixels, exited, type Game, launchGame, sleep, startProgram, waitFor } from './helpers.ts';
+import { differingPixels, exited, type Game, inputState, launchGame, sleep, startProgram, waitFor } from './helpers.ts';
 
 const wm = new Win32WindowManager();
 const capture = new Win32GdiCapture();
@@ -49,7 +49,10 @@ before(async () => {
   );
   assert.ok(click?.ok);
   await sleep(300); // the opened cells drawn
-  assert.ok(await changesWithin(3000), 'the game clock runs');
+  if (!(await changesWithin(3000))) {
+    const at = { x: w.bounds.x + Math.round(w.bounds.width / 2), y: w.bounds.y + w.bounds.height - 30 };
+    assert.fail(`the game clock runs (${await inputState(wm, game, w.bounds, at)})`);
+  }
 });
 after(() => game?.close());
 
