@@ -4,7 +4,8 @@ import { cellName, parseCell } from '../../games/tictactoe/rules.ts';
 import { g2048, MAX_NOOPS } from '../../games/g2048/index.ts';
 import { variantOf, type GameDefinition, type GameInstance } from '../../games/types.ts';
 import { maze } from '../../games/maze/index.ts';
-import { slide } from '../../games/g2048/rules.ts';
+import { DIRECTIONS, slide, slideInto, type Grid } from '../../games/g2048/rules.ts';
+import { expectimaxMove } from '../../games/g2048/solver.ts';
 import { seededRng, pick } from '../../games/shared/rng.ts';
 import { snake, SNAKE_SIZE } from '../../games/snake/index.ts';
 
@@ -154,6 +155,59 @@ describe('2048', () => {
     expect(r.grid).toEqual([4, 4, 0, 0, 8, 8, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0]);
     expect(r.gained).toBe(4 + 4 + 8 + 4);
     expect(slide([0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], 'right').moved).toBe(false);
+  });
+
+  it('slideInto writes what slide returns, and -1 when nothing moves', () => {
+    const grid = [2, 2, 2, 2, 4, 0, 4, 8, 0, 0, 0, 0, 2, 0, 0, 2];
+    const out = Array<number>(16).fill(7);
+    for (const d of DIRECTIONS) {
+      expect(slideInto(grid, d, out)).toBe(slide(grid, d).gained);
+      expect(out).toEqual(slide(grid, d).grid);
+    }
+    expect(slideInto([0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], 'right', out)).toBe(-1);
+  });
+
+  it('the solver searches in place and moves as a search copying every board does', () => {
+    // The search as it was written before it stopped copying boards (solver.ts says why).
+    const W = [15, 14, 13, 12, 8, 9, 10, 11, 7, 6, 5, 4, 0, 1, 2, 3].map((w) => 4 ** (w / 3));
+    const NEW_TILES = [
+      [2, 0.9],
+      [4, 0.1],
+    ] as const;
+    const value = (g: Grid) => g.reduce((v, t, i) => (t ? v + t * W[i]! : v), 0) / 50 + g.filter((t) => !t).length * 30;
+    const placed = (g: Grid, cell: number, tile: number) => g.map((v, i) => (i === cell ? tile : v));
+    const chance = (g: Grid, depth: number): number => {
+      const empty = g.flatMap((v, i) => (v === 0 ? [i] : []));
+      if (!empty.length) return best(g, depth);
+      let total = 0;
+      for (const cell of empty) for (const [tile, p] of NEW_TILES) total += p * best(placed(g, cell, tile), depth);
+      return total / empty.length;
+    };
+    const best = (g: Grid, depth: number): number => {
+      if (depth === 0) return value(g);
+      const moved = DIRECTIONS.map((d) => slide(g, d)).filter((r) => r.moved);
+      return moved.length ? Math.max(...moved.map((r) => chance(r.grid, depth - 1))) : -1e9;
+    };
+    const copying = (g: Grid) => {
+      let move = 'left';
+      let top = -Infinity;
+      for (const d of DIRECTIONS) {
+        const r = slide(g, d);
+        const v = r.moved ? chance(r.grid, 1) : -Infinity;
+        if (v > top) [move, top] = [d, v];
+      }
+      return move;
+    };
+    for (let e = 0; e < 2; e++) {
+      const g = g2048.create({ seed: 3, episode: e, rng: seededRng(3 + e) });
+      for (let s = 0; s < 150 && !g.isOver(); s++) {
+        const grid = (g.snapshot() as { grid: Grid }).grid;
+        const move = expectimaxMove(grid);
+        expect((g.snapshot() as { grid: Grid }).grid).toEqual(grid); // the board it was given is untouched
+        expect(move).toBe(copying(grid));
+        g.applyMove(move);
+      }
+    }
   });
 
   it('spawns 2s and 4s at about 90/10', () => {
