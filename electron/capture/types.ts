@@ -18,6 +18,12 @@ export interface GrabOptions {
    * (X11, in the server) may deliver it at that size already; others ignore it.
    */
   maxLongSide?: number;
+  /**
+   * For one sequential caller (the session loop): the frame's pixels need to stay valid only
+   * until the second next grab with this option, so a backend may hand out the same two buffers
+   * in turn instead of a new one each time (X11 does; others ignore it).
+   */
+  reuseBuffers?: boolean;
 }
 
 /** Grabs the pixels of a screen region. Several backends, one interface. */

@@ -648,7 +648,8 @@ export class Session extends EventEmitter<SessionEvents> {
     const { target, capturer } = this.deps;
     const { visible } = trace.seen;
     const tCapture = Date.now();
-    const hint = { maxLongSide: this.config.encode.longSide }; // X11 scales in the server
+    // X11 scales in the server; the step is done with the pixels once encoded, so its buffers may be reused.
+    const hint = { maxLongSide: this.config.encode.longSide, reuseBuffers: true };
     let raw = await capturer.grab(visible, hint);
     let freezeVerified: boolean | undefined;
     if (this.world.frozen && this.world.kind !== 'engine' && this.verifiedFreezes < 3) {

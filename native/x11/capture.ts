@@ -35,6 +35,8 @@ export interface GrabOptions {
    * region's own size (check `width` and `height` of the result).
    */
   size?: { width: number; height: number };
+  /** Copy the pixels into this buffer when it is exactly their size (else into a new one). */
+  into?: Buffer;
 }
 
 export interface ScreenGrabber {
@@ -175,23 +177,24 @@ export class ShmGrabber implements ScreenGrabber {
         `XShmGetImage of ${region.width}×${region.height} at ${region.x},${region.y} failed (shared memory refused, or the region is off the screen)`,
       );
     // Copied out: the next grab reuses the segment while this frame is still being encoded.
-    return copyOut(this.segment!.memory, img.head, area, opts.layout ?? 'rgb');
+    return copyOut(this.segment!.memory, img.head, area, opts.layout ?? 'rgb', opts.into);
   }
 }
 
-/** The pixels of an image in memory, copied out as packed RGB or as they are. */
-function copyOut(memory: Uint8Array, head: XImageHead, region: Rect, layout: PixelLayout): Pixels {
+/** The pixels of an image in memory, copied out as packed RGB or as they are (into `into` when it fits exactly). */
+function copyOut(memory: Uint8Array, head: XImageHead, region: Rect, layout: PixelLayout, into?: Buffer): Pixels {
   const order = pixelOrder(head);
   const { width, height } = region;
   const stride = head.bytes_per_line;
+  const buffer = (bytes: number) => (into?.length === bytes ? into : Buffer.allocUnsafe(bytes));
   if (layout === 'native') {
     const row = width * 4;
-    const data = Buffer.allocUnsafe(row * height);
+    const data = buffer(row * height);
     if (stride === row) data.set(memory.subarray(0, row * height));
     else for (let y = 0; y < height; y++) data.set(memory.subarray(y * stride, y * stride + row), y * row);
     return { data, width, height, order };
   }
-  const data = Buffer.allocUnsafe(width * height * 3);
+  const data = buffer(width * height * 3);
   if (stride === width * 4) packRgb(memory, 0, data, 0, width * height, order === 'bgrx');
   else for (let y = 0; y < height; y++) packRgb(memory, y * stride, data, y * width * 3, width, order === 'bgrx');
   return { data, width, height, order: 'rgb' };
@@ -219,7 +222,7 @@ export class GetImageGrabber implements ScreenGrabber {
     try {
       const head = koffi.decode(ptr, types.XImageHead) as XImageHead;
       const memory = new Uint8Array(koffi.view(head.data!, head.bytes_per_line * area.height));
-      return copyOut(memory, head, area, opts.layout ?? 'rgb');
+      return copyOut(memory, head, area, opts.layout ?? 'rgb', opts.into);
     } finally {
       fn.XDestroyImage(ptr);
     }

@@ -146,6 +146,23 @@ describe('XShm capture', () => {
     expect([...shm.data.subarray(0, 3)]).toEqual([0x20, 0xa0, 0x40]);
   });
 
+  it('with reuseBuffers hands out two buffers in turn, each holding its own grab', async () => {
+    const bounds = (await xlib.get(w.window.id))!.bounds;
+    const cap = new X11Capturer();
+    const a = await cap.grab(bounds, { reuseBuffers: true });
+    const b = await cap.grab(bounds, { reuseBuffers: true });
+    const c = await cap.grab(bounds, { reuseBuffers: true });
+    expect(b.data).not.toBe(a.data);
+    expect(c.data).toBe(a.data); // the second next grab writes into the first one's buffer
+    const own = await cap.grab(bounds); // without the option: a buffer of its own
+    expect(own.data).not.toBe(a.data);
+    expect(own.data).not.toBe(b.data);
+    expect(c.data.equals(own.data)).toBe(true);
+    const small = await cap.grab({ ...bounds, width: 101, height: 50 }, { reuseBuffers: true });
+    expect(small.data.length).toBe(101 * 50 * 4); // another size: a buffer of that size
+    expect(small.data).not.toBe(b.data);
+  });
+
   it('scales in the server when the frame is sent smaller, keeping the geometry exact', async () => {
     const bounds = (await xlib.get(w.window.id))!.bounds;
     const raw = await new X11Capturer().grab(bounds, { maxLongSide: 300 });
