@@ -4,8 +4,10 @@
  * played, RSS and open files of the run process, bytes written per step); speed is not judged.
  * The human format names the same figures and the bound; nothing of the run is left behind.
  */
-import { readdirSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { json, runCli } from '../helpers/cli.ts';
 
 function alive(pid: number): boolean {
@@ -17,9 +19,16 @@ function alive(pid: number): boolean {
   }
 }
 
+/**
+ * The soak's temporary folders go here (TMPDIR), so "nothing left behind" is judged on this
+ * test's soak alone, whatever other soaks on the machine have open in /tmp.
+ */
+const scratch = mkdtempSync(path.join(tmpdir(), 'gp-soak-test-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
 describe('gamepilot bench --soak', () => {
   it('plays for the given time in one run and reports steps, RSS, open files and bytes per step', async () => {
-    const r = await runCli(['bench', '--soak', '0.5', '--json'], { timeoutMs: 240_000 });
+    const r = await runCli(['bench', '--soak', '0.5', '--json'], { timeoutMs: 240_000, env: { TMPDIR: scratch } });
     expect([0, 1], r.stderr).toContain(r.code);
     const s = json(r);
     // Whether RSS stayed within the bound after the warm-up is the soak's verdict, not this test's:
@@ -67,7 +76,7 @@ describe('gamepilot bench --soak', () => {
 
     // The run process is gone, and so is its temporary run folder.
     expect(alive(s.pid)).toBe(false);
-    expect(readdirSync('/tmp').filter((n) => n.startsWith('gamepilot-soak-'))).toEqual([]);
+    expect(readdirSync(scratch).filter((n) => n.startsWith('gamepilot-soak-'))).toEqual([]);
     console.log(
       `soak figures (30 s): ${s.steps} steps, ${s.steps_per_second} steps/s; rss ${s.rss_mb.start} → ${s.rss_mb.end} MB ` +
         `(max ${s.rss_mb.max}); ${s.fds.end} open files; ${s.bytes_per_step} bytes/step`,
