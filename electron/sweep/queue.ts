@@ -337,12 +337,36 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
   await new Promise<void>((r) =>
     stop.signal.aborted ? r() : stop.signal.addEventListener('abort', () => r(), { once: true }),
   );
-  await worker.close();
-  await done.catch(() => {});
-  await connection.quit().catch(() => connection.disconnect());
-  await gate.close();
+  // Stopping must end: each step has a time limit, past which it is forced and the worker says
+  // which step it was (a worker SIGINTed at the end of a chaos run once stayed up for minutes).
+  await bounded('closing the worker', worker.close(), () => worker.close(true));
+  await bounded('the job loop', done, () => {});
+  await bounded('quitting Redis', connection.quit(), () => connection.disconnect());
+  await bounded('closing the model gate', gate.close(), () => {});
   for (const slot of free) await slot.d.close();
   return finished;
+}
+
+/** How long one step of a worker's stop may take before it is forced. */
+const STOP_STEP_MS = 15_000;
+
+/** Waits for `step` at most STOP_STEP_MS, then says so on stderr and runs `force`. */
+async function bounded(what: string, step: Promise<unknown>, force: () => unknown): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((r) => {
+    timer = setTimeout(() => r('late'), STOP_STEP_MS);
+  });
+  const outcome = await Promise.race([
+    step.then(
+      () => 'done' as const,
+      () => 'done' as const,
+    ),
+    late,
+  ]);
+  clearTimeout(timer);
+  if (outcome === 'done') return;
+  process.stderr.write(`worker: ${what} took over ${STOP_STEP_MS / 1000} s while stopping: forced\n`);
+  void Promise.resolve(force()).catch(() => {}); // not waited for: the stop goes on
 }
 
 export function openQueue(url: string, name: string, onState?: (s: 'down' | 'up', detail?: string) => void): Queue {
