@@ -8,7 +8,7 @@ import path from 'node:path';
 import { CodedError } from '../domain.ts';
 import { z } from 'zod';
 import { ProfileSchema, type Profile } from '../profiles/schema.ts';
-import { issueAt, refuseJsonField } from '../store/json-rows.ts';
+import { issueAt, issueReason, refuseJsonField } from '../store/json-rows.ts';
 import { listedStatus, readRun, type EpisodeSummary, type RunMeta } from '../store/run-store.ts';
 import { resolveRunFile } from '../store/run-files.ts';
 import { derivedTitle } from '../store/run-title.ts';
@@ -139,7 +139,7 @@ export function recordedMilestoneProfile(dir: string, rec: { id: string; title?:
     // The record reads, but is no list a profile can hold (more than 200 a level, 50 levels, a bad id).
     const issue = p.error.issues[0];
     const at = issue?.path[0] === 'id' ? ['profile', 'id'] : ['profile', 'scoring', 'milestones'];
-    const reason = issue?.message.replace(/^Invalid input: /, '') ?? 'invalid';
+    const reason = issueReason(issue);
     refuseJsonField(
       file,
       'run',

@@ -20,12 +20,17 @@ export interface JsonLines<T> {
   problems: string[];
 }
 
+/** What a zod issue says, without zod's "Invalid input: " in front; `invalid` for none. */
+export function issueReason(issue: z.core.$ZodIssue | undefined): string {
+  return issue ? issue.message.replace(/^Invalid input: /, '') : 'invalid';
+}
+
 /** The first problem zod found, in words: `episode: expected number, received string`. */
 export function firstIssue(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'invalid';
   const where = issue.path.join('.');
-  return `${where ? `${where}: ` : ''}${issue.message.replace(/^Invalid input: /, '')}`;
+  return `${where ? `${where}: ` : ''}${issueReason(issue)}`;
 }
 
 /**
@@ -104,6 +109,6 @@ export function issueAt(error: z.ZodError, prefix: PropertyKey[]): { path: Prope
   const issue = error.issues[0];
   return {
     path: [...prefix, ...(issue?.path ?? [])],
-    reason: issue ? issue.message.replace(/^Invalid input: /, '') : 'invalid',
+    reason: issueReason(issue),
   };
 }
