@@ -1,6 +1,6 @@
 /** `gamepilot run`: an agent plays a built-in game or a window; every step is recorded. */
 import { prepareRun, type RunOptions } from '../session/compose.ts';
-import type { ReflectionRecord } from '../reflection/records.ts';
+import type { ReflectionRecord } from '../session/reflection-records.ts';
 import { attachReflection, checkReflectionRequest, type ReflectionRequest } from '../reflection/setup.ts';
 import type { Session } from '../session/session.ts';
 import type { Target } from '../session/targets.ts';

@@ -12,7 +12,7 @@ import { costOf, priceFor } from '../agents/pricing.ts';
 import { describeApiError } from '../agents/vlm.ts';
 import type { Trajectory } from './trajectory.ts';
 import type { ReflectionMode, ReflectVideo } from '../domain.ts';
-import type { Lesson, LessonInput } from './records.ts';
+import type { Lesson, LessonInput } from '../session/reflection-records.ts';
 import { isInputRefusal, trajectoryVideo } from './video-part.ts';
 
 /**

@@ -12,7 +12,7 @@ import type { EpisodeSummary, LessonSource, RunReflection } from '../store/run-s
 import type { Session } from '../session/session.ts';
 import type { VlmAgent } from '../agents/vlm.ts';
 import { Reflector, reflectorModelFor, type ReflectorSettings } from './reflector.ts';
-import type { ReflectionRecord } from './records.ts';
+import type { ReflectionRecord } from '../session/reflection-records.ts';
 import type { ReflectAfter, ReflectionMode } from '../domain.ts';
 import { runTrajectory, type SampleOptions, type Trajectory } from './trajectory.ts';
 

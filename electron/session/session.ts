@@ -29,7 +29,7 @@ import {
   type WorldKind,
   type WorldState,
 } from '../domain.ts';
-import type { ReflectionRecord } from '../reflection/records.ts';
+import type { ReflectionRecord } from './reflection-records.ts';
 import { capMoves, type MoveCap } from './move-cap.ts';
 import type { Profile } from '../profiles/schema.ts';
 import type { ScreenScoreReader } from '../scoring/screen-reader.ts';
