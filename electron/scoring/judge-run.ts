@@ -15,7 +15,7 @@ import { derivedTitle } from '../store/run-title.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 import { mean, std } from '../util/time.ts';
 import type { JudgeModel } from './json-ask.ts';
-import { withMilestoneScores } from './live-judge.ts';
+import { withMilestoneScores } from './milestone-scores.ts';
 import {
   DEFAULT_JUDGING,
   MilestoneJudging,

@@ -38,7 +38,7 @@ import { profileRecord } from './profile-record.ts';
 import { executableOf } from '../profiles/executable.ts';
 import type { Profile } from '../profiles/schema.ts';
 import { ScreenScoreReader } from '../scoring/screen-reader.ts';
-import { attachLiveJudge } from '../scoring/live-judge.ts';
+import { attachLiveJudge } from './live-judge.ts';
 import { DEFAULT_JUDGING } from '../scoring/milestone-judging.ts';
 
 /**

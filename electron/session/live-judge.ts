@@ -6,10 +6,10 @@
  */
 import path from 'node:path';
 import type { Profile } from '../profiles/schema.ts';
-import type { Session } from '../session/session.ts';
-import type { JudgeModel } from './json-ask.ts';
-import { MilestoneJudging, type JudgingOptions, type MilestoneRecord } from './milestone-judging.ts';
-import type { EpisodeSummary } from '../store/run-store.ts';
+import type { Session } from './session.ts';
+import type { JudgeModel } from '../scoring/json-ask.ts';
+import { MilestoneJudging, type JudgingOptions } from '../scoring/milestone-judging.ts';
+import { withMilestoneScores } from '../scoring/milestone-scores.ts';
 
 export function attachLiveJudge(
   session: Session,
@@ -29,12 +29,4 @@ export function attachLiveJudge(
     return { episodes: withMilestoneScores(episodes, record), patch: { milestones: { ...record } } };
   });
   return judging;
-}
-
-/** Each episode scored by its checklist (an episode the judge never saw keeps its score). */
-export function withMilestoneScores(episodes: EpisodeSummary[], record: MilestoneRecord): EpisodeSummary[] {
-  return episodes.map((e) => {
-    const judged = record.episodes.find((x) => x.episode === e.episode);
-    return judged ? { ...e, score: judged.score } : e;
-  });
 }
