@@ -7,18 +7,11 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { readJsonLines } from '../store/json-rows.ts';
 import { StepRowSchema } from '../store/run-store.ts';
-import { FrameRowSchema } from './session-files.ts';
+import { FrameRowSchema } from '../store/session-files.ts';
 import { resolveRunFile } from '../store/run-files.ts';
 import path from 'node:path';
 import { CodedError } from '../domain.ts';
-
-export function ffmpegMissingHint(): string {
-  return process.platform === 'win32'
-    ? 'install ffmpeg (winget install ffmpeg) and make sure ffmpeg.exe is on PATH'
-    : process.platform === 'darwin'
-      ? 'install ffmpeg (brew install ffmpeg)'
-      : 'install ffmpeg (sudo apt-get install ffmpeg)';
-}
+import { ffmpegMissingHint } from '../util/ffmpeg.ts';
 
 /**
  * Frames with their capture times (a recording's frames.jsonl, else a run's steps), each

@@ -7,10 +7,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadSharp } from '../util/sharp.ts';
-import { ffmpegMissingHint } from '../recording/video.ts';
+import { ffmpegMissingHint } from '../util/ffmpeg.ts';
 import { parseRunMeta, StepRowSchema } from '../store/run-store.ts';
 import { readJsonLines } from '../store/json-rows.ts';
-import { FrameRowSchema } from '../recording/session-files.ts';
+import { FrameRowSchema } from '../store/session-files.ts';
 import { resolveRunFile } from '../store/run-files.ts';
 
 export interface SampleOptions {

@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ffmpegMissingHint } from '../recording/video.ts';
+import { ffmpegMissingHint } from '../util/ffmpeg.ts';
 import type { Trajectory } from './trajectory.ts';
 
 /** Larger videos are not sent (providers cap request bodies well below this). */

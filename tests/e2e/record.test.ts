@@ -14,7 +14,7 @@ import { BIN, spawnCli } from '../helpers/cli.ts';
 import { solidWindow, stop } from '../helpers/windows.ts';
 import { createWindowManager, findWindow, type WindowInfo } from '../../native/index.ts';
 import { readRun } from '../../electron/store/run-store.ts';
-import { readSession } from '../../electron/recording/session-files.ts';
+import { readSession } from '../../electron/store/session-files.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const rssKb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);

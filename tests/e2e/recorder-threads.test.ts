@@ -14,7 +14,7 @@ import { BuiltinTarget } from '../../electron/session/targets.ts';
 import { NutCapturer } from '../../electron/capture/nut-capturer.ts';
 import { Recorder, DEFAULT_RECORDER } from '../../electron/recording/recorder.ts';
 import { readRun } from '../../electron/store/run-store.ts';
-import { readSession } from '../../electron/recording/session-files.ts';
+import { readSession } from '../../electron/store/session-files.ts';
 
 const blockMainThread = (ms: number) => {
   const end = performance.now() + ms;

@@ -15,7 +15,7 @@ import { readJsonLines } from '../../electron/store/json-rows.ts';
 import { RunStore, readRun } from '../../electron/store/run-store.ts';
 import { openRun } from '../../electron/store/run-library.ts';
 import { exportVideo } from '../../electron/recording/video.ts';
-import { readSession } from '../../electron/recording/session-files.ts';
+import { readSession } from '../../electron/store/session-files.ts';
 import { DEFAULT_REFLECTION_SAMPLING, reflectionSample, runTrajectory } from '../../electron/reflection/trajectory.ts';
 import { readIdc } from '../../electron/reflection/idc-files.ts';
 

@@ -6,8 +6,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { readJsonFile, readJsonLines } from '../store/json-rows.ts';
-import { resolveRunFile } from '../store/run-files.ts';
+import { readJsonFile, readJsonLines } from './json-rows.ts';
+import { resolveRunFile } from './run-files.ts';
 
 const num = z.number().finite();
 
