@@ -18,7 +18,7 @@ import { tutorialSourcePath } from '../store/tutorials.ts';
 import { VlmAgent } from '../agents/vlm.ts';
 import { attachReflection, checkReflectionRequest, type ReflectionRequest } from '../reflection/setup.ts';
 import type { ReflectAndRetry } from '../reflection/retry.ts';
-import { DEFAULT_REFLECTION_SAMPLING } from '../reflection/trajectory.ts';
+import { DEFAULT_REFLECTION_SAMPLING } from '../reflection/sampling.ts';
 import {
   CodedError,
   isModelAgent,

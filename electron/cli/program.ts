@@ -26,7 +26,7 @@ import {
   type ReflectionMode,
   type ReflectVideo,
 } from '../domain.ts';
-import { DEFAULT_REFLECTION_SAMPLING } from '../reflection/trajectory.ts';
+import { DEFAULT_REFLECTION_SAMPLING } from '../reflection/sampling.ts';
 import { DEFAULT_JOB_LIMIT } from '../sweep/spec.ts';
 import { DEFAULT_EXTRACT } from '../scoring/extract.ts';
 import { IDC_DEFAULTS } from '../reflection/idc.ts';

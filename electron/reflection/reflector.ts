@@ -10,7 +10,7 @@ import type { GameDefinition } from '../../games/types.ts';
 import { render } from '../agents/prompts.ts';
 import { costOf, priceFor } from '../agents/pricing.ts';
 import { describeApiError } from '../agents/vlm.ts';
-import type { Trajectory } from './trajectory.ts';
+import type { Trajectory } from '../scoring/trajectory.ts';
 import type { ReflectionMode, ReflectVideo } from '../domain.ts';
 import type { Lesson, LessonInput } from '../session/reflection-records.ts';
 import { isInputRefusal, trajectoryVideo } from './video-part.ts';

@@ -14,14 +14,14 @@ import type { VlmAgent } from '../agents/vlm.ts';
 import { Reflector, reflectorModelFor, type ReflectorSettings } from './reflector.ts';
 import type { ReflectionRecord } from '../session/reflection-records.ts';
 import type { ReflectAfter, ReflectionMode } from '../domain.ts';
-import { runTrajectory, type SampleOptions, type Trajectory } from './trajectory.ts';
+import { runTrajectory, type SampleOptions, type Trajectory } from '../scoring/trajectory.ts';
 
 export interface RetryOptions {
   mode: ReflectionMode;
   after: ReflectAfter;
   /** An episode scoring below this failed. */
   successScore: number;
-  /** The frames of each reflection call; `budget` says how the count was chosen (trajectory.ts). */
+  /** The frames of each reflection call; `budget` says how the count was chosen (sampling.ts). */
   sample: SampleOptions & { budget?: Record<string, number | null> };
   reflector: ReflectorSettings;
 }

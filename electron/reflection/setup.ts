@@ -8,7 +8,8 @@ import { VlmAgent } from '../agents/vlm.ts';
 import { reflectorModelFor, type ReflectorSettings } from './reflector.ts';
 import type { ReflectAfter, ReflectionMode } from '../domain.ts';
 import { ReflectAndRetry } from './retry.ts';
-import { loadTutorial, reflectionSample, type ReflectionSampling, type Trajectory } from './trajectory.ts';
+import { loadTutorial, type Trajectory } from '../scoring/trajectory.ts';
+import { reflectionSample, type ReflectionSampling } from './sampling.ts';
 import { solverDemonstration } from './demonstration.ts';
 import { checkFramesFor, reflectionReadsFrames } from '../store/frame-budget.ts';
 

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ffmpegMissingHint } from '../util/ffmpeg.ts';
-import type { Trajectory } from './trajectory.ts';
+import type { Trajectory } from '../scoring/trajectory.ts';
 
 /** Larger videos are not sent (providers cap request bodies well below this). */
 export const MAX_VIDEO_BYTES = 20 * 1024 * 1024;

@@ -16,7 +16,7 @@ import { CodedError } from '../domain.ts';
 import { parseProfile } from '../profiles/load.ts';
 import { userProfilesDir, type ProfileEntry } from '../profiles/registry.ts';
 import { ProfileSchema, type Profile } from '../profiles/schema.ts';
-import { loadTutorial, type SampledFrame } from '../reflection/trajectory.ts';
+import { loadTutorial, type SampledFrame } from './trajectory.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 import { JsonAsker, type AskRecord, type JudgeModel } from './json-ask.ts';
 

@@ -9,7 +9,7 @@ import type { ChatCompletionContentPart } from 'openai/resources/chat/completion
 import { z } from 'zod';
 import { render } from '../agents/prompts.ts';
 import type { MilestoneScoring, Profile } from '../profiles/schema.ts';
-import { toDataUrl } from '../reflection/trajectory.ts';
+import { toDataUrl } from './trajectory.ts';
 import { mean, std } from '../util/time.ts';
 import { round2 } from './normalise.ts';
 import type { MilestoneProgressView } from '../domain.ts';

@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
 import { json, runCli, testModelArgs } from '../helpers/cli.ts';
-import { loadTutorial } from '../../electron/reflection/trajectory.ts';
+import { loadTutorial } from '../../electron/scoring/trajectory.ts';
 import { boundWords } from '../../electron/reflection/reflector.ts';
 
 const tmp = () => mkdtempSync(path.join(tmpdir(), 'gp-refl-'));

@@ -22,7 +22,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GamepilotCore, type CoreDeps } from '../../electron/api/core.ts';
 import { JsonFileSettingsStore, MemorySecretStore } from '../../electron/api/settings-store.ts';
 import { RunStore } from '../../electron/store/run-store.ts';
-import { DEFAULT_REFLECTION_SAMPLING, reflectionSample, loadTutorial } from '../../electron/reflection/trajectory.ts';
+import { DEFAULT_REFLECTION_SAMPLING, reflectionSample } from '../../electron/reflection/sampling.ts';
+import { loadTutorial } from '../../electron/scoring/trajectory.ts';
 import { createWindowManager } from '../../native/index.ts';
 import { FakeOpenAI } from '../helpers/fake-openai.ts';
 

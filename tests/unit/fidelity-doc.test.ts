@@ -15,7 +15,7 @@ import {
   frameTokens,
   REFLECTION_TEXT_TOKENS,
   reflectionSample,
-} from '../../electron/reflection/trajectory.ts';
+} from '../../electron/reflection/sampling.ts';
 import { MAX_VIDEO_BYTES } from '../../electron/reflection/video-part.ts';
 import { TUTORIALS_DIR, tutorialFolder } from '../../electron/store/tutorials.ts';
 import { cellName } from '../../games/tictactoe/rules.ts';

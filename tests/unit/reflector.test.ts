@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI } from '../helpers/fake-openai.ts';
 import { boundWords, lessonLines, Reflector } from '../../electron/reflection/reflector.ts';
-import { frameTokens, reflectionSample, type Trajectory } from '../../electron/reflection/trajectory.ts';
+import { frameTokens, reflectionSample } from '../../electron/reflection/sampling.ts';
+import type { Trajectory } from '../../electron/scoring/trajectory.ts';
 import { g2048 } from '../../games/g2048/index.ts';
 
 let reply = '';

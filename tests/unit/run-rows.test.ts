@@ -16,7 +16,8 @@ import { RunStore, readRun } from '../../electron/store/run-store.ts';
 import { openRun } from '../../electron/store/run-library.ts';
 import { exportVideo } from '../../electron/recording/video.ts';
 import { readSession } from '../../electron/store/session-files.ts';
-import { DEFAULT_REFLECTION_SAMPLING, reflectionSample, runTrajectory } from '../../electron/reflection/trajectory.ts';
+import { DEFAULT_REFLECTION_SAMPLING, reflectionSample } from '../../electron/reflection/sampling.ts';
+import { runTrajectory } from '../../electron/scoring/trajectory.ts';
 import { readIdc } from '../../electron/reflection/idc-files.ts';
 
 const LATENCY = { locate: 1, capture: 1, encode: 1, model: 1, act: 1, total: 5 };
