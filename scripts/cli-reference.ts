@@ -1,15 +1,17 @@
-// Rewrites the README's command-line option reference from the commander declaration.
+// Rewrites the command-line option reference in docs/cli.md from the commander declaration
+// (tests/unit/cli.test.ts fails when the page and the declaration disagree).
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildProgram, type Actions } from '../electron/cli/program.ts';
 import { optionReference, withReference } from '../electron/cli/reference.ts';
 
-const README = path.resolve(import.meta.dirname, '..', 'README.md');
+const CLI_DOC = path.resolve(import.meta.dirname, '..', 'docs', 'cli.md');
+
 const program = buildProgram(new Proxy({} as Actions, { get: () => () => 0 }), () => {});
-const before = readFileSync(README, 'utf8');
+const before = readFileSync(CLI_DOC, 'utf8');
 const after = withReference(before, optionReference(program));
-if (after === before) console.log('README.md: the option reference is up to date');
+if (after === before) console.log('docs/cli.md: the option reference is up to date');
 else {
-  writeFileSync(README, after);
-  console.log('README.md: the option reference was rewritten');
+  writeFileSync(CLI_DOC, after);
+  console.log('docs/cli.md: the option reference was rewritten');
 }

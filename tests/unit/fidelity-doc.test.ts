@@ -23,7 +23,7 @@ import { ROOT } from '../helpers/cli.ts';
 import { sokobanTurn } from '../helpers/ingvp-turn.ts';
 
 const doc = readFileSync(path.join(ROOT, 'docs', 'fidelity.md'), 'utf8');
-const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const reflectionDoc = readFileSync(path.join(ROOT, 'docs', 'reflection.md'), 'utf8');
 /** "32 000" → 32000: the docs write thousands with a space. */
 const num = (s: string) => Number(s.replace(/\s/g, ''));
 const grab = (text: string, re: RegExp) => {
@@ -56,7 +56,7 @@ describe('docs/fidelity.md against the code', () => {
     const [, context, text] = grab(doc, /default ([\d ]+) tokens, ([\d ]+) of them kept for text/);
     expect(num(context!)).toBe(DEFAULT_REFLECTION_SAMPLING.contextTokens);
     expect(num(text!)).toBe(REFLECTION_TEXT_TOKENS);
-    const [, perFrame, side, frames] = grab(readme, /(\d+) tokens at (\d+) px,\s+so (\d+) frames/);
+    const [, perFrame, side, frames] = grab(reflectionDoc, /(\d+) tokens at (\d+) px,\s+so (\d+) frames/);
     expect(Number(side)).toBe(DEFAULT_REFLECTION_SAMPLING.maxSide);
     expect(frameTokens(Number(side))).toBe(Number(perFrame));
     expect(reflectionSample(DEFAULT_REFLECTION_SAMPLING).maxFrames).toBe(Number(frames));
