@@ -134,6 +134,7 @@ export class MemoryAgent extends VlmAgent {
       (text): Parsed<Review> => parseReview(text),
       this.settings.repairs,
       'memory-review-repair',
+      'memory-review',
     );
     let observation = '';
     let dropped = 0;
@@ -156,6 +157,7 @@ export class MemoryAgent extends VlmAgent {
       retrieved = await longTerm.retrieve(
         [observation, `${this.reviewReasoning}\n${this.plan}`, this.summary],
         ctx.signal,
+        ledger.calls,
       );
     } catch (err) {
       if (ctx.signal.aborted) return this.client.finish(ctx, ledger, { reasoning: '', actions: [], error: 'stopped' });
@@ -198,6 +200,7 @@ export class MemoryAgent extends VlmAgent {
             step: obs.step,
           },
           ctx.signal,
+          ledger.calls,
         );
         if (r.saved) mem.saved = { id: r.saved.id, text: r.saved.text };
         if (r.skipped) mem.skipped = r.skipped;

@@ -4,6 +4,7 @@
  * serves them, else lexically (BM25 candidates scored by word coverage). A failed embeddings
  * call switches the rest of the run to lexical retrieval and says so once.
  */
+import type { RoleCallRecord } from './model-endpoint.ts';
 import type { RetrievalKind } from '../domain.ts';
 import type { ModelClient } from './model-client.ts';
 import { describeCallError } from './model-call-error.ts';
@@ -58,7 +59,7 @@ export class LongTermMemory {
   }
 
   /** Embeds stored memories that have no vector of the current model yet (saved lexically, or under another model). */
-  private async prepare(signal: AbortSignal) {
+  private async prepare(signal: AbortSignal, calls?: RoleCallRecord[]) {
     if (this.ready || this.kind !== 'embedding') return;
     const model = this.settings.embeddingModel!;
     const missing = this.store.missingVectors(model);
@@ -66,6 +67,7 @@ export class LongTermMemory {
       const vectors = await this.embed(
         missing.map((m) => m.text),
         signal,
+        calls,
       );
       if (!vectors) return;
       this.store.setVectors(model, new Map(missing.map((m, i) => [m.id, vectors[i]!])));
@@ -74,14 +76,14 @@ export class LongTermMemory {
   }
 
   /** The best memories for the query parts (each searched on its own; a memory keeps its best similarity). */
-  async retrieve(parts: string[], signal: AbortSignal): Promise<Retrieved[]> {
+  async retrieve(parts: string[], signal: AbortSignal, calls?: RoleCallRecord[]): Promise<Retrieved[]> {
     const queries = parts.map((p) => p.trim()).filter(Boolean);
     // With an empty store the queries are still embedded: the run learns at its first step whether embeddings work.
     if (!queries.length) return [];
     const { topK, threshold } = this.settings;
-    await this.prepare(signal);
+    await this.prepare(signal, calls);
     if (this.kind === 'embedding') {
-      const vectors = await this.embed(queries, signal);
+      const vectors = await this.embed(queries, signal, calls);
       if (vectors) return this.store.searchVectors(vectors, topK, threshold);
     }
     return this.store.searchLexical(queries, topK, threshold);
@@ -92,10 +94,11 @@ export class LongTermMemory {
     text: string,
     origin: Pick<MemoryEntry, 'run' | 'episode' | 'step'>,
     signal: AbortSignal,
+    calls?: RoleCallRecord[],
   ): Promise<SaveOutcome> {
-    await this.prepare(signal);
+    await this.prepare(signal, calls);
     let vector: number[] | undefined;
-    if (this.kind === 'embedding') vector = (await this.embed([text], signal))?.[0];
+    if (this.kind === 'embedding') vector = (await this.embed([text], signal, calls))?.[0];
     const near = this.store.nearest(text, vector);
     if (near && near.similarity >= this.settings.dedupe)
       return { skipped: { text, similarity: near.similarity, duplicate_of: near.id } };
@@ -104,9 +107,9 @@ export class LongTermMemory {
   }
 
   /** Vectors for the texts, or undefined after switching to lexical retrieval because the endpoint failed. */
-  private async embed(texts: string[], signal: AbortSignal): Promise<number[][] | undefined> {
+  private async embed(texts: string[], signal: AbortSignal, calls?: RoleCallRecord[]): Promise<number[][] | undefined> {
     try {
-      return await this.client.embed(this.settings.embeddingModel!, texts, signal);
+      return await this.client.embed(this.settings.embeddingModel!, texts, signal, calls);
     } catch (err) {
       if (signal.aborted) throw err;
       this.kind = 'lexical';

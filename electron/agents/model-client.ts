@@ -1,15 +1,13 @@
 /**
- * What every model-driven agent shares: one OpenAI-compatible client under the harness's own
- * limits and retries (model-call.ts, guarded-fetch.ts), a streamed completion, the ask → parse →
- * repair loop, embeddings, and the accounting of a decision's calls (tokens, cost, time, compute).
+ * What every model-driven agent shares: its roles' callers (model-endpoint.ts: the endpoint,
+ * limits, retries and accounting of every call), the ask → parse → repair loop, embeddings, and
+ * the accounting of a decision's calls (tokens, cost, time, compute).
  */
-import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { costOf, priceFor, type Price } from './pricing.ts';
 import type { ComputeTime, DecideContext, Decision, TokenUsage } from './types.ts';
-import { callWithRetries, DEFAULT_RETRY, type ModelCallRecord } from './model-call.ts';
-import { ModelCallError, describeCallError } from './model-call-error.ts';
-import { guardedFetch, MAX_STREAM_LINE_BYTES } from './guarded-fetch.ts';
+import { describeCallError } from './model-call-error.ts';
+import { ModelCaller, type ModelRole, type RoleCallRecord } from './model-endpoint.ts';
 import { render } from './prompts.ts';
 
 export interface ModelClientSettings {
@@ -47,7 +45,7 @@ interface CallTiming {
 export class CallLedger {
   readonly usage: TokenUsage = { input: 0, output: 0 };
   readonly timing: CallTiming = { answers: [] };
-  readonly calls: ModelCallRecord[] = [];
+  readonly calls: RoleCallRecord[] = [];
   readonly raws: string[] = [];
   readonly parseErrors: string[] = [];
   attempts = 0;
@@ -67,31 +65,40 @@ export type AskOutcome<T> =
   | { ok: false; error: string; reasoning: string };
 
 export class ModelClient {
-  readonly openai: OpenAI;
+  private readonly callers = new Map<ModelRole, ModelCaller>();
   /** The last measured network round trip to the endpoint. */
   private rtt: { ms: number; at: number } | undefined;
 
-  constructor(readonly settings: ModelClientSettings) {
-    const s = settings;
-    this.openai = new OpenAI({
-      baseURL: s.baseURL ?? process.env.OPENAI_BASE_URL,
-      // Local servers (Ollama, vLLM, LM Studio) accept any key; the SDK insists on one.
-      apiKey: s.apiKey ?? process.env.OPENAI_API_KEY ?? 'no-key',
-      // Retries and time limits are ours (model-call.ts): the SDK's retry sleeps cannot be
-      // interrupted and its timeout ends at the headers. Its timeout stays as a backstop.
-      maxRetries: 0,
-      timeout: s.timeoutMs + 1000,
-      fetch: guardedFetch({
-        idleMs: s.idleTimeoutMs,
-        maxBytes: s.maxAnswerBytes,
-        maxLineBytes: Math.min(MAX_STREAM_LINE_BYTES, s.maxAnswerBytes),
-      }),
-      logLevel: 'off', // a broken stream is reported once, in the step, not dumped to stderr
-    });
-  }
+  constructor(readonly settings: ModelClientSettings) {}
 
   get model() {
     return this.settings.model;
+  }
+
+  /** The caller of one role (the player's limits; embeddings with their own model). */
+  caller(role: ModelRole, model = this.settings.model): ModelCaller {
+    let c = this.callers.get(role);
+    if (!c || c.model !== model) {
+      const s = this.settings;
+      c = new ModelCaller(
+        { model, ...(s.baseURL ? { baseURL: s.baseURL } : {}), ...(s.apiKey ? { apiKey: s.apiKey } : {}) },
+        role,
+        {
+          limits: {
+            timeoutMs: s.timeoutMs,
+            idleTimeoutMs: s.idleTimeoutMs,
+            maxAnswerBytes: s.maxAnswerBytes,
+            maxRetries: s.maxRetries,
+            retryAfterCapMs: s.retryAfterCapMs,
+            ...(s.maxTokens !== undefined && role !== 'embeddings' ? { maxTokens: s.maxTokens } : {}),
+          },
+          ...(s.price ? { price: s.price } : {}),
+          ...(s.temperature !== undefined ? { temperature: s.temperature } : {}),
+        },
+      );
+      this.callers.set(role, c);
+    }
+    return c;
   }
 
   /**
@@ -105,25 +112,34 @@ export class ModelClient {
     parse: (answer: string) => Parsed<T>,
     repairs: number,
     repairTemplate = 'repair',
+    role: ModelRole = 'player',
   ): Promise<AskOutcome<T>> {
+    const caller = this.caller(role);
     const convo = [...messages];
     let lastReasoning = '';
     for (let round = 0; round <= repairs; round++) {
       ledger.attempts++;
       let answer: string;
       const partial = { text: '' };
+      const before = ledger.calls.length;
+      const count = () => {
+        // What every attempt cost, failed ones included (what arrived of them: model-endpoint.ts).
+        for (const c of ledger.calls.slice(before)) {
+          ledger.usage.input += c.tokens?.input ?? 0;
+          ledger.usage.output += c.tokens?.output ?? 0;
+        }
+      };
       try {
-        answer = await callWithRetries((signal) => this.complete(convo, ctx, ledger, signal, partial), {
-          totalMs: this.settings.timeoutMs,
-          retry: {
-            ...DEFAULT_RETRY,
-            maxRetries: this.settings.maxRetries,
-            retryAfterCapMs: this.settings.retryAfterCapMs,
-          },
-          signal: ctx.signal,
-          calls: ledger.calls,
-        });
+        const r = await caller.chat(
+          { messages: convo },
+          { signal: ctx.signal, ...(ctx.onToken ? { onToken: ctx.onToken } : {}), partial, calls: ledger.calls },
+        );
+        answer = r.text;
+        count();
+        if (r.providerMs !== undefined) ledger.timing.providerMs = (ledger.timing.providerMs ?? 0) + r.providerMs;
+        ledger.timing.answers.push({ generationMs: r.generationMs, ttftMs: r.ttftMs });
       } catch (err) {
+        count();
         if (partial.text) ledger.raws.push(partial.text);
         return { ok: false, error: `model call failed: ${describeCallError(err)}`, reasoning: lastReasoning };
       }
@@ -154,49 +170,16 @@ export class ModelClient {
       parseErrors: ledger.parseErrors,
       calls: ledger.calls,
       usage: ledger.usage,
-      costUsd: costOf(ledger.usage, priceFor(this.settings.model, this.settings.price)),
+      costUsd: decisionCost(ledger, costOf(ledger.usage, priceFor(this.settings.model, this.settings.price))),
       modelMs,
       ...(compute ? { compute } : {}),
       attempts: ledger.attempts,
     };
   }
 
-  /**
-   * Embeddings of `inputs` from the endpoint's `/embeddings` (Ollama, vLLM, OpenAI), one
-   * request under the same limits and retries. Throws when the endpoint has none or fails.
-   */
-  async embed(
-    model: string,
-    inputs: string[],
-    signal: AbortSignal,
-    calls: ModelCallRecord[] = [],
-  ): Promise<number[][]> {
-    const res = await callWithRetries(
-      (s) => this.openai.embeddings.create({ model, input: inputs, encoding_format: 'float' }, { signal: s }),
-      {
-        totalMs: this.settings.timeoutMs,
-        retry: {
-          ...DEFAULT_RETRY,
-          maxRetries: this.settings.maxRetries,
-          retryAfterCapMs: this.settings.retryAfterCapMs,
-        },
-        signal,
-        calls,
-      },
-    );
-    const rows = [...(res.data ?? [])].sort((a, b) => a.index - b.index).map((d) => d.embedding);
-    if (rows.length !== inputs.length || rows.some((v) => !Array.isArray(v) || !v.length))
-      throw new ModelCallError(
-        `the embeddings answer has ${rows.length} vectors for ${inputs.length} inputs`,
-        'invalid-embeddings',
-      );
-    const dims = rows[0]!.length;
-    if (rows.some((v) => v.length !== dims || v.some((x) => !Number.isFinite(x))))
-      throw new ModelCallError(
-        'the embeddings answer has vectors of different sizes or non-numbers',
-        'invalid-embeddings',
-      );
-    return rows;
+  /** Embeddings of `inputs` from the endpoint's `/embeddings` (ModelCaller.embed); throws when it has none. */
+  embed(model: string, inputs: string[], signal: AbortSignal, calls: RoleCallRecord[] = []): Promise<number[][]> {
+    return this.caller('embeddings', model).embed(inputs, { signal, calls });
   }
 
   /** The provider's report; else, when asked (LCRT), the answers' generation time without the network's round trip. */
@@ -219,13 +202,14 @@ export class ModelClient {
    */
   private async roundTrip(signal: AbortSignal): Promise<number | undefined> {
     if (this.rtt && performance.now() - this.rtt.at < RTT_TTL_MS) return this.rtt.ms;
-    const url = `${this.openai.baseURL.replace(/\/+$/, '')}/models`;
+    const { openai } = this.caller('player');
+    const url = `${openai.baseURL.replace(/\/+$/, '')}/models`;
     let best: number | undefined;
     for (let i = 0; i < 3 && !signal.aborted; i++) {
       const t0 = performance.now();
       try {
         const res = await fetch(url, {
-          headers: { authorization: `Bearer ${this.openai.apiKey}` },
+          headers: { authorization: `Bearer ${openai.apiKey}` },
           signal: AbortSignal.any([signal, AbortSignal.timeout(5000)]),
         });
         const ms = performance.now() - t0;
@@ -238,85 +222,13 @@ export class ModelClient {
     if (best !== undefined) this.rtt = { ms: best, at: performance.now() };
     return best;
   }
-
-  /**
-   * One streamed completion; returns the answer text and adds token usage. The text so far is
-   * kept in `partial`, so a call that fails half-way still shows what came.
-   */
-  private async complete(
-    messages: ChatCompletionMessageParam[],
-    ctx: Pick<DecideContext, 'onToken'>,
-    ledger: CallLedger,
-    signal: AbortSignal,
-    partial: { text: string },
-  ): Promise<string> {
-    const { usage, timing } = ledger;
-    const sent = performance.now();
-    let firstTokenAt: number | null = null;
-    const stream = await this.openai.chat.completions.create(
-      {
-        model: this.settings.model,
-        messages,
-        stream: true,
-        stream_options: { include_usage: true },
-        ...(this.settings.temperature !== undefined ? { temperature: this.settings.temperature } : {}),
-        ...(this.settings.maxTokens !== undefined ? { max_tokens: this.settings.maxTokens } : {}),
-      },
-      { signal },
-    );
-    let text = '';
-    let sawUsage = false;
-    let chunks = 0;
-    partial.text = '';
-    try {
-      for await (const chunk of stream) {
-        chunks++;
-        const delta = chunk.choices?.[0]?.delta as
-          | { content?: string | null; reasoning_content?: string; reasoning?: string }
-          | undefined;
-        const thinking = delta?.reasoning_content ?? delta?.reasoning;
-        if ((thinking || delta?.content) && firstTokenAt === null) firstTokenAt = performance.now();
-        if (thinking) ctx.onToken?.(thinking, 'thinking');
-        if (delta?.content) {
-          text += delta.content;
-          partial.text = text;
-          ctx.onToken?.(delta.content, 'answer');
-        }
-        if (chunk.usage) {
-          usage.input += chunk.usage.prompt_tokens ?? 0;
-          usage.output += chunk.usage.completion_tokens ?? 0;
-          sawUsage = true;
-        }
-        const reported = providerSeconds(chunk);
-        if (reported !== undefined) timing.providerMs = (timing.providerMs ?? 0) + reported * 1000;
-      }
-    } catch (err) {
-      if (err instanceof SyntaxError) throw new ModelCallError(describeCallError(err), 'invalid-stream');
-      throw err;
-    }
-    if (signal.aborted) return text; // the caller throws the reason (stopped, or the time limit)
-    if (chunks === 0)
-      throw new ModelCallError(
-        'the server answered without any chat-completion data (is this an OpenAI-compatible endpoint?)',
-        'empty-stream',
-      );
-    if (!sawUsage) usage.output += Math.ceil(text.length / 4); // estimate when the server reports none
-    timing.answers.push({
-      generationMs: performance.now() - sent,
-      ttftMs: firstTokenAt === null ? null : firstTokenAt - sent,
-    });
-    return text;
-  }
 }
 
-/**
- * Compute time some providers report with the final chunk, in seconds: Groq's
- * `x_groq.usage.total_time`, or `usage.total_time` on servers that copy it.
- */
-function providerSeconds(chunk: unknown): number | undefined {
-  const c = chunk as { usage?: { total_time?: unknown }; x_groq?: { usage?: { total_time?: unknown } } };
-  const t = c.x_groq?.usage?.total_time ?? c.usage?.total_time;
-  return typeof t === 'number' && Number.isFinite(t) && t >= 0 ? t : undefined;
+/** The chat calls' cost plus what the decision's embeddings cost (priced by their own model). */
+function decisionCost(ledger: CallLedger, chat: number | null): number | null {
+  const embeddings = ledger.calls.filter((c) => c.role === 'embeddings' && c.cost_usd !== undefined);
+  if (!embeddings.length) return chat;
+  return (chat ?? 0) + embeddings.reduce((n, c) => n + c.cost_usd!, 0);
 }
 
 /** An answer as stored in a step: whole up to a bound, then cut with a note of what was left out. */

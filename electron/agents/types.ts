@@ -4,7 +4,7 @@ import type { ActionSpace, MemoryStepRecord } from '../domain.ts';
 import type { EncodedFrame } from '../capture/encode.ts';
 import type { FrameGeometry } from '../input/coordinates.ts';
 import type { GameDefinition, GameInstance, HitRect } from '../../games/types.ts';
-import type { ModelCallRecord } from './model-call.ts';
+import type { RoleCallRecord } from './model-endpoint.ts';
 import type { Profile } from '../profiles/schema.ts';
 
 export interface Observation {
@@ -91,7 +91,7 @@ export interface Decision {
   compute?: ComputeTime;
   attempts?: number;
   /** Every HTTP attempt of the model calls: status, error, Retry-After asked, wait before the next. */
-  calls?: ModelCallRecord[];
+  calls?: RoleCallRecord[];
   /** The memory agent's summary, retrieved and saved memories (steps.jsonl's `memory`). */
   memory?: MemoryStepRecord;
 }

@@ -15,6 +15,7 @@ import { render, loadTemplate, fill } from './prompts.ts';
 import type { Agent, DecideContext, Decision, Observation, PreviousStep } from './types.ts';
 import { describeCallError } from './model-call-error.ts';
 import { CallLedger, ModelClient, type ModelClientSettings } from './model-client.ts';
+import { ROLE_LIMITS } from './model-endpoint.ts';
 
 export { MAX_STORED_ANSWER_CHARS } from './model-client.ts';
 
@@ -41,12 +42,11 @@ export const DEFAULT_VLM: Omit<VlmSettings, 'model'> = {
   detail: 'auto',
   history: 2,
   repairs: 1,
-  timeoutMs: 120_000,
-  idleTimeoutMs: 30_000,
-  // About 70k streamed tokens at ~230 bytes of SSE per token: room for long thinking.
-  maxAnswerBytes: 16 * 1024 * 1024,
-  maxRetries: 3,
-  retryAfterCapMs: 20_000,
+  timeoutMs: ROLE_LIMITS.player.timeoutMs,
+  idleTimeoutMs: ROLE_LIMITS.player.idleTimeoutMs,
+  maxAnswerBytes: ROLE_LIMITS.player.maxAnswerBytes,
+  maxRetries: ROLE_LIMITS.player.maxRetries,
+  retryAfterCapMs: ROLE_LIMITS.player.retryAfterCapMs,
 };
 
 interface Turn {

@@ -3,7 +3,7 @@
  * where the stored key may go (only to the endpoint it was saved for), the connection test,
  * and the model settings a run is built with.
  */
-import OpenAI from 'openai';
+import { ModelCaller } from '../agents/model-endpoint.ts';
 import { PROVIDERS, type Results, type Settings } from './contract.ts';
 import type { SecretStore, SettingsStore } from './settings-store.ts';
 import { describeApiError, type VlmSettings } from '../agents/vlm.ts';
@@ -88,19 +88,22 @@ export class SettingsService {
    * Lists the models at a base URL. The stored API key goes only to the saved base URL: a
    * request for another URL (explicit, or a provider's preset) sends the key it brings, or none.
    */
-  async testConnection(patch: Partial<Settings>, givenKey?: string): Promise<Results['testConnection']> {
+  async testConnection(
+    patch: Partial<Settings>,
+    givenKey?: string,
+    signal?: AbortSignal,
+  ): Promise<Results['testConnection']> {
     const t0 = performance.now();
     const s = { ...this.current, ...patch };
     const baseURL = effectiveBaseURL(s, patch);
     const apiKey = givenKey || (sameEndpoint(baseURL, baseURLOf(this.current)) ? this.secrets.getApiKey() : undefined);
     try {
       if (!baseURL) throw new Error('no base URL: pick a provider or enter a base URL');
-      const client = new OpenAI({ baseURL, apiKey: apiKey || 'no-key', maxRetries: 0, timeout: 10_000 });
-      const models: string[] = [];
-      for await (const m of client.models.list()) {
-        models.push(m.id);
-        if (models.length >= 200) break;
-      }
+      const caller = new ModelCaller(
+        { model: s.model || '', baseURL, ...(apiKey ? { apiKey } : {}) },
+        'test-connection',
+      );
+      const models = await caller.listModels(signal ? { signal } : {});
       const known = !s.model || models.length === 0 || models.includes(s.model);
       return {
         ok: true,

@@ -5,8 +5,8 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type OpenAI from 'openai';
-import type { ChatCompletion, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type { ChatResult, ModelCaller } from '../agents/model-endpoint.ts';
 import { loadSharp } from '../util/sharp.ts';
 import { textPattern, type TextPattern } from '../util/text-pattern.ts';
 
@@ -96,13 +96,14 @@ function textFiles(abs: string): string[] {
     .filter((f) => /\.(json|jsonl|txt|md)$/.test(f) && statSync(f).isFile());
 }
 
+/** Explores `root` with the `idc-explorer` caller; a stop ends the call under way at once. */
 export async function explore(
-  client: OpenAI,
-  model: string,
+  caller: ModelCaller,
   root: string,
   system: string,
   notebook: string,
   maxTurns = 16,
+  signal?: AbortSignal,
 ): Promise<ExploreResult> {
   const messages: ChatCompletionMessageParam[] = [
     { role: 'system', content: system },
@@ -110,18 +111,18 @@ export async function explore(
   ];
   const out: ExploreResult = { diagnosis: '', notebook, toolCalls: [], tokens: { input: 0, output: 0 } };
   for (let turn = 0; turn < maxTurns; turn++) {
-    let r: ChatCompletion;
+    let r: ChatResult;
     try {
-      r = await client.chat.completions.create({ model, messages, tools: TOOLS, tool_choice: 'auto' });
+      r = await caller.chat({ messages, tools: TOOLS }, signal ? { signal } : {});
     } catch (err) {
       const status = (err as { status?: number }).status;
       if (status === 400 || status === 404 || status === 422)
         throw new NoToolCallingError(`the model endpoint refused tool calling (HTTP ${status})`);
       throw err;
     }
-    out.tokens.input += r.usage?.prompt_tokens ?? 0;
-    out.tokens.output += r.usage?.completion_tokens ?? 0;
-    const msg = r.choices[0]?.message;
+    out.tokens.input += r.usage.input;
+    out.tokens.output += r.usage.output;
+    const msg = r.message;
     const calls = msg?.tool_calls ?? [];
     if (!calls.length) {
       if (turn === 0) throw new NoToolCallingError('the model answered without using any tool');

@@ -10,7 +10,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 import path from 'node:path';
-import OpenAI from 'openai';
+import { callerFor, type ModelCaller, type RoleCallRecord } from '../agents/model-endpoint.ts';
 import type { WindowManager } from '../../native/types.ts';
 import { getGame } from '../../games/index.ts';
 import { variantOf, type GameDefinition } from '../../games/types.ts';
@@ -74,6 +74,8 @@ export interface IdcRound {
   /** Why no reflection followed this round (a rollback: the next round replays the best skill first). */
   note?: string;
   diagnosis?: string;
+  /** Why the reflector explored without tools (the endpoint refused them, or the model used none). */
+  reflector_note?: string;
   reflector_mode?: 'tools' | 'staged (no tool calling)';
   tool_calls?: number;
   judge?: { tries: number; accepted: boolean; reasons: string[] };
@@ -133,22 +135,25 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
   const dir = path.resolve(o.outDir, `${stamp}-idc-${def.id}`);
   mkdirSync(dir, { recursive: true });
-  const client = new OpenAI({
-    baseURL: o.reflector.baseURL ?? process.env.OPENAI_BASE_URL,
-    apiKey: o.reflector.apiKey ?? process.env.OPENAI_API_KEY ?? 'no-key',
-    maxRetries: 3,
-    timeout: 180_000,
-  });
-  const ask = async (system: string, user: string) =>
+  // Every reflector call of the IDC (explorer, proposal, judge) ends on stop and is kept in model-calls.jsonl.
+  const onCall = (rec: RoleCallRecord) =>
+    appendFileSync(path.join(dir, 'model-calls.jsonl'), `${JSON.stringify(rec)}\n`);
+  const reflector = { ...o.reflector, onCall };
+  const proposer = callerFor(reflector, 'reflector');
+  const judge = callerFor(reflector, 'idc-judge');
+  const explorer = callerFor(reflector, 'idc-explorer');
+  const ask = async (caller: ModelCaller, system: string, user: string) =>
     (
-      await client.chat.completions.create({
-        model: o.reflector.model,
-        messages: [
-          { role: 'system', content: system },
-          { role: 'user', content: user },
-        ],
-      })
-    ).choices[0]?.message?.content ?? '';
+      await caller.chat(
+        {
+          messages: [
+            { role: 'system', content: system },
+            { role: 'user', content: user },
+          ],
+        },
+        o.signal ? { signal: o.signal } : {},
+      )
+    ).text;
   const open = (game: GameDefinition) => BuiltinTarget.open(game, wm, o.launch ? { launch: o.launch } : {});
   let target = await open(def);
   const rounds: IdcRound[] = [];
@@ -232,8 +237,7 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
         const summary = `${played.scores.length} episode(s), scores ${played.scores.join(', ')}, mean ${round.mean}. Files: run.json, steps.jsonl, frames/.`;
         try {
           const ex = await explore(
-            client,
-            o.reflector.model,
+            explorer,
             played.dir,
             render('idc-explore', {
               game_title: def.title,
@@ -243,6 +247,8 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
               summary,
             }),
             notebook,
+            undefined,
+            o.signal,
           );
           round.diagnosis = ex.diagnosis;
           round.reflector_mode = 'tools';
@@ -251,20 +257,20 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
         } catch (err) {
           if (!(err instanceof NoToolCallingError)) throw err;
           o.log(`reflector: ${err.message}; using a staged reflection without tools`);
-          const staged = await new Reflector({
-            ...o.reflector,
-            maxWords: o.maxWords,
-            timeoutMs: 180_000,
-            maxRetries: 3,
-          }).reflect('self-f', def, {
-            failure: await runTrajectory(played.dir, reflectionSample(DEFAULT_REFLECTION_SAMPLING), 0),
-          });
+          round.reflector_note = err.message;
+          const staged = await new Reflector({ ...reflector, maxWords: o.maxWords }).reflect(
+            'self-f',
+            def,
+            { failure: await runTrajectory(played.dir, reflectionSample(DEFAULT_REFLECTION_SAMPLING), 0) },
+            o.signal,
+          );
           round.diagnosis = staged.diagnosis || staged.text;
           round.reflector_mode = 'staged (no tool calling)';
         }
         // 2. Propose a skill, 3. have it judged independently (up to judgeTries), 4. finalise.
         let candidate = skillSection(
           await ask(
+            proposer,
             render('reflect-system', { game_title: def.title, rules: def.rules }),
             render('idc-propose', {
               game_title: def.title,
@@ -280,6 +286,7 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
         for (let t = 0; t < o.judgeTries && candidate; t++) {
           const verdict = judgement(
             await ask(
+              judge,
               'You are a strict, independent judge of game-playing skills.',
               render('idc-judge', { game_title: def.title, diagnosis: round.diagnosis || '(none)', skill: candidate }),
             ),
@@ -298,7 +305,7 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
               max_words: o.maxWords,
             });
             candidate = skillSection(
-              await ask(render('reflect-system', { game_title: def.title, rules: def.rules }), revise),
+              await ask(proposer, render('reflect-system', { game_title: def.title, rules: def.rules }), revise),
               o.maxWords,
             );
           }

@@ -4,12 +4,11 @@
  * learn from the tutorial in its light), or another model does the same (other). Lessons are
  * bounded and kept with their provenance; a reflector that returns nothing changes nothing.
  */
-import OpenAI from 'openai';
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { GameDefinition } from '../../games/types.ts';
 import { render } from '../agents/prompts.ts';
-import { costOf, priceFor } from '../agents/pricing.ts';
-import { describeApiError } from '../agents/vlm.ts';
+import { describeCallError as describeApiError } from '../agents/model-call-error.ts';
+import { callerFor, type ModelCaller, type RoleEndpoint } from '../agents/model-endpoint.ts';
 import type { Trajectory } from '../scoring/trajectory.ts';
 import type { ReflectionMode, ReflectVideo } from '../domain.ts';
 import type { Lesson, LessonInput } from '../session/reflection-records.ts';
@@ -39,13 +38,10 @@ export function reflectorModelFor(mode: ReflectionMode, playerModel: string, ref
   return playerModel;
 }
 
-export interface ReflectorSettings {
-  model: string;
-  baseURL?: string;
-  apiKey?: string;
+export interface ReflectorSettings extends RoleEndpoint {
   maxWords: number;
-  timeoutMs: number;
-  maxRetries: number;
+  /** Default: the reflector role's (model-endpoint.ts). */
+  maxRetries?: number;
   /** Native video input (video-part.ts); default off: frames. */
   video?: ReflectVideo;
 }
@@ -92,14 +88,13 @@ function section(raw: string, name: string): string {
 }
 
 export class Reflector {
-  private client: OpenAI;
+  private readonly caller: ModelCaller;
+  /** The stop of the reflection under way: ends its call and any retry wait at once. */
+  private signal: AbortSignal | undefined;
 
   constructor(private readonly s: ReflectorSettings) {
-    this.client = new OpenAI({
-      baseURL: s.baseURL ?? process.env.OPENAI_BASE_URL,
-      apiKey: s.apiKey ?? process.env.OPENAI_API_KEY ?? 'no-key',
-      maxRetries: s.maxRetries,
-      timeout: s.timeoutMs,
+    this.caller = callerFor(s, 'reflector', {
+      limits: s.maxRetries !== undefined ? { maxRetries: s.maxRetries } : {},
     });
   }
 
@@ -107,7 +102,10 @@ export class Reflector {
     mode: ReflectionMode,
     game: GameDefinition | undefined,
     inputs: { failure?: Trajectory; tutorial?: Trajectory },
+    signal?: AbortSignal,
   ): Promise<Lesson> {
+    this.signal = signal;
+    const before = { ...this.caller.totals.tokens, cost: this.caller.totals.cost_usd };
     const tokens = { input: 0, output: 0 };
     const lesson: Lesson = {
       text: '',
@@ -134,7 +132,6 @@ export class Reflector {
         system,
         render('reflect-failure', { notes: inputs.failure!.notes, max_words: this.s.maxWords }),
         inputs.failure!,
-        tokens,
       );
       raw = asked.text;
       lesson.provenance.failure = asked.input;
@@ -147,7 +144,7 @@ export class Reflector {
             max_words: this.s.maxWords,
           })
         : render('reflect-tutorial', { notes: inputs.tutorial!.notes, max_words: this.s.maxWords });
-      const asked = await this.ask(system, prompt, inputs.tutorial!, tokens);
+      const asked = await this.ask(system, prompt, inputs.tutorial!);
       raw = asked.text;
       lesson.provenance.tutorial = asked.input;
     }
@@ -157,7 +154,10 @@ export class Reflector {
     lesson.text = bounded.text;
     if (!lesson.text) lesson.note = 'the reflector returned no lessons; the previous experience is kept';
     else if (bounded.cut) lesson.note = `lessons cut to ${this.s.maxWords} words`;
-    lesson.cost_usd = costOf(tokens, priceFor(this.s.model));
+    const spent = this.caller.totals;
+    tokens.input = spent.tokens.input - before.input;
+    tokens.output = spent.tokens.output - before.output;
+    lesson.cost_usd = spent.cost_usd === null ? null : spent.cost_usd - (before.cost ?? 0);
     return lesson;
   }
 
@@ -165,12 +165,7 @@ export class Reflector {
    * One reflection call on a trajectory, as a video where asked (video-part.ts) or as frames;
    * in mode auto a video that cannot be made or that the provider refuses goes as frames, noted.
    */
-  private async ask(
-    system: string,
-    text: string,
-    t: Trajectory,
-    tokens: { input: number; output: number },
-  ): Promise<{ text: string; input: LessonInput }> {
+  private async ask(system: string, text: string, t: Trajectory): Promise<{ text: string; input: LessonInput }> {
     const input: LessonInput = { source: t.source, frames: t.frames.map((f) => f.at) };
     const mode = this.s.video ?? 'off';
     if (mode !== 'off') {
@@ -186,7 +181,7 @@ export class Reflector {
         const part = { type: 'video_url', video_url: { url: video.dataUrl } } as unknown as ChatCompletionContentPart;
         const timing = `The video shows ${video.frames} frames of play, at t = ${input.frames.join(', ')} s.`;
         try {
-          const answer = await this.call(system, [{ type: 'text', text: `${text}\n\n${timing}` }, part], tokens);
+          const answer = await this.call(system, [{ type: 'text', text: `${text}\n\n${timing}` }, part]);
           return { text: answer, input: { ...input, input: 'video', video_bytes: video.bytes } };
         } catch (err) {
           if (mode === 'on' || !isInputRefusal(err))
@@ -202,24 +197,18 @@ export class Reflector {
         { type: 'image_url', image_url: { url: f.dataUrl, detail: 'low' } },
       );
     try {
-      return { text: await this.call(system, content, tokens), input: { ...input, input: 'frames' } };
+      return { text: await this.call(system, content), input: { ...input, input: 'frames' } };
     } catch (err) {
       throw new Error(`reflection call failed: ${describeApiError(err)}`);
     }
   }
 
-  private async call(
-    system: string,
-    content: ChatCompletionContentPart[],
-    tokens: { input: number; output: number },
-  ): Promise<string> {
+  private async call(system: string, content: ChatCompletionContentPart[]): Promise<string> {
     const messages: ChatCompletionMessageParam[] = [
       { role: 'system', content: system },
       { role: 'user', content },
     ];
-    const r = await this.client.chat.completions.create({ model: this.s.model, messages });
-    tokens.input += r.usage?.prompt_tokens ?? 0;
-    tokens.output += r.usage?.completion_tokens ?? 0;
-    return r.choices[0]?.message?.content ?? '';
+    const r = await this.caller.chat({ messages }, this.signal ? { signal: this.signal } : {});
+    return r.text;
   }
 }

@@ -105,10 +105,15 @@ export class ReflectAndRetry {
     try {
       const needsFailure = this.opts.mode !== 'self-t';
       const failure = needsFailure ? await runTrajectory(session.store.dir, this.opts.sample, e.episode) : undefined;
-      const lesson = await this.reflector.reflect(this.opts.mode, this.game, {
-        ...(failure ? { failure } : {}),
-        ...(this.tutorial ? { tutorial: this.tutorial } : {}),
-      });
+      const lesson = await this.reflector.reflect(
+        this.opts.mode,
+        this.game,
+        {
+          ...(failure ? { failure } : {}),
+          ...(this.tutorial ? { tutorial: this.tutorial } : {}),
+        },
+        session.stopSignal,
+      );
       rec.lesson = lesson;
       if (lesson.text) {
         this.agent.setExperience(lesson.text);

@@ -79,10 +79,9 @@ export async function attachReflection(
       successScore: req.successScore,
       sample,
       reflector: {
-        timeoutMs: 180_000,
-        maxRetries: 3,
         ...req.reflector,
         model: reflectorModelFor(mode, vlm.model, req.reflector.model),
+        onCall: (rec) => session.store.recordModelCall(rec),
       },
     },
     vlm,

@@ -88,7 +88,7 @@ export async function extractMilestones(
   const frames = trajectory.frames;
   const chunks: SampledFrame[][] = [];
   for (let i = 0; i < frames.length; i += opts.chunkFrames) chunks.push(frames.slice(i, i + opts.chunkFrames));
-  const asker = new JsonAsker(model);
+  const asker = new JsonAsker(model, 'milestone-extract');
   const out: Extraction = {
     source: path.resolve(source),
     milestones: [],

@@ -4,21 +4,15 @@
  * be used is recorded and asked again once, then given up. Every request is counted, so a
  * caller can hold a budget of calls; the SDK's own retries are off for the same reason.
  */
-import OpenAI from 'openai';
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { z } from 'zod';
 import { findJsonSpan, parseJsonLenient } from '../actions/json-extract.ts';
-import { guardedFetch, MAX_STREAM_LINE_BYTES } from '../agents/guarded-fetch.ts';
 import { describeCallError } from '../agents/model-call-error.ts';
-import { costOf, priceFor } from '../agents/pricing.ts';
+import { callerFor, type ModelCaller, type ModelRole, type RoleEndpoint } from '../agents/model-endpoint.ts';
 import { render } from '../agents/prompts.ts';
 
-export interface JudgeModel {
-  model: string;
-  baseURL?: string | undefined;
-  apiKey?: string | undefined;
-  timeoutMs?: number;
-}
+/** The judge's (or extractor's) endpoint. */
+export type JudgeModel = RoleEndpoint;
 
 /** One request as run.json keeps it. */
 export interface AskRecord {
@@ -31,31 +25,28 @@ export interface AskRecord {
   answer?: string;
 }
 
-export interface AskTotals {
-  calls: number;
-  tokens: { input: number; output: number };
-  cost_usd: number | null;
-}
+export type { CallTotals as AskTotals } from '../agents/model-endpoint.ts';
 
 export type AskResult<T> = { ok: true; value: T } | { ok: false; error: string; retried: boolean };
 
 const MAX_KEPT_ANSWER = 2000;
 
 export class JsonAsker {
-  private readonly client: OpenAI;
-  readonly totals: AskTotals = { calls: 0, tokens: { input: 0, output: 0 }, cost_usd: null };
+  private readonly caller: ModelCaller;
+  private requests = 0;
   readonly log: AskRecord[] = [];
 
-  constructor(readonly settings: JudgeModel) {
-    const timeout = settings.timeoutMs ?? 120_000;
-    this.client = new OpenAI({
-      baseURL: settings.baseURL ?? process.env.OPENAI_BASE_URL,
-      apiKey: settings.apiKey ?? process.env.OPENAI_API_KEY ?? 'no-key',
-      maxRetries: 0,
-      timeout,
-      logLevel: 'off',
-      fetch: guardedFetch({ idleMs: timeout, maxBytes: 4 * 1024 * 1024, maxLineBytes: MAX_STREAM_LINE_BYTES }),
-    });
+  /** Retries are off: every request counts against the caller's budget of calls. */
+  constructor(
+    readonly settings: JudgeModel,
+    role: Extract<ModelRole, 'milestone-judge' | 'milestone-extract' | 'idc-judge'>,
+  ) {
+    this.caller = callerFor(settings, role, { limits: { maxRetries: 0 } });
+  }
+
+  /** Calls, tokens and cost so far. */
+  get totals() {
+    return this.caller.totals;
   }
 
   /**
@@ -91,21 +82,13 @@ export class JsonAsker {
     messages: ChatCompletionMessageParam[],
     signal?: AbortSignal,
   ): Promise<{ ok: true; text: string } | { ok: false; error: string }> {
-    const call = ++this.totals.calls;
+    const call = ++this.requests;
     const started = performance.now();
     const ms = () => Math.round(performance.now() - started);
     try {
-      const res = await this.client.chat.completions.create(
-        { model: this.settings.model, messages, temperature: 0 },
-        signal ? { signal } : {},
-      );
-      const tokens = { input: res.usage?.prompt_tokens ?? 0, output: res.usage?.completion_tokens ?? 0 };
-      this.totals.tokens.input += tokens.input;
-      this.totals.tokens.output += tokens.output;
-      const cost = costOf(tokens, priceFor(this.settings.model));
-      if (cost !== null) this.totals.cost_usd = (this.totals.cost_usd ?? 0) + cost;
-      this.log.push({ call, ms: ms(), ok: true, tokens });
-      return { ok: true, text: res.choices[0]?.message?.content ?? '' };
+      const res = await this.caller.chat({ messages, temperature: 0 }, signal ? { signal } : {});
+      this.log.push({ call, ms: ms(), ok: true, tokens: res.usage });
+      return { ok: true, text: res.text };
     } catch (err) {
       const error = `the call failed: ${describeCallError(err)}`;
       this.log.push({ call, ms: ms(), ok: false, error });

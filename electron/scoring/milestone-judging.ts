@@ -109,7 +109,7 @@ export class MilestoneJudging {
   ) {
     if (profile.scoring.kind !== 'milestones') throw new Error(`the profile "${profile.id}" is not milestone-scored`);
     this.spec = profile.scoring;
-    this.asker = new JsonAsker(model);
+    this.asker = new JsonAsker(model, 'milestone-judge');
   }
 
   get calls(): number {

@@ -5,7 +5,8 @@
  * with `reader: ocr`, OCR of the profile's region (scoring/ocr.ts) — no model, free, the same
  * number for the same pixels. Each reading is logged with its step, whose frame it read.
  */
-import OpenAI from 'openai';
+import { describeCallError } from '../agents/model-call-error.ts';
+import { callerFor, type ModelCaller, type RoleEndpoint } from '../agents/model-endpoint.ts';
 import { z } from 'zod';
 import { render } from '../agents/prompts.ts';
 import type { EncodedFrame } from '../capture/encode.ts';
@@ -13,12 +14,8 @@ import type { Profile, ScreenScoring } from '../profiles/schema.ts';
 import { combineReadings, normalise, round2, type ScreenReading } from './normalise.ts';
 import { RegionOcr } from './ocr.ts';
 
-export interface ReaderModel {
-  model: string;
-  baseURL?: string | undefined;
-  apiKey?: string | undefined;
-  timeoutMs?: number;
-}
+/** The screen reader's endpoint. */
+export type ReaderModel = RoleEndpoint;
 
 const AnswerSchema = z.strictObject({
   value: z.number().finite().nullable(),
@@ -65,7 +62,7 @@ export interface ReadingLog {
 }
 
 export class ScreenScoreReader {
-  private readonly client: OpenAI | undefined;
+  private readonly caller: ModelCaller | undefined;
   private readonly ocr: RegionOcr | undefined;
   private readings: ScreenReading[] = [];
   /** Every reading of this episode, for the run's record. */
@@ -75,20 +72,14 @@ export class ScreenScoreReader {
   constructor(
     private readonly profile: Profile,
     private readonly spec: ScreenScoring,
-    private readonly model?: ReaderModel,
+    model?: ReaderModel,
   ) {
     if (spec.reader === 'ocr') {
       this.ocr = new RegionOcr();
       return;
     }
     if (!model) throw new Error(`the profile "${profile.id}" reads its score with a model, and none was given`);
-    this.client = new OpenAI({
-      baseURL: model.baseURL ?? process.env.OPENAI_BASE_URL,
-      apiKey: model.apiKey ?? process.env.OPENAI_API_KEY ?? 'no-key',
-      maxRetries: 1,
-      timeout: model.timeoutMs ?? 60_000,
-      logLevel: 'off',
-    });
+    this.caller = callerFor(model, 'screen-reader');
   }
 
   get reader(): 'model' | 'ocr' {
@@ -114,9 +105,8 @@ export class ScreenScoreReader {
   async read(frame: EncodedFrame, step: number, signal?: AbortSignal): Promise<ScreenReading | null> {
     if (this.ocr) return this.readByOcr(this.ocr, frame, step, signal);
     try {
-      const res = await this.client!.chat.completions.create(
+      const res = await this.caller!.chat(
         {
-          model: this.model!.model,
           messages: [
             {
               role: 'user',
@@ -133,7 +123,7 @@ export class ScreenScoreReader {
         },
         signal ? { signal } : {},
       );
-      const parsed = parseReading(res.choices[0]?.message?.content ?? '');
+      const parsed = parseReading(res.text);
       if (!parsed.ok) {
         this.log.push({ step, reading: null, reader: 'model', error: parsed.error });
         return null;
@@ -146,7 +136,7 @@ export class ScreenScoreReader {
         step,
         reading: null,
         reader: 'model',
-        error: `screen reading failed: ${(err as Error).message}`,
+        error: `screen reading failed: ${describeCallError(err)}`,
       });
       return null;
     }

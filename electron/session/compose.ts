@@ -12,6 +12,7 @@ import { RandomAgent, SolverAgent } from '../agents/baselines.ts';
 import { VlmAgent, type VlmSettings } from '../agents/vlm.ts';
 import { MemoryAgent, type MemoryAgentSettings } from '../agents/memory-agent.ts';
 import { memoryFile } from '../agents/memory-store.ts';
+import { resolveEndpoint } from '../agents/model-endpoint.ts';
 import { RunStore, type RunJob, type RunWorker } from '../store/run-store.ts';
 import { BuiltinTarget, WindowTarget, type Target, type ViewLauncher } from './targets.ts';
 import { Session, type SessionConfig } from './session.ts';
@@ -108,10 +109,15 @@ export interface JudgeOptions {
   everySteps?: number;
 }
 
+/** The run's model: the one given, else the environment's (model-endpoint.ts). */
+function runModel(opts: Pick<RunOptions, 'vlm'>): string | undefined {
+  return resolveEndpoint({ ...(opts.vlm?.model ? { model: opts.vlm.model } : {}) }).model;
+}
+
 export function makeAgent(opts: Pick<RunOptions, 'agent' | 'seed' | 'vlm' | 'memory'>): Agent {
   if (opts.agent === 'random') return new RandomAgent(opts.seed);
   if (opts.agent === 'solver') return new SolverAgent();
-  const model = opts.vlm?.model ?? process.env.GAMEPILOT_MODEL;
+  const model = runModel(opts);
   if (!model)
     throw new CodedError('bad-input', `the ${opts.agent} agent needs a model: give its name (or set GAMEPILOT_MODEL)`);
   if (opts.agent === 'memory') {
@@ -258,7 +264,7 @@ export function wireSession(
       ...(target instanceof WindowTarget ? { window_id: target.id } : {}),
     },
     agent: agent.name,
-    model: isModelAgent(opts.agent) ? (opts.vlm?.model ?? process.env.GAMEPILOT_MODEL ?? null) : null,
+    model: isModelAgent(opts.agent) ? (runModel(opts) ?? null) : null,
     action_space: opts.space,
     config: {
       episodes,
@@ -304,7 +310,7 @@ export function wireSession(
     minFreeMb,
   };
   const world = target.game ? undefined : windowWorld(target, opts.pauseKey ?? profilePauseKey(profile), profile);
-  const scorer = target.game || !profile ? undefined : screenScorer(profile, opts, notices);
+  const scorer = target.game || !profile ? undefined : screenScorer(profile, opts, notices, store);
   if (judge) store.update({ config: { ...store.meta.config, judge: judge.record } });
   const session = new Session(
     {
@@ -331,12 +337,17 @@ export function wireSession(
   }
 
   if (profile && judge)
-    attachLiveJudge(session, profile, judge.model, {
-      ...DEFAULT_JUDGING,
-      everySteps: judge.record.every_steps,
-      budget: judge.record.budget ?? undefined,
-      episodes,
-    });
+    attachLiveJudge(
+      session,
+      profile,
+      { ...judge.model, onCall: (rec) => store.recordModelCall(rec) },
+      {
+        ...DEFAULT_JUDGING,
+        everySteps: judge.record.every_steps,
+        budget: judge.record.budget ?? undefined,
+        episodes,
+      },
+    );
   return { session, store, profile: entry, notices };
 }
 
@@ -351,7 +362,7 @@ function profileAgent(opts: RunOptions, given: Agent, profile: Profile | undefin
 /** The live judge of a milestone-scored profile: its model (the run's, unless one is given), budget and pace. */
 function judgeSettings(p: Profile, opts: RunOptions, notices: string[]) {
   if (p.scoring.kind !== 'milestones' || opts.judge?.live === false) return undefined;
-  const model = opts.judge?.model ?? opts.vlm?.model ?? process.env.GAMEPILOT_MODEL;
+  const model = opts.judge?.model ?? runModel(opts);
   if (!model) {
     notices.push(
       `the profile "${p.id}" scores by milestones, judged by a model; no model is set, so episodes score null (give a judge model)`,
@@ -402,10 +413,10 @@ function profilePauseKey(p: Profile | undefined): string | undefined {
 }
 
 /** The screen reader of a profile that scores off the screen; it asks the run's model (none: no score, and a notice). */
-function screenScorer(p: Profile, opts: RunOptions, notices: string[]): ScreenScoreReader | undefined {
+function screenScorer(p: Profile, opts: RunOptions, notices: string[], store: RunStore): ScreenScoreReader | undefined {
   if (p.scoring.kind !== 'screen') return undefined;
   if (p.scoring.reader === 'ocr') return new ScreenScoreReader(p, p.scoring);
-  const model = opts.vlm?.model ?? process.env.GAMEPILOT_MODEL;
+  const model = runModel(opts);
   if (!model) {
     notices.push(
       `the profile "${p.id}" scores by reading the screen with a model; no model is set, so episodes score null`,
@@ -416,6 +427,7 @@ function screenScorer(p: Profile, opts: RunOptions, notices: string[]): ScreenSc
     model,
     ...(opts.vlm?.baseURL ? { baseURL: opts.vlm.baseURL } : {}),
     ...(opts.vlm?.apiKey ? { apiKey: opts.vlm.apiKey } : {}),
+    onCall: (rec) => store.recordModelCall(rec),
   });
 }
 

@@ -347,6 +347,11 @@ export class Session extends EventEmitter<SessionEvents> {
     return this.deps.agent;
   }
 
+  /** Aborted by stop(): work beside the loop (reflection between episodes) ends with it. */
+  get stopSignal(): AbortSignal {
+    return this.abort.signal;
+  }
+
   /**
    * Stops at once: aborts the model call and any wait, and right away (not after an in-flight
    * call returns) thaws a frozen world and releases held input. The run's end does it again.
@@ -906,6 +911,9 @@ export class Session extends EventEmitter<SessionEvents> {
           }
         : { score: null }),
     };
+    // Before the step line: appending it writes run.json, with these calls' sums in it.
+    for (const call of decision.calls ?? [])
+      this.deps.store.recordModelCall(call, { episode: rec.episode, step: rec.step });
     this.deps.store.appendStep(rec);
     this.emit('step', { ...rec, actionsText: actions.map(describeAction) });
     const terminal = actions.find(isTerminal);

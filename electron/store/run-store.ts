@@ -113,6 +113,27 @@ export interface RunMeta {
   worker?: RunWorker;
   /** What the store wrote into the run folder (frames, steps.jsonl, run.json, reflections.jsonl), in bytes. */
   bytes_written?: number;
+  /** Every role's model calls summed (model-calls.jsonl holds each attempt); absent in older runs. */
+  model_usage?: Record<string, RoleUsage>;
+}
+
+/** One role's calls in run.json's `model_usage`. */
+export interface RoleUsage {
+  calls: number;
+  failed: number;
+  tokens_in: number;
+  tokens_out: number;
+  /** Some token counts were estimated from the text (the server reported none). */
+  estimated?: true;
+  cost_usd: number | null;
+}
+
+/** One attempt of a model call as model-calls.jsonl keeps it (agents/model-endpoint.ts writes it). */
+export interface ModelCallLine {
+  role: string;
+  ok: boolean;
+  tokens?: { input: number; output: number; estimated?: true };
+  cost_usd?: number;
 }
 
 /** run.json's `job` field (a run started by a sweep). */
@@ -376,8 +397,26 @@ export class RunStore {
     return rel;
   }
 
-  /** Appends text to another file of the run folder (reflections.jsonl), counted in `bytes_written`. */
-  appendFile(name: 'reflections.jsonl', text: string) {
+  /**
+   * One attempt of a model call of any role (player, reflector, judge, screen reader…): a line of
+   * model-calls.jsonl, and its role's sums in run.json's `model_usage`.
+   */
+  recordModelCall(rec: ModelCallLine, step?: { episode: number; step: number }) {
+    this.appendFile('model-calls.jsonl', `${JSON.stringify({ ...step, ...rec })}\n`);
+    this.meta.model_usage ??= {};
+    const usage = this.meta.model_usage;
+    usage[rec.role] ??= { calls: 0, failed: 0, tokens_in: 0, tokens_out: 0, cost_usd: null };
+    const u = usage[rec.role]!;
+    u.calls++;
+    if (!rec.ok) u.failed++;
+    u.tokens_in += rec.tokens?.input ?? 0;
+    u.tokens_out += rec.tokens?.output ?? 0;
+    if (rec.tokens?.estimated) u.estimated = true;
+    if (rec.cost_usd !== undefined) u.cost_usd = (u.cost_usd ?? 0) + rec.cost_usd;
+  }
+
+  /** Appends text to another file of the run folder, counted in `bytes_written`. */
+  appendFile(name: 'reflections.jsonl' | 'model-calls.jsonl', text: string) {
     const data = Buffer.from(text);
     try {
       appendFileSync(path.join(this.dir, name), data);

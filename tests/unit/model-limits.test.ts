@@ -42,7 +42,16 @@ describe('model calls against a hostile server', () => {
     expect(d.error).toBe('model call failed: timed out: no data for 0.4 s');
     expect(ms).toBeLessThan(5000);
     await expect.poll(() => server.requests[0]!.hungUp).toBe(true);
-    expect(d.calls).toEqual([{ attempt: 1, ms: expect.any(Number), ok: false, error: 'timed out: no data for 0.4 s' }]);
+    expect(d.calls).toEqual([
+      {
+        attempt: 1,
+        ms: expect.any(Number),
+        ok: false,
+        error: 'timed out: no data for 0.4 s',
+        role: 'player',
+        model: 'test-vlm',
+      },
+    ]);
   });
 
   it('also when not even a first chunk comes', async () => {

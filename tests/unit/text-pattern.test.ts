@@ -6,7 +6,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import OpenAI from 'openai';
+import { ModelCaller } from '../../electron/agents/model-endpoint.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PatternError, textPattern } from '../../electron/util/text-pattern.ts';
 import { matches } from '../../electron/profiles/registry.ts';
@@ -74,9 +74,9 @@ describe('the IDC explorer’s grep', () => {
   it('runs the model’s catastrophic pattern in linear time and answers a bad one as the tool’s result', async () => {
     const root = mkdtempSync(path.join(tmpdir(), 'gp-grep-'));
     writeFileSync(path.join(root, 'steps.jsonl'), `${'x'.repeat(5000)}\n`.repeat(20));
-    const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'k', maxRetries: 0 });
+    const caller = new ModelCaller({ model: 'test-vlm', baseURL: server.baseURL, apiKey: 'k' }, 'idc-explorer');
     const t0 = performance.now();
-    const r = await explore(client, 'test-vlm', root, 'explore', '');
+    const r = await explore(caller, root, 'explore', '');
     expect(performance.now() - t0).toBeLessThan(10_000);
     expect(r.toolCalls.map((c) => c.name)).toEqual(['grep', 'grep']);
     const toolAnswers = server.requests

@@ -1,0 +1,445 @@
+/**
+ * The one way to a model. An endpoint ({model, baseURL, apiKey}) is resolved once, in one
+ * order; every role that calls a model (player, memory review, embeddings, reflector, IDC
+ * explorer and judge, screen reader, milestone extraction and judge, Test connection) goes
+ * through a `ModelCaller`, the only maker of an OpenAI client in the tree. A caller puts every
+ * request under the same guard (stall, size and total time: guarded-fetch.ts, model-call.ts),
+ * the same retry policy (ROLE_LIMITS, overridable per role), the caller's stop signal, and
+ * records every attempt with its role, tokens and cost.
+ */
+import OpenAI from 'openai';
+import type {
+  ChatCompletionMessage,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions';
+import { callWithRetries, DEFAULT_RETRY, type ModelCallRecord } from './model-call.ts';
+import { ModelCallError, describeCallError } from './model-call-error.ts';
+import { guardedFetch, MAX_STREAM_LINE_BYTES } from './guarded-fetch.ts';
+import { costOf, priceFor, type Price } from './pricing.ts';
+
+/** Where a role's calls go. The key never leaves this process except to `baseURL`. */
+export interface ModelEndpoint {
+  model: string;
+  baseURL?: string;
+  apiKey?: string;
+}
+
+/**
+ * What the person gave (a flag, Settings, a sweep or profile file), with the environment filling
+ * the rest: GAMEPILOT_MODEL, OPENAI_BASE_URL, OPENAI_API_KEY. The one place these are read for a
+ * model call; the model may stay unset (agents that need none).
+ */
+export function resolveEndpoint(
+  given: Partial<ModelEndpoint> = {},
+  env: NodeJS.ProcessEnv = process.env,
+): Partial<ModelEndpoint> {
+  const pick = (v: string | undefined) => (v?.trim() ? v.trim() : undefined);
+  const model = pick(given.model) ?? pick(env.GAMEPILOT_MODEL);
+  const baseURL = pick(given.baseURL) ?? pick(env.OPENAI_BASE_URL);
+  const apiKey = given.apiKey || env.OPENAI_API_KEY || undefined;
+  return { ...(model ? { model } : {}), ...(baseURL ? { baseURL } : {}), ...(apiKey ? { apiKey } : {}) };
+}
+
+/** Every kind of model call the harness makes; each is recorded under its role. */
+export const MODEL_ROLES = [
+  'player',
+  'memory-review',
+  'embeddings',
+  'reflector',
+  'idc-explorer',
+  'idc-judge',
+  'screen-reader',
+  'milestone-extract',
+  'milestone-judge',
+  'test-connection',
+] as const;
+export type ModelRole = (typeof MODEL_ROLES)[number];
+
+/** The limits of one role's calls. */
+export interface CallLimits {
+  /** Total time of one attempt, streaming included (ms). */
+  timeoutMs: number;
+  /** Longest silence while an answer arrives (ms). */
+  idleTimeoutMs: number;
+  /** Largest answer, counted in response bytes as they arrive. */
+  maxAnswerBytes: number;
+  /** Output limit sent as `max_tokens` (a person may raise it); undefined: none sent. */
+  maxTokens: number | undefined;
+  /** Retries after 429/5xx/time-outs/connection errors. */
+  maxRetries: number;
+  /** Longest wait a server's Retry-After may impose (ms). */
+  retryAfterCapMs: number;
+}
+
+const MIB = 1024 * 1024;
+const PLAYER: CallLimits = {
+  timeoutMs: 120_000,
+  idleTimeoutMs: 30_000,
+  // About 70k streamed tokens at ~230 bytes of SSE per token: room for long thinking.
+  maxAnswerBytes: 16 * MIB,
+  maxTokens: 4096,
+  maxRetries: 3,
+  retryAfterCapMs: 20_000,
+};
+
+/**
+ * The one declaration of each role's limits. Output limits: a player's answer (reasoning and
+ * actions) fits in 4,096 tokens, a judgement or a reading in far fewer; without one, a server
+ * such as llama.cpp's generates until its context is full (≈ 2,500 tokens, 10 s, per call).
+ */
+export const ROLE_LIMITS: Readonly<Record<ModelRole, CallLimits>> = {
+  player: PLAYER,
+  'memory-review': PLAYER,
+  embeddings: { ...PLAYER, maxTokens: undefined, maxAnswerBytes: 64 * MIB },
+  reflector: { ...PLAYER, timeoutMs: 180_000, maxTokens: 2048 },
+  'idc-explorer': { ...PLAYER, timeoutMs: 180_000, maxTokens: 2048 },
+  'idc-judge': { ...PLAYER, timeoutMs: 180_000, maxTokens: 1024 },
+  'screen-reader': { ...PLAYER, timeoutMs: 60_000, maxTokens: 256, maxRetries: 1, maxAnswerBytes: 4 * MIB },
+  'milestone-extract': { ...PLAYER, maxTokens: 2048, maxRetries: 1, maxAnswerBytes: 4 * MIB },
+  'milestone-judge': { ...PLAYER, maxTokens: 1024, maxRetries: 1, maxAnswerBytes: 4 * MIB },
+  'test-connection': { ...PLAYER, timeoutMs: 10_000, idleTimeoutMs: 10_000, maxRetries: 0, maxAnswerBytes: 4 * MIB },
+};
+
+/** One attempt of one call, as written to steps.jsonl and model-calls.jsonl. */
+export interface RoleCallRecord extends ModelCallRecord {
+  role: ModelRole;
+  model: string;
+  /** Tokens the server reported, or (`estimated`) counted from the text that arrived. */
+  tokens?: { input: number; output: number; estimated?: true };
+  cost_usd?: number;
+}
+
+/** Tokens and cost of calls, summed. */
+export interface CallTotals {
+  calls: number;
+  tokens: { input: number; output: number };
+  cost_usd: number | null;
+}
+
+export interface ChatRequest {
+  messages: ChatCompletionMessageParam[];
+  temperature?: number;
+  /** Tools offered (the answer is then not streamed: tool calls arrive whole). */
+  tools?: ChatCompletionTool[];
+  /** Overrides the role's output limit for this request. */
+  maxTokens?: number;
+}
+
+export interface CallContext {
+  /** Stop: ends the call and any retry wait at once. */
+  signal?: AbortSignal;
+  /** Streamed text as it arrives ('thinking': a reasoning model's reasoning_content). */
+  onToken?: (text: string, kind: 'thinking' | 'answer') => void;
+  /** The text that came so far, kept when the call fails half-way. */
+  partial?: { text: string };
+  /** Where this call's attempts are also appended (a step's ledger). */
+  calls?: RoleCallRecord[];
+}
+
+export interface ChatResult {
+  text: string;
+  /** The whole message (tool calls) when tools were offered. */
+  message?: ChatCompletionMessage;
+  usage: { input: number; output: number };
+  /** Compute time the provider reported (ms), if any. */
+  providerMs?: number;
+  generationMs: number;
+  ttftMs: number | null;
+}
+
+export interface CallerOptions {
+  limits?: Partial<CallLimits>;
+  price?: Partial<Price>;
+  temperature?: number;
+  /** Every attempt of every call, as it ends (the run's model-calls.jsonl). */
+  onCall?: (rec: RoleCallRecord) => void;
+}
+
+/** Per attempt: what the server reported and what text arrived. */
+interface AttemptTally {
+  input: number;
+  output: number;
+  reported: boolean;
+  text: string;
+}
+
+/** An endpoint as a role's owner passes it on: a time limit of its own, and where calls are recorded. */
+export interface RoleEndpoint {
+  model: string;
+  baseURL?: string | undefined;
+  apiKey?: string | undefined;
+  timeoutMs?: number;
+  onCall?: (rec: RoleCallRecord) => void;
+}
+
+/** The caller of a role for an endpoint as passed on. */
+export function callerFor(e: RoleEndpoint, role: ModelRole, options: Omit<CallerOptions, 'onCall'> = {}): ModelCaller {
+  return new ModelCaller(
+    { model: e.model, ...(e.baseURL ? { baseURL: e.baseURL } : {}), ...(e.apiKey ? { apiKey: e.apiKey } : {}) },
+    role,
+    {
+      ...options,
+      limits: { ...options.limits, ...(e.timeoutMs !== undefined ? { timeoutMs: e.timeoutMs } : {}) },
+      ...(e.onCall ? { onCall: e.onCall } : {}),
+    },
+  );
+}
+
+/** A role's way to its endpoint: the only place an OpenAI client is made. */
+export class ModelCaller {
+  readonly limits: CallLimits;
+  readonly openai: OpenAI;
+  readonly totals: CallTotals = { calls: 0, tokens: { input: 0, output: 0 }, cost_usd: null };
+
+  readonly endpoint: ModelEndpoint;
+
+  /** `given` is completed from the environment (resolveEndpoint); a model is required. */
+  constructor(
+    given: ModelEndpoint,
+    readonly role: ModelRole,
+    private readonly options: CallerOptions = {},
+  ) {
+    this.endpoint = { ...resolveEndpoint(given), model: given.model };
+    const endpoint = this.endpoint;
+    const defined = Object.fromEntries(Object.entries(options.limits ?? {}).filter(([, v]) => v !== undefined));
+    this.limits = { ...ROLE_LIMITS[role], ...defined };
+    const l = this.limits;
+    this.openai = new OpenAI({
+      baseURL: endpoint.baseURL ?? 'https://api.openai.com/v1',
+      // Local servers (Ollama, vLLM, LM Studio, llama.cpp) accept any key; the SDK insists on one.
+      apiKey: endpoint.apiKey || 'no-key',
+      // Retries and time limits are ours (model-call.ts): the SDK's retry sleeps cannot be
+      // interrupted and its timeout ends at the headers. Its timeout stays as a backstop.
+      maxRetries: 0,
+      timeout: l.timeoutMs + 1000,
+      fetch: guardedFetch({
+        idleMs: l.idleTimeoutMs,
+        maxBytes: l.maxAnswerBytes,
+        maxLineBytes: Math.min(MAX_STREAM_LINE_BYTES, l.maxAnswerBytes),
+      }),
+      logLevel: 'off', // a failed call is reported once, where it happened, not dumped to stderr
+    });
+  }
+
+  get model() {
+    return this.endpoint.model;
+  }
+
+  /** A chat completion: streamed (tokens reach `onToken`), or whole when tools are offered. */
+  async chat(req: ChatRequest, ctx: CallContext = {}): Promise<ChatResult> {
+    return this.attempts(ctx, (signal, tally) =>
+      req.tools ? this.whole(req, signal, tally) : this.stream(req, ctx, signal, tally),
+    );
+  }
+
+  /**
+   * Embeddings of `inputs` from the endpoint's `/embeddings` (Ollama, vLLM, OpenAI), under the
+   * same limits. Throws when the endpoint has none or answers something unusable.
+   */
+  async embed(inputs: string[], ctx: CallContext = {}): Promise<number[][]> {
+    return this.attempts(ctx, async (signal, tally) => {
+      const res = await this.openai.embeddings.create(
+        { model: this.endpoint.model, input: inputs, encoding_format: 'float' },
+        { signal },
+      );
+      tally.input = res.usage?.prompt_tokens ?? 0;
+      tally.reported = res.usage !== undefined;
+      const rows = [...(res.data ?? [])].sort((a, b) => a.index - b.index).map((d) => d.embedding);
+      if (rows.length !== inputs.length || rows.some((v) => !Array.isArray(v) || !v.length))
+        throw new ModelCallError(
+          `the embeddings answer has ${rows.length} vectors for ${inputs.length} inputs`,
+          'invalid-embeddings',
+        );
+      const dims = rows[0]!.length;
+      if (rows.some((v) => v.length !== dims || v.some((x) => !Number.isFinite(x))))
+        throw new ModelCallError(
+          'the embeddings answer has vectors of different sizes or non-numbers',
+          'invalid-embeddings',
+        );
+      return rows;
+    });
+  }
+
+  /** The ids of the endpoint's models (at most `max`). */
+  async listModels(ctx: CallContext = {}, max = 200): Promise<string[]> {
+    return this.attempts(ctx, async (signal) => {
+      const models: string[] = [];
+      for await (const m of this.openai.models.list({ signal })) {
+        models.push(m.id);
+        if (models.length >= max) break;
+      }
+      return models;
+    });
+  }
+
+  /** Runs one call under the role's retry policy and time limits, recording each attempt. */
+  private async attempts<T>(ctx: CallContext, run: (signal: AbortSignal, tally: AttemptTally) => Promise<T>) {
+    const records: ModelCallRecord[] = [];
+    const tallies: AttemptTally[] = [];
+    const l = this.limits;
+    try {
+      return await callWithRetries(
+        (signal) => {
+          const tally: AttemptTally = { input: 0, output: 0, reported: false, text: '' };
+          tallies.push(tally);
+          return run(signal, tally);
+        },
+        {
+          totalMs: l.timeoutMs,
+          retry: { ...DEFAULT_RETRY, maxRetries: l.maxRetries, retryAfterCapMs: l.retryAfterCapMs },
+          signal: ctx.signal ?? new AbortController().signal,
+          calls: records,
+        },
+      );
+    } finally {
+      for (const [i, r] of records.entries()) this.record(r, tallies[i], ctx);
+    }
+  }
+
+  private record(base: ModelCallRecord, tally: AttemptTally | undefined, ctx: CallContext) {
+    const rec: RoleCallRecord = { ...base, role: this.role, model: this.endpoint.model };
+    if (tally) {
+      // What the server reported; else, for an answer that came (whole or in part), an estimate.
+      const output = tally.reported ? tally.output : Math.ceil(tally.text.length / 4);
+      if (tally.reported || output > 0)
+        rec.tokens = { input: tally.input, output, ...(tally.reported ? {} : { estimated: true as const }) };
+    }
+    if (rec.tokens) {
+      const cost = costOf(rec.tokens, priceFor(this.endpoint.model, this.options.price));
+      if (cost !== null) {
+        rec.cost_usd = cost;
+        this.totals.cost_usd = (this.totals.cost_usd ?? 0) + cost;
+      }
+      this.totals.tokens.input += rec.tokens.input;
+      this.totals.tokens.output += rec.tokens.output;
+    }
+    this.totals.calls++;
+    ctx.calls?.push(rec);
+    this.options.onCall?.(rec);
+  }
+
+  private body(req: ChatRequest) {
+    const temperature = req.temperature ?? this.options.temperature;
+    const maxTokens = req.maxTokens ?? this.limits.maxTokens;
+    return {
+      model: this.endpoint.model,
+      messages: req.messages,
+      ...(temperature !== undefined ? { temperature } : {}),
+      ...(maxTokens !== undefined ? { max_tokens: maxTokens } : {}),
+    };
+  }
+
+  private async whole(req: ChatRequest, signal: AbortSignal, tally: AttemptTally): Promise<ChatResult> {
+    const sent = performance.now();
+    const res = await this.openai.chat.completions.create(
+      { ...this.body(req), ...(req.tools ? { tools: req.tools, tool_choice: 'auto' as const } : {}) },
+      { signal },
+    );
+    const message = res.choices?.[0]?.message;
+    if (!message) throw new ModelCallError('the server answered without a message', 'empty-stream');
+    tally.text = message.content ?? '';
+    if (res.usage) {
+      tally.input = res.usage.prompt_tokens ?? 0;
+      tally.output = res.usage.completion_tokens ?? 0;
+      tally.reported = true;
+    }
+    const ms = performance.now() - sent;
+    return {
+      text: tally.text,
+      message,
+      usage: { input: tally.input, output: tally.reported ? tally.output : Math.ceil(tally.text.length / 4) },
+      generationMs: ms,
+      ttftMs: null,
+    };
+  }
+
+  /** One streamed completion; the text so far stays in `tally` (and `ctx.partial`) if it fails. */
+  private async stream(req: ChatRequest, ctx: CallContext, signal: AbortSignal, tally: AttemptTally) {
+    const sent = performance.now();
+    let firstTokenAt: number | null = null;
+    let providerMs: number | undefined;
+    if (ctx.partial) ctx.partial.text = '';
+    const stream = await this.openai.chat.completions.create(
+      { ...this.body(req), stream: true, stream_options: { include_usage: true } },
+      { signal },
+    );
+    let chunks = 0;
+    try {
+      for await (const chunk of stream) {
+        chunks++;
+        const delta = chunk.choices?.[0]?.delta as
+          | { content?: string | null; reasoning_content?: string; reasoning?: string }
+          | undefined;
+        const thinking = delta?.reasoning_content ?? delta?.reasoning;
+        if ((thinking || delta?.content) && firstTokenAt === null) firstTokenAt = performance.now();
+        if (thinking) ctx.onToken?.(thinking, 'thinking');
+        if (delta?.content) {
+          tally.text += delta.content;
+          if (ctx.partial) ctx.partial.text = tally.text;
+          ctx.onToken?.(delta.content, 'answer');
+        }
+        countReported(chunk, tally);
+        const reported = providerSeconds(chunk);
+        if (reported !== undefined) providerMs = (providerMs ?? 0) + reported * 1000;
+      }
+    } catch (err) {
+      countReported((err as { error?: unknown }).error, tally); // an in-stream error may still say what it cost
+      if (err instanceof SyntaxError) throw new ModelCallError(describeCallError(err), 'invalid-stream');
+      throw err;
+    }
+    if (signal.aborted) throw signal.reason; // stopped, or the time limit
+    if (chunks === 0)
+      throw new ModelCallError(
+        'the server answered without any chat-completion data (is this an OpenAI-compatible endpoint?)',
+        'empty-stream',
+      );
+    const result: ChatResult = {
+      text: tally.text,
+      usage: { input: tally.input, output: tally.reported ? tally.output : Math.ceil(tally.text.length / 4) },
+      generationMs: performance.now() - sent,
+      ttftMs: firstTokenAt === null ? null : firstTokenAt - sent,
+    };
+    if (providerMs !== undefined) result.providerMs = providerMs;
+    return result;
+  }
+}
+
+/**
+ * Tokens a chunk reports: OpenAI's `usage`, or llama.cpp's `timings` (prompt_n, predicted_n),
+ * which its server sends also with a stream that ends in an error.
+ */
+function countReported(chunk: unknown, tally: AttemptTally) {
+  const c = chunk as
+    | {
+        usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } | null;
+        timings?: { prompt_n?: unknown; predicted_n?: unknown };
+      }
+    | undefined;
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
+  const input = num(c?.usage?.prompt_tokens) ?? num(c?.timings?.prompt_n);
+  const output = num(c?.usage?.completion_tokens) ?? num(c?.timings?.predicted_n);
+  if (input === undefined && output === undefined) return;
+  // Reports are running totals of this answer, not increments.
+  tally.input = input ?? tally.input;
+  tally.output = output ?? tally.output;
+  tally.reported = true;
+}
+
+/**
+ * Compute time some providers report with the final chunk, in seconds: Groq's
+ * `x_groq.usage.total_time`, or `usage.total_time` on servers that copy it.
+ */
+function providerSeconds(chunk: unknown): number | undefined {
+  const c = chunk as { usage?: { total_time?: unknown }; x_groq?: { usage?: { total_time?: unknown } } };
+  const t = c.x_groq?.usage?.total_time ?? c.usage?.total_time;
+  return typeof t === 'number' && Number.isFinite(t) && t >= 0 ? t : undefined;
+}
+
+/** Adds one caller's totals to another's (a run's summary of its roles). */
+export function addTotals(into: CallTotals, t: CallTotals) {
+  into.calls += t.calls;
+  into.tokens.input += t.tokens.input;
+  into.tokens.output += t.tokens.output;
+  if (t.cost_usd !== null) into.cost_usd = (into.cost_usd ?? 0) + t.cost_usd;
+}

@@ -1,0 +1,237 @@
+/**
+ * Every role that calls a model, through its real entry point and the real `openai` client,
+ * against a server that stalls after its headers: the call ends within the role's time limit,
+ * a stop ends it at once, and every attempt is recorded with its role. The same factory
+ * (agents/model-endpoint.ts) serves them all, so a guard added there holds for each.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HostileOpenAI } from '../helpers/hostile-openai.ts';
+import { frameObservation } from '../helpers/agent-fixtures.ts';
+import { VlmAgent } from '../../electron/agents/vlm.ts';
+import { MemoryAgent } from '../../electron/agents/memory-agent.ts';
+import { ModelClient } from '../../electron/agents/model-client.ts';
+import {
+  callerFor,
+  MODEL_ROLES,
+  ModelCaller,
+  ROLE_LIMITS,
+  resolveEndpoint,
+  type ModelRole,
+  type RoleCallRecord,
+} from '../../electron/agents/model-endpoint.ts';
+import { Reflector } from '../../electron/reflection/reflector.ts';
+import { explore } from '../../electron/reflection/explorer.ts';
+import { JsonAsker } from '../../electron/scoring/json-ask.ts';
+import { ScreenScoreReader } from '../../electron/scoring/screen-reader.ts';
+import { loadCatalog } from '../../electron/profiles/registry.ts';
+import { ROOT } from '../helpers/cli.ts';
+import type { ScreenScoring } from '../../electron/profiles/schema.ts';
+import type { Trajectory } from '../../electron/scoring/trajectory.ts';
+import { g2048 } from '../../games/g2048/index.ts';
+
+let server: HostileOpenAI;
+beforeAll(async () => {
+  server = await new HostileOpenAI(() => ({ kind: 'stall-after-headers', firstChunk: true })).start();
+});
+afterAll(() => server.close());
+
+/** The time limit each role gets here; the stall must end near it, never at the role's default. */
+const LIMIT_MS = 700;
+const failure: Trajectory = {
+  kind: 'run',
+  source: 'run-1',
+  frames: [{ at: 0, source: 'f0.jpg', dataUrl: 'data:image/jpeg;base64,/9g=' }],
+  available: 1,
+  notes: 'score 3',
+  warnings: [],
+};
+const frame = { data: Buffer.from([9, 9, 9]), mime: 'image/png' as const, width: 10, height: 10, scale: 1 };
+
+/** Starts one role's real call; resolves (never rejects) with what the role reported. */
+type RoleRun = (signal: AbortSignal, calls: RoleCallRecord[]) => Promise<string | undefined>;
+
+function endpoint(calls: RoleCallRecord[]) {
+  return {
+    model: 'test-vlm',
+    baseURL: server.baseURL,
+    apiKey: 'k',
+    timeoutMs: LIMIT_MS,
+    onCall: (r: RoleCallRecord) => calls.push(r),
+  };
+}
+const settle = async (p: Promise<unknown>) => {
+  try {
+    await p;
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  }
+};
+
+const ROLES: Record<ModelRole, RoleRun> = {
+  player: async (signal, calls) => {
+    const agent = new VlmAgent({
+      model: 'test-vlm',
+      baseURL: server.baseURL,
+      apiKey: 'k',
+      timeoutMs: LIMIT_MS,
+      maxRetries: 0,
+      repairs: 0,
+    });
+    const d = await agent.decide(frameObservation(0), { space: 'gui', game: g2048, signal });
+    calls.push(...(d.calls ?? []));
+    return d.error;
+  },
+  'memory-review': async (signal, calls) => {
+    const agent = new MemoryAgent(
+      { model: 'test-vlm', baseURL: server.baseURL, apiKey: 'k', timeoutMs: LIMIT_MS, maxRetries: 0, repairs: 0 },
+      { scope: 'roles', configDir: mkdtempSync(path.join(tmpdir(), 'gp-roles-')), embeddingModel: null },
+    );
+    const d = await agent.decide(frameObservation(0), { space: 'gui', game: g2048, signal });
+    calls.push(...(d.calls ?? []));
+    return d.error;
+  },
+  embeddings: (signal, calls) =>
+    settle(
+      new ModelClient({
+        model: 'test-vlm',
+        baseURL: server.baseURL,
+        apiKey: 'k',
+        timeoutMs: LIMIT_MS,
+        idleTimeoutMs: 30_000,
+        maxAnswerBytes: 1 << 20,
+        maxRetries: 0,
+        retryAfterCapMs: 0,
+      }).embed('test-embed', ['a memory'], signal, calls),
+    ),
+  reflector: (signal, calls) =>
+    settle(
+      new Reflector({ ...endpoint(calls), maxWords: 50, maxRetries: 0 }).reflect('self-f', g2048, { failure }, signal),
+    ),
+  'idc-explorer': (signal, calls) => {
+    const root = mkdtempSync(path.join(tmpdir(), 'gp-roles-'));
+    writeFileSync(path.join(root, 'run.json'), '{}');
+    return settle(
+      explore(
+        callerFor(endpoint(calls), 'idc-explorer', { limits: { maxRetries: 0 } }),
+        root,
+        'explore',
+        '',
+        16,
+        signal,
+      ),
+    );
+  },
+  'idc-judge': async (signal, calls) => {
+    const r = await new JsonAsker(endpoint(calls), 'idc-judge').ask(
+      [{ type: 'text', text: 'judge' }],
+      z.object({}),
+      () => true,
+      signal,
+    );
+    return r.ok ? undefined : r.error;
+  },
+  'screen-reader': async (signal, calls) => {
+    const p = loadCatalog({ shippedDir: path.join(ROOT, 'games') }).entries.find(
+      (e) => e.profile.id === 'angry-birds',
+    )!.profile;
+    const reader = new ScreenScoreReader(p, p.scoring as ScreenScoring, endpoint(calls));
+    await reader.read(frame, 0, signal);
+    return reader.log.at(-1)?.error;
+  },
+  'milestone-extract': async (signal, calls) => {
+    const r = await new JsonAsker(endpoint(calls), 'milestone-extract').ask(
+      [{ type: 'text', text: 'list' }],
+      z.object({}),
+      () => true,
+      signal,
+    );
+    return r.ok ? undefined : r.error;
+  },
+  'milestone-judge': async (signal, calls) => {
+    const r = await new JsonAsker(endpoint(calls), 'milestone-judge').ask(
+      [{ type: 'text', text: 'judge' }],
+      z.object({}),
+      () => true,
+      signal,
+    );
+    return r.ok ? undefined : r.error;
+  },
+  'test-connection': (signal, calls) =>
+    settle(
+      new ModelCaller({ model: 'test-vlm', baseURL: server.baseURL, apiKey: 'k' }, 'test-connection', {
+        limits: { timeoutMs: LIMIT_MS },
+        onCall: (r) => calls.push(r),
+      }).listModels({ signal }),
+    ),
+};
+
+describe('every role against a server that stalls after its headers', () => {
+  it('has an entry here for each role the factory declares', () => {
+    expect(Object.keys(ROLES).sort()).toEqual([...MODEL_ROLES].sort());
+  });
+
+  for (const role of MODEL_ROLES) {
+    it(`${role}: the stalled call ends in its time limit, recorded under its role`, async () => {
+      const calls: RoleCallRecord[] = [];
+      const t0 = performance.now();
+      const error = await ROLES[role](new AbortController().signal, calls);
+      const ms = performance.now() - t0;
+      expect(error).toMatch(/timed out/);
+      expect(ms).toBeGreaterThanOrEqual(LIMIT_MS - 50);
+      expect(ms).toBeLessThan(LIMIT_MS + 5000); // generous: a busy 2-core machine
+      const own = calls.filter((c) => c.role === role);
+      expect(own.length).toBeGreaterThan(0);
+      expect(own.every((c) => !c.ok && /timed out/.test(c.error ?? ''))).toBe(true);
+    });
+
+    it(`${role}: a stop during the call ends it at once`, async () => {
+      const calls: RoleCallRecord[] = [];
+      const stop = new AbortController();
+      const before = server.requests.length;
+      const run = ROLES[role](stop.signal, calls);
+      await server.untilRequests(before + 1);
+      const t0 = performance.now();
+      stop.abort();
+      const error = await run;
+      const ms = performance.now() - t0;
+      expect(ms).toBeLessThan(Math.min(LIMIT_MS, 600)); // before the time limit could have ended it
+      expect(error ?? 'stopped').toMatch(/stopped/);
+      await expect.poll(() => server.requests[before]!.hungUp).toBe(true);
+    });
+  }
+});
+
+describe('the factory', () => {
+  it('fills the endpoint from the environment in one order: what was given, then the environment', () => {
+    const env = { GAMEPILOT_MODEL: 'env-model', OPENAI_BASE_URL: 'http://env/v1', OPENAI_API_KEY: 'env-key' };
+    expect(resolveEndpoint({}, env)).toEqual({ model: 'env-model', baseURL: 'http://env/v1', apiKey: 'env-key' });
+    expect(resolveEndpoint({ model: 'm', baseURL: 'http://given/v1', apiKey: 'g' }, env)).toEqual({
+      model: 'm',
+      baseURL: 'http://given/v1',
+      apiKey: 'g',
+    });
+    expect(resolveEndpoint({ model: '  ' }, {})).toEqual({});
+  });
+
+  it('gives every chat role an output limit, which a person may raise', async () => {
+    for (const role of MODEL_ROLES.filter((r) => r !== 'embeddings' && r !== 'test-connection'))
+      expect(ROLE_LIMITS[role].maxTokens, role).toBeGreaterThan(0);
+    server.setBehaviour(() => ({ kind: 'answer', text: 'ok' }));
+    try {
+      await new ModelCaller({ model: 'm', baseURL: server.baseURL }, 'screen-reader').chat({ messages: [] });
+      await new ModelCaller({ model: 'm', baseURL: server.baseURL }, 'screen-reader', {
+        limits: { maxTokens: 9000 },
+      }).chat({
+        messages: [],
+      });
+      expect(server.requests.map((r) => r.body.max_tokens)).toEqual([ROLE_LIMITS['screen-reader'].maxTokens, 9000]);
+    } finally {
+      server.setBehaviour(() => ({ kind: 'stall-after-headers', firstChunk: true }));
+    }
+  });
+});
