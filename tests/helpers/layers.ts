@@ -20,14 +20,21 @@ export type Place =
 /**
  * Core rooms from the bottom up; a room may import its own tier and the ones below. domain.ts
  * is the vocabulary every layer may use (native/ and games/ too); actions/ is the bottom room.
+ * In an ordered tier (ORDERED_TIERS) the list is also the order inside it: a room imports only
+ * the rooms listed before it, so its rooms form a DAG instead of a knot.
  */
 export const CORE_TIERS: string[][] = [
   ['domain.ts', 'util'],
   ['actions'],
   ['input', 'capture', 'store', 'safety', 'latency', 'agents', 'games', 'profiles'],
-  ['session', 'recording', 'reflection', 'scoring', 'ingvp', 'report', 'sweep'],
+  // scoring reads scores and judges frames; the session runs the loop with them (compose.ts wires
+  // the reader and the live judge); a recording is a person playing a session's target; reflection
+  // plays whole sessions (IDC); the ING-VP suite, then the report of runs, IDC and ING-VP; sweeps.
+  ['scoring', 'session', 'recording', 'reflection', 'ingvp', 'report', 'sweep'],
   ['api'],
 ];
+/** Tiers whose list in CORE_TIERS is an import order: each room imports only the rooms before it. */
+export const ORDERED_TIERS: ReadonlySet<number> = new Set([3]);
 const SHELLS = ['cli', 'web', 'app'] as const;
 /** Shells a shell may use: `gamepilot web` starts the web shell from the CLI. */
 const SHELL_MAY_USE: Record<(typeof SHELLS)[number], string[]> = { cli: ['web'], web: [], app: [] };
@@ -47,14 +54,18 @@ export function placeOf(rel: string): Place {
   return tier < 0 ? { kind: 'other' } : { kind: 'core', tier, room };
 }
 
-/** Every module a source names: static and dynamic imports, re-exports, require() and import types. */
-export function importsOf(fileName: string, text: string): string[] {
+function parse(fileName: string, text: string): ts.SourceFile {
   const kind = /\.(tsx|jsx)$/.test(fileName)
     ? ts.ScriptKind.TSX
     : /\.[cm]?js$/.test(fileName)
       ? ts.ScriptKind.JS
       : ts.ScriptKind.TS;
-  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, kind);
+  return ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, kind);
+}
+
+/** Every module a source names: static and dynamic imports, re-exports, require() and import types. */
+export function importsOf(fileName: string, text: string): string[] {
+  const source = parse(fileName, text);
   const found: string[] = [];
   const literal = (n: ts.Node | undefined) => (n && ts.isStringLiteralLike(n) ? found.push(n.text) : undefined);
   const visit = (node: ts.Node) => {
@@ -116,6 +127,11 @@ export function checkImport(file: string, spec: string): string | undefined {
   }
   if (from.kind === 'core' && to.kind === 'core' && to.tier > from.tier) {
     return `electron/${from.room}/ (tier ${from.tier}) does not import the upper room electron/${to.room}/ (tier ${to.tier})`;
+  }
+  if (from.kind === 'core' && to.kind === 'core' && to.tier === from.tier && ORDERED_TIERS.has(from.tier)) {
+    const order = CORE_TIERS[from.tier]!;
+    if (order.indexOf(to.room) > order.indexOf(from.room))
+      return `electron/${from.room}/ does not import electron/${to.room}/, which comes after it in tier ${from.tier} (${order.join(' → ')}: a room imports only the rooms before it)`;
   }
   if (from.kind === 'core' && to.kind === 'renderer') return 'the core does not import the renderer';
   return undefined;

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.ts';
-import { checkImport, checkTree, importsOf } from '../helpers/layers.ts';
+import { CORE_TIERS, checkImport, checkTree, importsOf, ORDERED_TIERS } from '../helpers/layers.ts';
 
 describe('the checkout', () => {
   it('keeps every import on the right side of the layers', () => {
@@ -71,6 +71,48 @@ describe('the rules', () => {
     expect(checkImport('electron/api/core.ts', '../session/session.ts')).toBeUndefined();
     expect(checkImport('electron/reflection/idc.ts', '../session/compose.ts')).toBeUndefined();
     expect(checkImport('electron/actions/parse.ts', '../domain.ts')).toBeUndefined();
+  });
+
+  it('tier 3 is a DAG in a declared order: a room imports only the rooms before it (it was a knot)', () => {
+    expect(ORDERED_TIERS.has(3)).toBe(true);
+    expect(CORE_TIERS[3]).toEqual(['scoring', 'session', 'recording', 'reflection', 'ingvp', 'report', 'sweep']);
+    // The old knot's edges (scoring → session, scoring → reflection, session → reflection), and others against the order.
+    expect(checkImport('electron/scoring/live-judge.ts', '../session/session.ts')).toBe(
+      'electron/scoring/ does not import electron/session/, which comes after it in tier 3 ' +
+        '(scoring → session → recording → reflection → ingvp → report → sweep: a room imports only the rooms before it)',
+    );
+    expect(checkImport('electron/scoring/extract.ts', '../reflection/trajectory.ts')).toMatch(
+      /electron\/scoring\/ does not import electron\/reflection\/, which comes after it in tier 3/,
+    );
+    expect(checkImport('electron/session/session.ts', '../reflection/records.ts')).toMatch(
+      /electron\/session\/ does not import electron\/reflection\//,
+    );
+    expect(checkImport('electron/session/compose.ts', '../recording/recorder.ts')).toMatch(
+      /electron\/session\/ does not import electron\/recording\//,
+    );
+    expect(checkImport('electron/recording/video.ts', '../reflection/video-part.ts')).toMatch(/electron\/reflection\//);
+    expect(checkImport('electron/ingvp/suite.ts', '../report/build.ts')).toMatch(
+      /electron\/report\/, which comes after/,
+    );
+    expect(checkImport('electron/report/build.ts', '../sweep/spec.ts')).toMatch(/electron\/sweep\//);
+    // Every form of import counts: a type-only import parses to the same specifier.
+    expect(importsOf('electron/scoring/x.ts', "import type { Session } from '../session/session.ts';")).toEqual([
+      '../session/session.ts',
+    ]);
+    // Downward edges, and a room's own files, are fine.
+    expect(checkImport('electron/session/compose.ts', '../scoring/screen-reader.ts')).toBeUndefined();
+    expect(checkImport('electron/recording/recorder.ts', '../session/targets.ts')).toBeUndefined();
+    expect(checkImport('electron/reflection/idc.ts', '../session/compose.ts')).toBeUndefined();
+    expect(checkImport('electron/reflection/setup.ts', '../scoring/trajectory.ts')).toBeUndefined();
+    expect(checkImport('electron/report/build.ts', '../ingvp/table.ts')).toBeUndefined();
+    expect(checkImport('electron/report/build.ts', '../reflection/idc-files.ts')).toBeUndefined();
+    expect(checkImport('electron/sweep/job-run.ts', '../session/compose.ts')).toBeUndefined();
+    expect(checkImport('electron/scoring/extract.ts', './trajectory.ts')).toBeUndefined();
+    expect(checkImport('electron/scoring/extract.ts', '../store/session-files.ts')).toBeUndefined();
+    // Other tiers keep their rule (own tier and below, in any order); tier 3 still looks only down.
+    expect(checkImport('electron/store/run-store.ts', '../capture/encode.ts')).toBeUndefined();
+    expect(checkImport('electron/capture/encode.ts', '../store/run-store.ts')).toBeUndefined();
+    expect(checkImport('electron/scoring/normalise.ts', '../api/contract.ts')).toMatch(/upper room electron\/api\//);
   });
 
   it('native/ and games/ import nothing of the core but domain.ts', () => {
