@@ -1,7 +1,8 @@
 /**
  * The import rules of the layout (electron/README.md), checked over real source files with
  * the TypeScript compiler's parser: every static import and re-export, `import()`, `require()`
- * and `import('…')` type. Layers only look down.
+ * and `import('…')` type. Layers only look down. Beside them, one rule on what code does
+ * rather than imports: only the model factory constructs an OpenAI client.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -163,5 +164,50 @@ export function checkTree(
         const rule = checkImport(file, spec);
         return rule ? [{ file, imports: spec, rule }] : [];
       }),
+    );
+}
+
+/** The one file that constructs OpenAI clients; every model call gets its client from there. */
+export const MODEL_FACTORY = 'electron/agents/model-endpoint.ts';
+
+/**
+ * The 1-based lines of each `new OpenAI(…)` in a source: a `new` whose callee is the identifier
+ * OpenAI or a property named OpenAI (`new sdk.OpenAI()`). Parsed, so comments and strings that
+ * mention it do not count. An import renamed (`import { OpenAI as Client }`) escapes it.
+ */
+export function openAIConstructions(fileName: string, text: string): number[] {
+  const source = parse(fileName, text);
+  const lines: number[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isNewExpression(node)) {
+      const callee = node.expression;
+      if (
+        (ts.isIdentifier(callee) && callee.text === 'OpenAI') ||
+        (ts.isPropertyAccessExpression(callee) && callee.name.text === 'OpenAI')
+      )
+        lines.push(source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return lines;
+}
+
+export interface Construction {
+  file: string;
+  line: number;
+  rule: string;
+}
+
+/** Every `new OpenAI(` under electron/ outside the model factory. */
+export function checkModelFactory(root: string): Construction[] {
+  return walk(root, 'electron')
+    .filter((file) => file !== MODEL_FACTORY)
+    .flatMap((file) =>
+      openAIConstructions(file, readFileSync(path.join(root, file), 'utf8')).map((line) => ({
+        file,
+        line,
+        rule: `only ${MODEL_FACTORY} constructs an OpenAI client`,
+      })),
     );
 }

@@ -1,12 +1,22 @@
 /**
  * Layers only look down (electron/README.md): the imports of every source file in the
  * checkout, parsed with the TypeScript compiler, against the layout's rules — and the rules
- * themselves, on imports that break them (several of them were in the tree before).
+ * themselves, on imports that break them (several of them were in the tree before). Also:
+ * only the model factory constructs an OpenAI client.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.ts';
-import { CORE_TIERS, checkImport, checkTree, importsOf, ORDERED_TIERS } from '../helpers/layers.ts';
+import {
+  CORE_TIERS,
+  checkImport,
+  checkModelFactory,
+  checkTree,
+  importsOf,
+  MODEL_FACTORY,
+  ORDERED_TIERS,
+  openAIConstructions,
+} from '../helpers/layers.ts';
 
 describe('the checkout', () => {
   it('keeps every import on the right side of the layers', () => {
@@ -21,6 +31,11 @@ describe('the checkout', () => {
     );
     const preload = importsOf('electron/app/preload.cts', readFileSync(`${ROOT}/electron/app/preload.cts`, 'utf8'));
     expect(preload).toContain('electron');
+  });
+
+  it('constructs OpenAI clients only in the model factory', () => {
+    const found = checkModelFactory(ROOT);
+    expect(found.map((c) => `${c.file}:${c.line}: ${c.rule}`)).toEqual([]);
   });
 });
 
@@ -113,6 +128,24 @@ describe('the rules', () => {
     expect(checkImport('electron/store/run-store.ts', '../capture/encode.ts')).toBeUndefined();
     expect(checkImport('electron/capture/encode.ts', '../store/run-store.ts')).toBeUndefined();
     expect(checkImport('electron/scoring/normalise.ts', '../api/contract.ts')).toMatch(/upper room electron\/api\//);
+  });
+
+  it('finds `new OpenAI(` in code, not in comments or strings, and anywhere but the factory is a violation', () => {
+    const text = [
+      "import OpenAI from 'openai';",
+      "import * as sdk from 'openai';",
+      '// new OpenAI() in a comment does not count',
+      "const s = 'new OpenAI(';",
+      'const a = new OpenAI({ apiKey: "k" });',
+      'function f() {',
+      '  return new sdk.OpenAI();',
+      '}',
+      'const b = new OpenAIish();',
+      'const c = OpenAI;',
+    ].join('\n');
+    expect(openAIConstructions('electron/agents/vlm.ts', text)).toEqual([5, 7]);
+    expect(openAIConstructions('electron/x.ts', 'const client = new Other();')).toEqual([]);
+    expect(MODEL_FACTORY).toBe('electron/agents/model-endpoint.ts');
   });
 
   it('native/ and games/ import nothing of the core but domain.ts', () => {
