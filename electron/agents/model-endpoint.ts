@@ -101,6 +101,31 @@ export const ROLE_LIMITS: Readonly<Record<ModelRole, CallLimits>> = {
   'test-connection': { ...PLAYER, timeoutMs: 10_000, idleTimeoutMs: 10_000, maxRetries: 0, maxAnswerBytes: 4 * MIB },
 };
 
+const LIMIT_KEYS = Object.keys(PLAYER) as (keyof CallLimits)[];
+
+/**
+ * A person's overrides of roles' limits, e.g. `reflector.timeoutMs=300000;player.maxTokens=8192`
+ * (the GAMEPILOT_MODEL_LIMITS environment variable). They win over the defaults and over what a
+ * command's own flags set, for every run, sweep worker and IDC this process starts.
+ */
+export function parseLimitOverrides(
+  text: string,
+  origin = 'GAMEPILOT_MODEL_LIMITS',
+): Partial<Record<ModelRole, Partial<CallLimits>>> {
+  const out: Partial<Record<ModelRole, Partial<CallLimits>>> = {};
+  for (const entry of text.split(/[;,\s]+/).filter(Boolean)) {
+    const m = /^([a-z-]+)\.([A-Za-z]+)=(\d{1,10})$/.exec(entry);
+    const role = m?.[1] as ModelRole | undefined;
+    const key = m?.[2] as keyof CallLimits | undefined;
+    if (!m || !MODEL_ROLES.includes(role!) || !LIMIT_KEYS.includes(key!))
+      throw new Error(
+        `${origin}: "${entry}" is not ROLE.LIMIT=NUMBER (roles: ${MODEL_ROLES.join(', ')}; limits: ${LIMIT_KEYS.join(', ')})`,
+      );
+    out[role!] = { ...out[role!], [key!]: Number(m[3]) };
+  }
+  return out;
+}
+
 /** One attempt of one call, as written to steps.jsonl and model-calls.jsonl. */
 export interface RoleCallRecord extends ModelCallRecord {
   role: ModelRole;
@@ -122,6 +147,11 @@ export interface ChatRequest {
   temperature?: number;
   /** Tools offered (the answer is then not streamed: tool calls arrive whole). */
   tools?: ChatCompletionTool[];
+  /**
+   * Stream the answer (default): tokens reach `onToken`. A JSON verdict or a reading is asked
+   * whole; the guard holds either way (total time per attempt, silence once the body flows).
+   */
+  stream?: boolean;
   /** Overrides the role's output limit for this request. */
   maxTokens?: number;
 }
@@ -203,7 +233,8 @@ export class ModelCaller {
     this.endpoint = { ...resolveEndpoint(given), model: given.model };
     const endpoint = this.endpoint;
     const defined = Object.fromEntries(Object.entries(options.limits ?? {}).filter(([, v]) => v !== undefined));
-    this.limits = { ...ROLE_LIMITS[role], ...defined };
+    const personal = parseLimitOverrides(process.env.GAMEPILOT_MODEL_LIMITS ?? '')[role];
+    this.limits = { ...ROLE_LIMITS[role], ...defined, ...personal };
     const l = this.limits;
     this.openai = new OpenAI({
       baseURL: endpoint.baseURL ?? 'https://api.openai.com/v1',
@@ -226,10 +257,11 @@ export class ModelCaller {
     return this.endpoint.model;
   }
 
-  /** A chat completion: streamed (tokens reach `onToken`), or whole when tools are offered. */
+  /** A chat completion: streamed (tokens reach `onToken`), or whole when asked or when tools are offered. */
   async chat(req: ChatRequest, ctx: CallContext = {}): Promise<ChatResult> {
+    const whole = req.tools !== undefined || req.stream === false;
     return this.attempts(ctx, (signal, tally) =>
-      req.tools ? this.whole(req, signal, tally) : this.stream(req, ctx, signal, tally),
+      whole ? this.whole(req, signal, tally) : this.stream(req, ctx, signal, tally),
     );
   }
 

@@ -150,6 +150,7 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
             { role: 'system', content: system },
             { role: 'user', content: user },
           ],
+          stream: false,
         },
         o.signal ? { signal: o.signal } : {},
       )

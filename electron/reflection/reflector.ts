@@ -208,7 +208,7 @@ export class Reflector {
       { role: 'system', content: system },
       { role: 'user', content },
     ];
-    const r = await this.caller.chat({ messages }, this.signal ? { signal: this.signal } : {});
+    const r = await this.caller.chat({ messages, stream: false }, this.signal ? { signal: this.signal } : {});
     return r.text;
   }
 }

@@ -86,7 +86,7 @@ export class JsonAsker {
     const started = performance.now();
     const ms = () => Math.round(performance.now() - started);
     try {
-      const res = await this.caller.chat({ messages, temperature: 0 }, signal ? { signal } : {});
+      const res = await this.caller.chat({ messages, temperature: 0, stream: false }, signal ? { signal } : {});
       this.log.push({ call, ms: ms(), ok: true, tokens: res.usage });
       return { ok: true, text: res.text };
     } catch (err) {

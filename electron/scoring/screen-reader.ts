@@ -120,6 +120,7 @@ export class ScreenScoreReader {
             },
           ],
           temperature: 0,
+          stream: false,
         },
         signal ? { signal } : {},
       );

@@ -18,6 +18,7 @@ import {
   callerFor,
   MODEL_ROLES,
   ModelCaller,
+  parseLimitOverrides,
   ROLE_LIMITS,
   resolveEndpoint,
   type ModelRole,
@@ -216,6 +217,25 @@ describe('the factory', () => {
       apiKey: 'g',
     });
     expect(resolveEndpoint({ model: '  ' }, {})).toEqual({});
+  });
+
+  it('reads a person’s overrides of roles’ limits, and refuses a bad one by name', () => {
+    expect(parseLimitOverrides('reflector.timeoutMs=300000; player.maxTokens=8192,player.maxRetries=0')).toEqual({
+      reflector: { timeoutMs: 300000 },
+      player: { maxTokens: 8192, maxRetries: 0 },
+    });
+    expect(() => parseLimitOverrides('critic.timeoutMs=5')).toThrow(
+      /GAMEPILOT_MODEL_LIMITS: "critic.timeoutMs=5" is not ROLE.LIMIT=NUMBER \(roles: player,/,
+    );
+    expect(() => parseLimitOverrides('player.speed=5')).toThrow(/limits: timeoutMs, idleTimeoutMs/);
+    expect(() => parseLimitOverrides('player.timeoutMs=-1')).toThrow(/not ROLE.LIMIT=NUMBER/);
+    process.env.GAMEPILOT_MODEL_LIMITS = 'screen-reader.maxTokens=77';
+    try {
+      const c = new ModelCaller({ model: 'm' }, 'screen-reader', { limits: { maxTokens: 9000 } });
+      expect(c.limits.maxTokens).toBe(77); // the person's say wins over a command's own
+    } finally {
+      delete process.env.GAMEPILOT_MODEL_LIMITS;
+    }
   });
 
   it('gives every chat role an output limit, which a person may raise', async () => {
