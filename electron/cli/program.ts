@@ -6,35 +6,16 @@
  */
 import { Command, Option, type OutputConfiguration } from 'commander';
 import { BUILTIN_GAMES } from '../../games/index.ts';
-import { DEFAULT_VLM } from '../agents/vlm.ts';
-import { DEFAULT_MEMORY } from '../agents/memory-agent.ts';
-import { MEMORY_SCOPE } from '../agents/memory-store.ts';
-import { DEFAULT_LATENCY } from '../latency/clock-policy.ts';
-import {
-  ACTION_SPACES,
-  AGENT_KINDS,
-  IMAGE_DETAILS,
-  KEEP_FRAMES_ALLOWED,
-  KEEP_FRAMES_PATTERN,
-  LATENCY_MODES,
-  REFLECT_AFTER,
-  REFLECT_VIDEO,
-  REFLECTION_MODES,
-  ROLES,
-  type KeepFrames,
-  type LatencyMode,
-  type ReflectionMode,
-  type ReflectVideo,
-} from '../domain.ts';
-import { DEFAULT_REFLECTION_SAMPLING } from '../reflection/sampling.ts';
+import { KEEP_FRAMES_ALLOWED, KEEP_FRAMES_PATTERN, ROLES, type KeepFrames, type LatencyMode } from '../domain.ts';
 import { DEFAULT_JOB_LIMIT } from '../sweep/spec.ts';
 import { DEFAULT_EXTRACT } from '../scoring/extract.ts';
 import { IDC_DEFAULTS } from '../reflection/idc.ts';
-import { DEFAULT_SESSION } from '../session/session.ts';
 import { DEFAULT_RECORDER } from '../recording/recorder.ts';
 import { defaultConfigDir } from '../util/paths.ts';
 import { appVersion } from '../util/resources.ts';
 import { KeyPolicy } from '../input/key-policy.ts';
+import type { RunSpec, RunSpecField } from '../run-spec.ts';
+import { specOption } from './spec-option.ts';
 import {
   checkedOption,
   allowEndpointOption,
@@ -57,77 +38,12 @@ export interface TargetFlags {
   windowId?: string;
 }
 
-export interface RunFlags extends TargetFlags {
-  /** `model`: the memory agent where the title's profile names it, else the zero-shot one. */
-  agent: 'random' | 'solver' | 'vlm' | 'memory' | 'model';
-  actionSpace: 'gui' | 'semantic';
-  episodes?: number;
-  maxSteps?: number;
-  seed: number;
-  /** ING-VP games: the level (seed = level - 1). */
-  level?: number;
+/** `gamepilot run`'s options: the RunSpec's fields (run-spec.ts), and where and how it reports. */
+export type RunFlags = RunSpec & {
   out: string;
-  keepFrames: KeepFrames;
-  maxRunMb?: number;
-  minFreeMb: number;
-  model?: string;
-  baseUrl?: string;
-  apiKey?: string;
-  prompt?: string;
-  history?: number;
-  detail: 'low' | 'high' | 'auto';
-  temperature?: number;
-  maxTokens?: number;
-  repairs: number;
-  timeoutMs: number;
-  idleTimeoutMs: number;
-  maxRetries: number;
-  retryAfterCapMs: number;
-  maxAnswerBytes: number;
-  allowKeys?: string[];
-  priceIn?: number;
-  priceOut?: number;
-  imageSize: number;
-  format: 'jpeg' | 'png';
-  quality: number;
-  capture: 'auto' | 'x11' | 'nut' | 'screenshot-desktop';
-  settleMs: number;
-  maxErrors: number;
-  paceMs: number;
-  latency?: LatencyMode;
-  stopIntervalMs?: number;
-  slowBufferMs?: number;
-  pauseKey?: string;
-  /** An id or a file; false: --no-profile. */
-  profile?: string | false;
-  reflection: ReflectionMode;
-  tutorial?: string;
-  reflectAfter: 'failed' | 'every';
-  successScore: number;
-  reflectorModel?: string;
-  reflectorBaseUrl?: string;
-  maxWords: number;
-  reflectFps: number;
-  reflectMaxFrames?: number;
-  reflectContext: number;
-  reflectMaxSide: number;
-  reflectVideo: ReflectVideo;
-  gameText?: boolean;
-  memoryScope?: string;
-  embeddingModel: string;
-  memoryTopK: number;
-  memoryThreshold: number;
-  memoryDedupe: number;
-  shortTerm: number;
-  summaryWords: number;
   json?: boolean;
   quiet?: boolean;
-  /** false: --no-judge. */
-  judge: boolean;
-  judgeModel?: string;
-  judgeBudget?: number;
-  judgeEvery: number;
-}
+};
 
 export interface MemoryFlags {
   json?: boolean;
@@ -329,177 +245,65 @@ const outDir = (what: string) => new Option('--out <dir>', `folder for ${what}`)
 
 function targetOptions(cmd: Command): Command {
   return cmd
-    .addOption(choiceOption('--game <id>', 'a built-in game, opened as its own window', GAME_IDS))
-    .addOption(
-      checkedOption(
-        '--window <regex>',
-        'a window whose title matches (case-insensitive); it must match exactly one window',
-        parseTitlePattern,
-      ),
-    )
-    .addOption(
-      patternOption(
-        '--window-id <id>',
-        'one exact window, by the id `gamepilot windows` lists',
-        /^[\w:]{1,40}$/,
-        'a window id as `gamepilot windows` lists it, e.g. 0x01e00003',
-      ),
-    );
+    .addOption(specOption('game', { choices: GAME_IDS }))
+    .addOption(specOption('window', { parse: parseTitlePattern }))
+    .addOption(specOption('windowId'));
 }
 
+/** The model endpoint: `run`, `suite` and `idc` share these declarations. */
+const ENDPOINT_FIELDS = ['model', 'baseUrl', 'apiKey'] as const;
+
 function modelOptions(cmd: Command): Command {
-  const v = DEFAULT_VLM;
-  return cmd
-    .addOption(new Option('--model <name>', 'the model (vlm agent)').env('GAMEPILOT_MODEL'))
-    .addOption(new Option('--base-url <url>', 'an OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)'))
-    .addOption(
-      new Option('--api-key <key>', 'API key (default: OPENAI_API_KEY); never written to run files or the log'),
-    )
-    .addOption(new Option('--prompt <file>', 'system prompt template (default prompts/system.md)'))
-    .addOption(
-      intOption(
-        '--history <k>',
-        "frames per request: 2 = the current frame plus the previous step's frame and answer; 1 = the current frame only",
-        { min: 1 },
-      ).default(undefined, `the profile's, else ${v.history}`),
-    )
-    .addOption(choiceOption('--detail <level>', 'image detail hint', IMAGE_DETAILS).default(v.detail))
-    .addOption(numberOption('--temperature <t>', 'sampling temperature (default: the provider’s)', { min: 0 }))
-    .addOption(intOption('--max-tokens <n>', 'longest answer in tokens (default: the provider’s)', { min: 1 }))
-    .addOption(intOption('--repairs <n>', 're-asks after an unusable answer', { min: 0 }).default(v.repairs))
-    .addOption(
-      numberOption('--timeout-ms <ms>', 'total time limit of one model call, streaming included', { min: 1 }).default(
-        v.timeoutMs,
-      ),
-    )
-    .addOption(
-      numberOption('--idle-timeout-ms <ms>', 'longest silence while an answer streams', { min: 1 }).default(
-        v.idleTimeoutMs,
-      ),
-    )
-    .addOption(
-      intOption(
-        '--max-retries <n>',
-        'retries after 429/5xx/time-outs/connection errors (exponential backoff with jitter)',
-        { min: 0 },
-      ).default(v.maxRetries),
-    )
-    .addOption(
-      numberOption('--retry-after-cap-ms <ms>', 'longest Retry-After honoured', { min: 0 }).default(v.retryAfterCapMs),
-    )
-    .addOption(
-      intOption('--max-answer-bytes <n>', 'largest answer, counted in response bytes as they arrive', {
-        min: 1024,
-      }).default(v.maxAnswerBytes, '16 MiB'),
-    )
-    .addOption(numberOption('--price-in <usd>', 'USD per million input tokens (for cost)', { min: 0 }))
-    .addOption(numberOption('--price-out <usd>', 'USD per million output tokens (for cost)', { min: 0 }))
-    .addOption(new Option('--game-text', "send the built-in game's text rendering with the frame"));
+  return [
+    ...ENDPOINT_FIELDS,
+    'prompt',
+    'history',
+    'detail',
+    'temperature',
+    'maxTokens',
+    'repairs',
+    'timeoutMs',
+    'idleTimeoutMs',
+    'maxRetries',
+    'retryAfterCapMs',
+    'maxAnswerBytes',
+    'priceIn',
+    'priceOut',
+    'gameText',
+  ].reduce((c, f) => c.addOption(specOption(f as RunSpecField)), cmd);
 }
 
 function reflectionOptions(cmd: Command): Command {
-  return cmd
-    .addOption(
-      choiceOption(
-        '--reflection <mode>',
-        'reflect and retry: self-f (the failure), self-t (a tutorial), self (both), other (another model’s lessons)',
-        REFLECTION_MODES,
-      ).default('none'),
-    )
-    .addOption(
-      new Option(
-        '--tutorial <source>',
-        'a video (mp4/webm/mkv), a folder of frames, a run or session folder, or "solver"',
-      ),
-    )
-    .addOption(
-      choiceOption(
-        '--reflect-after <when>',
-        'reflect after failed episodes (below --success-score) or after every episode',
-        REFLECT_AFTER,
-      ).default('failed'),
-    )
-    .addOption(numberOption('--success-score <s>', 'an episode scoring below this failed').default(100))
-    .addOption(new Option('--reflector-model <name>', 'mode other: the reflecting model, different from the player’s'))
-    .addOption(new Option('--reflector-base-url <url>', "the reflector's endpoint (default: --base-url)"))
-    .addOption(intOption('--max-words <n>', 'longest lessons, in words', { min: 10 }).default(150))
-    .addOption(
-      numberOption('--reflect-fps <f>', 'frames per second of play the reflector sees', { min: 0.01 }).default(
-        DEFAULT_REFLECTION_SAMPLING.fps,
-      ),
-    )
-    .addOption(
-      intOption(
-        '--reflect-context <tokens>',
-        "tokens of the reflector's context its frames may use: frames are thinned evenly only to fit it",
-        { min: 1000 },
-      ).default(DEFAULT_REFLECTION_SAMPLING.contextTokens),
-    )
-    .addOption(
-      intOption(
-        '--reflect-max-frames <n>',
-        'at most this many frames per reflection call, below what the budget allows (default: no cap)',
-        { min: 1 },
-      ),
-    )
-    .addOption(
-      intOption('--reflect-max-side <px>', "longest side of the reflector's frames", { min: 64 }).default(
-        DEFAULT_REFLECTION_SAMPLING.maxSide,
-      ),
-    )
-    .addOption(
-      choiceOption(
-        '--reflect-video <mode>',
-        'send the reflector its frames as one MP4 (a video_url part, as vLLM serves for Qwen-VL): on, auto (frames where the provider refuses it) or off',
-        REFLECT_VIDEO,
-      ).default('off'),
-    );
+  return addSpecOptions(cmd, [
+    'reflection',
+    'tutorial',
+    'reflectAfter',
+    'successScore',
+    'reflectorModel',
+    'reflectorBaseUrl',
+    'maxWords',
+    'reflectFps',
+    'reflectContext',
+    'reflectMaxFrames',
+    'reflectMaxSide',
+    'reflectVideo',
+  ]);
 }
 
 function memoryOptions(cmd: Command): Command {
-  const m = DEFAULT_MEMORY;
-  return cmd
-    .addOption(
-      patternOption(
-        '--memory-scope <name>',
-        "memory agent: the long-term store, <config>/memory/<name>.json, e.g. one per participant (default: the profile's or game's id, else the window title)",
-        MEMORY_SCOPE,
-        "a plain name of letters, digits, '.', '-' or '_' (up to 64)",
-      ),
-    )
-    .addOption(
-      new Option(
-        '--embedding-model <name>',
-        'memory agent: embedding model served at the same endpoint (/embeddings); "none" for lexical retrieval',
-      ).default(m.embeddingModel),
-    )
-    .addOption(
-      intOption('--memory-top-k <k>', 'memory agent: memories retrieved per step', { min: 1, max: 20 }).default(m.topK),
-    )
-    .addOption(
-      numberOption('--memory-threshold <s>', 'memory agent: least similarity of a retrieved memory', {
-        min: 0,
-        max: 1,
-      }).default(m.threshold),
-    )
-    .addOption(
-      numberOption('--memory-dedupe <s>', 'memory agent: a new memory this similar to a stored one is not saved', {
-        min: 0,
-        max: 1,
-      }).default(m.dedupe),
-    )
-    .addOption(
-      intOption('--short-term <n>', 'memory agent: recent screenshot–action pairs the history review sees', {
-        min: 0,
-        max: 16,
-      }).default(m.shortTerm),
-    )
-    .addOption(
-      intOption('--summary-words <n>', 'memory agent: longest running history summary, in words', {
-        min: 50,
-        max: 5000,
-      }).default(m.summaryWords),
-    );
+  return addSpecOptions(cmd, [
+    'memoryScope',
+    'embeddingModel',
+    'memoryTopK',
+    'memoryThreshold',
+    'memoryDedupe',
+    'shortTerm',
+    'summaryWords',
+  ]);
+}
+
+function addSpecOptions(cmd: Command, fields: RunSpecField[]): Command {
+  return fields.reduce((c, f) => c.addOption(specOption(f)), cmd);
 }
 
 /** `alt+f4,super+d`: checked here, so a typo is an error and never allows something else. */
@@ -549,120 +353,25 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .command('run')
     .description('play a built-in game or any window with an agent, recording every step')
     .addHelpText('after', '\nGive one target: --game, --window or --window-id.');
-  targetOptions(run)
-    .addOption(
-      choiceOption(
-        '--agent <kind>',
-        'who plays: a model zero-shot (vlm), with memory (memory: history summary and long-term store), or as the title’s profile says (model: memory for story titles, else vlm); the game’s solver; or uniformly random valid actions',
-        [...AGENT_KINDS, 'model'],
-      ).default('random'),
-    )
-    .addOption(
-      choiceOption(
-        '--action-space <space>',
-        'gui (keys and pointer) or semantic (the game’s own moves, e.g. B3 or left; built-ins only)',
-        ACTION_SPACES,
-      ).default('gui'),
-    )
-    .addOption(
-      intOption(
-        '--episodes <n>',
-        "episodes to play (default: the profile's or the game's trials — Tic-Tac-Toe 20, 2048 5, Snake 10, Maze 10 — else 1)",
-        { min: 1 },
-      ),
-    )
-    .addOption(
-      intOption('--max-steps <n>', "steps per episode (default: the profile's or the game's own, else 50)", {
-        min: 1,
-      }),
-    )
-    .addOption(intOption('--seed <s>', 'seed of the built-in games and of the random agent').default(0))
-    .addOption(
-      intOption(
-        '--level <n>',
-        'ING-VP games: the level to play (1–50; episode e plays level n + e); the same as --seed n-1',
-        { min: 1, max: 50 },
-      ),
-    )
-    .addOption(outDir('run folders'))
-    .addOption(
-      patternOption(
-        '--keep-frames <which>',
-        "step frames written to frames/: all; every:N, steps 0, N, 2N… of each episode; changed, each episode's first and each differing from the last kept in over 0.25% of its pixels; none (a step not kept has frame null)",
-        KEEP_FRAMES_PATTERN,
-        KEEP_FRAMES_ALLOWED,
-      ).default(DEFAULT_SESSION.keepFrames),
-    )
-    .addOption(
-      numberOption(
-        '--max-run-mb <MB>',
-        'the most the run folder may hold: the run stops (stopped, disk budget) before a step that could pass it',
-        { min: 0.01 },
-      ),
-    )
-    .addOption(
-      numberOption(
-        '--min-free-mb <MB>',
-        'free space the run leaves on its disk: it stops (stopped, disk budget) before going below it; 0: no floor',
-        { min: 0 },
-      ).default(DEFAULT_SESSION.minFreeMb),
-    );
-  modelOptions(run)
-    .addOption(
-      checkedOption(
-        '--allow-keys <list>',
-        'system key combinations this game may press, comma-separated, e.g. alt+f4,alt+click (refused by default)',
-        allowedKeys,
-      ),
-    )
-    .addOption(intOption('--image-size <px>', 'long side of the frame sent to the model', { min: 64 }).default(1280))
-    .addOption(choiceOption('--format <format>', 'frame encoding', ['jpeg', 'png']).default('jpeg'))
-    .addOption(intOption('--quality <q>', 'JPEG quality', { min: 1, max: 100 }).default(80))
-    .addOption(
-      choiceOption(
-        '--capture <backend>',
-        'screen capture backend (auto: in-process XShm on Linux, GDI on Windows, nut-js on macOS)',
-        ['auto', 'x11', 'nut', 'screenshot-desktop'],
-      ).default('auto'),
-    )
-    .addOption(
-      numberOption('--settle-ms <ms>', 'wait after acting on a window no engine drives, before the next capture', {
-        min: 0,
-      }).default(DEFAULT_SESSION.settleMs),
-    )
-    .addOption(
-      intOption(
-        '--max-errors <n>',
-        'consecutive unusable steps (no usable answer, or every action refused) before the run fails',
-        { min: 1 },
-      ).default(DEFAULT_SESSION.maxConsecutiveErrors),
-    )
-    .addOption(
-      numberOption('--pace-ms <ms>', 'minimum time per step, to watch fast agents', { min: 0 }).default(
-        DEFAULT_SESSION.minStepMs,
-      ),
-    )
-    .addOption(
-      choiceOption('--latency <mode>', 'how the world waits for the model', LATENCY_MODES).default(
-        undefined,
-        "the profile's, else normal",
-      ),
-    )
-    .addOption(
-      numberOption('--stop-interval-ms <ms>', 'stop: the world runs this long after acting', { min: 0 }).default(
-        undefined,
-        `the profile's, else ${DEFAULT_LATENCY.stopIntervalMs}`,
-      ),
-    )
-    .addOption(
-      numberOption('--slow-buffer-ms <ms>', 'slow: the world pauses this long after each capture', { min: 0 }).default(
-        undefined,
-        `the profile's, else ${DEFAULT_LATENCY.slowBufferMs}`,
-      ),
-    )
-    .addOption(
-      new Option('--pause-key <key>', 'freeze a window with its own pause key instead of suspending its process'),
-    )
+  targetOptions(run);
+  addSpecOptions(run, ['agent', 'actionSpace', 'episodes', 'maxSteps', 'seed', 'level']).addOption(
+    outDir('run folders'),
+  );
+  addSpecOptions(run, ['keepFrames', 'maxRunMb', 'minFreeMb']);
+  modelOptions(run).addOption(specOption('allowKeys', { parse: allowedKeys }));
+  addSpecOptions(run, [
+    'imageSize',
+    'format',
+    'quality',
+    'capture',
+    'settleMs',
+    'maxErrors',
+    'paceMs',
+    'latency',
+    'stopIntervalMs',
+    'slowBufferMs',
+    'pauseKey',
+  ])
     .addOption(profileOption())
     .addOption(noProfileOption('follow no profile: the generic prompt and no title limits'));
   judgeOptions(run);
@@ -762,7 +471,7 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     )
     .addOption(intOption('--fps <n>', 'frames per second', { min: 1 }).default(DEFAULT_RECORDER.fps))
     .addOption(intOption('--trial <n>', 'trial number', { min: 1 }).default(1))
-    .addOption(intOption('--seed <s>', 'seed of the built-in game').default(0))
+    .addOption(specOption('seed', { description: 'seed of the built-in game' }))
     .addOption(
       patternOption(
         '--stage <stage>',
@@ -933,13 +642,9 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
 function judgeOptions(cmd: Command): Command {
   return cmd
     .addOption(new Option('--no-judge', 'no live milestone judge (a milestone-scored profile is judged by default)'))
-    .addOption(new Option('--judge-model <name>', 'the milestone judge (default: --model)'))
-    .addOption(
-      intOption('--judge-budget <k>', 'at most this many judge calls in the run (default: no limit)', { min: 1 }),
-    )
-    .addOption(
-      intOption('--judge-every <n>', 'judge every n steps, besides at the end of each episode', { min: 1 }).default(3),
-    );
+    .addOption(specOption('judgeModel'))
+    .addOption(specOption('judgeBudget'))
+    .addOption(specOption('judgeEvery'));
 }
 
 function judgeModelOptions(cmd: Command, what: string): Command {
@@ -1028,7 +733,6 @@ function milestonesCommands(program: Command, act: Act, actions: Actions) {
 
 /** `gamepilot suite ingvp`: ING-VP's six games × six settings × 50 levels. */
 export function suiteCommand(parent: Command): Command {
-  const v = DEFAULT_VLM;
   return parent
     .command('suite')
     .description(
@@ -1042,23 +746,13 @@ export function suiteCommand(parent: Command): Command {
         'random',
       ]).default('vlm'),
     )
-    .addOption(new Option('--model <name>', 'the model (vlm agent)').env('GAMEPILOT_MODEL'))
-    .addOption(new Option('--base-url <url>', 'an OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)'))
-    .addOption(
-      new Option('--api-key <key>', 'API key (default: OPENAI_API_KEY); never written to run files or the log'),
-    )
-    .addOption(numberOption('--temperature <t>', 'sampling temperature (default: the provider’s)', { min: 0 }))
-    .addOption(intOption('--max-tokens <n>', 'longest answer in tokens (default: the provider’s)', { min: 1 }))
-    .addOption(
-      numberOption('--timeout-ms <ms>', 'total time limit of one model call, streaming included', { min: 1 }).default(
-        v.timeoutMs,
-      ),
-    )
-    .addOption(
-      intOption('--max-retries <n>', 'retries after 429/5xx/time-outs/connection errors', { min: 0 }).default(
-        v.maxRetries,
-      ),
-    )
+    .addOption(specOption('model', { description: 'the model (vlm agent)' }).env('GAMEPILOT_MODEL'))
+    .addOption(specOption('baseUrl'))
+    .addOption(specOption('apiKey'))
+    .addOption(specOption('temperature'))
+    .addOption(specOption('maxTokens'))
+    .addOption(specOption('timeoutMs'))
+    .addOption(specOption('maxRetries'))
     .addOption(
       new Option(
         '--games <list>',
@@ -1072,7 +766,7 @@ export function suiteCommand(parent: Command): Command {
       ).default('all'),
     )
     .addOption(new Option('--levels <ranges>', 'levels to play, e.g. 1-50, 7 or 1-5,9').default('1-50'))
-    .addOption(intOption('--seed <s>', 'seed of the random agent').default(0))
+    .addOption(specOption('seed', { description: 'seed of the random agent' }))
     .addOption(
       new Option(
         '--thinking',
@@ -1095,22 +789,25 @@ export function idcCommand(parent: Command): Command {
     .description(
       'Improvement Dynamics Curve: rounds of play → tool-using reflection → judged skill, then held-out variants',
     )
-    .addOption(choiceOption('--game <id>', 'a built-in game', GAME_IDS).makeOptionMandatory())
+    .addOption(specOption('game', { description: 'a built-in game', choices: GAME_IDS }).makeOptionMandatory())
     .addOption(
-      new Option('--model <name>', 'the player (the reflector defaults to it)')
+      specOption('model', { description: 'the player (the reflector defaults to it)' })
         .env('GAMEPILOT_MODEL')
         .makeOptionMandatory(),
     )
     .addOption(intOption('--rounds <r>', 'reflection rounds after round 0', { min: 1 }).default(IDC_DEFAULTS.rounds))
-    .addOption(intOption('--episodes <e>', 'episodes per round', { min: 1 }).default(IDC_DEFAULTS.episodes))
-    .addOption(intOption('--max-steps <n>', "steps per episode (default: the game's own)", { min: 1 }))
-    .addOption(intOption('--seed <s>', 'seed of the rounds (held-out variants use seed + 10000)').default(0))
-    .addOption(new Option('--base-url <url>', 'an OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)'))
     .addOption(
-      new Option('--api-key <key>', 'API key (default: OPENAI_API_KEY); never written to run files or the log'),
+      specOption('episodes', {
+        description: 'episodes per round',
+        default: { value: IDC_DEFAULTS.episodes },
+      }),
     )
-    .addOption(new Option('--reflector-model <name>', 'the reflecting and judging model (default: --model)'))
-    .addOption(intOption('--max-words <n>', 'longest skill, in words', { min: 10 }).default(120))
+    .addOption(specOption('maxSteps', { description: "steps per episode (default: the game's own)" }))
+    .addOption(specOption('seed', { description: 'seed of the rounds (held-out variants use seed + 10000)' }))
+    .addOption(specOption('baseUrl'))
+    .addOption(specOption('apiKey'))
+    .addOption(specOption('reflectorModel', { description: 'the reflecting and judging model (default: --model)' }))
+    .addOption(specOption('maxWords', { description: 'longest skill, in words', default: { value: 120 } }))
     .addOption(
       numberOption('--rollback-drop <f>', 'a round below best × (1 − f) rolls back to the best skill', {
         min: 0,
@@ -1122,15 +819,12 @@ export function idcCommand(parent: Command): Command {
       intOption('--judge-tries <n>', 'skills proposed per round until the judge accepts one', { min: 1 }).default(5),
     )
     .addOption(
-      choiceOption('--latency <mode>', 'how the world waits for the model (stop = PDQ)', LATENCY_MODES).default(
-        IDC_DEFAULTS.latency,
-      ),
+      specOption('latency', {
+        description: 'how the world waits for the model (stop = PDQ)',
+        default: { value: IDC_DEFAULTS.latency },
+      }),
     )
-    .addOption(
-      numberOption('--stop-interval-ms <ms>', 'stop: the world runs this long after acting', { min: 0 }).default(
-        IDC_DEFAULTS.stopIntervalMs,
-      ),
-    )
+    .addOption(specOption('stopIntervalMs', { default: { value: IDC_DEFAULTS.stopIntervalMs } }))
     .addOption(outDir('the IDC folder'))
     .addOption(jsonFlag());
 }

@@ -1,21 +1,22 @@
 /** `gamepilot run`: an agent plays a built-in game or a window; every step is recorded. */
 import { prepareRun, type RunOptions } from '../session/compose.ts';
 import type { ReflectionRecord } from '../session/reflection-records.ts';
-import { attachReflection, checkReflectionRequest, type ReflectionRequest } from '../reflection/setup.ts';
+import { attachReflection, type ReflectionRequest } from '../reflection/setup.ts';
+import { namedAsFlags, parseRunSpec, RunSpecError, type RunSpec } from '../run-spec.ts';
+import { runFromSpec, type RunFromSpec, type RunPlace } from '../reflection/run-spec-options.ts';
 import type { Session } from '../session/session.ts';
 import type { Target } from '../session/targets.ts';
 import { startStopHotkey } from '../input/stop-hotkey.ts';
 import { addSecret } from '../util/log.ts';
 import { io } from './io.ts';
-import { INGVP_GAME_IDS } from '../../games/ingvp/games.ts';
 import { UsageError } from './options.ts';
 import type { RunFlags, TargetFlags } from './program.ts';
 import { configuredStopHotkey } from './settings.ts';
-import { isModelAgent, type MemoryStepRecord } from '../domain.ts';
+import type { MemoryStepRecord } from '../domain.ts';
 import { profileChoiceFrom } from './profile-command.ts';
 import type { ProfileEntry } from '../profiles/registry.ts';
 import { sweepContextFromEnv } from '../sweep/job-env.ts';
-import { framesStarved, FramesStarvedError, reflectionReadsFrames } from '../store/frame-budget.ts';
+import { FramesStarvedError } from '../store/frame-budget.ts';
 
 /** Exactly one target, as RunOptions wants it. */
 export function targetFrom(o: TargetFlags): Pick<RunOptions, 'game' | 'window' | 'windowId'> {
@@ -29,83 +30,23 @@ export function targetFrom(o: TargetFlags): Pick<RunOptions, 'game' | 'window' |
   };
 }
 
+/** The run spec the flags give; a rule between them is a usage error naming the flags. */
+export function specFrom(o: RunFlags): RunSpec {
+  const { out: _out, json: _json, quiet: _quiet, ...given } = o;
+  const spec = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
+  return usage(() => parseRunSpec(spec));
+}
+
+/** What `gamepilot run` asks of the composition root: options and the reflection request, from the one spec. */
+export function runFrom(o: RunFlags, place: Omit<RunPlace, 'outDir'> = {}): RunFromSpec {
+  const spec = specFrom(o);
+  addSecret(spec.apiKey);
+  return usage(() => runFromSpec(spec, { outDir: o.out, ...place }));
+}
+
 /** The run as the composition root takes it; mistakes between options are usage errors. */
 export function runOptionsFrom(o: RunFlags): RunOptions {
-  const target = targetFrom(o);
-  if (o.actionSpace === 'semantic' && !o.game) throw new UsageError('--action-space semantic needs a built-in --game');
-  const modelAgent = isModelAgent(o.agent) || o.agent === 'model';
-  if (modelAgent && !o.model)
-    throw new UsageError(`--agent ${o.agent} needs a model: --model NAME (or GAMEPILOT_MODEL)`);
-  if (o.level !== undefined && !(o.game && INGVP_GAME_IDS.includes(o.game)))
-    throw new UsageError(`--level needs an ING-VP --game (${INGVP_GAME_IDS.join(', ')})`);
-  if (o.level !== undefined && o.seed !== 0) throw new UsageError('give --level or --seed, not both');
-  if (o.memoryScope && o.agent !== 'memory' && o.agent !== 'model')
-    throw new UsageError('--memory-scope needs --agent memory (or model)');
-  addSecret(o.apiKey);
-  return {
-    ...target,
-    agent: o.agent === 'model' ? 'vlm' : o.agent,
-    ...(o.agent === 'model' ? { agentFromProfile: true } : {}),
-    space: o.actionSpace,
-    ...(o.episodes !== undefined ? { episodes: o.episodes } : {}),
-    ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}),
-    seed: o.level !== undefined ? o.level - 1 : o.seed,
-    outDir: o.out,
-    keepFrames: o.keepFrames,
-    ...(o.maxRunMb !== undefined ? { maxRunMb: o.maxRunMb } : {}),
-    minFreeMb: o.minFreeMb,
-    capture: o.capture,
-    encode: { longSide: o.imageSize, format: o.format, quality: o.quality },
-    settleMs: o.settleMs,
-    ...(o.latency ? { latency: o.latency } : {}),
-    latencySettings: {
-      ...(o.stopIntervalMs !== undefined ? { stopIntervalMs: o.stopIntervalMs } : {}),
-      ...(o.slowBufferMs !== undefined ? { slowBufferMs: o.slowBufferMs } : {}),
-    },
-    ...(o.pauseKey ? { pauseKey: o.pauseKey } : {}),
-    ...(o.allowKeys?.length ? { allowedKeys: o.allowKeys } : {}),
-    minStepMs: o.paceMs,
-    maxConsecutiveErrors: o.maxErrors,
-    vlm: {
-      ...(o.model ? { model: o.model } : {}),
-      ...(o.baseUrl ? { baseURL: o.baseUrl } : {}),
-      ...(o.apiKey ? { apiKey: o.apiKey } : {}),
-      ...(o.prompt ? { systemPrompt: o.prompt } : {}),
-      ...(o.history !== undefined ? { history: o.history } : {}),
-      detail: o.detail,
-      ...(o.temperature !== undefined ? { temperature: o.temperature } : {}),
-      ...(o.maxTokens !== undefined ? { maxTokens: o.maxTokens } : {}),
-      repairs: o.repairs,
-      timeoutMs: o.timeoutMs,
-      idleTimeoutMs: o.idleTimeoutMs,
-      maxRetries: o.maxRetries,
-      retryAfterCapMs: o.retryAfterCapMs,
-      maxAnswerBytes: o.maxAnswerBytes,
-      ...(o.priceIn !== undefined || o.priceOut !== undefined
-        ? { price: { inputPerM: o.priceIn ?? 0, outputPerM: o.priceOut ?? 0 } }
-        : {}),
-      ...(o.gameText ? { includeGameText: true } : {}),
-    },
-    ...(o.agent === 'memory' || o.agent === 'model'
-      ? {
-          memory: {
-            ...(o.memoryScope ? { scope: o.memoryScope } : {}),
-            embeddingModel: o.embeddingModel === 'none' ? null : o.embeddingModel,
-            topK: o.memoryTopK,
-            threshold: o.memoryThreshold,
-            dedupe: o.memoryDedupe,
-            shortTerm: o.shortTerm,
-            summaryWords: o.summaryWords,
-          },
-        }
-      : {}),
-    judge: {
-      live: o.judge !== false,
-      ...(o.judgeModel ? { model: o.judgeModel } : {}),
-      ...(o.judgeBudget !== undefined ? { budget: o.judgeBudget } : {}),
-      everySteps: o.judgeEvery ?? 3,
-    },
-  };
+  return runFrom(o).options;
 }
 
 /**
@@ -113,50 +54,16 @@ export function runOptionsFrom(o: RunFlags): RunOptions {
  * run folder is made (a missing tutorial, `other` without a different reflector model).
  */
 export function reflectionRequestFrom(o: RunFlags): ReflectionRequest | undefined {
-  if (o.reflection === 'none') {
-    if (o.reflectorModel)
-      throw new UsageError('--reflector-model needs --reflection (other, for a model different from the player)');
-    return undefined;
+  return runFrom(o).reflection;
+}
+
+function usage<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof RunSpecError) throw new UsageError(err.as(namedAsFlags));
+    throw err;
   }
-  if (!isModelAgent(o.agent) && o.agent !== 'model')
-    throw new UsageError('--reflection needs a model agent (--agent vlm, memory or model)');
-  if ((o.reflection === 'self-t' || o.reflection === 'self') && !o.tutorial)
-    throw new UsageError(
-      `--reflection ${o.reflection} needs --tutorial (a video, a folder of frames, or a run/session folder)`,
-    );
-  const starved = reflectionReadsFrames(o.reflection) ? framesStarved(o.keepFrames, o.maxSteps) : undefined;
-  if (starved)
-    throw new UsageError(
-      `--reflection ${o.reflection} reflects on the run's own frames, but --keep-frames ${o.keepFrames} ${starved}: keep more (all, changed or every:N), or reflect with self-t`,
-    );
-  const baseURL = o.reflectorBaseUrl ?? o.baseUrl;
-  const req: ReflectionRequest = {
-    mode: o.reflection,
-    ...(o.tutorial ? { tutorial: o.tutorial } : {}),
-    after: o.reflectAfter,
-    successScore: o.successScore,
-    sample: {
-      fps: o.reflectFps,
-      maxSide: o.reflectMaxSide,
-      contextTokens: o.reflectContext,
-      ...(o.reflectMaxFrames !== undefined ? { maxFrames: o.reflectMaxFrames } : {}),
-    },
-    reflector: {
-      maxWords: o.maxWords,
-      video: o.reflectVideo,
-      ...(o.reflectorModel ? { model: o.reflectorModel } : {}),
-      ...(baseURL ? { baseURL } : {}),
-      ...(o.apiKey ? { apiKey: o.apiKey } : {}),
-    },
-  };
-  if (o.model) {
-    try {
-      checkReflectionRequest(req, o.model);
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
-  }
-  return req;
 }
 
 /** Wires a checked reflect-and-retry request into a prepared run. */
@@ -186,12 +93,10 @@ export function describeProfile(e: ProfileEntry | undefined, refused: boolean): 
 }
 
 export async function runCommand(o: RunFlags): Promise<number> {
-  const options: RunOptions = {
-    ...runOptionsFrom(o),
+  const { options, reflection: reflectionReq } = runFrom(o, {
     profile: profileChoiceFrom(o.profile),
     ...sweepContextFromEnv(),
-  };
-  const reflectionReq = reflectionRequestFrom(o);
+  });
   const { session, target, profile, notices } = await prepareRun(options).catch((err: unknown) => {
     if (err instanceof FramesStarvedError)
       throw new UsageError(

@@ -40,6 +40,7 @@ import { executableOf } from '../profiles/executable.ts';
 import type { Profile } from '../profiles/schema.ts';
 import { ScreenScoreReader } from '../scoring/screen-reader.ts';
 import { attachLiveJudge } from './live-judge.ts';
+import { runConfig } from './run-config.ts';
 import { DEFAULT_JUDGING } from '../scoring/milestone-judging.ts';
 
 /**
@@ -253,7 +254,6 @@ export function wireSession(
   const minFreeMb = opts.minFreeMb ?? DEFAULT_MIN_FREE_MB;
   const judge = profile ? judgeSettings(profile, opts, notices) : undefined;
   if (judge) checkFramesFor('the milestone judge', keepFrames, maxSteps); // before the run folder exists
-  const { apiKey: _secret, ...vlmPublic } = opts.vlm ?? {};
   const store = RunStore.create(opts.outDir, {
     kind: 'agent',
     game: target.game?.def.id ?? null,
@@ -266,24 +266,23 @@ export function wireSession(
     agent: agent.name,
     model: isModelAgent(opts.agent) ? (runModel(opts) ?? null) : null,
     action_space: opts.space,
+    // The settings under the RunSpec's names (run-config.ts), then what the profile adds.
     config: {
-      episodes,
-      max_steps: maxSteps,
+      ...runConfig(opts, {
+        episodes,
+        maxSteps,
+        latency,
+        latencySettings,
+        keepFrames,
+        minFreeMb,
+        ...(profile ? { history: profile.episode.history } : {}),
+      }),
       ...(profile?.episode.maxSeconds !== undefined ? { max_seconds: profile.episode.maxSeconds } : {}),
-      seed: opts.seed,
-      latency,
-      ...latencyRecord(latency, latencySettings),
-      capture: opts.capture,
-      encode: opts.encode,
       ...(allowedKeys.length ? { allowed_keys: allowedKeys } : {}),
       ...(onlyKeys ? { only_keys: onlyKeys } : {}),
       ...(profile?.actions.maxActionsPerStep !== undefined && !def
         ? { max_actions_per_step: profile.actions.maxActionsPerStep }
         : {}),
-      ...(isModelAgent(opts.agent) ? { vlm: vlmPublic } : {}),
-      keep_frames: keepFrames,
-      max_run_mb: opts.maxRunMb ?? null,
-      min_free_mb: minFreeMb,
     },
     // A model run reflects only once reflection is attached (reflection/setup.ts rewrites this).
     ...(isModelAgent(opts.agent) ? { reflection: { mode: 'none' as const, reflector_model: null, lessons: [] } } : {}),
@@ -450,13 +449,6 @@ function bindMemory(agent: MemoryAgent, opts: RunOptions, target: Target, store:
       summary_words: s.summaryWords,
     },
   });
-}
-
-/** The clock settings that shape a run's timeline, beside its latency mode. */
-function latencyRecord(mode: LatencyMode, s: LatencySettings): Record<string, number> {
-  if (mode === 'stop') return { stop_interval_ms: s.stopIntervalMs };
-  if (mode === 'slow') return { slow_buffer_ms: s.slowBufferMs };
-  return {};
 }
 
 let freezer: ProcessFreezer | undefined;

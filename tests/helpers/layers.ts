@@ -25,7 +25,7 @@ export type Place =
  * the rooms listed before it, so its rooms form a DAG instead of a knot.
  */
 export const CORE_TIERS: string[][] = [
-  ['domain.ts', 'util'],
+  ['domain.ts', 'run-spec.ts', 'util'],
   ['actions'],
   ['input', 'capture', 'store', 'safety', 'latency', 'agents', 'games', 'profiles'],
   // scoring reads scores and judges frames; the session runs the loop with them (compose.ts wires
@@ -41,6 +41,8 @@ const SHELLS = ['cli', 'web', 'app'] as const;
 const SHELL_MAY_USE: Record<(typeof SHELLS)[number], string[]> = { cli: ['web'], web: [], app: [] };
 const CONTRACT = 'electron/api/contract.ts';
 const DOMAIN = 'electron/domain.ts';
+/** The one declaration of a run's settings: the contract derives its start-run request from it. */
+const RUN_SPEC = 'electron/run-spec.ts';
 const NODE_BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 
 export function placeOf(rel: string): Place {
@@ -102,8 +104,10 @@ export function checkImport(file: string, spec: string): string | undefined {
   const target = relative ? path.posix.normalize(path.posix.join(path.posix.dirname(file), spec)) : undefined;
 
   if (file === DOMAIN) return 'domain.ts imports nothing: every layer imports it';
-  if (file === CONTRACT && spec !== 'zod' && target !== DOMAIN)
-    return 'the contract imports only zod and domain.ts (the renderer shares it; no Node)';
+  if (file === RUN_SPEC && spec !== 'zod' && target !== DOMAIN)
+    return 'run-spec.ts imports only zod and domain.ts (the contract and the renderer share it; no Node)';
+  if (file === CONTRACT && spec !== 'zod' && target !== DOMAIN && target !== RUN_SPEC)
+    return 'the contract imports only zod, domain.ts and run-spec.ts (the renderer shares it; no Node)';
 
   if (from.kind === 'renderer') {
     if (NODE_BUILTINS.has(spec)) return 'the renderer uses no Node APIs';

@@ -115,11 +115,11 @@ describe('mistakes in a call exit 2 with the command’s usage', () => {
       ],
       [
         ['run', '--game', '2048', '--history', '1.5'],
-        /option '--history <k>' argument '1\.5' is invalid\. Allowed: a whole number ≥ 1\./,
+        /option '--history <k>' argument '1\.5' is invalid\. Allowed: a whole number from 1 to 16\./,
       ],
       [
         ['run', '--game', '2048', '--temperature', '-1'],
-        /option '--temperature <t>' argument '-1' is invalid\. Allowed: a number ≥ 0\./,
+        /option '--temperature <t>' argument '-1' is invalid\. Allowed: a number from 0 to 2\./,
       ],
       [
         ['run', '--window', '(unclosed'],

@@ -168,10 +168,18 @@ describe('the rules', () => {
     expect(checkImport('renderer/src/App.tsx', '../../electron/api/contract.ts')).toBeUndefined();
     expect(checkImport('renderer/src/App.tsx', 'react')).toBeUndefined();
     expect(checkImport('electron/api/contract.ts', 'node:path')).toMatch(
-      /the contract imports only zod and domain\.ts/,
+      /the contract imports only zod, domain\.ts and run-spec\.ts/,
     );
     expect(checkImport('electron/api/contract.ts', '../store/run-library.ts')).toMatch(/the contract imports only/);
     expect(checkImport('electron/domain.ts', 'zod')).toMatch(/domain\.ts imports nothing/);
+    // The run's one spec: the contract derives its start-run request from it, so it is as plain as the contract.
+    expect(checkImport('electron/api/contract.ts', '../run-spec.ts')).toBeUndefined();
+    expect(checkImport('electron/run-spec.ts', 'zod')).toBeUndefined();
+    expect(checkImport('electron/run-spec.ts', './domain.ts')).toBeUndefined();
+    expect(checkImport('electron/run-spec.ts', 'node:fs')).toMatch(/run-spec\.ts imports only zod and domain\.ts/);
+    expect(checkImport('electron/run-spec.ts', './agents/vlm.ts')).toMatch(/run-spec\.ts imports only/);
+    expect(checkImport('electron/run-spec.ts', '../games/index.ts')).toMatch(/run-spec\.ts imports only/);
+    expect(checkImport('electron/reflection/run-spec-options.ts', '../run-spec.ts')).toBeUndefined();
   });
 
   it('only electron/app imports electron', () => {
