@@ -85,7 +85,18 @@ describe('a hostile provider in a live run', () => {
     ]);
     for (const s of steps)
       expect(s.model_calls).toEqual([
-        { attempt: 1, ms: expect.any(Number), ok: false, error: s.errors.at(-1)!.replace('model call failed: ', '') },
+        {
+          attempt: 1,
+          ms: expect.any(Number),
+          ok: false,
+          error: s.errors.at(-1)!.replace('model call failed: ', ''),
+          role: 'player',
+          model: 'test-vlm',
+          // What arrived of a cut-off answer still counts (estimated: the server reported nothing).
+          ...(/larger than|not JSON/.test(s.errors.at(-1)!)
+            ? { tokens: { input: 0, output: expect.any(Number), estimated: true } }
+            : {}),
+        },
       ]);
     // The whole record stays small although the server sent two 50 MB answers.
     const lines = readFileSync(path.join(res.run_dir, 'steps.jsonl'), 'utf8').split('\n').filter(Boolean);
@@ -140,6 +151,8 @@ describe('a hostile provider in a live run', () => {
         retry_after_ms: 40_000,
         wait_ms: 40_000,
         waited_ms: expect.any(Number),
+        role: 'player',
+        model: 'test-vlm',
       },
     ]);
     expect((step.model_calls as { waited_ms: number }[])[0]!.waited_ms).toBeLessThan(10_000);
