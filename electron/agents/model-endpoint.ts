@@ -17,6 +17,7 @@ import { callWithRetries, DEFAULT_RETRY, type ModelCallRecord } from './model-ca
 import { ModelCallError, describeCallError } from './model-call-error.ts';
 import { guardedFetch, MAX_STREAM_LINE_BYTES } from './guarded-fetch.ts';
 import { costOf, priceFor, type Price } from './pricing.ts';
+import { OPENAI_BASE_URL } from '../util/endpoint.ts';
 
 /** Where a role's calls go. The key never leaves this process except to `baseURL`. */
 export interface ModelEndpoint {
@@ -237,7 +238,7 @@ export class ModelCaller {
     this.limits = { ...ROLE_LIMITS[role], ...defined, ...personal };
     const l = this.limits;
     this.openai = new OpenAI({
-      baseURL: endpoint.baseURL ?? 'https://api.openai.com/v1',
+      baseURL: endpoint.baseURL ?? OPENAI_BASE_URL,
       // Local servers (Ollama, vLLM, LM Studio, llama.cpp) accept any key; the SDK insists on one.
       apiKey: endpoint.apiKey || 'no-key',
       // Retries and time limits are ours (model-call.ts): the SDK's retry sleeps cannot be

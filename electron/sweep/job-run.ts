@@ -17,6 +17,7 @@ import { providerOf, type ModelGate } from './model-gate.ts';
 import { limitsFor, type ProviderLimits } from './rate-limit.ts';
 import { runArgs, type RunSettings, type SweepJob } from './spec.ts';
 import { cliCommand } from '../util/resources.ts';
+import { envEndpoint } from '../util/endpoint.ts';
 import { defaultConfigDir } from '../util/paths.ts';
 import { textPattern, type TextPattern } from '../util/text-pattern.ts';
 import { z } from 'zod';
@@ -96,7 +97,7 @@ export interface JobContext {
 /** The settings a job runs with: its provider reached through the gate when limits apply to it. */
 function gated(job: SweepJob, ctx: JobContext, env: NodeJS.ProcessEnv): { spec: RunSettings; upstream?: string } {
   if (!ctx.gate || !job.cell.model) return { spec: ctx.spec };
-  const upstream = ctx.spec.base_url ?? env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
+  const upstream = ctx.spec.base_url ?? envEndpoint(env);
   const limits = limitsFor(ctx.rateLimits, providerOf(upstream));
   if (!limits.rpm && !limits.tpm) return { spec: ctx.spec };
   return { spec: { ...ctx.spec, base_url: ctx.gate.route(upstream, limits) }, upstream };
