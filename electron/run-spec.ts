@@ -292,6 +292,8 @@ export const recordKeyOf = (field: string): string => field.replace(/[A-Z]/g, (c
 export type FieldNamer = (field: string) => string;
 export const namedAsFlags: FieldNamer = flagOf;
 export const namedAsFields: FieldNamer = (f) => f;
+/** `keepFrames` → `keep frames`: the composition root's and the app's way (options named in words). */
+export const namedAsWords: FieldNamer = (f) => f.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
 export function sayFields(message: string, name: FieldNamer): string {
   return message.replace(/\{(\w+)\}/g, (_m, f: string) => name(f));
 }

@@ -6,25 +6,18 @@
  */
 import { z } from 'zod';
 import {
-  ACTION_SPACES,
   AGENT_KINDS,
   CodedError,
   CONTROL_ACTIONS,
-  IMAGE_DETAILS,
   INGVP_SETTINGS,
   isErrorCode,
-  KEEP_FRAMES_ALLOWED,
-  KEEP_FRAMES_PATTERN,
   LATENCY_MODES,
-  REFLECT_AFTER,
-  REFLECT_VIDEO,
   REFLECTION_MODES,
   ROLES,
   RUN_ID,
   SUITE_AGENTS,
   TUTORIAL_VIDEO_ID,
   type ErrorCode,
-  type KeepFrames,
   type LatencyMode,
   type LevelScore,
   type MemoryStepRecord,
@@ -41,6 +34,7 @@ import {
   type SuiteAgent,
   type WorldState,
 } from '../domain.ts';
+import { RUN_SPEC_FIELDS } from '../run-spec.ts';
 
 export {
   ERROR_CODES,
@@ -89,10 +83,10 @@ const settingsFields = {
   provider: z.enum(Object.keys(PROVIDERS) as [Provider, ...Provider[]]),
   baseURL: z.string().max(500),
   model: z.string().max(200),
-  imageSize: z.number().int().min(256).max(4096),
-  detail: z.enum(IMAGE_DETAILS),
-  history: z.number().int().min(1).max(16),
-  temperature: z.number().min(0).max(2).nullable(),
+  imageSize: RUN_SPEC_FIELDS.imageSize.unwrap(),
+  detail: RUN_SPEC_FIELDS.detail.unwrap(),
+  history: RUN_SPEC_FIELDS.history.unwrap(),
+  temperature: RUN_SPEC_FIELDS.temperature.unwrap().nullable(),
   stopHotkey: z.string().min(1).max(60),
 };
 export const SettingsSchema = z.object({
@@ -137,34 +131,40 @@ const memoryScope = z
 /** A profile id to follow; null: none; absent: the one whose match fits the target. */
 const ProfileChoiceField = z.string().min(1).max(64).nullable().optional();
 
+const F = RUN_SPEC_FIELDS;
+/**
+ * A run as the app starts it: the settings the app offers, declared once in run-spec.ts (their
+ * bounds, defaults and help); the model settings come from Settings. The core turns it into a
+ * RunSpec, so a run started here and one started with `gamepilot run` with the same settings
+ * are the same run.
+ */
 export const StartRunSchema = z.object({
   target: z.union([z.object({ game: z.string().min(1) }), z.object({ windowId: z.string().min(1) })]),
   agent: z.enum(AGENT_KINDS),
-  space: z.enum(ACTION_SPACES).default('gui'),
-  episodes: z.number().int().min(1).max(10000).default(1),
-  maxSteps: z.number().int().min(1).max(100000).optional(),
-  seed: z.number().int().default(0),
-  paceMs: z.number().min(0).max(60000).default(0),
+  actionSpace: F.actionSpace,
+  /** The app always asks for a count; a request without one plays one episode. */
+  episodes: F.episodes.unwrap().default(1),
+  maxSteps: F.maxSteps,
+  seed: F.seed,
+  paceMs: F.paceMs,
   /** Default: the profile's, else normal. */
-  latency: z.enum(LATENCY_MODES).optional(),
+  latency: F.latency,
   /** Which step frames the run writes to frames/: all, every:N, changed or none (domain.ts KeepFrames). */
-  keepFrames: z
-    .custom<KeepFrames>((v) => typeof v === 'string' && KEEP_FRAMES_PATTERN.test(v), `must be ${KEEP_FRAMES_ALLOWED}`)
-    .default('all'),
+  keepFrames: F.keepFrames,
   /** The most the run folder may hold (MB); the run stops as `disk budget` before passing it. Default: no limit of its own. */
-  maxRunMb: z.number().min(0.01).max(10_000_000).optional(),
+  maxRunMb: F.maxRunMb,
   profile: ProfileChoiceField,
   reflection: z
     .object({
-      mode: z.enum(REFLECTION_MODES),
+      mode: F.reflection.unwrap(),
       /** "solver" (a demonstration by the game's solver) or the id of a run or session in the runs folder. */
       tutorial: tutorialRef('"solver", ').optional(),
-      after: z.enum(REFLECT_AFTER).default('failed'),
-      maxWords: z.number().int().min(10).max(2000).default(150),
+      after: F.reflectAfter,
+      maxWords: F.maxWords,
       /** The model that reflects in mode "other": required there, and different from the player's. */
-      reflectorModel: z.string().min(1).max(200).optional(),
+      reflectorModel: F.reflectorModel,
       /** The reflector's frames as one MP4 (`video_url`): off, on, or auto (frames where the provider refuses it). */
-      video: z.enum(REFLECT_VIDEO).default('off'),
+      video: F.reflectVideo,
       /** Pause after each reflection so a person can edit the lessons before the retry. */
       review: z.boolean().default(false),
     })
@@ -172,8 +172,8 @@ export const StartRunSchema = z.object({
   /** The memory agent's store (default: the game's id) and embedding model (null: lexical retrieval). */
   memory: z
     .object({
-      scope: memoryScope.optional(),
-      embeddingModel: z.string().min(1).max(200).nullable().optional(),
+      scope: F.memoryScope,
+      embeddingModel: F.embeddingModel.unwrap().nullable().optional(),
     })
     .optional(),
 });
@@ -267,14 +267,9 @@ export const StartSuiteSchema = z
       .default('1-50'),
     agent: z.enum(SUITE_AGENTS),
     /** The random agent's seed. */
-    seed: z
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 31)
-      .default(0),
+    seed: F.seed,
     /** Least time per answer, so people can follow the levels (0: as fast as it goes). */
-    paceMs: z.number().int().min(0).max(10000).default(0),
+    paceMs: F.paceMs,
     /** Let the model think before its JSON answer (the paper asks for the answer only). */
     thinking: z.boolean().default(false),
     /** The suite folder; the same name again resumes it (finished levels are skipped). */

@@ -204,7 +204,7 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
       {
         target: { game: '2048' },
         agent: 'solver',
-        space: 'gui',
+        actionSpace: 'gui',
         episodes: 1000,
         seed: Date.now() % 100000,
         paceMs: 500,

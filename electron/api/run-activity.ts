@@ -8,7 +8,9 @@ import type { CoreEvent, LiveRun, ParamsOut, Results, StartRun, WorldState } fro
 import type { Activity } from './activity.ts';
 import type { RunModelSettings } from './settings.ts';
 import { openTarget } from './targets.ts';
-import { makeAgent, wireSession, type RunOptions } from '../session/compose.ts';
+import { makeAgent, wireSession } from '../session/compose.ts';
+import { namedAsWords, parseRunSpec, RunSpecError, type RunSpec, type RunSpecInput } from '../run-spec.ts';
+import { runFromSpec, type RunFromSpec } from '../reflection/run-spec-options.ts';
 import { profileChoice } from './profiles.ts';
 import type { Session } from '../session/session.ts';
 import type { Target, ViewLauncher } from '../session/targets.ts';
@@ -86,6 +88,78 @@ function reflectionRequest(
   return req;
 }
 
+/**
+ * The RunSpec a start-run request asks for: the request's settings under the spec's names, the
+ * model settings from Settings, the tutorial as a path inside the runs folder.
+ */
+export function specFromRequest(req: StartRun, ctx: Pick<RunContext, 'model' | 'imageSize' | 'runsDir'>): RunSpec {
+  const vlm = isModelAgent(req.agent) ? ctx.model() : undefined;
+  const r = req.reflection;
+  // Only the runs folder is ever read.
+  const tutorial =
+    r?.tutorial === undefined || r.tutorial === 'solver' ? r?.tutorial : tutorialSourcePath(ctx.runsDir, r.tutorial);
+  const input: RunSpecInput = {
+    ...('game' in req.target ? { game: req.target.game } : { windowId: req.target.windowId }),
+    agent: req.agent,
+    actionSpace: req.actionSpace,
+    episodes: req.episodes,
+    ...(req.maxSteps !== undefined ? { maxSteps: req.maxSteps } : {}),
+    seed: req.seed,
+    paceMs: req.paceMs,
+    ...(req.latency ? { latency: req.latency } : {}),
+    keepFrames: req.keepFrames,
+    ...(req.maxRunMb !== undefined ? { maxRunMb: req.maxRunMb } : {}),
+    imageSize: ctx.imageSize,
+    ...(vlm
+      ? {
+          model: vlm.model,
+          ...(vlm.baseURL ? { baseUrl: vlm.baseURL } : {}),
+          ...(vlm.apiKey ? { apiKey: vlm.apiKey } : {}),
+          ...(vlm.detail ? { detail: vlm.detail } : {}),
+          ...(vlm.history !== undefined ? { history: vlm.history } : {}),
+          ...(vlm.temperature !== undefined ? { temperature: vlm.temperature } : {}),
+        }
+      : {}),
+    ...(r && r.mode !== 'none'
+      ? {
+          reflection: r.mode,
+          ...(tutorial ? { tutorial } : {}),
+          reflectAfter: r.after,
+          maxWords: r.maxWords,
+          ...(r.reflectorModel ? { reflectorModel: r.reflectorModel } : {}),
+          reflectVideo: r.video,
+        }
+      : {}),
+    ...(req.memory?.scope ? { memoryScope: req.memory.scope } : {}),
+    ...(req.memory?.embeddingModel !== undefined
+      ? { embeddingModel: req.memory.embeddingModel === null ? 'none' : req.memory.embeddingModel }
+      : {}),
+  };
+  return badInput(() => parseRunSpec(input));
+}
+
+/** The run a request asks for, through the one spec → options function the CLI and sweeps use too. */
+export function runFromRequest(req: StartRun, ctx: RunContext): RunFromSpec {
+  const spec = specFromRequest(req, ctx);
+  return badInput(() =>
+    runFromSpec(spec, {
+      outDir: ctx.runsDir,
+      capturer: ctx.capturer,
+      configDir: ctx.configDir,
+      profile: profileChoice(req.profile, ctx.configDir),
+    }),
+  );
+}
+
+function badInput<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof RunSpecError) throw new CodedError('bad-input', err.as(namedAsWords));
+    throw err;
+  }
+}
+
 export class RunActivity implements Activity {
   readonly kind = 'run' as const;
   readonly finished: Promise<string | null>;
@@ -108,7 +182,7 @@ export class RunActivity implements Activity {
       game: store.meta.game,
       agent: session.agent.name,
       model: store.meta.model,
-      space: req.space,
+      space: req.actionSpace,
       demo,
       episode: 0,
       step: 0,
@@ -149,44 +223,10 @@ export class RunActivity implements Activity {
     let target: Target | undefined;
     let store: RunStore | undefined;
     try {
-      const vlm = isModelAgent(req.agent) ? ctx.model() : undefined;
-      const reflection = req.reflection && req.reflection.mode !== 'none' ? req.reflection : undefined;
-      if (reflection && !isModelAgent(req.agent)) throw new CodedError('bad-input', 'reflection needs a model agent');
       if (req.memory && req.agent !== 'memory')
         throw new CodedError('bad-input', 'memory settings need the memory agent');
-      const reflectionReq = reflection ? reflectionRequest(reflection, ctx) : undefined; // a bad tutorial fails here, before anything opens
-      if (reflectionReq && reflectionReadsFrames(reflectionReq.mode))
-        checkFramesFor(`reflection ${reflectionReq.mode}`, req.keepFrames, req.maxSteps);
-      const options: RunOptions = {
-        ...('game' in req.target ? { game: req.target.game } : {}),
-        agent: req.agent,
-        space: req.space,
-        episodes: req.episodes,
-        ...(req.maxSteps ? { maxSteps: req.maxSteps } : {}),
-        seed: req.seed,
-        outDir: ctx.runsDir,
-        capture: 'auto',
-        capturer: ctx.capturer,
-        encode: { longSide: ctx.imageSize, format: 'jpeg', quality: 80 },
-        minStepMs: req.paceMs,
-        keepFrames: req.keepFrames,
-        ...(req.maxRunMb !== undefined ? { maxRunMb: req.maxRunMb } : {}),
-        ...(req.latency ? { latency: req.latency } : {}),
-        ...(vlm ? { vlm } : {}),
-        ...(req.agent === 'memory'
-          ? {
-              memory: {
-                configDir: ctx.configDir,
-                ...(req.memory?.scope ? { scope: req.memory.scope } : {}),
-                ...(req.memory?.embeddingModel !== undefined ? { embeddingModel: req.memory.embeddingModel } : {}),
-              },
-            }
-          : {}),
-        profile: profileChoice(req.profile, ctx.configDir),
-      };
+      const { options, reflection: reflectionReq } = runFromRequest(req, ctx);
       const agent = makeAgent(options);
-      if (req.space === 'semantic' && !('game' in req.target))
-        throw new CodedError('bad-input', 'the semantic action space needs a built-in game');
       target = await openTarget(req.target, ctx);
       const wired = wireSession(options, target, agent, ctx.wm);
       store = wired.store;

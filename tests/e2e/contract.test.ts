@@ -226,7 +226,7 @@ for (const transport of ['websocket', 'ipc'] as const) {
         const { id } = await client().request('startRun', {
           target: { game: '2048' },
           agent: 'solver',
-          space: 'gui',
+          actionSpace: 'gui',
           episodes: 1,
           maxSteps: 500,
           paceMs: 100,

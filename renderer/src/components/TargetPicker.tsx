@@ -172,7 +172,7 @@ export function TargetPicker({
 }) {
   const [choice, setChoice] = useState<TargetChoice | null>(null);
   const [agent, setAgent] = useState<StartRun['agent']>(modelConfigured ? 'vlm' : 'solver');
-  const [space, setSpace] = useState<StartRun['space']>('gui');
+  const [space, setSpace] = useState<StartRun['actionSpace']>('gui');
   const [episodes, setEpisodes] = useState(1);
   const [maxSteps, setMaxSteps] = useState<number | ''>('');
   const [paceMs, setPaceMs] = useState(0);
@@ -202,7 +202,7 @@ export function TargetPicker({
       await client.request('startRun', {
         target: targetParam(choice),
         agent,
-        space: choice.kind === 'window' ? 'gui' : space,
+        actionSpace: choice.kind === 'window' ? 'gui' : space,
         latency,
         episodes,
         ...(agent === 'memory' && (memoryScope || embeddingModel)
@@ -270,7 +270,7 @@ export function TargetPicker({
           Actions
           <select
             value={space}
-            onChange={(e) => setSpace(e.target.value as StartRun['space'])}
+            onChange={(e) => setSpace(e.target.value as StartRun['actionSpace'])}
             disabled={choice?.kind === 'window'}
           >
             <option value="gui">GUI (mouse, keys)</option>
