@@ -8,7 +8,9 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 import { BUILTIN_GAMES } from '../../games/index.ts';
-import { ACTION_SPACES, isModelAgent, LATENCY_MODES, REFLECTION_MODES } from '../domain.ts';
+import type { ACTION_SPACES, LATENCY_MODES, REFLECTION_MODES } from '../domain.ts';
+import { isModelAgent } from '../domain.ts';
+import { flagOf, RUN_SPEC_FIELDS as F, type RunSpecInput } from '../run-spec.ts';
 import { loadCatalog, type ProfileCatalog } from '../profiles/registry.ts';
 import { FileRefusal, issuePath, parseYamlMapping, readSourceFile } from '../util/yaml-file.ts';
 
@@ -40,21 +42,23 @@ export const SweepFileSchema = z.strictObject({
     .optional(),
   games: axis(z.union([z.string().min(1), z.number()]).transform(String)),
   agents: axis(z.enum(SWEEP_AGENTS)).default(['random']),
-  models: axis(z.string().min(1)).optional(),
-  action_space: axis(z.enum(ACTION_SPACES)).default(['gui']),
-  latency: axis(z.enum(LATENCY_MODES)).optional(),
-  reflection: axis(z.enum(REFLECTION_MODES)).default(['none']),
-  max_steps: axis(posInt).optional(),
-  seed: axis(z.number().int().nonnegative()).default([0]),
+  // The axes and settings a run takes are the RunSpec's fields (run-spec.ts), under their record
+  // keys: a value is checked by the field's own schema, with the same bounds as everywhere else.
+  models: axis(F.model.unwrap()).optional(),
+  action_space: axis(F.actionSpace.unwrap()).default(['gui']),
+  latency: axis(F.latency.unwrap()).optional(),
+  reflection: axis(F.reflection.unwrap()).default(['none']),
+  max_steps: axis(F.maxSteps.unwrap()).optional(),
+  seed: axis(F.seed.unwrap()).default([0]),
   trials: posInt.max(10_000).default(1),
-  episodes: posInt.max(1000).default(1),
-  tutorial: z.string().optional(),
-  base_url: z.url().optional(),
-  price_in: z.number().nonnegative().optional(),
-  price_out: z.number().nonnegative().optional(),
-  max_tokens: posInt.optional(),
-  history: posInt.max(16).optional(),
-  game_text: z.boolean().optional(),
+  episodes: F.episodes.unwrap().default(1),
+  tutorial: F.tutorial,
+  base_url: F.baseUrl.unwrap().pipe(z.url()).optional(),
+  price_in: F.priceIn,
+  price_out: F.priceOut,
+  max_tokens: F.maxTokens,
+  history: F.history,
+  game_text: F.gameText,
   /** Attempts a job gets beyond the first when its worker crashes or its run fails. */
   retries: z.number().int().min(0).max(10).default(2),
   /**
@@ -96,13 +100,13 @@ export const SweepJobSchema = z.strictObject({
   cell: z.strictObject({
     game: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/),
     agent: z.enum(SWEEP_AGENTS),
-    model: z.string().min(1).max(200).nullable(),
-    action_space: z.enum(ACTION_SPACES),
-    latency: z.enum(LATENCY_MODES).nullable(),
-    reflection: z.enum(REFLECTION_MODES),
-    max_steps: posInt.nullable(),
-    episodes: posInt.max(1000),
-    seed: z.number().int().nonnegative(),
+    model: F.model.unwrap().nullable(),
+    action_space: F.actionSpace.unwrap(),
+    latency: F.latency.unwrap().nullable(),
+    reflection: F.reflection.unwrap(),
+    max_steps: F.maxSteps.unwrap().nullable(),
+    episodes: F.episodes.unwrap(),
+    seed: F.seed.unwrap(),
     trial: z.number().int().nonnegative(),
   }),
 });
@@ -291,19 +295,37 @@ export type RunSettings = Pick<
   'base_url' | 'price_in' | 'price_out' | 'max_tokens' | 'history' | 'game_text' | 'tutorial' | 'job_timeout_s'
 >;
 
+/** A job's run as a RunSpec (the target aside): the cell and the file's settings under the spec's names. */
+export function cellSpec(cell: Cell, spec: RunSettings): RunSpecInput {
+  const reflects = cell.reflection !== 'none';
+  return {
+    agent: cell.agent,
+    actionSpace: cell.action_space,
+    episodes: cell.episodes,
+    seed: cell.seed + cell.trial,
+    ...(cell.max_steps !== null ? { maxSteps: cell.max_steps } : {}),
+    ...(cell.latency ? { latency: cell.latency } : {}),
+    ...(cell.model ? { model: cell.model } : {}),
+    ...(reflects ? { reflection: cell.reflection } : {}),
+    ...(spec.tutorial && reflects ? { tutorial: spec.tutorial } : {}),
+    ...(spec.base_url && cell.model ? { baseUrl: spec.base_url } : {}),
+    ...(spec.price_in !== undefined ? { priceIn: spec.price_in } : {}),
+    ...(spec.price_out !== undefined ? { priceOut: spec.price_out } : {}),
+    ...(spec.max_tokens !== undefined ? { maxTokens: spec.max_tokens } : {}),
+    ...(spec.history !== undefined ? { history: spec.history } : {}),
+    ...(spec.game_text ? { gameText: true } : {}),
+  };
+}
+
+/** A spec as `gamepilot run` arguments: each field as its flag (`maxSteps` → `--max-steps`). */
+export function specArgv(input: RunSpecInput): string[] {
+  return Object.entries(input).flatMap(([field, v]) => {
+    if (v === undefined || v === false) return [];
+    if (v === true) return [flagOf(field)];
+    return [flagOf(field), Array.isArray(v) ? v.join(',') : String(v)];
+  });
+}
+
 export function runArgs(cell: Cell, spec: RunSettings): string[] {
-  const a = ['--agent', cell.agent, '--action-space', cell.action_space, '--episodes', String(cell.episodes)];
-  a.push('--seed', String(cell.seed + cell.trial));
-  if (cell.max_steps !== null) a.push('--max-steps', String(cell.max_steps));
-  if (cell.latency) a.push('--latency', cell.latency);
-  if (cell.model) a.push('--model', cell.model);
-  if (cell.reflection !== 'none') a.push('--reflection', cell.reflection);
-  if (spec.tutorial && cell.reflection !== 'none') a.push('--tutorial', spec.tutorial);
-  if (spec.base_url && cell.model) a.push('--base-url', spec.base_url);
-  if (spec.price_in !== undefined) a.push('--price-in', String(spec.price_in));
-  if (spec.price_out !== undefined) a.push('--price-out', String(spec.price_out));
-  if (spec.max_tokens !== undefined) a.push('--max-tokens', String(spec.max_tokens));
-  if (spec.history !== undefined) a.push('--history', String(spec.history));
-  if (spec.game_text) a.push('--game-text');
-  return a;
+  return specArgv(cellSpec(cell, spec));
 }
