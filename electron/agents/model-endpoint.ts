@@ -97,8 +97,9 @@ export const ROLE_LIMITS: Readonly<Record<ModelRole, CallLimits>> = {
   'idc-explorer': { ...PLAYER, timeoutMs: 180_000, maxTokens: 2048 },
   'idc-judge': { ...PLAYER, timeoutMs: 180_000, maxTokens: 1024 },
   'screen-reader': { ...PLAYER, timeoutMs: 60_000, maxTokens: 256, maxRetries: 1, maxAnswerBytes: 4 * MIB },
-  'milestone-extract': { ...PLAYER, maxTokens: 2048, maxRetries: 1, maxAnswerBytes: 4 * MIB },
-  'milestone-judge': { ...PLAYER, maxTokens: 1024, maxRetries: 1, maxAnswerBytes: 4 * MIB },
+  // No retries: every request counts against the judge's budget of calls (json-ask.ts).
+  'milestone-extract': { ...PLAYER, maxTokens: 2048, maxRetries: 0, maxAnswerBytes: 4 * MIB },
+  'milestone-judge': { ...PLAYER, maxTokens: 1024, maxRetries: 0, maxAnswerBytes: 4 * MIB },
   'test-connection': { ...PLAYER, timeoutMs: 10_000, idleTimeoutMs: 10_000, maxRetries: 0, maxAnswerBytes: 4 * MIB },
 };
 

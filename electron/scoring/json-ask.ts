@@ -36,12 +36,12 @@ export class JsonAsker {
   private requests = 0;
   readonly log: AskRecord[] = [];
 
-  /** Retries are off: every request counts against the caller's budget of calls. */
+  /** The roles' retries are off (model-endpoint.ts): every request counts against a budget of calls. */
   constructor(
     readonly settings: JudgeModel,
-    role: Extract<ModelRole, 'milestone-judge' | 'milestone-extract' | 'idc-judge'>,
+    role: Extract<ModelRole, 'milestone-judge' | 'milestone-extract'>,
   ) {
-    this.caller = callerFor(settings, role, { limits: { maxRetries: 0 } });
+    this.caller = callerFor(settings, role);
   }
 
   /** Calls, tokens and cost so far. */

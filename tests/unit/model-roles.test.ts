@@ -127,15 +127,13 @@ const ROLES: Record<ModelRole, RoleRun> = {
       ),
     );
   },
-  'idc-judge': async (signal, calls) => {
-    const r = await new JsonAsker(endpoint(calls), 'idc-judge').ask(
-      [{ type: 'text', text: 'judge' }],
-      z.object({}),
-      () => true,
-      signal,
-    );
-    return r.ok ? undefined : r.error;
-  },
+  'idc-judge': (signal, calls) =>
+    settle(
+      callerFor(endpoint(calls), 'idc-judge', { limits: { maxRetries: 0 } }).chat(
+        { messages: [{ role: 'user', content: 'judge' }], stream: false },
+        { signal },
+      ),
+    ),
   'screen-reader': async (signal, calls) => {
     const p = loadCatalog({ shippedDir: path.join(ROOT, 'games') }).entries.find(
       (e) => e.profile.id === 'angry-birds',
