@@ -38,6 +38,26 @@ const readJsonLines = (file: string): any[] =>
     .map((l) => JSON.parse(l));
 const calls = (dir: string) => readJsonLines(path.join(dir, 'model-calls.jsonl'));
 
+/** Two 2-step episodes of 2048 with a reflection after each. */
+const reflectingRun = (out: string) => [
+  'run',
+  '--game',
+  '2048',
+  '--agent',
+  'vlm',
+  ...model(),
+  '--episodes',
+  '2',
+  '--max-steps',
+  '2',
+  '--reflection',
+  'self-f',
+  '--reflect-after',
+  'every',
+  '--out',
+  out,
+];
+
 async function timed<T>(p: Promise<T>): Promise<[T, number]> {
   const t0 = performance.now();
   const v = await p;
@@ -47,30 +67,7 @@ async function timed<T>(p: Promise<T>): Promise<[T, number]> {
 describe('a stalled role ends within its limit', () => {
   it('reflection: the reflector’s stalled call is recorded and the run goes on to its next episode', async () => {
     const out = tmp('gp-stall-reflect-');
-    const [r, ms] = await timed(
-      runCli(
-        [
-          'run',
-          '--game',
-          '2048',
-          '--agent',
-          'vlm',
-          ...model(),
-          '--episodes',
-          '2',
-          '--max-steps',
-          '2',
-          '--reflection',
-          'self-f',
-          '--reflect-after',
-          'every',
-          '--out',
-          out,
-          '--json',
-        ],
-        { env: limits('reflector') },
-      ),
-    );
+    const [r, ms] = await timed(runCli([...reflectingRun(out), '--json'], { env: limits('reflector') }));
     expect(r.code, r.stderr).toBe(0);
     const res = json(r);
     expect(res.episodes).toHaveLength(2);
@@ -88,24 +85,8 @@ describe('a stalled role ends within its limit', () => {
   it('reflection: Ctrl+C during the reflector’s call exits at once', async () => {
     const out = tmp('gp-stall-sigint-');
     const before = server.requests.length;
-    const child: ChildProcess = spawnCli([
-      'run',
-      '--game',
-      '2048',
-      '--agent',
-      'vlm',
-      ...model(),
-      '--episodes',
-      '2',
-      '--max-steps',
-      '2',
-      '--reflection',
-      'self-f',
-      '--reflect-after',
-      'every',
-      '--out',
-      out,
-    ]); // the reflector's default limit (180 s): only the stop can end this call soon
+    // The reflector's default limit (180 s): only the stop can end this call soon.
+    const child: ChildProcess = spawnCli(reflectingRun(out));
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr += d));
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));

@@ -1,4 +1,5 @@
 /** What the agent tests hand an agent and read back from the test server's requests. */
+import type { Trajectory } from '../../electron/scoring/trajectory.ts';
 import type { Observation } from '../../electron/agents/types.ts';
 import { fullSizeGeometry } from '../../electron/input/coordinates.ts';
 
@@ -23,3 +24,13 @@ export const lastUserText = (body: any): string =>
     .content.filter((p: any) => p.type === 'text')
     .map((p: any) => p.text)
     .join('\n');
+
+/** A failed attempt of one frame, as the reflector is shown it. */
+export const FAILED_RUN: Trajectory = {
+  kind: 'run',
+  source: 'run-1',
+  frames: [{ at: 0, source: 'f0.jpg', dataUrl: 'data:image/jpeg;base64,/9g=' }],
+  available: 1,
+  notes: 'score 3',
+  warnings: [],
+};

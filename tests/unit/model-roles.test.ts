@@ -10,7 +10,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HostileOpenAI } from '../helpers/hostile-openai.ts';
-import { frameObservation } from '../helpers/agent-fixtures.ts';
+import { FAILED_RUN, frameObservation } from '../helpers/agent-fixtures.ts';
 import { VlmAgent } from '../../electron/agents/vlm.ts';
 import { MemoryAgent } from '../../electron/agents/memory-agent.ts';
 import { ModelClient } from '../../electron/agents/model-client.ts';
@@ -31,7 +31,6 @@ import { ScreenScoreReader } from '../../electron/scoring/screen-reader.ts';
 import { loadCatalog } from '../../electron/profiles/registry.ts';
 import { ROOT } from '../helpers/cli.ts';
 import type { ScreenScoring } from '../../electron/profiles/schema.ts';
-import type { Trajectory } from '../../electron/scoring/trajectory.ts';
 import { g2048 } from '../../games/g2048/index.ts';
 
 let server: HostileOpenAI;
@@ -42,14 +41,6 @@ afterAll(() => server.close());
 
 /** The time limit each role gets here; the stall must end near it, never at the role's default. */
 const LIMIT_MS = 700;
-const failure: Trajectory = {
-  kind: 'run',
-  source: 'run-1',
-  frames: [{ at: 0, source: 'f0.jpg', dataUrl: 'data:image/jpeg;base64,/9g=' }],
-  available: 1,
-  notes: 'score 3',
-  warnings: [],
-};
 const frame = { data: Buffer.from([9, 9, 9]), mime: 'image/png' as const, width: 10, height: 10, scale: 1 };
 
 /** Starts one role's real call; resolves (never rejects) with what the role reported. */
@@ -72,6 +63,17 @@ const settle = async (p: Promise<unknown>) => {
     return (err as Error).message;
   }
 };
+
+/** The milestone extractor and judge: one JSON object asked through json-ask.ts. */
+async function askJson(role: 'milestone-extract' | 'milestone-judge', signal: AbortSignal, calls: RoleCallRecord[]) {
+  const r = await new JsonAsker(endpoint(calls), role).ask(
+    [{ type: 'text', text: role }],
+    z.object({}),
+    () => true,
+    signal,
+  );
+  return r.ok ? undefined : r.error;
+}
 
 const ROLES: Record<ModelRole, RoleRun> = {
   player: async (signal, calls) => {
@@ -111,7 +113,12 @@ const ROLES: Record<ModelRole, RoleRun> = {
     ),
   reflector: (signal, calls) =>
     settle(
-      new Reflector({ ...endpoint(calls), maxWords: 50, maxRetries: 0 }).reflect('self-f', g2048, { failure }, signal),
+      new Reflector({ ...endpoint(calls), maxWords: 50, maxRetries: 0 }).reflect(
+        'self-f',
+        g2048,
+        { failure: FAILED_RUN },
+        signal,
+      ),
     ),
   'idc-explorer': (signal, calls) => {
     const root = mkdtempSync(path.join(tmpdir(), 'gp-roles-'));
@@ -142,24 +149,8 @@ const ROLES: Record<ModelRole, RoleRun> = {
     await reader.read(frame, 0, signal);
     return reader.log.at(-1)?.error;
   },
-  'milestone-extract': async (signal, calls) => {
-    const r = await new JsonAsker(endpoint(calls), 'milestone-extract').ask(
-      [{ type: 'text', text: 'list' }],
-      z.object({}),
-      () => true,
-      signal,
-    );
-    return r.ok ? undefined : r.error;
-  },
-  'milestone-judge': async (signal, calls) => {
-    const r = await new JsonAsker(endpoint(calls), 'milestone-judge').ask(
-      [{ type: 'text', text: 'judge' }],
-      z.object({}),
-      () => true,
-      signal,
-    );
-    return r.ok ? undefined : r.error;
-  },
+  'milestone-extract': (signal, calls) => askJson('milestone-extract', signal, calls),
+  'milestone-judge': (signal, calls) => askJson('milestone-judge', signal, calls),
   'test-connection': (signal, calls) =>
     settle(
       new ModelCaller({ model: 'test-vlm', baseURL: server.baseURL, apiKey: 'k' }, 'test-connection', {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI } from '../helpers/fake-openai.ts';
 import { boundWords, lessonLines, Reflector } from '../../electron/reflection/reflector.ts';
 import { frameTokens, reflectionSample } from '../../electron/reflection/sampling.ts';
-import type { Trajectory } from '../../electron/scoring/trajectory.ts';
+import { FAILED_RUN } from '../helpers/agent-fixtures.ts';
 import { g2048 } from '../../games/g2048/index.ts';
 
 let reply = '';
@@ -16,14 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const failure: Trajectory = {
-  kind: 'run',
-  source: 'run-1',
-  frames: [{ at: 0, source: 'f0.jpg', dataUrl: 'data:image/jpeg;base64,/9g=' }],
-  available: 1,
-  notes: 'score 3',
-  warnings: [],
-};
+const failure = FAILED_RUN;
 
 describe('reflector lessons', () => {
   it('asks for one lesson per line, most important first, and keeps whole lines within the budget', async () => {
