@@ -24,6 +24,7 @@ import {
   type ModelRole,
   type RoleCallRecord,
 } from '../../electron/agents/model-endpoint.ts';
+import { RUN_SPEC_FIELDS } from '../../electron/run-spec.ts';
 import { Reflector } from '../../electron/reflection/reflector.ts';
 import { explore } from '../../electron/reflection/explorer.ts';
 import { JsonAsker } from '../../electron/scoring/json-ask.ts';
@@ -230,6 +231,8 @@ describe('the factory', () => {
   it('gives every chat role an output limit, which a person may raise', async () => {
     for (const role of MODEL_ROLES.filter((r) => r !== 'embeddings' && r !== 'test-connection'))
       expect(ROLE_LIMITS[role].maxTokens, role).toBeGreaterThan(0);
+    // The run's --max-tokens help says the player's default as the factory declares it.
+    expect(RUN_SPEC_FIELDS.maxTokens.description).toContain(`default: ${ROLE_LIMITS.player.maxTokens}`);
     server.setBehaviour(() => ({ kind: 'answer', text: 'ok' }));
     try {
       await new ModelCaller({ model: 'm', baseURL: server.baseURL }, 'screen-reader').chat({ messages: [] });
