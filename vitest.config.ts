@@ -1,10 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three projects. `unit`: plain Node, no display — seconds (`npm run test:unit`). `e2e`: real
+ * Four projects. `unit`: plain Node, no display — seconds (`npm run test:unit`). `e2e`: real
  * windows, input and Chromium on a private Xvfb display (`npm run test:e2e`). `chaos`: sweeps,
- * workers and Redis killed and restarted at random (`npm run test:chaos`). `npm test` runs all
- * three, the unit files first; e2e and chaos files one at a time.
+ * workers and Redis killed and restarted at random (`npm run test:chaos`). `real-server`: the
+ * CLI against a real third-party OpenAI-compatible server, llama.cpp's llama-server with a tiny
+ * random-weight model (scripts/llama-server.sh, docs/testing-real-server.md); opt-in: it skips
+ * unless GAMEPILOT_LLAMA_SERVER is set, as .ci/run does. `npm test` runs all four, the unit
+ * files first; e2e, chaos and real-server files one at a time.
  */
 const common = {
   pool: 'forks' as const,
@@ -50,6 +53,21 @@ export default defineConfig({
           globalSetup: ['tests/helpers/config-setup.ts', 'tests/helpers/build-setup.ts'],
           fileParallelism: false,
           sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        // llama-server takes both cores of a small machine: alone, last. Without it set up
+        // (GAMEPILOT_LLAMA_SERVER unset) the tests skip and no display or build is prepared.
+        test: {
+          ...common,
+          name: 'real-server',
+          include: ['tests/real-server/**/*.test.ts'],
+          globalSetup: process.env.GAMEPILOT_LLAMA_SERVER
+            ? ['tests/helpers/config-setup.ts', 'tests/helpers/build-setup.ts', 'tests/helpers/display-setup.ts']
+            : ['tests/helpers/config-setup.ts'],
+          testTimeout: 240_000,
+          fileParallelism: false,
+          sequence: { groupOrder: 3 },
         },
       },
     ],
