@@ -47,8 +47,8 @@ fi
 mkdir -p "$CACHE"
 # One build at a time; the second run waits, then finds the cache complete.
 exec 9>"$CACHE/.lock"
-if command -v flock >/dev/null; then
-  say "waiting for the cache lock $CACHE/.lock"
+if command -v flock >/dev/null && ! flock -n 9; then
+  say "another build holds $CACHE/.lock: waiting for it"
   flock 9
 fi
 if complete; then
