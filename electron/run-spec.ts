@@ -110,7 +110,7 @@ export const RUN_SPEC_FIELDS = {
   temperature: num(0, 2).optional().describe('sampling temperature (default: the provider’s)'),
   maxTokens: int(1, 1_000_000)
     .optional()
-    .describe('longest answer in tokens (default: 4096, the player role’s output limit)'),
+    .describe('longest answer in tokens (default: 2048, the player role’s output limit)'),
   repairs: int(0, 10).default(1).describe('re-asks after an unusable answer'),
   timeoutMs: num(1, 3_600_000).default(120_000).describe('total time limit of one model call, streaming included'),
   idleTimeoutMs: num(1, 3_600_000).default(30_000).describe('longest silence while an answer streams'),

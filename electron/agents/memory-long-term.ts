@@ -10,6 +10,10 @@ import type { ModelClient } from './model-client.ts';
 import { describeCallError } from './model-call-error.ts';
 import type { MemoryEntry, MemoryStore, Retrieved } from './memory-store.ts';
 
+
+/** What is embedded to learn whether the endpoint serves embeddings when there is nothing to search for. */
+const PROBE = 'game memory';
+
 export interface LongTermSettings {
   /** The embedding model; null asks for lexical retrieval. */
   embeddingModel: string | null;
@@ -38,6 +42,9 @@ export class LongTermMemory {
   /** Why retrieval is lexical, when it is. */
   private why: string | undefined;
   private ready = false;
+
+  /** An embeddings call has answered in this run. */
+  private working = false;
 
   constructor(
     readonly store: MemoryStore,
@@ -78,8 +85,12 @@ export class LongTermMemory {
   /** The best memories for the query parts (each searched on its own; a memory keeps its best similarity). */
   async retrieve(parts: string[], signal: AbortSignal, calls?: RoleCallRecord[]): Promise<Retrieved[]> {
     const queries = parts.map((p) => p.trim()).filter(Boolean);
-    // With an empty store the queries are still embedded: the run learns at its first step whether embeddings work.
-    if (!queries.length) return [];
+    // The run learns at its first step whether embeddings work, also when there is nothing to
+    // search for yet (a first review that failed leaves no query): then a probe is embedded.
+    if (!queries.length) {
+      if (this.kind === 'embedding' && !this.working) await this.embed([PROBE], signal, calls);
+      return [];
+    }
     const { topK, threshold } = this.settings;
     await this.prepare(signal, calls);
     if (this.kind === 'embedding') {
@@ -109,7 +120,9 @@ export class LongTermMemory {
   /** Vectors for the texts, or undefined after switching to lexical retrieval because the endpoint failed. */
   private async embed(texts: string[], signal: AbortSignal, calls?: RoleCallRecord[]): Promise<number[][] | undefined> {
     try {
-      return await this.client.embed(this.settings.embeddingModel!, texts, signal, calls);
+      const vectors = await this.client.embed(this.settings.embeddingModel!, texts, signal, calls);
+      this.working = true;
+      return vectors;
     } catch (err) {
       if (signal.aborted) throw err;
       this.kind = 'lexical';

@@ -79,15 +79,17 @@ const PLAYER: CallLimits = {
   idleTimeoutMs: 30_000,
   // About 70k streamed tokens at ~230 bytes of SSE per token: room for long thinking.
   maxAnswerBytes: 16 * MIB,
-  maxTokens: 4096,
+  maxTokens: 2048,
   maxRetries: 3,
   retryAfterCapMs: 20_000,
 };
 
 /**
  * The one declaration of each role's limits. Output limits: a player's answer (reasoning and
- * actions) fits in 4,096 tokens, a judgement or a reading in far fewer; without one, a server
- * such as llama.cpp's generates until its context is full (≈ 2,500 tokens, 10 s, per call).
+ * actions) fits in 2,048 tokens, a judgement or a reading in far fewer; without one, a server
+ * such as llama.cpp's generates until its context is full (≈ 2,500–3,800 tokens, 10 s or more,
+ * per call). A thinking model's reasoning counts against the limit on most providers: raise it
+ * for those (--max-tokens, GAMEPILOT_MODEL_LIMITS).
  */
 export const ROLE_LIMITS: Readonly<Record<ModelRole, CallLimits>> = {
   player: PLAYER,

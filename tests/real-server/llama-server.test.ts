@@ -34,12 +34,6 @@ const CONTEXT = 4096;
 const CALL_LIMIT_MS = 60_000;
 /** A whole command: generous, the machine is a busy 2-core box. */
 const COMMAND_LIMIT_MS = 180_000;
-/**
- * What one call may take once a default output limit bounds it. Unbounded, this server runs the
- * 4,096-token context full: ≈ 3,800 tokens, 10 s on an idle 2-core box, 20–35 s on a busy one.
- * A limit that keeps the answer to ~1,000 tokens takes ≈ 3 s idle; 10 s leaves room for a busy box.
- */
-const BOUNDED_CALL_MS = 10_000;
 
 // ---------------------------------------------------------------------------------------------
 // llama-server and a recording proxy in front of it
@@ -488,13 +482,13 @@ describe('the CLI against llama-server, a real OpenAI-compatible server', () => 
 
     // Each call is bounded by a default output limit: the request says how many tokens it may
     // take, the server kept to it, and the answer ended by that limit (or the model's end) — not
-    // by running the model's context full (≈ 4,000 tokens, ≈ 10 s a call here) — so a call
-    // takes well under 10 s.
+    // by running the model's context full (≈ 4,000 tokens, ≈ 10 s a call here). How long a
+    // bounded call takes is printed above, not asserted: a busy machine may slow any call.
     for (const [i, e] of chats.entries()) {
       expect(e.maxTokens, `call ${i} sent no max_tokens\n${listExchanges(chats)}`).toBeTypeOf('number');
       expect(generated(e)).toBeLessThanOrEqual(e.maxTokens!);
       expect(e.server?.truncated, `call ${i} ran the context full\n${listExchanges(chats)}`).not.toBe(true);
-      expect(e.ms, `call ${i}\n${listExchanges(chats)}`).toBeLessThan(BOUNDED_CALL_MS);
+
     }
   });
 

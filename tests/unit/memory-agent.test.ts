@@ -153,3 +153,24 @@ describe('MemoryAgent across runs', () => {
     }
   });
 });
+
+describe('MemoryAgent on an endpoint without embeddings', () => {
+  it('learns it at the first step even when a failed review leaves nothing to search for', async () => {
+    server.requests.length = 0;
+    server.embeddingRequests.length = 0;
+    server.embeddingsStatus = 501; // llama-server without --embeddings
+    // The review answers without its sections: no observation, plan or summary to search with.
+    server.setResponder((b) => (isMemoryReview(b) ? { text: 'noise' } : script(b)));
+    const agent = new MemoryAgent(
+      { model: 'test-vlm', baseURL: server.baseURL, apiKey: 'k', maxRetries: 0, repairs: 0 },
+      { scope: 'probe', configDir: mkdtempSync(path.join(tmpdir(), 'gp-mem-agent-')), embeddingModel: 'test-embed' },
+    );
+    const warnings: string[] = [];
+    agent.events.on('warning', (w) => warnings.push(w));
+    const d = await agent.decide(obs(0), ctx());
+    expect(server.embeddingRequests).toHaveLength(1);
+    expect(d.memory!.retrieval).toBe('lexical');
+    expect(warnings).toEqual([expect.stringMatching(/embeddings endpoint failed \(HTTP 501/)]);
+    expect(d.calls!.map((c) => c.role)).toEqual(['memory-review', 'embeddings', 'player']);
+  });
+});
