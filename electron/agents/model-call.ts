@@ -121,10 +121,12 @@ export function retryPlan(
   if (err instanceof OpenAI.APIUserAbortError) return undefined;
   if (err instanceof OpenAI.APIConnectionError) return { waitMs: backoff() };
   if (!(err instanceof OpenAI.APIError) || !err.status) return undefined;
+  // 501: the server lacks the feature (llama-server's embeddings without --embeddings); asking again cannot help.
   const says = err.headers?.get('x-should-retry');
   const retryable =
     says === 'true' ||
-    (says !== 'false' && (err.status === 408 || err.status === 409 || err.status === 429 || err.status >= 500));
+    (says !== 'false' &&
+      (err.status === 408 || err.status === 409 || err.status === 429 || (err.status >= 500 && err.status !== 501)));
   if (!retryable) return undefined;
   const asked = retryAfterMs(err.headers);
   return asked === undefined

@@ -223,6 +223,7 @@ describe('retry planning', () => {
     expect(retryPlan(api(500), 2, r, () => 0)).toEqual({ waitMs: 1000 });
     expect(retryPlan(api(408), 1, r, () => 0)).toBeDefined();
     expect(retryPlan(api(500, { 'x-should-retry': 'false' }), 1, r, () => 0)).toBeUndefined();
+    expect(retryPlan(api(501), 1, r, () => 0)).toBeUndefined(); // not implemented: the same answer again
     expect(retryPlan(api(400), 1, r, () => 0)).toBeUndefined();
     expect(retryPlan(api(401), 1, r, () => 0)).toBeUndefined();
     expect(retryPlan(new OpenAI.APIUserAbortError(), 1, r, () => 0)).toBeUndefined();
