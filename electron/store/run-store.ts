@@ -34,6 +34,7 @@ import {
 } from '../domain.ts';
 import { parseJsonFile, readJsonLines } from './json-rows.ts';
 import { derivedTitle, type RunTitle } from './run-title.ts';
+import { readRunConfig } from '../run-spec.ts';
 
 export interface StepRecord {
   step: number;
@@ -229,8 +230,10 @@ export const RunMetaSchema = z.looseObject({
 });
 
 /** Parses a run.json's text; a clear error names the file and the first problem. */
+/** A run.json as read back, its `config` under today's names whatever version wrote it. */
 export function parseRunMeta(text: string, file: string): RunMeta {
-  return parseJsonFile(text, file, RunMetaSchema, 'run') as RunMeta;
+  const meta = parseJsonFile(text, file, RunMetaSchema, 'run') as RunMeta;
+  return { ...meta, config: readRunConfig(meta.config) };
 }
 
 const rect = z.looseObject({ x: num, y: num, width: num, height: num });

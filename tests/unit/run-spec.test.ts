@@ -5,7 +5,12 @@
  * names it; one bound per setting everywhere; old run folders' config keys are still read.
  */
 import { CommanderError } from 'commander';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readRun, RunStore } from '../../electron/store/run-store.ts';
+import { scanRuns } from '../../electron/store/run-library.ts';
 import { buildProgram, type Actions, type RunFlags } from '../../electron/cli/program.ts';
 import { runFrom } from '../../electron/cli/run-command.ts';
 import { parseParams } from '../../electron/api/contract.ts';
@@ -336,5 +341,23 @@ describe("old run folders' config", () => {
       keep_frames: 'all',
     });
     expect(readRunConfig({ image_size: 640, encode: { longSide: 1024 } })).toEqual({ image_size: 640 });
+  });
+
+  it('reach every reader under today’s names: an old run folder listed by the run library', () => {
+    const runs = mkdtempSync(path.join(tmpdir(), 'gp-old-config-'));
+    const store = RunStore.create(runs, {
+      kind: 'agent',
+      game: '2048',
+      target: { kind: 'builtin', label: '2048' },
+      agent: 'vlm',
+      model: 'x',
+      action_space: 'gui',
+      config: { encode: { longSide: 1024, format: 'jpeg', quality: 80 }, vlm: { model: 'x', history: 2 } },
+    });
+    store.close('completed');
+    const [listed] = scanRuns(runs).runs;
+    expect(listed!.meta.config).toMatchObject({ image_size: 1024, format: 'jpeg', quality: 80, history: 2 });
+    expect(listed!.meta.config).not.toHaveProperty('encode');
+    expect(readRun(store.dir).meta.config).toMatchObject({ image_size: 1024, history: 2 });
   });
 });
