@@ -10,7 +10,6 @@ import type { ModelClient } from './model-client.ts';
 import { describeCallError } from './model-call-error.ts';
 import type { MemoryEntry, MemoryStore, Retrieved } from './memory-store.ts';
 
-
 /** What is embedded to learn whether the endpoint serves embeddings when there is nothing to search for. */
 const PROBE = 'game memory';
 

@@ -488,7 +488,6 @@ describe('the CLI against llama-server, a real OpenAI-compatible server', () => 
       expect(e.maxTokens, `call ${i} sent no max_tokens\n${listExchanges(chats)}`).toBeTypeOf('number');
       expect(generated(e)).toBeLessThanOrEqual(e.maxTokens!);
       expect(e.server?.truncated, `call ${i} ran the context full\n${listExchanges(chats)}`).not.toBe(true);
-
     }
   });
 
