@@ -7,7 +7,7 @@ import { fitted } from './encode.ts';
  * X11 capture in-process: XShmGetImage over Gamepilot's own X connection (XGetImage where the
  * server refuses shared memory), handed on as the server's own 32-bit pixels (a plain copy: the
  * JPEG encoder reads them as they are); when the frame is to be sent smaller (`maxLongSide`),
- * the X server scales it first (XRender, bilinear). See the README's Speed section for the
+ * the X server scales it first (XRender, bilinear). See docs/speed.md for the
  * candidates measured.
  */
 export class X11Capturer implements ScreenCapturer {

@@ -1,6 +1,6 @@
 /**
  * The `gamepilot` command line as one declaration (commander): every command, its options,
- * their defaults, allowed values and help. `--help` on any command prints this; the README's
+ * their defaults, allowed values and help. `--help` on any command prints this; docs/cli.md's
  * option reference is generated from it (reference.ts) and a test keeps the two in step.
  * The commands' work lives in commands/*.ts; this file only says what they accept.
  */

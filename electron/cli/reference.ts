@@ -1,7 +1,7 @@
 /**
- * The README's option reference, generated from the commander declaration (program.ts), so
- * the two cannot drift: `npm run cli-reference` rewrites the README section between the
- * markers, and tests/unit/cli.test.ts fails when the README and the declaration disagree.
+ * The option reference in docs/cli.md, generated from the commander declaration (program.ts), so
+ * the two cannot drift: `npm run cli-reference` rewrites the section between the markers, and
+ * tests/unit/cli.test.ts fails when docs/cli.md and the declaration disagree.
  */
 import type { Command, Option } from 'commander';
 
@@ -60,11 +60,11 @@ export function optionReference(program: Command): string {
   return sections.join('\n\n');
 }
 
-/** `readme` with the section between the markers replaced by `reference`. */
+/** `page` (docs/cli.md) with the section between the markers replaced by `reference`. */
 export function withReference(readme: string, reference: string): string {
   const start = readme.indexOf(REFERENCE_START);
   const end = readme.indexOf(REFERENCE_END);
   if (start < 0 || end < start)
-    throw new Error(`the README has no generated section (${REFERENCE_START} … ${REFERENCE_END})`);
+    throw new Error(`docs/cli.md has no generated section (${REFERENCE_START} … ${REFERENCE_END})`);
   return `${readme.slice(0, start + REFERENCE_START.length)}\n\n${reference}\n\n${readme.slice(end)}`;
 }

@@ -38,7 +38,7 @@ export function starterProfile(f: StarterFacts, id = idFromTitle(f.title)): stri
     '# yaml-language-server: $schema=https://raw.githubusercontent.com/gamepilot/gamepilot/main/docs/profile.schema.json',
     `# Starter profile written by \`gamepilot profile new\` from the window ${q(f.title)} (${f.width}×${f.height}).`,
     f.screenshot ? `# Its first screenshot is ${f.screenshot}, beside this file.` : undefined,
-    '# Replace every TODO with what the title needs; the format is in the README (Profiles).',
+    '# Replace every TODO with what the title needs; the format is in docs/profiles.md.',
     `id: ${q(id)}`,
     `title: ${q(f.title)}`,
     'match:',
