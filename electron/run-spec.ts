@@ -43,6 +43,9 @@ const plainName = z
  * Every setting of a run: its schema, help text, default and bounds. One bound per setting,
  * used by every entry point (pace: 0–60 000 ms in the CLI, the app and a sweep alike).
  */
+/** The most episodes one run plays (a soak asks for this many and stops by time). */
+export const MAX_EPISODES = 10_000;
+
 export const RUN_SPEC_FIELDS = {
   game: z
     .string()
@@ -67,7 +70,7 @@ export const RUN_SPEC_FIELDS = {
     .enum(ACTION_SPACES)
     .default('gui')
     .describe('gui (keys and pointer) or semantic (the game’s own moves, e.g. B3 or left; built-ins only)'),
-  episodes: int(1, 10_000)
+  episodes: int(1, MAX_EPISODES)
     .optional()
     .describe(
       "episodes to play (default: the profile's or the game's trials — Tic-Tac-Toe 20, 2048 5, Snake 10, Maze 10 — else 1)",

@@ -11,6 +11,7 @@
  * after the warm-up (the first minute, or the first third of a shorter soak) by at most
  * SOAK_RSS_BOUND_MB; more fails the bench (exit 1), as does a run that failed or crashed.
  */
+import { MAX_EPISODES } from '../run-spec.ts';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -218,7 +219,7 @@ export async function runSoakBench(opts: {
     '--agent',
     'solver',
     '--episodes',
-    '100000', // more than any soak plays: episodes restart as they end
+    String(MAX_EPISODES), // more than any soak plays (30 min: under 100): episodes restart as they end
     ...(opts.keepFrames ? ['--keep-frames', opts.keepFrames] : []),
     '--out',
     out,
