@@ -14,7 +14,7 @@ import { DEFAULT_RECORDER } from '../recording/recorder.ts';
 import { defaultConfigDir } from '../util/paths.ts';
 import { appVersion } from '../util/resources.ts';
 import { KeyPolicy } from '../input/key-policy.ts';
-import type { RunSpec, RunSpecField } from '../run-spec.ts';
+import { RECORDED_MODEL_FIELDS, type RunSpec, type RunSpecField } from '../run-spec.ts';
 import { specOption } from './spec-option.ts';
 import {
   checkedOption,
@@ -254,23 +254,9 @@ function targetOptions(cmd: Command): Command {
 const ENDPOINT_FIELDS = ['model', 'baseUrl', 'apiKey'] as const;
 
 function modelOptions(cmd: Command): Command {
-  return [
-    ...ENDPOINT_FIELDS,
-    'prompt',
-    'history',
-    'detail',
-    'temperature',
-    'maxTokens',
-    'repairs',
-    'timeoutMs',
-    'idleTimeoutMs',
-    'maxRetries',
-    'retryAfterCapMs',
-    'maxAnswerBytes',
-    'priceIn',
-    'priceOut',
-    'gameText',
-  ].reduce((c, f) => c.addOption(specOption(f as RunSpecField)), cmd);
+  // The endpoint, then the model agent's settings as run.json records them (its base URL among them).
+  const fields: RunSpecField[] = [...ENDPOINT_FIELDS, ...RECORDED_MODEL_FIELDS.filter((f) => f !== 'baseUrl')];
+  return fields.reduce((c, f) => c.addOption(specOption(f)), cmd);
 }
 
 function reflectionOptions(cmd: Command): Command {
