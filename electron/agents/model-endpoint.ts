@@ -336,10 +336,8 @@ export class ModelCaller {
   private record(base: ModelCallRecord, tally: AttemptTally | undefined, ctx: CallContext) {
     const rec: RoleCallRecord = { ...base, role: this.role, model: this.endpoint.model };
     if (tally) {
-      // What the server reported; else, for an answer that came (whole or in part), an estimate.
-      const output = tally.reported ? tally.output : Math.ceil(tally.text.length / 4);
-      if (tally.reported || output > 0)
-        rec.tokens = { input: tally.input, output, ...(tally.reported ? {} : { estimated: true as const }) };
+      const tokens = tokensOf(tally);
+      if (tally.reported || tokens.output > 0) rec.tokens = tokens;
     }
     if (rec.tokens) {
       const cost = costOf(rec.tokens, priceFor(this.endpoint.model, this.options.price));
@@ -384,7 +382,7 @@ export class ModelCaller {
     return {
       text: tally.text,
       message,
-      usage: { input: tally.input, output: tally.reported ? tally.output : Math.ceil(tally.text.length / 4) },
+      usage: tokensOf(tally),
       generationMs: ms,
       ttftMs: null,
     };
@@ -432,13 +430,20 @@ export class ModelCaller {
       );
     const result: ChatResult = {
       text: tally.text,
-      usage: { input: tally.input, output: tally.reported ? tally.output : Math.ceil(tally.text.length / 4) },
+      usage: tokensOf(tally),
       generationMs: performance.now() - sent,
       ttftMs: firstTokenAt === null ? null : firstTokenAt - sent,
     };
     if (providerMs !== undefined) result.providerMs = providerMs;
     return result;
   }
+}
+
+/** An attempt's tokens: what the server reported, else an estimate from the text that came (4 characters a token). */
+function tokensOf(t: AttemptTally): { input: number; output: number; estimated?: true } {
+  return t.reported
+    ? { input: t.input, output: t.output }
+    : { input: t.input, output: Math.ceil(t.text.length / 4), estimated: true };
 }
 
 /**
@@ -470,12 +475,4 @@ function providerSeconds(chunk: unknown): number | undefined {
   const c = chunk as { usage?: { total_time?: unknown }; x_groq?: { usage?: { total_time?: unknown } } };
   const t = c.x_groq?.usage?.total_time ?? c.usage?.total_time;
   return typeof t === 'number' && Number.isFinite(t) && t >= 0 ? t : undefined;
-}
-
-/** Adds one caller's totals to another's (a run's summary of its roles). */
-export function addTotals(into: CallTotals, t: CallTotals) {
-  into.calls += t.calls;
-  into.tokens.input += t.tokens.input;
-  into.tokens.output += t.tokens.output;
-  if (t.cost_usd !== null) into.cost_usd = (into.cost_usd ?? 0) + t.cost_usd;
 }
