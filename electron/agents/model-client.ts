@@ -43,13 +43,21 @@ interface CallTiming {
 
 /** Everything the model calls of one decision did: tokens, attempts, raw answers, parse failures. */
 export class CallLedger {
-  readonly usage: TokenUsage = { input: 0, output: 0 };
   readonly timing: CallTiming = { answers: [] };
   readonly calls: RoleCallRecord[] = [];
   readonly raws: string[] = [];
   readonly parseErrors: string[] = [];
   attempts = 0;
   readonly started = performance.now();
+
+  /** The chat calls' tokens, every attempt's (failed ones: what arrived of them); embeddings are priced apart. */
+  get usage(): TokenUsage {
+    const chat = this.calls.filter((c) => c.role !== 'embeddings');
+    return {
+      input: chat.reduce((n, c) => n + (c.tokens?.input ?? 0), 0),
+      output: chat.reduce((n, c) => n + (c.tokens?.output ?? 0), 0),
+    };
+  }
 
   raw(): string {
     return this.raws.map(boundStored).join('\n\n---\n\n');
@@ -92,8 +100,9 @@ export class ModelClient {
             retryAfterCapMs: s.retryAfterCapMs,
             ...(s.maxTokens !== undefined && role !== 'embeddings' ? { maxTokens: s.maxTokens } : {}),
           },
-          ...(s.price ? { price: s.price } : {}),
-          ...(s.temperature !== undefined ? { temperature: s.temperature } : {}),
+          // The player's price and temperature are the chat model's; an embedding model is priced by its own name.
+          ...(s.price && role !== 'embeddings' ? { price: s.price } : {}),
+          ...(s.temperature !== undefined && role !== 'embeddings' ? { temperature: s.temperature } : {}),
         },
       );
       this.callers.set(role, c);
@@ -121,25 +130,15 @@ export class ModelClient {
       ledger.attempts++;
       let answer: string;
       const partial = { text: '' };
-      const before = ledger.calls.length;
-      const count = () => {
-        // What every attempt cost, failed ones included (what arrived of them: model-endpoint.ts).
-        for (const c of ledger.calls.slice(before)) {
-          ledger.usage.input += c.tokens?.input ?? 0;
-          ledger.usage.output += c.tokens?.output ?? 0;
-        }
-      };
       try {
         const r = await caller.chat(
           { messages: convo },
           { signal: ctx.signal, ...(ctx.onToken ? { onToken: ctx.onToken } : {}), partial, calls: ledger.calls },
         );
         answer = r.text;
-        count();
         if (r.providerMs !== undefined) ledger.timing.providerMs = (ledger.timing.providerMs ?? 0) + r.providerMs;
         ledger.timing.answers.push({ generationMs: r.generationMs, ttftMs: r.ttftMs });
       } catch (err) {
-        count();
         if (partial.text) ledger.raws.push(partial.text);
         return { ok: false, error: `model call failed: ${describeCallError(err)}`, reasoning: lastReasoning };
       }
