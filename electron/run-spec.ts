@@ -69,7 +69,9 @@ export const RUN_SPEC_FIELDS = {
   actionSpace: z
     .enum(ACTION_SPACES)
     .default('gui')
-    .describe('gui (keys and pointer) or semantic (the game’s own moves, e.g. B3 or left; built-ins only)'),
+    .describe(
+      'gui (keys and pointer) or semantic (the game’s own moves: a built-in’s, e.g. B3 or left, or the calls a window’s profile declares, e.g. shoot(angle=35, power=0.9))',
+    ),
   episodes: int(1, MAX_EPISODES)
     .optional()
     .describe(
@@ -316,8 +318,8 @@ export function runSpecRules(s: SpecValues, ctx: z.RefinementCtx): void {
   const targets = (['game', 'window', 'windowId'] as const).filter((k) => s[k] !== undefined);
   if (targets.length > 1) issue(targets[1]!, 'give one of {game}, {window} or {windowId}');
   if (targets.length === 0) issue('game', 'give a target: {game} <id>, {window} <title regex> or {windowId} <id>');
-  if (s.actionSpace === 'semantic' && s.game === undefined)
-    issue('actionSpace', '{actionSpace} semantic needs a built-in {game}');
+  if (s.actionSpace === 'semantic' && s.game === undefined && s.profile === false)
+    issue('actionSpace', "{actionSpace} semantic on a window plays its profile's moves: do not turn {profile} off");
   if (s.level !== undefined && s.seed !== 0) issue('level', 'give {level} or {seed}, not both');
   if (s.memoryScope !== undefined && s.agent !== 'memory' && s.agent !== 'model')
     issue('memoryScope', '{memoryScope} needs {agent} memory (or model)');

@@ -93,16 +93,46 @@ function parseSemanticItem(
   parseMove: SemanticMoveParser,
 ): { ok: true; action: Action } | { ok: false; error: string } {
   const where = `action ${index + 1}`;
-  let move: unknown = item;
-  if (item && typeof item === 'object' && !Array.isArray(item)) {
-    const obj = item as Record<string, unknown>;
-    move = obj.action ?? obj.move ?? obj.action_type;
-  }
+  const move =
+    item && typeof item === 'object' && !Array.isArray(item) ? callOf(item as Record<string, unknown>) : item;
   if (typeof move !== 'string' || !move.trim()) return { ok: false, error: `${where}: expected a move string` };
   const upper = move.trim().toUpperCase();
   if (upper === 'DONE' || upper === 'FAIL') return { ok: true, action: { kind: 'gui', type: upper, params: {} } };
   const r = parseMove(move.trim());
   return r.ok ? { ok: true, action: { kind: 'semantic', move: r.move } } : { ok: false, error: `${where}: ${r.error}` };
+}
+
+/**
+ * A move written as an object: `{"action": "B2"}`, or a call with its arguments beside the name
+ * (`{"action": "shoot", "angle": 35}`) or under `parameters` — as the call text `shoot(angle=35)`.
+ */
+function callOf(obj: Record<string, unknown>): unknown {
+  const name = obj.action ?? obj.move ?? obj.action_type;
+  if (typeof name !== 'string') return name;
+  const { action: _a, move: _m, action_type: _t, parameters, params, ...rest } = obj;
+  const args = (parameters ?? params ?? rest) as unknown;
+  if (!args || typeof args !== 'object' || Array.isArray(args) || !Object.keys(args).length) return name;
+  const list = Object.entries(args as Record<string, unknown>).map(
+    ([k, v]) => `${k}=${typeof v === 'string' ? JSON.stringify(v) : String(v)}`,
+  );
+  return `${name.trim()}(${list.join(', ')})`;
+}
+
+/** Bare moves, one a line or separated by `;` or `,` — commas inside a call's brackets stay. */
+function splitBare(body: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let cur = '';
+  for (const ch of body) {
+    if (ch === '(') depth++;
+    if (ch === ')') depth = Math.max(0, depth - 1);
+    if ((ch === '\n' || ch === ';' || ch === ',') && depth === 0) {
+      out.push(cur);
+      cur = '';
+    } else cur += ch;
+  }
+  out.push(cur);
+  return out.map((m) => m.trim()).filter(Boolean);
 }
 
 export function parseModelOutput(raw: string, opts: ParseOptions): ParsedDecision {
@@ -116,10 +146,7 @@ export function parseModelOutput(raw: string, opts: ParseOptions): ParsedDecisio
   const span = findJsonSpan(body);
   if (!span) {
     // Semantic moves may be written bare: "### Actions\nB2".
-    const bare = body
-      .trim()
-      .split(/\s*[\n,]\s*/)
-      .filter(Boolean);
+    const bare = splitBare(body);
     if (opts.space === 'semantic' && opts.parseMove && bare.length > 0 && bare.length <= maxActions) {
       return collect(bare, opts, reasoning, maxActions);
     }

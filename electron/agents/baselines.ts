@@ -5,6 +5,7 @@
 import type { Action } from '../actions/schema.ts';
 import { windowToImage } from '../input/coordinates.ts';
 import { pick, seededRng, type Rng } from '../../games/shared/rng.ts';
+import { semanticApiOf } from '../profiles/schema.ts';
 import type { Agent, DecideContext, Decision, Observation } from './types.ts';
 
 const GENERIC_KEYS = ['up', 'down', 'left', 'right', 'space', 'enter'];
@@ -44,11 +45,14 @@ export class RandomAgent implements Agent {
   async decide(obs: Observation, ctx: DecideContext): Promise<Decision> {
     const space = ctx.game?.actionSpace;
     if (ctx.space === 'semantic') {
+      const api = semanticApiOf(ctx.profile);
+      if (!ctx.game && api)
+        return { reasoning: 'random call', actions: [{ kind: 'semantic', move: api.randomCall(this.rng) }] };
       if (!space?.semantic.length)
         return {
           reasoning: 'no moves declared',
           actions: [],
-          error: 'the semantic action space needs a built-in game',
+          error: 'the semantic action space needs a built-in game or a profile that declares moves',
         };
       return { reasoning: 'random move', actions: [{ kind: 'semantic', move: pick(this.rng, space.semantic) }] };
     }

@@ -15,6 +15,7 @@ import { parseModelOutput } from '../actions/parse.ts';
 import { toWire } from '../actions/schema.ts';
 import type { MemoryStepRecord, RetrievalKind } from '../domain.ts';
 import { defaultConfigDir } from '../util/paths.ts';
+import { semanticFormat, semanticMoves } from './semantic-moves.ts';
 import { render } from './prompts.ts';
 import type { DecideContext, Decision, Observation } from './types.ts';
 import { CallLedger, type Parsed } from './model-client.ts';
@@ -178,7 +179,7 @@ export class MemoryAgent extends VlmAgent {
       ledger,
       (text) => {
         const { rest, newMemory, shouldSave } = splitMemorySections(text);
-        const parsed = parseModelOutput(rest, { space: ctx.space, parseMove: ctx.game?.parseMove });
+        const parsed = parseModelOutput(rest, { space: ctx.space, parseMove: semanticMoves(ctx)?.parse });
         return parsed.ok ? { ...parsed, newMemory, shouldSave } : parsed;
       },
       this.settings.repairs,
@@ -271,9 +272,7 @@ export class MemoryAgent extends VlmAgent {
   ): ChatCompletionMessageParam[] {
     const gui = ctx.space === 'gui';
     const format = render('memory-format', {
-      action_format: gui
-        ? render('format-gui')
-        : render('format-semantic', { example_move: obs.validMoves?.[0] ?? 'move' }),
+      action_format: gui ? render('format-gui') : semanticFormat(ctx, obs.validMoves),
     });
     const text = render('memory-step', {
       task: taskOf(ctx.game, ctx.profile),

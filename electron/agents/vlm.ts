@@ -12,6 +12,7 @@ import { toWire } from '../actions/schema.ts';
 import type { GameDefinition } from '../../games/types.ts';
 import type { Profile } from '../profiles/schema.ts';
 import { render, loadTemplate, fill } from './prompts.ts';
+import { semanticFormat, semanticMoves } from './semantic-moves.ts';
 import type { Agent, DecideContext, Decision, Observation, PreviousStep } from './types.ts';
 import { describeCallError } from './model-call-error.ts';
 import { CallLedger, ModelClient, type ModelClientSettings } from './model-client.ts';
@@ -109,9 +110,12 @@ export class VlmAgent implements Agent {
     const template = loadTemplate(this.settings.systemPrompt ?? 'system');
     const gui = space === 'gui';
     const p = profile?.prompt;
+    const moves = gui ? undefined : semanticMoves({ game, profile }, obs.validMoves);
     const controls = gui
       ? (p?.controls ?? game?.controls.gui)
-      : (p?.semanticControls ?? game?.controls.semantic ?? p?.controls);
+      : moves?.listing
+        ? [p?.semanticControls, moves.listing].filter(Boolean).join('\n\n')
+        : (p?.semanticControls ?? game?.controls.semantic ?? p?.controls);
     const keys = gui && profile?.actions.allowedKeys ? profile.actions.allowedKeys : undefined;
     const text = fill(template, {
       game_title: profile?.title ?? game?.title ?? 'a game',
@@ -132,9 +136,7 @@ export class VlmAgent implements Agent {
       experience_section: this.settings.experience?.trim()
         ? render('experience', { experience: this.settings.experience.trim() })
         : '',
-      action_format: gui
-        ? render('format-gui')
-        : render('format-semantic', { example_move: obs.validMoves?.[0] ?? 'move' }),
+      action_format: gui ? render('format-gui') : semanticFormat({ game, profile }, obs.validMoves),
     });
     const cut = answerFormat ? text.indexOf('## Answer format') : -1;
     const shaped = !answerFormat
@@ -166,7 +168,7 @@ export class VlmAgent implements Agent {
       messages,
       ctx,
       ledger,
-      (answer) => parseModelOutput(answer, { space: ctx.space, parseMove: ctx.game?.parseMove }),
+      (answer) => parseModelOutput(answer, { space: ctx.space, parseMove: semanticMoves(ctx)?.parse }),
       this.settings.repairs,
     );
     if (!out.ok) {

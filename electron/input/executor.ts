@@ -21,6 +21,8 @@ export interface ActionOutcome {
   error?: string;
   /** Screen point the pointer acted at, for overlays. */
   at?: { x: number; y: number };
+  /** A semantic call's GUI actions (wire form, image pixels): what it became. */
+  expanded?: unknown[];
 }
 
 type Button = MouseButton;

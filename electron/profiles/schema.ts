@@ -8,6 +8,8 @@ import { LATENCY_MODES } from '../domain.ts';
 import { resolveKeyName } from '../actions/keys.ts';
 import { KeyPolicy } from '../input/key-policy.ts';
 import { textPattern } from '../util/text-pattern.ts';
+import { SemanticSectionSchema } from './semantic-schema.ts';
+import { compileSemanticSection, type SemanticApi } from './semantic-api.ts';
 
 /** GameVerse's five cognitive categories (§3.1). */
 export const CATEGORIES = [
@@ -73,7 +75,7 @@ export const PromptSchema = z.strictObject({
   screen: text().optional(),
   /** Keys and mouse use (GUI action space). */
   controls: text(),
-  /** How to act in the semantic action space (built-ins only). */
+  /** How to act in the semantic action space, beside the list of moves the profile's `semantic` section declares. */
   semanticControls: text().optional(),
   /** Worked examples: situations and a good answer, in words. */
   examples: z.array(text(2000)).max(20).optional(),
@@ -81,7 +83,7 @@ export const PromptSchema = z.strictObject({
 
 export const ActionsSchema = z
   .strictObject({
-    /** GUI (keys and pointer) and/or semantic (the built-in's own moves). */
+    /** GUI (keys and pointer) and/or semantic (a built-in's own moves, or the moves of the profile's `semantic` section). */
     gui: z.boolean().default(true),
     semantic: z.boolean().default(false),
     /** The only keys the model may press at all (unset: any key). Pointer actions are not affected. */
@@ -243,6 +245,8 @@ export const ProfileSchema = z
     setup: SetupSchema.optional(),
     prompt: PromptSchema,
     actions: ActionsSchema.default({ gui: true, semantic: false }),
+    /** The title's own moves with typed parameters, and the GUI actions each becomes on the window. */
+    semantic: SemanticSectionSchema.optional(),
     episode: EpisodeSchema,
     latency: LatencySchema.default({ mode: 'normal', freeze: 'process' }),
     scoring: ScoringSchema,
@@ -253,9 +257,22 @@ export const ProfileSchema = z
     message: 'needs match (a window title pattern and/or an executable) unless it describes a built-in game',
     path: ['match'],
   })
-  .refine((p) => !p.actions.semantic || p.builtin !== undefined, {
-    message: 'the semantic action space exists only for built-in games',
+  .refine((p) => !p.actions.semantic || p.builtin !== undefined || p.semantic !== undefined, {
+    message: 'the semantic action space needs moves: declare them in a semantic section (or describe a built-in game)',
     path: ['actions', 'semantic'],
+  })
+  .refine((p) => p.semantic === undefined || p.actions.semantic, {
+    message: 'declares semantic actions but does not offer them: set actions.semantic: true',
+    path: ['actions', 'semantic'],
+  })
+  .refine((p) => p.semantic === undefined || p.builtin === undefined, {
+    message: 'a built-in game has its own moves; a semantic section is for windows',
+    path: ['semantic'],
+  })
+  .superRefine((p, ctx) => {
+    if (!p.semantic) return;
+    for (const issue of compileSemanticSection(p.semantic, p.actions.allowedKeys).issues)
+      ctx.addIssue({ code: 'custom', path: ['semantic', ...issue.path], message: issue.message });
   })
   .refine((p) => p.scoring.kind !== 'intrinsic' || p.builtin !== undefined, {
     message: 'intrinsic scoring needs a built-in engine: read the score off the screen (kind: screen) instead',
@@ -263,6 +280,18 @@ export const ProfileSchema = z
   });
 
 export type Profile = z.output<typeof ProfileSchema>;
+
+const apis = new WeakMap<object, SemanticApi | null>();
+/** The profile's semantic actions, compiled once per profile object; undefined when it declares none. */
+export function semanticApiOf(p: Profile | undefined): SemanticApi | undefined {
+  if (!p?.semantic) return undefined;
+  let api = apis.get(p.semantic);
+  if (api === undefined) {
+    api = compileSemanticSection(p.semantic, p.actions.allowedKeys).api ?? null;
+    apis.set(p.semantic, api);
+  }
+  return api ?? undefined;
+}
 export type ProfileInput = z.input<typeof ProfileSchema>;
 export type ScoringSpec = Profile['scoring'];
 export type ScreenScoring = Extract<ScoringSpec, { kind: 'screen' }>;

@@ -15,7 +15,7 @@ import { memoryFile } from '../agents/memory-store.ts';
 import { resolveEndpoint } from '../agents/model-endpoint.ts';
 import { RunStore, type RunJob, type RunWorker } from '../store/run-store.ts';
 import { BuiltinTarget, WindowTarget, type Target, type ViewLauncher } from './targets.ts';
-import { Session, type SessionConfig } from './session.ts';
+import { noMovesMessage, Session, type SessionConfig } from './session.ts';
 import type { EncodeOptions } from '../capture/encode.ts';
 import { DEFAULT_LATENCY, type LatencySettings } from '../latency/clock-policy.ts';
 import { PauseKeyWorld, ProcessWorld, UnfreezableWorld, type World } from '../latency/world.ts';
@@ -37,7 +37,7 @@ import { checkFramesFor } from '../store/frame-budget.ts';
 import { builtinProfile, pickForWindow, type ProfileEntry } from '../profiles/registry.ts';
 import { profileRecord } from './profile-record.ts';
 import { executableOf } from '../profiles/executable.ts';
-import type { Profile } from '../profiles/schema.ts';
+import { semanticApiOf, type Profile } from '../profiles/schema.ts';
 import { ScreenScoreReader } from '../scoring/screen-reader.ts';
 import { attachLiveJudge } from './live-judge.ts';
 import { runConfig } from './run-config.ts';
@@ -216,11 +216,6 @@ export function resolveProfile(choice: ProfileChoice | undefined, target: Target
 /** Opens the target and wires a session to a fresh run folder. The caller closes the target. */
 export async function prepareRun(opts: RunOptions, wm: WindowManager = createWindowManager()): Promise<PreparedRun> {
   const agent = makeAgent(opts);
-  if (opts.space === 'semantic' && !opts.game)
-    throw new CodedError(
-      'bad-input',
-      'the semantic action space needs a built-in game (a window has no declared moves)',
-    );
   const target = await openTarget(opts, wm);
   try {
     return { ...wireSession(opts, target, agent, wm), target };
@@ -239,6 +234,8 @@ export function wireSession(
 ): { session: Session; store: RunStore; profile: ProfileEntry | undefined; notices: string[] } {
   const entry = resolveProfile(opts.profile, target);
   const profile = entry?.profile;
+  if (opts.space === 'semantic' && !target.game && !semanticApiOf(profile))
+    throw new CodedError('bad-input', noMovesMessage(profile)); // before the run folder exists
   const agent = profileAgent(opts, given, profile);
   const notices: string[] = [];
   const def = target.game?.def;

@@ -31,7 +31,8 @@ import {
 } from '../domain.ts';
 import type { ReflectionRecord } from './reflection-records.ts';
 import { capMoves, type MoveCap } from './move-cap.ts';
-import type { Profile } from '../profiles/schema.ts';
+import { semanticApiOf, type Profile } from '../profiles/schema.ts';
+import { expandOnFrame } from './semantic-calls.ts';
 import type { ScreenScoreReader } from '../scoring/screen-reader.ts';
 import type { MilestoneProgress } from '../scoring/milestone-judging.ts';
 import { EngineWorld, UnfreezableWorld, type World } from '../latency/world.ts';
@@ -311,11 +312,8 @@ export class Session extends EventEmitter<SessionEvents> {
       (deps.target.game
         ? new EngineWorld(deps.target.game)
         : new UnfreezableWorld('no way to freeze this window was given'));
-    if (this.config.space === 'semantic' && !deps.target.game)
-      throw new CodedError(
-        'bad-input',
-        'the semantic action space needs a built-in game (a window has no declared moves)',
-      );
+    if (this.config.space === 'semantic' && !deps.target.game && !semanticApiOf(deps.profile))
+      throw new CodedError('bad-input', noMovesMessage(deps.profile));
     logSession(this, deps.store);
   }
 
@@ -1021,7 +1019,28 @@ export class Session extends EventEmitter<SessionEvents> {
     this.emit('world', { mode: this.mode, frozen: this.world.frozen, world: this.world.kind });
   }
 
-  /** Sends the actions: GUI ones through the executor (the window checked first), semantic moves to the engine. */
+  /**
+   * A profile's semantic call: expanded whole before anything is sent (a call that lands
+   * outside the window sends nothing), then its GUI actions through the executor like any
+   * others — the key policy and the profile's allowedKeys apply. One outcome for the call,
+   * with the GUI actions it became.
+   */
+  private async performCall(call: string, geometry: FrameGeometry, windowId: string): Promise<ActionOutcome> {
+    const api = semanticApiOf(this.deps.profile);
+    if (!api) return { action: call, ok: false, error: noMovesMessage(this.deps.profile) };
+    const exp = expandOnFrame(api, call, geometry);
+    if (!exp.ok) return { action: call, ok: false, error: `${exp.error}; nothing was sent` };
+    const expanded = exp.actions.map(toWire);
+    const notReady = await this.readyForInput(exp.actions, geometry, windowId);
+    if (notReady) return { action: call, ok: false, error: notReady, expanded };
+    const out = await this.executor.execute(exp.actions, geometry, this.abort.signal);
+    const failed = out.find((o) => !o.ok);
+    if (failed) return { action: call, ok: false, error: `${failed.action}: ${failed.error}`, expanded };
+    if (out.length < exp.actions.length) return { action: call, ok: false, error: 'stopped part-way', expanded };
+    return { action: call, ok: true, expanded };
+  }
+
+  /** Sends the actions: GUI ones through the executor (the window checked first), semantic moves to the engine or the profile's expansion. */
   private async perform(actions: Action[], geometry: FrameGeometry, windowId: string): Promise<ActionOutcome[]> {
     const game = this.deps.target.game;
     const outcomes: ActionOutcome[] = [];
@@ -1046,8 +1065,10 @@ export class Session extends EventEmitter<SessionEvents> {
       }
       if (!(await flushGui())) return outcomes;
       if (!game) {
-        outcomes.push({ action: a.move, ok: false, error: 'semantic move without a built-in game' });
-        return outcomes;
+        const done = await this.performCall(a.move, geometry, windowId);
+        outcomes.push(done);
+        if (!done.ok) return outcomes;
+        continue;
       }
       const r = game.applyMove(a.move);
       outcomes.push(r.ok ? { action: a.move, ok: true } : { action: a.move, ok: false, error: r.error });
@@ -1056,6 +1077,13 @@ export class Session extends EventEmitter<SessionEvents> {
     await flushGui();
     return outcomes;
   }
+}
+
+/** Why a run cannot play in the semantic space: neither a built-in game nor a profile declares moves. */
+export function noMovesMessage(profile: Profile | undefined): string {
+  return profile
+    ? `the semantic action space needs moves: the profile "${profile.id}" declares none (add a semantic section to it), and the target is not a built-in game`
+    : 'the semantic action space needs moves: a built-in game, or a window whose profile declares them in a semantic section';
 }
 
 /**

@@ -204,8 +204,15 @@ export function parseSweep(
   if (modelAgents.length && !spec.models)
     refuse(['agents'], 'agents', `${modelAgents.join(', ')} needs models: [NAME, …]`);
   if (spec.action_space.includes('semantic')) {
-    const windowGame = spec.games.find((g) => !BUILTIN_GAMES[g]);
-    if (windowGame) refuse(['action_space'], 'action_space', `semantic needs built-in games ("${windowGame}" is not)`);
+    const noMoves = spec.games.find(
+      (g) => !BUILTIN_GAMES[g] && !catalog.entries.find((e) => e.profile.id === g)?.profile.semantic,
+    );
+    if (noMoves)
+      refuse(
+        ['action_space'],
+        'action_space',
+        `semantic needs moves: "${noMoves}" is neither a built-in game nor a profile with a semantic section`,
+      );
   }
   if (spec.reflection.some((m) => m === 'self-t' || m === 'self') && !spec.tutorial)
     refuse(

@@ -179,7 +179,10 @@ describe('mistakes in a call exit 2 with the command’s usage', () => {
     for (const [argv, message] of [
       [['run'], /give a target: --game <id>, --window <title regex> or --window-id <id>/],
       [['run', '--game', '2048', '--window', 'x'], /give one of --game, --window or --window-id/],
-      [['run', '--window', 'x', '--action-space', 'semantic'], /--action-space semantic needs a built-in --game/],
+      [
+        ['run', '--window', 'x', '--action-space', 'semantic', '--no-profile'],
+        /--action-space semantic on a window plays its profile's moves: do not turn --profile off/,
+      ],
       [['run', '--game', '2048', '--agent', 'vlm'], /--agent vlm needs a model/],
     ] as const) {
       const saved = process.env.GAMEPILOT_MODEL;

@@ -199,7 +199,11 @@ describe('the rules between settings, once', () => {
     const cases: [Record<string, unknown>, string, RegExp][] = [
       [{}, 'game', /give a target: --game <id>, --window <title regex> or --window-id <id>/],
       [{ game: '2048', window: 'x' }, 'window', /give one of --game, --window or --window-id/],
-      [{ window: 'x', actionSpace: 'semantic' }, 'actionSpace', /--action-space semantic needs a built-in --game/],
+      [
+        { window: 'x', actionSpace: 'semantic', profile: false },
+        'actionSpace',
+        /--action-space semantic on a window plays its profile's moves: do not turn --profile off/,
+      ],
       [{ game: 'sokoban', level: 3, seed: 2 }, 'level', /give --level or --seed, not both/],
       [{ game: '2048', memoryScope: 'p1' }, 'memoryScope', /--memory-scope needs --agent memory \(or model\)/],
       [{ game: '2048', reflection: 'self-f' }, 'reflection', /--reflection needs a model agent \(--agent vlm/],
@@ -213,8 +217,8 @@ describe('the rules between settings, once', () => {
       expect(e.field, JSON.stringify(input)).toBe(field);
       expect(e.as(namedAsFlags), JSON.stringify(input)).toMatch(message);
     }
-    expect(refusal({ window: 'x', actionSpace: 'semantic' }).as(namedAsWords)).toBe(
-      'action space semantic needs a built-in game',
+    expect(refusal({ window: 'x', actionSpace: 'semantic', profile: false }).as(namedAsWords)).toBe(
+      "action space semantic on a window plays its profile's moves: do not turn profile off",
     );
   });
 
