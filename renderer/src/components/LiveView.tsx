@@ -40,7 +40,13 @@ export function LiveView({
           <div className="frame" data-testid="live-frame" data-step={live.frame.step} data-episode={live.frame.episode}>
             <img src={live.frame.dataUrl} alt={`frame ${live.frame.step + 1} of episode ${live.frame.episode + 1}`} />
             {step && (
-              <Overlay width={live.frame.width} height={live.frame.height} actions={step.actions} refused={refused} />
+              <Overlay
+                width={live.frame.width}
+                height={live.frame.height}
+                actions={step.actions}
+                outcomes={step.outcomes}
+                refused={refused}
+              />
             )}
           </div>
         ) : (

@@ -20,6 +20,8 @@ interface StepRow {
   frame: string | null;
   reasoning: string;
   actions: unknown[];
+  /** One per action; a semantic call's carries the GUI actions it became (`expanded`). */
+  outcomes?: unknown[];
   errors: string[];
   latency_ms: Record<string, number>;
   frame_size?: { width: number; height: number };
@@ -415,6 +417,7 @@ export function Replay({
                     width={s!.frame_size.width}
                     height={s!.frame_size.height}
                     actions={s!.actions}
+                    outcomes={s!.outcomes}
                     refused={s!.errors.some((e) => e.startsWith('refused'))}
                   />
                 )}
