@@ -391,6 +391,18 @@ export const REQUESTS = {
   saveProfile: z.object({ id: profileId, edit: ProfileEditSchema }).strict(),
   /** A milestone's evidence frame, as the profile names it: only a file in the profile's `<id>.evidence/` folder. */
   profileEvidence: z.object({ id: profileId, evidence: z.string().min(1).max(300) }).strict(),
+  /**
+   * Performs one of a profile's semantic actions on a window now, as a run would (the profile's
+   * key limits, the window focused first): the call is parsed and expanded for the window's size,
+   * then sent. A call that does not parse or expand is refused with its reason; nothing is sent.
+   */
+  trySemanticAction: z
+    .object({
+      id: profileId,
+      windowId: z.string().min(1).max(64),
+      call: z.string().trim().min(1, 'needs a call like name(param=value, …)').max(500),
+    })
+    .strict(),
   /** Written into the exports folder (or where the app's save dialog says); `name` defaults to `<id>.mp4`. */
   exportVideo: z.object({ id: runId, name: exportName('.mp4').optional() }).strict(),
   getSettings: empty,
@@ -468,6 +480,53 @@ export interface ProfileSummary {
   setup: { start: string; display?: string; resolution?: string; other?: string } | null;
   task: string | null;
   edit: ProfileEdit;
+  /** The title's own moves and where they land on the window (the profile's `semantic` section); null: none declared. */
+  semantic: SemanticLayoutView | null;
+}
+
+/** A semantic action's parameter as the editor lists it. */
+export type SemanticParamView = { name: string; description?: string } & (
+  | { type: 'integer' | 'number'; min: number; max: number; default?: number }
+  | { type: 'choice'; values: string[]; default?: string }
+);
+
+/**
+ * A profile's semantic section as the editor draws it: every place in fractions of the window
+ * (0–1 from its top left), a grid's rectangle resolved from the region it names.
+ */
+export interface SemanticLayoutView {
+  /** The window size the layout was measured at, as the profile says it (e.g. 1920x1080). */
+  resolution: string | null;
+  points: { name: string; x: number; y: number }[];
+  regions: { name: string; x: number; y: number; width: number; height: number }[];
+  grids: {
+    name: string;
+    /** The region it divides, when it names one. */
+    region: string | null;
+    x: number;
+    y: number;
+    width: number;
+    height: number;
+    rows: number;
+    columns: number;
+  }[];
+  /** In the order the profile declares them; `example`: a call with every parameter, in its canonical text. */
+  actions: { name: string; description: string; params: SemanticParamView[]; example: string }[];
+}
+
+/** A GUI action as the model writes it (and run records keep it): image pixels, here window pixels. */
+export interface GuiActionWire {
+  action_type: string;
+  parameters: Record<string, unknown>;
+}
+
+/** What happened to one GUI action sent to the window. */
+export interface ActionOutcomeWire {
+  action: string;
+  ok: boolean;
+  error?: string;
+  /** The screen point the pointer acted at. */
+  at?: { x: number; y: number };
 }
 
 export interface GameSummary {
@@ -695,6 +754,17 @@ export interface Results {
   matchProfile: { candidates: ProfileSummary[] };
   saveProfile: { profile: ProfileSummary };
   profileEvidence: { dataUrl: string };
+  /**
+   * `call`: the call in its canonical text; `actions`: the GUI actions it became, in window pixels;
+   * `outcomes`: one per action sent, in order (sending stops at the first refusal); `ok`: all were sent.
+   */
+  trySemanticAction: {
+    call: string;
+    window: { width: number; height: number };
+    actions: GuiActionWire[];
+    outcomes: ActionOutcomeWire[];
+    ok: boolean;
+  };
   exportVideo: { path: string };
   getSettings: { settings: Settings; apiKeySet: boolean; secretStorage: string };
   /** `keyCleared`: the endpoint changed without a new key, so the stored key was dropped. */

@@ -68,6 +68,8 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
   private readonly handlers: Handlers;
   /** Why the last activity ended badly, if it did. */
   private lastError: string | null;
+  /** An action is being tried on a window (the profile editor's Try): nothing else may send input. */
+  private trying = false;
 
   constructor(private readonly deps: CoreDeps) {
     super();
@@ -89,7 +91,12 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
         ...(deps.launchView ? { launchView: deps.launchView } : {}),
         ...(deps.isOwnWindow ? { isOwnWindow: deps.isOwnWindow } : {}),
       }),
-      ...profileHandlers({ configDir: this.configDir, wm: deps.wm }),
+      ...profileHandlers({
+        configDir: this.configDir,
+        wm: deps.wm,
+        withInput: (send) => this.withInput(send),
+        screenBounds: () => this.capturer.screenBounds(),
+      }),
       startRun: (p) => this.startRun(p),
       control: (p) => this.control(p.action),
       setLatency: async (p) => this.liveRun().setLatency(p.mode),
@@ -217,8 +224,28 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
 
   /** Every activity starts here: the slot's busy rule, and a fresh last error. */
   private begin<T extends Live>(kind: T['kind'], open: () => Promise<T>): Promise<T> {
+    if (this.trying)
+      return Promise.reject(new CodedError('busy', 'an action is being tried on a window; start again in a moment'));
     if (this.slot.phase === 'idle') this.lastError = null;
     return this.slot.start(kind, open);
+  }
+
+  /** Sends input outside any activity (a tried action), only while the slot is free; one at a time. */
+  private async withInput<T>(send: () => Promise<T>): Promise<T> {
+    if (this.slot.phase !== 'idle') {
+      const kind = this.slot.current?.kind;
+      const what = kind
+        ? { run: 'a run', idc: 'an IDC', recording: 'a recording', suite: 'an ING-VP suite', sweep: 'a sweep' }[kind]
+        : 'something';
+      throw new CodedError('busy', `${what} is going (${this.slot.phase}): stop it before trying an action`);
+    }
+    if (this.trying) throw new CodedError('busy', 'another action is being tried; wait for its outcome');
+    this.trying = true;
+    try {
+      return await send();
+    } finally {
+      this.trying = false;
+    }
   }
 
   private async control(action: ControlAction): Promise<Results['control']> {

@@ -1,12 +1,13 @@
 /**
- * Profiles over the contract: the list, the ones that fit a target, and saving an edited
- * profile as the user's own (the New run tab's form) — validated whole before it is written.
+ * Profiles over the contract: the list, the ones that fit a target, saving an edited profile as
+ * the user's own (the New run tab's form) — validated whole before it is written — and trying
+ * one of a profile's semantic actions on a window.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import type { WindowManager } from '../../native/types.ts';
-import type { Handlers, ProfileEdit, ProfileSummary } from './contract.ts';
+import type { InputBackend, Rect, WindowManager } from '../../native/types.ts';
+import type { Handlers, ProfileEdit, ProfileSummary, SemanticLayoutView } from './contract.ts';
 import {
   loadCatalog,
   matchWindow,
@@ -17,7 +18,11 @@ import {
 } from '../profiles/registry.ts';
 import type { ProfileChoice } from '../session/compose.ts';
 import { executableOf } from '../profiles/executable.ts';
-import { ProfileSchema, type Profile } from '../profiles/schema.ts';
+import { ProfileSchema, semanticApiOf, type Profile } from '../profiles/schema.ts';
+import { callText } from '../profiles/semantic-api.ts';
+import { ActionExecutor, type ActionOutcome } from '../input/executor.ts';
+import { fullSizeGeometry, inputScaleFor, visiblePart } from '../input/coordinates.ts';
+import { toWire } from '../actions/schema.ts';
 import { parseProfile } from '../profiles/load.ts';
 import { applyMilestonesEdit, milestonesEditOf } from '../scoring/milestone-edit.ts';
 import { readEvidence, resolveEvidence } from '../profiles/evidence.ts';
@@ -43,6 +48,7 @@ export function profileSummary(e: ProfileEntry): ProfileSummary {
     builtin: p.builtin ?? null,
     setup: p.setup ? { ...p.setup } : null,
     task: p.prompt.task ?? null,
+    semantic: semanticView(p),
     edit: {
       rules: p.prompt.rules,
       screen: p.prompt.screen ?? '',
@@ -60,6 +66,42 @@ export function profileSummary(e: ProfileEntry): ProfileSummary {
           }
         : {}),
     },
+  };
+}
+
+/** The profile's semantic section as the editor draws it; null when it declares none. */
+export function semanticView(p: Profile): SemanticLayoutView | null {
+  const s = p.semantic;
+  const api = semanticApiOf(p);
+  if (!s || !api) return null;
+  const rect = (r: { x: number; y: number; width: number; height: number }) => ({
+    x: r.x,
+    y: r.y,
+    width: r.width,
+    height: r.height,
+  });
+  return {
+    resolution: s.resolution ?? null,
+    points: Object.entries(s.points ?? {}).map(([name, pt]) => ({ name, x: pt.x, y: pt.y })),
+    regions: Object.entries(s.regions ?? {}).map(([name, r]) => ({ name, ...rect(r) })),
+    grids: Object.entries(s.grids ?? {}).map(([name, g]) => ({
+      name,
+      region: typeof g.region === 'string' ? g.region : null,
+      // A named region exists: the profile schema checked it.
+      ...rect(typeof g.region === 'string' ? s.regions![g.region]! : g.region),
+      rows: g.rows,
+      columns: g.columns,
+    })),
+    actions: api.moves.map((m) => ({
+      name: m.name,
+      description: m.description,
+      params: m.params.map(({ name, def }) => ({ name, ...def })),
+      example: callText(
+        m.name,
+        m.example,
+        m.params.map((q) => q.name),
+      ),
+    })),
   };
 }
 
@@ -118,11 +160,37 @@ function copyKeptEvidence(from: ProfileEntry, toFile: string, profile: Profile) 
   }
 }
 
-export function profileHandlers(deps: {
+export interface ProfileDeps {
   configDir: string;
   wm: WindowManager;
-}): Pick<Handlers, 'listProfiles' | 'matchProfile' | 'saveProfile' | 'profileEvidence'> {
+  /**
+   * Runs `send` with the desktop's input to itself; refuses (busy) while a run, recording or
+   * anything else holds the activity slot, or another action is being tried (the core's; by
+   * default only one tried action at a time).
+   */
+  withInput?: <T>(send: () => Promise<T>) => Promise<T>;
+  /** The OS input a tried action goes through (default: this OS's). */
+  input?: InputBackend;
+  /** The screen a tried action's window must lie on whole (the capturer's); unset: not checked. */
+  screenBounds?: () => Promise<Rect>;
+}
+
+export function profileHandlers(
+  deps: ProfileDeps,
+): Pick<Handlers, 'listProfiles' | 'matchProfile' | 'saveProfile' | 'profileEvidence' | 'trySemanticAction'> {
   const catalog = () => loadCatalog({ configDir: deps.configDir });
+  let trying = false;
+  const withInput =
+    deps.withInput ??
+    (async <T>(send: () => Promise<T>): Promise<T> => {
+      if (trying) throw new CodedError('busy', 'another action is being tried; wait for its outcome');
+      trying = true;
+      try {
+        return await send();
+      } finally {
+        trying = false;
+      }
+    });
   return {
     listProfiles: async () => {
       const c = catalog();
@@ -170,5 +238,64 @@ export function profileHandlers(deps: {
       if (!entry) throw new CodedError('not-found', `no profile with id "${id}"`);
       return { dataUrl: readEvidence(entry.file, id, evidence) };
     },
+
+    trySemanticAction: ({ id, windowId, call }) =>
+      withInput(async () => {
+        const entry = catalog().entries.find((e) => e.profile.id === id);
+        if (!entry) throw new CodedError('not-found', `no profile with id "${id}"`);
+        const profile = entry.profile;
+        const api = semanticApiOf(profile);
+        if (!api)
+          throw new CodedError(
+            'bad-input',
+            `the profile "${id}" declares no semantic actions: add a semantic section to ${entry.file}`,
+          );
+        const parsed = api.parse(call);
+        if (!parsed.ok) throw new CodedError('bad-input', `${parsed.error}; nothing was sent`);
+        const expand = (size: { width: number; height: number }) => {
+          const r = api.expand(call, size);
+          if (!r.ok) throw new CodedError('bad-input', `${r.error}; nothing was sent`);
+          return r.actions;
+        };
+        const before = await deps.wm.get(windowId);
+        if (!before) throw new CodedError('not-found', `window ${windowId} is gone`);
+        // Refused before anything reaches the window: not even focus.
+        expand(before.bounds);
+        await deps.wm.focus(windowId);
+        // Where it is now: a minimized window was restored, and a window manager may have moved it.
+        const w = await deps.wm.get(windowId);
+        if (!w) throw new CodedError('not-found', `window ${windowId} is gone`);
+        if (w.minimized) throw new CodedError('bad-input', `window ${windowId} stayed minimized; nothing was sent`);
+        // The expansion is in the whole window's pixels: a window partly off the screen would take
+        // clicks meant for its hidden part at the screen's edge.
+        const screen = await deps.screenBounds?.();
+        const shown = screen && visiblePart(w.bounds, screen);
+        if (screen && (shown?.width !== w.bounds.width || shown?.height !== w.bounds.height))
+          throw new CodedError(
+            'bad-input',
+            `window ${windowId} is partly off the screen: move it onto the screen to try an action; nothing was sent`,
+          );
+        const actions = expand(w.bounds);
+        const executor = new ActionExecutor({
+          allowedKeys: profile.actions.allowedHotkeys ?? [],
+          onlyKeys: profile.actions.allowedKeys,
+          ...(deps.input ? { input: deps.input } : {}),
+        });
+        // Image pixel = window pixel: the expansion is in the window's own pixels.
+        const geometry = { ...fullSizeGeometry(w.bounds), inputScale: inputScaleFor(process.platform, w.scaleFactor) };
+        let outcomes: ActionOutcome[];
+        try {
+          outcomes = await executor.execute(actions, geometry);
+        } finally {
+          await executor.releaseAll();
+        }
+        return {
+          call: parsed.move,
+          window: { width: w.bounds.width, height: w.bounds.height },
+          actions: actions.map((a) => toWire(a) as { action_type: string; parameters: Record<string, unknown> }),
+          outcomes,
+          ok: outcomes.length === actions.length && outcomes.every((o) => o.ok),
+        };
+      }),
   };
 }

@@ -1,13 +1,15 @@
 /**
  * The New run tab's profile: which profile fits the chosen target (one, several to choose from,
  * or none), what it expects before a run, and a form to edit its main fields, its milestone
- * list and a screen score's region in place — saved as the user's own profile in the config folder.
+ * list and a screen score's region in place — saved as the user's own profile in the config folder —
+ * with its semantic actions drawn on the window and tried there.
  */
 import { useEffect, useState } from 'react';
 import type { ApiClient, LatencyMode, ProfileEdit, ProfileSummary } from '../../../electron/api/contract.ts';
 import { MilestoneEditor } from './MilestoneEditor.tsx';
 import { CountInput } from './CountInput.tsx';
 import { RegionPicker } from './RegionPicker.tsx';
+import { SemanticLayout } from './SemanticLayout.tsx';
 
 type Target = { game: string } | { windowId: string };
 
@@ -215,6 +217,9 @@ function ProfileForm({
           value={edit.screenScore}
           onChange={(v) => set('screenScore', v)}
         />
+      )}
+      {profile.semantic && (
+        <SemanticLayout client={client} profileId={profile.id} windowId={windowId} layout={profile.semantic} />
       )}
       {(profile.scoring === 'milestones' || profile.scoring === 'none') && (
         <MilestoneEditor
