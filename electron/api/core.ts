@@ -68,8 +68,8 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
   private readonly handlers: Handlers;
   /** Why the last activity ended badly, if it did. */
   private lastError: string | null;
-  /** An action is being tried on a window (the profile editor's Try): nothing else may send input. */
-  private trying = false;
+  /** An action being tried on a window (the profile editor's Try): nothing else may send input; stop ends it. */
+  private tryAbort: AbortController | undefined;
 
   constructor(private readonly deps: CoreDeps) {
     super();
@@ -201,6 +201,7 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
 
   /** Stops whatever is going (hotkey, Stop button, window close, signals); resolves once input is released. */
   stop(): Promise<void> {
+    this.tryAbort?.abort(); // a tried action's waits end too
     return this.slot.stop();
   }
 
@@ -224,14 +225,14 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
 
   /** Every activity starts here: the slot's busy rule, and a fresh last error. */
   private begin<T extends Live>(kind: T['kind'], open: () => Promise<T>): Promise<T> {
-    if (this.trying)
+    if (this.tryAbort)
       return Promise.reject(new CodedError('busy', 'an action is being tried on a window; start again in a moment'));
     if (this.slot.phase === 'idle') this.lastError = null;
     return this.slot.start(kind, open);
   }
 
   /** Sends input outside any activity (a tried action), only while the slot is free; one at a time. */
-  private async withInput<T>(send: () => Promise<T>): Promise<T> {
+  private async withInput<T>(send: (signal: AbortSignal) => Promise<T>): Promise<T> {
     if (this.slot.phase !== 'idle') {
       const kind = this.slot.current?.kind;
       const what = kind
@@ -239,12 +240,13 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
         : 'something';
       throw new CodedError('busy', `${what} is going (${this.slot.phase}): stop it before trying an action`);
     }
-    if (this.trying) throw new CodedError('busy', 'another action is being tried; wait for its outcome');
-    this.trying = true;
+    if (this.tryAbort) throw new CodedError('busy', 'another action is being tried; wait for its outcome');
+    const abort = new AbortController();
+    this.tryAbort = abort;
     try {
-      return await send();
+      return await send(abort.signal);
     } finally {
-      this.trying = false;
+      this.tryAbort = undefined;
     }
   }
 

@@ -168,7 +168,7 @@ export interface ProfileDeps {
    * anything else holds the activity slot, or another action is being tried (the core's; by
    * default only one tried action at a time).
    */
-  withInput?: <T>(send: () => Promise<T>) => Promise<T>;
+  withInput?: <T>(send: (signal: AbortSignal) => Promise<T>) => Promise<T>;
   /** The OS input a tried action goes through (default: this OS's). */
   input?: InputBackend;
   /** The screen a tried action's window must lie on whole (the capturer's); unset: not checked. */
@@ -182,11 +182,11 @@ export function profileHandlers(
   let trying = false;
   const withInput =
     deps.withInput ??
-    (async <T>(send: () => Promise<T>): Promise<T> => {
+    (async <T>(send: (signal: AbortSignal) => Promise<T>): Promise<T> => {
       if (trying) throw new CodedError('busy', 'another action is being tried; wait for its outcome');
       trying = true;
       try {
-        return await send();
+        return await send(new AbortController().signal);
       } finally {
         trying = false;
       }
@@ -240,7 +240,7 @@ export function profileHandlers(
     },
 
     trySemanticAction: ({ id, windowId, call }) =>
-      withInput(async () => {
+      withInput(async (signal) => {
         const entry = catalog().entries.find((e) => e.profile.id === id);
         if (!entry) throw new CodedError('not-found', `no profile with id "${id}"`);
         const profile = entry.profile;
@@ -285,7 +285,7 @@ export function profileHandlers(
         const geometry = { ...fullSizeGeometry(w.bounds), inputScale: inputScaleFor(process.platform, w.scaleFactor) };
         let outcomes: ActionOutcome[];
         try {
-          outcomes = await executor.execute(actions, geometry);
+          outcomes = await executor.execute(actions, geometry, signal);
         } finally {
           await executor.releaseAll();
         }

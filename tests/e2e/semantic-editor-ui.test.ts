@@ -140,6 +140,10 @@ function writeProfile(file: string) {
         params: { direction: { type: 'choice', values: ['up', 'down', 'left', 'right'] } },
         do: [{ press: '$direction' }],
       },
+      linger: {
+        description: 'Wait a long time, then slide the tile at row 1, column 1.',
+        do: [{ wait: 30 }, { click: { grid: 'board', row: 1, column: 1 } }],
+      },
     },
   };
   writeFileSync(file, stringify(profile));
@@ -318,7 +322,7 @@ describe('the profile form’s semantic actions', () => {
 
     // The actions with their parameters and examples.
     const actions = page.getByTestId('semantic-action');
-    expect(await actions.evaluateAll((as) => as.map((a) => a.getAttribute('data-name')))).toEqual(['slide', 'arrow']);
+    expect(await actions.evaluateAll((as) => as.map((a) => a.getAttribute('data-name')))).toEqual(['slide', 'arrow', 'linger']);
     expect(await actions.first().textContent()).toMatch(/slide\(row, column\).*row: integer 1–4.*column: integer 1–4/s);
     expect(await page.getByTestId('semantic-call-slide').inputValue()).toBe('slide(row=2, column=1)');
     expect(await page.getByTestId('semantic-call-arrow').inputValue()).toBe('arrow(direction=up)');
@@ -414,6 +418,26 @@ describe('the profile form’s semantic actions', () => {
     expect(two).toMatchObject({ code: 'busy', message: 'another action is being tried; wait for its outcome' });
     // The one sent slid tile 5 back: (2,1) drawn again.
     await expect.poll(async () => changedIn(before, await grab(), cell(2, 1)), { timeout: 5000 }).toBeGreaterThan(60);
+
+    // Stop ends a tried action's wait at once; what came after the wait is not sent.
+    // (once the slide above has finished drawing: two captures alike)
+    let still = await grab();
+    for (let i = 0; i < 50; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const next = await grab();
+      if (changedIn(still, next, board) === 0) break;
+      still = next;
+    }
+    const t0 = Date.now();
+    const lingering = api.request('trySemanticAction', { id: 'sgt-fifteen', windowId, call: 'linger' });
+    await new Promise((r) => setTimeout(r, 500));
+    await api.request('control', { action: 'stop' });
+    const stopped = await lingering;
+    expect(Date.now() - t0).toBeLessThan(10_000); // the wait was 30 s
+    expect(stopped.ok).toBe(false);
+    expect(stopped.outcomes.map((o) => o.action)).toEqual(['WAIT']);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(changedIn(still, await grab(), board)).toBe(0);
 
     // While a run is going, nothing else sends input.
     await api.request('startRun', {
