@@ -338,6 +338,7 @@ export const REQUESTS = {
   /** OmniGameArena's defaults: 10 rounds × 5 episodes, under PDQ (latency stop). */
   startIdc: z.object({
     game: z.string().min(1),
+    actionSpace: RUN_SPEC_FIELDS.actionSpace,
     rounds: z.number().int().min(1).max(50).default(10),
     episodes: z.number().int().min(1).max(100).default(5),
     maxSteps: z.number().int().min(1).max(10000).optional(),

@@ -35,6 +35,7 @@ export class IdcActivity implements Activity {
     this.finished = runIdc(
       {
         game: p.game,
+        actionSpace: p.actionSpace,
         rounds: p.rounds,
         episodes: p.episodes,
         ...(p.maxSteps ? { maxSteps: p.maxSteps } : {}),

@@ -11,6 +11,7 @@ export function idcOptionsFrom(o: IdcFlags): Omit<IdcOptions, 'log'> {
   const common = { ...(o.baseUrl ? { baseURL: o.baseUrl } : {}), ...(o.apiKey ? { apiKey: o.apiKey } : {}) };
   return {
     game: o.game,
+    actionSpace: o.actionSpace,
     rounds: o.rounds,
     episodes: o.episodes,
     ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}),

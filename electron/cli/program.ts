@@ -6,7 +6,14 @@
  */
 import { Command, Option, type OutputConfiguration } from 'commander';
 import { BUILTIN_GAMES } from '../../games/index.ts';
-import { KEEP_FRAMES_ALLOWED, KEEP_FRAMES_PATTERN, ROLES, type KeepFrames, type LatencyMode } from '../domain.ts';
+import {
+  KEEP_FRAMES_ALLOWED,
+  KEEP_FRAMES_PATTERN,
+  ROLES,
+  type ActionSpace,
+  type KeepFrames,
+  type LatencyMode,
+} from '../domain.ts';
 import { DEFAULT_JOB_LIMIT } from '../sweep/spec.ts';
 import { DEFAULT_EXTRACT } from '../scoring/extract.ts';
 import { IDC_DEFAULTS } from '../reflection/idc.ts';
@@ -70,6 +77,7 @@ export interface RecordFlags extends TargetFlags {
 
 export interface IdcFlags {
   game: string;
+  actionSpace: ActionSpace;
   model: string;
   rounds: number;
   episodes: number;
@@ -776,6 +784,7 @@ export function idcCommand(parent: Command): Command {
       'Improvement Dynamics Curve: rounds of play → tool-using reflection → judged skill, then held-out variants',
     )
     .addOption(specOption('game', { description: 'a built-in game', choices: GAME_IDS }).makeOptionMandatory())
+    .addOption(specOption('actionSpace', { description: "gui (keys and pointer) or semantic (the game's own moves)" }))
     .addOption(
       specOption('model', { description: 'the player (the reflector defaults to it)' })
         .env('GAMEPILOT_MODEL')

@@ -25,7 +25,7 @@ import { DEFAULT_REFLECTION_SAMPLING, reflectionSample } from './sampling.ts';
 import { runTrajectory } from '../scoring/trajectory.ts';
 import { mean } from '../util/time.ts';
 import type { LatencySettings } from '../latency/clock-policy.ts';
-import type { LatencyMode } from '../domain.ts';
+import type { ActionSpace, LatencyMode } from '../domain.ts';
 
 /**
  * OmniGameArena's protocol: 10 reflection rounds × 5 episodes each (Fig. 5), played under PDQ —
@@ -38,6 +38,8 @@ export const IDC_DEFAULTS = { rounds: 10, episodes: 5, latency: 'stop' as Latenc
 
 export interface IdcOptions {
   game: string;
+  /** GUI input on the game's window (default), or the game's own semantic moves. */
+  actionSpace?: ActionSpace;
   rounds: number;
   episodes: number;
   maxSteps?: number;
@@ -98,6 +100,7 @@ export interface IdcTransferSplit {
 
 export interface IdcResult {
   run_dir: string;
+  action_space: ActionSpace;
   curve: number[];
   best_round: number;
   best_skill: string;
@@ -168,7 +171,7 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
       {
         game: def.id,
         agent: 'vlm',
-        space: 'gui',
+        space: o.actionSpace ?? 'gui',
         episodes,
         ...(o.maxSteps ? { maxSteps: o.maxSteps } : {}),
         seed,
@@ -367,6 +370,7 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
     const r0 = curve[0] ?? 0;
     const result: IdcResult = {
       run_dir: dir,
+      action_space: o.actionSpace ?? 'gui',
       curve,
       best_round: best.round,
       best_skill: best.skill,

@@ -1,8 +1,8 @@
 /**
  * `gamepilot idc` against the local test server: four rounds (round 0 without a skill), a
  * tool-using reflector that explores each round's files, a judge that rejects a first skill, a
- * regression that rolls back to the best skill, held-out variants — and a staged fallback for
- * a model without tool calling.
+ * regression that rolls back to the best skill, held-out variants — a staged fallback for
+ * a model without tool calling, and the rounds played in the game's semantic space.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,7 @@ const SEQ: Record<string, string[]> = { none: ['left', 'down', 'right', 'down'],
 const servers: FakeOpenAI[] = [];
 afterAll(async () => Promise.all(servers.map((s) => s.close())));
 
-function scripted(opts: { tools: boolean }) {
+function scripted(opts: { tools: boolean; semantic?: boolean }) {
   let proposals = 0;
   let judged = 0;
   const plays = new Map<string, number>();
@@ -63,7 +63,9 @@ function scripted(opts: { tools: boolean }) {
     const n = plays.get(kind) ?? 0;
     plays.set(kind, n + 1);
     const seq = SEQ[kind]!;
-    return { text: answer(`playing ${kind}`, [{ action_type: 'PRESS', parameters: { key: seq[n % seq.length] } }]) };
+    const move = seq[n % seq.length]!;
+    if (opts.semantic) return { text: answer(`playing ${kind}`, [{ action: move }]) };
+    return { text: answer(`playing ${kind}`, [{ action_type: 'PRESS', parameters: { key: move } }]) };
   };
 }
 
@@ -234,5 +236,49 @@ describe('gamepilot idc', () => {
       diagnosis: expect.stringMatching(/STAGED-DIAG/),
     });
     expect(r.stderr).toMatch(/refused tool calling.*staged reflection without tools/);
+  });
+
+  it('plays its rounds in the semantic space when asked', async () => {
+    const server = await new FakeOpenAI(scripted({ tools: false, semantic: true })).start();
+    servers.push(server);
+    const r = await runCli(
+      [
+        'idc',
+        '--game',
+        '2048',
+        '--action-space',
+        'semantic',
+        '--rounds',
+        '1',
+        '--episodes',
+        '1',
+        '--max-steps',
+        '3',
+        '--held-out',
+        '1',
+        '--model',
+        'test-vlm',
+        '--base-url',
+        server.baseURL,
+        '--out',
+        mkdtempSync(path.join(tmpdir(), 'gp-idc-')),
+        '--json',
+      ],
+      { timeoutMs: 120_000 },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const res = json(r);
+    expect(res.action_space).toBe('semantic');
+    const run = JSON.parse(readFileSync(path.join(res.rounds[0].run_dir, 'run.json'), 'utf8'));
+    expect(run.action_space).toBe('semantic');
+    const steps = readFileSync(path.join(res.rounds[0].run_dir, 'steps.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(steps[0].actions).toEqual([{ action: 'left' }]);
+    expect(steps[0].outcomes).toEqual([{ action: 'left', ok: true }]);
+    // The player was told the game's moves, not mouse and keyboard actions.
+    const player = server.requests.find((q) => String(q.body.messages[0].content).startsWith('You are playing'))!;
+    expect(String(player.body.messages[0].content)).toContain('act through named game moves');
   });
 });

@@ -257,4 +257,61 @@ describe('a semantic profile on a real window (sgt-pattern)', () => {
     expect(Math.abs(at.x - (b.x + Math.round(last.x)))).toBeLessThanOrEqual(1);
     expect(Math.abs(at.y - (b.y + Math.round(last.y)))).toBeLessThanOrEqual(1);
   });
+
+  it('reflect-and-retry plays on in the semantic space: the lessons join the move list', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'gp-sem-refl-'));
+    const file = path.join(folder, 'my-pattern.yaml');
+    writeProfile(file, pattern.window);
+    let played = 0;
+    server.setResponder((body: { messages: { content: unknown }[] }) => {
+      const system = String(body.messages[0]!.content);
+      if (system.startsWith('You review gameplay'))
+        return {
+          text: '### Diagnosis\nThe runs were not checked.\n### Lessons\nLESSON-77: count each clue before filling.',
+        };
+      played++;
+      return { text: answer('fill', [{ action: 'fill', row: played === 1 ? 2 : 5, column: 2 }]) };
+    });
+    server.requests.length = 0;
+    const r = await runCli([
+      'run',
+      '--window',
+      '^Pattern$',
+      '--profile',
+      file,
+      '--action-space',
+      'semantic',
+      '--agent',
+      'vlm',
+      '--model',
+      'test-vlm',
+      '--base-url',
+      server.baseURL,
+      '--episodes',
+      '2',
+      '--max-steps',
+      '1',
+      '--reflection',
+      'self-f',
+      '--out',
+      folder,
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const { meta, steps } = readRun(json(r).run_dir);
+    expect(meta.reflection).toMatchObject({ mode: 'self-f', lessons: [{ episode: 1 }] });
+    expect(steps.map((s) => s.actions)).toEqual([
+      [{ action: 'fill(row=2, column=2)' }],
+      [{ action: 'fill(row=5, column=2)' }],
+    ]);
+    expect(steps.map((s) => (s.outcomes as { ok: boolean }[])[0]!.ok)).toEqual([true, true]);
+    const players = server.requests
+      .map((q) => String(q.body.messages[0].content))
+      .filter((t) => t.startsWith('You are playing'));
+    expect(players).toHaveLength(2);
+    expect(players[0]).not.toContain('LESSON-77');
+    expect(players[1]).toContain('LESSON-77');
+    expect(players[1]).toContain('- fill(row, column): Fill one cell black.');
+    expect(cells(await grab())).toEqual(['#????', '?#???', '???#?', '?????', '?#???']);
+  });
 });
