@@ -322,7 +322,11 @@ describe('the profile form’s semantic actions', () => {
 
     // The actions with their parameters and examples.
     const actions = page.getByTestId('semantic-action');
-    expect(await actions.evaluateAll((as) => as.map((a) => a.getAttribute('data-name')))).toEqual(['slide', 'arrow', 'linger']);
+    expect(await actions.evaluateAll((as) => as.map((a) => a.getAttribute('data-name')))).toEqual([
+      'slide',
+      'arrow',
+      'linger',
+    ]);
     expect(await actions.first().textContent()).toMatch(/slide\(row, column\).*row: integer 1–4.*column: integer 1–4/s);
     expect(await page.getByTestId('semantic-call-slide').inputValue()).toBe('slide(row=2, column=1)');
     expect(await page.getByTestId('semantic-call-arrow').inputValue()).toBe('arrow(direction=up)');
