@@ -56,6 +56,36 @@ describe('the report', () => {
     );
   });
 
+  it('keys a window title by its action space: Table 4 pairs its GUI and semantic cells, Table 5 lists the semantic one', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'gp-report-sem-'));
+    const birds = {
+      game: null,
+      target: { kind: 'window', label: 'Angry Birds' },
+      profile: {
+        id: 'angry-birds',
+        title: 'Angry Birds',
+        category: 'nonrealtime-linear',
+        tier: 'medium',
+        scoring: { kind: 'screen' },
+        hash: 'h1',
+      },
+      reflection: { mode: 'none', reflector_model: null, lessons: [] },
+    };
+    const episodes = (a: number, b: number) => [
+      { episode: 0, seed: 0, score: a, steps: 1, end: 'max_steps' },
+      { episode: 1, seed: 1, score: b, steps: 1, end: 'max_steps' },
+    ];
+    run(root, 'gui', { ...birds, episodes: episodes(20, 40) });
+    run(root, 'sem', { ...birds, action_space: 'semantic', episodes: episodes(50, 70) });
+    const { paired, reflection } = buildReport(root).gameverse;
+    expect(paired.games).toEqual(['angry-birds']);
+    expect(paired.rows).toHaveLength(1);
+    expect(paired.rows[0]!.cells['angry-birds']).toMatchObject({ gui: { mean: 30 }, semantic: { mean: 60 } });
+    expect(reflection.rows).toEqual([
+      expect.objectContaining({ mode: 'No', cells: { 'angry-birds': expect.objectContaining({ mean: 60 }) } }),
+    ]);
+  });
+
   it('counts completed runs only, skips damaged files and ING-VP runs without metrics, each with a warning', () => {
     const root = mkdtempSync(path.join(tmpdir(), 'gp-report-unit-'));
     const ep = [{ episode: 0, seed: 0, score: 10, steps: 1, end: 'game_over' }];
