@@ -69,33 +69,24 @@ function scripted(opts: { tools: boolean; semantic?: boolean }) {
   };
 }
 
+/** `gamepilot idc` with these flags against the test server, into `out` (a fresh folder by default). */
+function runIdc(server: FakeOpenAI, flags: string[], out?: string, timeoutMs = 120_000) {
+  const dir = out ?? mkdtempSync(path.join(tmpdir(), 'gp-idc-'));
+  return runCli(['idc', ...flags, '--model', 'test-vlm', '--base-url', server.baseURL, '--out', dir, '--json'], {
+    timeoutMs,
+  });
+}
+
 describe('gamepilot idc', () => {
   it('writes a 4-point curve, rolls back a regression, judges skills and scores held-out variants', async () => {
     const server = await new FakeOpenAI(scripted({ tools: true })).start();
     servers.push(server);
     const out = mkdtempSync(path.join(tmpdir(), 'gp-idc-'));
-    const r = await runCli(
-      [
-        'idc',
-        '--game',
-        '2048',
-        '--rounds',
-        '3',
-        '--episodes',
-        '1',
-        '--max-steps',
-        '8',
-        '--held-out',
-        '1',
-        '--model',
-        'test-vlm',
-        '--base-url',
-        server.baseURL,
-        '--out',
-        out,
-        '--json',
-      ],
-      { timeoutMs: 200_000 },
+    const r = await runIdc(
+      server,
+      ['--game', '2048', '--rounds', '3', '--episodes', '1', '--max-steps', '8', '--held-out', '1'],
+      out,
+      200_000,
     );
     expect(r.code, r.stderr).toBe(0);
     const res = json(r);
@@ -205,29 +196,18 @@ describe('gamepilot idc', () => {
   it('falls back to a staged reflection without tools, and says so', async () => {
     const server = await new FakeOpenAI(scripted({ tools: false })).start();
     servers.push(server);
-    const r = await runCli(
-      [
-        'idc',
-        '--game',
-        '2048',
-        '--rounds',
-        '1',
-        '--episodes',
-        '1',
-        '--max-steps',
-        '4',
-        '--held-out',
-        '1',
-        '--model',
-        'test-vlm',
-        '--base-url',
-        server.baseURL,
-        '--out',
-        mkdtempSync(path.join(tmpdir(), 'gp-idc-')),
-        '--json',
-      ],
-      { timeoutMs: 120_000 },
-    );
+    const r = await runIdc(server, [
+      '--game',
+      '2048',
+      '--rounds',
+      '1',
+      '--episodes',
+      '1',
+      '--max-steps',
+      '4',
+      '--held-out',
+      '1',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const res = json(r);
     expect(res.curve).toHaveLength(2);
@@ -241,31 +221,20 @@ describe('gamepilot idc', () => {
   it('plays its rounds in the semantic space when asked', async () => {
     const server = await new FakeOpenAI(scripted({ tools: false, semantic: true })).start();
     servers.push(server);
-    const r = await runCli(
-      [
-        'idc',
-        '--game',
-        '2048',
-        '--action-space',
-        'semantic',
-        '--rounds',
-        '1',
-        '--episodes',
-        '1',
-        '--max-steps',
-        '3',
-        '--held-out',
-        '1',
-        '--model',
-        'test-vlm',
-        '--base-url',
-        server.baseURL,
-        '--out',
-        mkdtempSync(path.join(tmpdir(), 'gp-idc-')),
-        '--json',
-      ],
-      { timeoutMs: 120_000 },
-    );
+    const r = await runIdc(server, [
+      '--game',
+      '2048',
+      '--action-space',
+      'semantic',
+      '--rounds',
+      '1',
+      '--episodes',
+      '1',
+      '--max-steps',
+      '3',
+      '--held-out',
+      '1',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const res = json(r);
     expect(res.action_space).toBe('semantic');

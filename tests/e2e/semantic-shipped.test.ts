@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
-import { json, ROOT, runCli } from '../helpers/cli.ts';
+import { json, ROOT, runCli, testModelArgs } from '../helpers/cli.ts';
 import { pageWindow, stop } from '../helpers/windows.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 import { loadCatalog } from '../../electron/profiles/registry.ts';
@@ -73,12 +73,7 @@ describe('the shipped semantic APIs on a stand-in window', () => {
       t.id,
       '--action-space',
       'semantic',
-      '--agent',
-      'vlm',
-      '--model',
-      'test-vlm',
-      '--base-url',
-      server.baseURL,
+      ...testModelArgs(server.baseURL),
       '--episodes',
       '1',
       '--max-steps',

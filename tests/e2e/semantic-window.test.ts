@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
-import { json, runCli } from '../helpers/cli.ts';
+import { json, runCli, testModelArgs } from '../helpers/cli.ts';
 import { startWindow, stop } from '../helpers/windows.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 import { createCapturer } from '../../electron/capture/index.ts';
@@ -141,6 +141,24 @@ semantic:
   );
 }
 
+/** `gamepilot run` on the Pattern window with the profile, in the semantic space, the test model playing. */
+function playPattern(profile: string, out: string, extra: string[]) {
+  return runCli([
+    'run',
+    '--window',
+    '^Pattern$',
+    '--profile',
+    profile,
+    '--action-space',
+    'semantic',
+    ...testModelArgs(server.baseURL),
+    ...extra,
+    '--out',
+    out,
+    '--json',
+  ]);
+}
+
 beforeAll(async () => {
   server = await new FakeOpenAI(() => ({ text: script.shift() ?? script.at(-1) ?? '' })).start();
   pattern = await startWindow('/usr/games/sgt-pattern', [PUZZLE], /^Pattern$/);
@@ -169,26 +187,7 @@ describe('a semantic profile on a real window (sgt-pattern)', () => {
       bad,
       bad, // the repair request gets the same out-of-range answer
     ];
-    const r = await runCli([
-      'run',
-      '--window',
-      '^Pattern$',
-      '--profile',
-      file,
-      '--action-space',
-      'semantic',
-      '--agent',
-      'vlm',
-      '--model',
-      'test-vlm',
-      '--base-url',
-      server.baseURL,
-      '--max-steps',
-      '3',
-      '--out',
-      folder,
-      '--json',
-    ]);
+    const r = await playPattern(file, folder, ['--max-steps', '3']);
     expect(r.code, r.stderr).toBe(0);
     const { meta, steps } = readRun(json(r).run_dir);
     expect(meta.action_space).toBe('semantic');
@@ -273,30 +272,7 @@ describe('a semantic profile on a real window (sgt-pattern)', () => {
       return { text: answer('fill', [{ action: 'fill', row: played === 1 ? 2 : 5, column: 2 }]) };
     });
     server.requests.length = 0;
-    const r = await runCli([
-      'run',
-      '--window',
-      '^Pattern$',
-      '--profile',
-      file,
-      '--action-space',
-      'semantic',
-      '--agent',
-      'vlm',
-      '--model',
-      'test-vlm',
-      '--base-url',
-      server.baseURL,
-      '--episodes',
-      '2',
-      '--max-steps',
-      '1',
-      '--reflection',
-      'self-f',
-      '--out',
-      folder,
-      '--json',
-    ]);
+    const r = await playPattern(file, folder, ['--episodes', '2', '--max-steps', '1', '--reflection', 'self-f']);
     expect(r.code, r.stderr).toBe(0);
     const { meta, steps } = readRun(json(r).run_dir);
     expect(meta.reflection).toMatchObject({ mode: 'self-f', lessons: [{ episode: 1 }] });
