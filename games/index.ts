@@ -7,6 +7,7 @@ import { maze } from './maze/index.ts';
 import { INGVP_GAMES } from './ingvp/games.ts';
 
 export * from './types.ts';
+export { TWO_SEAT_GAMES } from './two-seat.ts';
 
 /** Built-in games, by id. */
 export const BUILTIN_GAMES: Record<string, GameDefinition> = {
