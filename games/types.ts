@@ -84,6 +84,58 @@ export interface ActionSpaceSpec {
   gui: { press: readonly string[] } | { click: 'anywhere' };
 }
 
+/** A seat of a two-seat game: 0 is player 1 (moves first, X, blue), 1 is player 2. */
+export type Seat = 0 | 1;
+export const SEATS: readonly Seat[] = [0, 1];
+
+/**
+ * OmniGameArena's multi-agent settings: two seats in one world, against each other (PvP) or
+ * together (co-op). Each seat has its own agent, prompt, keys and record; the world is one.
+ */
+export interface SeatsSpec {
+  mode: 'pvp' | 'coop';
+  /** alternate: one seat acts at a time (seatsToAct names it); simultaneous: both on the one clock. */
+  turns: 'alternate' | 'simultaneous';
+  /** What each seat is called in prompts, records and the UI (X/O, Blue/Orange). */
+  names: readonly [string, string];
+  /** Who each seat is and what it wants, for its prompt (the game's rules are shared). */
+  roles: readonly [string, string];
+  /**
+   * The keys each seat owns in the GUI space, as in local two-player games (WASD and the arrows).
+   * A seat's key the other seat presses is refused before it is sent. Unset: the seats act by
+   * clicking, one at a time.
+   */
+  keys?: readonly [readonly string[], readonly string[]];
+}
+
+/** The engine of a two-seat game: the one world both seats act in. */
+export interface SeatedInstance extends GameInstance {
+  /** The seats that must act now: one in a turn-based game, both in a real-time one, none once over. */
+  seatsToAct(): Seat[];
+  /** A seat's semantic move; a move out of turn or against the rules follows the game's rules. */
+  applySeatMove(seat: Seat, move: string): MoveResult;
+  /**
+   * Who the window's next clicks come from (the harness says, as it sends a seat's actions);
+   * keys belong to a seat by the game's key map whatever this says. Null: nobody (clicks are ignored).
+   */
+  setActingSeat(seat: Seat | null): void;
+  seatValidMoves(seat: Seat): string[];
+  /** The seat's solver baseline. */
+  seatSolverMove(seat: Seat): string;
+  /** A seat's score on 0–100: PvP 100 win, 50 draw, 0 loss (once over); co-op the team score for both. */
+  seatScore(seat: Seat): number;
+  /** PvP once over: the winning seat, or null for a draw; undefined while playing (and in co-op). */
+  winner(): Seat | null | undefined;
+  /** The state as this seat's prompt tells it (its own side first). */
+  seatStatus(seat: Seat): string;
+  /** How this seat would perform `move` in the window (its own keys); unset: `gestureFor`. */
+  seatGestureFor?(seat: Seat, move: string, hits: HitRect[]): WindowGesture | undefined;
+}
+
+export function isSeated(i: GameInstance): i is SeatedInstance {
+  return typeof (i as Partial<SeatedInstance>).seatsToAct === 'function';
+}
+
 export interface GameDefinition {
   id: string;
   title: string;
@@ -117,6 +169,8 @@ export interface GameDefinition {
    * fine anyway, ['alt+f4'] is not): everything else of that kind is refused to the model.
    */
   allowedHotkeys?: string[];
+  /** Present for two-seat games: their instances are SeatedInstances. */
+  seats?: SeatsSpec;
   create(opts: { seed: number; episode: number; rng: Rng }): GameInstance;
   /**
    * Held-out variants for OmniGameArena's transfer test (its Table 5): each changes the game in

@@ -21,6 +21,8 @@ export interface Observation {
   hits?: HitRect[];
   /** What the previous step of this episode did; absent on an episode's first step. */
   previous?: PreviousStep;
+  /** A two-seat game: what the other seat did last, in words. */
+  otherSeat?: string;
 }
 
 /** The previous step as the harness saw it through: what was chosen and what became of it. */

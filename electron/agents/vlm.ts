@@ -192,6 +192,7 @@ export class VlmAgent implements Agent {
     return render('user-step', {
       task: taskOf(game, profile),
       previous_section: previous,
+      other_section: obs.otherSeat ? render('other-seat', { other: obs.otherSeat }) : '',
       step: obs.step + 1,
       episode: obs.episode + 1,
       game_text: this.gameText(obs),

@@ -33,6 +33,7 @@ const ACTIONS: Actions = {
   bench: later(async () => (await import('./list-commands.ts')).benchCommand),
   record: later(async () => (await import('./record-command.ts')).recordCommand),
   idc: later(async () => (await import('./idc-command.ts')).idcCommandAction),
+  arena: later(async () => (await import('./arena-command.ts')).arenaCommand),
   leaderboard: later(async () => (await import('./list-commands.ts')).leaderboardCommand),
   report: later(async () => (await import('./report-command.ts')).reportCommand),
   video: later(async () => (await import('./list-commands.ts')).videoCommand),

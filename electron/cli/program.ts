@@ -5,7 +5,7 @@
  * The commands' work lives in commands/*.ts; this file only says what they accept.
  */
 import { Command, Option, type OutputConfiguration } from 'commander';
-import { BUILTIN_GAMES } from '../../games/index.ts';
+import { BUILTIN_GAMES, TWO_SEAT_GAMES } from '../../games/index.ts';
 import {
   KEEP_FRAMES_ALLOWED,
   KEEP_FRAMES_PATTERN,
@@ -93,6 +93,24 @@ export interface IdcFlags {
   latency: LatencyMode;
   stopIntervalMs: number;
   out: string;
+  json?: boolean;
+}
+
+export interface ArenaFlags {
+  game: string;
+  agents: string[];
+  trials?: number;
+  mixed?: boolean;
+  maxSteps?: number;
+  seed: number;
+  latency: LatencyMode;
+  actionSpace: ActionSpace;
+  baseUrl?: string;
+  apiKey?: string;
+  capture: RunSpec['capture'];
+  imageSize: number;
+  out: string;
+  name?: string;
   json?: boolean;
 }
 
@@ -185,6 +203,7 @@ export interface Actions {
   bench(o: BenchFlags): Promise<number>;
   record(o: RecordFlags): Promise<number>;
   idc(o: IdcFlags): Promise<number>;
+  arena(o: ArenaFlags): Promise<number>;
   leaderboard(o: LeaderboardFlags): Promise<number> | number;
   report(o: ReportFlags): Promise<number> | number;
   video(dir: string, o: { out?: string }): Promise<number>;
@@ -489,6 +508,49 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .action(act((o: RecordFlags) => actions.record(o)));
 
   idcCommand(program).action(act((o: IdcFlags) => actions.idc(o)));
+
+  program
+    .command('arena')
+    .description(
+      "two-seat games (OmniGameArena): every pairwise matchup of the agents, both sides; PvP's player-1 win-rate matrix, co-op's team scores",
+    )
+    .addOption(new Option('--game <id>', 'a two-seat game').choices(Object.keys(TWO_SEAT_GAMES)).makeOptionMandatory())
+    .addOption(
+      new Option(
+        '--agents <list>',
+        'comma-separated: solver, random, vlm:<model> or memory:<model> (a bare name is vlm:<name>)',
+      )
+        .argParser((v: string) =>
+          v
+            .split(',')
+            .map((a) => a.trim())
+            .filter(Boolean),
+        )
+        .makeOptionMandatory(),
+    )
+    .addOption(
+      intOption('--trials <n>', "episodes of each match (default: half the game's trials)", { min: 1, max: 1000 }),
+    )
+    .addOption(new Option('--mixed', 'co-op: pair different agents too, not only each with a copy of itself'))
+    .addOption(specOption('maxSteps', { description: "steps per episode (default: the game's own)" }))
+    .addOption(specOption('seed'))
+    .addOption(specOption('latency', { default: { value: 'normal' } }))
+    .addOption(specOption('actionSpace'))
+    .addOption(specOption('baseUrl'))
+    .addOption(specOption('apiKey'))
+    .addOption(specOption('capture'))
+    .addOption(specOption('imageSize'))
+    .addOption(outDir('the folder the arena folder goes in'))
+    .addOption(
+      patternOption(
+        '--name <name>',
+        'the arena folder (<out>/arena-<name>); the same name and settings resume it (default: game and agents)',
+        /^[\w.-]{1,80}$/,
+        'letters, digits, dot, dash or underscore',
+      ),
+    )
+    .addOption(jsonFlag())
+    .action(act((o: ArenaFlags) => actions.arena(o)));
 
   suiteCommand(program).action(act((name: string, o: SuiteFlags) => actions.suite(name, o)));
 

@@ -156,7 +156,8 @@ export interface SessionEvents {
   status: [SessionStatus];
   'step-start': [{ episode: number; step: number }];
   frame: [FrameEvent];
-  token: [{ episode: number; step: number; text: string; channel: 'answer' | 'thinking' }];
+  /** `seat`: which seat's model streams, in a two-seat game. */
+  token: [{ episode: number; step: number; text: string; channel: 'answer' | 'thinking'; seat?: number }];
   step: [SessionStepRecord & { actionsText: string[] }];
   episode: [EpisodeSummary];
   /** The world froze or thawed. */
@@ -184,14 +185,14 @@ export type RunFinisher = (
 ) => Promise<{ episodes: EpisodeSummary[]; patch: Partial<RunMeta> }>;
 
 /** The target as a step finds it: where it is and which part of it is on the screen. */
-interface SeenTarget {
+export interface SeenTarget {
   win: WindowInfo;
   visible: Rect;
   locateMs: number;
 }
 
 /** What a step gathers as it goes: errors, and when each stage ended (ms, monotonic). */
-interface StepTrace {
+export interface StepTrace {
   episode: number;
   step: number;
   seen: SeenTarget;
@@ -210,13 +211,13 @@ interface StepTrace {
 }
 
 /** The clock of this step: the latency mode and its policy, and how long the world had been frozen before. */
-interface StepClock {
+export interface StepClock {
   mode: LatencyMode;
   policy: ClockPolicy;
   frozenBefore: number;
 }
 
-interface Shot {
+export interface Shot {
   raw: RawFrame;
   /** Wall-clock time of the capture (epoch ms). */
   tCapture: number;
@@ -226,7 +227,7 @@ interface Shot {
 }
 
 /** The frame as the model sees it, where it was written, and how it maps to the screen. */
-interface SeenFrame {
+export interface SeenFrame {
   frame: EncodedFrame;
   /** Null when the run does not keep this frame. */
   file: string | null;
@@ -234,7 +235,7 @@ interface SeenFrame {
   tCapture: number;
 }
 
-interface Choice {
+export interface Choice {
   decision: Decision;
   /** The moves that will run; `dropped` went past the game's per-step cap. */
   actions: Action[];
@@ -242,14 +243,14 @@ interface Choice {
   computeMs: number;
 }
 
-interface Acted {
+export interface Acted {
   outcomes: ActionOutcome[];
   refused: boolean;
   ticksAtAct: number | null;
   ticksActed: number | null;
 }
 
-interface StepResult {
+export interface StepResult {
   rec: StepRecord;
   terminal?: string;
   refused: boolean;
@@ -262,12 +263,12 @@ const KEYBOARD_ONLY = new Set(['TYPING', 'PRESS', 'KEY_DOWN', 'KEY_UP', 'HOTKEY'
 export class Session extends EventEmitter<SessionEvents> {
   readonly config: SessionConfig;
   readonly executor: ActionExecutor;
-  private abort = new AbortController();
+  protected abort = new AbortController();
   private paused = false;
   private resumeWaiters: (() => void)[] = [];
   private singleSteps = 0;
   private mode: LatencyMode;
-  private world: World;
+  protected world: World;
   private verifiedFreezes = 0;
   private policy: ClockPolicy | undefined;
   /** Why the run waits for its window (minimized, off the screen); undefined while it is shown. */
@@ -277,7 +278,7 @@ export class Session extends EventEmitter<SessionEvents> {
   /** The last clipping reported, so a partly off-screen window is announced once per change. */
   private clipNotice = '';
   /** What this episode's last step did, for the agent's next observation. */
-  private previous: PreviousStep | undefined;
+  protected previous: PreviousStep | undefined;
   /**
    * The target's drawing, followed for the settle stage (a window no engine drives, where the
    * backend can): whether the last wait for it ended with the window still drawing (it animates
@@ -285,7 +286,7 @@ export class Session extends EventEmitter<SessionEvents> {
    */
   private drawing: { id: string; watch: ChangeWatch | undefined; busy: boolean; quiet: boolean } | undefined;
   /** The frame the agent saw last (a fallback for the episode's screen score). */
-  private lastFrame: EncodedFrame | undefined;
+  protected lastFrame: EncodedFrame | undefined;
   private readonly finishers: RunFinisher[] = [];
   private readonly keeper: FrameKeeper;
   private readonly budget: DiskBudget;
@@ -295,7 +296,7 @@ export class Session extends EventEmitter<SessionEvents> {
   private budgetReason: string | undefined;
 
   constructor(
-    private readonly deps: SessionDeps,
+    protected readonly deps: SessionDeps,
     config: Partial<SessionConfig> = {},
   ) {
     super();
@@ -360,8 +361,18 @@ export class Session extends EventEmitter<SessionEvents> {
     void this.makeSafe();
   }
 
+  /** A new episode: the agent forgets the last one. */
+  protected resetAgents() {
+    this.deps.agent.resetEpisode?.();
+  }
+
+  /** What an episode's summary adds beside its score (a two-seat game's result). */
+  protected episodeExtras(): Partial<EpisodeSummary> {
+    return {};
+  }
+
   /** Cancels clock timers, thaws the world, releases held input. Idempotent; never throws. */
-  private async makeSafe() {
+  protected async makeSafe() {
     this.policy?.cancel();
     await this.world.thaw().catch(() => {}); // starts synchronously: a frozen engine or process resumes inside stop()
     this.emitWorld();
@@ -419,7 +430,7 @@ export class Session extends EventEmitter<SessionEvents> {
   }
 
   async run(): Promise<SessionResult> {
-    const { store, target, agent } = this.deps;
+    const { store, target } = this.deps;
     const episodes: EpisodeSummary[] = [];
     let status: RunStatus = 'completed';
     let error: string | undefined;
@@ -428,7 +439,7 @@ export class Session extends EventEmitter<SessionEvents> {
       await this.showMinimizedTarget();
       for (let e = 0; e < this.config.episodes && !this.abort.signal.aborted; e++) {
         target.game?.reset(this.config.seed, e);
-        agent.resetEpisode?.();
+        this.resetAgents();
         this.deps.scorer?.resetEpisode();
         this.previous = undefined;
         if (target.game) await target.game.waitRendered();
@@ -443,6 +454,7 @@ export class Session extends EventEmitter<SessionEvents> {
           steps,
           end,
           ...(screen ? { raw_score: screen.value, screen_readings: screen.readings } : {}),
+          ...this.episodeExtras(),
         };
         episodes.push(played);
         this.emit('episode', played);
@@ -607,7 +619,7 @@ export class Session extends EventEmitter<SessionEvents> {
    * encode, decide, act, settle, record. Each stage adds to the step's trace; `record`
    * assembles the step's record from it in one place.
    */
-  private async step(episode: number, step: number, seen: SeenTarget): Promise<StepResult> {
+  protected async step(episode: number, step: number, seen: SeenTarget): Promise<StepResult> {
     const trace: StepTrace = {
       episode,
       step,
@@ -626,7 +638,7 @@ export class Session extends EventEmitter<SessionEvents> {
   }
 
   /** Freeze: the world waits (or not) as the latency mode says, from the capture on. */
-  private async freeze(trace: StepTrace): Promise<StepClock> {
+  protected async freeze(trace: StepTrace): Promise<StepClock> {
     const game = this.deps.target.game;
     const mode = this.mode;
     if (this.policy?.mode !== mode && game) {
@@ -647,7 +659,7 @@ export class Session extends EventEmitter<SessionEvents> {
   }
 
   /** Capture: the part of the window on the screen (located and raised just now); a frozen window is checked to stay still. */
-  private async capture(trace: StepTrace, clock: StepClock): Promise<Shot> {
+  protected async capture(trace: StepTrace, clock: StepClock): Promise<Shot> {
     const { target, capturer } = this.deps;
     const { visible } = trace.seen;
     const tCapture = Date.now();
@@ -677,7 +689,7 @@ export class Session extends EventEmitter<SessionEvents> {
   }
 
   /** Encode: the image the model sees, written to the run folder and shown live. */
-  private async encode(trace: StepTrace, shot: Shot): Promise<SeenFrame> {
+  protected async encode(trace: StepTrace, shot: Shot): Promise<SeenFrame> {
     const { win, visible } = trace.seen;
     const frame = await encodeFrame(shot.raw, this.config.encode);
     trace.times.encoded = now();
@@ -783,7 +795,7 @@ export class Session extends EventEmitter<SessionEvents> {
    * exactly until they all arrived and were drawn; another window is waited for until it has
    * drawn its answer and holds still (X11), or for a fixed time.
    */
-  private async settle(trace: StepTrace, choice: Choice, acted: Acted, clock: StepClock) {
+  protected async settle(trace: StepTrace, choice: Choice, acted: Acted, clock: StepClock) {
     await clock.policy.afterAct(this.world, this.abort.signal);
     this.emitWorld();
     if (choice.actions.length && !this.abort.signal.aborted) {
@@ -857,20 +869,12 @@ export class Session extends EventEmitter<SessionEvents> {
     choice: Choice,
     acted: Acted,
   ): StepResult {
-    const game = this.deps.target.game;
     const { decision, actions, dropped, computeMs } = choice;
-    const { frame, geometry } = seen;
     const t = trace.times;
     const ticksAtCapture = shot.ticksAtCapture;
     const { ticksAtAct, ticksActed, outcomes } = acted;
     const rec: SessionStepRecord = {
-      step: trace.step,
-      episode: trace.episode,
-      t_capture: seen.tCapture,
-      frame: seen.file,
-      frame_size: { width: frame.width, height: frame.height, scale: frame.scale },
-      window: trace.seen.win.bounds,
-      ...(isClipped(geometry) ? { captured: trace.seen.visible } : {}),
+      ...this.frameHead(trace, seen),
       reasoning: decision.reasoning,
       raw: decision.raw ?? null,
       actions: actions.map(toWire),
@@ -899,15 +903,7 @@ export class Session extends EventEmitter<SessionEvents> {
       ...(decision.attempts ? { attempts: decision.attempts } : {}),
       ...(decision.calls?.length ? { model_calls: decision.calls } : {}),
       ...(decision.memory ? { memory: decision.memory } : {}),
-      ...(game
-        ? {
-            view_inputs: game
-              .drainInputs()
-              .map((i) => ({ ...i.input, ...(i.result.ok ? {} : { error: i.result.error }) })),
-            score: round2(game.instance.score()),
-            game_state: game.instance.snapshot(),
-          }
-        : { score: null }),
+      ...this.gameFields(),
     };
     // Before the step line: appending it writes run.json, with these calls' sums in it.
     for (const call of decision.calls ?? [])
@@ -920,6 +916,31 @@ export class Session extends EventEmitter<SessionEvents> {
       refused: acted.refused,
       unusable: isUnusable(actions.length, rec.errors.length, outcomes),
       ...(terminal?.kind === 'gui' ? { terminal: terminal.type } : {}),
+    };
+  }
+
+  /** What a step record says first: which step, its frame and where the window was. */
+  protected frameHead(trace: StepTrace, seen: SeenFrame) {
+    const { frame, geometry } = seen;
+    return {
+      step: trace.step,
+      episode: trace.episode,
+      t_capture: seen.tCapture,
+      frame: seen.file,
+      frame_size: { width: frame.width, height: frame.height, scale: frame.scale },
+      window: trace.seen.win.bounds,
+      ...(isClipped(geometry) ? { captured: trace.seen.visible } : {}),
+    };
+  }
+
+  /** What a built-in's engine says after the step (the inputs its view received, score, state); a window has no score yet. */
+  protected gameFields() {
+    const game = this.deps.target.game;
+    if (!game) return { score: null };
+    return {
+      view_inputs: game.drainInputs().map((i) => ({ ...i.input, ...(i.result.ok ? {} : { error: i.result.error }) })),
+      score: round2(game.instance.score()),
+      game_state: game.instance.snapshot(),
     };
   }
 
@@ -1015,7 +1036,7 @@ export class Session extends EventEmitter<SessionEvents> {
     }
   }
 
-  private emitWorld() {
+  protected emitWorld() {
     this.emit('world', { mode: this.mode, frozen: this.world.frozen, world: this.world.kind });
   }
 
@@ -1025,7 +1046,12 @@ export class Session extends EventEmitter<SessionEvents> {
    * others — the key policy and the profile's allowedKeys apply. One outcome for the call,
    * with the GUI actions it became.
    */
-  private async performCall(call: string, geometry: FrameGeometry, windowId: string): Promise<ActionOutcome> {
+  private async performCall(
+    call: string,
+    geometry: FrameGeometry,
+    windowId: string,
+    executor: ActionExecutor,
+  ): Promise<ActionOutcome> {
     const api = semanticApiOf(this.deps.profile);
     if (!api) return { action: call, ok: false, error: noMovesMessage(this.deps.profile) };
     const exp = expandOnFrame(api, call, geometry);
@@ -1033,7 +1059,7 @@ export class Session extends EventEmitter<SessionEvents> {
     const expanded = exp.actions.map(toWire);
     const notReady = await this.readyForInput(exp.actions, geometry, windowId);
     if (notReady) return { action: call, ok: false, error: notReady, expanded };
-    const out = await this.executor.execute(exp.actions, geometry, this.abort.signal);
+    const out = await executor.execute(exp.actions, geometry, this.abort.signal);
     const failed = out.find((o) => !o.ok);
     if (failed) return { action: call, ok: false, error: `${failed.action}: ${failed.error}`, expanded };
     if (out.length < exp.actions.length) return { action: call, ok: false, error: 'stopped part-way', expanded };
@@ -1041,7 +1067,12 @@ export class Session extends EventEmitter<SessionEvents> {
   }
 
   /** Sends the actions: GUI ones through the executor (the window checked first), semantic moves to the engine or the profile's expansion. */
-  private async perform(actions: Action[], geometry: FrameGeometry, windowId: string): Promise<ActionOutcome[]> {
+  protected async perform(
+    actions: Action[],
+    geometry: FrameGeometry,
+    windowId: string,
+    executor: ActionExecutor = this.executor,
+  ): Promise<ActionOutcome[]> {
     const game = this.deps.target.game;
     const outcomes: ActionOutcome[] = [];
     let gui: GuiAction[] = [];
@@ -1053,7 +1084,7 @@ export class Session extends EventEmitter<SessionEvents> {
         gui = [];
         return false;
       }
-      const out = await this.executor.execute(gui, geometry, this.abort.signal);
+      const out = await executor.execute(gui, geometry, this.abort.signal);
       outcomes.push(...out);
       gui = [];
       return out.every((o) => o.ok);
@@ -1065,7 +1096,7 @@ export class Session extends EventEmitter<SessionEvents> {
       }
       if (!(await flushGui())) return outcomes;
       if (!game) {
-        const done = await this.performCall(a.move, geometry, windowId);
+        const done = await this.performCall(a.move, geometry, windowId, executor);
         outcomes.push(done);
         if (!done.ok) return outcomes;
         continue;
@@ -1091,13 +1122,13 @@ export function noMovesMessage(profile: Profile | undefined): string {
  * nothing but WAITs took effect: twelve refused clicks in a row must fail the run like twelve
  * unparseable answers.
  */
-function isUnusable(actions: number, errors: number, outcomes: ActionOutcome[]): boolean {
+export function isUnusable(actions: number, errors: number, outcomes: ActionOutcome[]): boolean {
   if (actions === 0) return errors > 0;
   return outcomes.some((o) => !o.ok) && !outcomes.some((o) => o.ok && o.action !== 'WAIT');
 }
 
 /** How many input messages a built-in view sends for an action (keydown, left mousedown). */
-function viewInputsFrom(a: GuiAction): number {
+export function viewInputsFrom(a: GuiAction): number {
   switch (a.type) {
     case 'PRESS':
     case 'KEY_DOWN':
@@ -1118,7 +1149,7 @@ function viewInputsFrom(a: GuiAction): number {
 }
 
 /** What LCRT charged and how it was known: provider, estimated (minus a round trip), stream, or measured (wall time). */
-function computeRecord(computeMs: number, d: Decision): Record<string, unknown> {
+export function computeRecord(computeMs: number, d: Decision): Record<string, unknown> {
   const c = d.compute;
   return {
     compute_ms: round2(computeMs),
@@ -1133,7 +1164,7 @@ function sameRect(a: Rect, b: Rect) {
   return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 }
 
-function round2(n: number) {
+export function round2(n: number) {
   return Math.round(n * 100) / 100;
 }
 
@@ -1147,7 +1178,7 @@ function summary(episodes: EpisodeSummary[]): { mean: number | null; std: number
  * The step as the next prompt reports it: every chosen action in the model's order with its
  * fate — its outcome when it ran, `dropped` when the game's per-step cap kept it from running.
  */
-function previousStep(decision: Decision, dropped: Action[], outcomes: ActionOutcome[]): PreviousStep {
+export function previousStep(decision: Decision, dropped: Action[], outcomes: ActionOutcome[]): PreviousStep {
   const ran = outcomes.map((o) => ({ action: o.action, ok: o.ok, ...(o.error ? { error: o.error } : {}) }));
   const fates: PreviousStep['outcomes'] = [];
   for (const a of decision.actions) {

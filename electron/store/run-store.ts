@@ -73,6 +73,9 @@ export interface EpisodeSummary {
   /** A window scored off its screen: the number read (before normalising) and every reading. */
   raw_score?: number | null;
   screen_readings?: unknown[];
+  /** A two-seat game: each seat's score (PvP 100 win, 50 draw, 0 loss; co-op the team's), and the winning seat (null: a draw). */
+  seat_scores?: number[];
+  winner?: number | null;
 }
 
 export interface RunMeta {
@@ -116,6 +119,18 @@ export interface RunMeta {
   bytes_written?: number;
   /** Every role's model calls summed (model-calls.jsonl holds each attempt); absent in older runs. */
   model_usage?: Record<string, RoleUsage>;
+  /** A two-seat game: who sat where (`agent` then reads `A vs B`). */
+  seats?: RunSeat[];
+  /** The arena match this run is (arena/arena.ts): its id, player 1 and player 2. */
+  arena?: { match: string; p1: string; p2: string };
+}
+
+/** One seat of a two-seat run: its name in the game, and its agent. */
+export interface RunSeat {
+  seat: number;
+  name: string;
+  agent: string;
+  model: string | null;
 }
 
 /** One role's calls in run.json's `model_usage`. */

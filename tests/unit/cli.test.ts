@@ -53,6 +53,7 @@ const COMMANDS = [
   'bench',
   'record',
   'idc',
+  'arena',
   'leaderboard',
   'report',
   'video',

@@ -90,11 +90,11 @@ describe('the rules', () => {
 
   it('tier 3 is a DAG in a declared order: a room imports only the rooms before it (it was a knot)', () => {
     expect(ORDERED_TIERS.has(3)).toBe(true);
-    expect(CORE_TIERS[3]).toEqual(['scoring', 'session', 'recording', 'reflection', 'ingvp', 'report', 'sweep']);
+    expect(CORE_TIERS[3]).toEqual(['scoring', 'session', 'recording', 'reflection', 'ingvp', 'arena', 'report', 'sweep']);
     // The old knot's edges (scoring → session, scoring → reflection, session → reflection), and others against the order.
     expect(checkImport('electron/scoring/live-judge.ts', '../session/session.ts')).toBe(
       'electron/scoring/ does not import electron/session/, which comes after it in tier 3 ' +
-        '(scoring → session → recording → reflection → ingvp → report → sweep: a room imports only the rooms before it)',
+        '(scoring → session → recording → reflection → ingvp → arena → report → sweep: a room imports only the rooms before it)',
     );
     expect(checkImport('electron/scoring/extract.ts', '../reflection/trajectory.ts')).toMatch(
       /electron\/scoring\/ does not import electron\/reflection\/, which comes after it in tier 3/,

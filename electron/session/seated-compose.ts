@@ -1,0 +1,128 @@
+/**
+ * The composition root of a two-seat run: the game's window, an agent and an executor per seat
+ * (the seat's own keys only), a run folder that says who sat where, and the seated session.
+ */
+import { createWindowManager, type WindowManager } from '../../native/index.ts';
+import { CodedError, DEFAULT_MIN_FREE_MB, isModelAgent, type AgentKind } from '../domain.ts';
+import { ActionExecutor } from '../input/executor.ts';
+import { createCapturer } from '../capture/index.ts';
+import { RunStore, type RunMeta, type RunSeat } from '../store/run-store.ts';
+import { TWO_SEAT_GAMES } from '../../games/index.ts';
+import type { GameDefinition } from '../../games/types.ts';
+import { makeAgent, runSettings, type RunOptions } from './compose.ts';
+import { runConfig } from './run-config.ts';
+import { SeatedSession } from './seated-session.ts';
+import { BuiltinTarget, type ViewLauncher } from './targets.ts';
+
+/** Who sits in a seat: a baseline, or a model agent and its model. */
+export interface SeatSpec {
+  agent: AgentKind;
+  model?: string;
+}
+
+export type SeatedRunOptions = Omit<
+  RunOptions,
+  'agent' | 'game' | 'window' | 'windowId' | 'profile' | 'judge' | 'agentFromProfile' | 'memory' | 'pauseKey'
+> & {
+  game: string;
+  seats: readonly [SeatSpec, SeatSpec];
+  /** Opens the view (the app's BrowserWindow launcher); default a browser process. */
+  launch?: ViewLauncher;
+  /** What else run.json says (the arena match it is). */
+  meta?: Pick<RunMeta, 'arena'>;
+};
+
+export function twoSeatGame(id: string): GameDefinition {
+  const def = TWO_SEAT_GAMES[id];
+  if (!def)
+    throw new CodedError(
+      'not-found',
+      `unknown two-seat game "${id}" (two-seat games: ${Object.keys(TWO_SEAT_GAMES).join(', ')})`,
+    );
+  return def;
+}
+
+/** How a seat's agent is named in records and tables: `solver`, `random`, `vlm:gpt-4o`. */
+export function seatLabel(s: SeatSpec): string {
+  return isModelAgent(s.agent) ? `${s.agent}:${s.model ?? '?'}` : s.agent;
+}
+
+/** Opens the game's window and wires a two-seat session to a fresh run folder. The caller closes the target. */
+export async function prepareSeatedRun(
+  opts: SeatedRunOptions,
+  wm: WindowManager = createWindowManager(),
+): Promise<{ session: SeatedSession; target: BuiltinTarget; store: RunStore }> {
+  const def = twoSeatGame(opts.game);
+  const spec = def.seats!;
+  // Agents first: a seat without its model fails before any window opens.
+  const agents = opts.seats.map((s, i) =>
+    makeAgent({
+      agent: s.agent,
+      seed: opts.seed + i,
+      ...(opts.vlm || s.model ? { vlm: { ...opts.vlm, ...(s.model ? { model: s.model } : {}) } } : {}),
+    }),
+  );
+  const target = await BuiltinTarget.open(def, wm, opts.launch ? { launch: opts.launch } : {});
+  try {
+    const { maxSteps, episodes, latency, latencySettings, allowedKeys } = runSettings(opts, undefined, def);
+    const keepFrames = opts.keepFrames ?? 'all';
+    const minFreeMb = opts.minFreeMb ?? DEFAULT_MIN_FREE_MB;
+    // Each seat presses only its own keys; a click game's seats press none.
+    const executors = [0, 1].map((i) => new ActionExecutor({ allowedKeys, onlyKeys: [...(spec.keys?.[i] ?? [])] }));
+    const seats: RunSeat[] = opts.seats.map((s, i) => ({
+      seat: i,
+      name: spec.names[i]!,
+      agent: seatLabel(s),
+      model: isModelAgent(s.agent) ? (s.model ?? null) : null,
+    }));
+    const anyModel = opts.seats.some((s) => isModelAgent(s.agent));
+    const store = RunStore.create(opts.outDir, {
+      kind: 'agent',
+      game: def.id,
+      target: { kind: 'builtin', label: target.label },
+      agent: seats.map((s) => s.agent).join(' vs '),
+      model: null,
+      action_space: opts.space,
+      config: runConfig(
+        { ...opts, agent: anyModel ? 'vlm' : 'random' },
+        { episodes, maxSteps, latency, latencySettings, keepFrames, minFreeMb },
+      ),
+      seats,
+      ...(opts.meta ?? {}),
+      ...(opts.job ? { job: opts.job } : {}),
+      ...(opts.worker ? { worker: opts.worker } : {}),
+    });
+    store.recordBytesWritten();
+    const session = new SeatedSession(
+      {
+        target,
+        capturer: opts.capturer ?? createCapturer(opts.capture),
+        wm,
+        store,
+        seats: [
+          { agent: agents[0]!, executor: executors[0]! },
+          { agent: agents[1]!, executor: executors[1]! },
+        ],
+      },
+      {
+        space: opts.space,
+        episodes,
+        maxSteps,
+        seed: opts.seed,
+        encode: opts.encode,
+        latency,
+        latencySettings,
+        keepFrames,
+        minFreeMb,
+        ...(opts.settleMs !== undefined ? { settleMs: opts.settleMs } : {}),
+        ...(opts.minStepMs !== undefined ? { minStepMs: opts.minStepMs } : {}),
+        ...(opts.maxConsecutiveErrors !== undefined ? { maxConsecutiveErrors: opts.maxConsecutiveErrors } : {}),
+        ...(opts.maxRunMb !== undefined ? { maxRunMb: opts.maxRunMb } : {}),
+      },
+    );
+    return { session, target, store };
+  } catch (err) {
+    await target.close();
+    throw err;
+  }
+}
