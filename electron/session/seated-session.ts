@@ -253,7 +253,6 @@ export class SeatedSession extends Session {
 
   private recordSeats(trace: StepTrace, clock: StepClock, shot: Shot, frame: SeenFrame, turns: SeatTurn[]): StepResult {
     const names = this.game.def.seats!.names;
-    const t = trace.times;
     const sum = (pick: (d: Decision) => number | undefined) => turns.reduce((n, x) => n + (pick(x.decision) ?? 0), 0);
     const seats = turns.map((x) => ({
       seat: x.seat,
@@ -287,18 +286,7 @@ export class SeatedSession extends Session {
       actions: allActions.map(toWire),
       outcomes,
       errors,
-      latency_ms: {
-        locate: round2(t.located - t.start),
-        capture: round2(t.captured! - t.located),
-        encode: round2(t.encoded! - t.captured!),
-        model: round2(t.decided! - t.decideStart!),
-        act: round2(t.applied! - t.decided!),
-        wait: round2(t.settled! - t.applied!),
-        total: round2(t.settled! - t.start),
-      },
-      latency_mode: clock.mode,
-      world: this.world.kind,
-      paused_ms: round2(this.world.frozenMs() - clock.frozenBefore),
+      ...this.clockRecord(trace, clock),
       ...(shot.freezeVerified !== undefined ? { freeze_verified: shot.freezeVerified } : {}),
       ...(trace.settle ? { settle: trace.settle } : {}),
       ...(tokensIn || tokensOut ? { tokens: { input: tokensIn, output: tokensOut } } : {}),

@@ -870,7 +870,6 @@ export class Session extends EventEmitter<SessionEvents> {
     acted: Acted,
   ): StepResult {
     const { decision, actions, dropped, computeMs } = choice;
-    const t = trace.times;
     const ticksAtCapture = shot.ticksAtCapture;
     const { ticksAtAct, ticksActed, outcomes } = acted;
     const rec: SessionStepRecord = {
@@ -881,18 +880,7 @@ export class Session extends EventEmitter<SessionEvents> {
       ...(dropped.length ? { dropped_actions: dropped.map(toWire) } : {}),
       outcomes,
       errors: trace.errors,
-      latency_ms: {
-        locate: round2(t.located - t.start),
-        capture: round2(t.captured! - t.located),
-        encode: round2(t.encoded! - t.captured!),
-        model: round2(t.decided! - t.decideStart!),
-        act: round2(t.applied! - t.decided!),
-        wait: round2(t.settled! - t.applied!),
-        total: round2(t.settled! - t.start),
-      },
-      latency_mode: clock.mode,
-      world: this.world.kind,
-      paused_ms: round2(this.world.frozenMs() - clock.frozenBefore),
+      ...this.clockRecord(trace, clock),
       ...(ticksAtCapture !== null && ticksAtAct !== null ? { drift_ticks: ticksAtAct - ticksAtCapture } : {}),
       ...(ticksAtAct !== null && ticksActed !== null ? { act_ticks: ticksActed - ticksAtAct } : {}),
       ...(clock.mode === 'lcrt' ? computeRecord(computeMs, decision) : {}),
@@ -930,6 +918,25 @@ export class Session extends EventEmitter<SessionEvents> {
       frame_size: { width: frame.width, height: frame.height, scale: frame.scale },
       window: trace.seen.win.bounds,
       ...(isClipped(geometry) ? { captured: trace.seen.visible } : {}),
+    };
+  }
+
+  /** Where the step's time went, stage by stage, and how the world waited. */
+  protected clockRecord(trace: StepTrace, clock: StepClock) {
+    const t = trace.times;
+    return {
+      latency_ms: {
+        locate: round2(t.located - t.start),
+        capture: round2(t.captured! - t.located),
+        encode: round2(t.encoded! - t.captured!),
+        model: round2(t.decided! - t.decideStart!),
+        act: round2(t.applied! - t.decided!),
+        wait: round2(t.settled! - t.applied!),
+        total: round2(t.settled! - t.start),
+      },
+      latency_mode: clock.mode,
+      world: this.world.kind,
+      paused_ms: round2(this.world.frozenMs() - clock.frozenBefore),
     };
   }
 

@@ -24,6 +24,7 @@ import type {
 } from '../types.ts';
 import type { Rng } from '../shared/rng.ts';
 import { DIRECTIONS, parseDirection, type Direction } from '../shared/direction.ts';
+import { keyedSeatInput, pvpSeatScore, SEAT_KEYS, SEAT_MODEL_KEYS } from '../shared/seats.ts';
 
 export const CYCLES_SIZE = 16;
 export const CYCLES_MAX_TICKS = 200;
@@ -38,37 +39,6 @@ type P = [number, number];
 const DELTA: Record<Direction, P> = { up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0] };
 const OPPOSITE: Record<Direction, Direction> = { up: 'down', down: 'up', left: 'right', right: 'left' };
 const ARROW: Record<Direction, string> = { up: '▲', down: '▼', left: '◀', right: '▶' };
-
-/**
- * The keys each seat owns, as local two-player games share a keyboard: seat 0 W A S D, seat 1 the
- * arrows. Browser key (KeyboardEvent.key) → seat and direction.
- */
-export const SEAT_BROWSER_KEYS: Readonly<Record<string, { seat: Seat; dir: Direction }>> = {
-  w: { seat: 0, dir: 'up' },
-  a: { seat: 0, dir: 'left' },
-  s: { seat: 0, dir: 'down' },
-  d: { seat: 0, dir: 'right' },
-  W: { seat: 0, dir: 'up' },
-  A: { seat: 0, dir: 'left' },
-  S: { seat: 0, dir: 'down' },
-  D: { seat: 0, dir: 'right' },
-  ArrowUp: { seat: 1, dir: 'up' },
-  ArrowLeft: { seat: 1, dir: 'left' },
-  ArrowDown: { seat: 1, dir: 'down' },
-  ArrowRight: { seat: 1, dir: 'right' },
-};
-
-/** A seat's key for a direction, as models name keys (and SeatsSpec.keys lists them). */
-export const SEAT_MODEL_KEYS: readonly [Record<Direction, string>, Record<Direction, string>] = [
-  { up: 'w', left: 'a', down: 's', right: 'd' },
-  { up: 'up', left: 'left', down: 'down', right: 'right' },
-];
-
-/** SeatsSpec.keys of the key-driven two-seat games. */
-export const SEAT_KEYS: readonly [readonly string[], readonly string[]] = [
-  ['w', 'a', 's', 'd'],
-  ['up', 'down', 'left', 'right'],
-];
 
 const NO_IDLE: RealtimeSpec['idleLimit'] = { normal: null, slow: null, lcrt: null, stop: null };
 
@@ -233,9 +203,7 @@ export class LightCycles implements SeatedInstance {
 
   /** A key steers the cycle of the seat that owns it (W A S D: Blue, arrows: Orange). */
   handleInput(input: ViewInput): MoveResult {
-    if (input.type !== 'key') return { ok: true };
-    const k = SEAT_BROWSER_KEYS[input.key];
-    return k ? this.applySeatMove(k.seat, k.dir) : { ok: true };
+    return keyedSeatInput(input, (seat, dir) => this.applySeatMove(seat, dir));
   }
 
   seatValidMoves(seat: Seat): string[] {
@@ -262,9 +230,7 @@ export class LightCycles implements SeatedInstance {
   }
 
   seatScore(seat: Seat): number {
-    const w = this.winner();
-    if (w === undefined) return 0;
-    return w === null ? 50 : w === seat ? 100 : 0;
+    return pvpSeatScore(this.winner(), seat);
   }
 
   score() {

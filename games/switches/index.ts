@@ -14,7 +14,7 @@
  */
 import type { GameDefinition, HitRect, MoveResult, Seat, SeatedInstance, ViewInput, WindowGesture } from '../types.ts';
 import { DIRECTIONS, parseDirection, type Direction } from '../shared/direction.ts';
-import { SEAT_BROWSER_KEYS, SEAT_KEYS, SEAT_MODEL_KEYS } from '../light-cycles/index.ts';
+import { keyedSeatInput, SEAT_KEYS, SEAT_MODEL_KEYS } from '../shared/seats.ts';
 
 export const SWITCHES_MOVES = [...DIRECTIONS, 'wait'] as const;
 type Move = (typeof SWITCHES_MOVES)[number];
@@ -191,9 +191,7 @@ export class SwitchesGame implements SeatedInstance {
 
   /** A key moves the avatar of the seat that owns it (W A S D: Blue, arrows: Orange). */
   handleInput(input: ViewInput): MoveResult {
-    if (input.type !== 'key') return { ok: true };
-    const k = SEAT_BROWSER_KEYS[input.key];
-    return k ? this.applySeatMove(k.seat, k.dir) : { ok: true };
+    return keyedSeatInput(input, (seat, dir) => this.applySeatMove(seat, dir));
   }
 
   seatValidMoves(seat: Seat): string[] {

@@ -7,6 +7,7 @@
  */
 import type { GameDefinition, HitRect, MoveResult, Seat, SeatedInstance, ViewInput, WindowGesture } from '../types.ts';
 import { pick, type Rng } from '../shared/rng.ts';
+import { pvpSeatScore } from '../shared/seats.ts';
 import {
   bestMoves,
   cellName,
@@ -137,9 +138,7 @@ export class TicTacToePvp implements SeatedInstance {
   }
 
   seatScore(seat: Seat): number {
-    const w = this.winner();
-    if (w === undefined) return 0;
-    return w === null ? 50 : w === seat ? 100 : 0;
+    return pvpSeatScore(this.winner(), seat);
   }
 
   score() {

@@ -229,7 +229,8 @@ describe('two seats in one world', () => {
     const normal = await drift('normal');
     // 2 s at 250 ms a tick: the slow seat's turn lands about 8 ticks after the frame it saw.
     expect(Math.min(...normal.slow)).toBeGreaterThanOrEqual(6);
-    expect(Math.max(...normal.fast)).toBeLessThanOrEqual(3);
+    // The fast seat acts within a tick or two of its frame; whatever the load, 2 s is ticks more.
+    expect(Math.max(...normal.fast) + 4).toBeLessThanOrEqual(Math.min(...normal.slow));
   });
 
   it('co-op: two copies of the solver open the gate and both get out — team score 100', async () => {
