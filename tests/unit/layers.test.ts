@@ -90,7 +90,16 @@ describe('the rules', () => {
 
   it('tier 3 is a DAG in a declared order: a room imports only the rooms before it (it was a knot)', () => {
     expect(ORDERED_TIERS.has(3)).toBe(true);
-    expect(CORE_TIERS[3]).toEqual(['scoring', 'session', 'recording', 'reflection', 'ingvp', 'arena', 'report', 'sweep']);
+    expect(CORE_TIERS[3]).toEqual([
+      'scoring',
+      'session',
+      'recording',
+      'reflection',
+      'ingvp',
+      'arena',
+      'report',
+      'sweep',
+    ]);
     // The old knot's edges (scoring → session, scoring → reflection, session → reflection), and others against the order.
     expect(checkImport('electron/scoring/live-judge.ts', '../session/session.ts')).toBe(
       'electron/scoring/ does not import electron/session/, which comes after it in tier 3 ' +
