@@ -24,14 +24,17 @@ import { prepareSeatedRun, seatLabel, twoSeatGame, type SeatSpec } from '../sess
 import type { ViewLauncher } from '../session/targets.ts';
 import type { SeatedSession } from '../session/seated-session.ts';
 
-/** An agent of the arena: `solver`, `random`, or a model as `vlm:<model>` / `memory:<model>` (a bare name is `vlm:`). */
+/** An agent of the arena: `solver`, `random`, or a model as `vlm:<model>` (a bare name is `vlm:`). */
 export function parseAgentSpec(text: string): SeatSpec {
   const t = text.trim();
   if (t === 'solver' || t === 'random') return { agent: t };
-  const m = /^(vlm|memory):(.+)$/.exec(t);
-  if (m) return { agent: m[1] as 'vlm' | 'memory', model: m[2]!.trim() };
+  // The memory agent keeps a long-term store per title; a seat has none of its own yet.
+  if (t.startsWith('memory:'))
+    throw new CodedError('bad-input', `"${t}": the memory agent does not play in the arena yet; use vlm:<model>`);
+  const m = /^vlm:(.+)$/.exec(t);
+  if (m) return { agent: 'vlm', model: m[1]!.trim() };
   if (!/^[\w./:@-]{1,200}$/.test(t))
-    throw new CodedError('bad-input', `"${t}" is not an agent: solver, random, vlm:<model> or memory:<model>`);
+    throw new CodedError('bad-input', `"${t}" is not an agent: solver, random or vlm:<model>`);
   return { agent: 'vlm', model: t };
 }
 

@@ -516,10 +516,7 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     )
     .addOption(new Option('--game <id>', 'a two-seat game').choices(Object.keys(TWO_SEAT_GAMES)).makeOptionMandatory())
     .addOption(
-      new Option(
-        '--agents <list>',
-        'comma-separated: solver, random, vlm:<model> or memory:<model> (a bare name is vlm:<name>)',
-      )
+      new Option('--agents <list>', 'comma-separated: solver, random or vlm:<model> (a bare name is vlm:<name>)')
         .argParser((v: string) =>
           v
             .split(',')

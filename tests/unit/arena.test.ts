@@ -35,7 +35,8 @@ describe('arena', () => {
 
   it('reads agents as baselines or models', () => {
     expect(parseAgentSpec('solver')).toEqual({ agent: 'solver' });
-    expect(parseAgentSpec('memory:gpt-4o')).toEqual({ agent: 'memory', model: 'gpt-4o' });
+    expect(parseAgentSpec('vlm:gpt-4o')).toEqual({ agent: 'vlm', model: 'gpt-4o' });
+    expect(() => parseAgentSpec('memory:gpt-4o')).toThrow(/the memory agent does not play in the arena yet/);
     expect(parseAgentSpec('qwen/qwen3-vl')).toEqual({ agent: 'vlm', model: 'qwen/qwen3-vl' });
     expect(() => parseAgentSpec('a b')).toThrow(/is not an agent/);
   });
