@@ -215,10 +215,9 @@ export class SemanticApi {
     );
   }
 
+  /** A literal, or the value of a compiled expression (every one was compiled at load). */
   private num(v: number | string, scope: Record<string, number>): number {
-    const e = typeof v === 'number' ? undefined : this.exprs.get(v);
-    const n = typeof v === 'number' ? v : e ? e.evaluate(scope) : Number.NaN;
-    return n;
+    return typeof v === 'number' ? v : (this.exprs.get(v)?.evaluate(scope) ?? Number.NaN);
   }
 
   private stepAction(

@@ -22,7 +22,7 @@ import {
   previousStep,
   round2,
   Session,
-  viewInputsFrom,
+  viewInputsSent,
   type SeenFrame,
   type SeenTarget,
   type Shot,
@@ -35,7 +35,6 @@ import {
 } from './session.ts';
 import { seatDefinition, seatInstance } from './seat-view.ts';
 import { isSeated, type GameDefinition, type Seat, type SeatedInstance } from '../../games/types.ts';
-import type { GuiAction } from '../actions/schema.ts';
 import type { BuiltinGame } from '../games/builtin-game.ts';
 
 export interface SeatDeps {
@@ -98,12 +97,12 @@ export class SeatedSession extends Session {
   }
 
   protected override episodeExtras(): Partial<EpisodeSummary> {
-    const w = this.world2;
-    const winner = w.winner();
-    return {
-      seat_scores: [round2(w.seatScore(0)), round2(w.seatScore(1))],
-      ...(winner !== undefined ? { winner } : {}),
-    };
+    const winner = this.world2.winner();
+    return { seat_scores: this.seatScores(), ...(winner !== undefined ? { winner } : {}) };
+  }
+
+  private seatScores(): number[] {
+    return [round2(this.world2.seatScore(0)), round2(this.world2.seatScore(1))];
   }
 
   protected override async makeSafe() {
@@ -112,14 +111,7 @@ export class SeatedSession extends Session {
   }
 
   protected override async step(episode: number, step: number, seen: SeenTarget): Promise<StepResult> {
-    const trace: StepTrace = {
-      episode,
-      step,
-      seen,
-      errors: [],
-      times: { start: now() - seen.locateMs, located: now() },
-    };
-    this.emit('step-start', { episode, step });
+    const trace = this.beginStep(episode, step, seen);
     const clock = await this.freeze(trace);
     const shot = await this.capture(trace, clock);
     const frame = await this.encode(trace, shot);
@@ -227,10 +219,7 @@ export class SeatedSession extends Session {
         t.ticksAtAct = this.world.ticks();
         t.outcomes = await this.perform(t.actions, frame.geometry, windowId, this.seats[t.seat].executor);
         t.ticksActed = this.world.ticks();
-        const sent = t.actions
-          .slice(0, t.outcomes.length)
-          .filter((a, i) => a.kind === 'gui' && t.outcomes[i]?.ok)
-          .reduce((n, a) => n + viewInputsFrom(a as GuiAction), 0);
+        const sent = viewInputsSent(t.actions, t.outcomes);
         this.inputsExpected += sent;
         if (sent) await this.game.waitForInputs(this.inputsExpected, Math.max(this.config.settleMs, 500));
       } finally {
@@ -293,7 +282,7 @@ export class SeatedSession extends Session {
       ...(costs.length ? { cost_usd: costs.reduce((a, b) => a + b, 0) } : {}),
       seats,
       ...this.gameFields(),
-      seat_scores: [round2(this.world2.seatScore(0)), round2(this.world2.seatScore(1))],
+      seat_scores: this.seatScores(),
     };
     for (const x of turns)
       for (const call of x.decision.calls ?? [])

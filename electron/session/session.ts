@@ -620,6 +620,18 @@ export class Session extends EventEmitter<SessionEvents> {
    * assembles the step's record from it in one place.
    */
   protected async step(episode: number, step: number, seen: SeenTarget): Promise<StepResult> {
+    const trace = this.beginStep(episode, step, seen);
+    const clock = await this.freeze(trace);
+    const shot = await this.capture(trace, clock);
+    const seenFrame = await this.encode(trace, shot);
+    const choice = await this.decide(trace, seenFrame, clock);
+    const acted = await this.act(trace, choice, seenFrame, clock);
+    await this.settle(trace, choice, acted, clock);
+    return this.record(trace, clock, shot, seenFrame, choice, acted);
+  }
+
+  /** A step's trace from its start (the locate stage's time included), announced to followers. */
+  protected beginStep(episode: number, step: number, seen: SeenTarget): StepTrace {
     const trace: StepTrace = {
       episode,
       step,
@@ -628,13 +640,7 @@ export class Session extends EventEmitter<SessionEvents> {
       times: { start: now() - seen.locateMs, located: now() },
     };
     this.emit('step-start', { episode, step });
-    const clock = await this.freeze(trace);
-    const shot = await this.capture(trace, clock);
-    const seenFrame = await this.encode(trace, shot);
-    const choice = await this.decide(trace, seenFrame, clock);
-    const acted = await this.act(trace, choice, seenFrame, clock);
-    await this.settle(trace, choice, acted, clock);
-    return this.record(trace, clock, shot, seenFrame, choice, acted);
+    return trace;
   }
 
   /** Freeze: the world waits (or not) as the latency mode says, from the capture on. */
@@ -802,10 +808,7 @@ export class Session extends EventEmitter<SessionEvents> {
       const game = this.deps.target.game;
       if (!game) trace.settle = await this.settleWindow();
       else {
-        const executed = choice.actions
-          .slice(0, acted.outcomes.length)
-          .filter((a, i) => a.kind === 'gui' && acted.outcomes[i]?.ok);
-        const expected = executed.reduce((n, a) => n + viewInputsFrom(a as GuiAction), 0);
+        const expected = viewInputsSent(choice.actions, acted.outcomes);
         if (expected > 0) await game.waitForInputs(expected, Math.max(this.config.settleMs, 500));
         await game.waitRendered(2000);
       }
@@ -1132,6 +1135,14 @@ export function noMovesMessage(profile: Profile | undefined): string {
 export function isUnusable(actions: number, errors: number, outcomes: ActionOutcome[]): boolean {
   if (actions === 0) return errors > 0;
   return outcomes.some((o) => !o.ok) && !outcomes.some((o) => o.ok && o.action !== 'WAIT');
+}
+
+/** How many input messages a built-in view reports for the GUI actions that ran and succeeded. */
+export function viewInputsSent(actions: Action[], outcomes: ActionOutcome[]): number {
+  return actions
+    .slice(0, outcomes.length)
+    .filter((a, i) => a.kind === 'gui' && outcomes[i]?.ok)
+    .reduce((n, a) => n + viewInputsFrom(a as GuiAction), 0);
 }
 
 /** How many input messages a built-in view sends for an action (keydown, left mousedown). */
