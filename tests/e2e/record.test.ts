@@ -64,10 +64,12 @@ describe('gamepilot record', () => {
 
     // xdotool injects somewhere between `t` (before it starts) and `after` (when it has exited).
     const injected: { key: string; t: number; after: number }[] = [];
-    const rss: number[] = [];
+    // RSS every 250 ms, timed from t0 (the sawtooth of freed frames has a period under a second).
+    const rss: { t: number; kb: number }[] = [];
     const keys = ['Left', 'Up', 'Right', 'Down'];
     const names: Record<string, string> = { Left: 'left', Up: 'up', Right: 'right', Down: 'down' };
     const t0 = Date.now();
+    const sampler = setInterval(() => rss.push({ t: Date.now() - t0, kb: rssKb(child.pid!) }), 250);
     let decoyDone = false;
     while (Date.now() - t0 < 52_000) {
       if (!decoyDone && Date.now() - t0 > 20_000) {
@@ -84,9 +86,9 @@ describe('gamepilot record', () => {
       const t = Date.now();
       execFileSync('xdotool', ['key', k]);
       injected.push({ key: names[k]!, t, after: Date.now() });
-      if (injected.length % 10 === 0) rss.push(rssKb(child.pid!));
       await sleep(350);
     }
+    clearInterval(sampler);
     const code = await exited;
     expect(code, stderr).toBe(0);
     const summary = JSON.parse(stdout);
@@ -103,9 +105,16 @@ describe('gamepilot record', () => {
     expect(frames).toHaveLength(summary.frames);
     expect(existsSync(path.join(summary.session_dir, frames.at(-1)!.file))).toBe(true);
 
-    // Memory stays flat: frames go to disk, not to RAM.
-    const growthMb = (Math.max(...rss.slice(1)) - rss[1]!) / 1024;
-    expect(growthMb).toBeLessThan(60);
+    // Memory stays flat: frames go to disk, not to RAM. Freed frames are collected in bursts, so
+    // RSS saws up and down by tens of MB on its own, more under load (71 MB above an early sample
+    // once in CI); a peak against one sample measures the saw, not a leak. The peak of the second
+    // half against the peak of the first (after a 5 s warm-up) cancels the saw (-9 MB with both
+    // cores busy). Raw frames kept (3.7 MB each, 30 a second) overshoot the bound many times; this
+    // board's JPEGs kept (tried once: +27 MB) are below what RSS can tell on a busy machine.
+    const peakMb = (from: number, to: number) =>
+      Math.max(...rss.filter((s) => s.t >= from && s.t < to).map((s) => s.kb)) / 1024;
+    const growthMb = peakMb(28_500, 52_000) - peakMb(5_000, 28_500);
+    expect(growthMb, rss.map((s) => `${s.t}:${Math.round(s.kb / 1024)}`).join(' ')).toBeLessThan(40);
 
     // Every injected key, in the action schema, within 20 ms.
     const missing = injected.filter(
