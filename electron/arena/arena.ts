@@ -10,19 +10,26 @@
  * one killed or failed part-way is played anew; the tables are computed from the run folders
  * themselves, so each cell is the runs it names.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
-import { CodedError, LATENCY_MODES, type ActionSpace, type LatencyMode } from '../domain.ts';
+import { CodedError, type ActionSpace, type LatencyMode } from '../domain.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 import { tryLock } from '../util/file-lock.ts';
-import { parseRunMeta, type RunMeta } from '../store/run-store.ts';
 import type { WindowManager } from '../../native/types.ts';
 import type { CaptureBackend } from '../capture/index.ts';
 import type { EncodeOptions } from '../capture/encode.ts';
 import { prepareSeatedRun, seatLabel, twoSeatGame, type SeatSpec } from '../session/seated-compose.ts';
 import type { ViewLauncher } from '../session/targets.ts';
 import type { SeatedSession } from '../session/seated-session.ts';
+import {
+  ARENA_FILE,
+  ArenaSpecSchema,
+  arenaMatches,
+  arenaTables,
+  completedRuns,
+  type ArenaSpec,
+  type ArenaTables,
+} from './tables.ts';
 
 /** An agent of the arena: `solver`, `random`, or a model as `vlm:<model>` (a bare name is `vlm:`). */
 export function parseAgentSpec(text: string): SeatSpec {
@@ -62,37 +69,7 @@ export interface ArenaOptions {
   signal?: AbortSignal;
 }
 
-const ArenaSpecSchema = z.object({
-  game: z.string(),
-  mode: z.enum(['pvp', 'coop']),
-  agents: z.array(z.string()),
-  trials: z.number().int(),
-  mixed: z.boolean(),
-  latency: z.enum(LATENCY_MODES),
-  space: z.string(),
-  max_steps: z.number().int().nullable(),
-  seed: z.number(),
-});
-type ArenaSpec = z.output<typeof ArenaSpecSchema>;
-
-export interface Match {
-  id: string;
-  p1: string;
-  p2: string;
-}
-
-/** One cell of the PvP matrix: player 1 (row) against player 2 (column). */
-export interface MatrixCell {
-  games: number;
-  p1_wins: number;
-  p2_wins: number;
-  draws: number;
-  /** Player 1's wins / games; null before any game. */
-  p1_win_rate: number | null;
-  run: string | null;
-}
-
-export interface ArenaResult {
+export interface ArenaResult extends ArenaTables {
   dir: string;
   game: string;
   mode: 'pvp' | 'coop';
@@ -102,45 +79,6 @@ export interface ArenaResult {
   skipped: string[];
   /** Matches that failed or were stopped: played again on resume; their cells are empty. */
   unfinished: string[];
-  /** PvP: rows player 1, columns player 2; the diagonal is null (no self-play). */
-  matrix?: (MatrixCell | null)[][];
-  /** PvP: each agent's wins, losses, draws over both seats, and win rate (wins / games). */
-  standings?: { agent: string; games: number; wins: number; losses: number; draws: number; win_rate: number | null }[];
-  /** Co-op: each pair's mean team score (0–100) over its episodes. */
-  teams?: { p1: string; p2: string; episodes: number; mean: number | null; run: string | null }[];
-}
-
-const matchId = (p1: string, p2: string) => `${p1}__${p2}`.replace(/[^\w.-]+/g, '_');
-
-/** The matches an arena plays, in order. */
-export function arenaMatches(mode: 'pvp' | 'coop', agents: string[], mixed: boolean): Match[] {
-  const out: Match[] = [];
-  for (const a of agents)
-    for (const b of agents) {
-      if (mode === 'pvp' && a === b) continue;
-      if (mode === 'coop' && a !== b && (!mixed || agents.indexOf(a) > agents.indexOf(b))) continue;
-      out.push({ id: matchId(a, b), p1: a, p2: b });
-    }
-  return out;
-}
-
-/** Completed match runs in the arena's runs folder, newest per match. */
-function completedRuns(runsDir: string): Map<string, { dir: string; meta: RunMeta }> {
-  const out = new Map<string, { dir: string; meta: RunMeta }>();
-  if (!existsSync(runsDir)) return out;
-  for (const name of readdirSync(runsDir).sort()) {
-    const file = path.join(runsDir, name, 'run.json');
-    if (!existsSync(file)) continue;
-    let meta: RunMeta;
-    try {
-      meta = parseRunMeta(readFileSync(file, 'utf8'), file);
-    } catch {
-      continue; // damaged: played again
-    }
-    if (meta.status !== 'completed' || !meta.arena) continue;
-    out.set(meta.arena.match, { dir: path.join(runsDir, name), meta });
-  }
-  return out;
 }
 
 export async function runArena(o: ArenaOptions, wm?: WindowManager): Promise<ArenaResult> {
@@ -172,7 +110,7 @@ export async function runArena(o: ArenaOptions, wm?: WindowManager): Promise<Are
       `another arena (pid ${lock.held?.pid ?? '?'}) is playing in ${o.dir}; wait for it or stop it`,
     );
   try {
-    const specFile = path.join(o.dir, 'arena.json');
+    const specFile = path.join(o.dir, ARENA_FILE);
     if (existsSync(specFile)) {
       const before = ArenaSpecSchema.safeParse(JSON.parse(readFileSync(specFile, 'utf8')).spec);
       if (!before.success || JSON.stringify(before.data) !== JSON.stringify(spec))
@@ -220,68 +158,20 @@ export async function runArena(o: ArenaOptions, wm?: WindowManager): Promise<Are
         await target.close();
       }
     }
-    const result = arenaTables(o.dir, spec, matches, { played, skipped, unfinished });
+    const { missing: _missing, ...tables } = arenaTables(o.dir, spec);
+    const result: ArenaResult = {
+      dir: o.dir,
+      game: spec.game,
+      mode: spec.mode,
+      agents: spec.agents,
+      played,
+      skipped,
+      unfinished,
+      ...tables,
+    };
     writeFileAtomic(specFile, JSON.stringify({ spec, result }, null, 2));
     return result;
   } finally {
     lock.release();
   }
 }
-
-/** The tables of an arena, from its completed run folders. */
-function arenaTables(
-  dir: string,
-  spec: ArenaSpec,
-  matches: Match[],
-  progress: Pick<ArenaResult, 'played' | 'skipped' | 'unfinished'>,
-): ArenaResult {
-  const runs = completedRuns(path.join(dir, 'runs'));
-  const base = { dir, game: spec.game, mode: spec.mode, agents: spec.agents, ...progress };
-  const eps = (id: string) => runs.get(id)?.meta.episodes ?? [];
-  if (spec.mode === 'coop') {
-    return {
-      ...base,
-      teams: matches.map((m) => {
-        const scores = eps(m.id)
-          .map((e) => e.score)
-          .filter((s): s is number => s !== null);
-        return {
-          p1: m.p1,
-          p2: m.p2,
-          episodes: scores.length,
-          mean: scores.length ? r2(scores.reduce((a, b) => a + b, 0) / scores.length) : null,
-          run: runs.get(m.id)?.dir ?? null,
-        };
-      }),
-    };
-  }
-  const matrix = spec.agents.map((a) =>
-    spec.agents.map((b): MatrixCell | null => {
-      if (a === b) return null;
-      const e = eps(matchId(a, b));
-      const p1 = e.filter((x) => x.winner === 0).length;
-      const p2 = e.filter((x) => x.winner === 1).length;
-      return {
-        games: e.length,
-        p1_wins: p1,
-        p2_wins: p2,
-        draws: e.length - p1 - p2,
-        p1_win_rate: e.length ? r2(p1 / e.length) : null,
-        run: runs.get(matchId(a, b))?.dir ?? null,
-      };
-    }),
-  );
-  const standings = spec.agents.map((a, i) => {
-    let [games, wins, losses] = [0, 0, 0];
-    spec.agents.forEach((_b, j) => {
-      const asP1 = matrix[i]![j];
-      const asP2 = matrix[j]![i];
-      if (asP1) [games, wins, losses] = [games + asP1.games, wins + asP1.p1_wins, losses + asP1.p2_wins];
-      if (asP2) [games, wins, losses] = [games + asP2.games, wins + asP2.p2_wins, losses + asP2.p1_wins];
-    });
-    return { agent: a, games, wins, losses, draws: games - wins - losses, win_rate: games ? r2(wins / games) : null };
-  });
-  return { ...base, matrix, standings };
-}
-
-const r2 = (n: number) => Math.round(n * 100) / 100;

@@ -1,0 +1,178 @@
+/**
+ * An arena folder's tables, computed from its run folders alone: `arena.json`'s spec says which
+ * matches are played, each completed run in `runs/` (its run.json's `arena.match`) fills its
+ * cell, and the cell names that run. `gamepilot arena`, the report and the Runs tab all read
+ * an arena through here.
+ */
+import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { CodedError, LATENCY_MODES } from '../domain.ts';
+import { parseRunMeta, type RunMeta } from '../store/run-store.ts';
+
+export const ARENA_FILE = 'arena.json';
+
+export const ArenaSpecSchema = z.object({
+  game: z.string(),
+  mode: z.enum(['pvp', 'coop']),
+  agents: z.array(z.string()),
+  trials: z.number().int(),
+  mixed: z.boolean(),
+  latency: z.enum(LATENCY_MODES),
+  space: z.string(),
+  max_steps: z.number().int().nullable(),
+  seed: z.number(),
+});
+export type ArenaSpec = z.output<typeof ArenaSpecSchema>;
+
+export interface Match {
+  id: string;
+  p1: string;
+  p2: string;
+}
+
+/** One cell of the PvP matrix: player 1 (row) against player 2 (column). */
+export interface MatrixCell {
+  games: number;
+  p1_wins: number;
+  p2_wins: number;
+  draws: number;
+  /** Player 1's wins / games; null before any game. */
+  p1_win_rate: number | null;
+  /** The run folder the cell was counted from; null before its match completed. */
+  run: string | null;
+}
+
+export interface Standing {
+  agent: string;
+  games: number;
+  wins: number;
+  losses: number;
+  draws: number;
+  win_rate: number | null;
+}
+
+export interface TeamScore {
+  p1: string;
+  p2: string;
+  episodes: number;
+  mean: number | null;
+  run: string | null;
+}
+
+export interface ArenaTables {
+  /** PvP: rows player 1, columns player 2; the diagonal is null (no self-play). */
+  matrix?: (MatrixCell | null)[][];
+  /** PvP: each agent's wins, losses, draws over both seats, and win rate (wins / games). */
+  standings?: Standing[];
+  /** Co-op: each pair's mean team score (0–100) over its episodes. */
+  teams?: TeamScore[];
+}
+
+export const matchId = (p1: string, p2: string) => `${p1}__${p2}`.replace(/[^\w.-]+/g, '_');
+
+/** The matches an arena plays, in order. */
+export function arenaMatches(mode: 'pvp' | 'coop', agents: string[], mixed: boolean): Match[] {
+  const out: Match[] = [];
+  for (const a of agents)
+    for (const b of agents) {
+      if (mode === 'pvp' && a === b) continue;
+      if (mode === 'coop' && a !== b && (!mixed || agents.indexOf(a) > agents.indexOf(b))) continue;
+      out.push({ id: matchId(a, b), p1: a, p2: b });
+    }
+  return out;
+}
+
+/** Completed match runs in the arena's runs folder, newest per match. */
+export function completedRuns(runsDir: string): Map<string, { dir: string; meta: RunMeta }> {
+  const out = new Map<string, { dir: string; meta: RunMeta }>();
+  if (!existsSync(runsDir)) return out;
+  for (const name of readdirSync(runsDir).sort()) {
+    const file = path.join(runsDir, name, 'run.json');
+    if (!existsSync(file)) continue;
+    let meta: RunMeta;
+    try {
+      meta = parseRunMeta(readFileSync(file, 'utf8'), file);
+    } catch {
+      continue; // damaged: played again
+    }
+    if (meta.status !== 'completed' || !meta.arena) continue;
+    out.set(meta.arena.match, { dir: path.join(runsDir, name), meta });
+  }
+  return out;
+}
+
+/** Whether `dir` is an arena folder: a plain folder holding a plain arena.json. */
+export function isArenaFolder(dir: string): boolean {
+  const file = path.join(dir, ARENA_FILE);
+  return existsSync(file) && !lstatSync(dir).isSymbolicLink() && lstatSync(file).isFile();
+}
+
+/** An arena folder's spec, from its arena.json. */
+export function readArenaSpec(dir: string): ArenaSpec {
+  const file = path.join(dir, ARENA_FILE);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new CodedError('bad-input', `${file} is not readable JSON: ${(err as Error).message}`);
+  }
+  const spec = ArenaSpecSchema.safeParse((raw as { spec?: unknown } | null)?.spec);
+  if (!spec.success)
+    throw new CodedError('bad-input', `${file} has no valid arena spec: ${spec.error.issues[0]?.message}`);
+  return spec.data;
+}
+
+/** The tables of an arena, from its completed run folders; `missing` names the matches not completed yet. */
+export function arenaTables(dir: string, spec: ArenaSpec): ArenaTables & { missing: string[] } {
+  const runs = completedRuns(path.join(dir, 'runs'));
+  const matches = arenaMatches(spec.mode, spec.agents, spec.mixed);
+  const missing = matches.filter((m) => !runs.has(m.id)).map((m) => m.id);
+  const eps = (id: string) => runs.get(id)?.meta.episodes ?? [];
+  if (spec.mode === 'coop') {
+    return {
+      missing,
+      teams: matches.map((m) => {
+        const scores = eps(m.id)
+          .map((e) => e.score)
+          .filter((s): s is number => s !== null);
+        return {
+          p1: m.p1,
+          p2: m.p2,
+          episodes: scores.length,
+          mean: scores.length ? r2(scores.reduce((a, b) => a + b, 0) / scores.length) : null,
+          run: runs.get(m.id)?.dir ?? null,
+        };
+      }),
+    };
+  }
+  const matrix = spec.agents.map((a) =>
+    spec.agents.map((b): MatrixCell | null => {
+      if (a === b) return null;
+      const e = eps(matchId(a, b));
+      const p1 = e.filter((x) => x.winner === 0).length;
+      const p2 = e.filter((x) => x.winner === 1).length;
+      return {
+        games: e.length,
+        p1_wins: p1,
+        p2_wins: p2,
+        draws: e.length - p1 - p2,
+        p1_win_rate: e.length ? r2(p1 / e.length) : null,
+        run: runs.get(matchId(a, b))?.dir ?? null,
+      };
+    }),
+  );
+  const standings = spec.agents.map((a, i): Standing => {
+    let [games, wins, losses] = [0, 0, 0];
+    spec.agents.forEach((_b, j) => {
+      const asP1 = matrix[i]![j];
+      const asP2 = matrix[j]![i];
+      if (asP1) [games, wins, losses] = [games + asP1.games, wins + asP1.p1_wins, losses + asP1.p2_wins];
+      if (asP2) [games, wins, losses] = [games + asP2.games, wins + asP2.p2_wins, losses + asP2.p1_wins];
+    });
+    return { agent: a, games, wins, losses, draws: games - wins - losses, win_rate: games ? r2(wins / games) : null };
+  });
+  return { missing, matrix, standings };
+}
+
+const r2 = (n: number) => Math.round(n * 100) / 100;
