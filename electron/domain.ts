@@ -133,6 +133,8 @@ export const DEFAULT_MIN_FREE_MB = 500;
 
 /** A run's id: its folder name in the runs folder. Never a path. */
 export const RUN_ID = /^\w[\w.-]{0,199}$/;
+/** A run of an arena folder in the runs folder: `<arena folder>/runs/<run folder>` (arena/tables.ts). */
+export const ARENA_RUN_ID = /^\w[\w.-]{0,199}\/runs\/\w[\w.-]{0,199}$/;
 
 /** A tutorial video in the runs folder: `tutorials/<title folder>/<file>` (store/tutorials.ts); no `..`, no deeper path. */
 export const TUTORIAL_VIDEO_ID = /^tutorials\/[a-z0-9][\w.-]{0,99}\/\w[\w .()-]{0,150}\.(mp4|webm|mkv|mov)$/i;
@@ -242,6 +244,46 @@ export interface ReportTable {
   columns: { key: string; label: string }[];
   rows: Record<string, string | number | null>[];
   empty: string;
+  /** Cells drawn as a heat map (an arena's win-rate matrix): per row, by column key. */
+  heat?: Record<string, HeatCell>[];
+}
+
+/** A heat-map cell: the 0–1 value its background is scaled by (null: not played) and the run it was counted from. */
+export interface HeatCell {
+  value: number | null;
+  run: string | null;
+}
+
+/**
+ * An arena folder's tables (arena/tables.ts) as the report and the Runs tab show them. `id` and
+ * each `run` are paths relative to the folder read: in the Runs tab, the run ids to open.
+ */
+export interface ArenaSummary {
+  id: string;
+  game: string;
+  mode: 'pvp' | 'coop';
+  agents: string[];
+  trials: number;
+  latency: string;
+  space: string;
+  /** PvP: rows player 1, columns player 2; null on the diagonal (no self-play). */
+  matrix:
+    | ({
+        games: number;
+        p1_wins: number;
+        p2_wins: number;
+        draws: number;
+        p1_win_rate: number | null;
+        run: string | null;
+      } | null)[][]
+    | null;
+  standings:
+    | { agent: string; games: number; wins: number; losses: number; draws: number; win_rate: number | null }[]
+    | null;
+  /** Co-op: each pair's mean team score, 0–100. */
+  teams: { p1: string; p2: string; episodes: number; mean: number | null; run: string | null }[] | null;
+  /** Matches without a completed run yet: their cells are empty. */
+  missing: string[];
 }
 
 /** A report chart as a chart.js configuration: plain JSON, handed to `new Chart` by the page and by the app. */

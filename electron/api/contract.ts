@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import {
   AGENT_KINDS,
+  ARENA_RUN_ID,
   CodedError,
   CONTROL_ACTIONS,
   INGVP_SETTINGS,
@@ -17,6 +18,7 @@ import {
   RUN_ID,
   SUITE_AGENTS,
   TUTORIAL_VIDEO_ID,
+  type ArenaSummary,
   type ErrorCode,
   type LatencyMode,
   type LevelScore,
@@ -49,6 +51,7 @@ export {
 export type {
   ActionSpace,
   AgentKind,
+  ArenaSummary,
   ControlAction,
   ErrorCode,
   IngvpSetting,
@@ -58,6 +61,7 @@ export type {
   ReflectionMode,
   ReflectVideo,
   RecordingResult,
+  HeatCell,
   ReportChart,
   ReportTable,
   RetrievalKind,
@@ -104,7 +108,12 @@ export const SettingsPatchSchema = z.object(settingsFields).partial().strict();
 export type Settings = z.infer<typeof SettingsSchema>;
 export const DEFAULT_SETTINGS: Settings = SettingsSchema.parse({});
 
-const runId = z.string().regex(RUN_ID, 'must be a run id (a folder name in the runs folder)');
+const runId = z
+  .string()
+  .refine(
+    (s) => RUN_ID.test(s) || ARENA_RUN_ID.test(s),
+    'must be a run id (a folder name in the runs folder, or an arena run: <arena folder>/runs/<run folder>)',
+  );
 /** A tutorial: a run or session of the runs folder, or a video in its `tutorials/` folder (store/tutorials.ts). */
 const tutorialRef = (also = '') =>
   z
@@ -413,6 +422,8 @@ export const REQUESTS = {
   leaderboard: z.object({ game: z.string().optional() }),
   /** The report of the runs folder (`gamepilot report`'s tables and charts). */
   report: empty,
+  /** The arena folders directly in the runs folder, with their tables. */
+  arenas: empty,
   getRun: z.object({ id: runId }),
   getFrame: z.object({ id: runId, frame: z.string().regex(/^frames\/\w[\w.-]*\.(jpg|png)$/) }),
   /** A copy of the run folder in the exports folder (or where the app's save dialog says); `name` defaults to the id. */
@@ -807,6 +818,8 @@ export interface Results {
     /** A chart dataset whose label ends so is the whisker (mean ± std) of the one before: left out of legends. */
     whisker: string;
   };
+  /** Each arena's win-rate matrix and standings, or team scores; runs named by the ids getRun takes. */
+  arenas: { arenas: ArenaSummary[]; warnings: string[] };
   /** `warnings`: lines of steps.jsonl skipped because they are damaged, each with its file and line. */
   getRun: { meta: Record<string, unknown>; steps: Record<string, unknown>[]; warnings: string[] };
   getFrame: { dataUrl: string };

@@ -1,9 +1,10 @@
 /**
- * The runs library over the contract: list, leaderboard, open, frames, exports, tutorials.
+ * The runs library over the contract: list, leaderboard, report, arenas, open, frames, exports,
+ * tutorials.
  * Over the contract a run is named by its id (a folder name in the runs folder), and exports
  * go only where the person chose (the app's save dialog) or into the exports folder.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Handlers } from './contract.ts';
 import { exportRun, listRuns, openRun, readFrame, runPath, scanRuns } from '../store/run-library.ts';
@@ -13,6 +14,7 @@ import { agreement, labelledEpisodes, type LabelledEpisode } from '../scoring/ag
 import { leaderboard } from '../store/leaderboard.ts';
 import { buildReport } from '../report/build.ts';
 import { reportView, WHISKER_SUFFIX } from '../report/view.ts';
+import { readArenas } from '../report/arenas.ts';
 import { exportVideo } from '../recording/video.ts';
 import { CodedError } from '../domain.ts';
 import { listTutorialVideos, readTutorialChunk, TUTORIALS_DIR, tutorialFolder } from '../store/tutorials.ts';
@@ -37,6 +39,7 @@ export type LibraryMethod =
   | 'milestoneAgreement'
   | 'leaderboard'
   | 'report'
+  | 'arenas'
   | 'getRun'
   | 'getFrame'
   | 'exportRun'
@@ -89,6 +92,10 @@ export function libraryHandlers(deps: LibraryDeps, warn: WarnRun = () => {}): Pi
         whisker: WHISKER_SUFFIX,
       };
     },
+    arenas: async () => {
+      const warnings: string[] = [];
+      return { arenas: existsSync(deps.runsDir) ? readArenas(deps.runsDir, warnings) : [], warnings };
+    },
     getRun: async (p) => openRun(deps.runsDir, p.id),
     getFrame: async (p) => {
       const f = readFrame(deps.runsDir, p.id, p.frame);
@@ -96,12 +103,12 @@ export function libraryHandlers(deps: LibraryDeps, warn: WarnRun = () => {}): Pi
     },
     exportRun: async (p) => {
       runPath(deps.runsDir, p.id); // a missing run fails before anyone is asked where to put it
-      return { path: exportRun(deps.runsDir, p.id, await destination(p.name ?? p.id, 'run')) };
+      return { path: exportRun(deps.runsDir, p.id, await destination(p.name ?? path.basename(p.id), 'run')) };
     },
     exportVideo: async (p) => {
       const dir = runPath(deps.runsDir, p.id);
       return {
-        path: await exportVideo(dir, await destination(p.name ?? `${p.id}.mp4`, 'video'), {
+        path: await exportVideo(dir, await destination(p.name ?? `${path.basename(p.id)}.mp4`, 'video'), {
           warn: (m) => warn(p.id, m),
         }),
       };

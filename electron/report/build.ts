@@ -3,7 +3,8 @@
  * (completed runs only, VR = No / Yes / —, human stages) rearranged as game × player, with
  * each game's category and tier from its profile; ING-VP level runs (in the runs folder, or in
  * the runs/ of a suite folder in it), IDC folders, latency pairs and cost per score point are
- * read from the same scan. A damaged run.json is skipped with a warning.
+ * read from the same scan. A damaged run.json is skipped with a warning. Arena folders and
+ * two-seat runs are reported apart (arenas.ts).
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -20,6 +21,7 @@ import { INGVP_SETTINGS } from '../ingvp/settings.ts';
 import { tableOf, type LevelRow } from '../ingvp/table.ts';
 import { INGVP_GAME_IDS } from '../../games/ingvp/games.ts';
 import type { ReportData } from './model.ts';
+import { readArenas, twoSeatRuns } from './arenas.ts';
 
 export interface ReportOptions {
   /** Profiles for games whose runs do not name their category and tier (default: the shipped ones). */
@@ -58,6 +60,8 @@ export function buildReport(root: string, opts: ReportOptions = {}): ReportData 
     idc: idcCurves(dir, warnings),
     latency: latencyComparisons(board),
     cost: costRows(played),
+    arenas: existsSync(dir) ? readArenas(dir, warnings) : [],
+    two_seat: twoSeatRuns(runs),
   };
 }
 

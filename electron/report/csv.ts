@@ -210,6 +210,42 @@ export function reportCsv(d: ReportData): Record<string, string> {
         ]),
       ),
     ),
+    'arena-matrix.csv': csv(
+      ['arena', 'game', 'p1', 'p2', 'games', 'p1_wins', 'p2_wins', 'draws', 'p1_win_rate', 'run'],
+      d.arenas.flatMap((a) =>
+        (a.matrix ?? []).flatMap((row, i) =>
+          row.flatMap((c, j) =>
+            c
+              ? [[a.id, a.game, a.agents[i], a.agents[j], c.games, c.p1_wins, c.p2_wins, c.draws, c.p1_win_rate, c.run]]
+              : [],
+          ),
+        ),
+      ),
+    ),
+    'arena-standings.csv': csv(
+      ['arena', 'game', 'agent', 'games', 'wins', 'losses', 'draws', 'win_rate'],
+      d.arenas.flatMap((a) =>
+        (a.standings ?? []).map((s) => [a.id, a.game, s.agent, s.games, s.wins, s.losses, s.draws, s.win_rate]),
+      ),
+    ),
+    'arena-teams.csv': csv(
+      ['arena', 'game', 'p1', 'p2', 'episodes', 'mean', 'run'],
+      d.arenas.flatMap((a) => (a.teams ?? []).map((t) => [a.id, a.game, t.p1, t.p2, t.episodes, t.mean, t.run])),
+    ),
+    'two-seat.csv': csv(
+      ['run', 'game', 'seats', 'status', 'episodes', 'p1_wins', 'p2_wins', 'draws', 'mean'],
+      d.two_seat.map((r) => [
+        r.run,
+        r.game,
+        r.seats.join('; '),
+        r.status,
+        r.episodes,
+        r.p1_wins,
+        r.p2_wins,
+        r.draws,
+        r.mean,
+      ]),
+    ),
     'cost.csv': csv(
       [
         'game',

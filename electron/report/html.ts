@@ -39,6 +39,14 @@ export function scriptJson(value: unknown): string {
     .replace(/\u2029/g, '\\u2029');
 }
 
+/** A heat-map cell's class for a 0–1 value: h0 … h10, the background darker as the value grows. */
+export const heatClass = (value: number) => `h${Math.round(Math.min(1, Math.max(0, value)) * 10)}`;
+const HEAT_STYLE = Array.from(
+  { length: 11 },
+  (_, k) =>
+    `td.h${k} { background: rgba(33, 102, 172, ${((k / 10) * 0.85).toFixed(3)});${k >= 6 ? ' color: #fff;' : ''} }`,
+).join('\n');
+
 const STYLE = `
 body { font: 14px/1.45 system-ui, sans-serif; margin: 24px; color: #1d1d1f; background: #fff; }
 h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 28px 0 4px; }
@@ -49,7 +57,9 @@ table { border-collapse: collapse; margin: 6px 0 12px; font-variant-numeric: tab
 th, td { border: 1px solid #d0d0d7; padding: 3px 8px; text-align: left; white-space: nowrap; }
 thead th { background: #f2f2f6; } thead tr.groups th { background: #e4e7f0; text-align: center; }
 .chart { position: relative; height: 340px; max-width: 1100px; margin: 8px 0 20px; }
-`;
+td.heat { text-align: center; }
+td.not-played { color: #777; background: repeating-linear-gradient(45deg, #f4f4f4 0 6px, #e6e6e6 6px 12px); }
+${HEAT_STYLE}`;
 
 const PAGE_SCRIPT = `(function () {
   var view = JSON.parse(document.getElementById('report-data').textContent);
@@ -74,9 +84,18 @@ function tableHtml(t: ReportTable): string {
     ? `<tr class="groups">${t.groups.map((g) => `<th colspan="${g.span}">${escapeHtml(g.label)}</th>`).join('')}</tr>`
     : '';
   const head = `<tr>${t.columns.map((c) => `<th data-key="${escapeHtml(c.key)}">${escapeHtml(c.label)}</th>`).join('')}</tr>`;
+  const heatAttrs = (i: number, key: string) => {
+    const h = t.heat?.[i]?.[key];
+    if (!h) return '';
+    const run = h.run === null ? '' : ` data-run="${escapeHtml(h.run)}" title="run ${escapeHtml(h.run)}"`;
+    return h.value === null
+      ? ` class="heat not-played"${run}`
+      : ` class="heat ${heatClass(h.value)}" data-value="${h.value}"${run}`;
+  };
   const body = t.rows
     .map(
-      (r) => `<tr>${t.columns.map((c) => `<td data-key="${escapeHtml(c.key)}">${text(r[c.key])}</td>`).join('')}</tr>`,
+      (r, i) =>
+        `<tr>${t.columns.map((c) => `<td data-key="${escapeHtml(c.key)}"${heatAttrs(i, c.key)}>${text(r[c.key])}</td>`).join('')}</tr>`,
     )
     .join('\n');
   // A wide table (Table 3 has a column per title) scrolls inside its box; the page keeps its width.
@@ -127,7 +146,7 @@ ${charts}
 </head>
 <body>
 <h1>Gamepilot report</h1>
-<p class="meta">Generated ${escapeHtml(data.generated)} from ${escapeHtml(data.runs_dir)}: ${data.runs.counted} run(s) counted, ${data.runs.left_out} left out (not completed, demos, IDC rounds), ${data.runs.damaged} damaged.</p>
+<p class="meta">Generated ${escapeHtml(data.generated)} from ${escapeHtml(data.runs_dir)}: ${data.runs.counted} run(s) counted, ${data.runs.left_out} left out (not completed, demos, IDC rounds, two-seat matches), ${data.runs.damaged} damaged; ${data.arenas.length} arena(s).</p>
 ${warnings}
 ${sections}
 <script type="application/json" id="report-data">${scriptJson({ whisker: WHISKER_SUFFIX, data, charts: view.charts })}</script>

@@ -165,6 +165,74 @@ export const CostRowSchema = z.object({
   cost_per_point: num.nullable(),
 });
 
+const count = z.number().int().nonnegative();
+/** An arena folder's tables (domain.ts's ArenaSummary): runs relative to the report's folder. */
+export const ArenaSchema = z.object({
+  id: z.string(),
+  game: z.string(),
+  mode: z.enum(['pvp', 'coop']),
+  agents: z.array(z.string()),
+  trials: z.number().int(),
+  latency: z.string(),
+  space: z.string(),
+  matrix: z
+    .array(
+      z.array(
+        z
+          .object({
+            games: count,
+            p1_wins: count,
+            p2_wins: count,
+            draws: count,
+            p1_win_rate: num.nullable(),
+            run: z.string().nullable(),
+          })
+          .nullable(),
+      ),
+    )
+    .nullable(),
+  standings: z
+    .array(
+      z.object({
+        agent: z.string(),
+        games: count,
+        wins: count,
+        losses: count,
+        draws: count,
+        win_rate: num.nullable(),
+      }),
+    )
+    .nullable(),
+  teams: z
+    .array(
+      z.object({
+        p1: z.string(),
+        p2: z.string(),
+        episodes: count,
+        mean: num.nullable(),
+        run: z.string().nullable(),
+      }),
+    )
+    .nullable(),
+  missing: z.array(z.string()),
+});
+
+/** A two-seat run found among the runs (not in an arena folder): listed apart, never pooled as one player. */
+export const TwoSeatRunSchema = z.object({
+  run: z.string(),
+  game: z.string().nullable(),
+  status: z.string(),
+  /** Who sat where: `<seat name>: <agent>`. */
+  seats: z.array(z.string()),
+  episodes: count,
+  /** PvP: the first seat's and the second seat's wins, and draws (null when the episodes name no winner: co-op). */
+  p1_wins: count.nullable(),
+  p2_wins: count.nullable(),
+  draws: count.nullable(),
+  /** The mean episode score (co-op: the team score). */
+  mean: num.nullable(),
+});
+
 export const ReportDataSchema = z.object({
   generated: z.string(),
   runs_dir: z.string(),
@@ -187,6 +255,9 @@ export const ReportDataSchema = z.object({
   idc: z.array(IdcCurveSchema),
   latency: z.array(LatencyComparisonSchema),
   cost: z.array(CostRowSchema),
+  /** Arena folders in the report's folder (or the folder itself): win-rate matrices, standings, team scores. */
+  arenas: z.array(ArenaSchema).default([]),
+  two_seat: z.array(TwoSeatRunSchema).default([]),
 });
 export type ReportData = z.output<typeof ReportDataSchema>;
 

@@ -5,6 +5,7 @@
  */
 import type { ReportChart, ReportTable } from '../domain.ts';
 import type { Player, ReportData, ReportView, Stat } from './model.ts';
+import { arenaReportTables } from './arena-view.ts';
 
 const CATEGORY_NAMES: Record<string, string> = {
   'markov-grid': 'Markov Grid',
@@ -377,6 +378,7 @@ export function reportTables(d: ReportData): ReportTable[] {
       })),
       empty: NO_RUNS,
     },
+    ...arenaReportTables(d, NO_RUNS),
   ];
 }
 

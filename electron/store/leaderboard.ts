@@ -66,9 +66,19 @@ export function episodeCells(meta: RunMeta): { score: number; cell: Cell }[] {
   });
 }
 
-/** A run whose episodes count in score tables: completed, not the demo, not a round of an IDC, not a suite's level. */
+/**
+ * A run whose episodes count in score tables: completed, not the demo, not a round of an IDC,
+ * not a suite's level, not a two-seat match (its score is a seat's or a team's, not one
+ * player's: the arena's tables report it).
+ */
 export function isScoredRun(meta: RunMeta): boolean {
-  return meta.status === 'completed' && !meta.demo && meta.config.idc === undefined && meta.config.suite === undefined;
+  return (
+    meta.status === 'completed' &&
+    !meta.demo &&
+    meta.config.idc === undefined &&
+    meta.config.suite === undefined &&
+    !meta.seats?.length
+  );
 }
 
 export function leaderboard(

@@ -8,17 +8,25 @@ import path from 'node:path';
 import { listedStatus, parseRunMeta, readRun, type RunMeta, type StepRecord } from './run-store.ts';
 import { resolveRunFile, RunFileError } from './run-files.ts';
 import { titleOf } from './run-title.ts';
-import { CodedError, RUN_ID, type ListedStatus, type RunSummary } from '../domain.ts';
+import { ARENA_RUN_ID, CodedError, RUN_ID, type ListedStatus, type RunSummary } from '../domain.ts';
 
 /**
- * The folder of the run `id` names (a folder name, never a path): a plain folder in `root`. A
- * symbolic link in its place is refused, as a suite folder's is, so an id never reads outside
- * the runs folder.
+ * The folder of the run `id` names (a folder name, or an arena's `<arena>/runs/<run>`; never any
+ * other path): a plain folder in `root`. A symbolic link in its place is refused, as a suite
+ * folder's is, so an id never reads outside the runs folder.
  */
 export function runPath(root: string, id: string): string {
-  if (!RUN_ID.test(id)) throw new CodedError('bad-input', `bad run id "${id}"`);
+  if (!RUN_ID.test(id) && !ARENA_RUN_ID.test(id)) throw new CodedError('bad-input', `bad run id "${id}"`);
   const dir = path.join(root, id);
   if (!existsSync(path.join(dir, 'run.json'))) throw new CodedError('not-found', `no run "${id}" in ${root}`);
+  // An arena's run (`<arena>/runs/<run>`): the arena folder, its runs/ and the run are plain folders.
+  if (ARENA_RUN_ID.test(id)) {
+    const arena = path.join(root, id.split('/')[0]!);
+    refuseLinkedFolder(root, arena);
+    refuseLinkedFolder(root, path.join(arena, 'runs'));
+    if (!existsSync(path.join(arena, 'arena.json')))
+      throw new CodedError('not-found', `no arena "${arena}" in ${root}`);
+  }
   refuseLinkedFolder(root, dir);
   return dir;
 }

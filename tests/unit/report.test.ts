@@ -120,6 +120,7 @@ describe('the report', () => {
       'idc-transfer',
       'latency',
       'cost',
+      'arenas',
     ]);
   });
 
