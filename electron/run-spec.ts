@@ -14,6 +14,8 @@ import { z } from 'zod';
 import {
   ACTION_SPACES,
   AGENT_KINDS,
+  CodedError,
+  isModelAgent,
   DEFAULT_MIN_FREE_MB,
   IMAGE_DETAILS,
   KEEP_FRAMES_ALLOWED,
@@ -22,12 +24,38 @@ import {
   REFLECT_AFTER,
   REFLECT_VIDEO,
   REFLECTION_MODES,
+  type AgentKind,
   type KeepFrames,
 } from './domain.ts';
 
 /** Who plays: the agent kinds, and `model` (the kind the title's profile names). */
 export const RUN_AGENTS = [...AGENT_KINDS, 'model'] as const;
 export type RunAgent = (typeof RUN_AGENTS)[number];
+
+/** Who sits in a seat of a two-seat game: a baseline, or a model agent and its model. */
+export interface SeatSpec {
+  agent: AgentKind;
+  model?: string;
+}
+
+/** A seat's agent: `solver`, `random`, or a model as `vlm:<model>` (a bare name is `vlm:`). */
+export function parseAgentSpec(text: string): SeatSpec {
+  const t = text.trim();
+  if (t === 'solver' || t === 'random') return { agent: t };
+  // The memory agent keeps a long-term store per title; a seat has none of its own yet.
+  if (t.startsWith('memory:'))
+    throw new CodedError('bad-input', `"${t}": the memory agent does not play in the arena yet; use vlm:<model>`);
+  const m = /^vlm:(.+)$/.exec(t);
+  if (m) return { agent: 'vlm', model: m[1]!.trim() };
+  if (!/^[\w./:@-]{1,200}$/.test(t))
+    throw new CodedError('bad-input', `"${t}" is not an agent: solver, random or vlm:<model>`);
+  return { agent: 'vlm', model: t };
+}
+
+/** How a seat's agent is named in records and tables: `solver`, `random`, `vlm:gpt-4o`. */
+export function seatLabel(s: SeatSpec): string {
+  return isModelAgent(s.agent) ? `${s.agent}:${s.model ?? '?'}` : s.agent;
+}
 
 const MIB = 1024 * 1024;
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
@@ -65,6 +93,12 @@ export const RUN_SPEC_FIELDS = {
     .default('random')
     .describe(
       'who plays: a model zero-shot (vlm), with memory (memory: history summary and long-term store), or as the title’s profile says (model: memory for story titles, else vlm); the game’s solver; or uniformly random valid actions',
+    ),
+  seats: z
+    .array(text(200))
+    .optional()
+    .describe(
+      'a two-seat game: player 1’s agent, then player 2’s, comma-separated: solver, random or vlm:<model>, e.g. vlm:gpt-4o,solver',
     ),
   actionSpace: z
     .enum(ACTION_SPACES)
@@ -226,6 +260,7 @@ export const RUN_SPEC_HELP: Partial<Record<RunSpecField, { arg?: string; default
   window: { arg: '<regex>' },
   windowId: { arg: '<id>' },
   agent: { arg: '<kind>' },
+  seats: { arg: '<p1,p2>' },
   actionSpace: { arg: '<space>' },
   episodes: { arg: '<n>' },
   maxSteps: { arg: '<n>' },
@@ -321,6 +356,7 @@ export function runSpecRules(s: SpecValues, ctx: z.RefinementCtx): void {
   if (s.actionSpace === 'semantic' && s.game === undefined && s.profile === false)
     issue('actionSpace', "{actionSpace} semantic on a window plays its profile's moves: do not turn {profile} off");
   if (s.level !== undefined && s.seed !== 0) issue('level', 'give {level} or {seed}, not both');
+  if (s.seats !== undefined) seatRules(s, issue);
   if (s.memoryScope !== undefined && s.agent !== 'memory' && s.agent !== 'model')
     issue('memoryScope', '{memoryScope} needs {agent} memory (or model)');
   if (s.reflection === 'none') {
@@ -334,6 +370,24 @@ export function runSpecRules(s: SpecValues, ctx: z.RefinementCtx): void {
         `{reflection} ${s.reflection} needs {tutorial} (a video, a folder of frames, or a run/session folder)`,
       );
   }
+}
+
+/** A two-seat run: two agents, a built-in game, and none of the one-agent settings. */
+function seatRules(s: SpecValues, issue: (field: RunSpecField, message: string) => void): void {
+  if (s.seats!.length !== 2) {
+    issue('seats', '{seats} takes two agents, player 1’s then player 2’s (e.g. vlm:gpt-4o,solver)');
+    return;
+  }
+  for (const a of s.seats!)
+    try {
+      parseAgentSpec(a);
+    } catch (err) {
+      issue('seats', `{seats}: ${(err as Error).message}`);
+      return;
+    }
+  if (s.game === undefined) issue('seats', '{seats} needs a two-seat {game}');
+  if (s.agent !== 'random') issue('agent', '{seats} names both seats’ agents: give {agent} or {seats}, not both');
+  if (s.reflection !== 'none') issue('reflection', '{reflection} does not apply to a two-seat run ({seats})');
 }
 
 /** A whole run: every field, checked one by one, then against each other. */

@@ -18,7 +18,8 @@ import { tryLock } from '../util/file-lock.ts';
 import type { WindowManager } from '../../native/types.ts';
 import type { CaptureBackend } from '../capture/index.ts';
 import type { EncodeOptions } from '../capture/encode.ts';
-import { prepareSeatedRun, seatLabel, twoSeatGame, type SeatSpec } from '../session/seated-compose.ts';
+import { parseAgentSpec } from '../run-spec.ts';
+import { prepareSeatedRun, seatLabel, twoSeatGame } from '../session/seated-compose.ts';
 import type { ViewLauncher } from '../session/targets.ts';
 import type { SeatedSession } from '../session/seated-session.ts';
 import {
@@ -31,19 +32,8 @@ import {
   type ArenaTables,
 } from './tables.ts';
 
-/** An agent of the arena: `solver`, `random`, or a model as `vlm:<model>` (a bare name is `vlm:`). */
-export function parseAgentSpec(text: string): SeatSpec {
-  const t = text.trim();
-  if (t === 'solver' || t === 'random') return { agent: t };
-  // The memory agent keeps a long-term store per title; a seat has none of its own yet.
-  if (t.startsWith('memory:'))
-    throw new CodedError('bad-input', `"${t}": the memory agent does not play in the arena yet; use vlm:<model>`);
-  const m = /^vlm:(.+)$/.exec(t);
-  if (m) return { agent: 'vlm', model: m[1]!.trim() };
-  if (!/^[\w./:@-]{1,200}$/.test(t))
-    throw new CodedError('bad-input', `"${t}" is not an agent: solver, random or vlm:<model>`);
-  return { agent: 'vlm', model: t };
-}
+/** An agent of the arena: `solver`, `random`, or a model as `vlm:<model>` (run-spec.ts, as `--seats` reads them). */
+export { parseAgentSpec };
 
 export interface ArenaOptions {
   game: string;

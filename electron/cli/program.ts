@@ -270,9 +270,9 @@ const jsonFlag = () => new Option('--json', 'print one JSON object on stdout (pr
 const quietFlag = () => new Option('--quiet', 'no progress lines on stderr');
 const outDir = (what: string) => new Option('--out <dir>', `folder for ${what}`).default('runs');
 
-function targetOptions(cmd: Command): Command {
+function targetOptions(cmd: Command, games: readonly string[] = GAME_IDS): Command {
   return cmd
-    .addOption(specOption('game', { choices: GAME_IDS }))
+    .addOption(specOption('game', { choices: games }))
     .addOption(specOption('window', { parse: parseTitlePattern }))
     .addOption(specOption('windowId'));
 }
@@ -319,12 +319,17 @@ function addSpecOptions(cmd: Command, fields: RunSpecField[]): Command {
   return fields.reduce((c, f) => c.addOption(specOption(f)), cmd);
 }
 
-/** `alt+f4,super+d`: checked here, so a typo is an error and never allows something else. */
-function allowedKeys(v: string): string[] {
-  const list = v
+/** `a, b,c` → ['a', 'b', 'c']. */
+function commaList(v: string): string[] {
+  return v
     .split(',')
     .map((k) => k.trim())
     .filter(Boolean);
+}
+
+/** `alt+f4,super+d`: checked here, so a typo is an error and never allows something else. */
+function allowedKeys(v: string): string[] {
+  const list = commaList(v);
   new KeyPolicy(list); // throws, saying which entry it cannot read
   return list;
 }
@@ -365,11 +370,13 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
   const run = program
     .command('run')
     .description('play a built-in game or any window with an agent, recording every step')
-    .addHelpText('after', '\nGive one target: --game, --window or --window-id.');
-  targetOptions(run);
-  addSpecOptions(run, ['agent', 'actionSpace', 'episodes', 'maxSteps', 'seed', 'level']).addOption(
-    outDir('run folders'),
-  );
+    .addHelpText(
+      'after',
+      '\nGive one target: --game, --window or --window-id. A two-seat game (docs/arena.md) takes --seats, not --agent.',
+    );
+  targetOptions(run, [...GAME_IDS, ...Object.keys(TWO_SEAT_GAMES)]);
+  addSpecOptions(run, ['agent']).addOption(specOption('seats', { parse: commaList }));
+  addSpecOptions(run, ['actionSpace', 'episodes', 'maxSteps', 'seed', 'level']).addOption(outDir('run folders'));
   addSpecOptions(run, ['keepFrames', 'maxRunMb', 'minFreeMb']);
   modelOptions(run).addOption(specOption('allowKeys', { parse: allowedKeys }));
   addSpecOptions(run, [
@@ -517,12 +524,7 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .addOption(new Option('--game <id>', 'a two-seat game').choices(Object.keys(TWO_SEAT_GAMES)).makeOptionMandatory())
     .addOption(
       new Option('--agents <list>', 'comma-separated: solver, random or vlm:<model> (a bare name is vlm:<name>)')
-        .argParser((v: string) =>
-          v
-            .split(',')
-            .map((a) => a.trim())
-            .filter(Boolean),
-        )
+        .argParser(commaList)
         .makeOptionMandatory(),
     )
     .addOption(

@@ -3,7 +3,10 @@ import { prepareRun, type RunOptions } from '../session/compose.ts';
 import type { ReflectionRecord } from '../session/reflection-records.ts';
 import { attachReflection, type ReflectionRequest } from '../reflection/setup.ts';
 import { namedAsFlags, parseRunSpec, RunSpecError, type RunSpec } from '../run-spec.ts';
-import { runFromSpec, type RunFromSpec, type RunPlace } from '../reflection/run-spec-options.ts';
+import { runFromSpec, seatedRunOptions, type RunFromSpec, type RunPlace } from '../reflection/run-spec-options.ts';
+import { prepareSeatedRun } from '../session/seated-compose.ts';
+import { matchId } from '../arena/tables.ts';
+import { seatLabel, type SeatSpec } from '../run-spec.ts';
 import type { Session } from '../session/session.ts';
 import type { Target } from '../session/targets.ts';
 import { startStopHotkey } from '../input/stop-hotkey.ts';
@@ -92,20 +95,39 @@ export function describeProfile(e: ProfileEntry | undefined, refused: boolean): 
   return `profile: ${p.id} — ${p.title} (${e.source}: ${e.file}); ${p.category}, ${p.tier}, scoring ${p.scoring.kind}${setup}`;
 }
 
+/**
+ * A two-seat game's run: one world, a seat for each agent. Its run folder says which match it is
+ * (`arena`), so arena tables can be computed over any folder of such runs (a sweep's too).
+ */
+async function prepareSeated(options: RunOptions, seats: readonly [SeatSpec, SeatSpec]) {
+  const [p1, p2] = seats.map(seatLabel) as [string, string];
+  const { session, target } = await prepareSeatedRun(
+    seatedRunOptions(options, seats, { meta: { arena: { match: matchId(p1, p2), p1, p2 } } }),
+  );
+  return { session, target, profile: undefined, notices: [] as string[] };
+}
+
 export async function runCommand(o: RunFlags): Promise<number> {
-  const { options, reflection: reflectionReq } = runFrom(o, {
+  const {
+    options,
+    reflection: reflectionReq,
+    seats,
+  } = runFrom(o, {
     profile: profileChoiceFrom(o.profile),
     ...sweepContextFromEnv(),
   });
-  const { session, target, profile, notices } = await prepareRun(options).catch((err: unknown) => {
-    if (err instanceof FramesStarvedError)
-      throw new UsageError(
-        `${err.reader} reads the run's frames, but --keep-frames ${err.keep} ${err.why}: keep more (all, changed or every:N), or give --no-judge`,
-      );
-    throw err;
-  });
+  const { session, target, profile, notices } = seats
+    ? await prepareSeated(options, seats)
+    : await prepareRun(options).catch((err: unknown) => {
+        if (err instanceof FramesStarvedError)
+          throw new UsageError(
+            `${err.reader} reads the run's frames, but --keep-frames ${err.keep} ${err.why}: keep more (all, changed or every:N), or give --no-judge`,
+          );
+        throw err;
+      });
   if (!o.quiet) {
-    io.progress(describeProfile(profile, o.profile === false));
+    if (seats) io.progress(`seats: ${seats.map(seatLabel).join(' vs ')}`);
+    else io.progress(describeProfile(profile, o.profile === false));
     for (const n of notices) io.progress(`note: ${n}`);
   }
   let reflection: Awaited<ReturnType<typeof setUpReflection>> | undefined;

@@ -8,14 +8,16 @@
  * options and the reflection request (tier 3's order: session before reflection).
  */
 import { INGVP_GAME_IDS } from '../../games/ingvp/games.ts';
+import { TWO_SEAT_GAMES } from '../../games/index.ts';
 import { resolveEndpoint } from '../agents/model-endpoint.ts';
 import type { ScreenCapturer } from '../capture/types.ts';
 import { isModelAgent } from '../domain.ts';
 import { checkReflectionRequest, type ReflectionRequest } from './setup.ts';
 import { framesStarved, reflectionReadsFrames } from '../store/frame-budget.ts';
 import type { RunJob, RunWorker } from '../store/run-store.ts';
-import { RunSpecError, type RunSpec } from '../run-spec.ts';
+import { parseAgentSpec, RunSpecError, type RunSpec, type SeatSpec } from '../run-spec.ts';
 import type { ProfileChoice, RunOptions } from '../session/compose.ts';
+import type { SeatedRunOptions } from '../session/seated-compose.ts';
 
 /** Where and how the run happens, beyond its settings: the shell's own part. */
 export interface RunPlace {
@@ -35,6 +37,8 @@ export interface RunFromSpec {
   options: RunOptions;
   /** The reflect-and-retry request, checked before anything opens; none without `reflection`. */
   reflection?: ReflectionRequest;
+  /** A two-seat game: who sits where (the run then goes through prepareSeatedRun: seatedRunOptions). */
+  seats?: readonly [SeatSpec, SeatSpec];
 }
 
 /** The run a spec asks for, as the composition root takes it; a mistake between settings is a RunSpecError. */
@@ -45,6 +49,7 @@ export function runFromSpec(s: RunSpec, place: RunPlace): RunFromSpec {
     throw new RunSpecError('model', `{agent} ${s.agent} needs a model: {model} NAME (or GAMEPILOT_MODEL)`);
   if (s.level !== undefined && !(s.game && INGVP_GAME_IDS.includes(s.game)))
     throw new RunSpecError('level', `{level} needs an ING-VP {game} (${INGVP_GAME_IDS.join(', ')})`);
+  const seats = seatsOf(s);
   const memory = s.agent === 'memory' || s.agent === 'model';
   const options: RunOptions = {
     ...(s.game !== undefined ? { game: s.game } : {}),
@@ -118,7 +123,45 @@ export function runFromSpec(s: RunSpec, place: RunPlace): RunFromSpec {
     ...(place.worker ? { worker: place.worker } : {}),
   };
   const reflection = reflectionFromSpec(s, model);
-  return { options, ...(reflection ? { reflection } : {}) };
+  return { options, ...(reflection ? { reflection } : {}), ...(seats ? { seats } : {}) };
+}
+
+/** The seats of a two-seat game; a two-seat game without them, or them on a one-seat target, is refused. */
+function seatsOf(s: RunSpec): readonly [SeatSpec, SeatSpec] | undefined {
+  const twoSeat = s.game !== undefined && TWO_SEAT_GAMES[s.game] !== undefined;
+  if (twoSeat && !s.seats)
+    throw new RunSpecError(
+      'seats',
+      `{game} ${s.game} has two seats: give {seats} <player 1>,<player 2> (solver, random or vlm:<model>, e.g. vlm:gpt-4o,solver)`,
+    );
+  if (!s.seats) return undefined;
+  if (!twoSeat)
+    throw new RunSpecError(
+      'seats',
+      `{seats} needs a two-seat {game} (${Object.keys(TWO_SEAT_GAMES).join(', ')})${s.game ? `; ${s.game} has one seat` : ''}`,
+    );
+  return [parseAgentSpec(s.seats[0]!), parseAgentSpec(s.seats[1]!)];
+}
+
+/** A two-seat run's options for prepareSeatedRun: the run's own, less what only one agent has. */
+export function seatedRunOptions(
+  o: RunOptions,
+  seats: readonly [SeatSpec, SeatSpec],
+  extra: Pick<SeatedRunOptions, 'launch' | 'meta'> = {},
+): SeatedRunOptions {
+  const {
+    agent: _agent,
+    game,
+    window: _window,
+    windowId: _windowId,
+    profile: _profile,
+    judge: _judge,
+    agentFromProfile: _fromProfile,
+    memory: _memory,
+    pauseKey: _pauseKey,
+    ...rest
+  } = o;
+  return { ...rest, game: game!, seats, ...extra };
 }
 
 /** The reflect-and-retry request a spec asks for (the schema has checked the mode against the agent and tutorial). */

@@ -3,7 +3,8 @@
  * (the seat's own keys only), a run folder that says who sat where, and the seated session.
  */
 import { createWindowManager, type WindowManager } from '../../native/index.ts';
-import { CodedError, DEFAULT_MIN_FREE_MB, isModelAgent, type AgentKind } from '../domain.ts';
+import { CodedError, DEFAULT_MIN_FREE_MB, isModelAgent } from '../domain.ts';
+import { seatLabel, type SeatSpec } from '../run-spec.ts';
 import { ActionExecutor } from '../input/executor.ts';
 import { createCapturer } from '../capture/index.ts';
 import { RunStore, type RunMeta, type RunSeat } from '../store/run-store.ts';
@@ -14,11 +15,7 @@ import { runConfig } from './run-config.ts';
 import { SeatedSession } from './seated-session.ts';
 import { BuiltinTarget, type ViewLauncher } from './targets.ts';
 
-/** Who sits in a seat: a baseline, or a model agent and its model. */
-export interface SeatSpec {
-  agent: AgentKind;
-  model?: string;
-}
+export { seatLabel, type SeatSpec } from '../run-spec.ts';
 
 export type SeatedRunOptions = Omit<
   RunOptions,
@@ -40,11 +37,6 @@ export function twoSeatGame(id: string): GameDefinition {
       `unknown two-seat game "${id}" (two-seat games: ${Object.keys(TWO_SEAT_GAMES).join(', ')})`,
     );
   return def;
-}
-
-/** How a seat's agent is named in records and tables: `solver`, `random`, `vlm:gpt-4o`. */
-export function seatLabel(s: SeatSpec): string {
-  return isModelAgent(s.agent) ? `${s.agent}:${s.model ?? '?'}` : s.agent;
 }
 
 /** Opens the game's window and wires a two-seat session to a fresh run folder. The caller closes the target. */

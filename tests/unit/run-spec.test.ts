@@ -15,7 +15,7 @@ import { buildProgram, type Actions, type RunFlags } from '../../electron/cli/pr
 import { runFrom } from '../../electron/cli/run-command.ts';
 import { parseParams } from '../../electron/api/contract.ts';
 import { specFromRequest } from '../../electron/api/run-activity.ts';
-import { runFromSpec } from '../../electron/reflection/run-spec-options.ts';
+import { runFromSpec, seatedRunOptions } from '../../electron/reflection/run-spec-options.ts';
 import { parseSweep, runArgs, SweepFileError } from '../../electron/sweep/spec.ts';
 import { runSettings, type RunOptions } from '../../electron/session/compose.ts';
 import { runConfig } from '../../electron/session/run-config.ts';
@@ -240,6 +240,40 @@ describe('the rules between settings, once', () => {
     expect(() => runFromSpec(starved, { outDir: 'runs' })).toThrow(RunSpecError);
     const level = parseRunSpec({ game: '2048', level: 3 });
     expect(() => runFromSpec(level, { outDir: 'runs' })).toThrow(/level needs an ING-VP game/);
+  });
+});
+
+describe('a two-seat game in the one spec: --seats', () => {
+  it('carries two agent specs to the seated run; the command line reads them', async () => {
+    const { code, flags } = await cli(['--game', 'light-cycles', '--seats', 'vlm:m1, solver']);
+    expect(code).toBe(0);
+    expect(flags!.seats).toEqual(['vlm:m1', 'solver']);
+    const { options, seats } = runFrom(flags!);
+    expect(seats).toEqual([{ agent: 'vlm', model: 'm1' }, { agent: 'solver' }]);
+    expect(options.game).toBe('light-cycles');
+    expect(seatedRunOptions(options, seats!)).toMatchObject({ game: 'light-cycles', seats });
+    expect(seatedRunOptions(options, seats!)).not.toHaveProperty('agent');
+  });
+
+  it('refuses a two-seat game without seats and seats on a one-seat game, naming the flag', async () => {
+    const refused = async (argv: string[], message: RegExp) => {
+      const r = await cli(argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr, argv.join(' ')).toMatch(message);
+    };
+    await refused(['--game', 'switches'], /--game switches has two seats: give --seats <player 1>,<player 2>/);
+    await refused(
+      ['--game', '2048', '--seats', 'solver,random'],
+      /--seats needs a two-seat --game .*2048 has one seat/,
+    );
+    await refused(['--window', 'x', '--seats', 'solver,random'], /--seats needs a two-seat --game/);
+    await refused(['--game', 'switches', '--seats', 'solver'], /--seats takes two agents/);
+    await refused(['--game', 'switches', '--seats', 'solver,memory:m'], /--seats: .*memory agent does not play/);
+    await refused(['--game', 'switches', '--seats', 'solver,random', '--agent', 'vlm'], /give --agent or --seats/);
+    await refused(
+      ['--game', 'switches', '--seats', 'solver,random', '--reflection', 'self-f'],
+      /--reflection does not apply to a two-seat run/,
+    );
   });
 });
 
