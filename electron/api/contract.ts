@@ -818,8 +818,11 @@ export interface Results {
     /** A chart dataset whose label ends so is the whisker (mean ± std) of the one before: left out of legends. */
     whisker: string;
   };
-  /** Each arena's win-rate matrix and standings, or team scores; runs named by the ids getRun takes. */
-  arenas: { arenas: ArenaSummary[]; warnings: string[] };
+  /**
+   * Each arena's win-rate matrix and standings, or team scores, and the report's tables of them
+   * (the matrix a heat map); runs named by the ids getRun takes.
+   */
+  arenas: { arenas: (ArenaSummary & { tables: ReportTable[] })[]; warnings: string[] };
   /** `warnings`: lines of steps.jsonl skipped because they are damaged, each with its file and line. */
   getRun: { meta: Record<string, unknown>; steps: Record<string, unknown>[]; warnings: string[] };
   getFrame: { dataUrl: string };

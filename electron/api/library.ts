@@ -15,6 +15,7 @@ import { leaderboard } from '../store/leaderboard.ts';
 import { buildReport } from '../report/build.ts';
 import { reportView, WHISKER_SUFFIX } from '../report/view.ts';
 import { readArenas } from '../report/arenas.ts';
+import { arenaSummaryTables } from '../report/arena-view.ts';
 import { exportVideo } from '../recording/video.ts';
 import { CodedError } from '../domain.ts';
 import { listTutorialVideos, readTutorialChunk, TUTORIALS_DIR, tutorialFolder } from '../store/tutorials.ts';
@@ -94,7 +95,8 @@ export function libraryHandlers(deps: LibraryDeps, warn: WarnRun = () => {}): Pi
     },
     arenas: async () => {
       const warnings: string[] = [];
-      return { arenas: existsSync(deps.runsDir) ? readArenas(deps.runsDir, warnings) : [], warnings };
+      const arenas = existsSync(deps.runsDir) ? readArenas(deps.runsDir, warnings) : [];
+      return { arenas: arenas.map((a) => ({ ...a, tables: arenaSummaryTables(a) })), warnings };
     },
     getRun: async (p) => openRun(deps.runsDir, p.id),
     getFrame: async (p) => {

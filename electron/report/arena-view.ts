@@ -103,9 +103,13 @@ function twoSeatTable(runs: ReportData['two_seat'], empty: string): ReportTable 
   };
 }
 
+/** One arena's tables: PvP's matrix and standings, or co-op's team scores. */
+export const arenaSummaryTables = (a: ArenaSummary): ReportTable[] =>
+  a.mode === 'pvp' ? [matrixTable(a), standingsTable(a)] : [teamsTable(a)];
+
 /** The arena sections; `empty` is what a report says of a section with nothing to show. */
 export function arenaReportTables(d: ReportData, empty: string): ReportTable[] {
-  const tables = d.arenas.flatMap((a) => (a.mode === 'pvp' ? [matrixTable(a), standingsTable(a)] : [teamsTable(a)]));
+  const tables = d.arenas.flatMap(arenaSummaryTables);
   if (!tables.length)
     tables.push({
       id: 'arenas',

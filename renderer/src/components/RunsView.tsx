@@ -12,6 +12,7 @@ import { Overlay } from './Overlay.tsx';
 import { LatencyBar } from './LatencyBar.tsx';
 import { MemoryPanel, type MemoryInfo } from './MemoryPanel.tsx';
 import { ReportPanel } from './ReportPanel.tsx';
+import { ArenaPanel } from './ArenaTable.tsx';
 import type { MemoryStepRecord } from '../../../electron/api/contract.ts';
 
 interface StepRow {
@@ -205,6 +206,7 @@ export function RunsView({
           </table>
         </>
       )}
+      <ArenaPanel client={client} refreshKey={refreshKey} onOpenRun={setOpen} />
       <details className="report-details" open={reportOpen} onToggle={(e) => setReportOpen(e.currentTarget.open)}>
         <summary>Report</summary>
         {reportOpen && <ReportPanel client={client} refreshKey={refreshKey} />}
