@@ -147,9 +147,12 @@ const F = RUN_SPEC_FIELDS;
  * RunSpec, so a run started here and one started with `gamepilot run` with the same settings
  * are the same run.
  */
-export const StartRunSchema = z.object({
+const startRunFields = z.object({
   target: z.union([z.object({ game: z.string().min(1) }), z.object({ windowId: z.string().min(1) })]),
-  agent: z.enum(AGENT_KINDS),
+  /** Who plays a one-seat run; a two-seat game names its `seats` instead. */
+  agent: z.enum(AGENT_KINDS).optional(),
+  /** A two-seat game: player 1's agent, then player 2's (solver, random or vlm:<model>); model seats play at the endpoint in Settings. */
+  seats: F.seats,
   actionSpace: F.actionSpace,
   /** The app always asks for a count; a request without one plays one episode. */
   episodes: F.episodes.unwrap().default(1),
@@ -186,7 +189,14 @@ export const StartRunSchema = z.object({
     })
     .optional(),
 });
+export const StartRunSchema = startRunFields.superRefine(seatRules);
 export type StartRun = z.infer<typeof StartRunSchema>;
+
+/** A one-seat run names its agent; a two-seat run its seats (run-spec.ts checks them against the rest). */
+function seatRules(r: { agent?: unknown; seats?: unknown }, ctx: z.RefinementCtx) {
+  if (r.agent === undefined && r.seats === undefined)
+    ctx.addIssue({ code: 'custom', path: ['agent'], message: 'is needed: who plays (or seats, for a two-seat game)' });
+}
 
 const empty = z.object({}).strict();
 const profileId = z
@@ -546,6 +556,8 @@ export interface GameSummary {
   title: string;
   maxSteps: number;
   viewSize: { width: number; height: number };
+  /** A two-seat game: PvP or co-op, and what its seats are called (X, O; Blue, Orange). */
+  seats?: { mode: 'pvp' | 'coop'; names: [string, string] };
 }
 export type SessionStatus = 'idle' | 'starting' | 'running' | 'paused' | 'stopping';
 
@@ -569,6 +581,34 @@ export interface LiveRun {
   reflection: { mode: ReflectionMode; review: boolean; lessons: string; reflectorModel: string | null } | null;
   /** A memory agent run: its store and how it retrieves now (lexical: and why). */
   memory?: { scope: string; retrieval: RetrievalKind; note?: string; embeddingModel: string | null };
+  /** A two-seat run: who sits where, and each seat's score after the last step. */
+  seats?: SeatWire[];
+  seatScores?: number[];
+}
+
+/** One seat of a two-seat run: its name in the game (X, Blue), its agent (`vlm:gpt-4o`, `solver`) and model. */
+export interface SeatWire {
+  seat: number;
+  name: string;
+  agent: string;
+  model: string | null;
+}
+
+/** One seat's part of a two-seat step: what its agent answered and did on the step's frame. */
+export interface SeatStepWire {
+  seat: number;
+  name: string;
+  agent: string;
+  reasoning: string;
+  actions: unknown[];
+  /** The actions in words (absent in a replayed run's steps). */
+  actionsText?: string[];
+  outcomes: unknown[];
+  errors: string[];
+  model_ms?: number;
+  drift_ticks?: number;
+  tokens?: { input: number; output: number };
+  cost_usd?: number;
 }
 
 export interface CoreState {
@@ -867,14 +907,36 @@ export interface StepEventData {
   drift_ticks?: number;
   /** The memory agent's summary, retrieved and saved memories at this step. */
   memory?: MemoryStepRecord;
+  /** A two-seat step: the seats that acted, and every seat's score after it. */
+  seats?: SeatStepWire[];
+  seat_scores?: number[];
 }
 
 export type CoreEvent =
   | { type: 'state'; state: CoreState }
   | { type: 'frame'; runId: string; episode: number; step: number; dataUrl: string; width: number; height: number }
-  | { type: 'token'; runId: string; episode: number; step: number; text: string; channel: 'answer' | 'thinking' }
+  /** `seat`: whose model streams, in a two-seat run. */
+  | {
+      type: 'token';
+      runId: string;
+      episode: number;
+      step: number;
+      text: string;
+      channel: 'answer' | 'thinking';
+      seat?: number;
+    }
   | { type: 'step'; data: StepEventData }
-  | { type: 'episode'; runId: string; episode: number; score: number | null; steps: number; end: string }
+  /** A two-seat run: each seat's score, and the winning seat (null: a draw; absent in co-op). */
+  | {
+      type: 'episode';
+      runId: string;
+      episode: number;
+      score: number | null;
+      steps: number;
+      end: string;
+      seat_scores?: number[];
+      winner?: number | null;
+    }
   | { type: 'released'; runId: string; inputs: string[] }
   | { type: 'world'; runId: string; latency: WorldState }
   | { type: 'warning'; runId: string; message: string }

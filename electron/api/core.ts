@@ -24,6 +24,7 @@ import type { SecretStore, SettingsStore } from './settings-store.ts';
 import { SettingsService } from './settings.ts';
 import { ActivitySlot } from './activity.ts';
 import { RunActivity, type RunContext } from './run-activity.ts';
+import { SeatedRunActivity } from './seated-run-activity.ts';
 import { IdcActivity } from './idc-activity.ts';
 import { RecordingActivity } from './recording-activity.ts';
 import { SuiteActivity, suiteHandlers } from './suite-activity.ts';
@@ -195,7 +196,9 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
 
   /** Starts a run; resolves once it is under way (the target is open and the loop started). */
   async startRun(req: StartRun, opts: { demo?: boolean } = {}): Promise<{ id: string }> {
-    const run = await this.begin('run', () => RunActivity.open(req, this.runContext(), opts));
+    const run = await this.begin('run', () =>
+      req.seats ? SeatedRunActivity.openSeated(req, this.runContext()) : RunActivity.open(req, this.runContext(), opts),
+    );
     return { id: run.run.id };
   }
 

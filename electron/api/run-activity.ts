@@ -4,15 +4,22 @@
  * stream, and the live controls (pause, step, latency mode, reflection, lessons).
  */
 import type { WindowManager } from '../../native/types.ts';
-import type { CoreEvent, LiveRun, ParamsOut, Results, StartRun, WorldState } from './contract.ts';
+import type { CoreEvent, LiveRun, ParamsOut, Results, StartRun, StepEventData, WorldState } from './contract.ts';
 import type { Activity } from './activity.ts';
 import type { RunModelSettings } from './settings.ts';
 import { openTarget } from './targets.ts';
 import { makeAgent, wireSession } from '../session/compose.ts';
-import { namedAsWords, parseRunSpec, RunSpecError, type RunSpec, type RunSpecInput } from '../run-spec.ts';
+import {
+  namedAsWords,
+  parseAgentSpec,
+  parseRunSpec,
+  RunSpecError,
+  type RunSpec,
+  type RunSpecInput,
+} from '../run-spec.ts';
 import { runFromSpec, type RunFromSpec } from '../reflection/run-spec-options.ts';
 import { profileChoice } from './profiles.ts';
-import type { Session } from '../session/session.ts';
+import type { Session, SessionEvents } from '../session/session.ts';
 import type { Target, ViewLauncher } from '../session/targets.ts';
 import type { ScreenCapturer } from '../capture/types.ts';
 import type { RunStore } from '../store/run-store.ts';
@@ -93,14 +100,16 @@ function reflectionRequest(
  * model settings from Settings, the tutorial as a path inside the runs folder.
  */
 export function specFromRequest(req: StartRun, ctx: Pick<RunContext, 'model' | 'imageSize' | 'runsDir'>): RunSpec {
-  const vlm = isModelAgent(req.agent) ? ctx.model() : undefined;
+  const modelSeat = req.seats?.some((s) => isModelAgent(parseAgentSpec(s).agent));
+  const vlm = (req.agent && isModelAgent(req.agent)) || modelSeat ? ctx.model() : undefined;
   const r = req.reflection;
   // Only the runs folder is ever read.
   const tutorial =
     r?.tutorial === undefined || r.tutorial === 'solver' ? r?.tutorial : tutorialSourcePath(ctx.runsDir, r.tutorial);
   const input: RunSpecInput = {
     ...('game' in req.target ? { game: req.target.game } : { windowId: req.target.windowId }),
-    agent: req.agent,
+    ...(req.agent ? { agent: req.agent } : {}),
+    ...(req.seats ? { seats: req.seats } : {}),
     actionSpace: req.actionSpace,
     episodes: req.episodes,
     ...(req.maxSteps !== undefined ? { maxSteps: req.maxSteps } : {}),
@@ -166,7 +175,7 @@ export class RunActivity implements Activity {
   /** What the live view shows of this run; a copy goes out with every state. */
   readonly run: LiveRun;
 
-  private constructor(
+  protected constructor(
     readonly session: Session,
     private readonly target: Target,
     store: RunStore,
@@ -180,7 +189,7 @@ export class RunActivity implements Activity {
       dir: store.dir,
       target: target.label,
       game: store.meta.game,
-      agent: session.agent.name,
+      agent: store.meta.seats ? store.meta.agent : session.agent.name,
       model: store.meta.model,
       space: req.actionSpace,
       demo,
@@ -192,14 +201,15 @@ export class RunActivity implements Activity {
       tokens: { input: 0, output: 0 },
       costUsd: null,
       latency: session.latency,
-      reflection: isModelAgent(req.agent)
-        ? {
-            mode: reflection?.opts.mode ?? 'none',
-            review: !!req.reflection?.review,
-            lessons: '',
-            reflectorModel: reflection && reflection.opts.mode !== 'none' ? reflection.opts.reflector.model : null,
-          }
-        : null,
+      reflection:
+        req.agent && isModelAgent(req.agent)
+          ? {
+              mode: reflection?.opts.mode ?? 'none',
+              review: !!req.reflection?.review,
+              lessons: '',
+              reflectorModel: reflection && reflection.opts.mode !== 'none' ? reflection.opts.reflector.model : null,
+            }
+          : null,
       ...(store.meta.memory
         ? {
             memory: {
@@ -210,6 +220,7 @@ export class RunActivity implements Activity {
             },
           }
         : {}),
+      ...(store.meta.seats ? { seats: store.meta.seats.map((s) => ({ ...s })) } : {}),
     };
     this.relay();
     this.finished = session.run().then(
@@ -320,6 +331,29 @@ export class RunActivity implements Activity {
     ).loop;
   }
 
+  /** A step as the contract's step event carries it. */
+  protected stepData(r: SessionEvents['step'][0]): StepEventData {
+    return {
+      runId: this.run.id,
+      episode: r.episode,
+      step: r.step,
+      reasoning: r.reasoning,
+      actions: r.actions,
+      actionsText: r.actionsText,
+      outcomes: r.outcomes ?? [],
+      errors: r.errors,
+      latency_ms: r.latency_ms,
+      ...(r.tokens ? { tokens: r.tokens } : {}),
+      ...(r.cost_usd !== undefined ? { cost_usd: r.cost_usd } : {}),
+      score: r.score ?? null,
+      ...(r.frame_size ? { frame_size: r.frame_size } : {}),
+      latency_mode: r.latency_mode,
+      paused_ms: r.paused_ms,
+      ...(r.drift_ticks !== undefined ? { drift_ticks: r.drift_ticks } : {}),
+      ...(r.memory ? { memory: r.memory as MemoryStepRecord } : {}),
+    };
+  }
+
   /** Forwards the session's events to the contract's event stream, keeping the live view's counters. */
   private relay() {
     const { session, run, ctx } = this;
@@ -342,28 +376,7 @@ export class RunActivity implements Activity {
       run.tokens.input += r.tokens?.input ?? 0;
       run.tokens.output += r.tokens?.output ?? 0;
       if (typeof r.cost_usd === 'number') run.costUsd = (run.costUsd ?? 0) + r.cost_usd;
-      ctx.emit({
-        type: 'step',
-        data: {
-          runId: run.id,
-          episode: r.episode,
-          step: r.step,
-          reasoning: r.reasoning,
-          actions: r.actions,
-          actionsText: r.actionsText,
-          outcomes: r.outcomes ?? [],
-          errors: r.errors,
-          latency_ms: r.latency_ms,
-          ...(r.tokens ? { tokens: r.tokens } : {}),
-          ...(r.cost_usd !== undefined ? { cost_usd: r.cost_usd } : {}),
-          score: r.score ?? null,
-          ...(r.frame_size ? { frame_size: r.frame_size } : {}),
-          latency_mode: r.latency_mode,
-          paused_ms: r.paused_ms,
-          ...(r.drift_ticks !== undefined ? { drift_ticks: r.drift_ticks } : {}),
-          ...(r.memory ? { memory: r.memory as MemoryStepRecord } : {}),
-        },
-      });
+      ctx.emit({ type: 'step', data: this.stepData(r) });
     });
     session.on('memory', ({ episode, step, ...memory }) => {
       if (run.memory) run.memory = { ...run.memory, retrieval: memory.retrieval };

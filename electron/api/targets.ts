@@ -4,7 +4,7 @@
  * the target a request names.
  */
 import type { WindowManager } from '../../native/types.ts';
-import { BUILTIN_GAMES, getGame } from '../../games/index.ts';
+import { BUILTIN_GAMES, getGame, TWO_SEAT_GAMES } from '../../games/index.ts';
 import type { Handlers, WindowSummary } from './contract.ts';
 import { BuiltinTarget, TargetGoneError, WindowTarget, type Target, type ViewLauncher } from '../session/targets.ts';
 import type { ScreenCapturer } from '../capture/types.ts';
@@ -39,11 +39,12 @@ export function targetHandlers(deps: TargetDeps): Pick<Handlers, 'listTargets' |
     listTargets: async () => {
       const own = deps.isOwnWindow ?? (() => false);
       const windows = (await deps.wm.list()).filter((w) => !OWN_TITLE.test(w.title) && !own(w));
-      const games = Object.values(BUILTIN_GAMES).map((g) => ({
+      const games = [...Object.values(BUILTIN_GAMES), ...Object.values(TWO_SEAT_GAMES)].map((g) => ({
         id: g.id,
         title: g.title,
         maxSteps: g.defaultMaxSteps,
         viewSize: g.viewSize,
+        ...(g.seats ? { seats: { mode: g.seats.mode, names: [...g.seats.names] as [string, string] } } : {}),
       }));
       return { windows, games };
     },

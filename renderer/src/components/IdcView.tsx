@@ -79,7 +79,7 @@ export function IdcView({ client, core, live, onError }: CoreTabProps) {
   const [maxSteps, setMaxSteps] = useState<number | ''>(30);
   useEffect(() => {
     client.request('listTargets').then(
-      (t) => setGames(t.games),
+      (t) => setGames(t.games.filter((g) => !g.seats)),
       () => {},
     );
   }, [client]);
