@@ -2,7 +2,7 @@
  * Two seats in one world, through the built CLI and real windows: two scripted models play PvP
  * Tic-Tac-Toe by clicking the window in turn; `gamepilot arena` with three agents writes a 3 × 3
  * player-1 win-rate matrix whose cells are the runs it made, and a SIGKILLed arena resumes with
- * only the missing matches; the light-cycles duel in stop and normal modes (a seat with a 2 s
+ * only the missing matches (and `gamepilot report` over it writes the same matrix); the light-cycles duel in stop and normal modes (a seat with a 2 s
  * model loses ticks only when the world runs); the co-op game reaching its team score.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -190,6 +190,18 @@ describe('two seats in one world', () => {
     // The solver never loses at Tic-Tac-Toe.
     const solver = res.standings.find((s: { agent: string }) => s.agent === 'solver');
     expect(solver.losses).toBe(0);
+
+    // `gamepilot report` over the folder holding the arena: arena.json's matrix, each cell the same run.
+    const reportJson = path.join(out, 'report.json');
+    const rep = await runCli(['report', '--runs', out, '--out', path.join(out, 'report.html'), '--json', reportJson]);
+    expect(rep.code, rep.stderr).toBe(0);
+    const saved = JSON.parse(readFileSync(path.join(dir, 'arena.json'), 'utf8')).result;
+    const [reported] = JSON.parse(readFileSync(reportJson, 'utf8')).arenas;
+    expect(reported.id).toBe('arena-three');
+    const relative = (c: { run: string } | null) => c && { ...c, run: path.relative(out, c.run) };
+    expect(reported.matrix).toEqual(saved.matrix.map((row: ({ run: string } | null)[]) => row.map(relative)));
+    expect(reported.matrix).toEqual(res.matrix.map((row: ({ run: string } | null)[]) => row.map(relative)));
+    expect(reported.standings).toEqual(saved.standings);
   });
 
   it('light cycles: in stop mode neither seat loses ticks to thinking; in normal mode the 2 s seat does', async () => {
