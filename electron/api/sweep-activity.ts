@@ -27,7 +27,7 @@ import { cliCommand } from '../util/resources.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 import { allowedEndpoint, EndpointRefused, OPENAI_BASE_URL, sameEndpoint } from '../util/endpoint.ts';
 import { loadCatalog } from '../profiles/registry.ts';
-import { loadSweepFile, parseSweep, type Sweep, type SweepJob } from '../sweep/spec.ts';
+import { cellUsesModel, loadSweepFile, parseSweep, type Sweep, type SweepJob } from '../sweep/spec.ts';
 import { runLocalSweep } from '../sweep/pool.ts';
 import { DirStorage } from '../sweep/storage.ts';
 import type { SweepEvent } from '../sweep/progress.ts';
@@ -45,7 +45,9 @@ function sweepsFolder(folder: SweepFolder, ctx: Pick<SweepContext, 'runsDir' | '
 }
 
 const cellLabel = (j: SweepJob) =>
-  `${j.cell.game} · ${j.cell.agent}${j.cell.model ? ` (${j.cell.model})` : ''} · trial ${j.cell.trial + 1}`;
+  j.cell.seats
+    ? `${j.cell.game} · ${j.cell.seats.join(' vs ')}`
+    : `${j.cell.game} · ${j.cell.agent}${j.cell.model ? ` (${j.cell.model})` : ''} · trial ${j.cell.trial + 1}`;
 
 /** The form's matrix as a sweep file; a vlm agent plays the model in Settings. */
 function matrixYaml(name: string, m: SweepMatrix, model: () => RunModelSettings): string {
@@ -170,7 +172,7 @@ export class SweepActivity implements Activity {
     const file = sweepFileOf(p, ctx);
     const sweep = loadSweepFile(file, loadCatalog({ configDir: ctx.configDir }));
     const env: NodeJS.ProcessEnv = { GAMEPILOT_CONFIG_DIR: ctx.configDir };
-    if (sweep.jobs.some((j) => j.cell.model)) {
+    if (sweep.jobs.some((j) => cellUsesModel(j.cell))) {
       const model = ctx.model();
       // The saved key goes to the Settings endpoint, or to the file's own only with the person's yes.
       const own = model.baseURL ?? OPENAI_BASE_URL;
@@ -305,12 +307,12 @@ export function sweepHandlers(
               folder,
               jobs: sweep.jobs.length,
               finished: (await finishedJobs(ctx.runsDir, sweep)).size,
-              games: sweep.spec.games,
+              games: [...new Set([...(sweep.spec.games ?? []), ...(sweep.spec.arena ?? []).map((a) => a.game)])],
               agents: [...sweep.spec.agents],
               baseUrl: sweep.spec.base_url ?? null,
               foreignEndpoint:
                 !!sweep.spec.base_url &&
-                sweep.jobs.some((j) => j.cell.model) &&
+                sweep.jobs.some((j) => cellUsesModel(j.cell)) &&
                 !sameEndpoint(sweep.spec.base_url, ctx.settingsEndpoint() ?? OPENAI_BASE_URL),
             });
           } catch (err) {

@@ -83,8 +83,8 @@ export function arenaMatches(mode: 'pvp' | 'coop', agents: string[], mixed: bool
   return out;
 }
 
-/** Completed match runs in the arena's runs folder, newest per match. */
-export function completedRuns(runsDir: string): Map<string, { dir: string; meta: RunMeta }> {
+/** Completed match runs in the arena's runs folder (of `game` only, when given), newest per match. */
+export function completedRuns(runsDir: string, game?: string): Map<string, { dir: string; meta: RunMeta }> {
   const out = new Map<string, { dir: string; meta: RunMeta }>();
   if (!existsSync(runsDir)) return out;
   for (const name of readdirSync(runsDir).sort()) {
@@ -96,7 +96,7 @@ export function completedRuns(runsDir: string): Map<string, { dir: string; meta:
     } catch {
       continue; // damaged: played again
     }
-    if (meta.status !== 'completed' || !meta.arena) continue;
+    if (meta.status !== 'completed' || !meta.arena || (game !== undefined && meta.game !== game)) continue;
     out.set(meta.arena.match, { dir: path.join(runsDir, name), meta });
   }
   return out;
@@ -125,7 +125,15 @@ export function readArenaSpec(dir: string): ArenaSpec {
 
 /** The tables of an arena, from its completed run folders; `missing` names the matches not completed yet. */
 export function arenaTables(dir: string, spec: ArenaSpec): ArenaTables & { missing: string[] } {
-  const runs = completedRuns(path.join(dir, 'runs'));
+  return runsTables(path.join(dir, 'runs'), spec);
+}
+
+/**
+ * The tables of an arena's matches among the completed runs of any folder: an arena's `runs/`,
+ * or a sweep's out folder, whose `arena:` matches are runs like the others (of the spec's game).
+ */
+export function runsTables(runsDir: string, spec: ArenaSpec): ArenaTables & { missing: string[] } {
+  const runs = completedRuns(runsDir, spec.game);
   const matches = arenaMatches(spec.mode, spec.agents, spec.mixed);
   const missing = matches.filter((m) => !runs.has(m.id)).map((m) => m.id);
   const eps = (id: string) => runs.get(id)?.meta.episodes ?? [];

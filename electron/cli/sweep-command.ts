@@ -1,5 +1,5 @@
 /** `gamepilot sweep` and `gamepilot worker`: a matrix of runs, locally or through a Redis queue. */
-import { loadSweepFile, type Sweep } from '../sweep/spec.ts';
+import { cellUsesModel, loadSweepFile, type Sweep } from '../sweep/spec.ts';
 import { loadCatalog } from '../profiles/registry.ts';
 import { defaultConfigDir } from '../util/paths.ts';
 import { allowedEndpoint, EndpointRefused, envEndpoint } from '../util/endpoint.ts';
@@ -69,7 +69,7 @@ export async function sweepCommand(file: string, o: SweepFlags): Promise<number>
     const { enqueueSweep } = await import('./queue-command.ts');
     return enqueueSweep(sweep, o, printer(o.json));
   }
-  const models = sweep.jobs.some((j) => j.cell.model);
+  const models = sweep.jobs.some((j) => cellUsesModel(j.cell));
   const endpoint = models ? localEndpoint(sweep, o) : undefined;
   const { signal, dispose } = stopOnSignal();
   try {

@@ -8,14 +8,14 @@ import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BUILTIN_GAMES } from '../../games/index.ts';
+import { BUILTIN_GAMES, TWO_SEAT_GAMES } from '../../games/index.ts';
 import { loadCatalog, type ProfileCatalog } from '../profiles/registry.ts';
 import { parseRunMeta, type RunWorker } from '../store/run-store.ts';
 import { endListedWindowGroups, endProcessGroup } from '../games/window-groups.ts';
 import { sweepEnv } from './job-env.ts';
 import { providerOf, type ModelGate } from './model-gate.ts';
 import { limitsFor, type ProviderLimits } from './rate-limit.ts';
-import { runArgs, type RunSettings, type SweepJob } from './spec.ts';
+import { cellUsesModel, runArgs, type RunSettings, type SweepJob } from './spec.ts';
 import { cliCommand } from '../util/resources.ts';
 import { envEndpoint } from '../util/endpoint.ts';
 import { defaultConfigDir } from '../util/paths.ts';
@@ -96,7 +96,7 @@ export interface JobContext {
 
 /** The settings a job runs with: its provider reached through the gate when limits apply to it. */
 function gated(job: SweepJob, ctx: JobContext, env: NodeJS.ProcessEnv): { spec: RunSettings; upstream?: string } {
-  if (!ctx.gate || !job.cell.model) return { spec: ctx.spec };
+  if (!ctx.gate || !cellUsesModel(job.cell)) return { spec: ctx.spec };
   const upstream = ctx.spec.base_url ?? envEndpoint(env);
   const limits = limitsFor(ctx.rateLimits, providerOf(upstream));
   if (!limits.rpm && !limits.tpm) return { spec: ctx.spec };
@@ -178,7 +178,9 @@ async function attempt(job: SweepJob, ctx: JobContext): Promise<AttemptResult> {
   let launched: ChildProcess | undefined;
   try {
     let target: string[];
-    if (BUILTIN_GAMES[job.cell.game]) target = ['--game', job.cell.game];
+    // A two-seat game's match is the same `gamepilot run`, with --seats (runArgs): a seated run.
+    if (BUILTIN_GAMES[job.cell.game] || (job.cell.seats && TWO_SEAT_GAMES[job.cell.game]))
+      target = ['--game', job.cell.game];
     else {
       // The run child gets the same config folder (env), so its profiles are the ones looked up here.
       const configDir = ctx.env?.GAMEPILOT_CONFIG_DIR ?? defaultConfigDir();

@@ -14,7 +14,14 @@ import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { groupAlive, startPrivateDisplay, type PrivateDisplay } from './display.ts';
 import { emptyOutcome, parseOutcome, runJobAttempt, type JobOutcome } from './job-run.ts';
-import { RunSettingsSchema, SweepJobSchema, type RunSettings, type Sweep, type SweepJob } from './spec.ts';
+import {
+  cellUsesModel,
+  RunSettingsSchema,
+  SweepJobSchema,
+  type RunSettings,
+  type Sweep,
+  type SweepJob,
+} from './spec.ts';
 import type { RunStorage } from './storage.ts';
 import { ModelGate } from './model-gate.ts';
 import { RedisRateLimiter, type ProviderLimits } from './rate-limit.ts';
@@ -192,7 +199,7 @@ export function checkJobData(data: unknown): QueueJobData {
 export function jobRefusal(job: SweepJob, settings: RunSettings, allowed: readonly string[]): string | undefined {
   if (settings.tutorial !== undefined && settings.tutorial !== 'solver')
     return `the job names a file on this worker (tutorial "${settings.tutorial}"): queued jobs take only "solver"; nothing was run`;
-  if (!job.cell.model) return undefined;
+  if (!cellUsesModel(job.cell)) return undefined;
   try {
     allowedEndpoint(
       settings.base_url,

@@ -1,8 +1,9 @@
 /**
  * A sweep file (YAML): the values of each axis under the CLI's own names, expanded into jobs —
- * one per matrix cell and trial, each an ordinary `gamepilot run`. A job's id is a hash of its
- * normalised cell, so expanding the same file again gives the same ids (resume, idempotent
- * enqueue). An unknown axis or value is refused with the file's line, nothing half-read.
+ * one per matrix cell and trial, each an ordinary `gamepilot run` — and arenas (`arena:`), one
+ * job per match, each a `gamepilot run --seats`. A job's id is a hash of its normalised cell, so
+ * expanding the same file again gives the same ids (resume, idempotent enqueue). An unknown axis
+ * or value is refused with the file's line, nothing half-read.
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
@@ -10,7 +11,8 @@ import { z } from 'zod';
 import { BUILTIN_GAMES } from '../../games/index.ts';
 import type { ACTION_SPACES, LATENCY_MODES, REFLECTION_MODES } from '../domain.ts';
 import { isModelAgent } from '../domain.ts';
-import { flagOf, RUN_SPEC_FIELDS as F, type RunSpecInput } from '../run-spec.ts';
+import { flagOf, parseAgentSpec, RUN_SPEC_FIELDS as F, type RunSpecInput } from '../run-spec.ts';
+import { ArenaEntrySchema, arenaEntryRefusal, entryMatches } from './arena-entry.ts';
 import { loadCatalog, type ProfileCatalog } from '../profiles/registry.ts';
 import { FileRefusal, issuePath, parseYamlMapping, readSourceFile } from '../util/yaml-file.ts';
 
@@ -40,7 +42,9 @@ export const SweepFileSchema = z.strictObject({
     .string()
     .regex(/^[A-Za-z0-9._-]{1,64}$/, 'letters, digits, ".", "-" and "_" (at most 64)')
     .optional(),
-  games: axis(z.union([z.string().min(1), z.number()]).transform(String)),
+  games: axis(z.union([z.string().min(1), z.number()]).transform(String)).optional(),
+  /** Arenas: each entry's matches are jobs (sweep/arena-entry.ts). */
+  arena: axis(ArenaEntrySchema).optional(),
   agents: axis(z.enum(SWEEP_AGENTS)).default(['random']),
   // The axes and settings a run takes are the RunSpec's fields (run-spec.ts), under their record
   // keys: a value is checked by the field's own schema, with the same bounds as everywhere else.
@@ -76,7 +80,8 @@ export type SweepFile = z.output<typeof SweepFileSchema>;
 /** One matrix cell and trial: everything that makes a job's run what it is. */
 export interface Cell {
   game: string;
-  agent: (typeof SWEEP_AGENTS)[number];
+  /** `arena`: a match of a two-seat game, its agents in `seats`. */
+  agent: (typeof SWEEP_AGENTS)[number] | 'arena';
   model: string | null;
   action_space: (typeof ACTION_SPACES)[number];
   latency: (typeof LATENCY_MODES)[number] | null;
@@ -85,7 +90,27 @@ export interface Cell {
   episodes: number;
   seed: number;
   trial: number;
+  /** A match: player 1's agent, then player 2's (solver, random, vlm:<model>). */
+  seats?: [string, string];
 }
+
+/** Whether a job's run asks a model (its own agent's, or a seat's): the key and the rate limits apply. */
+export function cellUsesModel(cell: Pick<Cell, 'model' | 'seats'>): boolean {
+  return !!cell.model || !!cell.seats?.some((a) => isModelAgent(parseAgentSpec(a).agent));
+}
+
+/** An agent spec as a job from elsewhere may carry it: one parseAgentSpec reads (so never a flag or a list). */
+const seatText = z
+  .string()
+  .regex(/^[\w.:/@][\w./:@-]{0,199}$/, 'must be an agent: solver, random or vlm:<model>')
+  .refine((a) => {
+    try {
+      parseAgentSpec(a);
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'must be an agent: solver, random or vlm:<model>');
 
 export interface SweepJob {
   id: string;
@@ -99,7 +124,7 @@ export const SweepJobSchema = z.strictObject({
   sweep: z.string().max(200),
   cell: z.strictObject({
     game: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/),
-    agent: z.enum(SWEEP_AGENTS),
+    agent: z.enum([...SWEEP_AGENTS, 'arena']),
     model: F.model.unwrap().nullable(),
     action_space: F.actionSpace.unwrap(),
     latency: F.latency.unwrap().nullable(),
@@ -108,6 +133,7 @@ export const SweepJobSchema = z.strictObject({
     episodes: F.episodes.unwrap(),
     seed: F.seed.unwrap(),
     trial: z.number().int().nonnegative(),
+    seats: z.tuple([seatText, seatText]).optional(),
   }),
 });
 export const RunSettingsSchema = SweepFileSchema.pick({
@@ -147,14 +173,16 @@ export function matrixSize(spec: SweepFile): number {
     (sum, agent) => sum + (isModelAgent(agent) ? n(spec.models) * n(spec.reflection) : 1),
     0,
   );
+  const matches = (spec.arena ?? []).reduce((sum, e) => sum + (arenaEntryRefusal(e) ? 0 : entryMatches(e).length), 0);
   return (
-    spec.games.length *
-    perGame *
-    n(spec.action_space) *
-    n(spec.latency) *
-    n(spec.max_steps) *
-    n(spec.seed) *
-    spec.trials
+    matches +
+    (spec.games ?? []).length *
+      perGame *
+      n(spec.action_space) *
+      n(spec.latency) *
+      n(spec.max_steps) *
+      n(spec.seed) *
+      spec.trials
   );
 }
 
@@ -177,18 +205,32 @@ export function parseSweep(
   const r = SweepFileSchema.safeParse(data);
   if (!r.success) {
     const issue = r.error.issues[0]!;
-    const { path: p, field } = issuePath(issue);
-    const reason =
-      issue.code === 'unrecognized_keys'
+    const { path: raw } = issuePath(issue);
+    // One value where a list may be: the value itself is at fault, not its item 0.
+    const single = raw.length > 1 && raw[1] === 0 && !Array.isArray((data as Record<string, unknown>)[String(raw[0])]);
+    const p = single ? [raw[0]!, ...raw.slice(2)] : raw;
+    const unknown =
+      p.length === 1
         ? `unknown axis (axes: ${Object.keys(SweepFileSchema.shape).join(', ')})`
-        : issue.message;
-    return refuse(p, field, reason);
+        : p[0] === 'arena'
+          ? `unknown field (an arena entry has: ${Object.keys(ArenaEntrySchema.shape).join(', ')})`
+          : 'unknown field';
+    return refuse(p, p.map(String).join('.'), issue.code === 'unrecognized_keys' ? unknown : issue.message);
   }
   const spec = r.data;
+  const games = spec.games ?? [];
+  if (!games.length && !spec.arena) refuse([], 'games', 'give games: [ID, …], or an arena: entry');
+  const arenaListed = Array.isArray((data as { arena?: unknown }).arena);
+  (spec.arena ?? []).forEach((e, i) => {
+    const why = arenaEntryRefusal(e);
+    if (!why) return;
+    const at = [...(arenaListed ? ['arena', i] : ['arena']), ...why.at];
+    refuse(at, at.join('.'), why.reason);
+  });
   const listed = Array.isArray((data as { games?: unknown }).games);
   const gameAt = (i: number) => (listed ? ['games', i] : ['games']);
   const gameField = (i: number) => (listed ? `games.${i}` : 'games');
-  spec.games.forEach((g, i) => {
+  games.forEach((g, i) => {
     if (BUILTIN_GAMES[g]) return;
     const entry = catalog.entries.find((e) => e.profile.id === g);
     if (!entry)
@@ -204,7 +246,7 @@ export function parseSweep(
   if (modelAgents.length && !spec.models)
     refuse(['agents'], 'agents', `${modelAgents.join(', ')} needs models: [NAME, …]`);
   if (spec.action_space.includes('semantic')) {
-    const noMoves = spec.games.find(
+    const noMoves = games.find(
       (g) => !BUILTIN_GAMES[g] && !catalog.entries.find((e) => e.profile.id === g)?.profile.semantic,
     );
     if (noMoves)
@@ -221,7 +263,7 @@ export function parseSweep(
       'self-t and self need a tutorial: (a video, frames folder, run folder or "solver")',
     );
   if (spec.agents.includes('solver')) {
-    const noSolver = spec.games.find((g) => !BUILTIN_GAMES[g]);
+    const noSolver = games.find((g) => !BUILTIN_GAMES[g]);
     if (noSolver) refuse(['agents'], 'agents', `solver plays built-in games only ("${noSolver}" is not)`);
   }
   const size = matrixSize(spec);
@@ -238,7 +280,7 @@ export function parseSweep(
 /** Every cell × trial. Axes that do not apply to a cell (a model for the random agent) collapse. */
 export function expand(spec: SweepFile, sweep: string): SweepJob[] {
   const seen = new Map<string, SweepJob>();
-  for (const game of spec.games)
+  for (const game of spec.games ?? [])
     for (const agent of spec.agents)
       for (const model of isModelAgent(agent) ? spec.models! : [null])
         for (const action_space of spec.action_space)
@@ -262,6 +304,24 @@ export function expand(spec: SweepFile, sweep: string): SweepJob[] {
                     const id = jobId(cell, spec);
                     if (!seen.has(id)) seen.set(id, { id, sweep, cell });
                   }
+  for (const entry of spec.arena ?? [])
+    for (const m of entryMatches(entry)) {
+      const cell: Cell = {
+        game: m.game,
+        agent: 'arena',
+        model: null,
+        action_space: entry.action_space,
+        latency: entry.latency,
+        reflection: 'none',
+        max_steps: entry.max_steps ?? null,
+        episodes: m.episodes,
+        seed: entry.seed,
+        trial: 0,
+        seats: m.seats,
+      };
+      const id = jobId(cell, spec);
+      if (!seen.has(id)) seen.set(id, { id, sweep, cell });
+    }
   return [...seen.values()];
 }
 
@@ -293,7 +353,8 @@ export function jobId(cell: Cell, spec: SweepFile): string {
     .digest('hex')
     .slice(0, 12);
   const slug = (s: string) => s.replace(/[^A-Za-z0-9]+/g, '').slice(0, 20) || 'x';
-  return `${slug(cell.game)}-${slug(cell.agent)}-t${cell.trial}-${hash}`;
+  const who = cell.seats ? `${slug(cell.seats[0])}-${slug(cell.seats[1])}` : slug(cell.agent);
+  return `${slug(cell.game)}-${who}-t${cell.trial}-${hash}`;
 }
 
 /** The `gamepilot run` arguments for a job (the target comes separately: built-in or launched window). */
@@ -306,7 +367,7 @@ export type RunSettings = Pick<
 export function cellSpec(cell: Cell, spec: RunSettings): RunSpecInput {
   const reflects = cell.reflection !== 'none';
   return {
-    agent: cell.agent,
+    ...(cell.seats ? { seats: cell.seats } : { agent: cell.agent as (typeof SWEEP_AGENTS)[number] }),
     actionSpace: cell.action_space,
     episodes: cell.episodes,
     seed: cell.seed + cell.trial,
@@ -315,7 +376,7 @@ export function cellSpec(cell: Cell, spec: RunSettings): RunSpecInput {
     ...(cell.model ? { model: cell.model } : {}),
     ...(reflects ? { reflection: cell.reflection } : {}),
     ...(spec.tutorial && reflects ? { tutorial: spec.tutorial } : {}),
-    ...(spec.base_url && cell.model ? { baseUrl: spec.base_url } : {}),
+    ...(spec.base_url && cellUsesModel(cell) ? { baseUrl: spec.base_url } : {}),
     ...(spec.price_in !== undefined ? { priceIn: spec.price_in } : {}),
     ...(spec.price_out !== undefined ? { priceOut: spec.price_out } : {}),
     ...(spec.max_tokens !== undefined ? { maxTokens: spec.max_tokens } : {}),

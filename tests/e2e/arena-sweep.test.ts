@@ -4,12 +4,13 @@
  * its matches as jobs on the local pool, and the tables computed over the sweep's runs are the
  * ones `gamepilot arena` computes for the same agents and settings.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { json, runCli } from '../helpers/cli.ts';
 import { readRun } from '../../electron/store/run-store.ts';
+import { readArenaSpec, runsTables } from '../../electron/arena/tables.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'gp-arena-sweep-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -31,5 +32,41 @@ describe('two seats through `gamepilot run`', () => {
     // Turn-based: each step one seat acts, and it is recorded as that seat's.
     expect(steps.length).toBeGreaterThanOrEqual(2);
     expect(steps.every((s) => (s.seats as unknown[]).length === 1)).toBe(true);
+  });
+});
+
+/** Tables without the run folders their cells name (those differ between the two folders). */
+const withoutRuns = <T extends object>(t: T) => JSON.parse(JSON.stringify(t, (k, v) => (k === 'run' ? undefined : v)));
+
+describe('an arena as a sweep', () => {
+  it("runs an arena entry's matches on the local pool; the tables over its runs are `gamepilot arena`'s", async () => {
+    const file = path.join(tmp, 'duel.yaml');
+    writeFileSync(file, 'arena:\n  game: tictactoe-pvp\n  agents: [solver, random]\n  trials: 1\n');
+    const out = path.join(tmp, 'sweep');
+    const swept = await runCli(['sweep', file, '--out', out, '--workers', '1', '--json'], { timeoutMs: 180_000 });
+    expect(swept.code, swept.stderr).toBe(0);
+    const end = swept.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .at(-1);
+    expect(end.summary).toMatchObject({ total: 2, completed: 2, failed: 0 });
+    const runs = readdirSync(out).filter((n) => existsSync(path.join(out, n, 'run.json')));
+    const metas = runs.map((n) => readRun(path.join(out, n)).meta);
+    expect(metas.map((m) => m.arena?.match).sort()).toEqual(['random__solver', 'solver__random']);
+    expect(metas.every((m) => m.job?.sweep === 'duel' && m.seats?.length === 2)).toBe(true);
+
+    const played = await runCli(
+      ['arena', '--game', 'tictactoe-pvp', '--agents', 'solver,random', '--trials', '1', '--out', tmp, '--json'],
+      { timeoutMs: 180_000 },
+    );
+    expect(played.code, played.stderr).toBe(0);
+    const arena = json(played);
+    const fromSweep = runsTables(out, readArenaSpec(arena.dir));
+    expect(fromSweep.missing).toEqual([]);
+    expect(withoutRuns({ matrix: fromSweep.matrix, standings: fromSweep.standings })).toEqual(
+      withoutRuns({ matrix: arena.matrix, standings: arena.standings }),
+    );
+    expect(fromSweep.matrix![0]![1]!.games).toBe(1);
   });
 });

@@ -1,7 +1,8 @@
 /** Sweep files: axes with the CLI's names, refusals with file:line, deterministic job ids. */
 import { describe, expect, it } from 'vitest';
-import { parseSweep, runArgs, SweepFileError } from '../../electron/sweep/spec.ts';
-import { checkJobData } from '../../electron/sweep/queue.ts';
+import { cellUsesModel, matrixSize, parseSweep, runArgs, SweepFileError } from '../../electron/sweep/spec.ts';
+import { checkJobData, jobRefusal } from '../../electron/sweep/queue.ts';
+import { arenaMatches } from '../../electron/arena/tables.ts';
 
 function refusal(src: string): SweepFileError {
   try {
@@ -74,6 +75,67 @@ describe('sweep files', () => {
   });
 });
 
+describe('arenas in a sweep file', () => {
+  const arenaFile = 'arena:\n  game: tictactoe-pvp\n  agents: [solver, random, vlm:m1]\n  trials: 2\n';
+
+  it("expands an arena entry into one job per match, in `gamepilot arena`'s order, each a run with --seats", () => {
+    const s = parseSweep(arenaFile, 'duel.yaml');
+    expect(s.jobs.map((j) => j.cell.seats!.join(' vs '))).toEqual(
+      arenaMatches('pvp', ['solver', 'random', 'vlm:m1'], false).map((m) => `${m.p1} vs ${m.p2}`),
+    );
+    expect(s.jobs).toHaveLength(6);
+    expect(new Set(s.jobs.map((j) => j.id)).size).toBe(6);
+    expect(s.jobs[0]!.id).toMatch(/^tictactoepvp-solver-random-t0-[0-9a-f]{12}$/);
+    const cell = s.jobs[0]!.cell;
+    expect(cell).toMatchObject({ game: 'tictactoe-pvp', agent: 'arena', episodes: 2, latency: 'normal', seed: 0 });
+    const args = runArgs(cell, s.spec);
+    expect(args).toEqual(
+      expect.arrayContaining(['--seats', 'solver,random', '--episodes', '2', '--latency', 'normal']),
+    );
+    expect(args).not.toContain('--agent');
+    // A model seat asks for the key and the rate limits; two baselines do not.
+    expect(s.jobs.map((j) => cellUsesModel(j.cell))).toEqual([false, true, false, true, true, true]);
+    // The same file, the same ids; ordinary games beside an arena keep theirs.
+    expect(parseSweep(arenaFile, 'duel.yaml').jobs.map((j) => j.id)).toEqual(s.jobs.map((j) => j.id));
+    const both = parseSweep(`games: [2048]\n${arenaFile}`, 'both.yaml');
+    expect(both.jobs.find((j) => j.cell.game === '2048')!.id).toBe(
+      parseSweep('games: [2048]\n', 'both.yaml').jobs[0]!.id,
+    );
+    expect(matrixSize(both.spec)).toBe(7);
+  });
+
+  it('co-op: each agent with a copy of itself, mixed pairs when asked; trials default to half the game’s', () => {
+    const coop = parseSweep('arena:\n  - game: switches\n    agents: [solver, random]\n    mixed: true\n', 'c.yaml');
+    expect(coop.jobs.map((j) => j.cell.seats!.join('+'))).toEqual(['solver+solver', 'solver+random', 'random+random']);
+    expect(coop.jobs[0]!.cell.episodes).toBe(2); // switches: 5 trials
+  });
+
+  it('refuses a hostile arena entry with its line and field', () => {
+    const at = (src: string) => {
+      const e = refusal(src);
+      return [e.line, e.field, e.message];
+    };
+    expect(at('arena:\n  game: 2048\n  agents: [solver, random]\n')).toEqual([
+      2,
+      'arena.game',
+      expect.stringMatching(/m\.yaml:2: arena\.game: "2048" is not a two-seat game/),
+    ]);
+    expect(at('arena:\n  - game: light-cycles\n    agents:\n      - solver\n      - "--window-id x"\n')).toEqual([
+      5,
+      'arena.0.agents.1',
+      expect.stringMatching(/is not an agent/),
+    ]);
+    expect(at('arena:\n  game: light-cycles\n  agents: [solver, memory:m]\n')[2]).toMatch(/memory agent does not play/);
+    expect(at('arena:\n  game: light-cycles\n  agents: [solver, solver]\n')[2]).toMatch(
+      /at least two different agents/,
+    );
+    expect(at('arena:\n  game: light-cycles\n  agents: [solver, random]\n  mixed: true\n')[1]).toBe('arena.mixed');
+    expect(at('arena:\n  game: light-cycles\n  agents: [solver, random]\n  rounds: 3\n')[1]).toBe('arena.rounds');
+    expect(at('arena:\n  game: light-cycles\n  agents: [solver, random]\n  trials: 0\n')[1]).toBe('arena.trials');
+    expect(at('name: x\n')[2]).toMatch(/give games: \[ID, …\], or an arena: entry/);
+  });
+});
+
 describe('queue job data', () => {
   it('is checked before it becomes a command line', () => {
     const s = parseSweep('games: [2048]\nagents: [random]\n', 'q.yaml');
@@ -85,5 +147,19 @@ describe('queue job data', () => {
     expect(() => checkJobData({ job: s.jobs[0], settings: {}, extra: 1 })).toThrow(/not a sweep job/);
     expect(checkJobData({ job: s.jobs[0], settings: { job_timeout_s: 30 } }).settings.job_timeout_s).toBe(30);
     expect(() => checkJobData({ job: s.jobs[0], settings: { job_timeout_s: 0 } })).toThrow(/job_timeout_s/);
+  });
+
+  it("carries an arena match's seats through the queue unchanged, and refuses seats that are not agents", () => {
+    const s = parseSweep('arena:\n  game: light-cycles\n  agents: [solver, vlm:m1]\n', 'q.yaml');
+    const data = JSON.parse(JSON.stringify({ job: s.jobs[1], settings: { base_url: 'http://127.0.0.1:9/v1' } }));
+    const back = checkJobData(data);
+    expect(back.job).toEqual(s.jobs[1]);
+    expect(runArgs(back.job.cell, back.settings)).toEqual(runArgs(s.jobs[1]!.cell, back.settings));
+    expect(runArgs(back.job.cell, back.settings)).toEqual(expect.arrayContaining(['--seats', 'vlm:m1,solver']));
+    const seats = (v: unknown) => ({ job: { ...s.jobs[0], cell: { ...s.jobs[0]!.cell, seats: v } }, settings: {} });
+    for (const bad of [['solver'], ['solver', '--out=/etc'], ['solver', 'a,b'], ['solver', 'memory:m']])
+      expect(() => checkJobData(seats(bad)), JSON.stringify(bad)).toThrow(/cell.seats/);
+    // Its model seat is a model job: a key goes only to an allowed endpoint.
+    expect(jobRefusal(back.job, back.settings, [])).toMatch(/base_url/);
   });
 });
