@@ -1,4 +1,4 @@
-/** `gamepilot report`: the runs folder as one self-contained HTML page, and the same data as JSON and CSV. */
+/** `gamepilot report`: the runs folder (and its arena folders) as one self-contained HTML page, and the same data as JSON and CSV. */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { buildReport } from '../report/build.ts';
@@ -35,6 +35,8 @@ export function reportCommand(o: ReportFlags): number {
     }
   }
   const { counted, left_out, damaged } = view.data.runs;
-  io.progress(`report: ${counted} run(s) counted, ${left_out} left out, ${damaged} damaged`);
+  io.progress(
+    `report: ${counted} run(s) counted, ${left_out} left out, ${damaged} damaged; ${view.data.arenas.length} arena(s)`,
+  );
   return 0;
 }

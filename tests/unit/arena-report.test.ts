@@ -4,7 +4,7 @@
  * standings, co-op team scores; two-seat runs listed apart from the single-agent tables; an arena
  * run opened by the id a cell names.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -204,6 +204,23 @@ describe('arenas in the report', () => {
       },
     ]);
     expect(data.runs).toMatchObject({ counted: 1, left_out: 1 });
+  });
+
+  it('skips a damaged arena.json and an arena folder reached through a symbolic link, saying which', async () => {
+    const other = mkdtempSync(path.join(tmpdir(), 'gp-arena-hostile-'));
+    mkdirSync(path.join(other, 'arena-broken'));
+    writeFileSync(path.join(other, 'arena-broken', 'arena.json'), '{"spec": {"game": 1}}');
+    symlinkSync(pvp, path.join(other, 'arena-linked'));
+    const d = buildReport(other);
+    expect(d.arenas).toEqual([]);
+    expect(d.warnings).toEqual([
+      expect.stringMatching(/skipped arena folder .*arena-linked: a symbolic link/),
+      expect.stringMatching(/skipped arena folder .*arena-broken: .*arena.json has no valid arena spec/),
+    ]);
+    // Nor does the Runs tab open a run through the link.
+    const lib = libraryHandlers({ runsDir: other, exportDir: path.join(other, 'exports') });
+    expect((await lib.arenas({})).warnings).toEqual(d.warnings);
+    await expect(lib.getRun({ id: `arena-linked/runs/${ids.get('solver|random')}` })).rejects.toThrow(/symbolic link/);
   });
 
   it('the Runs tab lists the arenas and opens a cell’s run by the id it names', async () => {
