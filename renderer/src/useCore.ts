@@ -7,6 +7,7 @@ import type {
   IdcRoundSummary,
   MemoryStepRecord,
   RecordingResult,
+  SeatStepWire,
   StepEventData,
   SuiteLevelRef,
   SuiteLevelResult,
@@ -65,7 +66,11 @@ export interface LiveState {
   lastStep: StepEventData | null;
   answer: string;
   thinking: string;
-  episodes: { episode: number; score: number | null; steps: number; end: string }[];
+  /** A two-seat run: each seat's answer as it streams in this step, by seat. */
+  seatStreams: Record<number, { answer: string; thinking: string }>;
+  /** A two-seat run: each seat's latest turn and its episode, kept while the other seat plays. */
+  seatTurns: Record<number, SeatStepWire & { episode: number }>;
+  episodes: Extract<CoreEvent, { type: 'episode' }>[];
   released: string[];
   warnings: string[];
   recorded: RecordingResult[];
@@ -86,6 +91,8 @@ const initial: LiveState = {
   lastStep: null,
   answer: '',
   thinking: '',
+  seatStreams: {},
+  seatTurns: {},
   episodes: [],
   released: [],
   warnings: [],
@@ -150,9 +157,16 @@ function reduce(s: LiveState, a: Action): LiveState {
         step: null,
         answer: '',
         thinking: '',
+        seatStreams: {},
       };
-    case 'token':
+    case 'token': {
+      if (e.seat !== undefined) {
+        const was = s.seatStreams[e.seat] ?? { answer: '', thinking: '' };
+        const now = { ...was, [e.channel]: was[e.channel] + e.text };
+        return { ...s, seatStreams: { ...s.seatStreams, [e.seat]: now } };
+      }
       return e.channel === 'answer' ? { ...s, answer: s.answer + e.text } : { ...s, thinking: s.thinking + e.text };
+    }
     case 'step': {
       const d = e.data;
       const core = withRun(s.core, (r) => ({
@@ -160,8 +174,12 @@ function reduce(s: LiveState, a: Action): LiveState {
         score: d.score,
         tokens: { input: r.tokens.input + (d.tokens?.input ?? 0), output: r.tokens.output + (d.tokens?.output ?? 0) },
         costUsd: typeof d.cost_usd === 'number' ? (r.costUsd ?? 0) + d.cost_usd : r.costUsd,
+        ...(d.seat_scores ? { seatScores: d.seat_scores } : {}),
       }));
-      return { ...s, core, step: d, lastStep: d };
+      const seatTurns = d.seats
+        ? { ...s.seatTurns, ...Object.fromEntries(d.seats.map((t) => [t.seat, { ...t, episode: d.episode }])) }
+        : s.seatTurns;
+      return { ...s, core, step: d, lastStep: d, seatTurns };
     }
     case 'episode':
       return { ...s, episodes: [...s.episodes, e] };

@@ -8,6 +8,8 @@ import { ReflectionPanel } from './ReflectionPanel.tsx';
 import { MemoryPanel } from './MemoryPanel.tsx';
 import { MilestoneChecklist } from './MilestoneChecklist.tsx';
 import type { ApiClient } from '../../../electron/api/contract.ts';
+import { SeatColumns, episodeResult } from './SeatColumns.tsx';
+import { seatColour, seatOverlay } from './seats.ts';
 
 export function LiveView({
   live,
@@ -31,6 +33,11 @@ export function LiveView({
       : null;
   const refused = !!step?.errors.some((e) => e.startsWith('refused'));
   const streamed = live.answer || step?.reasoning || '';
+  const seats = run?.seats;
+  // Two seats: each seat's latest turn in this episode, in its colour (turn-based: the other seat's last move too).
+  const seatTurns = Object.values(live.seatTurns)
+    .filter((t) => t.episode === live.frame?.episode)
+    .sort((a, b) => a.seat - b.seat);
 
   return (
     <section className="live" aria-label="live view">
@@ -39,7 +46,15 @@ export function LiveView({
         {live.frame ? (
           <div className="frame" data-testid="live-frame" data-step={live.frame.step} data-episode={live.frame.episode}>
             <img src={live.frame.dataUrl} alt={`frame ${live.frame.step + 1} of episode ${live.frame.episode + 1}`} />
-            {step && (
+            {seats && seatTurns.length > 0 && (
+              <Overlay
+                width={live.frame.width}
+                height={live.frame.height}
+                refused={false}
+                {...seatOverlay(seatTurns)}
+              />
+            )}
+            {!seats && step && (
               <Overlay
                 width={live.frame.width}
                 height={live.frame.height}
@@ -61,9 +76,17 @@ export function LiveView({
           <span>
             step <b data-testid="step-counter">{run ? run.step + 1 : '–'}</b>/{run?.maxSteps ?? '–'}
           </span>
-          <span>
-            score <b data-testid="score">{run?.score ?? '–'}</b>
-          </span>
+          {seats ? (
+            seats.map((s) => (
+              <span key={s.seat} style={{ color: seatColour(s.seat) }}>
+                {s.name} <b>{run?.seatScores?.[s.seat] ?? '–'}</b>
+              </span>
+            ))
+          ) : (
+            <span>
+              score <b data-testid="score">{run?.score ?? '–'}</b>
+            </span>
+          )}
           <span>
             tokens{' '}
             <b>{run ? `${run.tokens.input.toLocaleString()} in · ${run.tokens.output.toLocaleString()} out` : '–'}</b>
@@ -87,38 +110,44 @@ export function LiveView({
         ))}
       </div>
       <div className="side-pane">
-        <h3>Reasoning {live.answer && !step ? <span className="pulse">streaming</span> : null}</h3>
-        {live.thinking && (
-          <section aria-label="model thinking">
-            <pre className="thinking">{live.thinking}</pre>
-          </section>
-        )}
-        <pre className="reasoning" ref={reasoningRef} data-testid="reasoning" aria-live="polite">
-          {streamed ||
-            (!run
-              ? 'No run is going. The model’s answer streams here during a run.'
-              : run.agent === 'vlm' || run.agent === 'memory'
-                ? 'The model’s answer streams here.'
-                : `The ${run.agent} baseline does not explain itself.`)}
-        </pre>
-        {run?.memory && <MemoryPanel info={run.memory} memory={live.memory} />}
-        <h3>Actions</h3>
-        <ol className="actions" data-testid="actions">
-          {step?.actionsText.map((a, i) => {
-            const o = step.outcomes[i] as { ok?: boolean; error?: string } | undefined;
-            return (
-              <li key={i} className={o && !o.ok ? 'bad' : ''}>
-                <code>{a}</code> {o && !o.ok ? <em>— {o.error}</em> : null}
-              </li>
-            );
-          })}
-        </ol>
-        {step && step.errors.length > 0 && (
-          <div className="errors" role="alert" data-testid="step-errors">
-            {step.errors.map((e, i) => (
-              <div key={i}>{e}</div>
-            ))}
-          </div>
+        {seats ? (
+          <SeatColumns seats={seats} scores={run?.seatScores} live={live} />
+        ) : (
+          <>
+            <h3>Reasoning {live.answer && !step ? <span className="pulse">streaming</span> : null}</h3>
+            {live.thinking && (
+              <section aria-label="model thinking">
+                <pre className="thinking">{live.thinking}</pre>
+              </section>
+            )}
+            <pre className="reasoning" ref={reasoningRef} data-testid="reasoning" aria-live="polite">
+              {streamed ||
+                (!run
+                  ? 'No run is going. The model’s answer streams here during a run.'
+                  : run.agent === 'vlm' || run.agent === 'memory'
+                    ? 'The model’s answer streams here.'
+                    : `The ${run.agent} baseline does not explain itself.`)}
+            </pre>
+            {run?.memory && <MemoryPanel info={run.memory} memory={live.memory} />}
+            <h3>Actions</h3>
+            <ol className="actions" data-testid="actions">
+              {step?.actionsText.map((a, i) => {
+                const o = step.outcomes[i] as { ok?: boolean; error?: string } | undefined;
+                return (
+                  <li key={i} className={o && !o.ok ? 'bad' : ''}>
+                    <code>{a}</code> {o && !o.ok ? <em>— {o.error}</em> : null}
+                  </li>
+                );
+              })}
+            </ol>
+            {step && step.errors.length > 0 && (
+              <div className="errors" role="alert" data-testid="step-errors">
+                {step.errors.map((e, i) => (
+                  <div key={i}>{e}</div>
+                ))}
+              </div>
+            )}
+          </>
         )}
         {live.episodes.length > 0 && (
           <>
@@ -128,7 +157,7 @@ export function LiveView({
                 {live.episodes.map((e) => (
                   <tr key={e.episode}>
                     <td>#{e.episode + 1}</td>
-                    <td>{e.score ?? 'n/a'}</td>
+                    <td>{seats ? episodeResult(e, seats) : (e.score ?? 'n/a')}</td>
                     <td>{e.steps} steps</td>
                     <td>{e.end}</td>
                   </tr>

@@ -46,6 +46,8 @@ export function Overlay({
   actions,
   outcomes,
   refused,
+  colors,
+  labels,
 }: {
   width: number;
   height: number;
@@ -53,9 +55,13 @@ export function Overlay({
   /** The step's outcomes, one per action; a semantic call's carries the GUI actions it became (`expanded`). */
   outcomes?: unknown[];
   refused: boolean;
+  /** Each action's colour (a two-seat step: its seat's); default cyan. */
+  colors?: readonly string[];
+  /** Each click's label (a two-seat step: its seat's name); default its number in the step. */
+  labels?: readonly string[];
 }) {
   const marks: ReactElement[] = [];
-  const keys: string[] = [];
+  const keys: { text: string; color: string }[] = [];
   /** Calls with no mark on the frame (keys only): captioned above the key badges. */
   const captions: { text: string; color: string }[] = [];
   const labelled = new Set<number>();
@@ -63,12 +69,13 @@ export function Overlay({
   const drawn: Drawn[] = [];
   (actions as WireAction[]).forEach((a, i) => {
     const exp = expandedOf(outcomes?.[i]);
+    const own = colors?.[i] ?? CYAN;
     if (!exp) {
-      drawn.push({ wire: a, index: i, color: refused && i === actions.length - 1 ? RED : CYAN });
+      drawn.push({ wire: a, index: i, color: refused && i === actions.length - 1 ? RED : own });
       return;
     }
     const text = `${many ? `${i + 1}. ` : ''}${a?.action ?? exp.call ?? 'call'}`;
-    const color = exp.ok ? CYAN : RED;
+    const color = exp.ok ? own : RED;
     exp.actions.forEach((e, part) => {
       drawn.push({ wire: e, index: i, color, call: { text, part } });
     });
@@ -104,11 +111,12 @@ export function Overlay({
     const type = a.action_type ?? '';
     const x = typeof p.x === 'number' ? p.x : null;
     const y = typeof p.y === 'number' ? p.y : null;
-    if (a.action && !call) keys.push(a.action);
+    const key = (text: string) => keys.push({ text, color: colors?.[i] ?? CYAN });
+    if (a.action && !call) key(a.action);
     if (type === 'PRESS' || type === 'KEY_DOWN' || type === 'KEY_UP')
-      keys.push(`${type === 'PRESS' ? '' : type === 'KEY_DOWN' ? '↓' : '↑'}${String(p.key)}`);
-    if (type === 'HOTKEY' && Array.isArray(p.keys)) keys.push((p.keys as string[]).join('+'));
-    if (type === 'TYPING') keys.push(`“${String(p.text).slice(0, 20)}”`);
+      key(`${type === 'PRESS' ? '' : type === 'KEY_DOWN' ? '↓' : '↑'}${String(p.key)}`);
+    if (type === 'HOTKEY' && Array.isArray(p.keys)) key((p.keys as string[]).join('+'));
+    if (type === 'TYPING') key(`“${String(p.text).slice(0, 20)}”`);
     if (x === null || y === null) return;
     const k = call ? `${i}-${call.part}` : `${i}`;
     if (type === 'DRAG_TO' && last) {
@@ -134,7 +142,7 @@ export function Overlay({
           <circle cx={x} cy={y} r={5} fill={color} />
           {!call && (
             <text x={x + 26} y={y - 10} fill={color} fontSize={20} fontWeight="bold" stroke="#000" strokeWidth={0.6}>
-              {i + 1}
+              {labels?.[i] ?? i + 1}
             </text>
           )}
         </g>,
@@ -184,10 +192,10 @@ export function Overlay({
       {keys.length > 0 && (
         <g>
           {keys.map((k, i) => (
-            <g key={`k${i}`} transform={`translate(${12 + i * 120}, ${height - 52})`}>
-              <rect width={110} height={40} rx={8} fill="rgba(0,0,0,0.72)" stroke={CYAN} />
+            <g key={`k${i}`} transform={`translate(${12 + i * 120}, ${height - 52})`} data-testid="overlay-key">
+              <rect width={110} height={40} rx={8} fill="rgba(0,0,0,0.72)" stroke={k.color} />
               <text x={55} y={27} fill="#fff" fontSize={20} textAnchor="middle">
-                {k.slice(0, 10)}
+                {k.text.slice(0, 10)}
               </text>
             </g>
           ))}

@@ -9,6 +9,7 @@ import type {
 } from '../../../electron/api/contract.ts';
 import { MilestoneChecklist } from './MilestoneChecklist.tsx';
 import { Overlay } from './Overlay.tsx';
+import { stepOverlay } from './seats.ts';
 import { LatencyBar } from './LatencyBar.tsx';
 import { MemoryPanel, type MemoryInfo } from './MemoryPanel.tsx';
 import { ReportPanel } from './ReportPanel.tsx';
@@ -418,8 +419,7 @@ export function Replay({
                   <Overlay
                     width={s!.frame_size.width}
                     height={s!.frame_size.height}
-                    actions={s!.actions}
-                    outcomes={s!.outcomes}
+                    {...stepOverlay(s!)}
                     refused={s!.errors.some((e) => e.startsWith('refused'))}
                   />
                 )}

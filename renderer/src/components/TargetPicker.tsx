@@ -16,6 +16,7 @@ import type {
   WindowThumbnail,
 } from '../../../electron/api/contract.ts';
 import { AmountInput, CountInput, OptionalCountInput } from './CountInput.tsx';
+import { SeatPicker, seatSpecOf, type SeatForm } from './SeatPicker.tsx';
 
 export type TargetChoice = { kind: 'game'; game: GameSummary } | { kind: 'window'; window: WindowSummary };
 
@@ -62,6 +63,7 @@ export function TargetList({
   onChoose,
   onError,
   defaultGame,
+  twoSeat = false,
 }: {
   client: ApiClient;
   choice: TargetChoice | null;
@@ -69,6 +71,8 @@ export function TargetList({
   onError: (e: string) => void;
   /** Chosen once the list first loads, while nothing is chosen yet. */
   defaultGame?: string;
+  /** Offer the two-seat games too (a run; not a recording). */
+  twoSeat?: boolean;
 }) {
   const [games, setGames] = useState<GameSummary[]>([]);
   const [windows, setWindows] = useState<WindowSummary[]>([]);
@@ -82,7 +86,7 @@ export function TargetList({
       try {
         const t = await client.request('listTargets');
         if (!alive) return;
-        setGames(t.games);
+        setGames(twoSeat ? t.games : t.games.filter((g) => !g.seats));
         setWindows(t.windows);
         const preset = first && defaultGame && !choice ? t.games.find((g) => g.id === defaultGame) : undefined;
         if (preset) onChoose({ kind: 'game', game: preset });
@@ -126,6 +130,7 @@ export function TargetList({
           >
             <div className="card-title">{g.title}</div>
             <div className="card-meta">
+              {g.seats ? `two seats (${g.seats.mode === 'pvp' ? 'PvP' : 'co-op'}): ${g.seats.names.join(', ')} · ` : ''}
               {g.viewSize.width}×{g.viewSize.height} · max {g.maxSteps} steps · opens its own window
             </div>
           </button>
@@ -186,8 +191,28 @@ export function TargetPicker({
   const [reflectVideo, setReflectVideo] = useState<ReflectVideo>('off');
   const [memoryScope, setMemoryScope] = useState('');
   const [embeddingModel, setEmbeddingModel] = useState('');
-  const modelAgent = agent === 'vlm' || agent === 'memory';
   const [profile, setProfile] = useState<ProfileSummary | null>(null);
+  const seatNames = choice?.kind === 'game' ? choice.game.seats?.names : undefined;
+  const [seats, setSeats] = useState<[SeatForm, SeatForm]>(() =>
+    modelConfigured
+      ? [
+          { agent: 'vlm', model: '' },
+          { agent: 'vlm', model: '' },
+        ]
+      : [
+          { agent: 'solver', model: '' },
+          { agent: 'random', model: '' },
+        ],
+  );
+  const [settingsModel, setSettingsModel] = useState('');
+  useEffect(() => {
+    if (seatNames && modelConfigured)
+      client.request('getSettings').then(
+        (r) => setSettingsModel(r.settings.model),
+        () => {},
+      );
+  }, [client, seatNames, modelConfigured]);
+  const modelAgent = !seatNames && (agent === 'vlm' || agent === 'memory');
   /** Takes the chosen profile's trials and latency into the form (a person's own entries are never overwritten unasked). */
   const adoptProfile = () => {
     if (!profile) return;
@@ -201,11 +226,13 @@ export function TargetPicker({
     try {
       await client.request('startRun', {
         target: targetParam(choice),
-        agent,
+        ...(seatNames
+          ? { seats: seats.map((s) => seatSpecOf(s, settingsModel)) }
+          : { agent, profile: profile?.id ?? null }),
         actionSpace: choice.kind === 'window' ? 'gui' : space,
         latency,
         episodes,
-        ...(agent === 'memory' && (memoryScope || embeddingModel)
+        ...(!seatNames && agent === 'memory' && (memoryScope || embeddingModel)
           ? {
               memory: {
                 ...(memoryScope ? { scope: memoryScope } : {}),
@@ -213,7 +240,6 @@ export function TargetPicker({
               },
             }
           : {}),
-        profile: profile?.id ?? null,
         ...(modelAgent && reflection !== 'none'
           ? {
               reflection: {
@@ -241,7 +267,7 @@ export function TargetPicker({
 
   return (
     <section className="picker" aria-label="choose a target">
-      <TargetList client={client} choice={choice} onChoose={setChoice} onError={onError} />
+      <TargetList client={client} choice={choice} onChoose={setChoice} onError={onError} twoSeat />
       <ProfilePanel
         client={client}
         target={choice ? targetParam(choice) : null}
@@ -249,7 +275,18 @@ export function TargetPicker({
         onError={onError}
       />
       <fieldset className="start-form" aria-label="run options">
-        <label>
+        {seatNames?.map((name, i) => (
+          <SeatPicker
+            key={name}
+            seat={i}
+            name={name}
+            value={seats[i]!}
+            onChange={(s) => setSeats((was) => (i === 0 ? [s, was[1]] : [was[0], s]))}
+            modelConfigured={modelConfigured}
+            settingsModel={settingsModel}
+          />
+        ))}
+        <label hidden={!!seatNames}>
           Agent
           <select
             value={agent}
@@ -305,7 +342,7 @@ export function TargetPicker({
             <option value="other">another model</option>
           </select>
         </label>
-        {agent === 'memory' && (
+        {!seatNames && agent === 'memory' && (
           <>
             <label>
               Memory scope (default: the game's id){' '}
