@@ -151,9 +151,16 @@ describe('two seats in the app', () => {
     await page.screenshot({ path: path.join(SHOTS, 'seats-live.png') });
   });
 
-  it('pauses, resumes, switches latency, and Stop ends it', async () => {
+  it('pauses, steps once, resumes, switches latency, and Stop ends it', async () => {
     await page.getByRole('button', { name: /Pause/ }).click();
     await expect.poll(status, { timeout: 15000 }).toBe('paused');
+    const frame = page.getByTestId('live-frame');
+    // Steps in order across episodes (a step may start the next episode).
+    const frameStep = async () =>
+      Number(await frame.getAttribute('data-episode')) * 1000 + Number(await frame.getAttribute('data-step'));
+    const before = await frameStep();
+    await page.getByRole('button', { name: /Step/ }).click();
+    await expect.poll(frameStep, { timeout: 15000 }).toBeGreaterThan(before);
     await page.getByRole('button', { name: /Resume/ }).click();
     await expect.poll(status, { timeout: 15000 }).toBe('running');
     expect(await shell.api.request('setLatency', { mode: 'stop' })).toMatchObject({ mode: 'stop' });
