@@ -32,16 +32,16 @@ import {
 export const RUN_AGENTS = [...AGENT_KINDS, 'model'] as const;
 export type RunAgent = (typeof RUN_AGENTS)[number];
 
-/** Who sits in a seat of a two-seat game: a baseline, or a model agent and its model. */
+/** Who sits in a seat of a two-seat game: a baseline, a model agent and its model, or a person (`human`). */
 export interface SeatSpec {
-  agent: AgentKind;
+  agent: AgentKind | 'human';
   model?: string;
 }
 
-/** A seat's agent: `solver`, `random`, or a model as `vlm:<model>` (a bare name is `vlm:`). */
+/** A seat's agent: `solver`, `random`, `human` (a person at the keyboard), or a model as `vlm:<model>` (a bare name is `vlm:`). */
 export function parseAgentSpec(text: string): SeatSpec {
   const t = text.trim();
-  if (t === 'solver' || t === 'random') return { agent: t };
+  if (t === 'solver' || t === 'random' || t === 'human') return { agent: t };
   // The memory agent keeps a long-term store per title; a seat has none of its own yet.
   if (t.startsWith('memory:'))
     throw new CodedError('bad-input', `"${t}": the memory agent does not play in the arena yet; use vlm:<model>`);
@@ -98,7 +98,7 @@ export const RUN_SPEC_FIELDS = {
     .array(text(200))
     .optional()
     .describe(
-      'a two-seat game: player 1’s agent, then player 2’s, comma-separated: solver, random or vlm:<model>, e.g. vlm:gpt-4o,solver',
+      'a two-seat game: player 1’s agent, then player 2’s, comma-separated: solver, random, vlm:<model> or human (you, at the keyboard: one seat), e.g. vlm:gpt-4o,solver or human,solver',
     ),
   actionSpace: z
     .enum(ACTION_SPACES)
@@ -385,6 +385,8 @@ function seatRules(s: SpecValues, issue: (field: RunSpecField, message: string) 
       issue('seats', `{seats}: ${(err as Error).message}`);
       return;
     }
+  if (s.seats!.filter((a) => a.trim() === 'human').length > 1)
+    issue('seats', '{seats}: a person takes one seat at most (human once)');
   if (s.game === undefined) issue('seats', '{seats} needs a two-seat {game}');
   if (s.agent !== 'random') issue('agent', '{seats} names both seats’ agents: give {agent} or {seats}, not both');
   if (s.reflection !== 'none') issue('reflection', '{reflection} does not apply to a two-seat run ({seats})');

@@ -5,6 +5,7 @@ import { attachReflection, type ReflectionRequest } from '../reflection/setup.ts
 import { namedAsFlags, parseRunSpec, RunSpecError, type RunSpec } from '../run-spec.ts';
 import { runFromSpec, seatedRunOptions, type RunFromSpec, type RunPlace } from '../reflection/run-spec-options.ts';
 import { prepareSeatedRun } from '../session/seated-compose.ts';
+import { type HumanSeat, humanSeats } from '../recording/human-seat.ts';
 import { matchId } from '../arena/tables.ts';
 import { seatLabel, type SeatSpec } from '../run-spec.ts';
 import type { Session } from '../session/session.ts';
@@ -99,15 +100,18 @@ export function describeProfile(e: ProfileEntry | undefined, refused: boolean): 
  * A two-seat game's run: one world, a seat for each agent. Its run folder says which match it is
  * (`arena`), so arena tables can be computed over any folder of such runs (a sweep's too).
  */
-async function prepareSeated(options: RunOptions, seats: readonly [SeatSpec, SeatSpec]) {
+async function prepareSeated(options: RunOptions, seats: readonly [SeatSpec, SeatSpec], people: HumanSeat[]) {
   const [p1, p2] = seats.map(seatLabel) as [string, string];
-  const { session, target } = await prepareSeatedRun(
-    seatedRunOptions(options, seats, { meta: { arena: { match: matchId(p1, p2), p1, p2 } } }),
-  );
+  const { session, target } = await prepareSeatedRun({
+    ...seatedRunOptions(options, seats, { meta: { arena: { match: matchId(p1, p2), p1, p2 } } }),
+    humanSeat: humanSeats(people),
+  });
   return { session, target, profile: undefined, notices: [] as string[] };
 }
 
 export async function runCommand(o: RunFlags): Promise<number> {
+  /** A person's seat (`--seats human,…`) listens to the keyboard until the run ends. */
+  const people: HumanSeat[] = [];
   const {
     options,
     reflection: reflectionReq,
@@ -117,7 +121,10 @@ export async function runCommand(o: RunFlags): Promise<number> {
     ...sweepContextFromEnv(),
   });
   const { session, target, profile, notices } = seats
-    ? await prepareSeated(options, seats)
+    ? await prepareSeated(options, seats, people).catch(async (err: unknown) => {
+        for (const p of people) await p.close();
+        throw err;
+      })
     : await prepareRun(options).catch((err: unknown) => {
         if (err instanceof FramesStarvedError)
           throw new UsageError(
@@ -216,6 +223,10 @@ export async function runCommand(o: RunFlags): Promise<number> {
     stopHook?.();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    for (const p of people) {
+      if (!o.quiet && p.keysNotTaken) io.progress(`${p.keysNotTaken} key(s) of the other seat typed: not taken`);
+      await p.close();
+    }
     await target.close();
   }
 }

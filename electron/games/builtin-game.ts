@@ -65,8 +65,20 @@ export class BuiltinGame extends EventEmitter {
     return r;
   }
 
+  /**
+   * When set, a key from the window counts only if this says so: with a person in a seat, only the
+   * keys the executors sent do (the person's own are taken through their seat's actions).
+   */
+  keyGate?: (key: string) => boolean;
+  /** Keys from the window the gate kept out of the game. */
+  keysKeptOut = 0;
+
   /** Input that arrived through the real window. */
   handleViewInput(input: ViewInput) {
+    if (input.type === 'key' && this.keyGate && !this.keyGate(input.key)) {
+      this.keysKeptOut++;
+      return;
+    }
     const result = this.instance.handleInput(input);
     this.inputs.push({ t: Date.now(), input, result });
     this.changed();

@@ -140,8 +140,19 @@ function seatsOf(s: RunSpec): readonly [SeatSpec, SeatSpec] | undefined {
       'seats',
       `{seats} needs a two-seat {game} (${Object.keys(TWO_SEAT_GAMES).join(', ')})${s.game ? `; ${s.game} has one seat` : ''}`,
     );
-  return [parseAgentSpec(s.seats[0]!), parseAgentSpec(s.seats[1]!)];
+  const seats: [SeatSpec, SeatSpec] = [parseAgentSpec(s.seats[0]!), parseAgentSpec(s.seats[1]!)];
+  if (seats.some((x) => x.agent === 'human') && !TWO_SEAT_GAMES[s.game!]!.seats!.keys)
+    throw new RunSpecError(
+      'seats',
+      `{seats} human plays with the keyboard, and ${s.game} is played by clicking (human seats: ${keyedGames().join(', ')})`,
+    );
+  return seats;
 }
+
+const keyedGames = () =>
+  Object.values(TWO_SEAT_GAMES)
+    .filter((d) => d.seats!.keys)
+    .map((d) => d.id);
 
 /** A two-seat run's options for prepareSeatedRun: the run's own, less what only one agent has. */
 export function seatedRunOptions(

@@ -6,6 +6,9 @@ import { createWindowManager, type WindowManager } from '../../native/index.ts';
 import { CodedError, DEFAULT_MIN_FREE_MB, isModelAgent } from '../domain.ts';
 import { seatLabel, type SeatSpec } from '../run-spec.ts';
 import { ActionExecutor } from '../input/executor.ts';
+import { createInputBackend } from '../input/input-backend.ts';
+import { KeyLedger, notingKeys } from '../input/key-ledger.ts';
+import type { Agent } from '../agents/types.ts';
 import { createCapturer } from '../capture/index.ts';
 import { RunStore, type RunMeta, type RunSeat } from '../store/run-store.ts';
 import { TWO_SEAT_GAMES } from '../../games/index.ts';
@@ -27,7 +30,22 @@ export type SeatedRunOptions = Omit<
   launch?: ViewLauncher;
   /** What else run.json says (the arena match it is). */
   meta?: Pick<RunMeta, 'arena'>;
+  /** Makes the seat a person takes (`human`); without it, a human seat is refused. */
+  humanSeat?: HumanSeatFactory;
 };
+
+/**
+ * A person's seat: its agent reads the person's keys (recording/human-seat.ts, the recorder's input
+ * path, which lives above session/). `echoes` holds the keys the executors pressed.
+ */
+export type HumanSeatFactory = (seat: {
+  seat: number;
+  name: string;
+  keys: readonly string[];
+  otherKeys: readonly string[];
+  windowId: string;
+  echoes: KeyLedger;
+}) => Promise<Agent>;
 
 export function twoSeatGame(id: string): GameDefinition {
   const def = TWO_SEAT_GAMES[id];
@@ -46,21 +64,48 @@ export async function prepareSeatedRun(
 ): Promise<{ session: SeatedSession; target: BuiltinTarget; store: RunStore }> {
   const def = twoSeatGame(opts.game);
   const spec = def.seats!;
+  const human = opts.seats.findIndex((s) => s.agent === 'human');
+  if (human >= 0 && (!opts.humanSeat || !spec.keys))
+    throw new CodedError(
+      'bad-input',
+      spec.keys
+        ? 'a person takes a seat in `gamepilot run --seats` only (at this machine’s keyboard)'
+        : `a person plays with the keyboard, and ${def.id} is played by clicking`,
+    );
   // Agents first: a seat without its model fails before any window opens.
-  const agents = opts.seats.map((s, i) =>
-    makeAgent({
-      agent: s.agent,
-      seed: opts.seed + i,
-      ...(opts.vlm || s.model ? { vlm: { ...opts.vlm, ...(s.model ? { model: s.model } : {}) } } : {}),
-    }),
+  const agents: (Agent | undefined)[] = opts.seats.map((s, i) =>
+    s.agent === 'human'
+      ? undefined
+      : makeAgent({
+          agent: s.agent,
+          seed: opts.seed + i,
+          ...(opts.vlm || s.model ? { vlm: { ...opts.vlm, ...(s.model ? { model: s.model } : {}) } } : {}),
+        }),
   );
   const target = await BuiltinTarget.open(def, wm, opts.launch ? { launch: opts.launch } : {});
   try {
     const { maxSteps, episodes, latency, latencySettings, allowedKeys } = runSettings(opts, undefined, def);
     const keepFrames = opts.keepFrames ?? 'all';
     const minFreeMb = opts.minFreeMb ?? DEFAULT_MIN_FREE_MB;
+    // A person types into the window the executors press keys in: there only the executors' keys
+    // count (the person's come through their seat), and the person's seat ignores the executors'.
+    const echoes = human >= 0 ? { hook: new KeyLedger(), view: new KeyLedger() } : undefined;
+    const input = echoes ? notingKeys(createInputBackend(), [echoes.hook, echoes.view]) : undefined;
     // Each seat presses only its own keys; a click game's seats press none.
-    const executors = [0, 1].map((i) => new ActionExecutor({ allowedKeys, onlyKeys: [...(spec.keys?.[i] ?? [])] }));
+    const executors = [0, 1].map(
+      (i) => new ActionExecutor({ allowedKeys, onlyKeys: [...(spec.keys?.[i] ?? [])], ...(input ? { input } : {}) }),
+    );
+    if (echoes) {
+      target.game.keyGate = (key) => echoes.view.take(key);
+      agents[human] = await opts.humanSeat!({
+        seat: human,
+        name: spec.names[human]!,
+        keys: spec.keys![human]!,
+        otherKeys: spec.keys![1 - human]!,
+        windowId: (await target.locate()).id,
+        echoes: echoes.hook,
+      });
+    }
     const seats: RunSeat[] = opts.seats.map((s, i) => ({
       seat: i,
       name: spec.names[i]!,

@@ -41,7 +41,11 @@ export function arenaEntryRefusal(e: ArenaEntry): { at: PropertyKey[]; reason: s
     };
   for (const [i, a] of e.agents.entries()) {
     try {
-      parseAgentSpec(a);
+      if (parseAgentSpec(a).agent === 'human')
+        return {
+          at: ['agents', i],
+          reason: 'a person plays at a keyboard, not in a sweep: gamepilot run --seats human,…',
+        };
     } catch (err) {
       return { at: ['agents', i], reason: (err as Error).message };
     }

@@ -105,8 +105,7 @@ const seatText = z
   .regex(/^[\w.:/@][\w./:@-]{0,199}$/, 'must be an agent: solver, random or vlm:<model>')
   .refine((a) => {
     try {
-      parseAgentSpec(a);
-      return true;
+      return parseAgentSpec(a).agent !== 'human'; // no person sits at a sweep worker
     } catch {
       return false;
     }

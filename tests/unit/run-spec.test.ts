@@ -274,6 +274,12 @@ describe('a two-seat game in the one spec: --seats', () => {
       ['--game', 'switches', '--seats', 'solver,random', '--reflection', 'self-f'],
       /--reflection does not apply to a two-seat run/,
     );
+    await refused(['--game', 'switches', '--seats', 'human,human'], /a person takes one seat at most/);
+    await refused(
+      ['--game', 'tictactoe-pvp', '--seats', 'human,solver'],
+      /human plays with the keyboard, and tictactoe-pvp/,
+    );
+    expect((await cli(['--game', 'light-cycles', '--seats', 'solver,human'])).code).toBe(0);
   });
 });
 

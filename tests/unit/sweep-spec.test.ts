@@ -133,6 +133,11 @@ describe('arenas in a sweep file', () => {
     expect(at('arena:\n  game: light-cycles\n  agents: [solver, random]\n  rounds: 3\n')[1]).toBe('arena.rounds');
     expect(at('arena:\n  game: light-cycles\n  agents: [solver, random]\n  trials: 0\n')[1]).toBe('arena.trials');
     expect(at('name: x\n')[2]).toMatch(/give games: \[ID, …\], or an arena: entry/);
+    expect(at('arena:\n  game: switches\n  agents:\n    - solver\n    - human\n')).toEqual([
+      5,
+      'arena.agents.1',
+      expect.stringMatching(/a person plays at a keyboard, not in a sweep/),
+    ]);
   });
 });
 
@@ -157,7 +162,13 @@ describe('queue job data', () => {
     expect(runArgs(back.job.cell, back.settings)).toEqual(runArgs(s.jobs[1]!.cell, back.settings));
     expect(runArgs(back.job.cell, back.settings)).toEqual(expect.arrayContaining(['--seats', 'vlm:m1,solver']));
     const seats = (v: unknown) => ({ job: { ...s.jobs[0], cell: { ...s.jobs[0]!.cell, seats: v } }, settings: {} });
-    for (const bad of [['solver'], ['solver', '--out=/etc'], ['solver', 'a,b'], ['solver', 'memory:m']])
+    for (const bad of [
+      ['solver'],
+      ['solver', '--out=/etc'],
+      ['solver', 'a,b'],
+      ['solver', 'memory:m'],
+      ['solver', 'human'],
+    ])
       expect(() => checkJobData(seats(bad)), JSON.stringify(bad)).toThrow(/cell.seats/);
     // Its model seat is a model job: a key goes only to an allowed endpoint.
     expect(jobRefusal(back.job, back.settings, [])).toMatch(/base_url/);
