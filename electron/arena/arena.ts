@@ -81,6 +81,8 @@ export async function runArena(o: ArenaOptions, wm?: WindowManager): Promise<Are
       `a PvP arena needs at least two different agents (got ${agents.join(', ') || 'none'})`,
     );
   if (agents.length < 1) throw new CodedError('bad-input', 'an arena needs agents');
+  if (agents.includes('human'))
+    throw new CodedError('bad-input', 'a person plays one match, not an arena: gamepilot run --seats human,<agent>');
   const spec: ArenaSpec = {
     game: def.id,
     mode,

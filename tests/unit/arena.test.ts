@@ -36,6 +36,7 @@ describe('arena', () => {
 
   it('reads agents as baselines or models', () => {
     expect(parseAgentSpec('solver')).toEqual({ agent: 'solver' });
+    expect(parseAgentSpec('human')).toEqual({ agent: 'human' });
     expect(parseAgentSpec('vlm:gpt-4o')).toEqual({ agent: 'vlm', model: 'gpt-4o' });
     expect(() => parseAgentSpec('memory:gpt-4o')).toThrow(/the memory agent does not play in the arena yet/);
     expect(parseAgentSpec('qwen/qwen3-vl')).toEqual({ agent: 'vlm', model: 'qwen/qwen3-vl' });
@@ -47,6 +48,7 @@ describe('arena', () => {
     await expect(runArena(options(dir, { agents: ['solver', 'solver'] }))).rejects.toThrow(
       /at least two different agents/,
     );
+    await expect(runArena(options(dir, { agents: ['solver', 'human'] }))).rejects.toThrow(/a person plays one match/);
     writeFileSync(
       path.join(dir, 'arena.json'),
       JSON.stringify({
