@@ -124,6 +124,16 @@ for (const transport of ['websocket', 'ipc'] as const) {
       expect(
         await failure(client().request('startRun', { target: { windowId: '0x7ffffff0' }, agent: 'solver' })),
       ).toMatchObject({ code: 'target-gone', message: expect.stringMatching(/no window with id 0x7ffffff0/) });
+      // Two seats: a two-seat game needs them, and a seat takes no memory agent.
+      const pvp = { target: { game: 'tictactoe-pvp' } };
+      expect(await failure(client().request('startRun', { ...pvp, agent: 'solver' }))).toMatchObject({
+        code: 'bad-input',
+        message: expect.stringMatching(/has two seats: give seats/),
+      });
+      expect(await failure(client().request('startRun', { ...pvp, seats: ['solver', 'memory:m'] }))).toMatchObject({
+        code: 'bad-input',
+        message: expect.stringMatching(/memory agent does not play/),
+      });
       expect((await client().request('state')).status).toBe('idle');
     });
 
