@@ -9,11 +9,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { json, runCli } from '../helpers/cli.ts';
+import { freePort, RedisServer } from '../helpers/redis.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 import { readArenaSpec, runsTables } from '../../electron/arena/tables.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'gp-arena-sweep-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+let redis: RedisServer | undefined;
+afterAll(async () => {
+  await redis?.stop();
+  rmSync(tmp, { recursive: true, force: true });
+});
+/** `gamepilot arena`'s result for the swept arena, for the queue's to be compared with. */
+let arenaResult: any;
 
 describe('two seats through `gamepilot run`', () => {
   it('plays one match of a two-seat game with --seats; run.json says who sat where and which match it is', async () => {
@@ -62,11 +69,36 @@ describe('an arena as a sweep', () => {
     );
     expect(played.code, played.stderr).toBe(0);
     const arena = json(played);
+    arenaResult = arena;
     const fromSweep = runsTables(out, readArenaSpec(arena.dir));
     expect(fromSweep.missing).toEqual([]);
     expect(withoutRuns({ matrix: fromSweep.matrix, standings: fromSweep.standings })).toEqual(
       withoutRuns({ matrix: arena.matrix, standings: arena.standings }),
     );
     expect(fromSweep.matrix![0]![1]!.games).toBe(1);
+  });
+
+  it("runs the same arena's matches from the Redis queue; the tables over the stored runs are the same", async () => {
+    expect(arenaResult, 'the local-pool test ran first').toBeDefined();
+    const file = path.join(tmp, 'duel.yaml');
+    redis = new RedisServer(await freePort(), path.join(tmp, 'redis'));
+    await redis.start();
+    const enq = await runCli(['sweep', file, '--queue', redis.url, '--json']);
+    expect(enq.code, enq.stderr).toBe(0);
+    expect(JSON.parse(enq.stdout)).toMatchObject({ total: 2, added: 2 });
+    const shared = path.join(tmp, 'shared');
+    const [worker, wait] = await Promise.all([
+      runCli(['worker', '--queue', redis.url, '--out', path.join(tmp, 'w'), '--storage', shared, '--max-jobs', '2'], {
+        timeoutMs: 180_000,
+      }),
+      runCli(['sweep', file, '--queue', redis.url, '--wait', '--out', shared, '--json'], { timeoutMs: 180_000 }),
+    ]);
+    expect(worker.code, worker.stderr).toBe(0);
+    expect(wait.code, wait.stderr).toBe(0);
+    const fromQueue = runsTables(shared, readArenaSpec(arenaResult.dir));
+    expect(fromQueue.missing).toEqual([]);
+    expect(withoutRuns({ matrix: fromQueue.matrix, standings: fromQueue.standings })).toEqual(
+      withoutRuns({ matrix: arenaResult.matrix, standings: arenaResult.standings }),
+    );
   });
 });
