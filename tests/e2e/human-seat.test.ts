@@ -7,7 +7,7 @@
  * it.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -37,7 +37,7 @@ describe('a person in a seat', () => {
   it('takes the keys of their seat typed into the window as that seat’s actions, and not the other seat’s', async () => {
     const child = spawnCli([
       'run',
-      ...['--game', 'switches', '--seats', 'human,solver', '--episodes', '1', '--max-steps', '30'],
+      ...['--game', 'switches', '--seats', 'human,solver', '--episodes', '1', '--max-steps', '40'],
       ...['--latency', 'normal', '--out', tmp, '--json'],
     ]);
     let stderr = '';
@@ -46,10 +46,22 @@ describe('a person in a seat', () => {
     child.stdout!.on('data', (d) => (stdout += d));
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     await expect.poll(() => /ep 1 step 2:/.test(stderr), { timeout: 60_000 }).toBe(true);
-    // The person: each key in a step of its own (the game takes one move a step).
-    for (const k of ['d', 's', 'a', 'w', 'Up', 'd', 's']) {
+    const dir = /run folder: (.+)/.exec(stderr)![1]!.trim();
+    /** What Blue's seat has shown so far in steps.jsonl: keys taken, and keys named as not taken. */
+    const seen = () => {
+      const file = path.join(dir, 'steps.jsonl');
+      const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+      const blue = lines.flatMap((l) => (JSON.parse(l).seats as SeatStep[]).filter((x) => x.seat === 0));
+      return blue.flatMap((b) => [
+        ...b.actions.map((a) => a.parameters.key),
+        ...b.errors.filter((e) => /not taken/.test(e)).map(() => 'not taken'),
+      ]).length;
+    };
+    // The person: each key once the previous one has been taken (the game takes one move a step).
+    for (const [i, k] of ['d', 's', 'a', 'w', 'Up', 'd', 's'].entries()) {
       execFileSync('xdotool', ['key', k]);
-      await sleep(900);
+      await expect.poll(seen, { timeout: 15_000 }).toBe(i + 1);
+      await sleep(100);
     }
     expect(await exited, stderr).toBe(0);
     const { status, run_dir } = JSON.parse(stdout.trim().split('\n').at(-1)!);
