@@ -5,8 +5,9 @@
  * and agent: one seat's answer streams while the other's last reasoning stays in its own column;
  * both seats' last clicks are drawn on the one frame, each in its seat's colour; the seats'
  * scores and the winner show when an episode ends; pause, resume, the latency switch and Stop
- * work as for a one-seat run. The board's cells are learned first from a solver-vs-solver run
- * started over the contract (a draw: all nine cells clicked). Screenshot: test-artifacts/ui/seats-live.png.
+ * work as for a one-seat run, and the Runs tab's replay draws each seat's clicks in its colour.
+ * The board's cells are learned first from a solver-vs-solver run started over the contract (a
+ * draw: all nine cells clicked). Screenshot: test-artifacts/ui/seats-live.png.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -174,5 +175,17 @@ describe('two seats in the app', () => {
     const { meta } = readRun(path.join(shell.runsDir, runId));
     expect(meta.status).toBe('stopped');
     expect(meta.episodes[0]).toMatchObject({ winner: 0, seat_scores: [100, 0] });
+  });
+
+  it('the Runs tab replays it, each seat’s click in its colour', async () => {
+    await page.getByTestId('tab-runs').click();
+    await page.getByTestId('run-row').filter({ hasText: 'vlm:model-a vs vlm:model-b' }).click();
+    await page.getByTestId('replay-frame').waitFor({ timeout: 15_000 });
+    const click = page.locator('svg[aria-label="actions overlay"] [data-testid="overlay-click"]');
+    const mark = async () => [await click.locator('circle').first().getAttribute('stroke'), await click.textContent()];
+    await expect.poll(mark).toEqual([SEAT_COLOURS[0], 'X']);
+    await page.getByRole('button', { name: 'next step' }).click();
+    await expect.poll(() => text('replay-position')).toMatch(/step 2 /);
+    await expect.poll(mark).toEqual([SEAT_COLOURS[1], 'O']);
   });
 });
