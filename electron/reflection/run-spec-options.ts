@@ -132,7 +132,7 @@ function seatsOf(s: RunSpec): readonly [SeatSpec, SeatSpec] | undefined {
   if (twoSeat && !s.seats)
     throw new RunSpecError(
       'seats',
-      `{game} ${s.game} has two seats: give {seats} <player 1>,<player 2> (solver, random or vlm:<model>, e.g. vlm:gpt-4o,solver)`,
+      `{game} ${s.game} has two seats: give {seats} <player 1>,<player 2> (solver, random, vlm:<model> or human, e.g. vlm:gpt-4o,solver)`,
     );
   if (!s.seats) return undefined;
   if (!twoSeat)
