@@ -254,6 +254,37 @@ export interface HeatCell {
   run: string | null;
 }
 
+/** One cell of an arena's PvP matrix: player 1 (row) against player 2 (column). */
+export interface MatrixCell {
+  games: number;
+  p1_wins: number;
+  p2_wins: number;
+  draws: number;
+  /** Player 1's wins / games; null before any game. */
+  p1_win_rate: number | null;
+  /** The run folder the cell was counted from; null before its match completed. */
+  run: string | null;
+}
+
+/** An agent of a PvP arena over both seats. */
+export interface Standing {
+  agent: string;
+  games: number;
+  wins: number;
+  losses: number;
+  draws: number;
+  win_rate: number | null;
+}
+
+/** A co-op pair's mean team score (0–100) over its episodes. */
+export interface TeamScore {
+  p1: string;
+  p2: string;
+  episodes: number;
+  mean: number | null;
+  run: string | null;
+}
+
 /**
  * An arena folder's tables (arena/tables.ts) as the report and the Runs tab show them. `id` and
  * each `run` are paths relative to the folder read: in the Runs tab, the run ids to open.
@@ -267,21 +298,10 @@ export interface ArenaSummary {
   latency: string;
   space: string;
   /** PvP: rows player 1, columns player 2; null on the diagonal (no self-play). */
-  matrix:
-    | ({
-        games: number;
-        p1_wins: number;
-        p2_wins: number;
-        draws: number;
-        p1_win_rate: number | null;
-        run: string | null;
-      } | null)[][]
-    | null;
-  standings:
-    | { agent: string; games: number; wins: number; losses: number; draws: number; win_rate: number | null }[]
-    | null;
+  matrix: (MatrixCell | null)[][] | null;
+  standings: Standing[] | null;
   /** Co-op: each pair's mean team score, 0–100. */
-  teams: { p1: string; p2: string; episodes: number; mean: number | null; run: string | null }[] | null;
+  teams: TeamScore[] | null;
   /** Matches without a completed run yet: their cells are empty. */
   missing: string[];
 }

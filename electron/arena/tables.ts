@@ -7,7 +7,7 @@
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { CodedError, LATENCY_MODES } from '../domain.ts';
+import { CodedError, LATENCY_MODES, type MatrixCell, type Standing, type TeamScore } from '../domain.ts';
 import { parseRunMeta, type RunMeta } from '../store/run-store.ts';
 
 export const ARENA_FILE = 'arena.json';
@@ -31,35 +31,6 @@ export interface Match {
   p2: string;
 }
 
-/** One cell of the PvP matrix: player 1 (row) against player 2 (column). */
-export interface MatrixCell {
-  games: number;
-  p1_wins: number;
-  p2_wins: number;
-  draws: number;
-  /** Player 1's wins / games; null before any game. */
-  p1_win_rate: number | null;
-  /** The run folder the cell was counted from; null before its match completed. */
-  run: string | null;
-}
-
-export interface Standing {
-  agent: string;
-  games: number;
-  wins: number;
-  losses: number;
-  draws: number;
-  win_rate: number | null;
-}
-
-export interface TeamScore {
-  p1: string;
-  p2: string;
-  episodes: number;
-  mean: number | null;
-  run: string | null;
-}
-
 export interface ArenaTables {
   /** PvP: rows player 1, columns player 2; the diagonal is null (no self-play). */
   matrix?: (MatrixCell | null)[][];
@@ -70,6 +41,9 @@ export interface ArenaTables {
 }
 
 export const matchId = (p1: string, p2: string) => `${p1}__${p2}`.replace(/[^\w.-]+/g, '_');
+
+/** Episodes of each match by default: half the game's trials, at least 1 (both sides together make its count). */
+export const defaultMatchTrials = (gameTrials: number) => Math.max(1, Math.floor(gameTrials / 2));
 
 /** The matches an arena plays, in order. */
 export function arenaMatches(mode: 'pvp' | 'coop', agents: string[], mixed: boolean): Match[] {

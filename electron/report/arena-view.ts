@@ -3,16 +3,14 @@
  * scaled by its rate and naming its run) and the standings; per co-op arena the team scores;
  * then the two-seat runs found outside any arena.
  */
-import type { ArenaSummary, HeatCell, ReportTable } from '../domain.ts';
+import type { ArenaSummary, HeatCell, MatrixCell, ReportTable } from '../domain.ts';
 import type { ReportData } from './model.ts';
 
 const pct = (n: number | null) => (n === null ? '–' : `${Math.round(n * 100)}%`);
 const slug = (id: string) => id.replace(/[^\w.-]+/g, '_');
 
-type Cell = NonNullable<NonNullable<ArenaSummary['matrix']>[number][number]>;
-
 /** A matrix cell as text: player 1's win rate (wins–draws–losses, games). */
-export function matrixCellText(c: Cell | null): string {
+export function matrixCellText(c: MatrixCell | null): string {
   if (!c) return 'not played (no self-play)';
   if (!c.games) return 'no games yet';
   return `${pct(c.p1_win_rate)} (${c.p1_wins}–${c.draws}–${c.p2_wins}, ${c.games})`;
