@@ -18,8 +18,8 @@ import { tryLock } from '../util/file-lock.ts';
 import type { WindowManager } from '../../native/types.ts';
 import type { CaptureBackend } from '../capture/index.ts';
 import type { EncodeOptions } from '../capture/encode.ts';
-import { parseAgentSpec } from '../run-spec.ts';
-import { prepareSeatedRun, seatLabel, twoSeatGame } from '../session/seated-compose.ts';
+import { parseAgentSpec, seatLabel } from '../run-spec.ts';
+import { prepareSeatedRun, twoSeatGame } from '../session/seated-compose.ts';
 import type { ViewLauncher } from '../session/targets.ts';
 import type { SeatedSession } from '../session/seated-session.ts';
 import {
@@ -28,12 +28,10 @@ import {
   arenaMatches,
   arenaTables,
   completedRuns,
+  defaultMatchTrials,
   type ArenaSpec,
   type ArenaTables,
 } from './tables.ts';
-
-/** An agent of the arena: `solver`, `random`, or a model as `vlm:<model>` (run-spec.ts, as `--seats` reads them). */
-export { parseAgentSpec };
 
 export interface ArenaOptions {
   game: string;
@@ -87,7 +85,7 @@ export async function runArena(o: ArenaOptions, wm?: WindowManager): Promise<Are
     game: def.id,
     mode,
     agents,
-    trials: o.trials ?? Math.max(1, Math.floor(def.trials / 2)),
+    trials: o.trials ?? defaultMatchTrials(def.trials),
     mixed: mode === 'coop' && !!o.mixed,
     latency: o.latency,
     space: o.space,

@@ -2,12 +2,11 @@
 import { prepareRun, type RunOptions } from '../session/compose.ts';
 import type { ReflectionRecord } from '../session/reflection-records.ts';
 import { attachReflection, type ReflectionRequest } from '../reflection/setup.ts';
-import { namedAsFlags, parseRunSpec, RunSpecError, type RunSpec } from '../run-spec.ts';
+import { namedAsFlags, parseRunSpec, RunSpecError, seatLabel, type RunSpec, type SeatSpec } from '../run-spec.ts';
 import { runFromSpec, seatedRunOptions, type RunFromSpec, type RunPlace } from '../reflection/run-spec-options.ts';
 import { prepareSeatedRun } from '../session/seated-compose.ts';
 import { type HumanSeat, humanSeats } from '../recording/human-seat.ts';
 import { matchId } from '../arena/tables.ts';
-import { seatLabel, type SeatSpec } from '../run-spec.ts';
 import type { Session } from '../session/session.ts';
 import type { Target } from '../session/targets.ts';
 import { startStopHotkey } from '../input/stop-hotkey.ts';

@@ -18,8 +18,6 @@ import { runConfig } from './run-config.ts';
 import { SeatedSession } from './seated-session.ts';
 import { BuiltinTarget, type ViewLauncher } from './targets.ts';
 
-export { seatLabel, type SeatSpec } from '../run-spec.ts';
-
 export type SeatedRunOptions = Omit<
   RunOptions,
   'agent' | 'game' | 'window' | 'windowId' | 'profile' | 'judge' | 'agentFromProfile' | 'memory' | 'pauseKey'

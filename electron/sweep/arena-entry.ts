@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { TWO_SEAT_GAMES } from '../../games/index.ts';
-import { arenaMatches } from '../arena/tables.ts';
+import { arenaMatches, defaultMatchTrials } from '../arena/tables.ts';
 import { parseAgentSpec, RUN_SPEC_FIELDS as F, seatLabel } from '../run-spec.ts';
 
 export const ArenaEntrySchema = z.strictObject({
@@ -62,7 +62,7 @@ const labels = (e: ArenaEntry) => [...new Set(e.agents.map((a) => seatLabel(pars
 /** The entry's matches, in `gamepilot arena`'s order (the entry has been checked). */
 export function entryMatches(e: ArenaEntry): EntryMatch[] {
   const def = TWO_SEAT_GAMES[e.game]!;
-  const episodes = e.trials ?? Math.max(1, Math.floor(def.trials / 2));
+  const episodes = e.trials ?? defaultMatchTrials(def.trials);
   return arenaMatches(def.seats!.mode, labels(e), e.mixed).map((m) => ({
     game: def.id,
     seats: [m.p1, m.p2],

@@ -3,7 +3,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseAgentSpec, runArena, type ArenaOptions } from '../../electron/arena/arena.ts';
+import { runArena, type ArenaOptions } from '../../electron/arena/arena.ts';
+import { parseAgentSpec } from '../../electron/run-spec.ts';
 import { arenaMatches } from '../../electron/arena/tables.ts';
 import { tryLock } from '../../electron/util/file-lock.ts';
 
