@@ -37,15 +37,15 @@ export class SeatedRunActivity extends RunActivity {
     if (!Array.isArray(r.seats)) return data;
     // As SeatedSession records them; the step's actionsText lists the seats' actions in this same order.
     const recorded = r.seats as Omit<SeatStepWire, 'actionsText'>[];
-    const ends = recorded.map((_, i) => recorded.slice(0, i + 1).reduce((n, s) => n + s.actions.length, 0));
+    let at = 0;
     const seats = recorded.map(
-      (s, i): SeatStepWire => ({
+      (s): SeatStepWire => ({
         seat: s.seat,
         name: s.name,
         agent: s.agent,
         reasoning: s.reasoning,
         actions: s.actions,
-        actionsText: r.actionsText.slice(ends[i]! - s.actions.length, ends[i]),
+        actionsText: r.actionsText.slice(at, (at += s.actions.length)),
         outcomes: s.outcomes,
         errors: s.errors,
         ...(s.model_ms !== undefined ? { model_ms: s.model_ms } : {}),

@@ -15,6 +15,7 @@ import type { KeyLedger } from '../input/key-ledger.ts';
 import { keyNames, listenGlobalInput } from '../input/global-hook.ts';
 import type { HumanSeatFactory } from '../session/seated-compose.ts';
 import { InputTranslator, type RecordedEvent } from './input-translator.ts';
+import { sleep } from '../util/time.ts';
 import { WindowWatch, type WatchReport } from './window-watch.ts';
 
 export interface HumanSeatOptions {
@@ -85,19 +86,7 @@ export class HumanSeat implements Agent {
   }
 
   async decide(_obs: Observation, ctx: DecideContext): Promise<Decision> {
-    const wait = this.lastDecided + (this.o.collectMs ?? 300) - Date.now();
-    if (wait > 0)
-      await new Promise<void>((r) => {
-        const t = setTimeout(r, wait);
-        ctx.signal.addEventListener(
-          'abort',
-          () => {
-            clearTimeout(t);
-            r();
-          },
-          { once: true },
-        );
-      });
+    await sleep(this.lastDecided + (this.o.collectMs ?? 300) - Date.now(), ctx.signal);
     this.lastDecided = Date.now();
     const keys = this.pending;
     const refused = this.refused;
