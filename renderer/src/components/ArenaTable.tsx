@@ -6,6 +6,7 @@
  */
 import { useEffect, useState } from 'react';
 import type { ApiClient, ReportTable, Results } from '../../../electron/api/contract.ts';
+import { ErrorList } from './StepLists.tsx';
 
 /** A cell's background for a 0–1 value: the accent colour, stronger as the value grows. */
 const heatBackground = (value: number) => `rgba(0, 194, 224, ${(0.08 + value * 0.72).toFixed(3)})`;
@@ -19,14 +20,18 @@ function RunLink({ run, text, onOpenRun }: { run: string; text: string; onOpenRu
   );
 }
 
+/** What a report table without rows says instead. */
+export function TableEmpty({ table }: { table: ReportTable }) {
+  return (
+    <p className="muted" data-testid={`report-empty-${table.id}`}>
+      {table.empty}
+    </p>
+  );
+}
+
 /** A report table whose `heat` cells are shaded by their value and name (or open) their run; a `run` column opens its run. */
 export function HeatTable({ table, onOpenRun }: { table: ReportTable; onOpenRun?: (id: string) => void }) {
-  if (!table.rows.length)
-    return (
-      <p className="muted" data-testid={`report-empty-${table.id}`}>
-        {table.empty}
-      </p>
-    );
+  if (!table.rows.length) return <TableEmpty table={table} />;
   return (
     <div className="report-wide">
       <table className="report-table heat-table" data-testid={`report-table-${table.id}`}>
@@ -95,13 +100,7 @@ export function ArenaPanel({
   return (
     <section className="arenas" aria-label="arenas" data-testid="arenas">
       <h2>Arenas</h2>
-      {warnings.length > 0 && (
-        <div className="errors" role="alert">
-          {warnings.map((w, i) => (
-            <div key={i}>{w}</div>
-          ))}
-        </div>
-      )}
+      <ErrorList items={warnings} />
       <table className="run-table">
         <thead>
           <tr>

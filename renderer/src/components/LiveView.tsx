@@ -7,6 +7,7 @@ import { LatencySwitch } from './LatencySwitch.tsx';
 import { ReflectionPanel } from './ReflectionPanel.tsx';
 import { MemoryPanel } from './MemoryPanel.tsx';
 import { MilestoneChecklist } from './MilestoneChecklist.tsx';
+import { ActionList, ErrorList } from './StepLists.tsx';
 import type { ApiClient } from '../../../electron/api/contract.ts';
 import { SeatColumns, episodeResult } from './SeatColumns.tsx';
 import { seatColour, seatOverlay } from './seats.ts';
@@ -130,23 +131,8 @@ export function LiveView({
             </pre>
             {run?.memory && <MemoryPanel info={run.memory} memory={live.memory} />}
             <h3>Actions</h3>
-            <ol className="actions" data-testid="actions">
-              {step?.actionsText.map((a, i) => {
-                const o = step.outcomes[i] as { ok?: boolean; error?: string } | undefined;
-                return (
-                  <li key={i} className={o && !o.ok ? 'bad' : ''}>
-                    <code>{a}</code> {o && !o.ok ? <em>— {o.error}</em> : null}
-                  </li>
-                );
-              })}
-            </ol>
-            {step && step.errors.length > 0 && (
-              <div className="errors" role="alert" data-testid="step-errors">
-                {step.errors.map((e, i) => (
-                  <div key={i}>{e}</div>
-                ))}
-              </div>
-            )}
+            <ActionList actions={step?.actionsText} outcomes={step?.outcomes} testId="actions" />
+            <ErrorList items={step?.errors} testId="step-errors" />
           </>
         )}
         {live.episodes.length > 0 && (

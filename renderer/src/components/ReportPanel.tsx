@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Chart } from 'chart.js/auto';
 import type { ApiClient, ReportChart, ReportTable, Results } from '../../../electron/api/contract.ts';
-import { HeatTable } from './ArenaTable.tsx';
+import { HeatTable, TableEmpty } from './ArenaTable.tsx';
 
 function ChartCanvas({ chart, whisker }: { chart: ReportChart; whisker: string }) {
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -28,12 +28,7 @@ function ChartCanvas({ chart, whisker }: { chart: ReportChart; whisker: string }
 
 function Table({ table }: { table: ReportTable }) {
   if (table.heat) return <HeatTable table={table} />;
-  if (!table.rows.length)
-    return (
-      <p className="muted" data-testid={`report-empty-${table.id}`}>
-        {table.empty}
-      </p>
-    );
+  if (!table.rows.length) return <TableEmpty table={table} />;
   return (
     <div className="report-wide">
       <table className="run-table report-table" data-testid={`report-table-${table.id}`}>

@@ -14,6 +14,7 @@ import { LatencyBar } from './LatencyBar.tsx';
 import { MemoryPanel, type MemoryInfo } from './MemoryPanel.tsx';
 import { ReportPanel } from './ReportPanel.tsx';
 import { ArenaPanel } from './ArenaTable.tsx';
+import { ErrorList } from './StepLists.tsx';
 import type { MemoryStepRecord } from '../../../electron/api/contract.ts';
 
 interface StepRow {
@@ -213,13 +214,7 @@ export function RunsView({
         {reportOpen && <ReportPanel client={client} refreshKey={refreshKey} />}
       </details>
       <h2>Runs</h2>
-      {warnings.length > 0 && (
-        <div className="errors" role="alert" data-testid="runs-warnings">
-          {warnings.map((w, i) => (
-            <div key={i}>{w}</div>
-          ))}
-        </div>
-      )}
+      <ErrorList items={warnings} testId="runs-warnings" />
       {runs.length === 0 && <p className="muted">No runs yet.</p>}
       <table className="run-table">
         <thead>
@@ -370,13 +365,7 @@ export function Replay({
           </span>
         )}
       </div>
-      {skipped.length > 0 && (
-        <div className="errors" role="alert" data-testid="replay-warnings">
-          {skipped.map((w, k) => (
-            <div key={k}>skipped {w}</div>
-          ))}
-        </div>
-      )}
+      <ErrorList items={skipped.map((w) => `skipped ${w}`)} testId="replay-warnings" />
       {steps.length === 0 ? (
         <p className="muted">This run has no steps.</p>
       ) : (

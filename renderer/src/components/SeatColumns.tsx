@@ -6,6 +6,7 @@
 import type { CoreEvent, SeatWire } from '../../../electron/api/contract.ts';
 import type { LiveState } from '../useCore.ts';
 import { seatColour } from './seats.ts';
+import { ActionList, ErrorList } from './StepLists.tsx';
 
 type EpisodeEnd = Extract<CoreEvent, { type: 'episode' }>;
 
@@ -66,23 +67,8 @@ export function SeatColumns({
                     ? `${s.name}'s model answers here on its turn.`
                     : `The ${s.agent} baseline does not explain itself.`)}
               </pre>
-              <ol className="actions" data-testid={`seat-actions-${s.seat}`}>
-                {turn?.actionsText?.map((a, i) => {
-                  const o = turn.outcomes[i] as { ok?: boolean; error?: string } | undefined;
-                  return (
-                    <li key={i} className={o && !o.ok ? 'bad' : ''}>
-                      <code>{a}</code> {o && !o.ok ? <em>— {o.error}</em> : null}
-                    </li>
-                  );
-                })}
-              </ol>
-              {turn && turn.errors.length > 0 && (
-                <div className="errors" role="alert">
-                  {turn.errors.map((e, i) => (
-                    <div key={i}>{e}</div>
-                  ))}
-                </div>
-              )}
+              <ActionList actions={turn?.actionsText} outcomes={turn?.outcomes} testId={`seat-actions-${s.seat}`} />
+              <ErrorList items={turn?.errors} />
             </section>
           );
         })}
