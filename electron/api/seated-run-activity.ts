@@ -38,22 +38,24 @@ export class SeatedRunActivity extends RunActivity {
     // As SeatedSession records them; the step's actionsText lists the seats' actions in this same order.
     const recorded = r.seats as Omit<SeatStepWire, 'actionsText'>[];
     let at = 0;
-    const seats = recorded.map(
-      (s): SeatStepWire => ({
+    const seats = recorded.map((s): SeatStepWire => {
+      const from = at;
+      at += s.actions.length;
+      return {
         seat: s.seat,
         name: s.name,
         agent: s.agent,
         reasoning: s.reasoning,
         actions: s.actions,
-        actionsText: r.actionsText.slice(at, (at += s.actions.length)),
+        actionsText: r.actionsText.slice(from, at),
         outcomes: s.outcomes,
         errors: s.errors,
         ...(s.model_ms !== undefined ? { model_ms: s.model_ms } : {}),
         ...(s.drift_ticks !== undefined ? { drift_ticks: s.drift_ticks } : {}),
         ...(s.tokens ? { tokens: s.tokens } : {}),
         ...(s.cost_usd !== undefined ? { cost_usd: s.cost_usd } : {}),
-      }),
-    );
+      };
+    });
     const scores = Array.isArray(r.seat_scores) ? (r.seat_scores as number[]) : undefined;
     if (scores) this.run.seatScores = [...scores];
     return { ...data, seats, ...(scores ? { seat_scores: scores } : {}) };
