@@ -157,6 +157,11 @@ export function parseModelOutput(raw: string, opts: ParseOptions): ParsedDecisio
   return collect(listOf(json.value), opts, reasoning, maxActions);
 }
 
+/** Actions given as a list already (a tool call's arguments): checked as strictly as a model's. */
+export function parseActionItems(items: unknown[], opts: ParseOptions): ParsedDecision {
+  return collect(items, opts, '', opts.maxActions ?? 20);
+}
+
 function collect(items: unknown[], opts: ParseOptions, reasoning: string, maxActions: number): ParsedDecision {
   if (items.length === 0) return { ok: false, reasoning, error: 'the Actions list is empty' };
   if (items.length > maxActions)

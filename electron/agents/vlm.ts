@@ -107,44 +107,15 @@ export class VlmAgent implements Agent {
     profile?: Profile,
     answerFormat?: string,
   ): string {
-    const template = loadTemplate(this.settings.systemPrompt ?? 'system');
-    const gui = space === 'gui';
-    const p = profile?.prompt;
-    const moves = gui ? undefined : semanticMoves({ game, profile }, obs.validMoves);
-    const controls = gui
-      ? (p?.controls ?? game?.controls.gui)
-      : moves?.listing
-        ? [p?.semanticControls, moves.listing].filter(Boolean).join('\n\n')
-        : (p?.semanticControls ?? game?.controls.semantic ?? p?.controls);
-    const keys = gui && profile?.actions.allowedKeys ? profile.actions.allowedKeys : undefined;
-    const text = fill(template, {
-      game_title: profile?.title ?? game?.title ?? 'a game',
-      action_space_name: gui ? 'mouse and keyboard actions' : 'named game moves',
-      rules: p?.rules ?? game?.rules ?? 'Play the game shown in the window as well as you can.',
-      controls:
-        (controls ?? 'Use the mouse and keyboard as the game expects.') +
-        (keys ? `\n\nOnly these keys work here; any other key is refused: ${keys.join(', ')}.` : ''),
-      screen_section: p?.screen ? render('profile-screen', { screen: p.screen }) : '',
-      examples_section: p?.examples?.length
-        ? render('profile-examples', { examples: p.examples.map((e) => `- ${e}`).join('\n') })
-        : '',
-      action_reference: gui
-        ? render('gui-actions', { image_width: obs.frame.width, image_height: obs.frame.height })
-        : '',
-      experience: this.settings.experience?.trim() ?? '',
-      // No lessons, no section: a first attempt is told nothing about experience it does not have.
-      experience_section: this.settings.experience?.trim()
-        ? render('experience', { experience: this.settings.experience.trim() })
-        : '',
-      action_format: gui ? render('format-gui') : semanticFormat({ game, profile }, obs.validMoves),
+    return systemPromptText({
+      template: this.settings.systemPrompt ?? 'system',
+      experience: this.settings.experience,
+      obs,
+      space,
+      game,
+      profile,
+      answerFormat,
     });
-    const cut = answerFormat ? text.indexOf('## Answer format') : -1;
-    const shaped = !answerFormat
-      ? text
-      : cut >= 0
-        ? `${text.slice(0, cut)}${answerFormat}`
-        : `${text}\n\n${answerFormat}`;
-    return shaped.replace(/\n{3,}/g, '\n\n').trim();
   }
 
   async decide(obs: Observation, ctx: DecideContext): Promise<Decision> {
@@ -210,6 +181,60 @@ export class VlmAgent implements Agent {
       { type: 'image_url', image_url: { url: image, detail: this.settings.detail } },
     ];
   }
+}
+
+/**
+ * The system prompt of a step: the profile's parts in the title's own terms, else the built-in's,
+ * else a generic one. `answerFormat` replaces the answer-format section (the memory agent's
+ * sections; a remote agent's tool call).
+ */
+export function systemPromptText(args: {
+  template: string;
+  experience?: string | undefined;
+  obs: Pick<Observation, 'frame' | 'validMoves'>;
+  space: ActionSpace;
+  game?: GameDefinition | undefined;
+  profile?: Profile | undefined;
+  answerFormat?: string | undefined;
+}): string {
+  const { obs, space, game, profile, answerFormat } = args;
+  const experience = args.experience?.trim() ?? '';
+  const template = loadTemplate(args.template);
+  const gui = space === 'gui';
+  const p = profile?.prompt;
+  const moves = gui ? undefined : semanticMoves({ game, profile }, obs.validMoves);
+  const controls = gui
+    ? (p?.controls ?? game?.controls.gui)
+    : moves?.listing
+      ? [p?.semanticControls, moves.listing].filter(Boolean).join('\n\n')
+      : (p?.semanticControls ?? game?.controls.semantic ?? p?.controls);
+  const keys = gui && profile?.actions.allowedKeys ? profile.actions.allowedKeys : undefined;
+  const text = fill(template, {
+    game_title: profile?.title ?? game?.title ?? 'a game',
+    action_space_name: gui ? 'mouse and keyboard actions' : 'named game moves',
+    rules: p?.rules ?? game?.rules ?? 'Play the game shown in the window as well as you can.',
+    controls:
+      (controls ?? 'Use the mouse and keyboard as the game expects.') +
+      (keys ? `\n\nOnly these keys work here; any other key is refused: ${keys.join(', ')}.` : ''),
+    screen_section: p?.screen ? render('profile-screen', { screen: p.screen }) : '',
+    examples_section: p?.examples?.length
+      ? render('profile-examples', { examples: p.examples.map((e) => `- ${e}`).join('\n') })
+      : '',
+    action_reference: gui
+      ? render('gui-actions', { image_width: obs.frame.width, image_height: obs.frame.height })
+      : '',
+    experience: experience,
+    // No lessons, no section: a first attempt is told nothing about experience it does not have.
+    experience_section: experience ? render('experience', { experience: experience }) : '',
+    action_format: gui ? render('format-gui') : semanticFormat({ game, profile }, obs.validMoves),
+  });
+  const cut = answerFormat ? text.indexOf('## Answer format') : -1;
+  const shaped = !answerFormat
+    ? text
+    : cut >= 0
+      ? `${text.slice(0, cut)}${answerFormat}`
+      : `${text}\n\n${answerFormat}`;
+  return shaped.replace(/\n{3,}/g, '\n\n').trim();
 }
 
 /** The task line of a user message: the profile's, else the built-in's, else a generic one. */

@@ -23,7 +23,7 @@ import {
 import type { SecretStore, SettingsStore } from './settings-store.ts';
 import { SettingsService } from './settings.ts';
 import { ActivitySlot } from './activity.ts';
-import { RunActivity, type RunContext } from './run-activity.ts';
+import { RunActivity, type RunContext, type RunOpenOptions } from './run-activity.ts';
 import { SeatedRunActivity } from './seated-run-activity.ts';
 import { IdcActivity } from './idc-activity.ts';
 import { RecordingActivity } from './recording-activity.ts';
@@ -195,7 +195,7 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
   }
 
   /** Starts a run; resolves once it is under way (the target is open and the loop started). */
-  async startRun(req: StartRun, opts: { demo?: boolean } = {}): Promise<{ id: string }> {
+  async startRun(req: StartRun, opts: RunOpenOptions = {}): Promise<{ id: string }> {
     const run = await this.begin('run', () =>
       req.seats ? SeatedRunActivity.openSeated(req, this.runContext()) : RunActivity.open(req, this.runContext(), opts),
     );

@@ -25,6 +25,7 @@ import type { ScreenCapturer } from '../capture/types.ts';
 import type { RunStore } from '../store/run-store.ts';
 import { tutorialSourcePath } from '../store/tutorials.ts';
 import { VlmAgent } from '../agents/vlm.ts';
+import type { Agent } from '../agents/types.ts';
 import { attachReflection, checkReflectionRequest, type ReflectionRequest } from '../reflection/setup.ts';
 import type { ReflectAndRetry } from '../reflection/retry.ts';
 import { DEFAULT_REFLECTION_SAMPLING } from '../reflection/sampling.ts';
@@ -169,6 +170,14 @@ function badInput<T>(fn: () => T): T {
   }
 }
 
+/** How a run is opened besides its request. */
+export interface RunOpenOptions {
+  /** The web shell's demo (kept out of tables). */
+  demo?: boolean;
+  /** A player from outside the process (an MCP client) instead of the request's agent. */
+  agent?: Agent;
+}
+
 export class RunActivity implements Activity {
   readonly kind = 'run' as const;
   readonly finished: Promise<string | null>;
@@ -230,14 +239,14 @@ export class RunActivity implements Activity {
   }
 
   /** Opens the target and starts the run; undoes what it did when it cannot (a failed run folder, the window closed). */
-  static async open(req: StartRun, ctx: RunContext, opts: { demo?: boolean } = {}): Promise<RunActivity> {
+  static async open(req: StartRun, ctx: RunContext, opts: RunOpenOptions = {}): Promise<RunActivity> {
     let target: Target | undefined;
     let store: RunStore | undefined;
     try {
       if (req.memory && req.agent !== 'memory')
         throw new CodedError('bad-input', 'memory settings need the memory agent');
       const { options, reflection: reflectionReq } = runFromRequest(req, ctx);
-      const agent = makeAgent(options);
+      const agent = opts.agent ?? makeAgent(options);
       target = await openTarget(req.target, ctx);
       const wired = wireSession(options, target, agent, ctx.wm);
       store = wired.store;

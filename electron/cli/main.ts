@@ -38,6 +38,7 @@ const ACTIONS: Actions = {
   report: later(async () => (await import('./report-command.ts')).reportCommand),
   video: later(async () => (await import('./list-commands.ts')).videoCommand),
   web: later(async () => (await import('./web-command.ts')).webCommand),
+  mcp: later(async () => (await import('./mcp-command.ts')).mcpCommand),
   memoryList: later(async () => (await import('./memory-command.ts')).memoryListCommand),
   memoryClear: later(async () => (await import('./memory-command.ts')).memoryClearCommand),
   profiles: later(async () => (await import('./profile-command.ts')).profilesCommand),

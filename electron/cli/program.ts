@@ -141,6 +141,16 @@ export interface WebFlags {
   open?: boolean;
 }
 
+export interface McpFlags {
+  http?: boolean;
+  port?: number;
+  runsDir: string;
+  configDir: string;
+  /** Seconds a client may stay quiet before its session is ended. */
+  idleTimeout: number;
+  open?: boolean;
+}
+
 export interface SuiteFlags {
   agent: 'vlm' | 'solver' | 'random';
   model?: string;
@@ -208,6 +218,7 @@ export interface Actions {
   report(o: ReportFlags): Promise<number> | number;
   video(dir: string, o: { out?: string }): Promise<number>;
   web(o: WebFlags): Promise<number>;
+  mcp(o: McpFlags): Promise<number>;
   memoryList(o: MemoryFlags): Promise<number> | number;
   memoryClear(scope: string, o: MemoryFlags): Promise<number> | number;
   profiles(o: { json?: boolean }): Promise<number> | number;
@@ -641,6 +652,34 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .addOption(new Option('--no-demo', 'do not start the built-in demo when no model is configured'))
     .addOption(new Option('--open', 'open the UI in a Chromium/Chrome window'))
     .action(act((o: WebFlags) => actions.web(o)));
+
+  program
+    .command('mcp')
+    .description(
+      'serve Gamepilot to MCP clients (Claude Desktop, Claude Code, agent frameworks) over stdio; the web shell runs beside it to watch and stop the play',
+    )
+    .addOption(
+      new Option(
+        '--http',
+        'serve MCP over streamable HTTP only (loopback, token required); the first line of output is its URL',
+      ),
+    )
+    .addOption(intOption('--port <port>', 'port of the loopback server (default: a free one)', { min: 0, max: 65535 }))
+    .addOption(new Option('--runs-dir <dir>', 'the runs folder').default('runs'))
+    .addOption(
+      new Option(
+        '--config-dir <dir>',
+        'where settings.json lives (default: GAMEPILOT_CONFIG_DIR, else the per-user config folder)',
+      ).default(defaultConfigDir(), 'the config folder'),
+    )
+    .addOption(
+      intOption('--idle-timeout <seconds>', 'end a session whose client calls no tool for this long (keys released)', {
+        min: 5,
+        max: 86400,
+      }).default(300),
+    )
+    .addOption(new Option('--open', 'open the UI in a Chromium/Chrome window'))
+    .action(act((o: McpFlags) => actions.mcp(o)));
 
   const queueName = () =>
     patternOption(

@@ -44,7 +44,12 @@ export interface WebShellOptions {
   launchTtlMs?: number;
   /** Messages about refused or failed requests (default: none). */
   log?: (s: string) => void;
+  /** More API routes by path (e.g. the MCP endpoint, `/api/mcp`), behind the same Host, Origin and token checks. */
+  routes?: Record<string, ApiRoute>;
 }
+
+/** An API route's handler; it gets the request only once the shell's checks passed. */
+export type ApiRoute = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -119,6 +124,8 @@ export async function startWebShell(core: GamepilotCore, opts: WebShellOptions):
         return reply(res, 401, '{"error":"token required"}', 'application/json');
       if (url.pathname === '/api/health')
         return reply(res, 200, JSON.stringify(await core.handle('health', {})), 'application/json');
+      const route = opts.routes && Object.hasOwn(opts.routes, url.pathname) ? opts.routes[url.pathname] : undefined;
+      if (route) return route(req, res);
       return reply(res, 404, '{"error":"not found"}', 'application/json');
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, 'method not allowed');

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { createWindowManager } from '../../native/index.ts';
 import { GamepilotCore } from '../api/core.ts';
 import { JsonFileSettingsStore, MemorySecretStore } from '../api/settings-store.ts';
-import { startWebShell, type WebShell } from './server.ts';
+import { startWebShell, type ApiRoute, type WebShell } from './server.ts';
 import { startStopHotkey } from '../input/stop-hotkey.ts';
 import { bindStopHotkey } from '../api/stop-hotkey.ts';
 import { recoverCrashLeftovers } from '../safety/recovery.ts';
@@ -51,6 +51,8 @@ export interface WebShellOptions {
   configDir: string;
   demo: boolean;
   log: (s: string) => void;
+  /** More API routes for the server, built over the shell's core (the MCP endpoint). */
+  routes?: (core: GamepilotCore) => Record<string, ApiRoute>;
 }
 
 export async function runWebShell(
@@ -73,6 +75,7 @@ export async function runWebShell(
     ...(opts.port !== undefined ? { port: opts.port } : {}),
     staticDir,
     log: opts.log,
+    ...(opts.routes ? { routes: opts.routes(core) } : {}),
   });
   const stopHook = await bindStopHotkey(core, startStopHotkey, opts.log);
   if (opts.demo) core.startDemo().catch((err) => opts.log(`demo did not start: ${(err as Error).message}`));

@@ -11,7 +11,7 @@ import ts from 'typescript';
 
 /** Where a file lives, for the rules: a shell, a core tier, the renderer, or below the core. */
 export type Place =
-  | { kind: 'shell'; name: 'cli' | 'web' | 'app' }
+  | { kind: 'shell'; name: 'cli' | 'web' | 'app' | 'mcp' }
   | { kind: 'core'; tier: number; room: string }
   | { kind: 'renderer' }
   | { kind: 'native' }
@@ -36,9 +36,9 @@ export const CORE_TIERS: string[][] = [
 ];
 /** Tiers whose list in CORE_TIERS is an import order: each room imports only the rooms before it. */
 export const ORDERED_TIERS: ReadonlySet<number> = new Set([3]);
-const SHELLS = ['cli', 'web', 'app'] as const;
+const SHELLS = ['cli', 'web', 'app', 'mcp'] as const;
 /** Shells a shell may use: `gamepilot web` starts the web shell from the CLI. */
-const SHELL_MAY_USE: Record<(typeof SHELLS)[number], string[]> = { cli: ['web'], web: [], app: [] };
+const SHELL_MAY_USE: Record<(typeof SHELLS)[number], string[]> = { cli: ['web', 'mcp'], web: [], app: [], mcp: [] };
 const CONTRACT = 'electron/api/contract.ts';
 const DOMAIN = 'electron/domain.ts';
 /** The one declaration of a run's settings: the contract derives its start-run request from it. */

@@ -58,6 +58,7 @@ const COMMANDS = [
   'report',
   'video',
   'web',
+  'mcp',
   'profiles',
   'profile',
   'memory',

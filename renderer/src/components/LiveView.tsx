@@ -33,7 +33,12 @@ export function LiveView({
       ? live.step
       : null;
   const refused = !!step?.errors.some((e) => e.startsWith('refused'));
-  const streamed = live.answer || step?.reasoning || '';
+  // A client over MCP answers only when it acts: while it thinks, its last step's reasoning stays up.
+  const remote = !!run?.agent.startsWith('mcp:');
+  const lastRemote =
+    remote && live.lastStep?.reasoning ? `Step ${live.lastStep.step + 1}: ${live.lastStep.reasoning}` : '';
+  const streamed =
+    live.answer || step?.reasoning || (lastRemote ? `${lastRemote}\n\nWaiting for ${run?.agent}’s next actions…` : '');
   const seats = run?.seats;
   // Two seats: each seat's latest turn in this episode, in its colour (turn-based: the other seat's last move too).
   const seatTurns = Object.values(live.seatTurns)
@@ -127,7 +132,9 @@ export function LiveView({
                   ? 'No run is going. The model’s answer streams here during a run.'
                   : run.agent === 'vlm' || run.agent === 'memory'
                     ? 'The model’s answer streams here.'
-                    : `The ${run.agent} baseline does not explain itself.`)}
+                    : remote
+                      ? `Waiting for ${run.agent}’s actions; its reasoning shows here when it gives one.`
+                      : `The ${run.agent} baseline does not explain itself.`)}
             </pre>
             {run?.memory && <MemoryPanel info={run.memory} memory={live.memory} />}
             <h3>Actions</h3>

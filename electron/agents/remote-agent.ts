@@ -1,0 +1,125 @@
+/**
+ * An agent whose decisions come from outside the process: an MCP client (Claude Desktop, an
+ * agent framework, a researcher's planner) plays through the ordinary loop. The session calls
+ * `decide` as it would a model; the call waits, with the world as the latency mode leaves it
+ * (frozen in stop mode), until the remote side submits actions for that observation or the run
+ * stops. The remote side takes turns with `waitTurn` and answers with `submit`; what it sends is
+ * checked as strictly as a model's answer (actions/parse.ts), and a bad list is refused without
+ * using up the turn.
+ */
+import type { Agent, DecideContext, Decision, Observation } from './types.ts';
+import { parseActionItems } from '../actions/parse.ts';
+import { semanticFormat, semanticMoves } from './semantic-moves.ts';
+import { systemPromptText } from './vlm.ts';
+import { render } from './prompts.ts';
+import { CodedError } from '../domain.ts';
+
+/** One observation waiting for the remote side's actions. */
+export interface Turn {
+  obs: Observation;
+  ctx: DecideContext;
+  /** The instructions a model would get for this step, with the answer format of the `act` tool. */
+  briefing(): string;
+}
+
+interface Pending extends Turn {
+  settle(d: Decision): void;
+}
+
+/** The longest reasoning text a remote side may attach to a step (it is kept in steps.jsonl). */
+export const MAX_REMOTE_REASONING = 20_000;
+
+export class RemoteAgent implements Agent {
+  private pending: Pending | undefined;
+  private waiters: ((t: Turn | null) => void)[] = [];
+  private ended = false;
+
+  /** `name` is how records and tables name the player, e.g. `mcp:claude-code`. */
+  constructor(readonly name: string) {}
+
+  decide(obs: Observation, ctx: DecideContext): Promise<Decision> {
+    if (ctx.signal.aborted || this.ended) return Promise.reject(new Error('the run is stopping'));
+    return new Promise<Decision>((resolve, reject) => {
+      const onAbort = () => {
+        if (this.pending?.obs === obs) this.pending = undefined;
+        reject(new Error('the run is stopping'));
+      };
+      ctx.signal.addEventListener('abort', onAbort, { once: true });
+      const turn: Pending = {
+        obs,
+        ctx,
+        briefing: () => briefingFor(obs, ctx),
+        settle: (d) => {
+          ctx.signal.removeEventListener('abort', onAbort);
+          resolve(d);
+        },
+      };
+      this.pending = turn;
+      for (const w of this.waiters.splice(0)) w(turn);
+    });
+  }
+
+  /** The observation waiting for actions now, or the next one; null once the run has ended or `signal` aborts. */
+  waitTurn(signal: AbortSignal): Promise<Turn | null> {
+    if (this.pending) return Promise.resolve(this.pending);
+    if (this.ended || signal.aborted) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const done = (t: Turn | null) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(t);
+      };
+      const onAbort = () => {
+        this.waiters = this.waiters.filter((w) => w !== done);
+        resolve(null);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(done);
+    });
+  }
+
+  /** The turn waiting now, if any (without waiting). */
+  get current(): Turn | undefined {
+    return this.pending;
+  }
+
+  /**
+   * Answers the waiting turn with `items` (the action schema of the run's space). Refuses, with
+   * the reason and without using up the turn, a list that does not parse or when no turn waits.
+   */
+  submit(turn: Turn, items: unknown[], reasoning = ''): void {
+    const pending = this.pending;
+    if (!pending || pending !== turn) throw new CodedError('bad-input', 'that observation is no longer waiting');
+    if (reasoning.length > MAX_REMOTE_REASONING)
+      throw new CodedError('bad-input', `reasoning is longer than ${MAX_REMOTE_REASONING} characters`);
+    const { ctx, obs } = pending;
+    const parsed = parseActionItems(items, {
+      space: ctx.space,
+      parseMove: semanticMoves({ game: ctx.game, profile: ctx.profile }, obs.validMoves)?.parse,
+    });
+    if (!parsed.ok) throw new CodedError('bad-input', parsed.error);
+    this.pending = undefined;
+    // Shown live as the step's reasoning, as a model's streamed answer is.
+    if (reasoning) ctx.onToken?.(reasoning, 'answer');
+    pending.settle({ reasoning, actions: parsed.actions });
+  }
+
+  /** The run is over: nothing waits any more. */
+  end() {
+    this.ended = true;
+    for (const w of this.waiters.splice(0)) w(null);
+  }
+}
+
+/** The system prompt a model would get for this observation, answering through the `act` tool. */
+function briefingFor(obs: Observation, ctx: DecideContext): string {
+  const { space, game, profile } = ctx;
+  const format = space === 'gui' ? render('format-gui') : semanticFormat({ game, profile }, obs.validMoves);
+  return systemPromptText({
+    template: 'system',
+    obs,
+    space,
+    game,
+    profile,
+    answerFormat: render('remote-act', { action_format: format }),
+  });
+}

@@ -1,0 +1,207 @@
+/**
+ * The one game an MCP client plays at a time: an ordinary run in the core's activity slot
+ * (same capture, key policy, confinement, latency modes, run folder, scoring), whose player is a
+ * RemoteAgent the client drives with observe and act. It belongs to the connection that started
+ * it: another connection can see that it is going, never drive or end it. It ends when the
+ * client ends it, when the run ends (its steps, the game over, Stop in the app, the stop
+ * hotkey), when the client's connection closes, or when the client stays quiet longer than the
+ * idle limit; every end goes through the core's stop, which releases held keys and thaws a
+ * frozen world.
+ */
+import type { GamepilotCore } from '../api/core.ts';
+import type { CoreEvent, StartRun, StepEventData } from '../api/contract.ts';
+import { RemoteAgent, type Turn } from '../agents/remote-agent.ts';
+import { readRun } from '../store/run-store.ts';
+import { CodedError } from '../domain.ts';
+
+/** What a finished play left: its run folder and how it scored (run.json's own figures). */
+export interface PlayResult {
+  runId: string;
+  runDir: string;
+  status: string;
+  /** Mean episode score (0–100), as run.json has it; null when no episode scored. */
+  score: number | null;
+  episodes: { episode: number; score: number | null; steps: number; end: string }[];
+  /** Why the play ended when Gamepilot ended it (idle client, closed connection, stop). */
+  endedBecause: string | null;
+}
+
+export interface PlayOptions {
+  /** End the play when the client calls no tool for this long (ms). */
+  idleMs: number;
+  log: (s: string) => void;
+}
+
+/** A client name as records name it: `mcp:<name>`, letters, digits, '.', '-', '_' only. */
+export function playerName(clientName: string | undefined): string {
+  const slug = (clientName ?? '')
+    .trim()
+    .replace(/[^\w.-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64);
+  return `mcp:${slug || 'client'}`;
+}
+
+export class McpPlay {
+  readonly agent: RemoteAgent;
+  readonly runId: string;
+  readonly runDir: string;
+  /** The last step the run recorded. */
+  lastStep: StepEventData | undefined;
+  private readonly steps = new Map<string, (s: StepEventData | null) => void>();
+  private endedBecause: string | null = null;
+  private lastSeen = Date.now();
+  private busy = 0;
+  private over = false;
+  private readonly done: Promise<PlayResult>;
+  private readonly idleTimer: NodeJS.Timeout;
+  private readonly unsubscribe: () => void;
+
+  private constructor(
+    private readonly core: GamepilotCore,
+    readonly owner: string,
+    agent: RemoteAgent,
+    run: { id: string; dir: string },
+    private readonly opts: PlayOptions,
+  ) {
+    this.agent = agent;
+    this.runId = run.id;
+    this.runDir = run.dir;
+    let finish: (r: PlayResult) => void = () => {};
+    this.done = new Promise((r) => (finish = r));
+    const onEvent = (e: CoreEvent) => {
+      if (e.type === 'step' && e.data.runId === this.runId) {
+        this.lastStep = e.data;
+        const key = `${e.data.episode}:${e.data.step}`;
+        this.steps.get(key)?.(e.data);
+        this.steps.delete(key);
+      }
+      if (e.type === 'state' && e.state.run?.id !== this.runId && e.state.status === 'idle' && !this.over) {
+        this.over = true;
+        this.agent.end();
+        for (const w of this.steps.values()) w(null);
+        this.steps.clear();
+        clearInterval(this.idleTimer);
+        this.unsubscribe();
+        finish(this.result());
+      }
+    };
+    core.on('event', onEvent);
+    this.unsubscribe = () => core.off('event', onEvent);
+    this.idleTimer = setInterval(() => this.checkIdle(), 1000);
+    this.idleTimer.unref();
+  }
+
+  /** Starts the run with the client as its player; refuses while anything else holds the slot. */
+  static async start(
+    core: GamepilotCore,
+    owner: string,
+    clientName: string | undefined,
+    req: StartRun,
+    opts: PlayOptions,
+  ): Promise<McpPlay> {
+    const agent = new RemoteAgent(playerName(clientName));
+    const { id } = await core.startRun(req, { agent });
+    const live = core.state().run;
+    if (live?.id !== id) {
+      // It ended before we could look (the window closed at once): report it as an end.
+      agent.end();
+      throw new CodedError('target-gone', 'the run ended as soon as it started; see its run folder');
+    }
+    return new McpPlay(core, owner, agent, { id, dir: live.dir }, opts);
+  }
+
+  get ended(): boolean {
+    return this.over;
+  }
+
+  /** Settles once the run has ended, whoever ended it. */
+  get finished(): Promise<PlayResult> {
+    return this.done;
+  }
+
+  /** Runs one tool call of the owner: it counts as activity, and no idle end happens during it. */
+  async call<T>(fn: () => Promise<T>): Promise<T> {
+    this.busy++;
+    this.lastSeen = Date.now();
+    try {
+      return await fn();
+    } finally {
+      this.busy--;
+      this.lastSeen = Date.now();
+    }
+  }
+
+  /** The observation waiting for actions (or the next one); null once the run has ended. */
+  observe(signal: AbortSignal): Promise<Turn | null> {
+    return this.agent.waitTurn(signal);
+  }
+
+  /**
+   * Answers the waiting observation and resolves with the step the run recorded for it (each
+   * action's outcome, refusals included; null when the run ended before recording it) once the
+   * run is either ready for the next actions or over, so the answer says which.
+   */
+  async act(
+    items: unknown[],
+    reasoning: string | undefined,
+    signal: AbortSignal,
+  ): Promise<{ turn: Turn; step: StepEventData | null; over: boolean } | null> {
+    const turn = await this.agent.waitTurn(signal);
+    if (!turn) return null;
+    const key = `${turn.obs.episode}:${turn.obs.step}`;
+    const recorded = new Promise<StepEventData | null>((resolve) => this.steps.set(key, resolve));
+    try {
+      this.agent.submit(turn, items, reasoning);
+    } catch (err) {
+      this.steps.delete(key);
+      throw err;
+    }
+    const aborted = new Promise<null>((resolve) =>
+      signal.addEventListener('abort', () => resolve(null), { once: true }),
+    );
+    const step = await Promise.race([recorded, aborted]);
+    const next = await Promise.race([this.agent.waitTurn(signal), this.done.then(() => null)]);
+    return { turn, step, over: next === null && this.over };
+  }
+
+  /** Ends the play (held keys released, the world thawed) and resolves with its result. */
+  async end(because: string | null = null): Promise<PlayResult> {
+    if (!this.over) {
+      this.endedBecause ??= because;
+      if (this.core.state().run?.id === this.runId) await this.core.stop();
+    }
+    return this.done;
+  }
+
+  private checkIdle() {
+    if (this.over || this.busy > 0) return;
+    const quiet = Date.now() - this.lastSeen;
+    if (quiet < this.opts.idleMs) return;
+    const why = `the MCP client called no tool for ${Math.round(quiet / 1000)} s (idle limit ${Math.round(this.opts.idleMs / 1000)} s)`;
+    this.opts.log(`mcp: ending run ${this.runId}: ${why}`);
+    void this.end(why);
+  }
+
+  private result(): PlayResult {
+    let meta: ReturnType<typeof readRun>['meta'] | undefined;
+    try {
+      meta = readRun(this.runDir).meta;
+    } catch {
+      meta = undefined;
+    }
+    return {
+      runId: this.runId,
+      runDir: this.runDir,
+      status: meta?.status ?? 'unknown',
+      score: meta?.mean ?? null,
+      episodes: (meta?.episodes ?? []).map((e) => ({
+        episode: e.episode,
+        score: e.score ?? null,
+        steps: e.steps,
+        end: String(e.end),
+      })),
+      endedBecause: this.endedBecause,
+    };
+  }
+}

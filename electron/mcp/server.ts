@@ -1,0 +1,379 @@
+/**
+ * Gamepilot as a Model Context Protocol server: the tools and resources one client connection
+ * sees, over the core. Every connection (stdio, or one streamable-HTTP session) gets its own
+ * server; they share one McpHost, which holds the one play going in this process. Tools take
+ * no paths: a target is a built-in game's id or a window's id, a profile is an id from the
+ * catalog, and the resources read only the play's own run folder.
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { GamepilotCore } from '../api/core.ts';
+import { parseParams, type StepEventData } from '../api/contract.ts';
+import { ACTION_SPACES, CodedError, LATENCY_MODES } from '../domain.ts';
+import { RUN_SPEC_FIELDS } from '../run-spec.ts';
+import { describePrevious, taskOf } from '../agents/vlm.ts';
+import { MAX_REMOTE_REASONING, type Turn } from '../agents/remote-agent.ts';
+import { readRun } from '../store/run-store.ts';
+import { McpPlay, type PlayResult } from './play.ts';
+
+export interface McpHostOptions {
+  /** End a play when its client calls no tool for this long (ms). */
+  idleMs: number;
+  log: (s: string) => void;
+  version: string;
+}
+
+/** What all connections of one process share: the core and the one play going. */
+export class McpHost {
+  play: McpPlay | undefined;
+  constructor(
+    readonly core: GamepilotCore,
+    readonly opts: McpHostOptions,
+  ) {}
+
+  /** A connection went away: its play, if it has one, ends (keys released, the world thawed). */
+  async closed(connection: string): Promise<void> {
+    const play = this.play;
+    if (play?.owner === connection && !play.ended) {
+      this.opts.log(`mcp: client ${connection} disconnected; ending run ${play.runId}`);
+      await play.end('the MCP client disconnected');
+    }
+  }
+
+  /** Ends whatever play is going (the process is shutting down). */
+  async closeAll(): Promise<void> {
+    if (this.play && !this.play.ended) await this.play.end('the MCP server is shutting down');
+  }
+}
+
+const text = (t: string): CallToolResult => ({ content: [{ type: 'text', text: t }] });
+const json = (v: unknown): CallToolResult => text(JSON.stringify(v, null, 2));
+const refusal = (message: string): CallToolResult => ({ content: [{ type: 'text', text: message }], isError: true });
+
+/** A tool's handler with Gamepilot's errors as tool errors the client reads (never a protocol failure). */
+function tool<A>(fn: (args: A, signal: AbortSignal) => Promise<CallToolResult>) {
+  return async (args: A, extra: { signal: AbortSignal }): Promise<CallToolResult> => {
+    try {
+      return await fn(args, extra.signal);
+    } catch (err) {
+      const code = err instanceof CodedError ? `${err.code}: ` : '';
+      return refusal(`${code}${(err as Error).message}`);
+    }
+  };
+}
+
+/** The tools and resources of one connection. `connection` names it as the owner of a play. */
+export function createMcpServer(host: McpHost, connectionOf: string | (() => string)): McpServer {
+  const me = () => (typeof connectionOf === 'string' ? connectionOf : connectionOf());
+  const server = new McpServer(
+    { name: 'gamepilot', version: host.opts.version },
+    {
+      instructions:
+        'Gamepilot lets you play a real game window. Call list_targets, then start_session on a game or window; ' +
+        'then repeat observe (a screenshot and the state) and act (your actions and, optionally, your reasoning) ' +
+        'until the run ends, and end_session for the run folder and score.',
+    },
+  );
+  const { core } = host;
+  const clientName = () => server.server.getClientVersion()?.name;
+
+  /** The play of this connection; refuses when none is going or another connection's is. */
+  const ownPlay = (): McpPlay => {
+    const play = host.play;
+    if (!play) throw new CodedError('not-found', 'no session is going: call start_session first');
+    if (play.owner !== me())
+      throw new CodedError('forbidden', `run ${play.runId} belongs to another MCP client; it alone can drive it`);
+    return play;
+  };
+
+  server.registerTool(
+    'list_targets',
+    {
+      title: 'List targets',
+      description:
+        'What can be played: the built-in games (by id) and the windows on the desktop (by id), each with the profiles that fit it, and the session going now, if any.',
+      inputSchema: {},
+      annotations: { readOnlyHint: true },
+    },
+    tool(async () => {
+      const { games, windows } = (await core.handle('listTargets', {})) as {
+        games: { id: string; title: string; maxSteps: number; seats?: unknown }[];
+        windows: { id: string; title: string; pid: number; bounds: unknown; minimized?: boolean }[];
+      };
+      const profilesOf = async (target: { game: string } | { windowId: string }) => {
+        try {
+          const r = (await core.handle('matchProfile', { target })) as { candidates: { id: string; title: string }[] };
+          return r.candidates.map((c) => c.id);
+        } catch {
+          return [];
+        }
+      };
+      const live = core.state().run;
+      return json({
+        games: await Promise.all(
+          games
+            .filter((g) => !g.seats) // two seats need two players: `gamepilot run --seats`
+            .map(async (g) => ({
+              id: g.id,
+              title: g.title,
+              maxSteps: g.maxSteps,
+              profiles: await profilesOf({ game: g.id }),
+            })),
+        ),
+        windows: await Promise.all(
+          windows.map(async (w) => ({
+            id: w.id,
+            title: w.title,
+            bounds: w.bounds,
+            ...(w.minimized ? { minimized: true } : {}),
+            profiles: await profilesOf({ windowId: w.id }),
+          })),
+        ),
+        busy: live ? { runId: live.id, agent: live.agent, target: live.target } : null,
+      });
+    }),
+  );
+
+  const F = RUN_SPEC_FIELDS;
+  server.registerTool(
+    'start_session',
+    {
+      title: 'Start a session',
+      description:
+        'Starts a run on one target with you as its player: the run is recorded and scored like any Gamepilot run, under your client name (mcp:<name>). Give game (a built-in id) or window_id (from list_targets). One session at a time.',
+      inputSchema: {
+        game: z.string().min(1).max(64).optional().describe('a built-in game id from list_targets'),
+        window_id: z.string().min(1).max(40).optional().describe('a window id from list_targets'),
+        latency: z
+          .enum(LATENCY_MODES)
+          .optional()
+          .describe(
+            'stop: the game is frozen while you think, and runs while your actions play; slow and normal: it keeps running (default: the profile’s, else normal)',
+          ),
+        action_space: z
+          .enum(ACTION_SPACES)
+          .default('gui')
+          .describe('gui: keys and pointer; semantic: the game’s own named moves (a built-in’s or the profile’s)'),
+        profile: z
+          .string()
+          .min(1)
+          .max(64)
+          .nullable()
+          .optional()
+          .describe('a profile id to follow; null: none; absent: the one that fits the target'),
+        max_steps: F.maxSteps.describe('steps per episode (default: the profile’s or the game’s)'),
+        episodes: z.number().int().min(1).max(100).default(1).describe('episodes to play'),
+        seed: F.seed.describe('seed of a built-in game'),
+      },
+    },
+    tool(async (a) => {
+      if (host.play && !host.play.ended)
+        throw new CodedError(
+          'busy',
+          host.play.owner === me()
+            ? `your session (run ${host.play.runId}) is going: end_session first`
+            : 'another MCP client is playing; one session at a time',
+        );
+      if ((a.game === undefined) === (a.window_id === undefined))
+        throw new CodedError('bad-input', 'give one target: game or window_id');
+      const req = parseParams('startRun', {
+        target: a.game !== undefined ? { game: a.game } : { windowId: a.window_id },
+        actionSpace: a.action_space,
+        episodes: a.episodes,
+        ...(a.max_steps !== undefined ? { maxSteps: a.max_steps } : {}),
+        seed: a.seed,
+        ...(a.latency ? { latency: a.latency } : {}),
+        ...(a.profile !== undefined ? { profile: a.profile } : {}),
+        // The player is the client (a RemoteAgent), not this kind; it only satisfies the request's shape.
+        agent: 'random',
+      });
+      const play = await McpPlay.start(core, me(), clientName(), req, host.opts);
+      host.play = play;
+      const run = core.state().run;
+      return json({
+        runId: play.runId,
+        runDir: play.runDir,
+        player: play.agent.name,
+        target: run?.target,
+        latency: run?.latency.mode,
+        maxSteps: run?.maxSteps,
+        episodes: run?.episodes,
+        next: 'call observe for the first screenshot and the instructions',
+      });
+    }),
+  );
+
+  let briefed: string | undefined;
+  server.registerTool(
+    'observe',
+    {
+      title: 'Observe',
+      description:
+        'The game as it is now: a screenshot of the window (the coordinates your actions use), the step, the score so far, the latency mode, and what your last actions did. Waits until the game is ready for your next actions. The first call of a session also gives the instructions (rules, controls, the action format).',
+      inputSchema: {
+        briefing: z.boolean().optional().describe('include the instructions again (default: only on the first call)'),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    tool(async (a, signal) => {
+      const play = ownPlay();
+      return play.call(async () => {
+        const turn = await play.observe(signal);
+        if (!turn) return json({ ended: await play.finished });
+        const withBriefing = a.briefing === true || briefed !== play.runId;
+        briefed = play.runId;
+        return observation(turn, play, core, withBriefing);
+      });
+    }),
+  );
+
+  server.registerTool(
+    'act',
+    {
+      title: 'Act',
+      description:
+        'Carries out your actions for the screenshot observe gave, then returns the outcome of each (done, refused and why, or dropped). GUI actions: [{"action_type":"PRESS","parameters":{"key":"left"}}]; semantic moves: [{"action":"left"}] or ["left"]. Refused keys are not pressed.',
+      inputSchema: {
+        actions: z
+          .array(z.union([z.string().max(500), z.record(z.string(), z.unknown())]))
+          .min(1)
+          .max(20)
+          .describe('the actions, in the run’s action space, as the instructions describe'),
+        reasoning: z
+          .string()
+          .max(MAX_REMOTE_REASONING)
+          .optional()
+          .describe('what you see and why you act so: shown live and kept with the step'),
+      },
+    },
+    tool(async (a, signal) => {
+      const play = ownPlay();
+      return play.call(async () => {
+        const r = await play.act(a.actions, a.reasoning, signal);
+        if (!r) return json({ ended: await play.finished });
+        const ended = r.over || r.step === null;
+        return json({
+          episode: r.turn.obs.episode + 1,
+          step: r.turn.obs.step + 1,
+          outcomes: r.step?.outcomes ?? [],
+          errors: r.step?.errors ?? [],
+          score: r.step?.score ?? null,
+          ...(ended ? { ended: await play.finished } : { next: 'observe' }),
+        });
+      });
+    }),
+  );
+
+  server.registerTool(
+    'set_latency',
+    {
+      title: 'Set the latency mode',
+      description:
+        'stop: the game is frozen while you think; slow: it runs slowed down; normal: in real time. Takes effect at the next step.',
+      inputSchema: { mode: z.enum(LATENCY_MODES) },
+    },
+    tool(async (a) => {
+      const play = ownPlay();
+      return play.call(async () => json({ latency: await core.handle('setLatency', { mode: a.mode }) }));
+    }),
+  );
+
+  for (const action of ['pause', 'resume'] as const)
+    server.registerTool(
+      action,
+      {
+        title: action === 'pause' ? 'Pause' : 'Resume',
+        description:
+          action === 'pause'
+            ? 'Pauses the run before its next step (the idle limit still applies to you).'
+            : 'Resumes a paused run.',
+        inputSchema: {},
+      },
+      tool(async () => {
+        const play = ownPlay();
+        return play.call(async () => json(await core.handle('control', { action })));
+      }),
+    );
+
+  server.registerTool(
+    'end_session',
+    {
+      title: 'End the session',
+      description:
+        'Ends the run (held keys released, a frozen game thawed) and returns its run folder and score. A run that ended by itself returns the same.',
+      inputSchema: {},
+    },
+    tool(async () => {
+      const play = ownPlay();
+      const result = await play.end('the MCP client ended it');
+      host.play = undefined;
+      return json(result);
+    }),
+  );
+
+  server.registerResource(
+    'profile',
+    'gamepilot://session/profile',
+    {
+      title: 'The profile of the current target',
+      description: 'The profile the session follows (its prompt parts, key limits, scoring), as run.json records it.',
+      mimeType: 'application/json',
+    },
+    async (uri) => {
+      const play = ownPlay();
+      const meta = readRun(play.runDir).meta;
+      return {
+        contents: [
+          { uri: uri.href, mimeType: 'application/json', text: JSON.stringify(meta.profile ?? null, null, 2) },
+        ],
+      };
+    },
+  );
+
+  server.registerResource(
+    'steps',
+    'gamepilot://session/steps',
+    {
+      title: 'The steps so far',
+      description:
+        'The session’s recorded steps (actions, outcomes, errors, scores, timings), newest last; at most the last 200.',
+      mimeType: 'application/json',
+    },
+    async (uri) => {
+      const play = ownPlay();
+      const { steps } = readRun(play.runDir);
+      return {
+        contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(steps.slice(-200), null, 2) }],
+      };
+    },
+  );
+
+  return server;
+}
+
+/** What observe returns: the screenshot, then the state in words (and the instructions when asked). */
+function observation(turn: Turn, play: McpPlay, core: GamepilotCore, withBriefing: boolean): CallToolResult {
+  const { obs, ctx } = turn;
+  const live = core.state().run;
+  const last: StepEventData | undefined = play.lastStep;
+  const lines = [
+    `Episode ${obs.episode + 1}${live ? ` of ${live.episodes}` : ''}, step ${obs.step + 1}${live ? ` of at most ${live.maxSteps}` : ''} (run ${play.runId}).`,
+    `Score so far: ${last?.score ?? live?.score ?? 'none yet'} (0–100).`,
+    live
+      ? `Latency mode: ${live.latency.mode}; the game is ${live.latency.frozen ? 'frozen until you act' : 'running while you think'}.`
+      : '',
+    `Screenshot: ${obs.frame.width}×${obs.frame.height} pixels; coordinates of your actions are in it.`,
+    `Task: ${taskOf(ctx.game, ctx.profile)}`,
+    ctx.space === 'semantic' && obs.validMoves?.length ? `Valid moves now: ${obs.validMoves.join(', ')}` : '',
+    describePrevious(obs.previous),
+  ].filter(Boolean);
+  const content: CallToolResult['content'] = [
+    { type: 'image', data: obs.frame.data.toString('base64'), mimeType: obs.frame.mime },
+    { type: 'text', text: lines.join('\n') },
+  ];
+  if (withBriefing) content.push({ type: 'text', text: turn.briefing() });
+  return { content };
+}
+
+export type { PlayResult };

@@ -1,0 +1,429 @@
+/**
+ * `gamepilot mcp` with the official SDK's own client, as an MCP client (Claude Code, an agent
+ * framework) would use it: over stdio and over streamable HTTP, the built-in 2048 played through
+ * its real window with observe → act, the run folder scored as any run and listed under the
+ * client's name; on a real third-party window (sgt-puzzles' Fifteen, with its shipped profile):
+ * a key outside the profile's list comes back refused, stop mode holds the game's process
+ * stopped between observe and act and lets it run during the acts, and a client killed while
+ * holding a key leaves no key held and no frozen game; the session is in the Live view, whose
+ * Stop ends it.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { execFileSync, type ChildProcess } from 'node:child_process';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { BIN, json, ROOT, runCli, spawnCli } from '../helpers/cli.ts';
+import { startWindow, stop } from '../helpers/windows.ts';
+import { heldInput, keycodeOf, releaseKeysyms } from '../helpers/xinput.ts';
+import { spawnTs } from '../helpers/ts-child.ts';
+import { launchUiBrowser } from '../helpers/web-ui.ts';
+import { readRun } from '../../electron/store/run-store.ts';
+import { processState } from '../../native/process.ts';
+import { getGame } from '../../games/index.ts';
+import { seededRng } from '../../games/shared/rng.ts';
+import type { WindowInfo } from '../../native/index.ts';
+
+const tmp = () => mkdtempSync(path.join(tmpdir(), 'gp-mcp-'));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+type Content = { type: string; text?: string; data?: string; mimeType?: string }[];
+type ToolResult = { content: Content; isError?: boolean };
+
+async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolResult> {
+  return (await client.callTool({ name, arguments: args })) as ToolResult;
+}
+const textOf = (r: ToolResult) => r.content.find((c) => c.type === 'text')?.text ?? '';
+const jsonOf = (r: ToolResult) => JSON.parse(textOf(r));
+
+function stdioTransport(runsDir: string, extra: string[] = []): StdioClientTransport {
+  return new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', '--runs-dir', runsDir, ...extra],
+    cwd: ROOT,
+    env: process.env as Record<string, string>,
+    stderr: 'pipe',
+  });
+}
+
+/** The moves of a 2048 episode as a client plays them: a fixed cycle that changes the board. */
+const CYCLE = ['left', 'up', 'right', 'down'];
+
+/**
+ * Plays 2048 for ten steps through `transport` and checks what a client sees and what the run
+ * folder holds; returns the run folder.
+ */
+async function play2048(transport: Transport, clientName: string): Promise<string> {
+  const client = new Client({ name: clientName, version: '1.0.0' });
+  await client.connect(transport);
+  try {
+    const tools = (await client.listTools()).tools.map((t) => t.name);
+    expect(tools).toEqual(
+      expect.arrayContaining([
+        'list_targets',
+        'start_session',
+        'observe',
+        'act',
+        'set_latency',
+        'pause',
+        'resume',
+        'end_session',
+      ]),
+    );
+    const targets = jsonOf(await call(client, 'list_targets'));
+    expect(targets.games).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: '2048', profiles: ['2048'] })]),
+    );
+    expect(targets.busy).toBeNull();
+
+    const started = jsonOf(await call(client, 'start_session', { game: '2048', max_steps: 10, seed: 3 }));
+    expect(started).toMatchObject({ player: `mcp:${clientName}`, maxSteps: 10 });
+
+    const images: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const seen = await call(client, 'observe');
+      expect(seen.isError, textOf(seen)).toBeFalsy();
+      const image = seen.content.find((c) => c.type === 'image');
+      expect(image?.mimeType).toBe('image/jpeg');
+      images.push(image!.data!);
+      expect(textOf(seen)).toMatch(new RegExp(`step ${i + 1} of at most 10`));
+      if (i === 0) expect(seen.content.map((c) => c.text ?? '').join('\n')).toMatch(/## The game\n2048 on a 4×4 grid/);
+      const acted = jsonOf(
+        await call(client, 'act', {
+          actions: [{ action_type: 'PRESS', parameters: { key: CYCLE[i % 4] } }],
+          reasoning: `step ${i + 1}: slide ${CYCLE[i % 4]}`,
+        }),
+      );
+      expect(acted).toMatchObject({ step: i + 1, outcomes: [{ action: 'PRESS', ok: true }] });
+      if (i < 9) expect(acted.next).toBe('observe');
+      else expect(acted.ended).toMatchObject({ status: 'completed' });
+    }
+    // The board changed under the client's keys.
+    expect(new Set(images).size).toBeGreaterThan(5);
+    const ended = jsonOf(await call(client, 'end_session'));
+    expect(ended.status).toBe('completed');
+    return ended.runDir as string;
+  } finally {
+    await client.close();
+  }
+}
+
+/** The run folder scores as the game's engine does for the same seed and keys (as any run is scored). */
+function expectScoredLikeAnyRun(runDir: string, player: string) {
+  const { meta, steps } = readRun(runDir);
+  expect(meta).toMatchObject({ kind: 'agent', agent: player, model: null, game: '2048', status: 'completed' });
+  expect(steps).toHaveLength(10);
+  expect(steps.map((s) => s.reasoning)).toEqual(
+    Array.from({ length: 10 }, (_, i) => `step ${i + 1}: slide ${CYCLE[i % 4]}`),
+  );
+  const game = getGame('2048').create({ seed: 3, episode: 0, rng: seededRng(3 * 1000003) });
+  for (const s of steps) {
+    const key = (s.actions[0] as { parameters: { key: string } }).parameters.key;
+    game.applyMove(key);
+  }
+  expect(meta.episodes).toEqual([expect.objectContaining({ episode: 0, steps: 10, end: 'max_steps' })]);
+  expect(meta.episodes[0]!.score).toBeCloseTo(game.score(), 2);
+  expect(meta.mean).toBeCloseTo(game.score(), 2);
+}
+
+describe('gamepilot mcp on the built-in 2048', () => {
+  it('over stdio: the SDK client plays ten steps through the real window; the run scores and is listed as mcp:<client>', async () => {
+    const runs = tmp();
+    const runDir = await play2048(stdioTransport(runs), 'stdio-test-client');
+    expectScoredLikeAnyRun(runDir, 'mcp:stdio-test-client');
+    const board = json(await runCli(['leaderboard', '--runs-dir', runs, '--json']));
+    expect(board).toEqual([
+      expect.objectContaining({ game: '2048', player: 'mcp:stdio-test-client', runs: 1, episodes: 1 }),
+    ]);
+  });
+
+  it('over streamable HTTP on loopback, with the web shell’s token rule', async () => {
+    const runs = tmp();
+    const server = spawnCli(['mcp', '--http', '--runs-dir', runs]);
+    try {
+      const url = await firstLine(server);
+      const u = new URL(url);
+      expect(u.pathname).toBe('/api/mcp');
+      // Without the token (or with a foreign Origin) nothing is served.
+      const bare = `${u.origin}${u.pathname}`;
+      const init = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      };
+      const post = (to: string, headers: Record<string, string> = {}) =>
+        fetch(to, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+          body: JSON.stringify(init),
+        });
+      expect((await post(bare)).status).toBe(401);
+      expect((await post(url, { origin: 'http://evil.example' })).status).toBe(403);
+      const runDir = await play2048(new StreamableHTTPClientTransport(u), 'http-test-client');
+      expectScoredLikeAnyRun(runDir, 'mcp:http-test-client');
+    } finally {
+      await stop(server);
+    }
+  });
+});
+
+describe('two MCP clients on one server', () => {
+  it('one session at a time: the other client is refused and cannot drive or end it; resources read the run folder', async () => {
+    const server = spawnCli(['mcp', '--http', '--runs-dir', tmp()]);
+    const a = new Client({ name: 'client-a', version: '1.0.0' });
+    const b = new Client({ name: 'client-b', version: '1.0.0' });
+    try {
+      const url = new URL(await firstLine(server));
+      await a.connect(new StreamableHTTPClientTransport(url));
+      await b.connect(new StreamableHTTPClientTransport(url));
+      const started = jsonOf(await call(a, 'start_session', { game: '2048', max_steps: 50 }));
+      await call(a, 'observe');
+      await call(a, 'act', { actions: ['left'] }).then((r) => expect(textOf(r)).toMatch(/bad-input/)); // gui run: a bare move is no GUI action
+      jsonOf(await call(a, 'act', { actions: [{ action_type: 'PRESS', parameters: { key: 'left' } }] }));
+
+      const busy = await call(b, 'start_session', { game: '2048' });
+      expect(busy.isError).toBe(true);
+      expect(textOf(busy)).toMatch(/busy: another MCP client is playing/);
+      expect(jsonOf(await call(b, 'list_targets')).busy).toMatchObject({ runId: started.runId, agent: 'mcp:client-a' });
+      for (const name of ['observe', 'end_session', 'pause'])
+        expect(textOf(await call(b, name))).toMatch(/forbidden: run .* belongs to another MCP client/);
+      await expect(b.readResource({ uri: 'gamepilot://session/steps' })).rejects.toThrow(
+        /belongs to another MCP client/,
+      );
+
+      const steps = JSON.parse(
+        ((await a.readResource({ uri: 'gamepilot://session/steps' })).contents[0] as { text: string }).text,
+      );
+      expect(steps).toEqual([
+        expect.objectContaining({ step: 0, actions: [{ action_type: 'PRESS', parameters: { key: 'left' } }] }),
+      ]);
+      const profile = JSON.parse(
+        ((await a.readResource({ uri: 'gamepilot://session/profile' })).contents[0] as { text: string }).text,
+      );
+      expect(profile).toMatchObject({ id: '2048', prompt: expect.objectContaining({ task: expect.any(String) }) });
+
+      expect(jsonOf(await call(a, 'set_latency', { mode: 'stop' })).latency).toMatchObject({ mode: 'stop' });
+      // From the next step on: this observation was taken running, the next one frozen.
+      expect(textOf(await call(a, 'observe'))).toMatch(/Latency mode: stop; the game is running while you think/);
+      await call(a, 'act', { actions: [{ action_type: 'PRESS', parameters: { key: 'up' } }] });
+      expect(textOf(await call(a, 'observe'))).toMatch(/Latency mode: stop; the game is frozen until you act/);
+      expect(jsonOf(await call(a, 'end_session'))).toMatchObject({ status: 'stopped', runId: started.runId });
+      expect(jsonOf(await call(b, 'start_session', { game: '2048', max_steps: 5 }))).toMatchObject({
+        player: 'mcp:client-b',
+      });
+      await call(b, 'end_session');
+    } finally {
+      await a.close().catch(() => {});
+      await b.close().catch(() => {});
+      await stop(server);
+    }
+  });
+});
+
+/** The first stdout line of a child (`gamepilot mcp --http` prints its URL there). */
+function firstLine(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stderr!.on('data', (d) => (err += d));
+    child.stdout!.on('data', (d) => {
+      out += d;
+      if (out.includes('\n')) resolve(out.split('\n')[0]!.trim());
+    });
+    child.on('exit', (c) => reject(new Error(`gamepilot mcp exited with ${c}: ${err}`)));
+  });
+}
+
+describe('gamepilot mcp on a real third-party window (sgt-puzzles Fifteen, its shipped profile)', () => {
+  let fifteen: { child: ChildProcess; window: WindowInfo };
+  beforeAll(async () => {
+    fifteen = await startWindow('/usr/games/sgt-fifteen', [], /^Fifteen$/);
+    await sleep(800); // let GTK draw
+  });
+  afterAll(async () => {
+    await stop(fifteen.child);
+  });
+  afterEach(() => releaseKeysyms(['Right', 'Left', 'Up', 'Down']));
+
+  it('stop mode: the process is stopped between observe and act and runs during the acts; a refused key is a refusal', async () => {
+    const client = new Client({ name: 'stop-mode-client', version: '1.0.0' });
+    await client.connect(stdioTransport(tmp()));
+    try {
+      const started = jsonOf(
+        await call(client, 'start_session', { window_id: fifteen.window.id, latency: 'stop', max_steps: 6 }),
+      );
+      expect(started.latency).toBe('stop');
+      const pid = fifteen.window.pid;
+      const seen = await call(client, 'observe');
+      expect(seen.content.map((c) => c.text ?? '').join('\n')).toMatch(
+        /Only these keys work here; any other key is refused: up, down, left, right/,
+      );
+      // Between observe and act: stopped, and it stays so while the client thinks.
+      expect(processState(pid)).toBe('T');
+      await sleep(1000);
+      expect(processState(pid)).toBe('T');
+
+      // A key outside the profile's list: refused before it reaches the window.
+      const refused = jsonOf(
+        await call(client, 'act', { actions: [{ action_type: 'PRESS', parameters: { key: 'q' } }] }),
+      );
+      expect(refused.outcomes).toEqual([
+        expect.objectContaining({
+          action: 'PRESS',
+          ok: false,
+          error: expect.stringMatching(/not a key this title's profile allows/),
+        }),
+      ]);
+      expect(refused.errors.join(' ')).toMatch(/refused PRESS/);
+      expect(processState(pid)).toBe('T'); // frozen again for the next observation
+      expect(processState(pid)).not.toBeUndefined(); // q (quit) never reached it
+
+      // During an act the world runs: sample the process while a 2 s WAIT plays.
+      await call(client, 'observe');
+      const states: string[] = [];
+      let acting = true;
+      const sampler = (async () => {
+        while (acting) {
+          states.push(processState(pid) ?? '?');
+          await sleep(50);
+        }
+      })();
+      const waited = jsonOf(
+        await call(client, 'act', { actions: [{ action_type: 'WAIT', parameters: { duration: 2 } }] }),
+      );
+      acting = false;
+      await sampler;
+      expect(waited.outcomes).toEqual([expect.objectContaining({ action: 'WAIT', ok: true })]);
+      expect(states.filter((s) => s !== 'T').length).toBeGreaterThan(10); // ≥ 0.5 s of the 2 s seen running
+      expect(processState(pid)).toBe('T');
+
+      // A malformed action list is refused without using up the step.
+      const bad = await call(client, 'act', { actions: [{ action_type: 'TELEPORT' }] });
+      expect(bad.isError).toBe(true);
+      expect(textOf(bad)).toMatch(/unknown action type "TELEPORT"/);
+      expect(textOf(await call(client, 'observe'))).toMatch(/step 3 of at most 6/);
+
+      const ended = jsonOf(await call(client, 'end_session'));
+      expect(ended).toMatchObject({ status: 'stopped', endedBecause: 'the MCP client ended it' });
+      expect(processState(pid)).not.toBe('T');
+      const { meta } = readRun(ended.runDir);
+      expect(meta).toMatchObject({
+        agent: 'mcp:stop-mode-client',
+        profile: expect.objectContaining({ id: 'sgt-fifteen' }),
+      });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a client killed while holding a key leaves no key held and no frozen game', async () => {
+    const right = keycodeOf('Right');
+    const runs = tmp();
+    const helper = spawnTs('mcp-client.ts', [fifteen.window.id, 'right', runs]);
+    const report = JSON.parse(await helper.line(90_000)) as { serverPid: number; runDir: string; outcomes: unknown[] };
+    expect(report.outcomes).toEqual([expect.objectContaining({ action: 'KEY_DOWN', ok: true })]);
+    expect(heldInput().keys).toContain(right);
+    expect(processState(fifteen.window.pid)).toBe('T');
+
+    helper.child.kill('SIGKILL');
+    await helper.exited;
+    await expect.poll(() => heldInput().keys, { timeout: 20_000 }).not.toContain(right);
+    await expect.poll(() => processState(fifteen.window.pid), { timeout: 20_000 }).not.toBe('T');
+    await expect.poll(() => processState(report.serverPid) ?? 'gone', { timeout: 30_000 }).toMatch(/gone|Z/);
+    expect(readRun(report.runDir).meta.status).toBe('stopped');
+  });
+
+  it('a client that goes quiet is ended after the idle limit: keys released, the game thawed', async () => {
+    const right = keycodeOf('Right');
+    const client = new Client({ name: 'quiet-client', version: '1.0.0' });
+    await client.connect(stdioTransport(tmp(), ['--idle-timeout', '5']));
+    try {
+      await call(client, 'start_session', { window_id: fifteen.window.id, latency: 'stop' });
+      await call(client, 'observe');
+      await call(client, 'act', { actions: [{ action_type: 'KEY_DOWN', parameters: { key: 'right' } }] });
+      await call(client, 'observe');
+      expect(heldInput().keys).toContain(right);
+      expect(processState(fifteen.window.pid)).toBe('T');
+      // Quiet from here on.
+      await expect.poll(() => heldInput().keys, { timeout: 30_000 }).not.toContain(right);
+      await expect.poll(() => processState(fifteen.window.pid), { timeout: 10_000 }).not.toBe('T');
+      const after = jsonOf(await call(client, 'observe'));
+      expect(after.ended).toMatchObject({
+        status: 'stopped',
+        endedBecause: expect.stringMatching(/called no tool for \d+ s \(idle limit 5 s\)/),
+      });
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('an MCP session in the Live view', () => {
+  it('shows the client’s frames and reasoning, and Stop there ends the session', async () => {
+    const runs = tmp();
+    const transport = stdioTransport(runs);
+    let stderr = '';
+    const client = new Client({ name: 'live-view-client', version: '1.0.0' });
+    await client.connect(transport);
+    transport.stderr!.on('data', (d) => (stderr += d));
+    const { browser, page } = await launchUiBrowser({ x: 0, width: 1360, height: 860 });
+    try {
+      await call(client, 'start_session', { game: '2048', max_steps: 200 });
+      await call(client, 'observe');
+      await call(client, 'act', {
+        actions: [{ action_type: 'PRESS', parameters: { key: 'left' } }],
+        reasoning: 'The ZEBRA-LIVE-9 plan: slide left.',
+      });
+      await expect.poll(() => /Live view: (http\S+)/.exec(stderr)?.[1]).toBeTruthy();
+      await page.goto(/Live view: (http\S+)/.exec(stderr)![1]!);
+      await page.getByTestId('status').waitFor({ timeout: 30_000 });
+      await call(client, 'observe');
+      await call(client, 'act', {
+        actions: [{ action_type: 'PRESS', parameters: { key: 'up' } }],
+        reasoning: 'The ZEBRA-LIVE-9 plan: now up.',
+      });
+      await page.getByTestId('live-frame').waitFor({ timeout: 30_000 });
+      await expect.poll(() => page.getByTestId('reasoning').textContent()).toMatch(/ZEBRA-LIVE-9 plan: now up/);
+      await expect.poll(() => page.locator('body').textContent()).toMatch(/mcp:live-view-client/);
+      await page.screenshot({ path: path.join(ROOT, 'test-artifacts', 'ui', 'mcp-live.png') });
+
+      // The person stops it while the client's 30 s WAIT plays: the act returns at once with the end.
+      const t0 = Date.now();
+      const waiting = call(client, 'act', { actions: [{ action_type: 'WAIT', parameters: { duration: 30 } }] });
+      await sleep(1000);
+      await page.getByRole('button', { name: /Stop/ }).click();
+      const after = jsonOf(await waiting);
+      expect(Date.now() - t0).toBeLessThan(15_000);
+      expect(after.ended).toMatchObject({ status: 'stopped' });
+      expect(jsonOf(await call(client, 'observe')).ended).toMatchObject({ status: 'stopped' });
+      expect(jsonOf(await call(client, 'end_session'))).toMatchObject({ status: 'stopped' });
+      expect(textOf(await call(client, 'act', { actions: ['left'] }))).toMatch(/no session is going/);
+    } finally {
+      await browser.close();
+      await client.close();
+    }
+  });
+
+  it('the global stop hotkey ends an MCP session', async () => {
+    const client = new Client({ name: 'hotkey-client', version: '1.0.0' });
+    const transport = stdioTransport(tmp());
+    let stderr = '';
+    await client.connect(transport);
+    transport.stderr!.on('data', (d) => (stderr += d));
+    try {
+      await call(client, 'start_session', { game: '2048', max_steps: 200 });
+      await call(client, 'observe');
+      await call(client, 'act', { actions: [{ action_type: 'PRESS', parameters: { key: 'left' } }] });
+      await sleep(500);
+      execFileSync('xdotool', ['key', 'ctrl+shift+F12']);
+      await expect.poll(() => stderr, { timeout: 15_000 }).toMatch(/stop hotkey .*: stopping/);
+      expect(jsonOf(await call(client, 'observe')).ended).toMatchObject({ status: 'stopped' });
+    } finally {
+      await client.close();
+    }
+  });
+});
