@@ -102,7 +102,10 @@ function reflectionRequest(
  */
 export function specFromRequest(req: StartRun, ctx: Pick<RunContext, 'model' | 'imageSize' | 'runsDir'>): RunSpec {
   const modelSeat = req.seats?.some((s) => isModelAgent(parseAgentSpec(s).agent));
-  const vlm = (req.agent && isModelAgent(req.agent)) || modelSeat ? ctx.model() : undefined;
+  // A model player needs the configured model; any other one-seat player gets it, when there is
+  // one, for what a model does beside playing (reading a window's score, judging milestones).
+  const vlm =
+    (req.agent && isModelAgent(req.agent)) || modelSeat ? ctx.model() : req.seats ? undefined : configured(ctx);
   const r = req.reflection;
   // Only the runs folder is ever read.
   const tutorial =
@@ -146,6 +149,15 @@ export function specFromRequest(req: StartRun, ctx: Pick<RunContext, 'model' | '
       : {}),
   };
   return badInput(() => parseRunSpec(input));
+}
+
+/** The model in Settings, if one is configured. */
+function configured(ctx: Pick<RunContext, 'model'>): RunModelSettings | undefined {
+  try {
+    return ctx.model();
+  } catch {
+    return undefined;
+  }
 }
 
 /** The run a request asks for, through the one spec → options function the CLI and sweeps use too. */

@@ -8,11 +8,14 @@
  * idle limit; every end goes through the core's stop, which releases held keys and thaws a
  * frozen world.
  */
+import path from 'node:path';
 import type { GamepilotCore } from '../api/core.ts';
 import type { CoreEvent, StartRun, StepEventData } from '../api/contract.ts';
 import { RemoteAgent, type Turn } from '../agents/remote-agent.ts';
 import { readRun } from '../store/run-store.ts';
 import { CodedError } from '../domain.ts';
+import { tryLock, type FileLock } from '../util/file-lock.ts';
+import { defaultConfigDir } from '../util/paths.ts';
 
 /** What a finished play left: its run folder and how it scored (run.json's own figures). */
 export interface PlayResult {
@@ -30,6 +33,23 @@ export interface PlayOptions {
   /** End the play when the client calls no tool for this long (ms). */
   idleMs: number;
   log: (s: string) => void;
+  /** Where the per-window locks live (default: the config folder of every command). */
+  lockDir?: string;
+}
+
+/**
+ * One MCP play per window across processes: a second `gamepilot mcp` (another client's) is
+ * refused the window while a play holds it. A built-in game opens a window of its own per run.
+ */
+function lockWindow(windowId: string, dir: string): FileLock {
+  const file = path.join(dir, 'mcp', `window-${windowId.replace(/[^\w]/g, '_')}.lock`);
+  const got = tryLock(file);
+  if ('held' in got)
+    throw new CodedError(
+      'busy',
+      `window ${windowId} is being played by another MCP session (pid ${got.held?.pid ?? '?'}); one session at a time per window`,
+    );
+  return got;
 }
 
 /** A client name as records name it: `mcp:<name>`, letters, digits, '.', '-', '_' only. */
@@ -49,6 +69,7 @@ export class McpPlay {
   /** The last step the run recorded. */
   lastStep: StepEventData | undefined;
   private readonly steps = new Map<string, (s: StepEventData | null) => void>();
+  private pausedWaiters: (() => void)[] = [];
   private endedBecause: string | null = null;
   private lastSeen = Date.now();
   private busy = 0;
@@ -76,6 +97,7 @@ export class McpPlay {
         this.steps.get(key)?.(e.data);
         this.steps.delete(key);
       }
+      if (e.type === 'state' && e.state.status === 'paused') for (const w of this.pausedWaiters.splice(0)) w();
       if (e.type === 'state' && e.state.run?.id !== this.runId && e.state.status === 'idle' && !this.over) {
         this.over = true;
         this.agent.end();
@@ -101,14 +123,23 @@ export class McpPlay {
     opts: PlayOptions,
   ): Promise<McpPlay> {
     const agent = new RemoteAgent(playerName(clientName));
-    const { id } = await core.startRun(req, { agent });
-    const live = core.state().run;
-    if (live?.id !== id) {
-      // It ended before we could look (the window closed at once): report it as an end.
-      agent.end();
-      throw new CodedError('target-gone', 'the run ended as soon as it started; see its run folder');
+    const lock =
+      'windowId' in req.target ? lockWindow(req.target.windowId, opts.lockDir ?? defaultConfigDir()) : undefined;
+    try {
+      const { id } = await core.startRun(req, { agent });
+      const live = core.state().run;
+      if (live?.id !== id) {
+        // It ended before we could look (the window closed at once): report it as an end.
+        agent.end();
+        throw new CodedError('target-gone', 'the run ended as soon as it started; see its run folder');
+      }
+      const play = new McpPlay(core, owner, agent, { id, dir: live.dir }, opts);
+      void play.finished.then(() => lock?.release());
+      return play;
+    } catch (err) {
+      lock?.release();
+      throw err;
     }
-    return new McpPlay(core, owner, agent, { id, dir: live.dir }, opts);
   }
 
   get ended(): boolean {
@@ -146,7 +177,7 @@ export class McpPlay {
     items: unknown[],
     reasoning: string | undefined,
     signal: AbortSignal,
-  ): Promise<{ turn: Turn; step: StepEventData | null; over: boolean } | null> {
+  ): Promise<{ turn: Turn; step: StepEventData | null; over: boolean; paused: boolean } | null> {
     const turn = await this.agent.waitTurn(signal);
     if (!turn) return null;
     const key = `${turn.obs.episode}:${turn.obs.step}`;
@@ -161,8 +192,18 @@ export class McpPlay {
       signal.addEventListener('abort', () => resolve(null), { once: true }),
     );
     const step = await Promise.race([recorded, aborted]);
-    const next = await Promise.race([this.agent.waitTurn(signal), this.done.then(() => null)]);
-    return { turn, step, over: next === null && this.over };
+    const next = await Promise.race([
+      this.agent.waitTurn(signal),
+      this.done.then(() => null),
+      this.whenPaused().then(() => 'paused' as const),
+    ]);
+    return { turn, step, over: next === null && this.over, paused: next === 'paused' };
+  }
+
+  /** Resolves once the run is paused (at once if it is): a paused run takes no next step. */
+  private whenPaused(): Promise<void> {
+    if (this.core.state().status === 'paused') return Promise.resolve();
+    return new Promise((resolve) => this.pausedWaiters.push(resolve));
   }
 
   /** Ends the play (held keys released, the world thawed) and resolves with its result. */

@@ -219,6 +219,9 @@ export function createMcpServer(host: McpHost, connectionOf: string | (() => str
     tool(async (a, signal) => {
       const play = ownPlay();
       return play.call(async () => {
+        // A paused run takes no step: say so rather than wait (resume, or Resume in the app).
+        if (!play.agent.current && core.state().status === 'paused')
+          return text('The run is paused: call resume (or resume it in the app), then observe.');
         const turn = await play.observe(signal);
         if (!turn) return json({ ended: await play.finished });
         const withBriefing = a.briefing === true || briefed !== play.runId;
@@ -259,7 +262,9 @@ export function createMcpServer(host: McpHost, connectionOf: string | (() => str
           outcomes: r.step?.outcomes ?? [],
           errors: r.step?.errors ?? [],
           score: r.step?.score ?? null,
-          ...(ended ? { ended: await play.finished } : { next: 'observe' }),
+          ...(ended
+            ? { ended: await play.finished }
+            : { next: r.paused ? 'the run is paused: call resume, then observe' : 'observe' }),
         });
       });
     }),

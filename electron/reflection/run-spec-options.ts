@@ -44,7 +44,9 @@ export interface RunFromSpec {
 /** The run a spec asks for, as the composition root takes it; a mistake between settings is a RunSpecError. */
 export function runFromSpec(s: RunSpec, place: RunPlace): RunFromSpec {
   const modelAgent = isModelAgent(s.agent) || s.agent === 'model';
-  const model = modelAgent ? resolveEndpoint(s.model ? { model: s.model } : {}).model : undefined;
+  // A baseline (or a client over MCP) given a model plays without it; the model reads a window's
+  // score off the screen and judges milestones, as it would for a model agent.
+  const model = modelAgent ? resolveEndpoint(s.model ? { model: s.model } : {}).model : s.model;
   if (modelAgent && !model)
     throw new RunSpecError('model', `{agent} ${s.agent} needs a model: {model} NAME (or GAMEPILOT_MODEL)`);
   if (s.level !== undefined && !(s.game && INGVP_GAME_IDS.includes(s.game)))
