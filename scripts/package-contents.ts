@@ -40,18 +40,22 @@ const IMPORT_FORMS = [
 
 /** Bare package names the bundle's files (`*.mjs`, `*.cjs`, `*.js` in `bundleDir`) import or resolve, sorted. */
 export function bundleImports(bundleDir: string): string[] {
+  return [...new Set(bundleSpecifiers(bundleDir).map((s) => packageOf(s)!))].sort();
+}
+
+/**
+ * The package specifiers themselves (`@modelcontextprotocol/sdk/server/mcp.js`, `sharp`), sorted:
+ * what must load from a package, whose root may have nothing to load.
+ */
+export function bundleSpecifiers(bundleDir: string): string[] {
   if (!existsSync(bundleDir)) throw new Error(`${bundleDir} is missing: build the bundle first (npm run build)`);
-  const names = new Set<string>();
+  const found = new Set<string>();
   for (const file of readdirSync(bundleDir)) {
     if (!/\.(?:mjs|cjs|js)$/.test(file)) continue;
     const code = readFileSync(path.join(bundleDir, file), 'utf8');
-    for (const form of IMPORT_FORMS)
-      for (const m of code.matchAll(form)) {
-        const name = packageOf(m[1]!);
-        if (name) names.add(name);
-      }
+    for (const form of IMPORT_FORMS) for (const m of code.matchAll(form)) if (packageOf(m[1]!)) found.add(m[1]!);
   }
-  return [...names].sort();
+  return [...found].sort();
 }
 
 interface Manifest {

@@ -39,7 +39,7 @@ const say = (s) => console.log(s);
 const { register } = await import('tsx/esm/api');
 register();
 const { resourcePathsFor } = await import('../electron/util/resources.ts');
-const { bundleImports, UNUSED_FILES } = await import('./package-contents.ts');
+const { bundleImports, bundleSpecifiers, packageOf, UNUSED_FILES } = await import('./package-contents.ts');
 const sharp = need('sharp');
 const { writeElectronStubZip } = await import('./package-electron-stub.ts');
 
@@ -212,7 +212,9 @@ async function run() {
   }
   const runner = path.join(app, 'dist-electron', 'package-test-runner.mjs');
   writeFileSync(runner, RUNNER);
-  const loadable = imports.filter((n) => !(n in notShipped));
+  // Each specifier as the bundle writes it: a package's root may have nothing to load (the MCP
+  // SDK's does not) while the subpaths the bundle imports do.
+  const loadable = bundleSpecifiers(path.join(app, 'dist-electron')).filter((n) => !(packageOf(n) in notShipped));
   const loaded = runNode(runner, ['imports', ...loadable]);
   const report = parseJson(loaded.stdout);
   if (check(report !== undefined, 'the imports runner answers', gist(loaded.stderr))) {
@@ -417,17 +419,25 @@ const RUNNER = `import { fileURLToPath } from 'node:url';
 const [mode, ...args] = process.argv.slice(2);
 if (mode === 'imports') {
   const out = {};
+  // A specifier the bundle reaches through require.resolve (a path without extension)
+  // is loaded as require loads it when import cannot.
+  const { createRequire } = await import('node:module');
+  const req = createRequire(import.meta.url);
+  const first = (err) => String(err?.message ?? err).split('\\n')[0];
   for (const name of args) {
+    let file;
     try {
-      const file = fileURLToPath(import.meta.resolve(name));
-      try {
-        await import(name);
-        out[name] = { file, loaded: true };
-      } catch (err) {
-        out[name] = { file, error: String(err?.message ?? err).split('\\n')[0] };
-      }
+      file = fileURLToPath(import.meta.resolve(name));
+      await import(name);
+      out[name] = { file, loaded: true };
     } catch (err) {
-      out[name] = { error: String(err?.message ?? err).split('\\n')[0] };
+      try {
+        file = req.resolve(name);
+        req(name);
+        out[name] = { file, loaded: true };
+      } catch {
+        out[name] = { ...(file ? { file } : {}), error: first(err) };
+      }
     }
   }
   process.stdout.write(JSON.stringify(out), () => process.exit(0));

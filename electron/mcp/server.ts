@@ -81,7 +81,8 @@ export function createMcpServer(host: McpHost, connectionOf: string | (() => str
   /** The play of this connection; refuses when none is going or another connection's is. */
   const ownPlay = (): McpPlay => {
     const play = host.play;
-    if (!play) throw new CodedError('not-found', 'no session is going: call start_session first');
+    if (!play || (play.ended && play.owner !== me()))
+      throw new CodedError('not-found', 'no session is going: call start_session first');
     if (play.owner !== me())
       throw new CodedError('forbidden', `run ${play.runId} belongs to another MCP client; it alone can drive it`);
     return play;
