@@ -192,18 +192,28 @@ export class McpPlay {
       signal.addEventListener('abort', () => resolve(null), { once: true }),
     );
     const step = await Promise.race([recorded, aborted]);
-    const next = await Promise.race([
-      this.agent.waitTurn(signal),
-      this.done.then(() => null),
-      this.whenPaused().then(() => 'paused' as const),
-    ]);
-    return { turn, step, over: next === null && this.over, paused: next === 'paused' };
+    const paused = this.whenPaused();
+    try {
+      const next = await Promise.race([
+        this.agent.waitTurn(signal),
+        this.done.then(() => null),
+        paused.promise.then(() => 'paused' as const),
+      ]);
+      return { turn, step, over: next === null && this.over, paused: next === 'paused' };
+    } finally {
+      paused.cancel(); // one act a step: a waiter left behind by each would pile up over a long run
+    }
   }
 
   /** Resolves once the run is paused (at once if it is): a paused run takes no next step. */
-  private whenPaused(): Promise<void> {
-    if (this.core.state().status === 'paused') return Promise.resolve();
-    return new Promise((resolve) => this.pausedWaiters.push(resolve));
+  private whenPaused(): { promise: Promise<void>; cancel: () => void } {
+    if (this.core.state().status === 'paused') return { promise: Promise.resolve(), cancel: () => {} };
+    let waiter: () => void = () => {};
+    const promise = new Promise<void>((resolve) => {
+      waiter = resolve;
+      this.pausedWaiters.push(resolve);
+    });
+    return { promise, cancel: () => (this.pausedWaiters = this.pausedWaiters.filter((w) => w !== waiter)) };
   }
 
   /** Ends the play (held keys released, the world thawed) and resolves with its result. */
