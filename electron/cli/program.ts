@@ -638,22 +638,15 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .addOption(new Option('--out <file>', 'where to write the video (default: <dir>/video.mp4)'))
     .action(act((dir: string, o: { out?: string }) => actions.video(dir, o)));
 
-  program
+  const web = program
     .command('web')
-    .description('serve the UI on 127.0.0.1; the first line of output is its URL with a session token')
-    .addOption(intOption('--port <port>', 'port to listen on (default: a free one)', { min: 0, max: 65535 }))
-    .addOption(new Option('--runs-dir <dir>', 'the runs folder').default('runs'))
-    .addOption(
-      new Option(
-        '--config-dir <dir>',
-        'where settings.json lives (default: GAMEPILOT_CONFIG_DIR, else the per-user config folder)',
-      ).default(defaultConfigDir(), 'the config folder'),
-    )
+    .description('serve the UI on 127.0.0.1; the first line of output is its URL with a session token');
+  for (const o of loopbackShellOptions()) web.addOption(o);
+  web
     .addOption(new Option('--no-demo', 'do not start the built-in demo when no model is configured'))
-    .addOption(new Option('--open', 'open the UI in a Chromium/Chrome window'))
     .action(act((o: WebFlags) => actions.web(o)));
 
-  program
+  const mcp = program
     .command('mcp')
     .description(
       'serve Gamepilot to MCP clients (Claude Desktop, Claude Code, agent frameworks) over stdio; the web shell runs beside it to watch and stop the play',
@@ -663,22 +656,15 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
         '--http',
         'serve MCP over streamable HTTP only (loopback, token required); the first line of output is its URL',
       ),
-    )
-    .addOption(intOption('--port <port>', 'port of the loopback server (default: a free one)', { min: 0, max: 65535 }))
-    .addOption(new Option('--runs-dir <dir>', 'the runs folder').default('runs'))
-    .addOption(
-      new Option(
-        '--config-dir <dir>',
-        'where settings.json lives (default: GAMEPILOT_CONFIG_DIR, else the per-user config folder)',
-      ).default(defaultConfigDir(), 'the config folder'),
-    )
+    );
+  for (const o of loopbackShellOptions()) mcp.addOption(o);
+  mcp
     .addOption(
       intOption('--idle-timeout <seconds>', 'end a session whose client calls no tool for this long (keys released)', {
         min: 5,
         max: 86400,
       }).default(300),
     )
-    .addOption(new Option('--open', 'open the UI in a Chromium/Chrome window'))
     .action(act((o: McpFlags) => actions.mcp(o)));
 
   const queueName = () =>
@@ -922,4 +908,17 @@ export function idcCommand(parent: Command): Command {
     .addOption(specOption('stopIntervalMs', { default: { value: IDC_DEFAULTS.stopIntervalMs } }))
     .addOption(outDir('the IDC folder'))
     .addOption(jsonFlag());
+}
+
+/** The options of a command that serves the UI on loopback (`web`, `mcp`): port, folders, opening it. */
+function loopbackShellOptions(): Option[] {
+  return [
+    intOption('--port <port>', 'port to listen on (default: a free one)', { min: 0, max: 65535 }),
+    new Option('--runs-dir <dir>', 'the runs folder').default('runs'),
+    new Option(
+      '--config-dir <dir>',
+      'where settings.json lives (default: GAMEPILOT_CONFIG_DIR, else the per-user config folder)',
+    ).default(defaultConfigDir(), 'the config folder'),
+    new Option('--open', 'open the UI in a Chromium/Chrome window'),
+  ];
 }
