@@ -35,6 +35,7 @@ const ACTIONS: Actions = {
   idc: later(async () => (await import('./idc-command.ts')).idcCommandAction),
   arena: later(async () => (await import('./arena-command.ts')).arenaCommand),
   leaderboard: later(async () => (await import('./list-commands.ts')).leaderboardCommand),
+  export: later(async () => (await import('./export-command.ts')).exportCommand),
   report: later(async () => (await import('./report-command.ts')).reportCommand),
   video: later(async () => (await import('./list-commands.ts')).videoCommand),
   web: later(async () => (await import('./web-command.ts')).webCommand),

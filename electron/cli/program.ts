@@ -176,6 +176,19 @@ export interface LeaderboardFlags {
   json?: boolean;
 }
 
+export interface ExportFlags {
+  out: string;
+  format: 'hf-imagefolder';
+  game?: string;
+  player?: string;
+  minScore?: number;
+  maxScore?: number;
+  validation: number;
+  seed: number;
+  redactText?: string;
+  json?: boolean;
+}
+
 export interface ReportFlags {
   runs: string;
   out: string;
@@ -216,6 +229,7 @@ export interface Actions {
   arena(o: ArenaFlags): Promise<number>;
   leaderboard(o: LeaderboardFlags): Promise<number> | number;
   report(o: ReportFlags): Promise<number> | number;
+  export(sources: string[], o: ExportFlags): Promise<number>;
   video(dir: string, o: { out?: string }): Promise<number>;
   web(o: WebFlags): Promise<number>;
   mcp(o: McpFlags): Promise<number>;
@@ -619,6 +633,45 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .addOption(new Option('--runs-dir <dir>', 'the runs folder').default('runs'))
     .addOption(jsonFlag())
     .action(act((o: LeaderboardFlags) => actions.leaderboard(o)));
+
+  program
+    .command('export')
+    .description(
+      'runs and human sessions as a training dataset (Hugging Face imagefolder: images, metadata.jsonl per split, a dataset card); resumable',
+    )
+    .argument('<sources...>', 'run or session folders, or folders holding them (e.g. runs)')
+    .requiredOption('--out <dir>', 'the dataset folder (an export there with the same options resumes)')
+    .addOption(
+      new Option('--format <format>', 'the dataset layout').choices(['hf-imagefolder']).default('hf-imagefolder'),
+    )
+    .addOption(new Option('--game <id>', 'only this title: a game or profile id, or window:<title>'))
+    .addOption(
+      new Option(
+        '--player <name>',
+        'only this player, as the leaderboard names it (vlm, mcp:<client>, human-expert, …)',
+      ),
+    )
+    .addOption(
+      numberOption('--min-score <score>', 'only runs whose mean score is at least this (0–100)', { min: 0, max: 100 }),
+    )
+    .addOption(
+      numberOption('--max-score <score>', 'only runs whose mean score is at most this (0–100)', { min: 0, max: 100 }),
+    )
+    .addOption(
+      numberOption('--validation <share>', 'the share of episodes in the validation split', {
+        min: 0,
+        max: 0.9,
+      }).default(0.1),
+    )
+    .addOption(intOption('--seed <n>', 'which episodes land in validation', { min: 0, max: 2 ** 31 - 1 }).default(0))
+    .addOption(
+      new Option(
+        '--redact-text <regex>',
+        'blur text matching this pattern (OCR, case-insensitive) in every frame, e.g. names in a chat',
+      ),
+    )
+    .addOption(jsonFlag())
+    .action(act((sources: string[], o: ExportFlags) => actions.export(sources, o)));
 
   program
     .command('report')

@@ -31,7 +31,7 @@ export const CORE_TIERS: string[][] = [
   // scoring reads scores and judges frames; the session runs the loop with them (compose.ts wires
   // the reader and the live judge); a recording is a person playing a session's target; reflection
   // plays whole sessions (IDC); the ING-VP suite, then the report of runs, IDC and ING-VP; sweeps.
-  ['scoring', 'session', 'recording', 'reflection', 'ingvp', 'arena', 'report', 'sweep'],
+  ['scoring', 'session', 'recording', 'reflection', 'ingvp', 'arena', 'report', 'dataset', 'sweep'],
   ['api'],
 ];
 /** Tiers whose list in CORE_TIERS is an import order: each room imports only the rooms before it. */

@@ -55,6 +55,7 @@ const COMMANDS = [
   'idc',
   'arena',
   'leaderboard',
+  'export',
   'report',
   'video',
   'web',

@@ -98,12 +98,13 @@ describe('the rules', () => {
       'ingvp',
       'arena',
       'report',
+      'dataset',
       'sweep',
     ]);
     // The old knot's edges (scoring → session, scoring → reflection, session → reflection), and others against the order.
     expect(checkImport('electron/scoring/live-judge.ts', '../session/session.ts')).toBe(
       'electron/scoring/ does not import electron/session/, which comes after it in tier 3 ' +
-        '(scoring → session → recording → reflection → ingvp → arena → report → sweep: a room imports only the rooms before it)',
+        '(scoring → session → recording → reflection → ingvp → arena → report → dataset → sweep: a room imports only the rooms before it)',
     );
     expect(checkImport('electron/scoring/extract.ts', '../reflection/trajectory.ts')).toMatch(
       /electron\/scoring\/ does not import electron\/reflection\/, which comes after it in tier 3/,

@@ -1,0 +1,34 @@
+/** `gamepilot export`: runs and sessions as a training dataset, with a progress line per run. */
+import { exportDataset } from '../dataset/export.ts';
+import { io } from './io.ts';
+import type { ExportFlags } from './program.ts';
+
+export async function exportCommand(sources: string[], o: ExportFlags): Promise<number> {
+  const summary = await exportDataset({
+    sources,
+    out: o.out,
+    format: o.format,
+    filter: {
+      ...(o.game !== undefined ? { game: o.game } : {}),
+      ...(o.player !== undefined ? { player: o.player } : {}),
+      ...(o.minScore !== undefined ? { minScore: o.minScore } : {}),
+      ...(o.maxScore !== undefined ? { maxScore: o.maxScore } : {}),
+    },
+    validation: o.validation,
+    seed: o.seed,
+    ...(o.redactText !== undefined ? { redactText: o.redactText } : {}),
+    onProgress: (p) =>
+      io.progress(
+        `export ${'█'.repeat(Math.round((p.done / p.total) * 20)).padEnd(20, '░')} ${p.done}/${p.total} ${p.run}: ${p.rows} rows${p.skipped ? ' (done before)' : ''}`,
+      ),
+  });
+  for (const w of summary.warnings) io.log(`warning: ${w}`);
+  if (o.json) io.out(JSON.stringify(summary));
+  else
+    io.out(
+      `${summary.out}: ${summary.runs} run(s), ${summary.rows.train} train + ${summary.rows.validation} validation rows` +
+        `${summary.resumed ? ` (${summary.resumed} run(s) from before)` : ''}` +
+        `${summary.redacted ? `; text blurred in ${summary.redacted.frames} frame(s)` : ''}${summary.skipped.length ? `; ${summary.skipped.length} left out (export.json says why)` : ''}`,
+    );
+  return 0;
+}
