@@ -111,7 +111,8 @@ export interface WorldState {
   world: WorldKind;
 }
 
-export const CONTROL_ACTIONS = ['pause', 'resume', 'step', 'stop'] as const;
+/** `takeover`: a person takes the controls from the agent; `handback` gives them back. */
+export const CONTROL_ACTIONS = ['pause', 'resume', 'step', 'stop', 'takeover', 'handback'] as const;
 export type ControlAction = (typeof CONTROL_ACTIONS)[number];
 
 /** A run's status on disk; `crashed` is how a listing shows a running run whose owner is gone. */
@@ -313,4 +314,41 @@ export interface ReportChart {
   /** The table it belongs under. */
   section: string;
   config: { type: string; data: unknown; options?: unknown };
+}
+
+/** How a takeover began: the Live view's button (or the API), the takeover hotkey, or input in the window. */
+export const TAKEOVER_TRIGGERS = ['button', 'hotkey', 'input'] as const;
+export type TakeoverTrigger = (typeof TAKEOVER_TRIGGERS)[number];
+
+/** One input of the person's, in the agent's action schema, window-relative; `t` is epoch ms. */
+export interface PersonEvent {
+  t: number;
+  action_type: string;
+  parameters: Record<string, unknown>;
+}
+
+/** A takeover as run.json keeps it. */
+export interface TakeoverSpan {
+  index: number;
+  episode: number;
+  trigger: TakeoverTrigger;
+  /** The first and last step the person played (null: none was recorded). */
+  from_step: number | null;
+  to_step: number | null;
+  /** Epoch ms. */
+  started: number;
+  ended: number | null;
+  /** Whether it ended by handing back (false: the run ended while the person had the controls). */
+  handed_back: boolean;
+  human_steps: number;
+  inputs: number;
+}
+
+/** run.json's account of people's part in a run. */
+export interface AssistSummary {
+  /** True once a person took over: the run's scores are not the agent's alone. */
+  assisted: boolean;
+  takeovers: TakeoverSpan[];
+  human_steps: number;
+  human_ms: number;
 }

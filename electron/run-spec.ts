@@ -163,6 +163,12 @@ export const RUN_SPEC_FIELDS = {
   priceIn: num(0, 10_000).optional().describe('USD per million input tokens (for cost)'),
   priceOut: num(0, 10_000).optional().describe('USD per million output tokens (for cost)'),
   gameText: z.boolean().optional().describe("send the built-in game's text rendering with the frame"),
+  takeOverOnInput: z
+    .boolean()
+    .default(false)
+    .describe(
+      'a person’s key or pointer input in the target window takes the controls from the agent (the takeover hotkey hands them back); the run is then marked assisted',
+    ),
   allowKeys: z
     .array(text(60))
     .max(200)
@@ -447,6 +453,7 @@ export const RECORDED_FIELDS = [
   'keepFrames',
   'maxRunMb',
   'minFreeMb',
+  'takeOverOnInput',
 ] as const satisfies readonly RunSpecField[];
 /** Recorded for model agents only. */
 export const RECORDED_MODEL_FIELDS = [

@@ -34,6 +34,8 @@ export interface PreviousStep {
   outcomes: { action: string; ok: boolean; error?: string; dropped?: boolean }[];
   /** Why the step brought no usable actions, when it did not. */
   error?: string;
+  /** A person had the controls since the agent's last step, and handed them back: what they did. */
+  person?: string;
 }
 
 export interface DecideContext {

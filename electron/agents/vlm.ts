@@ -255,6 +255,7 @@ export function imageUrl(obs: Observation): string {
 /** The previous step in words: each action with its fate, refusals and dropped actions included. */
 export function describePrevious(p: PreviousStep | undefined): string {
   if (!p) return render('previous-first');
+  if (p.person) return render('previous-person', { note: p.person });
   if (!p.actions.length) return render('previous-unusable', { error: p.error ?? 'no actions' });
   const refusedAt = p.outcomes.findIndex((o) => !o.ok && !o.dropped);
   const lines = p.actions.map((a, i) => {

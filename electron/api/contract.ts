@@ -19,6 +19,7 @@ import {
   SUITE_AGENTS,
   TUTORIAL_VIDEO_ID,
   type ArenaSummary,
+  type TakeoverTrigger,
   type ErrorCode,
   type LatencyMode,
   type LevelScore,
@@ -92,6 +93,7 @@ const settingsFields = {
   history: RUN_SPEC_FIELDS.history.unwrap(),
   temperature: RUN_SPEC_FIELDS.temperature.unwrap().nullable(),
   stopHotkey: z.string().min(1).max(60),
+  takeoverHotkey: z.string().min(1).max(60),
 };
 export const SettingsSchema = z.object({
   provider: settingsFields.provider.default('openai'),
@@ -102,6 +104,7 @@ export const SettingsSchema = z.object({
   history: settingsFields.history.default(2),
   temperature: settingsFields.temperature.default(null),
   stopHotkey: settingsFields.stopHotkey.default('CommandOrControl+Shift+F12'),
+  takeoverHotkey: settingsFields.takeoverHotkey.default('CommandOrControl+Shift+F11'),
 });
 /** A partial update: only the fields given, no defaults filled in. */
 export const SettingsPatchSchema = z.object(settingsFields).partial().strict();
@@ -159,6 +162,8 @@ const startRunFields = z.object({
   maxSteps: F.maxSteps,
   seed: F.seed,
   paceMs: F.paceMs,
+  /** A person's input in the window takes the controls from the agent. */
+  takeOverOnInput: F.takeOverOnInput,
   /** Default: the profile's, else normal. */
   latency: F.latency,
   /** Which step frames the run writes to frames/: all, every:N, changed or none (domain.ts KeepFrames). */
@@ -584,6 +589,17 @@ export interface LiveRun {
   /** A two-seat run: who sits where, and each seat's score after the last step. */
   seats?: SeatWire[];
   seatScores?: number[];
+  /** Who has the controls: a person (`active`, since a takeover by `trigger`) or the agent. Absent in two-seat runs. */
+  takeover?: TakeoverWire;
+}
+
+export interface TakeoverWire {
+  active: boolean;
+  trigger: TakeoverTrigger | null;
+  /** Takeovers so far: one or more makes the run assisted. */
+  takeovers: number;
+  /** A person's input in the window takes over by itself. */
+  onInput: boolean;
 }
 
 /** One seat of a two-seat run: its name in the game (X, Blue), its agent (`vlm:gpt-4o`, `solver`) and model. */
@@ -619,6 +635,8 @@ export interface CoreState {
   lastError: string | null;
   shell: 'electron' | 'web';
   stopHotkey: string;
+  /** Takes the controls from the agent in a running run, and hands them back. */
+  takeoverHotkey: string;
   recording: RecordingState | null;
   idc: { game: string; rounds: number; done: number } | null;
   suite: SuiteState | null;
@@ -837,6 +855,8 @@ export interface Results {
       profile_versions: number;
       player: string;
       model: string | null;
+      /** A person took over in these runs: a row apart. */
+      assisted: boolean;
       vr: 'No' | 'Yes' | '—';
       lessons: string | null;
       space: string;
@@ -892,6 +912,8 @@ export interface StepEventData {
   runId: string;
   episode: number;
   step: number;
+  /** Who played the step: the agent, or a person who took over. */
+  actor?: 'agent' | 'human';
   reasoning: string;
   actions: unknown[];
   actionsText: string[];
@@ -938,6 +960,7 @@ export type CoreEvent =
       winner?: number | null;
     }
   | { type: 'released'; runId: string; inputs: string[] }
+  | { type: 'takeover'; runId: string; takeover: TakeoverWire }
   | { type: 'world'; runId: string; latency: WorldState }
   | { type: 'warning'; runId: string; message: string }
   /** The memory agent's state during a step: after retrieval, then with what it saved. */

@@ -18,6 +18,7 @@ import {
   type Results,
   type Settings,
   type StartRun,
+  type TakeoverWire,
   type WindowSummary,
 } from './contract.ts';
 import type { SecretStore, SettingsStore } from './settings-store.ts';
@@ -36,7 +37,7 @@ import { defaultConfigDir } from '../util/paths.ts';
 import type { ViewLauncher } from '../session/targets.ts';
 import { createCapturer } from '../capture/index.ts';
 import type { ScreenCapturer } from '../capture/types.ts';
-import { CodedError, type ControlAction } from '../domain.ts';
+import { CodedError, type ControlAction, type TakeoverTrigger } from '../domain.ts';
 import { clearScope, listScopes } from '../agents/memory-store.ts';
 
 export interface CoreDeps extends LibraryDeps {
@@ -187,6 +188,7 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
       lastError: this.lastError,
       shell: this.deps.shell,
       stopHotkey: this.settings.settings.stopHotkey,
+      takeoverHotkey: this.settings.settings.takeoverHotkey,
       recording: live?.kind === 'recording' ? { ...live.state } : null,
       idc: live?.kind === 'idc' ? { ...live.state } : null,
       suite: live?.kind === 'suite' ? structuredClone(live.state) : null,
@@ -219,6 +221,7 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
         episodes: 1000,
         seed: Date.now() % 100000,
         paceMs: 500,
+        takeOverOnInput: false,
         latency: 'normal',
         keepFrames: 'all',
       },
@@ -258,8 +261,13 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
       await this.stop();
       return { status: this.slot.phase };
     }
-    this.liveRun().control(action);
+    await this.liveRun().control(action);
     return { status: this.slot.phase };
+  }
+
+  /** The take-over hotkey: a person takes the live run's controls, or hands them back. */
+  async toggleTakeover(trigger: TakeoverTrigger): Promise<TakeoverWire> {
+    return this.liveRun().toggleTakeover(trigger);
   }
 
   private liveRun(): RunActivity {
@@ -284,6 +292,7 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
       imageSize: this.settings.settings.imageSize,
       emit: (e) => this.emitEvent(e),
       phase: (run, phase) => this.slot.setPhase(run, phase),
+      hotkeys: [this.settings.settings.stopHotkey, this.settings.settings.takeoverHotkey],
     };
   }
 

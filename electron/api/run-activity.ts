@@ -4,7 +4,19 @@
  * stream, and the live controls (pause, step, latency mode, reflection, lessons).
  */
 import type { WindowManager } from '../../native/types.ts';
-import type { CoreEvent, LiveRun, ParamsOut, Results, StartRun, StepEventData, WorldState } from './contract.ts';
+import type {
+  CoreEvent,
+  LiveRun,
+  ParamsOut,
+  Results,
+  StartRun,
+  StepEventData,
+  TakeoverWire,
+  WorldState,
+} from './contract.ts';
+import type { TakeoverState } from '../session/session.ts';
+import { openPersonInput } from '../recording/person-input.ts';
+import { hotkeyKeys } from '../input/stop-hotkey.ts';
 import type { Activity } from './activity.ts';
 import type { RunModelSettings } from './settings.ts';
 import { openTarget } from './targets.ts';
@@ -34,6 +46,7 @@ import {
   isModelAgent,
   type MemoryStepRecord,
   type ControlAction,
+  type TakeoverTrigger,
   type ReflectAfter,
   type ReflectVideo,
   type ReflectionMode,
@@ -56,6 +69,8 @@ export interface RunContext {
   emit(e: CoreEvent): void;
   /** The session paused or resumed itself. */
   phase(run: RunActivity, phase: 'running' | 'paused'): void;
+  /** The shell's hotkeys (stop, take over): their keys are not a person's play. */
+  hotkeys: string[];
 }
 
 /** A reflection request over the contract: a tutorial is "solver" or a run id, never a path. */
@@ -119,6 +134,7 @@ export function specFromRequest(req: StartRun, ctx: Pick<RunContext, 'model' | '
     ...(req.maxSteps !== undefined ? { maxSteps: req.maxSteps } : {}),
     seed: req.seed,
     paceMs: req.paceMs,
+    takeOverOnInput: req.takeOverOnInput,
     ...(req.latency ? { latency: req.latency } : {}),
     keepFrames: req.keepFrames,
     ...(req.maxRunMb !== undefined ? { maxRunMb: req.maxRunMb } : {}),
@@ -242,7 +258,9 @@ export class RunActivity implements Activity {
           }
         : {}),
       ...(store.meta.seats ? { seats: store.meta.seats.map((s) => ({ ...s })) } : {}),
+      ...(store.meta.seats ? {} : { takeover: takeoverWire(session.takeoverState) }),
     };
+    if (!store.meta.seats) session.acceptTakeovers(openPersonInput, { ignoreKeys: hotkeyKeys(ctx.hotkeys) });
     this.relay();
     this.finished = session.run().then(
       (result) => (result.status === 'failed' ? (result.error ?? 'the run failed') : null),
@@ -287,11 +305,26 @@ export class RunActivity implements Activity {
     await this.target.close();
   }
 
-  /** Pause, resume, a single step; stopping goes through the activity slot. */
-  control(action: Exclude<ControlAction, 'stop'>) {
+  /** Pause, resume, a single step, take over, hand back; stopping goes through the activity slot. */
+  async control(action: Exclude<ControlAction, 'stop'>) {
     if (action === 'pause') this.session.pause();
     if (action === 'resume') this.session.resume();
     if (action === 'step') this.session.stepOnce();
+    if (action === 'takeover') await this.takeOver('button');
+    if (action === 'handback') await this.session.handBack();
+  }
+
+  /** A person takes the controls (button, hotkey); a two-seat run has a person's seat instead. */
+  async takeOver(trigger: TakeoverTrigger): Promise<TakeoverWire> {
+    if (!this.run.takeover)
+      throw new CodedError('bad-input', 'a two-seat run cannot be taken over: play a seat as human instead');
+    return takeoverWire(await this.session.takeOver(trigger));
+  }
+
+  /** The take-over hotkey: takes the controls, or hands them back when a person has them. */
+  async toggleTakeover(trigger: TakeoverTrigger): Promise<TakeoverWire> {
+    if (this.run.takeover?.active) return takeoverWire(await this.session.handBack());
+    return this.takeOver(trigger);
   }
 
   setLatency(mode: ParamsOut<'setLatency'>['mode']): WorldState {
@@ -358,6 +391,7 @@ export class RunActivity implements Activity {
       runId: this.run.id,
       episode: r.episode,
       step: r.step,
+      ...(r.actor ? { actor: r.actor } : {}),
       reasoning: r.reasoning,
       actions: r.actions,
       actionsText: r.actionsText,
@@ -431,9 +465,18 @@ export class RunActivity implements Activity {
       });
     });
     session.on('released', (inputs) => ctx.emit({ type: 'released', runId: run.id, inputs }));
+    session.on('takeover', (t) => {
+      if (!run.takeover) return;
+      run.takeover = takeoverWire(t);
+      ctx.emit({ type: 'takeover', runId: run.id, takeover: run.takeover });
+    });
     session.on('milestones', (p) => ctx.emit({ type: 'milestones', runId: run.id, ...p }));
     session.on('status', (s) => {
       if (s === 'paused' || s === 'running') ctx.phase(this, s);
     });
   }
+}
+
+function takeoverWire(t: TakeoverState): TakeoverWire {
+  return { active: t.active, trigger: t.trigger ?? null, takeovers: t.takeovers, onInput: t.onInput };
 }

@@ -4,7 +4,7 @@
  * and the model settings a run is built with.
  */
 import { ModelCaller } from '../agents/model-endpoint.ts';
-import { PROVIDERS, type Results, type Settings } from './contract.ts';
+import { DEFAULT_SETTINGS, PROVIDERS, type Results, type Settings } from './contract.ts';
 import type { SecretStore, SettingsStore } from './settings-store.ts';
 import { describeApiError, type VlmSettings } from '../agents/vlm.ts';
 import { parseAccelerator } from '../input/stop-hotkey.ts';
@@ -56,13 +56,15 @@ export class SettingsService {
 
   /** Saves a patch; a stop hotkey that is no key combination is refused before anything is written. */
   save(patch: Partial<Settings>, apiKey?: string): Results['saveSettings'] {
-    if (patch.stopHotkey !== undefined) {
+    for (const field of ['stopHotkey', 'takeoverHotkey'] as const) {
+      const acc = patch[field];
+      if (acc === undefined) continue;
       try {
-        parseAccelerator(patch.stopHotkey);
+        parseAccelerator(acc);
       } catch (err) {
         throw new CodedError(
           'bad-input',
-          `saveSettings: stopHotkey: ${(err as Error).message} (e.g. CommandOrControl+Shift+F12)`,
+          `saveSettings: ${field}: ${(err as Error).message} (e.g. ${DEFAULT_SETTINGS[field]})`,
         );
       }
     }

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createWindowManager } from '../../native/index.ts';
 import { GamepilotCore } from '../api/core.ts';
-import { bindStopHotkey } from '../api/stop-hotkey.ts';
+import { bindHotkeys } from '../api/stop-hotkey.ts';
 import { fromMainFrameOf, serveIpc } from '../api/ipc-transport.ts';
 import type { LaunchedWindow, LaunchOptions } from '../games/launcher.ts';
 import { ElectronSettingsStore, SafeStorageSecretStore } from './stores.ts';
@@ -172,11 +172,11 @@ async function start() {
     (event) => fromMainFrameOf(event, live()?.webContents, rendererUrl),
   );
 
-  // The stop hotkey from Settings, registered again whenever a save changes it.
-  await bindStopHotkey(
+  // The stop and take-over hotkeys from Settings, registered again whenever a save changes one.
+  await bindHotkeys(
     core,
-    async (accelerator, onStop) => {
-      if (!globalShortcut.register(accelerator, onStop))
+    async (accelerator, onPress) => {
+      if (!globalShortcut.register(accelerator, onPress))
         throw new Error('another program holds it, or it is not a key combination Electron knows');
       return () => globalShortcut.unregister(accelerator);
     },

@@ -416,6 +416,7 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     'stopIntervalMs',
     'slowBufferMs',
     'pauseKey',
+    'takeOverOnInput',
   ])
     .addOption(profileOption())
     .addOption(noProfileOption('follow no profile: the generic prompt and no title limits'));

@@ -11,7 +11,7 @@ import { io } from './io.ts';
 import type { RecordFlags } from './program.ts';
 import { describeProfile, targetFrom } from './run-command.ts';
 import { profileChoiceFrom } from './profile-command.ts';
-import { configuredStopHotkey } from './settings.ts';
+import { configuredHotkeys } from './settings.ts';
 
 /** `--tutorial`: the same sources `run --tutorial` takes (a video, a frames folder, a run or session folder), checked to exist. */
 function tutorialSource(ref: string): string {
@@ -46,7 +46,7 @@ export async function recordCommand(o: RecordFlags): Promise<number> {
     const stop = () => recorder.stop();
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
-    const hotkey = configuredStopHotkey();
+    const hotkey = configuredHotkeys().stop;
     const unhook = await startStopHotkey(hotkey, stop).catch(() => undefined);
     io.log(`● recording ${target.label} → ${recorder.store.dir} (stop: Ctrl+C or ${hotkey})`);
     if (!o.quiet)

@@ -9,12 +9,13 @@ import { type HumanSeat, humanSeats } from '../recording/human-seat.ts';
 import { matchId } from '../arena/tables.ts';
 import type { Session } from '../session/session.ts';
 import type { Target } from '../session/targets.ts';
-import { startStopHotkey } from '../input/stop-hotkey.ts';
+import { hotkeyKeys, startStopHotkey } from '../input/stop-hotkey.ts';
 import { addSecret } from '../util/log.ts';
 import { io } from './io.ts';
 import { UsageError } from './options.ts';
 import type { RunFlags, TargetFlags } from './program.ts';
-import { configuredStopHotkey } from './settings.ts';
+import { configuredHotkeys } from './settings.ts';
+import { openPersonInput } from '../recording/person-input.ts';
 import type { MemoryStepRecord } from '../domain.ts';
 import { profileChoiceFrom } from './profile-command.ts';
 import type { ProfileEntry } from '../profiles/registry.ts';
@@ -108,6 +109,33 @@ async function prepareSeated(options: RunOptions, seats: readonly [SeatSpec, Sea
   return { session, target, profile: undefined, notices: [] as string[] };
 }
 
+/**
+ * A person may take the controls of a one-seat run: the take-over hotkey toggles, and with
+ * --take-over-on-input their input in the window takes over by itself. Returns the hotkey's release.
+ */
+async function bindTakeover(
+  session: Session,
+  hotkeys: { stop: string; takeover: string },
+  quiet: boolean,
+): Promise<(() => void) | undefined> {
+  session.acceptTakeovers(openPersonInput, { ignoreKeys: hotkeyKeys([hotkeys.stop, hotkeys.takeover]) });
+  session.on('takeover', (t) =>
+    io.progress(
+      t.active
+        ? `a person has the controls (${t.trigger}); ${hotkeys.takeover} hands them back`
+        : 'handed back: the agent plays on',
+    ),
+  );
+  const toggle = () => {
+    const next = session.takeoverState.active ? session.handBack() : session.takeOver('hotkey');
+    next.catch((err: Error) => io.log(`take over: ${err.message}`));
+  };
+  return startStopHotkey(hotkeys.takeover, toggle).catch((err: Error) => {
+    if (!quiet) io.log(`warning: no take-over hotkey (${err.message})`);
+    return undefined;
+  });
+}
+
 export async function runCommand(o: RunFlags): Promise<number> {
   /** A person's seat (`--seats human,…`) listens to the keyboard until the run ends. */
   const people: HumanSeat[] = [];
@@ -150,7 +178,8 @@ export async function runCommand(o: RunFlags): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const hotkey = configuredStopHotkey();
+  const hotkeys = configuredHotkeys();
+  const hotkey = hotkeys.stop;
   const stopHook = await startStopHotkey(hotkey, () => {
     io.log(`stop hotkey ${hotkey}: stopping`);
     session.stop();
@@ -158,6 +187,7 @@ export async function runCommand(o: RunFlags): Promise<number> {
     if (!o.quiet) io.log(`warning: no global stop hotkey (${err.message}); Ctrl+C still stops`);
     return undefined;
   });
+  const takeoverHook = seats ? undefined : await bindTakeover(session, hotkeys, !!o.quiet);
   if (!o.quiet) {
     io.progress(`run folder: ${session.store.dir}`);
     session.on('step', (r) => {
@@ -220,6 +250,7 @@ export async function runCommand(o: RunFlags): Promise<number> {
     return result.status === 'failed' ? 1 : 0;
   } finally {
     stopHook?.();
+    takeoverHook?.();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     for (const p of people) {

@@ -2,7 +2,8 @@ import path from 'node:path';
 import { JsonFileSettingsStore } from '../api/settings-store.ts';
 import { defaultConfigDir } from '../util/paths.ts';
 
-/** The stop hotkey from the settings file the app and the web shell share, or the default. */
-export function configuredStopHotkey(): string {
-  return new JsonFileSettingsStore(path.join(defaultConfigDir(), 'settings.json')).load().stopHotkey;
+/** The stop and take-over hotkeys from the settings file the app and the web shell share, or the defaults. */
+export function configuredHotkeys(): { stop: string; takeover: string } {
+  const s = new JsonFileSettingsStore(path.join(defaultConfigDir(), 'settings.json')).load();
+  return { stop: s.stopHotkey, takeover: s.takeoverHotkey };
 }

@@ -34,6 +34,17 @@ export function parseAccelerator(acc: string, platform: NodeJS.Platform = proces
   return out;
 }
 
+/** The keys (in the action schema's names) of the shell's hotkeys: a person pressing them is not playing. */
+export function hotkeyKeys(accelerators: readonly string[]): string[] {
+  return accelerators.flatMap((a) => {
+    try {
+      return [parseAccelerator(a).key.toLowerCase()];
+    } catch {
+      return [];
+    }
+  });
+}
+
 /** Starts listening; returns a function that stops the hook. Throws when no hook is possible. */
 export async function startStopHotkey(accelerator: string, onStop: () => void): Promise<() => void> {
   const acc = parseAccelerator(accelerator);

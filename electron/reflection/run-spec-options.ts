@@ -79,6 +79,7 @@ export function runFromSpec(s: RunSpec, place: RunPlace): RunFromSpec {
     ...(s.pauseKey ? { pauseKey: s.pauseKey } : {}),
     ...(s.allowKeys?.length ? { allowedKeys: s.allowKeys } : {}),
     minStepMs: s.paceMs,
+    takeOverOnInput: s.takeOverOnInput,
     maxConsecutiveErrors: s.maxErrors,
     vlm: {
       ...(model ? { model } : {}),

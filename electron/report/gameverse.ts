@@ -60,17 +60,18 @@ export function playerOf(r: LeaderboardRow): Player {
   return {
     player: r.player,
     model: r.model,
+    assisted: r.assisted,
     vr: r.vr,
     lessons: r.lessons,
     space: r.space,
     latency: r.latency,
-    label,
-    baseline,
+    label: r.assisted ? `${label} (assisted)` : label,
+    baseline: r.assisted ? null : baseline,
   };
 }
 
 export const playerKey = (p: Omit<Player, 'label' | 'baseline'>) =>
-  [p.player, p.model ?? '', p.vr, p.lessons ?? '', p.space, p.latency].join('|');
+  [p.player, p.model ?? '', p.assisted ? 'assisted' : '', p.vr, p.lessons ?? '', p.space, p.latency].join('|');
 const statOf = (r: LeaderboardRow): Stat => ({ mean: r.mean, std: r.std, n: r.episodes, runs: r.runs });
 
 /** Random, the human expert and the rookie first (as in GameVerse's Tab. 3), then agents by name; VR = No before Yes. */

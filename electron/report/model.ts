@@ -17,6 +17,8 @@ export const PlayerSchema = z.object({
   /** The leaderboard's player (agent name, or human-rookie / human-expert) and model. */
   player: z.string(),
   model: z.string().nullable(),
+  /** A person took over in these runs: a row apart, labelled so (absent in reports made before takeovers). */
+  assisted: z.boolean().default(false),
   vr: z.enum(['No', 'Yes', '—']),
   lessons: z.string().nullable(),
   space: z.string(),

@@ -72,6 +72,8 @@ export interface RunOptions {
   settleMs?: number;
   maxConsecutiveErrors?: number;
   minStepMs?: number;
+  /** A person's input in the window takes over (session/takeover.ts). */
+  takeOverOnInput?: boolean;
   latency?: LatencyMode;
   latencySettings?: Partial<LatencySettings>;
   /** Freeze a window by pressing this key (its own pause key) instead of suspending its process. */
@@ -299,6 +301,7 @@ export function wireSession(
     ...(opts.settleMs !== undefined ? { settleMs: opts.settleMs } : {}),
     ...(opts.maxConsecutiveErrors !== undefined ? { maxConsecutiveErrors: opts.maxConsecutiveErrors } : {}),
     ...(opts.minStepMs !== undefined ? { minStepMs: opts.minStepMs } : {}),
+    takeOverOnInput: opts.takeOverOnInput ?? false,
     latency,
     latencySettings,
     keepFrames,

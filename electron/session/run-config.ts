@@ -39,6 +39,7 @@ export function runConfig(opts: RunOptions, r: Resolved): Record<string, unknown
     settleMs: opts.settleMs ?? DEFAULT_SESSION.settleMs,
     maxErrors: opts.maxConsecutiveErrors ?? DEFAULT_SESSION.maxConsecutiveErrors,
     paceMs: opts.minStepMs ?? DEFAULT_SESSION.minStepMs,
+    takeOverOnInput: opts.takeOverOnInput ?? DEFAULT_SESSION.takeOverOnInput,
     pauseKey: opts.pauseKey,
     keepFrames: r.keepFrames,
     minFreeMb: r.minFreeMb,

@@ -38,6 +38,15 @@ import type { MilestoneProgress } from '../scoring/milestone-judging.ts';
 import { EngineWorld, UnfreezableWorld, type World } from '../latency/world.ts';
 import { logSession } from './session-log.ts';
 import { DiskBudget, FrameKeeper } from '../store/frame-budget.ts';
+import {
+  handBackNote,
+  personEvents,
+  TAKEOVER_FPS,
+  TakeoverLog,
+  type PersonInput,
+  type PersonInputFactory,
+  type TakeoverTrigger,
+} from './takeover.ts';
 
 export interface SessionConfig {
   space: ActionSpace;
@@ -59,6 +68,8 @@ export interface SessionConfig {
   maxConsecutiveErrors: number;
   /** Minimum wall time per step, so people can follow a fast agent (ms; 0 = as fast as it goes). */
   minStepMs: number;
+  /** A person's input in the window takes the controls (once the shell gave acceptTakeovers). */
+  takeOverOnInput: boolean;
   /** Called after each episode, before the next starts (reflection runs here). */
   afterEpisode?: (e: EpisodeSummary, session: Session) => Promise<void>;
   /** How the world waits for the model; switchable live with setLatency(). */
@@ -85,6 +96,7 @@ export const DEFAULT_SESSION: SessionConfig = {
   settleMaxMs: 1000,
   maxConsecutiveErrors: 5,
   minStepMs: 0,
+  takeOverOnInput: false,
   latency: 'normal',
   latencySettings: DEFAULT_LATENCY,
   keepFrames: 'all',
@@ -134,6 +146,8 @@ export interface FrameEvent {
 
 /** A step's record as a session writes it: what the run store keeps, its clock fields typed. */
 export type SessionStepRecord = StepRecord & {
+  /** Who played the step (a person, during a takeover). */
+  actor?: 'agent' | 'human';
   latency_mode: LatencyMode;
   world: WorldKind;
   paused_ms: number;
@@ -147,6 +161,22 @@ export type SessionStepRecord = StepRecord & {
    */
   settle?: { by: 'drawing'; drew: boolean; still: boolean; draws: number } | { by: 'fixed' };
 };
+
+/** Who has the controls, as followers see it. */
+export interface TakeoverState {
+  active: boolean;
+  trigger?: TakeoverTrigger;
+  /** Takeovers so far in this run. */
+  takeovers: number;
+  /** A person's input in the window takes over (the run's take-over-on-input setting). */
+  onInput: boolean;
+}
+
+/** A person's step as it waits for its input: the frame is taken, the input follows until the next frame. */
+interface PendingHumanStep {
+  trace: StepTrace;
+  seen: SeenFrame;
+}
 
 /** What `status` reports: running or paused while going, then how the run ended. */
 export type SessionStatus = 'running' | 'paused' | RunStatus;
@@ -169,6 +199,8 @@ export interface SessionEvents {
   released: [string[]];
   /** A reflection between episodes (reported by the reflection loop through `reportReflection`). */
   reflection: [ReflectionRecord];
+  /** A person took the controls (`active`), or handed them back. */
+  takeover: [TakeoverState];
   /** The memory agent's summary and memories: after retrieval, then with what the step saved. */
   memory: [MemoryStepRecord & { episode: number; step: number }];
   /** An episode's milestone checklist after a judgement (reported by the judge through `reportMilestones`). */
@@ -294,6 +326,16 @@ export class Session extends EventEmitter<SessionEvents> {
   private stepBytes = 0;
   /** Why the disk budget ended the run. */
   private budgetReason: string | undefined;
+  /** Aborted on stop, and when a person takes over mid-step: the step's model call and waits end. */
+  private stepAbort = new AbortController();
+  /** The person's input path (given by the shell: recording/person-input.ts); open while it is heard. */
+  private personFactory: PersonInputFactory | undefined;
+  private personInput: PersonInput | undefined;
+  private personOpening: Promise<PersonInput> | undefined;
+  private takeOverOnInput = false;
+  readonly takeovers = new TakeoverLog();
+  private pendingHuman: PendingHumanStep | undefined;
+  private nextHumanFrame = 0;
 
   constructor(
     protected readonly deps: SessionDeps,
@@ -357,6 +399,7 @@ export class Session extends EventEmitter<SessionEvents> {
    */
   stop() {
     this.abort.abort();
+    this.stepAbort.abort();
     this.wake();
     void this.makeSafe();
   }
@@ -419,6 +462,116 @@ export class Session extends EventEmitter<SessionEvents> {
     for (const w of this.resumeWaiters.splice(0)) w();
   }
 
+  /**
+   * Lets people take over this run through their input path (the shell opens it: the global
+   * hook). With `onInput` the path listens from the start, and the person's input in the window
+   * takes over by itself. Call before run().
+   */
+  acceptTakeovers(factory: PersonInputFactory, o: { ignoreKeys?: readonly string[] } = {}) {
+    this.personFactory = (opts) => factory({ ...opts, ...(o.ignoreKeys ? { ignoreKeys: o.ignoreKeys } : {}) });
+    this.takeOverOnInput = this.config.takeOverOnInput;
+  }
+
+  get takeoverState(): TakeoverState {
+    const open = this.takeovers.open;
+    return {
+      active: !!open,
+      ...(open ? { trigger: open.trigger } : {}),
+      takeovers: this.takeovers.spans.length,
+      onInput: this.takeOverOnInput,
+    };
+  }
+
+  /**
+   * A person takes the controls: the agent's call and the step's waits end, held input is let
+   * go, a frozen world runs, and from the next frame on the person's input is recorded as the
+   * run's steps (`actor: human`) until handBack(). A paused run goes on: the person plays it.
+   * `since`: input from then on is the person's (the input that took over, when it did).
+   */
+  async takeOver(trigger: TakeoverTrigger, since = Date.now()): Promise<TakeoverState> {
+    if (this.abort.signal.aborted)
+      throw new CodedError('not-found', 'the run is ending: there is nothing to take over');
+    if (this.takeovers.open) return this.takeoverState;
+    const input = await this.openPersonInput();
+    if (this.takeovers.open || this.abort.signal.aborted) return this.takeoverState;
+    input.listenFrom(since);
+    this.takeovers.begin(this.episodeNow, trigger, Date.now());
+    this.nextHumanFrame = 0;
+    this.stepAbort.abort();
+    if (this.paused) this.resume();
+    this.policy?.cancel();
+    this.store.update(this.takeovers.summary());
+    this.emit('takeover', this.takeoverState);
+    this.emit('status', 'running');
+    await this.makeWorldFree();
+    return this.takeoverState;
+  }
+
+  /** The person gives the controls back: the agent goes on from the current frame, told what the person did. */
+  async handBack(): Promise<TakeoverState> {
+    if (!this.takeovers.open) return this.takeoverState;
+    await this.endTakeover(true);
+    return this.takeoverState;
+  }
+
+  /** The episode the loop is in (for a takeover's record). */
+  private episodeNow = 0;
+
+  private async openPersonInput(): Promise<PersonInput> {
+    if (this.personInput) return this.personInput;
+    if (!this.personFactory)
+      throw new CodedError('bad-input', 'taking over needs the input hook, which this shell did not start');
+    const win = await this.deps.target.locate();
+    this.personOpening ??= this.personFactory({
+      windowId: win.id,
+      bounds: win.bounds,
+      ...(this.takeOverOnInput
+        ? {
+            onInput: (t: number) => {
+              if (!this.takeovers.open && !this.abort.signal.aborted)
+                this.takeOver('input', t).catch((err: Error) => this.emit('warning', `take over: ${err.message}`));
+            },
+          }
+        : {}),
+    });
+    try {
+      this.personInput = await this.personOpening;
+    } catch (err) {
+      this.personOpening = undefined;
+      throw new CodedError('bad-input', `cannot hear a person's input: ${(err as Error).message}`);
+    }
+    return this.personInput;
+  }
+
+  /** Thaws the world and lets go of held input, as stopping does, without ending anything. */
+  private async makeWorldFree() {
+    await this.world.thaw().catch(() => {});
+    this.emitWorld();
+    const released = await this.executor.releaseAll().catch(() => []);
+    if (released.length) this.emit('released', released);
+  }
+
+  /** Ends the open takeover: its last step written, its span closed, its correction record kept. */
+  private async endTakeover(handedBack: boolean) {
+    if (!this.takeovers.open) return;
+    this.flushHumanStep();
+    const rec = this.takeovers.end(Date.now(), handedBack);
+    if (!this.takeOverOnInput) this.personInput?.pause();
+    else this.personInput?.listenFrom(Number.POSITIVE_INFINITY);
+    if (rec) {
+      try {
+        this.store.appendFile('corrections.jsonl', `${JSON.stringify(rec)}\n`);
+      } catch (err) {
+        this.emit('warning', `the correction record was not written: ${(err as Error).message}`);
+      }
+      const span = this.takeovers.spans[rec.index]!;
+      if (handedBack)
+        this.previous = { actions: [], outcomes: [], person: handBackNote(span, personEvents(rec.during)) };
+    }
+    this.store.update(this.takeovers.summary());
+    this.emit('takeover', this.takeoverState);
+  }
+
   private async gate() {
     while (this.paused && !this.abort.signal.aborted) {
       if (this.singleSteps > 0) {
@@ -437,7 +590,10 @@ export class Session extends EventEmitter<SessionEvents> {
     this.emit('status', 'running');
     try {
       await this.showMinimizedTarget();
+      if (this.takeOverOnInput) await this.listenForTakeover();
       for (let e = 0; e < this.config.episodes && !this.abort.signal.aborted; e++) {
+        this.episodeNow = e;
+        this.takeovers.newEpisode();
         target.game?.reset(this.config.seed, e);
         this.resetAgents();
         this.deps.scorer?.resetEpisode();
@@ -473,6 +629,9 @@ export class Session extends EventEmitter<SessionEvents> {
       status = this.abort.signal.aborted ? 'stopped' : 'failed';
       error = (err as Error).message;
     } finally {
+      await this.endTakeover(false).catch(() => {});
+      await this.personInput?.close().catch(() => {});
+      this.personInput = undefined;
       await this.makeSafe();
       this.drawing?.watch?.close();
       this.drawing = undefined;
@@ -493,10 +652,16 @@ export class Session extends EventEmitter<SessionEvents> {
     return { runDir: store.dir, status, episodes, ...summary(episodes), ...(error ? { error } : {}) };
   }
 
+  /**
+   * An episode's steps until it ends. The step budget counts the agent's steps: a person's
+   * (a takeover's, recorded at the recorder's rate) are numbered in the same sequence but are
+   * not the agent's to spend.
+   */
   private async episode(e: number): Promise<{ steps: number; end: EndReason }> {
     let consecutiveErrors = 0;
     const deadline = this.config.maxSeconds !== undefined ? now() + this.config.maxSeconds * 1000 : Infinity;
-    for (let s = 0; s < this.config.maxSteps; s++) {
+    let s = 0; // the next step's number
+    for (let agentSteps = 0; agentSteps < this.config.maxSteps; ) {
       if (now() >= deadline) return { steps: s, end: 'max_time' };
       const written = this.deps.store.bytesWritten;
       this.budgetReason = this.budget.check(written, this.stepBytes);
@@ -506,22 +671,100 @@ export class Session extends EventEmitter<SessionEvents> {
       }
       const seen = await this.locate();
       if (!seen) return { steps: s, end: 'stopped' };
+      if (this.takeovers.open) {
+        if (await this.humanStep(e, s, seen)) s++;
+        if (this.abort.signal.aborted) return { steps: s, end: 'stopped' };
+        if (this.deps.target.game?.instance.isOver()) return { steps: s, end: 'game_over' };
+        continue;
+      }
+      agentSteps++;
       const started = now();
       const { rec, terminal, refused, unusable } = await this.step(e, s, seen);
       this.stepBytes = Math.max(this.stepBytes, this.deps.store.bytesWritten - written);
       if (this.deps.scorer?.dueAfter(s) && this.lastFrame && !this.abort.signal.aborted)
         await this.deps.scorer.read(this.lastFrame, s, this.abort.signal);
+      s++;
       const spare = this.config.minStepMs - (now() - started);
       if (spare > 0) await sleep(spare, this.abort.signal);
       consecutiveErrors = unusable ? consecutiveErrors + 1 : 0;
       if (consecutiveErrors >= this.config.maxConsecutiveErrors) {
         throw new Error(`${consecutiveErrors} steps in a row without usable actions; last error: ${rec.errors.at(-1)}`);
       }
-      if (this.abort.signal.aborted) return { steps: s + 1, end: 'stopped' };
-      if (this.deps.target.game?.instance.isOver()) return { steps: s + 1, end: 'game_over' };
-      if (terminal && !refused) return { steps: s + 1, end: terminal === 'DONE' ? 'done' : 'fail' };
+      if (this.abort.signal.aborted) return { steps: s, end: 'stopped' };
+      if (this.deps.target.game?.instance.isOver()) return { steps: s, end: 'game_over' };
+      if (terminal && !refused) return { steps: s, end: terminal === 'DONE' ? 'done' : 'fail' };
     }
-    return { steps: this.config.maxSteps, end: 'max_steps' };
+    return { steps: s, end: 'max_steps' };
+  }
+
+  /** From the start, when the person's input in the window takes over: the input path listens. */
+  private async listenForTakeover() {
+    try {
+      const input = await this.openPersonInput();
+      input.listenFrom(Number.POSITIVE_INFINITY); // nothing kept until a takeover
+    } catch (err) {
+      this.emit('warning', `take over on input is off: ${(err as Error).message}`);
+      this.takeOverOnInput = false;
+    }
+  }
+
+  /**
+   * A step of the person's: the frame at TAKEOVER_FPS; the input heard until the next frame is
+   * the step's actions (written then, or at hand-back). The world runs; nothing is sent.
+   * Returns whether a frame was taken (the step's number is used).
+   */
+  private async humanStep(episode: number, step: number, seen: SeenTarget): Promise<boolean> {
+    await sleep(this.nextHumanFrame - Date.now(), this.abort.signal);
+    if (this.abort.signal.aborted || !this.takeovers.open) return false;
+    this.nextHumanFrame = Date.now() + 1000 / TAKEOVER_FPS;
+    this.flushHumanStep();
+    const trace = this.beginStep(episode, step, seen);
+    const hint = { maxLongSide: this.config.encode.longSide, reuseBuffers: true };
+    const raw = await this.deps.capturer.grab(seen.visible, hint);
+    trace.times.captured = now();
+    const frame = await this.encode(trace, { raw, tCapture: Date.now(), ticksAtCapture: null });
+    this.pendingHuman = { trace, seen: frame };
+    if (!this.takeovers.open) this.flushHumanStep(); // handed back while the frame was taken
+    return true;
+  }
+
+  /** Writes the person's pending step with the input heard since its frame. */
+  private flushHumanStep() {
+    const pending = this.pendingHuman;
+    if (!pending) return;
+    this.pendingHuman = undefined;
+    const events = this.personInput?.drain() ?? [];
+    const { trace, seen } = pending;
+    const t = trace.times;
+    const rec = {
+      ...this.frameHead(trace, seen),
+      actor: 'human' as const,
+      reasoning: '',
+      raw: null,
+      actions: events.map((ev) => ({ action_type: ev.action_type, parameters: ev.parameters })),
+      input_events: events,
+      outcomes: [],
+      errors: [],
+      latency_ms: {
+        locate: round2(t.located - t.start),
+        capture: round2(t.captured! - t.located),
+        encode: round2(t.encoded! - t.captured!),
+        model: 0,
+        act: 0,
+        total: round2(now() - t.start),
+      },
+      latency_mode: this.mode,
+      world: this.world.kind,
+      paused_ms: 0,
+      ...this.gameFields(),
+    };
+    this.deps.store.appendStep(rec);
+    this.takeovers.humanStep(rec);
+    this.store.update(this.takeovers.summary());
+    this.emit('step', {
+      ...rec,
+      actionsText: rec.actions.map((a) => `${a.action_type} ${JSON.stringify(a.parameters)}`),
+    });
   }
 
   /**
@@ -549,7 +792,8 @@ export class Session extends EventEmitter<SessionEvents> {
           if (!this.paused) this.emit('status', 'running');
         }
         // Minimized between the look and now: loop, and the next look pauses the run.
-        if (!(await this.raise(look.win.id))) continue;
+        // A person who has the controls decides which window has focus.
+        if (!this.takeovers.open && !(await this.raise(look.win.id))) continue;
         return { win: look.win, visible: look.visible, locateMs: now() - t0 };
       }
       if (!this.hiddenBecause) {
@@ -639,6 +883,8 @@ export class Session extends EventEmitter<SessionEvents> {
       errors: [],
       times: { start: now() - seen.locateMs, located: now() },
     };
+    this.stepAbort = new AbortController();
+    if (this.abort.signal.aborted) this.stepAbort.abort();
     this.emit('step-start', { episode, step });
     return trace;
   }
@@ -744,8 +990,9 @@ export class Session extends EventEmitter<SessionEvents> {
     // A per-step signal: libraries that listen on it leave no listeners behind on the run's.
     const stepAbort = new AbortController();
     const forwardAbort = () => stepAbort.abort();
-    this.abort.signal.addEventListener('abort', forwardAbort, { once: true });
-    if (this.abort.signal.aborted) stepAbort.abort(); // stopped before we started listening
+    const stepSignal = this.stepAbort.signal; // aborted on stop, and when a person takes over
+    stepSignal.addEventListener('abort', forwardAbort, { once: true });
+    if (stepSignal.aborted) stepAbort.abort(); // stopped before we started listening
     try {
       decision = await agent.decide(obs, {
         space: this.config.space,
@@ -759,8 +1006,15 @@ export class Session extends EventEmitter<SessionEvents> {
     } catch (err) {
       decision = { reasoning: '', actions: [], error: `agent failed: ${(err as Error).message}` };
     } finally {
-      this.abort.signal.removeEventListener('abort', forwardAbort);
+      stepSignal.removeEventListener('abort', forwardAbort);
     }
+    if (this.takeovers.open)
+      decision = {
+        ...decision,
+        actions: [],
+        error: 'a person took over: this answer was not acted on',
+        parseErrors: [],
+      };
     trace.times.decideStart = tDecide;
     trace.times.decided = now();
     this.lastFrame = seen.frame;
@@ -779,14 +1033,15 @@ export class Session extends EventEmitter<SessionEvents> {
    */
   private async act(trace: StepTrace, choice: Choice, seen: SeenFrame, clock: StepClock): Promise<Acted> {
     const game = this.deps.target.game;
-    if (!this.abort.signal.aborted) await clock.policy.beforeAct(this.world, choice.computeMs, this.abort.signal);
+    const signal = this.stepAbort.signal;
+    if (!signal.aborted) await clock.policy.beforeAct(this.world, choice.computeMs, signal);
     this.emitWorld();
     const ticksAtAct = this.world.ticks();
     game?.drainInputs();
     if (choice.actions.length) this.prepareSettle(trace.seen.win.id);
-    const outcomes = this.abort.signal.aborted
-      ? []
-      : await this.perform(choice.actions, seen.geometry, trace.seen.win.id);
+    const from = Date.now();
+    const outcomes = signal.aborted ? [] : await this.perform(choice.actions, seen.geometry, trace.seen.win.id);
+    if (outcomes.length) this.personInput?.agentActs(from, Date.now());
     const ticksActed = this.world.ticks();
     const refused = outcomes.find((o) => !o.ok);
     if (refused) trace.errors.push(`refused ${refused.action}: ${refused.error}`);
@@ -802,9 +1057,10 @@ export class Session extends EventEmitter<SessionEvents> {
    * drawn its answer and holds still (X11), or for a fixed time.
    */
   protected async settle(trace: StepTrace, choice: Choice, acted: Acted, clock: StepClock) {
-    await clock.policy.afterAct(this.world, this.abort.signal);
+    const signal = this.stepAbort.signal;
+    await clock.policy.afterAct(this.world, signal);
     this.emitWorld();
-    if (choice.actions.length && !this.abort.signal.aborted) {
+    if (choice.actions.length && !signal.aborted) {
       const game = this.deps.target.game;
       if (!game) trace.settle = await this.settleWindow();
       else {
@@ -851,7 +1107,7 @@ export class Session extends EventEmitter<SessionEvents> {
           quietMs: settleQuietMs,
           firstMs: settleMs,
           maxMs: Math.max(settleMs, settleMaxMs),
-          signal: this.abort.signal,
+          signal: this.stepAbort.signal,
         });
         d.busy = !r.still;
         return { by: 'drawing', drew: r.changed, still: r.still, draws: r.draws };
@@ -859,7 +1115,7 @@ export class Session extends EventEmitter<SessionEvents> {
         /* the fixed wait below */
       }
     }
-    await sleep(settleMs, this.abort.signal);
+    await sleep(settleMs, this.stepAbort.signal);
     return { by: 'fixed' };
   }
 
@@ -877,6 +1133,7 @@ export class Session extends EventEmitter<SessionEvents> {
     const { ticksAtAct, ticksActed, outcomes } = acted;
     const rec: SessionStepRecord = {
       ...this.frameHead(trace, seen),
+      actor: 'agent',
       reasoning: decision.reasoning,
       raw: decision.raw ?? null,
       actions: actions.map(toWire),
@@ -900,12 +1157,14 @@ export class Session extends EventEmitter<SessionEvents> {
     for (const call of decision.calls ?? [])
       this.deps.store.recordModelCall(call, { episode: rec.episode, step: rec.step });
     this.deps.store.appendStep(rec);
+    this.takeovers.agentStep(rec);
     this.emit('step', { ...rec, actionsText: actions.map(describeAction) });
     const terminal = actions.find(isTerminal);
     return {
       rec,
       refused: acted.refused,
-      unusable: isUnusable(actions.length, rec.errors.length, outcomes),
+      // A step a person cut short is not the agent's failure.
+      unusable: !this.takeovers.open && isUnusable(actions.length, rec.errors.length, outcomes),
       ...(terminal?.kind === 'gui' ? { terminal: terminal.type } : {}),
     };
   }
@@ -1069,7 +1328,7 @@ export class Session extends EventEmitter<SessionEvents> {
     const expanded = exp.actions.map(toWire);
     const notReady = await this.readyForInput(exp.actions, geometry, windowId);
     if (notReady) return { action: call, ok: false, error: notReady, expanded };
-    const out = await executor.execute(exp.actions, geometry, this.abort.signal);
+    const out = await executor.execute(exp.actions, geometry, this.stepAbort.signal);
     const failed = out.find((o) => !o.ok);
     if (failed) return { action: call, ok: false, error: `${failed.action}: ${failed.error}`, expanded };
     if (out.length < exp.actions.length) return { action: call, ok: false, error: 'stopped part-way', expanded };
@@ -1094,7 +1353,7 @@ export class Session extends EventEmitter<SessionEvents> {
         gui = [];
         return false;
       }
-      const out = await executor.execute(gui, geometry, this.abort.signal);
+      const out = await executor.execute(gui, geometry, this.stepAbort.signal);
       outcomes.push(...out);
       gui = [];
       return out.every((o) => o.ok);

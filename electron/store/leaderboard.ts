@@ -15,6 +15,9 @@
  * - a human rookie: stage play-1 is VR = No, play-2 (after the tutorial) is VR = Yes; a session
  *   recorded in the tutorial stage is not a play and is left out.
  * - a human expert plays once: VR "—".
+ *
+ * A run in which a person took the controls (session/takeover.ts) is assisted: its episodes form
+ * rows of their own, marked so, and are never pooled with the agent's unassisted play.
  */
 import { scanRuns } from './run-library.ts';
 import type { RunMeta } from './run-store.ts';
@@ -33,6 +36,8 @@ export interface LeaderboardRow {
   profile_versions: number;
   player: string;
   model: string | null;
+  /** A person took over in these runs: listed apart, never pooled with the agent's own play. */
+  assisted: boolean;
   /** "No", "Yes" or "—" (human experts). */
   vr: 'No' | 'Yes' | '—';
   /** For VR = Yes: where the lessons came from (self-f, self-t, self, other, edited, given; rookie: tutorial). */
@@ -112,6 +117,7 @@ export function leaderboardRows(metas: RunMeta[]): LeaderboardRow[] {
         title.id,
         meta.agent,
         meta.model ?? '',
+        meta.assisted ? 'assisted' : '',
         cell.vr,
         cell.lessons ?? '',
         meta.action_space,
@@ -126,6 +132,7 @@ export function leaderboardRows(metas: RunMeta[]): LeaderboardRow[] {
           tier: title.tier,
           player: meta.agent,
           model: meta.model,
+          assisted: !!meta.assisted,
           ...cell,
           space: meta.action_space,
           latency,
@@ -151,7 +158,8 @@ export function leaderboardRows(metas: RunMeta[]): LeaderboardRow[] {
     best: r2(Math.max(...scores)),
   }));
   // Ranked by the player's best cell in each game; a player's VR = No row comes before its Yes rows, as in the papers' tables.
-  const player = (r: LeaderboardRow) => [r.game, r.player, r.model ?? '', r.space, r.latency].join('|');
+  const player = (r: LeaderboardRow) =>
+    [r.game, r.player, r.model ?? '', r.assisted ? 'assisted' : '', r.space, r.latency].join('|');
   const top = new Map<string, number>();
   for (const r of rows) top.set(player(r), Math.max(top.get(player(r)) ?? Number.NEGATIVE_INFINITY, r.mean));
   const vrOrder = { No: 0, Yes: 1, '—': 2 };
@@ -171,7 +179,7 @@ export function formatLeaderboard(rows: LeaderboardRow[]): string {
   const head = ['title', 'player', 'model', 'VR', 'space', 'latency', 'runs', 'episodes', 'mean ± std', 'best'];
   const body = rows.map((r) => [
     titleText(r),
-    r.player,
+    playerText(r),
     r.model ?? '–',
     r.vr === 'Yes' && r.lessons ? `Yes (${r.lessons})` : r.vr,
     r.space,
@@ -184,6 +192,11 @@ export function formatLeaderboard(rows: LeaderboardRow[]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   return [line(head), line(widths.map((w) => '─'.repeat(w))), ...body.map(line)].join('\n');
+}
+
+/** A player as tables print it: an assisted row says so. */
+export function playerText(r: Pick<LeaderboardRow, 'player' | 'assisted'>): string {
+  return r.assisted ? `${r.player} (assisted)` : r.player;
 }
 
 /** A title as tables print it: its id, and for an unprofiled window that it is one. */

@@ -4,6 +4,7 @@
  * `frames/`. A crash loses at most the step in flight; readers skip a torn last line. A full
  * disk ends the run as failed with a message naming the folder, and leaves no partial file.
  */
+import type { TakeoverSpan } from '../domain.ts';
 import {
   appendFileSync,
   closeSync,
@@ -123,6 +124,12 @@ export interface RunMeta {
   seats?: RunSeat[];
   /** The arena match this run is (arena/arena.ts): its id, player 1 and player 2. */
   arena?: { match: string; p1: string; p2: string };
+  /** A person took over at some point: the run is assisted, listed apart in every table. */
+  assisted?: boolean;
+  /** Each takeover: who began it, the steps the person played, when it ended. */
+  takeovers?: TakeoverSpan[];
+  human_steps?: number;
+  human_ms?: number;
 }
 
 /** One seat of a two-seat run: its name in the game, and its agent. */
@@ -434,7 +441,7 @@ export class RunStore {
   }
 
   /** Appends text to another file of the run folder, counted in `bytes_written`. */
-  appendFile(name: 'reflections.jsonl' | 'model-calls.jsonl', text: string) {
+  appendFile(name: 'reflections.jsonl' | 'model-calls.jsonl' | 'corrections.jsonl', text: string) {
     const data = Buffer.from(text);
     try {
       appendFileSync(path.join(this.dir, name), data);

@@ -13,7 +13,7 @@ import { GamepilotCore } from '../api/core.ts';
 import { JsonFileSettingsStore, MemorySecretStore } from '../api/settings-store.ts';
 import { startWebShell, type ApiRoute, type WebShell } from './server.ts';
 import { startStopHotkey } from '../input/stop-hotkey.ts';
-import { bindStopHotkey } from '../api/stop-hotkey.ts';
+import { bindHotkeys } from '../api/stop-hotkey.ts';
 import { recoverCrashLeftovers } from '../safety/recovery.ts';
 import { appVersion, resources } from '../util/resources.ts';
 
@@ -77,7 +77,7 @@ export async function runWebShell(
     log: opts.log,
     ...(opts.routes ? { routes: opts.routes(core) } : {}),
   });
-  const stopHook = await bindStopHotkey(core, startStopHotkey, opts.log);
+  const stopHook = await bindHotkeys(core, startStopHotkey, opts.log);
   if (opts.demo) core.startDemo().catch((err) => opts.log(`demo did not start: ${(err as Error).message}`));
   return {
     shell,

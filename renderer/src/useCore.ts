@@ -185,6 +185,8 @@ function reduce(s: LiveState, a: Action): LiveState {
       return { ...s, episodes: [...s.episodes, e] };
     case 'released':
       return { ...s, released: e.inputs };
+    case 'takeover':
+      return { ...s, core: withRun(s.core, (r) => ({ ...r, takeover: e.takeover })) };
     case 'world':
       return { ...s, core: withRun(s.core, (r) => ({ ...r, latency: e.latency })) };
     case 'warning':

@@ -181,13 +181,13 @@ export function RunsView({
               {board.map((r) => {
                 const top = Math.max(...board.filter((b) => b.game === r.game).map((b) => b.mean), 1e-9);
                 return (
-                  <tr key={[r.game, r.player, r.model, r.vr, r.lessons, r.space, r.latency].join('|')}>
+                  <tr key={[r.game, r.player, r.model, r.assisted, r.vr, r.lessons, r.space, r.latency].join('|')}>
                     <td title={r.game}>
                       {r.title}
                       {r.kind === 'unprofiled' ? ' (unprofiled window)' : ''}
                       {r.profile_versions > 1 ? ` [${r.profile_versions} profile versions]` : ''}
                     </td>
-                    <td>{r.player}</td>
+                    <td>{r.assisted ? `${r.player} (assisted)` : r.player}</td>
                     <td>{r.model ?? '–'}</td>
                     <td>{r.vr === 'Yes' && r.lessons ? `Yes (${r.lessons})` : r.vr}</td>
                     <td>{r.space}</td>

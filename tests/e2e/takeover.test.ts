@@ -1,0 +1,166 @@
+/**
+ * A person takes over a model's run on a real third-party window (Debian's gnome-2048): with
+ * --take-over-on-input, arrow keys typed into the game (xdotool: X input the global hook hears
+ * like a keyboard's, the recorder's path) while the model thinks take the controls; the person's
+ * keys move the tiles; the take-over hotkey hands back; the model plays on, told what the person
+ * did. The steps say who played them, run.json counts the takeover, corrections.jsonl keeps what
+ * the agent did before and the person did instead, and the leaderboard lists the run as assisted.
+ */
+import { execFile, execFileSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answer, FakeOpenAI } from '../helpers/fake-openai.ts';
+import { spawnCli, testModelArgs } from '../helpers/cli.ts';
+import { startWindow, stop } from '../helpers/windows.ts';
+import { readRun } from '../../electron/store/run-store.ts';
+import type { WindowInfo } from '../../native/index.ts';
+import type { CorrectionRecord } from '../../electron/session/takeover.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const AGENT_KEYS = ['left', 'up', 'right', 'down'];
+/** What the "person" types into the game while the model thinks. */
+const PERSON_KEYS = ['Down', 'Right', 'Up', 'Left', 'Down', 'Right'];
+
+let game: { child: ChildProcess; window: WindowInfo };
+let server: FakeOpenAI;
+
+beforeAll(async () => {
+  game = await startWindow('/usr/games/gnome-2048', [], /^GNOME 2048$/);
+  await sleep(1000); // let GTK draw the first board
+});
+
+afterAll(async () => {
+  await stop(game.child);
+  await server?.close();
+});
+
+/** Differing pixels between two frame files (0–1). */
+async function changed(a: string, b: string): Promise<number> {
+  const [x, y] = await Promise.all([a, b].map((f) => sharp(f).raw().toBuffer()));
+  let n = 0;
+  for (let i = 0; i < x!.length; i++) if (x![i] !== y![i]) n++;
+  return n / x!.length;
+}
+
+describe('taking over a run', () => {
+  it('a person takes over by typing into the window, plays, hands back; the run says so everywhere', {
+    timeout: 180_000,
+  }, async () => {
+    let typing: Promise<void> | undefined;
+    server = await new FakeOpenAI((_b, i) => {
+      // The third request: the person types while the model thinks (its answer never counts).
+      if (i === 2)
+        typing = (async () => {
+          await sleep(400);
+          for (const k of PERSON_KEYS) {
+            await new Promise((r) => execFile('xdotool', ['key', k], r));
+            await sleep(350);
+          }
+        })();
+      return {
+        text: answer('slide', [{ action_type: 'PRESS', parameters: { key: AGENT_KEYS[i % AGENT_KEYS.length] } }]),
+        delayMs: i === 2 ? 8000 : 300,
+      };
+    }).start();
+    const runs = mkdtempSync(path.join(tmpdir(), 'gp-takeover-'));
+    const child = spawnCli([
+      'run',
+      '--window',
+      '^GNOME 2048$',
+      ...testModelArgs(server.baseURL),
+      '--max-steps',
+      '6',
+      '--take-over-on-input',
+      '--out',
+      runs,
+      '--json',
+    ]);
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (d) => (stdout += d));
+    child.stderr!.on('data', (d) => (stderr += d));
+    const exited = new Promise<number | null>((r) => child.on('exit', r));
+    const waitFor = async (re: RegExp, ms: number) => {
+      const t0 = Date.now();
+      while (!re.test(stderr) && Date.now() - t0 < ms) await sleep(50);
+      expect(stderr, `waiting for ${re}`).toMatch(re);
+    };
+    try {
+      await waitFor(/a person has the controls \(input\)/, 60_000);
+      await typing;
+      await sleep(800); // the last key's step is taken
+      execFileSync('xdotool', ['key', 'ctrl+shift+F11']);
+      await waitFor(/handed back: the agent plays on/, 20_000);
+      expect(await exited, stderr).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
+    const res = JSON.parse(stdout);
+    const { meta, steps } = readRun(res.run_dir);
+
+    // Who played each step: six of the agent's (its budget), the person's in between.
+    const agent = steps.filter((s) => s.actor === 'agent');
+    const human = steps.filter((s) => s.actor === 'human');
+    expect(agent).toHaveLength(6);
+    expect(human.length).toBeGreaterThanOrEqual(3);
+    expect(steps.map((s) => s.step)).toEqual(steps.map((_, i) => i));
+    const firstHuman = steps.indexOf(human[0]!);
+    const lastHuman = steps.indexOf(human.at(-1)!);
+    expect(steps.slice(firstHuman, lastHuman + 1).every((s) => s.actor === 'human')).toBe(true);
+    expect(agent.filter((s) => steps.indexOf(s) > lastHuman).length).toBeGreaterThanOrEqual(2);
+    // The step the person cut short: its answer was not acted on.
+    expect(steps[firstHuman - 1]!.errors.join(' ')).toMatch(/a person took over/);
+    expect(steps[firstHuman - 1]!.actions).toEqual([]);
+
+    // The person's keys, in the action schema, in order; nothing of the hotkey.
+    const typed = human.flatMap((s) => s.actions as { action_type: string; parameters: { key: string } }[]);
+    expect(typed.map((a) => a.action_type)).toEqual(PERSON_KEYS.map(() => 'PRESS'));
+    expect(typed.map((a) => a.parameters.key)).toEqual(PERSON_KEYS.map((k) => k.toLowerCase()));
+    for (const s of human) {
+      expect(s.frame).toMatch(/^frames\//);
+      expect(s.input_events).toHaveLength((s.actions as unknown[]).length);
+    }
+    // The game changed under the person's keys.
+    const frame = (s: (typeof steps)[number]) => path.join(res.run_dir, s.frame!);
+    expect(await changed(frame(human[0]!), frame(human.at(-1)!))).toBeGreaterThan(0.01);
+
+    // run.json: assisted, the takeover's span.
+    expect(meta.assisted).toBe(true);
+    expect(meta.human_steps).toBe(human.length);
+    expect(meta.takeovers).toEqual([
+      expect.objectContaining({
+        index: 0,
+        episode: 0,
+        trigger: 'input',
+        from_step: human[0]!.step,
+        to_step: human.at(-1)!.step,
+        handed_back: true,
+        human_steps: human.length,
+        inputs: PERSON_KEYS.length,
+      }),
+    ]);
+    expect(meta.config.take_over_on_input).toBe(true);
+
+    // The correction record: the agent's steps before, the person's during.
+    const corrections = readFileSync(path.join(res.run_dir, 'corrections.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as CorrectionRecord);
+    expect(corrections).toHaveLength(1);
+    const c = corrections[0]!;
+    expect(c.before.map((s) => s.step)).toEqual(steps.slice(0, firstHuman).map((s) => s.step));
+    expect(c.during.map((s) => s.step)).toEqual(human.map((s) => s.step));
+    expect(c.during.flatMap((s) => s.input_events ?? []).map((e) => e.parameters.key)).toEqual(
+      PERSON_KEYS.map((k) => k.toLowerCase()),
+    );
+
+    // The model's next prompt says a person played, and what.
+    const prompts = server.requests.map((r) => JSON.stringify(r.body));
+    const told = prompts.findIndex((p) => p.includes('A person had the controls'));
+    expect(told).toBeGreaterThan(2);
+    expect(prompts[told]).toMatch(/PRESS down, PRESS right/);
+  });
+});
