@@ -167,7 +167,7 @@ export const RUN_SPEC_FIELDS = {
     .boolean()
     .default(false)
     .describe(
-      'a person’s key or pointer input in the target window takes the controls from the agent (the takeover hotkey hands them back); the run is then marked assisted',
+      'a person’s key or pointer input in the target window takes the controls from the agent (the take-over hotkey hands them back); the run is then marked assisted',
     ),
   allowKeys: z
     .array(text(60))

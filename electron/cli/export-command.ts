@@ -13,6 +13,7 @@ export async function exportCommand(sources: string[], o: ExportFlags): Promise<
       ...(o.player !== undefined ? { player: o.player } : {}),
       ...(o.minScore !== undefined ? { minScore: o.minScore } : {}),
       ...(o.maxScore !== undefined ? { maxScore: o.maxScore } : {}),
+      ...(o.assisted !== undefined ? { assisted: o.assisted === 'yes' } : {}),
     },
     validation: o.validation,
     seed: o.seed,

@@ -183,6 +183,7 @@ export interface ExportFlags {
   player?: string;
   minScore?: number;
   maxScore?: number;
+  assisted?: 'yes' | 'no';
   validation: number;
   seed: number;
   redactText?: string;
@@ -657,6 +658,12 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     )
     .addOption(
       numberOption('--max-score <score>', 'only runs whose mean score is at most this (0–100)', { min: 0, max: 100 }),
+    )
+    .addOption(
+      new Option('--assisted <which>', 'only runs a person took over (yes), or only those nobody did (no)').choices([
+        'yes',
+        'no',
+      ]),
     )
     .addOption(
       numberOption('--validation <share>', 'the share of episodes in the validation split', {

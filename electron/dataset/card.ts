@@ -20,7 +20,16 @@ export const COLUMNS: { name: keyof DatasetRow | 'file_name'; dtype: Dtype; null
   { name: 'step', dtype: 'int64', about: 'step in the episode (a person’s session: the input event’s index), from 0' },
   { name: 'game', dtype: 'string', about: 'the title’s id: a built-in game, a profile, or `window:<title>`' },
   { name: 'title', dtype: 'string', about: 'the title as people read it' },
-  { name: 'actor', dtype: 'string', about: '`agent` or `human`: who acted' },
+  {
+    name: 'actor',
+    dtype: 'string',
+    about: '`agent` or `human`: who acted (a person’s session, or a person who took over an agent’s run)',
+  },
+  {
+    name: 'assisted',
+    dtype: 'bool',
+    about: 'the run had a takeover: a person played part of it (its scores are not the agent’s alone)',
+  },
   {
     name: 'player',
     dtype: 'string',

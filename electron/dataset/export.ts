@@ -32,6 +32,8 @@ export interface ExportFilter {
   /** Runs whose mean score lies in this range (0–100); a run without a score is left out when one is set. */
   minScore?: number;
   maxScore?: number;
+  /** Only runs a person took over (true), or only those nobody did (false). */
+  assisted?: boolean;
 }
 
 export interface ExportOptions {
@@ -112,6 +114,8 @@ function leftOut(meta: RunMeta, f: ExportFilter): string | null {
   if (meta.seats?.length) return 'a two-seat match (its score is a seat’s)';
   if (f.game !== undefined && titleOf(meta).id !== f.game) return `another title (${titleOf(meta).id})`;
   if (f.player !== undefined && meta.agent !== f.player) return `another player (${meta.agent})`;
+  if (f.assisted !== undefined && !!meta.assisted !== f.assisted)
+    return f.assisted ? 'not assisted' : 'assisted (a person took over)';
   if (f.minScore !== undefined || f.maxScore !== undefined) {
     if (meta.mean === null) return 'no score';
     if (f.minScore !== undefined && meta.mean < f.minScore) return `score ${meta.mean} below ${f.minScore}`;

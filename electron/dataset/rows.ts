@@ -20,8 +20,10 @@ export interface DatasetRow {
   /** The title's id (a built-in game, a profile, or `window:<title>`) and name. */
   game: string;
   title: string;
-  /** Who acted: `agent` or `human`. */
+  /** Who acted: `agent` or `human` (a person's session, or a person who took over an agent's run). */
   actor: 'agent' | 'human';
+  /** The run had a takeover (session/takeover.ts). */
+  assisted: boolean;
   /** The player as the leaderboard names it: `vlm`, `mcp:claude-code`, `human-expert`, … */
   player: string;
   model: string | null;
@@ -95,7 +97,8 @@ function runRows(dir: string, meta: RunMeta): { rows: SourceRow[]; withoutFrame:
         episode: s.episode,
         step: s.step,
         ...common(meta),
-        actor: 'agent',
+        actor: s.actor === 'human' ? 'human' : 'agent',
+        assisted: !!meta.assisted,
         player: meta.agent,
         actions: JSON.stringify(s.actions),
         reasoning: s.reasoning ?? '',
@@ -136,6 +139,7 @@ function sessionRows(dir: string, meta: RunMeta): { rows: SourceRow[]; withoutFr
         step: i,
         ...common(meta),
         actor: 'human',
+        assisted: false,
         player: meta.agent,
         actions: JSON.stringify([{ action_type: ev.action_type, parameters: ev.parameters }]),
         reasoning: '',

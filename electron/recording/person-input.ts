@@ -17,7 +17,8 @@ const MODIFIERS = new Set(['ctrl', 'rctrl', 'shift', 'rshift', 'alt', 'ralt', 'm
 /** How long the translator may hold a key before it is announced as KEY_DOWN. */
 const FLUSH_MS = 100;
 
-class HookedPersonInput implements PersonInput {
+/** Exported for its unit test; openPersonInput wires it to the hook. */
+export class HookedPersonInput implements PersonInput {
   private from = Number.POSITIVE_INFINITY;
   private kept: PersonEvent[] = [];
   private agentSpans: { from: number; to: number }[] = [];

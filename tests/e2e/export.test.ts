@@ -1,6 +1,7 @@
 /**
- * `gamepilot export` on a runs folder made as users make one: two baseline runs and a person's
- * session recorded from real key presses (xdotool into the built-in 2048's window). The
+ * `gamepilot export` on a runs folder made as users make one: two baseline runs, a run a person
+ * took over, and a person's session, the person's input real key presses (xdotool into the
+ * built-in 2048's window). The
  * dataset is read back as its readers read it — each split's metadata.jsonl line by line, every
  * image present — with a row per step (a person's: per input event), whole episodes per split,
  * the card listing every column, nothing of the settings or the person beyond the pseudonym;
@@ -60,12 +61,63 @@ async function recordSession(): Promise<string> {
   return JSON.parse(stdout).session_dir as string;
 }
 
+/** A solver run a person takes over (keys typed into its window), then hands back with the hotkey. */
+async function assistedRun(): Promise<string> {
+  const child = spawn(
+    process.execPath,
+    [
+      BIN,
+      'run',
+      '--game',
+      '2048',
+      '--agent',
+      'solver',
+      '--episodes',
+      '1',
+      '--max-steps',
+      '4',
+      '--pace-ms',
+      '700',
+      '--take-over-on-input',
+      '--out',
+      runs,
+      '--json',
+    ],
+    { cwd: ROOT, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((r) => child.on('exit', r));
+  const waitFor = async (re: RegExp) => {
+    const t0 = Date.now();
+    while (!re.test(stderr) && Date.now() - t0 < 60_000) await sleep(50);
+    expect(stderr).toMatch(re);
+  };
+  await waitFor(/ep 1 step 1:/);
+  const win = execFileSync('xdotool', ['search', '--name', '^Gamepilot · 2048 · '], { encoding: 'utf8' }).split(
+    '\n',
+  )[0]!;
+  execFileSync('xdotool', ['windowactivate', '--sync', win]);
+  for (const k of ['Up', 'Left']) {
+    execFileSync('xdotool', ['key', k]);
+    await sleep(300);
+  }
+  await waitFor(/a person has the controls/);
+  await sleep(500);
+  execFileSync('xdotool', ['key', 'ctrl+shift+F11']);
+  expect(await exited, stderr).toBe(0);
+  return JSON.parse(stdout).run_dir as string;
+}
+
 interface Row {
   file_name: string;
   run_id: string;
   episode: number;
   step: number;
   actor: string;
+  assisted: boolean;
   player: string;
   actions: string;
   participant: string | null;
@@ -81,6 +133,7 @@ const readSplit = (out: string, split: string): Row[] =>
 let solverDir: string;
 let randomDir: string;
 let sessionDir: string;
+let assistedDir: string;
 
 beforeAll(async () => {
   const solver = await runCli([
@@ -116,16 +169,17 @@ beforeAll(async () => {
   expect(random.code, random.stderr).toBe(0);
   randomDir = json(random).run_dir;
   sessionDir = await recordSession();
-}, 180_000);
+  assistedDir = await assistedRun();
+}, 240_000);
 
 describe('gamepilot export', () => {
   it('writes the imagefolder layout: a row per step or input event, every image there, episodes whole per split, the card with the schema', async () => {
     const out = path.join(root, 'ds');
     const r = await runCli(['export', runs, '--out', out, '--validation', '0.5', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/export █+░* 3\/3/);
+    expect(r.stderr).toMatch(/export █+░* 4\/4/);
     const summary = json(r);
-    expect(summary).toMatchObject({ runs: 3, resumed: 0, withoutFrame: 0, skipped: [] });
+    expect(summary).toMatchObject({ runs: 4, resumed: 0, withoutFrame: 0, skipped: [] });
 
     const rows = [...readSplit(out, 'train'), ...readSplit(out, 'validation')];
     expect(readSplit(out, 'train')).toHaveLength(summary.rows.train);
@@ -138,12 +192,20 @@ describe('gamepilot export', () => {
     const count = (dir: string) => rows.filter((x) => x.run_id === path.basename(dir)).length;
     expect(count(solverDir)).toBe(readRun(solverDir).steps.length);
     expect(count(randomDir)).toBe(readRun(randomDir).steps.length);
+    // The assisted run: a row per step, the person's marked human, every row marked assisted.
+    const assisted = readRun(assistedDir);
+    expect(count(assistedDir)).toBe(assisted.steps.length);
+    const humanSteps = assisted.steps.filter((x) => x.actor === 'human').length;
+    expect(humanSteps).toBeGreaterThan(0);
+    const ofAssisted = rows.filter((x) => x.run_id === path.basename(assistedDir));
+    expect(ofAssisted.filter((x) => x.actor === 'human')).toHaveLength(humanSteps);
+    expect(ofAssisted.every((x) => x.assisted && x.participant === null)).toBe(true);
+    expect(rows.filter((x) => x.run_id !== path.basename(assistedDir)).some((x) => x.assisted)).toBe(false);
     const { events } = readSession(sessionDir);
     expect(events.length).toBeGreaterThanOrEqual(6);
     expect(count(sessionDir)).toBe(events.length);
-    expect(rows.filter((x) => x.actor === 'human').every((x) => x.participant === 'e9' && x.consent === true)).toBe(
-      true,
-    );
+    const session = rows.filter((x) => x.run_id === path.basename(sessionDir));
+    expect(session.every((x) => x.actor === 'human' && x.participant === 'e9' && x.consent === true)).toBe(true);
     expect(rows.filter((x) => x.actor === 'agent').every((x) => x.participant === null)).toBe(true);
     expect(JSON.parse(rows.find((x) => x.player === 'solver')!.actions)).toEqual([
       { action_type: 'PRESS', parameters: { key: expect.stringMatching(/^(up|down|left|right)$/) } },
@@ -157,7 +219,7 @@ describe('gamepilot export', () => {
         where.set(k, (where.get(k) ?? new Set()).add(split));
       }
     expect([...where.values()].every((s) => s.size === 1)).toBe(true);
-    expect(where.size).toBe(3 + 1 + 1);
+    expect(where.size).toBe(3 + 1 + 1 + 1);
 
     // The card: Hugging Face's header, every column, the action schema.
     const card = readFileSync(path.join(out, 'README.md'), 'utf8');
@@ -177,15 +239,21 @@ describe('gamepilot export', () => {
     timeout: 240_000,
   }, async () => {
     const out = path.join(root, 'solver-only');
-    const first = json(await runCli(['export', runs, '--out', out, '--player', 'solver', '--json']));
+    const solverOnly = ['--player', 'solver', '--assisted', 'no'];
+    const first = json(await runCli(['export', runs, '--out', out, ...solverOnly, '--json']));
     expect(first).toMatchObject({ runs: 1, resumed: 0 });
     expect(first.skipped).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/another player \(random\)/),
         expect.stringMatching(/another player \(human-expert\)/),
+        expect.stringMatching(/assisted \(a person took over\)/),
       ]),
     );
-    const again = json(await runCli(['export', runs, '--out', out, '--player', 'solver', '--json']));
+    const onlyAssisted = json(
+      await runCli(['export', runs, '--out', path.join(root, 'assisted'), '--assisted', 'yes', '--json']),
+    );
+    expect(onlyAssisted.runs).toBe(1);
+    const again = json(await runCli(['export', runs, '--out', out, ...solverOnly, '--json']));
     expect(again).toMatchObject({ runs: 1, resumed: 1, rows: first.rows });
 
     const other = await runCli(['export', runs, '--out', out, '--player', 'random']);

@@ -1,4 +1,4 @@
-/** Start / pause / resume / single step / stop, with keyboard shortcuts (P, N, Escape). */
+/** Pause / resume / single step / take over / stop, with keyboard shortcuts (P, N, T, Escape). */
 import { useEffect } from 'react';
 import type { ApiClient, ControlAction, CoreState } from '../../../electron/api/contract.ts';
 
@@ -15,6 +15,9 @@ export function Controls({
   /** Pause and step are a run's; an IDC, a recording or a suite only stops. */
   const pausable = !!core?.run;
   const act = (action: ControlAction) => client.request('control', { action }).catch((e: Error) => onError(e.message));
+  /** A one-seat run can be taken over; who has the controls. */
+  const takeover = core?.run?.takeover;
+  const toggleTakeover = () => act(takeover?.active ? 'handback' : 'takeover');
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if ((e.target as HTMLElement)?.closest('input, select, textarea')) return;
@@ -23,6 +26,7 @@ export function Controls({
       else if (e.key === 'p' && status === 'running') act('pause');
       else if (e.key === 'p' && status === 'paused') act('resume');
       else if (e.key === 'n' && status === 'paused') act('step');
+      else if (e.key === 't' && takeover && (status === 'running' || status === 'paused')) toggleTakeover();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -51,6 +55,22 @@ export function Controls({
       >
         ▶❚ Step
       </button>
+      {takeover && live && (
+        <button
+          type="button"
+          className={takeover.active ? 'handback' : 'takeover'}
+          onClick={toggleTakeover}
+          title={`${takeover.active ? 'Give the controls back to the agent' : 'Take the controls: the agent stops deciding, your input in the game window is recorded'} (T, or ${core?.takeoverHotkey ?? 'the take-over hotkey'} anywhere)`}
+          data-testid="takeover"
+        >
+          {takeover.active ? '↩ Hand back' : '✋ Take over'}
+        </button>
+      )}
+      {takeover?.active && live && (
+        <span className="takeover-banner" role="status" data-testid="takeover-banner">
+          You have the controls: play in the game window; your input is recorded. The run is marked assisted.
+        </span>
+      )}
       <button
         type="button"
         className="stop"

@@ -30,6 +30,8 @@ interface StepRow {
   frame_size?: { width: number; height: number };
   score?: number | null;
   memory?: unknown;
+  /** Who played it: a person during a takeover (absent in runs before takeovers: the agent). */
+  actor?: 'agent' | 'human';
 }
 
 /** The parts of a run's run.json the replay header reads (read from disk: any may be missing). */
@@ -391,8 +393,26 @@ export function Replay({
             </button>
             <span data-testid="replay-position">
               episode {s!.episode + 1} · step {s!.step + 1} ({i + 1}/{steps.length})
+              {s!.actor === 'human' && <b className="actor-human"> · played by a person</b>}
             </span>
           </div>
+          {steps.some((x) => x.actor === 'human') && (
+            <div
+              className="actor-strip"
+              data-testid="actor-strip"
+              title="who played each step: agent, or a person (orange)"
+            >
+              {steps.map((x, k) => (
+                <button
+                  type="button"
+                  key={k}
+                  className={`${x.actor === 'human' ? 'human' : 'agent'}${k === i ? ' current' : ''}`}
+                  onClick={() => setI(k)}
+                  aria-label={`step ${x.step + 1}: ${x.actor === 'human' ? 'a person' : 'the agent'}`}
+                />
+              ))}
+            </div>
+          )}
           <div className="live">
             <div className="frame-pane">
               <div className="frame">

@@ -147,6 +147,9 @@ export function SettingsView({ client, onSaved }: { client: ApiClient; onSaved: 
         <label>
           Stop hotkey <input value={s.stopHotkey} onChange={(e) => set('stopHotkey', e.target.value)} />
         </label>
+        <label title="Takes the controls of a running agent, and gives them back">
+          Take-over hotkey <input value={s.takeoverHotkey} onChange={(e) => set('takeoverHotkey', e.target.value)} />
+        </label>
       </div>
       <div className="form-actions">
         <button type="button" onClick={test} data-testid="test-connection">

@@ -181,6 +181,7 @@ export function TargetPicker({
   const [episodes, setEpisodes] = useState(1);
   const [maxSteps, setMaxSteps] = useState<number | ''>('');
   const [paceMs, setPaceMs] = useState(0);
+  const [takeOverOnInput, setTakeOverOnInput] = useState(false);
   const [keepFrames, setKeepFrames] = useState<KeepFrames>('all');
   const [maxRunMb, setMaxRunMb] = useState<number | ''>('');
   const [latency, setLatency] = useState<StartRun['latency']>('normal');
@@ -255,6 +256,7 @@ export function TargetPicker({
           : {}),
         ...(maxSteps ? { maxSteps } : {}),
         paceMs,
+        ...(seatNames ? {} : { takeOverOnInput }),
         keepFrames,
         ...(maxRunMb ? { maxRunMb } : {}),
         seed: Math.floor(Math.random() * 1e6),
@@ -416,6 +418,17 @@ export function TargetPicker({
           placeholder={profile ? `profile: ${profile.edit.maxSteps}` : 'game default'}
         />
         <AmountInput label="Pace (ms/step)" min={0} step={100} value={paceMs} onChange={setPaceMs} />
+        {!seatNames && (
+          <label title="Your key or pointer input in the game window takes the controls from the agent; the take-over hotkey or Hand back gives them back">
+            <input
+              type="checkbox"
+              checked={takeOverOnInput}
+              onChange={(e) => setTakeOverOnInput(e.target.checked)}
+              data-testid="take-over-on-input"
+            />{' '}
+            take over on input
+          </label>
+        )}
         <label>
           Keep frames
           <select
