@@ -396,6 +396,8 @@ function seatRules(s: SpecValues, issue: (field: RunSpecField, message: string) 
   if (s.game === undefined) issue('seats', '{seats} needs a two-seat {game}');
   if (s.agent !== 'random') issue('agent', '{seats} names both seats’ agents: give {agent} or {seats}, not both');
   if (s.reflection !== 'none') issue('reflection', '{reflection} does not apply to a two-seat run ({seats})');
+  if (s.takeOverOnInput)
+    issue('takeOverOnInput', '{takeOverOnInput} does not apply to a two-seat run ({seats}): play a seat as human instead');
 }
 
 /** A whole run: every field, checked one by one, then against each other. */

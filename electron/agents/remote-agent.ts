@@ -33,6 +33,11 @@ export class RemoteAgent implements Agent {
   private pending: Pending | undefined;
   private waiters: ((t: Turn | null) => void)[] = [];
   private ended = false;
+  /**
+   * A turn was taken back before the client answered it (a person took over): an answer sent
+   * now would land on an observation the client has not seen, so it is refused until it observes.
+   */
+  private withdrawn = false;
 
   /** `name` is how records and tables name the player, e.g. `mcp:claude-code`. */
   constructor(readonly name: string) {}
@@ -41,7 +46,10 @@ export class RemoteAgent implements Agent {
     if (ctx.signal.aborted || this.ended) return Promise.reject(new Error('the run is stopping'));
     return new Promise<Decision>((resolve, reject) => {
       const onAbort = () => {
-        if (this.pending?.obs === obs) this.pending = undefined;
+        if (this.pending?.obs === obs) {
+          this.pending = undefined;
+          this.withdrawn = true;
+        }
         reject(new Error('the run is stopping'));
       };
       ctx.signal.addEventListener('abort', onAbort, { once: true });
@@ -75,6 +83,16 @@ export class RemoteAgent implements Agent {
       signal.addEventListener('abort', onAbort, { once: true });
       this.waiters.push(done);
     });
+  }
+
+  /** The client looks again: what it answers next is what it saw. */
+  observed() {
+    this.withdrawn = false;
+  }
+
+  /** Whether the turn the client last saw was taken back before it answered (see `withdrawn`). */
+  get answerWithdrawn(): boolean {
+    return this.withdrawn;
   }
 
   /** The turn waiting now, if any (without waiting). */

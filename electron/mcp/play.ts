@@ -164,8 +164,10 @@ export class McpPlay {
   }
 
   /** The observation waiting for actions (or the next one); null once the run has ended. */
-  observe(signal: AbortSignal): Promise<Turn | null> {
-    return this.agent.waitTurn(signal);
+  async observe(signal: AbortSignal): Promise<Turn | null> {
+    const turn = await this.agent.waitTurn(signal);
+    this.agent.observed();
+    return turn;
   }
 
   /**
@@ -178,6 +180,11 @@ export class McpPlay {
     reasoning: string | undefined,
     signal: AbortSignal,
   ): Promise<{ turn: Turn; step: StepEventData | null; over: boolean; paused: boolean } | null> {
+    if (this.agent.answerWithdrawn)
+      throw new CodedError(
+        'bad-input',
+        'the observation you answered was taken back before your actions arrived (a person took the controls, or the run is ending): observe again',
+      );
     const turn = await this.agent.waitTurn(signal);
     if (!turn) return null;
     const key = `${turn.obs.episode}:${turn.obs.step}`;

@@ -437,6 +437,51 @@ describe('an MCP session in the Live view', () => {
     }
   });
 
+  it('a person takes over with the hotkey: the client’s stale answer is refused, and it is told what the person did', async () => {
+    const client = new Client({ name: 'takeover-client', version: '1.0.0' });
+    const transport = stdioTransport(tmp());
+    let stderr = '';
+    await client.connect(transport);
+    transport.stderr!.on('data', (d) => (stderr += d));
+    try {
+      await call(client, 'start_session', { game: '2048', max_steps: 3, seed: 3 });
+      await call(client, 'observe');
+      await call(client, 'act', { actions: [{ action_type: 'PRESS', parameters: { key: 'left' } }] });
+      await call(client, 'observe'); // the client now thinks about this frame…
+      execFileSync('xdotool', ['key', 'ctrl+shift+F11']); // …and a person takes the controls
+      await expect.poll(() => stderr, { timeout: 15_000 }).toMatch(/take-over hotkey .*: you have the controls/);
+      const stale = await call(client, 'act', { actions: [{ action_type: 'PRESS', parameters: { key: 'up' } }] });
+      expect(stale.isError).toBe(true);
+      expect(textOf(stale)).toMatch(/taken back before your actions arrived.*observe again/);
+      const win = execFileSync('xdotool', ['search', '--name', '^Gamepilot · 2048 · '], { encoding: 'utf8' }).split(
+        '\n',
+      )[0]!;
+      execFileSync('xdotool', ['windowactivate', '--sync', win]);
+      await sleep(300);
+      execFileSync('xdotool', ['key', 'Down']);
+      await sleep(500);
+      execFileSync('xdotool', ['key', 'ctrl+shift+F11']);
+      await expect.poll(() => stderr, { timeout: 15_000 }).toMatch(/take-over hotkey .*: handed back/);
+      const seen = await call(client, 'observe');
+      expect(seen.content.map((c) => c.text ?? '').join('\n')).toMatch(
+        /A person had the controls for [\d.]+ s .*PRESS down/,
+      );
+      for (let i = 0; i < 2; i++) {
+        if (i) await call(client, 'observe');
+        await call(client, 'act', { actions: [{ action_type: 'PRESS', parameters: { key: 'right' } }] });
+      }
+      const ended = jsonOf(await call(client, 'end_session'));
+      const { meta, steps } = readRun(ended.runDir);
+      expect(meta).toMatchObject({ status: 'completed', assisted: true, agent: 'mcp:takeover-client' });
+      expect(steps.filter((x) => x.actor === 'agent')).toHaveLength(3);
+      expect(steps.filter((x) => x.actor === 'human').flatMap((x) => x.actions)).toEqual([
+        expect.objectContaining({ action_type: 'PRESS', parameters: expect.objectContaining({ key: 'down' }) }),
+      ]);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('the global stop hotkey ends an MCP session', async () => {
     const client = new Client({ name: 'hotkey-client', version: '1.0.0' });
     const transport = stdioTransport(tmp());

@@ -56,6 +56,24 @@ describe('RemoteAgent', () => {
     await expect(decided).resolves.toMatchObject({ actions: [{ kind: 'semantic', move: 'left' }] });
   });
 
+  it('a turn taken back before the client answered (a person took over) is said so until it observes again', async () => {
+    const agent = new RemoteAgent('mcp:test');
+    const step = new AbortController();
+    const decided = agent.decide(frameObservation(), { space: 'gui', signal: step.signal });
+    await agent.waitTurn(new AbortController().signal);
+    agent.observed();
+    expect(agent.answerWithdrawn).toBe(false);
+    step.abort(); // the person takes the controls
+    await expect(decided).rejects.toThrow();
+    expect(agent.answerWithdrawn).toBe(true);
+    const next = agent.decide(frameObservation(4), { space: 'gui', signal: new AbortController().signal });
+    expect(agent.answerWithdrawn).toBe(true); // a new turn waits, but the client has not seen it
+    const turn = (await agent.waitTurn(new AbortController().signal))!;
+    agent.observed();
+    agent.submit(turn, [{ action_type: 'WAIT', parameters: { duration: 0.1 } }]);
+    await expect(next).resolves.toMatchObject({ actions: [{ type: 'WAIT' }] });
+  });
+
   it('a stop ends the decision and every wait at once', async () => {
     const agent = new RemoteAgent('mcp:test');
     const abort = new AbortController();
