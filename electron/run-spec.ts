@@ -397,7 +397,10 @@ function seatRules(s: SpecValues, issue: (field: RunSpecField, message: string) 
   if (s.agent !== 'random') issue('agent', '{seats} names both seats’ agents: give {agent} or {seats}, not both');
   if (s.reflection !== 'none') issue('reflection', '{reflection} does not apply to a two-seat run ({seats})');
   if (s.takeOverOnInput)
-    issue('takeOverOnInput', '{takeOverOnInput} does not apply to a two-seat run ({seats}): play a seat as human instead');
+    issue(
+      'takeOverOnInput',
+      '{takeOverOnInput} does not apply to a two-seat run ({seats}): play a seat as human instead',
+    );
 }
 
 /** A whole run: every field, checked one by one, then against each other. */

@@ -191,6 +191,12 @@ export async function runCommand(o: RunFlags): Promise<number> {
   if (!o.quiet) {
     io.progress(`run folder: ${session.store.dir}`);
     session.on('step', (r) => {
+      if (r.actor === 'human') {
+        // A person's steps come ten a second: only those with input are worth a line.
+        if (r.actionsText.length)
+          io.progress(`ep ${r.episode + 1} step ${r.step + 1} (person): ${r.actionsText.join(', ')}`);
+        return;
+      }
       const err = r.errors.length ? `  ! ${r.errors.join('; ')}` : '';
       io.progress(
         `ep ${r.episode + 1} step ${r.step + 1}: ${r.actionsText.join(', ') || '(no action)'}  [${r.latency_ms.total} ms, ${r.latency_mode}${r.drift_ticks !== undefined ? `, drift ${r.drift_ticks}` : ''}]${r.score !== null && r.score !== undefined ? `  score ${r.score}` : ''}${err}`,

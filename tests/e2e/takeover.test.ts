@@ -18,6 +18,8 @@ import { startWindow, stop } from '../helpers/windows.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 import type { WindowInfo } from '../../native/index.ts';
 import type { CorrectionRecord } from '../../electron/session/takeover.ts';
+import { processState } from '../../native/process.ts';
+import { heldInput, keycodeOf, releaseKeysyms } from '../helpers/xinput.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const AGENT_KEYS = ['left', 'up', 'right', 'down'];
@@ -162,5 +164,72 @@ describe('taking over a run', () => {
     const told = prompts.findIndex((p) => p.includes('A person had the controls'));
     expect(told).toBeGreaterThan(2);
     expect(prompts[told]).toMatch(/PRESS down, PRESS right/);
+  });
+
+  it('in stop mode: the frozen game thaws and the agent’s held key is let go the moment a person takes over', {
+    timeout: 120_000,
+  }, async () => {
+    const fifteen = await startWindow('/usr/games/sgt-fifteen', [], /^Fifteen$/);
+    const model = await new FakeOpenAI((_b, i) => ({
+      text: answer(
+        'hold right',
+        i === 0
+          ? [{ action_type: 'KEY_DOWN', parameters: { key: 'right' } }]
+          : [{ action_type: 'PRESS', parameters: { key: 'up' } }],
+      ),
+      delayMs: i === 1 ? 20_000 : 200,
+    })).start();
+    const runs = mkdtempSync(path.join(tmpdir(), 'gp-takeover-stop-'));
+    const child = spawnCli([
+      'run',
+      '--window-id',
+      fifteen.window.id,
+      ...testModelArgs(model.baseURL),
+      '--latency',
+      'stop',
+      '--stop-interval-ms',
+      '200',
+      '--max-steps',
+      '3',
+      '--out',
+      runs,
+      '--json',
+    ]);
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (d) => (stdout += d));
+    child.stderr!.on('data', (d) => (stderr += d));
+    const exited = new Promise<number | null>((r) => child.on('exit', r));
+    const pid = fifteen.window.pid;
+    const right = keycodeOf('Right');
+    try {
+      // The model thinks about its second step: the game is stopped, the agent's key still down.
+      await expect.poll(() => model.requests.length, { timeout: 60_000 }).toBe(2);
+      await expect.poll(() => processState(pid), { timeout: 10_000 }).toBe('T');
+      expect(heldInput().keys).toContain(right);
+      const t0 = Date.now();
+      execFileSync('xdotool', ['key', 'ctrl+shift+F11']);
+      await expect.poll(() => processState(pid), { timeout: 10_000 }).not.toBe('T');
+      await expect.poll(() => heldInput().keys.includes(right), { timeout: 10_000 }).toBe(false);
+      expect(Date.now() - t0).toBeLessThan(10_000); // not after the 20 s answer
+      // (The line reaches us through the launcher's pipe a little after the thaw itself.)
+      await expect.poll(() => stderr, { timeout: 10_000 }).toMatch(/a person has the controls \(hotkey\)/);
+      // It stays running while the person has the controls.
+      await sleep(1000);
+      expect(processState(pid)).not.toBe('T');
+      execFileSync('xdotool', ['key', 'ctrl+shift+F11']);
+      expect(await exited, stderr).toBe(0);
+      const { meta, steps } = readRun(JSON.parse(stdout).run_dir);
+      expect(meta.takeovers).toEqual([expect.objectContaining({ trigger: 'hotkey', handed_back: true })]);
+      expect(steps.filter((x) => x.actor === 'agent')).toHaveLength(3);
+      expect(steps.some((x) => x.actor === 'human')).toBe(true);
+      // Nothing of the hotkey is recorded as the person's play.
+      expect(steps.filter((x) => x.actor === 'human').flatMap((x) => x.actions)).toEqual([]);
+    } finally {
+      child.kill('SIGKILL');
+      releaseKeysyms(['Right']);
+      await model.close();
+      await stop(fifteen.child);
+    }
   });
 });
