@@ -7,12 +7,12 @@
  * the card listing every column, nothing of the settings or the person beyond the pseudonym;
  * filters choose runs, a second call resumes, other options into the same folder are refused.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, json, ROOT, runCli } from '../helpers/cli.ts';
+import { json, runCli, watchCli } from '../helpers/cli.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 import { readSession } from '../../electron/store/session-files.ts';
 import { COLUMNS } from '../../electron/dataset/card.ts';
@@ -23,79 +23,53 @@ const runs = path.join(root, 'runs');
 
 /** Records a person's 2048 session while xdotool presses arrow keys in its window. */
 async function recordSession(): Promise<string> {
-  const child = spawn(
-    process.execPath,
-    [
-      BIN,
-      'record',
-      '--game',
-      '2048',
-      '--role',
-      'expert',
-      '--participant',
-      'e9',
-      '--consent',
-      '--duration',
-      '5',
-      '--fps',
-      '5',
-      '--out',
-      runs,
-      '--json',
-    ],
-    { cwd: ROOT, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise<number | null>((r) => child.on('exit', r));
-  const t0 = Date.now();
-  while (!stderr.includes('● recording') && Date.now() - t0 < 60_000) await sleep(50);
+  const rec = watchCli([
+    'record',
+    '--game',
+    '2048',
+    '--role',
+    'expert',
+    '--participant',
+    'e9',
+    '--consent',
+    '--duration',
+    '5',
+    '--fps',
+    '5',
+    '--out',
+    runs,
+    '--json',
+  ]);
+  await rec.waitFor(/● recording/);
   await sleep(500);
   for (const k of ['Left', 'Up', 'Right', 'Down', 'Left', 'Up']) {
     execFileSync('xdotool', ['key', k]);
     await sleep(300);
   }
-  expect(await exited, stderr).toBe(0);
-  return JSON.parse(stdout).session_dir as string;
+  expect(await rec.exited, rec.stderr()).toBe(0);
+  return JSON.parse(rec.stdout()).session_dir as string;
 }
 
 /** A solver run a person takes over (keys typed into its window), then hands back with the hotkey. */
 async function assistedRun(): Promise<string> {
-  const child = spawn(
-    process.execPath,
-    [
-      BIN,
-      'run',
-      '--game',
-      '2048',
-      '--agent',
-      'solver',
-      '--episodes',
-      '1',
-      '--max-steps',
-      '4',
-      '--pace-ms',
-      '700',
-      '--take-over-on-input',
-      '--out',
-      runs,
-      '--json',
-    ],
-    { cwd: ROOT, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise<number | null>((r) => child.on('exit', r));
-  const waitFor = async (re: RegExp) => {
-    const t0 = Date.now();
-    while (!re.test(stderr) && Date.now() - t0 < 60_000) await sleep(50);
-    expect(stderr).toMatch(re);
-  };
-  await waitFor(/ep 1 step 1:/);
+  const run = watchCli([
+    'run',
+    '--game',
+    '2048',
+    '--agent',
+    'solver',
+    '--episodes',
+    '1',
+    '--max-steps',
+    '4',
+    '--pace-ms',
+    '700',
+    '--take-over-on-input',
+    '--out',
+    runs,
+    '--json',
+  ]);
+  await run.waitFor(/ep 1 step 1:/);
   const win = execFileSync('xdotool', ['search', '--name', '^Gamepilot · 2048 · '], { encoding: 'utf8' }).split(
     '\n',
   )[0]!;
@@ -104,11 +78,11 @@ async function assistedRun(): Promise<string> {
     execFileSync('xdotool', ['key', k]);
     await sleep(300);
   }
-  await waitFor(/a person has the controls/);
+  await run.waitFor(/a person has the controls/);
   await sleep(500);
   execFileSync('xdotool', ['key', 'ctrl+shift+F11']);
-  expect(await exited, stderr).toBe(0);
-  return JSON.parse(stdout).run_dir as string;
+  expect(await run.exited, run.stderr()).toBe(0);
+  return JSON.parse(run.stdout()).run_dir as string;
 }
 
 interface Row {

@@ -13,7 +13,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answer, FakeOpenAI } from '../helpers/fake-openai.ts';
-import { spawnCli, testModelArgs } from '../helpers/cli.ts';
+import { testModelArgs, watchCli } from '../helpers/cli.ts';
 import { startWindow, stop } from '../helpers/windows.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 import type { WindowInfo } from '../../native/index.ts';
@@ -68,7 +68,7 @@ describe('taking over a run', () => {
       };
     }).start();
     const runs = mkdtempSync(path.join(tmpdir(), 'gp-takeover-'));
-    const child = spawnCli([
+    const run = watchCli([
       'run',
       '--window',
       '^GNOME 2048$',
@@ -80,27 +80,17 @@ describe('taking over a run', () => {
       runs,
       '--json',
     ]);
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (d) => (stdout += d));
-    child.stderr!.on('data', (d) => (stderr += d));
-    const exited = new Promise<number | null>((r) => child.on('exit', r));
-    const waitFor = async (re: RegExp, ms: number) => {
-      const t0 = Date.now();
-      while (!re.test(stderr) && Date.now() - t0 < ms) await sleep(50);
-      expect(stderr, `waiting for ${re}`).toMatch(re);
-    };
     try {
-      await waitFor(/a person has the controls \(input\)/, 60_000);
+      await run.waitFor(/a person has the controls \(input\)/);
       await typing;
       await sleep(800); // the last key's step is taken
       execFileSync('xdotool', ['key', 'ctrl+shift+F11']);
-      await waitFor(/handed back: the agent plays on/, 20_000);
-      expect(await exited, stderr).toBe(0);
+      await run.waitFor(/handed back: the agent plays on/, 20_000);
+      expect(await run.exited, run.stderr()).toBe(0);
     } finally {
-      child.kill('SIGKILL');
+      run.child.kill('SIGKILL');
     }
-    const res = JSON.parse(stdout);
+    const res = JSON.parse(run.stdout());
     const { meta, steps } = readRun(res.run_dir);
 
     // Who played each step: six of the agent's (its budget), the person's in between.
@@ -180,7 +170,7 @@ describe('taking over a run', () => {
       delayMs: i === 1 ? 20_000 : 200,
     })).start();
     const runs = mkdtempSync(path.join(tmpdir(), 'gp-takeover-stop-'));
-    const child = spawnCli([
+    const run = watchCli([
       'run',
       '--window-id',
       fifteen.window.id,
@@ -195,11 +185,6 @@ describe('taking over a run', () => {
       runs,
       '--json',
     ]);
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (d) => (stdout += d));
-    child.stderr!.on('data', (d) => (stderr += d));
-    const exited = new Promise<number | null>((r) => child.on('exit', r));
     const pid = fifteen.window.pid;
     const right = keycodeOf('Right');
     try {
@@ -213,20 +198,20 @@ describe('taking over a run', () => {
       await expect.poll(() => heldInput().keys.includes(right), { timeout: 10_000 }).toBe(false);
       expect(Date.now() - t0).toBeLessThan(10_000); // not after the 20 s answer
       // (The line reaches us through the launcher's pipe a little after the thaw itself.)
-      await expect.poll(() => stderr, { timeout: 10_000 }).toMatch(/a person has the controls \(hotkey\)/);
+      await run.waitFor(/a person has the controls \(hotkey\)/, 10_000);
       // It stays running while the person has the controls.
       await sleep(1000);
       expect(processState(pid)).not.toBe('T');
       execFileSync('xdotool', ['key', 'ctrl+shift+F11']);
-      expect(await exited, stderr).toBe(0);
-      const { meta, steps } = readRun(JSON.parse(stdout).run_dir);
+      expect(await run.exited, run.stderr()).toBe(0);
+      const { meta, steps } = readRun(JSON.parse(run.stdout()).run_dir);
       expect(meta.takeovers).toEqual([expect.objectContaining({ trigger: 'hotkey', handed_back: true })]);
       expect(steps.filter((x) => x.actor === 'agent')).toHaveLength(3);
       expect(steps.some((x) => x.actor === 'human')).toBe(true);
       // Nothing of the hotkey is recorded as the person's play.
       expect(steps.filter((x) => x.actor === 'human').flatMap((x) => x.actions)).toEqual([]);
     } finally {
-      child.kill('SIGKILL');
+      run.child.kill('SIGKILL');
       releaseKeysyms(['Right']);
       await model.close();
       await stop(fifteen.child);

@@ -53,3 +53,33 @@ export function json<T = any>(r: CliResult): T {
     throw new Error(`stdout is not one JSON object (exit ${r.code}):\n${r.stdout}\n--- stderr ---\n${r.stderr}`);
   }
 }
+
+/** A `gamepilot …` process the test talks to while it runs: its output so far, its exit, a wait for a line. */
+export interface WatchedCli {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  exited: Promise<number | null>;
+  /** Waits until stderr matches (failing the test, with stderr, when it does not in `ms`). */
+  waitFor(re: RegExp, ms?: number): Promise<void>;
+}
+
+export function watchCli(args: string[], env: Record<string, string> = {}): WatchedCli {
+  const child = spawnCli(args, env);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((r) => child.on('exit', r));
+  return {
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    exited,
+    async waitFor(re, ms = 60_000) {
+      const t0 = Date.now();
+      while (!re.test(stderr) && Date.now() - t0 < ms) await new Promise((r) => setTimeout(r, 50));
+      if (!re.test(stderr)) throw new Error(`gamepilot ${args[0]}: no line matching ${re} in ${ms} ms\n${stderr}`);
+    },
+  };
+}
