@@ -336,6 +336,8 @@ export class Session extends EventEmitter<SessionEvents> {
   readonly takeovers = new TakeoverLog();
   private pendingHuman: PendingHumanStep | undefined;
   private nextHumanFrame = 0;
+  /** The run has ended (its input path closed): nothing can be taken over any more. */
+  private finished = false;
 
   constructor(
     protected readonly deps: SessionDeps,
@@ -489,11 +491,15 @@ export class Session extends EventEmitter<SessionEvents> {
    * `since`: input from then on is the person's (the input that took over, when it did).
    */
   async takeOver(trigger: TakeoverTrigger, since = Date.now()): Promise<TakeoverState> {
-    if (this.abort.signal.aborted)
-      throw new CodedError('not-found', 'the run is ending: there is nothing to take over');
+    const ending = () => this.abort.signal.aborted || this.finished;
+    if (ending()) throw new CodedError('not-found', 'the run is ending: there is nothing to take over');
     if (this.takeovers.open) return this.takeoverState;
     const input = await this.openPersonInput();
-    if (this.takeovers.open || this.abort.signal.aborted) return this.takeoverState;
+    if (this.finished) {
+      await this.closePersonInput(); // the run ended while the input path opened
+      throw new CodedError('not-found', 'the run has ended: there is nothing to take over');
+    }
+    if (this.takeovers.open || ending()) return this.takeoverState;
     input.listenFrom(since);
     this.takeovers.begin(this.episodeNow, trigger, Date.now());
     this.nextHumanFrame = 0;
@@ -541,6 +547,13 @@ export class Session extends EventEmitter<SessionEvents> {
       throw new CodedError('bad-input', `cannot hear a person's input: ${(err as Error).message}`);
     }
     return this.personInput;
+  }
+
+  private async closePersonInput() {
+    const input = this.personInput;
+    this.personInput = undefined;
+    this.personOpening = undefined;
+    await input?.close().catch(() => {});
   }
 
   /** Thaws the world and lets go of held input, as stopping does, without ending anything. */
@@ -629,9 +642,9 @@ export class Session extends EventEmitter<SessionEvents> {
       status = this.abort.signal.aborted ? 'stopped' : 'failed';
       error = (err as Error).message;
     } finally {
+      this.finished = true;
       await this.endTakeover(false).catch(() => {});
-      await this.personInput?.close().catch(() => {});
-      this.personInput = undefined;
+      await this.closePersonInput();
       await this.makeSafe();
       this.drawing?.watch?.close();
       this.drawing = undefined;

@@ -113,9 +113,12 @@ export class TakeoverLog {
     return span;
   }
 
-  /** A step the person played, in the open takeover. */
+  /**
+   * A step the person played, in the open takeover (or the one just ended: a frame taken as the
+   * person handed back is still theirs).
+   */
   humanStep(rec: StepRecord & { input_events: PersonEvent[] }) {
-    const span = this.open;
+    const span = this.open ?? this.spans.at(-1);
     if (!span) return;
     span.from_step ??= rec.step;
     span.to_step = rec.step;
