@@ -79,8 +79,15 @@ export function LiveView({
           <span>
             episode <b>{run ? run.episode + 1 : '–'}</b>/{run?.episodes ?? '–'}
           </span>
-          <span>
-            step <b data-testid="step-counter">{run ? run.step + 1 : '–'}</b>/{run?.maxSteps ?? '–'}
+          <span
+            title={
+              run?.takeover?.takeovers
+                ? `a person's steps are numbered too, but the budget of ${run.maxSteps} counts the agent's only`
+                : undefined
+            }
+          >
+            step <b data-testid="step-counter">{run ? run.step + 1 : '–'}</b>
+            {run?.takeover?.takeovers ? ' (with a person’s)' : `/${run?.maxSteps ?? '–'}`}
           </span>
           {seats ? (
             seats.map((s) => (
