@@ -56,6 +56,22 @@ describe('the report', () => {
     );
   });
 
+  it('keeps an assisted run (a person took over) in rows of its own, never pooled with the agent’s', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'gp-report-assisted-'));
+    const episodes = (score: number) => [{ episode: 0, seed: 0, score, steps: 1, end: 'game_over' }];
+    run(root, 'own', { episodes: episodes(20) });
+    run(root, 'helped', { episodes: episodes(90), assisted: true, takeovers: [], human_steps: 3, human_ms: 900 });
+    const rows = buildReport(root).gameverse.rows.map((r) => [r.label, r.assisted, r.cells.tictactoe?.mean]);
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        ['m', false, 20],
+        ['m (assisted)', true, 90],
+      ]),
+    );
+    expect(rows).toHaveLength(2);
+    expect(reportCsv(buildReport(root))['gameverse.csv']).toMatch(/m \(assisted\)/);
+  });
+
   it('keys a window title by its action space: Table 4 pairs its GUI and semantic cells, Table 5 lists the semantic one', () => {
     const root = mkdtempSync(path.join(tmpdir(), 'gp-report-sem-'));
     const birds = {
