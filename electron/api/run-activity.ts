@@ -323,8 +323,8 @@ export class RunActivity implements Activity {
 
   /** The take-over hotkey: takes the controls, or hands them back when a person has them. */
   async toggleTakeover(trigger: TakeoverTrigger): Promise<TakeoverWire> {
-    if (this.run.takeover?.active) return takeoverWire(await this.session.handBack());
-    return this.takeOver(trigger);
+    if (!this.run.takeover) return this.takeOver(trigger); // says why a two-seat run cannot
+    return takeoverWire(await this.session.toggleTakeover(trigger));
   }
 
   setLatency(mode: ParamsOut<'setLatency'>['mode']): WorldState {

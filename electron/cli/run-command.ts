@@ -127,8 +127,7 @@ async function bindTakeover(
     ),
   );
   const toggle = () => {
-    const next = session.takeoverState.active ? session.handBack() : session.takeOver('hotkey');
-    next.catch((err: Error) => io.log(`take over: ${err.message}`));
+    session.toggleTakeover('hotkey').catch((err: Error) => io.log(`take over: ${err.message}`));
   };
   return startStopHotkey(hotkeys.takeover, toggle).catch((err: Error) => {
     if (!quiet) io.log(`warning: no take-over hotkey (${err.message})`);

@@ -5,7 +5,7 @@
  * The executor's own input reaches the hook too: what is heard while it acts is not kept, and
  * does not take over. The takeover and stop hotkeys are not the person's play either.
  */
-import type { Rect } from '../../native/types.ts';
+import { contains, type Rect } from '../../native/types.ts';
 import type { PersonEvent, PersonInput, PersonInputOptions } from '../session/takeover.ts';
 import { keyNames, listenGlobalInput, type HookEvent } from '../input/global-hook.ts';
 import { InputTranslator, type RecordedEvent } from './input-translator.ts';
@@ -65,16 +65,11 @@ export class HookedPersonInput implements PersonInput {
       return;
     }
     if (!this.o.onInput || this.byAgent(e.t)) return;
-    const inside = (x: number, y: number) =>
-      x >= this.bounds.x &&
-      y >= this.bounds.y &&
-      x < this.bounds.x + this.bounds.width &&
-      y < this.bounds.y + this.bounds.height;
     const mine =
       e.kind === 'keydown'
         ? this.focused && !!name && !MODIFIERS.has(name) // a modifier alone may be the start of a hotkey
         : e.kind === 'mousedown' || e.kind === 'mousemove' || e.kind === 'wheel'
-          ? inside(e.x, e.y)
+          ? contains(this.bounds, e.x, e.y)
           : false;
     if (mine) this.o.onInput(e.t);
   }

@@ -416,7 +416,10 @@ export class Session extends EventEmitter<SessionEvents> {
     return {};
   }
 
-  /** Cancels clock timers, thaws the world, releases held input. Idempotent; never throws. */
+  /**
+   * Cancels clock timers, thaws the world, releases held input (on stop, at the end, and when a
+   * person takes over). Idempotent; never throws.
+   */
   protected async makeSafe() {
     this.policy?.cancel();
     await this.world.thaw().catch(() => {}); // starts synchronously: a frozen engine or process resumes inside stop()
@@ -505,12 +508,15 @@ export class Session extends EventEmitter<SessionEvents> {
     this.nextHumanFrame = 0;
     this.stepAbort.abort();
     if (this.paused) this.resume();
-    this.policy?.cancel();
     this.store.update(this.takeovers.summary());
     this.emit('takeover', this.takeoverState);
-    this.emit('status', 'running');
-    await this.makeWorldFree();
+    await this.makeSafe();
     return this.takeoverState;
+  }
+
+  /** The take-over hotkey: takes the controls, or hands them back when a person has them. */
+  toggleTakeover(trigger: TakeoverTrigger): Promise<TakeoverState> {
+    return this.takeovers.open ? this.handBack() : this.takeOver(trigger);
   }
 
   /** The person gives the controls back: the agent goes on from the current frame, told what the person did. */
@@ -556,21 +562,12 @@ export class Session extends EventEmitter<SessionEvents> {
     await input?.close().catch(() => {});
   }
 
-  /** Thaws the world and lets go of held input, as stopping does, without ending anything. */
-  private async makeWorldFree() {
-    await this.world.thaw().catch(() => {});
-    this.emitWorld();
-    const released = await this.executor.releaseAll().catch(() => []);
-    if (released.length) this.emit('released', released);
-  }
-
   /** Ends the open takeover: its last step written, its span closed, its correction record kept. */
   private async endTakeover(handedBack: boolean) {
     if (!this.takeovers.open) return;
     this.flushHumanStep();
     const rec = this.takeovers.end(Date.now(), handedBack);
-    if (!this.takeOverOnInput) this.personInput?.pause();
-    else this.personInput?.listenFrom(Number.POSITIVE_INFINITY);
+    this.personInput?.pause(); // nothing kept until the next takeover (the hook may still take over)
     if (rec) {
       try {
         this.store.appendFile('corrections.jsonl', `${JSON.stringify(rec)}\n`);
@@ -713,8 +710,7 @@ export class Session extends EventEmitter<SessionEvents> {
   /** From the start, when the person's input in the window takes over: the input path listens. */
   private async listenForTakeover() {
     try {
-      const input = await this.openPersonInput();
-      input.listenFrom(Number.POSITIVE_INFINITY); // nothing kept until a takeover
+      (await this.openPersonInput()).pause(); // nothing kept until a takeover
     } catch (err) {
       this.emit('warning', `take over on input is off: ${(err as Error).message}`);
       this.takeOverOnInput = false;
@@ -771,9 +767,8 @@ export class Session extends EventEmitter<SessionEvents> {
       paused_ms: 0,
       ...this.gameFields(),
     };
-    this.deps.store.appendStep(rec);
     this.takeovers.humanStep(rec);
-    this.store.update(this.takeovers.summary());
+    this.deps.store.appendStep(rec, this.takeovers.summary()); // run.json's counts current with the step
     this.emit('step', {
       ...rec,
       actionsText: rec.actions.map((a) => `${a.action_type} ${JSON.stringify(a.parameters)}`),
@@ -1000,26 +995,20 @@ export class Session extends EventEmitter<SessionEvents> {
     };
     const tDecide = now();
     let decision: Decision;
-    // A per-step signal: libraries that listen on it leave no listeners behind on the run's.
-    const stepAbort = new AbortController();
-    const forwardAbort = () => stepAbort.abort();
-    const stepSignal = this.stepAbort.signal; // aborted on stop, and when a person takes over
-    stepSignal.addEventListener('abort', forwardAbort, { once: true });
-    if (stepSignal.aborted) stepAbort.abort(); // stopped before we started listening
     try {
       decision = await agent.decide(obs, {
         space: this.config.space,
         ...(game ? { game: game.def, instance: game.instance } : {}),
         ...(this.deps.profile ? { profile: this.deps.profile } : {}),
-        signal: stepAbort.signal,
+        // The step's own signal (aborted on stop and when a person takes over): libraries that
+        // listen on it leave no listeners behind on the run's.
+        signal: this.stepAbort.signal,
         onToken: (text, channel) => this.emit('token', { episode, step, text, channel }),
         onMemory: (m) => this.emit('memory', { ...m, episode, step }),
         ...(clock.mode === 'lcrt' ? { computeTime: true } : {}),
       });
     } catch (err) {
       decision = { reasoning: '', actions: [], error: `agent failed: ${(err as Error).message}` };
-    } finally {
-      stepSignal.removeEventListener('abort', forwardAbort);
     }
     if (this.takeovers.open)
       decision = {

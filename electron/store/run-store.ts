@@ -253,6 +253,11 @@ export const RunMetaSchema = z.looseObject({
 
 /** Parses a run.json's text; a clear error names the file and the first problem. */
 /** A run.json as read back, its `config` under today's names whatever version wrote it. */
+/** A run folder's run.json, read inside the folder only (never through a planted link), and checked. */
+export function readRunMeta(dir: string): RunMeta {
+  return parseRunMeta(readFileSync(resolveRunFile(dir, 'run.json'), 'utf8'), path.join(dir, 'run.json'));
+}
+
 export function parseRunMeta(text: string, file: string): RunMeta {
   const meta = parseJsonFile(text, file, RunMetaSchema, 'run') as RunMeta;
   return { ...meta, config: readRunConfig(meta.config) };
@@ -451,8 +456,11 @@ export class RunStore {
     this.otherBytes += data.length;
   }
 
-  /** Appends one step line and brings run.json's totals up to date; a failed write is undone. */
-  appendStep(rec: StepRecord) {
+  /**
+   * Appends one step line and brings run.json's totals (and `patch`, in the same write) up to
+   * date; a failed write is undone.
+   */
+  appendStep(rec: StepRecord, patch: Partial<RunMeta> = {}) {
     const line = Buffer.from(`${JSON.stringify(rec)}\n`);
     try {
       for (let off = 0; off < line.length; ) off += writeSync(this.stepsFd, line, off, line.length - off);
@@ -470,6 +478,7 @@ export class RunStore {
     t.tokens_in += rec.tokens?.input ?? 0;
     t.tokens_out += rec.tokens?.output ?? 0;
     if (typeof rec.cost_usd === 'number') t.cost_usd = (t.cost_usd ?? 0) + rec.cost_usd;
+    Object.assign(this.meta, patch);
     // Rewritten every step without fsync: a crash may lose this update, never the file.
     this.writeMeta({ fsync: false });
   }
