@@ -7,13 +7,12 @@
  * run's rows are kept in `.parts/` once its images are in place, so a second call skips the runs
  * already done; the split files and the card are written last, atomically.
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomic-file.ts';
-import { parseRunMeta, type RunMeta } from '../store/run-store.ts';
+import { readRunMeta, type RunMeta } from '../store/run-store.ts';
 import { scanRuns } from '../store/run-library.ts';
-import { resolveRunFile } from '../store/run-files.ts';
 import { titleOf } from '../store/run-title.ts';
 import { CodedError } from '../domain.ts';
 import { rowsOf, type DatasetRow } from './rows.ts';
@@ -84,8 +83,7 @@ function collect(sources: string[]): { runs: { id: string; dir: string; meta: Ru
     if (!existsSync(dir)) throw new CodedError('not-found', `${src}: no such folder`);
     if (existsSync(path.join(dir, 'run.json'))) {
       try {
-        const file = resolveRunFile(dir, 'run.json');
-        runs.push({ id: path.basename(dir), dir, meta: parseRunMeta(readFileSync(file, 'utf8'), file) });
+        runs.push({ id: path.basename(dir), dir, meta: readRunMeta(dir) });
       } catch (err) {
         warnings.push(`skipped ${(err as Error).message}`);
       }
@@ -259,13 +257,4 @@ async function exportRun(
     made.push({ file_name, ...row, split });
   }
   return { run: id, rows: made, withoutFrame };
-}
-
-/** The run ids an earlier call into `out` has finished. */
-export function exportedRuns(out: string): string[] {
-  const parts = path.join(out, '.parts');
-  if (!existsSync(parts)) return [];
-  return readdirSync(parts)
-    .filter((f) => f.endsWith('.json') && f !== 'options.json')
-    .map((f) => f.slice(0, -'.json'.length));
 }

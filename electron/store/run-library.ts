@@ -5,7 +5,7 @@
  */
 import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { listedStatus, parseRunMeta, readRun, type RunMeta, type StepRecord } from './run-store.ts';
+import { listedStatus, readRun, readRunMeta, type RunMeta, type StepRecord } from './run-store.ts';
 import { resolveRunFile, RunFileError } from './run-files.ts';
 import { titleOf } from './run-title.ts';
 import { ARENA_RUN_ID, CodedError, RUN_ID, type ListedStatus, type RunSummary } from '../domain.ts';
@@ -79,7 +79,7 @@ export function scanRuns(root: string): { runs: ScannedRun[]; warnings: string[]
     }
     try {
       refuseLinkedFolder(root, dir);
-      runs.push({ id: name, dir, meta: parseRunMeta(readFileSync(resolveRunFile(dir, 'run.json'), 'utf8'), file) });
+      runs.push({ id: name, dir, meta: readRunMeta(dir) });
     } catch (err) {
       warnings.push(`skipped ${(err as Error).message}`);
     }
