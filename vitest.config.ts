@@ -14,6 +14,10 @@ const common = {
   testTimeout: 120_000,
   hookTimeout: 60_000,
   expect: { poll: { timeout: 10_000, interval: 50 } },
+  // Fails a file that leaves a process running or a key down (tests/helpers/leak-check-setup.ts).
+  setupFiles: ['tests/helpers/leak-check-setup.ts'],
+  // No retries: a retried pass hides the next flake.
+  retry: 0,
 };
 
 export default defineConfig({
@@ -26,7 +30,7 @@ export default defineConfig({
           name: 'unit',
           include: ['tests/unit/**/*.test.ts'],
           globalSetup: ['tests/helpers/config-setup.ts', 'tests/helpers/build-setup.ts'],
-          setupFiles: ['tests/helpers/no-display-setup.ts'],
+          setupFiles: [...common.setupFiles, 'tests/helpers/no-display-setup.ts'],
           sequence: { groupOrder: 0 },
         },
       },
