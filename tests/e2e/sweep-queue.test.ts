@@ -27,13 +27,19 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-/** A child whose stdout is JSON lines, collected as they come. */
-function follow(args: string[]) {
+/**
+ * A child whose stdout is JSON lines, collected as they come; `onEvent` sees each one as it
+ * arrives, so a test can act at a point of the child's own progress rather than after a sleep.
+ */
+function follow(args: string[], onEvent: (e: any, child: ChildProcess) => void = () => {}) {
   const child = spawnCli(args);
   started.push(child);
   const events: any[] = [];
   let stderr = '';
-  onJsonLines(child.stdout!, (e) => events.push(e));
+  onJsonLines(child.stdout!, (e) => {
+    events.push(e);
+    onEvent(e, child);
+  });
   child.stderr!.on('data', (d) => (stderr += d));
   const exit = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   return { child, events, exit, stderr: () => stderr };
@@ -65,17 +71,24 @@ describe('gamepilot sweep --queue with gamepilot workers (BullMQ, real Redis)', 
     const again = await runCli(['sweep', file, '--queue', redis.url, '--json']);
     expect(JSON.parse(again.stdout)).toMatchObject({ added: 0, present: 12 }); // idempotent: ids are the cells'
 
-    const a = follow(['worker', '--queue', redis.url, '--out', path.join(tmp, 'wa'), '--storage', shared, '--json']);
+    // Worker A finishes one job, starts another, and is killed the moment it says so: a job
+    // (a run process to start, a game to open, steps) cannot end in the time a line takes to
+    // arrive, so the killed job is surely unfinished, however fast or slow the machine.
+    let killedJob: string | undefined;
+    const a = follow(
+      ['worker', '--queue', redis.url, '--out', path.join(tmp, 'wa'), '--storage', shared, '--json'],
+      (e, child) => {
+        if (e.type !== 'job-start' || killedJob !== undefined) return;
+        if (a.events.filter((x) => x.type === 'job-start').length < 2) return;
+        killedJob = e.job;
+        child.kill('SIGKILL');
+      },
+    );
     const b = follow(['worker', '--queue', redis.url, '--out', path.join(tmp, 'wb'), '--storage', shared, '--json']);
     const watch = follow(['sweep', file, '--queue', redis.url, '--wait', '--out', shared, '--json']);
 
-    // Worker A finishes one job, starts another, and is killed in the middle of it.
-    await expect
-      .poll(() => a.events.filter((e) => e.type === 'job-start').length, { timeout: 120_000 })
-      .toBeGreaterThanOrEqual(2);
-    const killedJob = a.events.filter((e) => e.type === 'job-start').at(-1).job;
-    await new Promise((r) => setTimeout(r, 800));
-    a.child.kill('SIGKILL');
+    await Promise.race([a.exit, watch.exit]);
+    expect(killedJob, 'worker A never started a second job').toBeDefined();
     expect(a.events.filter((e) => e.type === 'job-end' && e.status === 'completed').length).toBeGreaterThanOrEqual(1);
 
     // Redis goes away mid-sweep and comes back (same data: append-only file).
@@ -119,14 +132,26 @@ describe('gamepilot sweep --queue with gamepilot workers (BullMQ, real Redis)', 
     if (!(await redis.alive())) await redis.start();
     const grace = path.join(tmp, 'grace.yaml');
     // retries: 0 — one attempt only: were the stop counted as a failure, the job would fail.
-    writeFileSync(grace, 'name: grace\ngames: [snake]\nagents: [random]\ntrials: 1\nmax_steps: 200\nretries: 0\n');
+    // The job cannot end before the stop arrives: in the stop latency mode each of its 5 steps
+    // waits 2 s after acting, so it lasts over 8 s, and the worker is stopped the moment it
+    // says the job started. (A 200-step Snake stopped 1.5 s in had sometimes already died.)
+    writeFileSync(
+      grace,
+      'name: grace\ngames: [2048]\nagents: [random]\nlatency: [stop]\ntrials: 1\nmax_steps: 5\nretries: 0\n',
+    );
     const q = ['--queue', redis.url, '--queue-name', 'grace'];
     expect((await runCli(['sweep', grace, ...q])).code).toBe(0);
-    const first = follow(['worker', ...q, '--out', path.join(tmp, 'g1'), '--storage', path.join(tmp, 'gs'), '--json']);
-    await expect.poll(() => first.events.some((e) => e.type === 'job-start'), { timeout: 60_000 }).toBe(true);
-    await new Promise((r) => setTimeout(r, 1500));
-    first.child.kill('SIGINT');
+    let stoppedAt = 0;
+    const first = follow(
+      ['worker', ...q, '--out', path.join(tmp, 'g1'), '--storage', path.join(tmp, 'gs'), '--json'],
+      (e, child) => {
+        if (e.type !== 'job-start' || stoppedAt) return;
+        stoppedAt = Date.now();
+        child.kill('SIGINT');
+      },
+    );
     expect(await first.exit).toBe(0);
+    expect(stoppedAt).toBeGreaterThan(0);
     expect(first.events.some((e) => e.type === 'job-end')).toBe(false);
     const second = follow([
       'worker',
