@@ -193,6 +193,17 @@ describe('live view', () => {
 
   it('frames and streamed reasoning update live', async () => {
     const { page } = ui;
+    // A step's actions are listed from the step's end until the next frame arrives: on a quiet
+    // machine, well under 100 ms of a ~1 s step. Polling for them misses that window more often
+    // than not, so the page itself records every text the list takes.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { actionsSeen: string[] }).actionsSeen = seen;
+      new MutationObserver(() => {
+        const text = document.querySelector('[data-testid="actions"]')?.textContent;
+        if (text && seen.at(-1) !== text) seen.push(text);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
     // Reasoning streams: the text grows through partial lengths before the answer is complete.
     const lengths = new Set<number>();
     const t0 = Date.now();
@@ -206,7 +217,9 @@ describe('live view', () => {
     await expect
       .poll(() => page.getByTestId('live-frame').getAttribute('data-step').then(Number), { timeout: 20000 })
       .toBeGreaterThanOrEqual(3);
-    await expect.poll(() => page.getByTestId('actions').textContent()).toMatch(/PRESS\(key="(left|up|right|down)"\)/);
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { actionsSeen: string[] }).actionsSeen.join('\n')))
+      .toMatch(/PRESS\(key="(left|up|right|down)"\)/);
     await ui.shot('05-live');
   });
 
