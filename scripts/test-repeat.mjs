@@ -2,8 +2,9 @@
 // `npm run test:repeat -- FILE [N] [--load]`: the flake check. Runs one vitest file N times
 // (default 10), one run after another, optionally beside two busy loops (`--load`: two `yes`
 // processes, so a 2-core machine is as busy as a CI machine running other work), and prints
-// each run's result and time, then pass/fail counts and the slowest run. Each failed run's
-// whole output is kept under test-artifacts/repeat/ to read. Exits 1 when any run failed.
+// each run's result and time, then pass/fail counts and the slowest run. Each run's whole
+// output is kept in test-artifacts/repeat/<file>-<run>.log (a failed run's path is printed).
+// Exits 1 when any run failed.
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -65,11 +66,10 @@ for (let i = 1; i <= runs; i++) {
   const r = await once();
   results.push(r);
   let line = `run ${i}/${runs}: ${r.code === 0 ? 'passed' : 'FAILED'} in ${r.s.toFixed(1)} s — ${r.summary}`;
-  if (r.code !== 0) {
-    const log = path.join(logs, `${path.basename(rel, '.test.ts')}-${i}.log`);
-    writeFileSync(log, r.out);
+  const log = path.join(logs, `${path.basename(rel, '.test.ts')}-${i}.log`);
+  writeFileSync(log, r.out);
+  if (r.code !== 0)
     line += `\n  log: ${path.relative(root, log)}${r.failed.length ? `\n  ${[...new Set(r.failed)].slice(0, 8).join('\n  ')}` : ''}`;
-  }
   say(line);
 }
 stopBusy();

