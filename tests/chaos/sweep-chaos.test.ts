@@ -1,17 +1,22 @@
 /**
  * Chaos (`npm run test:chaos`, also part of `npm test`): a local sweep and a queued sweep on a
- * real Redis run while a driver, from a fixed seed, kills at random moments the jobs' run
- * processes, the sweep process, the workers, the queue follower and Redis itself (SIGKILL and
- * SIGTERM), and starts again whatever it killed. At the end every job has exactly one completed
- * run folder, no run folder is torn (run.json and steps.jsonl parse, totals match the steps),
- * no Xvfb outlives its owner and no key is held on any display still up, no process is left
- * stopped (SIGSTOP'd), and each job's scores equal those of the same sweep run without chaos.
+ * real Redis run while a driver kills the jobs' run processes, the sweep process, the workers,
+ * the queue follower and Redis itself (SIGKILL and SIGTERM), and starts again whatever it
+ * killed. The kills follow a plan drawn from a fixed seed and are made at points of the
+ * sweep's own progress — a job started, a job's result stored — not at moments on the clock,
+ * so a fast and a slow machine see the same number and kinds of kills (tests/helpers/
+ * chaos-driver.ts); the time limit is only a safety net, scaled to the reference sweep's time.
+ * At the end every job has exactly one completed run folder, no run folder is torn (run.json
+ * and steps.jsonl parse, totals match the steps), no Xvfb outlives its owner and no key is held
+ * on any display still up, no process is left stopped (SIGSTOP'd), and each job's scores equal
+ * those of the same sweep run without chaos.
  */
 import { type ChildProcess, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ChaosDriver, planKills, rng, runProcessOf } from '../helpers/chaos-driver.ts';
 import { runCli, spawnCli } from '../helpers/cli.ts';
 import { onJsonLines } from '../helpers/json-lines.ts';
 import { freePort, RedisServer } from '../helpers/redis.ts';
@@ -27,39 +32,28 @@ writeFileSync(
 const JOBS = 12;
 const alive: ChildProcess[] = [];
 let redis: RedisServer | undefined;
-const kills: Record<string, number> = {};
-/** What each chaos sweep's results were against the chaos-free sweep's, for the summary line. */
-const comparisons: string[] = [];
+/** Each chaos sweep's kills and its results against the chaos-free sweep's, for the summary line. */
+const summaries: string[] = [];
+let referenceMs = 0;
 
 afterAll(async () => {
   for (const c of alive) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   await redis?.stop().catch(() => {});
   if (process.env.GAMEPILOT_CHAOS_KEEP !== '1') rmSync(tmp, { recursive: true, force: true });
-  const total = Object.values(kills).reduce((a, b) => a + b, 0);
-  process.stdout.write(
-    `chaos: ${total} kills survived (${Object.entries(kills)
-      .map(([k, n]) => `${k} ${n}`)
-      .join(', ')}), seed ${SEED}; ${comparisons.join('; ') || 'no sweep compared'}\n`,
-  );
+  process.stdout.write(`chaos: seed ${SEED}; ${summaries.join('; ') || 'no sweep compared'}\n`);
 });
 
-/** mulberry32: the driver's choices, the same on every run. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const random = rng(SEED);
-const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const count = (kind: string) => {
-  kills[kind] = (kills[kind] ?? 0) + 1;
-};
+const record = (sweep: string, driver: Pick<ChaosDriver<string>, 'count' | 'plan' | 'describe'>) =>
+  summaries.push(`${sweep}: ${driver.count} of ${driver.plan.length} kills made (${driver.describe()})`);
+
+/**
+ * The safety net for one chaos sweep: generous against the chaos-free sweep's time (each kill
+ * costs at most a restart and a job's rerun, a killed worker's job a lock's expiry). The kills
+ * themselves do not depend on it.
+ */
+const safetyNetMs = (kills: number) => Math.max(300_000, 4 * referenceMs + kills * 25_000);
 
 interface Follow {
   child: ChildProcess;
@@ -67,31 +61,42 @@ interface Follow {
   exit: Promise<number | null>;
   stderr: () => string;
 }
-function follow(args: string[]): Follow {
+/** A child whose stdout is JSON lines, collected as they come and each shown to `onEvent`. */
+function follow(args: string[], onEvent: (e: any) => void = () => {}): Follow {
   const child = spawnCli(args);
   alive.push(child);
   const events: any[] = [];
   let stderr = '';
-  onJsonLines(child.stdout!, (e) => events.push(e));
+  onJsonLines(child.stdout!, (e) => {
+    events.push(e);
+    onEvent(e);
+  });
   child.stderr!.on('data', (d) => (stderr += d));
   const exit = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   return { child, events, exit, stderr: () => stderr };
 }
 const running = (c: ChildProcess) => c.exitCode === null && c.signalCode === null;
 
-/** The `gamepilot run` processes of jobs writing under `dir`, by their command lines. */
-function jobPids(dir: string): number[] {
-  const pids: number[] = [];
-  for (const p of readdirSync('/proc')) {
-    if (!/^\d+$/.test(p)) continue;
-    try {
-      const argv = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0');
-      if (argv.includes('run') && argv.some((a) => a.startsWith(dir))) pids.push(Number(p));
-    } catch {
-      /* gone */
-    }
+/** Sends `signal` to `pid`; false when it had already gone. */
+function signalled(pid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(pid, signal);
+    return true;
+  } catch {
+    return false;
   }
-  return pids;
+}
+
+/** `f`'s exit code, or a failure naming `what` (with its stderr's tail) once `deadline` passes. */
+async function exitBefore(f: Follow, deadline: number, what: string): Promise<number | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((r) => {
+    timer = setTimeout(() => r('late'), Math.max(0, deadline - Date.now()));
+  });
+  const code = await Promise.race([f.exit, late]);
+  clearTimeout(timer);
+  if (code === 'late') throw new Error(`${what} within its safety net: ${f.stderr().slice(-2000)}`);
+  return code;
 }
 
 /** Processes started from this test and stopped by a signal (state T), with their command lines. */
@@ -161,14 +166,16 @@ describe('sweeps under chaos', () => {
   /** Each chaos sweep's jobs against the chaos-free sweep: every job there, with the same scores. */
   const compareWithReference = (sweep: string, runs: Map<string, (number | null)[]>) => {
     const same = [...runs].filter(([id, scores]) => JSON.stringify(scores) === JSON.stringify(reference.get(id)));
-    comparisons.push(`${sweep} ${same.length}/${reference.size} jobs scored as without chaos`);
+    summaries.push(`${sweep} ${same.length}/${reference.size} jobs scored as without chaos`);
     expect([...runs.keys()].sort()).toEqual([...reference.keys()].sort());
     for (const [id, scores] of runs) expect(scores, id).toEqual(reference.get(id));
   };
 
   it('the reference: the same sweep without chaos', async () => {
     const out = path.join(tmp, 'reference');
+    const t0 = Date.now();
     const r = await runCli(['sweep', file, '--out', out, '--workers', '2'], { timeoutMs: 600_000 });
+    referenceMs = Date.now() - t0;
     expect(r.code, r.stderr).toBe(0);
     reference = checkRuns(out);
     expect(reference.size).toBe(JOBS);
@@ -176,34 +183,35 @@ describe('sweeps under chaos', () => {
 
   it('a local sweep survives its jobs and itself being killed, and ends with the same results', async () => {
     const out = path.join(tmp, 'local');
-    const start = () => follow(['sweep', file, '--out', out, '--workers', '2', '--json']);
-    let sweep = start();
-    let chaos = 16;
-    const until = Date.now() + 480_000;
+    const plan = planKills(random, [
+      { kind: 'local job', on: 'job-start', n: 12 },
+      { kind: 'local sweep', on: 'job-start', n: 2 },
+      { kind: 'local sweep', on: 'job-end', n: 2 }, // while it records the result
+    ]);
+    let sweep: Follow;
+    const driver = new ChaosDriver(plan, async (kill, e) => {
+      if (kill.kind === 'local sweep') {
+        if (!running(sweep.child)) return false;
+        sweep.child.kill(kill.signal);
+        return true;
+      }
+      const pid = await runProcessOf(out, e.job, e.attempt ?? 1, () => driver.hasEnded(e.job, e.attempt ?? 1));
+      return pid !== null && signalled(pid, kill.signal);
+    });
+    const start = () => follow(['sweep', file, '--out', out, '--workers', '2', '--json'], (e) => driver.feed(e, null));
+    sweep = start();
+    const deadline = Date.now() + safetyNetMs(plan.length);
     for (;;) {
-      if (!running(sweep.child)) {
-        const code = await sweep.exit;
-        if (code === 0 && chaos <= 0) break;
-        expect(Date.now(), `the sweep did not finish: ${sweep.stderr().slice(-2000)}`).toBeLessThan(until);
-        sweep = start(); // killed, or ended early because jobs were killed under it: go on
-        continue;
-      }
-      if (chaos <= 0) {
-        await sleep(300);
-        continue;
-      }
-      await sleep(800 + random() * 2500);
-      const jobs = jobPids(out);
-      const kind = jobs.length && random() < 0.75 ? 'local job' : 'local sweep';
-      const signal = pick(['SIGKILL', 'SIGTERM'] as const);
-      if (kind === 'local job') process.kill(pick(jobs), signal);
-      else if (running(sweep.child)) sweep.child.kill(signal);
-      else continue;
-      count(`${kind} ${signal}`);
-      chaos--;
+      const code = await exitBefore(sweep, deadline, 'the local sweep did not finish');
+      const summary = sweep.events.at(-1)?.summary;
+      if (code === 0 && summary && !summary.stopped) break;
+      sweep = start(); // killed, or ended early because jobs were killed under it: go on
     }
+    if (driver.failure) throw driver.failure;
+    record('local', driver);
+    expect(driver.count, `kills made before the sweep finished (${driver.describe()})`).toBe(plan.length);
     compareWithReference('local', checkRuns(out));
-  }, 540_000);
+  }, 900_000);
 
   it('a queued sweep survives workers, jobs, the follower and Redis being killed', async () => {
     redis = new RedisServer(await freePort(), path.join(tmp, 'redis'));
@@ -212,47 +220,65 @@ describe('sweeps under chaos', () => {
     expect((await runCli(['sweep', file, ...q])).code).toBe(0);
     const shared = path.join(tmp, 'shared');
     const displays = new Set<string>();
+    const plan = planKills(random, [
+      { kind: 'queue job', on: 'job-start', n: 9 },
+      { kind: 'worker', on: 'job-start', n: 2 },
+      { kind: 'worker', on: 'job-end', n: 2 }, // its result stored, the queue not yet told
+      { kind: 'follower', on: 'job-start', n: 2 },
+      { kind: 'redis', on: 'job-start', n: 3 }, // while a worker holds the job's lock
+    ]);
+    let finished = false;
     let n = 0;
-    const worker = () => {
-      const w = follow(['worker', ...q, '--out', path.join(tmp, `w${n++}`), '--storage', shared, '--json']);
-      onJsonLines(w.child.stdout!, (e) => e.type === 'worker' && displays.add(e.display));
-      return w;
+    const workers: Follow[] = [];
+    let watch: Follow;
+    const driver = new ChaosDriver<(typeof plan)[number]['kind'], Follow>(plan, async (kill, e, from) => {
+      if (kill.kind === 'queue job') {
+        const pid = await runProcessOf(path.join(tmp, 'w'), e.job, e.attempt ?? 1, () =>
+          driver.hasEnded(e.job, e.attempt ?? 1),
+        );
+        return pid !== null && signalled(pid, kill.signal);
+      }
+      const target = kill.kind === 'worker' ? from : kill.kind === 'follower' ? watch : undefined;
+      if (target) {
+        if (!running(target.child)) return false;
+        target.child.kill(kill.signal);
+        return true;
+      }
+      await redis!.kill(kill.signal);
+      await sleep(500 + random() * 1500); // an outage of a seeded length
+      await redis!.start();
+      return true;
+    });
+    const worker = (slot: number) => {
+      const w: Follow = follow(
+        ['worker', ...q, '--out', path.join(tmp, `w${n++}`), '--storage', shared, '--json'],
+        (e) => {
+          if (e.type === 'worker') displays.add(e.display);
+          driver.feed(e, w);
+        },
+      );
+      workers[slot] = w;
+      // A worker that ends (killed, or stopped) is replaced until the sweep is done.
+      void w.exit.then(() => {
+        if (!finished) worker(slot);
+      });
     };
+    worker(0);
+    worker(1);
     const watcher = () => follow(['sweep', file, ...q, '--wait', '--out', shared, '--json']);
-    const workers = [worker(), worker()];
-    let watch = watcher();
-    let chaos = 18;
-    const until = Date.now() + 480_000;
+    watch = watcher();
+    const deadline = Date.now() + safetyNetMs(plan.length);
     for (;;) {
-      expect(Date.now(), `the queued sweep did not finish: ${watch.stderr().slice(-2000)}`).toBeLessThan(until);
-      for (let i = 0; i < workers.length; i++) if (!running(workers[i]!.child)) workers[i] = worker();
-      if (!running(watch.child)) {
-        const code = await watch.exit;
-        if (code === 0 && chaos <= 0) break;
-        watch = watcher();
-      }
+      const code = await exitBefore(watch, deadline, 'the queued sweep did not finish');
+      const summary = watch.events.at(-1)?.summary;
+      if (code === 0 && summary && !summary.stopped) break;
       if (!(await redis.alive())) await redis.start();
-      if (chaos <= 0) {
-        await sleep(500);
-        continue;
-      }
-      await sleep(1000 + random() * 2500);
-      const kind = pick(['queue job', 'queue job', 'worker', 'follower', 'redis'] as const);
-      const signal = pick(['SIGKILL', 'SIGTERM'] as const);
-      if (kind === 'queue job') {
-        const jobs = jobPids(path.join(tmp, 'w')); // the workers' staging folders: <tmp>/w0, w1, …
-        if (!jobs.length) continue;
-        process.kill(pick(jobs), signal);
-      } else if (kind === 'worker') pick(workers).child.kill(signal);
-      else if (kind === 'follower') watch.child.kill(signal);
-      else {
-        await redis.kill(signal);
-        await sleep(500 + random() * 1500);
-        await redis.start();
-      }
-      count(`${kind} ${signal}`);
-      chaos--;
+      watch = watcher();
     }
+    finished = true;
+    if (driver.failure) throw driver.failure;
+    record('queued', driver);
+    expect(driver.count, `kills made before the sweep finished (${driver.describe()})`).toBe(plan.length);
     const summary = watch.events.at(-1)?.summary;
     expect(summary).toMatchObject({ total: JOBS, completed: JOBS, failed: 0 });
     for (const w of workers) w.child.kill('SIGINT');
@@ -271,6 +297,5 @@ describe('sweeps under chaos', () => {
     }
     const stopped = [...stoppedProcesses()].filter(([p]) => !stoppedBefore.has(p));
     expect(stopped).toEqual([]);
-    expect(Object.values(kills).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(30);
-  }, 540_000);
+  }, 900_000);
 });
