@@ -16,7 +16,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ChaosDriver, planKills, rng, runProcessOf } from '../helpers/chaos-driver.ts';
+import { seededRng } from '../../games/shared/rng.ts';
+import { ChaosDriver, planKills, runProcessOf } from '../helpers/chaos-driver.ts';
 import { runCli, spawnCli } from '../helpers/cli.ts';
 import { onJsonLines } from '../helpers/json-lines.ts';
 import { freePort, RedisServer } from '../helpers/redis.ts';
@@ -43,7 +44,7 @@ afterAll(async () => {
   process.stdout.write(`chaos: seed ${SEED}; ${summaries.join('; ') || 'no sweep compared'}\n`);
 });
 
-const random = rng(SEED);
+const random = seededRng(SEED);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const record = (sweep: string, driver: Pick<ChaosDriver<string>, 'count' | 'plan' | 'describe'>) =>
   summaries.push(`${sweep}: ${driver.count} of ${driver.plan.length} kills made (${driver.describe()})`);

@@ -6,18 +6,6 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** mulberry32: the driver's choices, the same on every run. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export type Signal = 'SIGKILL' | 'SIGTERM';
 /** The event a kill waits for: the next job started, or the next job's result stored. */
 export type Trigger = 'job-start' | 'job-end';
