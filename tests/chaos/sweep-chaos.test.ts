@@ -88,6 +88,26 @@ function signalled(pid: number, signal: NodeJS.Signals): boolean {
   }
 }
 
+/**
+ * Starts a sweep process with `start`, and again each time one ends without finishing (killed,
+ * or ended early because its jobs were killed under it), until one exits 0 with a summary that
+ * was not stopped: that summary. Fails naming `what` once `deadline` passes.
+ */
+async function untilFinished(
+  start: () => Follow,
+  deadline: number,
+  what: string,
+  beforeRestart: () => Promise<void> = async () => {},
+): Promise<any> {
+  for (;;) {
+    const f = start();
+    const code = await exitBefore(f, deadline, what);
+    const summary = f.events.at(-1)?.summary;
+    if (code === 0 && summary && !summary.stopped) return summary;
+    await beforeRestart();
+  }
+}
+
 /** `f`'s exit code, or a failure naming `what` (with its stderr's tail) once `deadline` passes. */
 async function exitBefore(f: Follow, deadline: number, what: string): Promise<number | null> {
   let timer: NodeJS.Timeout | undefined;
@@ -199,15 +219,11 @@ describe('sweeps under chaos', () => {
       const pid = await runProcessOf(out, e.job, e.attempt ?? 1, () => driver.hasEnded(e.job, e.attempt ?? 1));
       return pid !== null && signalled(pid, kill.signal);
     });
-    const start = () => follow(['sweep', file, '--out', out, '--workers', '2', '--json'], (e) => driver.feed(e, null));
-    sweep = start();
-    const deadline = Date.now() + safetyNetMs(plan.length);
-    for (;;) {
-      const code = await exitBefore(sweep, deadline, 'the local sweep did not finish');
-      const summary = sweep.events.at(-1)?.summary;
-      if (code === 0 && summary && !summary.stopped) break;
-      sweep = start(); // killed, or ended early because jobs were killed under it: go on
-    }
+    await untilFinished(
+      () => (sweep = follow(['sweep', file, '--out', out, '--workers', '2', '--json'], (e) => driver.feed(e, null))),
+      Date.now() + safetyNetMs(plan.length),
+      'the local sweep did not finish',
+    );
     if (driver.failure) throw driver.failure;
     record('local', driver);
     expect(driver.count, `kills made before the sweep finished (${driver.describe()})`).toBe(plan.length);
@@ -266,21 +282,18 @@ describe('sweeps under chaos', () => {
     };
     worker(0);
     worker(1);
-    const watcher = () => follow(['sweep', file, ...q, '--wait', '--out', shared, '--json']);
-    watch = watcher();
-    const deadline = Date.now() + safetyNetMs(plan.length);
-    for (;;) {
-      const code = await exitBefore(watch, deadline, 'the queued sweep did not finish');
-      const summary = watch.events.at(-1)?.summary;
-      if (code === 0 && summary && !summary.stopped) break;
-      if (!(await redis.alive())) await redis.start();
-      watch = watcher();
-    }
+    const summary = await untilFinished(
+      () => (watch = follow(['sweep', file, ...q, '--wait', '--out', shared, '--json'])),
+      Date.now() + safetyNetMs(plan.length),
+      'the queued sweep did not finish',
+      async () => {
+        if (!(await redis!.alive())) await redis!.start();
+      },
+    );
     finished = true;
     if (driver.failure) throw driver.failure;
     record('queued', driver);
     expect(driver.count, `kills made before the sweep finished (${driver.describe()})`).toBe(plan.length);
-    const summary = watch.events.at(-1)?.summary;
     expect(summary).toMatchObject({ total: JOBS, completed: JOBS, failed: 0 });
     for (const w of workers) w.child.kill('SIGINT');
     await Promise.all(workers.map((w) => w.exit));
