@@ -9,7 +9,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { BIN, spawnCli } from '../helpers/cli.ts';
 import { solidWindow, stop } from '../helpers/windows.ts';
 import { createWindowManager, findWindow, type WindowInfo } from '../../native/index.ts';
@@ -50,6 +50,10 @@ describe('gamepilot record', () => {
     child.stdout!.on('data', (d) => (stdout += d));
     child.stderr!.on('data', (d) => (stderr += d));
     const exited = new Promise<number | null>((r) => child.on('exit', r));
+    // A failed expectation must not leave a 60 s recording (and its game window) running.
+    onTestFinished(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    });
 
     const wm = createWindowManager();
     let game: WindowInfo | undefined;
