@@ -7,8 +7,14 @@ import koffi from 'koffi';
 import { X, xConnection, type XConnection } from './xlib.ts';
 
 const XK_Shift_L = 0xffe1;
-/** How long clients get to fetch a changed keyboard mapping before (and after) its keys are used. */
+/** How long clients get to fetch a changed keyboard mapping before its keys are used. */
 const MAPPING_SETTLE_MS = 20;
+/**
+ * How long a borrowed keycode keeps its character after the last key typed on it. A client
+ * reads the mapping only when it handles the key event, which on a busy machine can be long
+ * after the event was sent: a mapping given back 20 ms later turned 'é' into nothing there.
+ */
+const GIVE_BACK_AFTER_MS = 1000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Pointer buttons as XTest numbers them: 4–7 are the wheel (up, down, left, right). */
@@ -35,6 +41,10 @@ interface Keymap {
 export class XTestInput {
   private readonly c: XConnection;
   private keymap: Keymap | undefined;
+  /** Spare keycodes mapped to a character for typing, until they are given back. */
+  private readonly lent = new Set<number>();
+  private giveBackTimer: NodeJS.Timeout | undefined;
+  private readonly giveBackOnExit = () => this.giveBack();
 
   constructor(connect: () => XConnection = xConnection) {
     this.c = connect();
@@ -72,30 +82,44 @@ export class XTestInput {
 
   /**
    * Types text: each character through the key that produces it (with Shift when it is the
-   * shifted level). Characters the keyboard lacks are mapped for the moment onto spare (empty)
-   * keycodes, each onto its own, as xdotool does, and the mapping is put back afterwards; one
-   * keycode per character, because a client reads the mapping only when it handles the key
-   * event, so a keycode remapped for the next character would turn this one into that one.
+   * shifted level). Characters the keyboard lacks are mapped onto spare (empty) keycodes, each
+   * onto its own, as xdotool does; one keycode per character, because a client reads the
+   * mapping only when it handles the key event, so a keycode remapped for the next character
+   * would turn this one into that one. For the same reason the mapping is given back only
+   * GIVE_BACK_AFTER_MS after the last character (a character lent already is typed on its
+   * keycode again), or, when every spare keycode is lent, that long after the keys typed on them.
    * Xlib and GTK clients follow such changes; Chromium under Xvfb ignores them (as it does for
    * nut-js and xdotool), so it receives only the characters its keyboard has.
    */
   async type(text: string) {
+    clearTimeout(this.giveBackTimer);
     const syms = [...text].map(keysymOfChar);
-    for (let i = 0; i < syms.length; ) {
-      // As many characters as there are spare keycodes for the ones missing.
-      const spares = this.spareKeycodes();
-      const borrowed = new Map<number, number>();
-      let end = i;
-      for (; end < syms.length; end++) {
-        const sym = syms[end]!;
-        if (borrowed.has(sym) || this.keycodeOf(sym)) continue;
-        if (borrowed.size === spares.length) break;
-        borrowed.set(sym, spares[borrowed.size]!);
-      }
-      if (end === i) throw new Error(`no free keycode to type keysym 0x${syms[i]!.toString(16)}`);
-      try {
+    try {
+      for (let i = 0; i < syms.length; ) {
+        // As many characters as there are spare keycodes for the ones missing.
+        const spares = this.spareKeycodes();
+        const borrowed = new Map<number, number>();
+        let end = i;
+        for (; end < syms.length; end++) {
+          const sym = syms[end]!;
+          if (borrowed.has(sym) || this.keycodeOf(sym)) continue;
+          if (borrowed.size === spares.length) break;
+          borrowed.set(sym, spares[borrowed.size]!);
+        }
+        if (end === i) {
+          if (!this.lent.size) throw new Error(`no free keycode to type keysym 0x${syms[i]!.toString(16)}`);
+          // Every spare keycode is lent: give them back once their characters had time to arrive.
+          this.c.lib.fn.XSync(this.c.display, X.False);
+          await sleep(GIVE_BACK_AFTER_MS);
+          this.giveBack();
+          continue;
+        }
         if (borrowed.size) {
-          for (const [sym, code] of borrowed) this.setMapping(code, sym);
+          if (!this.lent.size) process.once('exit', this.giveBackOnExit);
+          for (const [sym, code] of borrowed) {
+            this.setMapping(code, sym);
+            this.lent.add(code);
+          }
           await sleep(MAPPING_SETTLE_MS); // clients fetch the new mapping first
         }
         for (const sym of syms.slice(i, end)) {
@@ -106,15 +130,20 @@ export class XTestInput {
           this.fake(() => this.c.lib.fn.XTestFakeKeyEvent(this.c.display, k.code, X.False, 0));
           if (k.shift) this.key(XK_Shift_L, false);
         }
-      } finally {
-        if (borrowed.size) {
-          this.c.lib.fn.XSync(this.c.display, X.False);
-          await sleep(MAPPING_SETTLE_MS); // the last characters arrive under their mapping
-          for (const code of borrowed.values()) this.setMapping(code, 0);
-        }
+        i = end;
       }
-      i = end;
+    } finally {
+      if (this.lent.size) this.giveBackTimer = setTimeout(() => this.giveBack(), GIVE_BACK_AFTER_MS).unref();
     }
+  }
+
+  /** Empties the keycodes lent to characters (at once: the caller has waited for their keys). */
+  giveBack() {
+    clearTimeout(this.giveBackTimer);
+    if (!this.lent.size) return;
+    for (const code of this.lent) this.setMapping(code, 0);
+    this.lent.clear();
+    process.removeListener('exit', this.giveBackOnExit);
   }
 
   private fake(send: () => number) {
