@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { NutCapturer } from '../../electron/capture/nut-capturer.ts';
-import type { WindowInfo } from '../../native/index.ts';
+import { createWindowManager, findWindows, type WindowInfo } from '../../native/index.ts';
 import { startWindow, stop } from './windows.ts';
 
 export const SUPERTUX = '/usr/games/supertux2';
@@ -92,12 +92,20 @@ export async function startSuperTux(): Promise<{ child: ChildProcess; window: Wi
     30_000,
   );
   try {
-    const id = String(parseInt(started.window.id, 16));
     const cap = new NutCapturer();
+    const wm = createWindowManager();
     const deadline = Date.now() + 30_000;
-    const inLevel = async () => darkShare((await cap.grab(started.window.bounds)).data) < 0.3;
+    // SDL may replace the window it first mapped (a video mode set): the window is looked up
+    // again by the game's pid before each use, never kept by its first id.
+    const current = async () => {
+      const w = (await findWindows(wm, /^SuperTux/)).find((x) => x.pid === started.child.pid);
+      if (!w) throw new Error('SuperTux has no window');
+      return w;
+    };
+    const inLevel = async () => darkShare((await cap.grab((await current()).bounds)).data) < 0.3;
     // The title card waits for a key; the game may not read keys yet right after its window maps.
     pressing: for (;;) {
+      const id = String(parseInt((await current()).id, 16));
       execFileSync('xdotool', ['windowactivate', '--sync', id]);
       execFileSync('xdotool', ['key', 'Return']);
       for (let i = 0; i < 12; i++) {
@@ -107,7 +115,7 @@ export async function startSuperTux(): Promise<{ child: ChildProcess; window: Wi
       if (Date.now() > deadline) throw new Error('SuperTux never left its level title card');
     }
     await new Promise((r) => setTimeout(r, 1000)); // the title card fades out
-    return started;
+    return { child: started.child, window: await current() };
   } catch (err) {
     await stop(started.child);
     throw err;
