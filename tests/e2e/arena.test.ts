@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
 import { json, runCli, spawnCli } from '../helpers/cli.ts';
 import { readRun, type RunMeta } from '../../electron/store/run-store.ts';
+import { endListedWindowGroups } from '../../electron/games/window-groups.ts';
 
 let server: FakeOpenAI;
 /** Cell → click point in the frame, learned from a solver match (the view's own layout). */
@@ -143,7 +144,12 @@ describe('two seats in one world', () => {
     ];
     const dir = path.join(out, 'arena-three');
     const runsDir = path.join(dir, 'runs');
-    const child = spawnCli(['arena', ...args, '--base-url', server.baseURL, '--out', out]);
+    // A process killed outright cannot close its game windows: as a supervisor would
+    // (electron/games/window-groups.ts), the test has them listed and ends them after the kill.
+    const windowGroups = path.join(out, 'window-groups');
+    const child = spawnCli(['arena', ...args, '--base-url', server.baseURL, '--out', out], {
+      GAMEPILOT_WINDOW_GROUPS: windowGroups,
+    });
     const completed = () =>
       existsSync(runsDir)
         ? readdirSync(runsDir).filter((d) => {
@@ -160,6 +166,7 @@ describe('two seats in one world', () => {
     expect(completed().length).toBeGreaterThanOrEqual(2);
     process.kill(child.pid!, 'SIGKILL');
     await new Promise((r) => child.once('exit', r));
+    await endListedWindowGroups(windowGroups);
     const before = completed();
 
     const r = await arena(args, out);
