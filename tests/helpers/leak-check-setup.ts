@@ -4,10 +4,10 @@
  * What is left fails the file, naming it and each process, and is then killed or released so the
  * next file starts clean. A failing test's cleanup is held to this as much as a passing one's.
  */
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, expect } from 'vitest';
-import { collectLeftovers, describeLeftovers, heldOn, TEST_FILE_MARK } from './leak-check.ts';
+import { collectLeftovers, describeLeftovers, TEST_FILE_MARK } from './leak-check.ts';
+import { type HeldInput, heldInput, releaseHeld } from './xinput.ts';
 
 const file = path.relative(process.cwd(), expect.getState().testPath ?? 'unknown');
 // The worker's pid makes the mark this run's own: the same file run by another suite at the
@@ -25,20 +25,19 @@ afterAll(async () => {
   if (left.length)
     problems.push(`${left.length} process(es) it started still ran (now killed):\n${describeLeftovers(left)}`);
   const display = process.env.DISPLAY;
-  const held = display ? heldOn(display) : null;
+  const held = display ? heldOrNull(display) : null;
   if (held && (held.keys.length || held.buttons.length)) {
-    release(display!, held);
+    releaseHeld(held, display);
     problems.push(`input left down on ${display} (now released): keycodes [${held.keys}] buttons [${held.buttons}]`);
   }
   if (problems.length) throw new Error(`${file} left things behind:\n${problems.join('\n')}`);
 }, GRACE_MS + 15_000);
 
-function release(display: string, held: { keys: number[]; buttons: number[] }) {
-  const env = { ...process.env, DISPLAY: display };
-  const keymap = execFileSync('xmodmap', ['-pke'], { encoding: 'utf8', env });
-  const keysyms = held.keys
-    .map((k) => new RegExp(`^keycode\\s+${k} = (\\S+)`, 'm').exec(keymap)?.[1])
-    .filter((s): s is string => !!s);
-  if (keysyms.length) execFileSync('xdotool', ['keyup', ...keysyms], { env });
-  for (const b of held.buttons) execFileSync('xdotool', ['mouseup', String(b)], { env });
+/** What is down on `display`, or null when the display is not up (nothing can be held there). */
+function heldOrNull(display: string): HeldInput | null {
+  try {
+    return heldInput(display);
+  } catch {
+    return null;
+  }
 }

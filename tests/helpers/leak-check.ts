@@ -5,8 +5,8 @@
  * Marked by environment, not by parentage: a detached Chromium or an Xvfb started with setsid
  * outlives the process that started it and is re-parented to init.
  */
-import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { processState } from '../../native/process.ts';
 
 export const TEST_FILE_MARK = 'GAMEPILOT_TEST_FILE';
 
@@ -34,9 +34,8 @@ export function markedProcesses(match: { mark?: string; file?: string }, except:
       if (mark === undefined) continue;
       if (match.mark !== undefined && mark !== match.mark) continue;
       if (match.file !== undefined && mark.slice(mark.indexOf(':') + 1) !== match.file) continue;
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-      if (state === 'Z') continue; // exited, not yet reaped: nothing runs
+      const state = processState(pid);
+      if (state === undefined || state === 'Z') continue; // gone, or exited and not yet reaped
       const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0+$/, '').replace(/\0/g, ' ');
       out.push({ pid, mark, state, command: command.slice(0, 160) });
     } catch {
@@ -65,27 +64,6 @@ export async function collectLeftovers(mark: string, except: readonly number[], 
     }
   }
   return left;
-}
-
-/** Keys and pointer buttons down on `display` (xinput query-state), or null when it is not up. */
-export function heldOn(display: string): { keys: number[]; buttons: number[] } | null {
-  const query = (dev: string) =>
-    execFileSync('xinput', ['query-state', dev], {
-      encoding: 'utf8',
-      env: { ...process.env, DISPLAY: display },
-      stdio: ['ignore', 'pipe', 'ignore'],
-      timeout: 10_000,
-    });
-  const down = (text: string, what: string) =>
-    [...text.matchAll(new RegExp(`${what}\\[(\\d+)\\]=down`, 'g'))].map((m) => Number(m[1]));
-  try {
-    return {
-      keys: down(query('Virtual core XTEST keyboard'), 'key'),
-      buttons: down(query('Virtual core XTEST pointer'), 'button'),
-    };
-  } catch {
-    return null;
-  }
 }
 
 /** One line per leftover, for an error message. */

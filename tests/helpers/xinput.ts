@@ -1,8 +1,15 @@
 import { execFileSync } from 'node:child_process';
 
-/** Keys and buttons the X server reports as down right now (xinput query-state). */
-export function heldInput(): { keys: number[]; buttons: number[] } {
-  const q = (dev: string) => execFileSync('xinput', ['query-state', dev], { encoding: 'utf8' });
+export interface HeldInput {
+  keys: number[];
+  buttons: number[];
+}
+
+const on = (display: string | undefined) => (display ? { ...process.env, DISPLAY: display } : process.env);
+
+/** Keys and buttons the X server (of `display`, else $DISPLAY) reports as down now (xinput query-state). */
+export function heldInput(display?: string): HeldInput {
+  const q = (dev: string) => execFileSync('xinput', ['query-state', dev], { encoding: 'utf8', env: on(display) });
   const down = (text: string, what: string) =>
     [...text.matchAll(new RegExp(`${what}\\[(\\d+)\\]=down`, 'g'))].map((m) => Number(m[1]));
   return {
@@ -22,4 +29,14 @@ export function keycodeOf(keysym: string): number {
 /** Lets go of keys (by keysym) a failed test may have left down, so later tests start clean. */
 export function releaseKeysyms(keysyms: string[]) {
   execFileSync('xdotool', ['keyup', ...keysyms]);
+}
+
+/** Lets go of what `heldInput` found down: each keycode by the keysym the keymap gives it, each button. */
+export function releaseHeld(held: HeldInput, display?: string) {
+  const keymap = execFileSync('xmodmap', ['-pke'], { encoding: 'utf8', env: on(display) });
+  const keysyms = held.keys
+    .map((k) => new RegExp(`^keycode\\s+${k} = (\\S+)`, 'm').exec(keymap)?.[1])
+    .filter((s): s is string => !!s);
+  if (keysyms.length) execFileSync('xdotool', ['keyup', ...keysyms], { env: on(display) });
+  for (const b of held.buttons) execFileSync('xdotool', ['mouseup', String(b)], { env: on(display) });
 }
