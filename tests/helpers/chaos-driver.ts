@@ -64,10 +64,6 @@ export class ChaosDriver<K extends string, S = unknown> {
     private readonly maxPerJob = 3,
   ) {}
 
-  get done(): boolean {
-    return this.next >= this.plan.length;
-  }
-
   get count(): number {
     return this.next;
   }
