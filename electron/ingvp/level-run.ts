@@ -64,7 +64,11 @@ function instanceOf(game: BuiltinGame): PuzzleInstance {
 /** The open window as the model sees it: the view showing the current state, captured and encoded. */
 async function screenshot(deps: LevelRunDeps): Promise<{ frame: EncodedFrame; ms: number }> {
   const t0 = performance.now();
-  if (!(await deps.view.game.waitRendered(5000))) throw new Error('the game view did not draw the new state');
+  // Drawn by the page and in the window's pixels (a window whose drawing is not seen in time is
+  // captured as it is: the model sees what a person would).
+  const shown = await deps.view.game.shows(5000, deps.signal);
+  deps.signal.throwIfAborted();
+  if (!shown.rendered) throw new Error('the game view did not draw the new state');
   const win = await deps.view.locate();
   const visible = visiblePart(win.bounds, await deps.capturer.screenBounds());
   if (!visible || win.minimized) throw new Error(`the ${deps.view.game.def.title} window is not on the screen`);

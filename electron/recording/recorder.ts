@@ -217,7 +217,7 @@ export class Recorder extends EventEmitter<RecorderEvents> {
       // A fresh game for this trial, on the game's own running clock: a real-time built-in
       // (Snake) moves by itself after its normal time-out, exactly as for an agent.
       game.reset(this.info.seed ?? 0, episodeOfTrial(this.info.trial));
-      await game.waitRendered();
+      await game.shows(3000);
     }
     const win = await target.locate();
     this.bounds = win.bounds;

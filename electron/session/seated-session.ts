@@ -23,6 +23,7 @@ import {
   round2,
   Session,
   viewInputsSent,
+  VIEW_SETTLE_MAX_MS,
   type SeenFrame,
   type SeenTarget,
   type Shot,
@@ -221,7 +222,7 @@ export class SeatedSession extends Session {
         t.ticksActed = this.world.ticks();
         const sent = viewInputsSent(t.actions, t.outcomes);
         this.inputsExpected += sent;
-        if (sent) await this.game.waitForInputs(this.inputsExpected, Math.max(this.config.settleMs, 500));
+        if (sent) await this.game.waitForInputs(this.inputsExpected, VIEW_SETTLE_MAX_MS, this.abort.signal);
       } finally {
         w.setActingSeat(null);
       }

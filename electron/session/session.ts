@@ -85,6 +85,14 @@ export interface SessionConfig {
   minFreeMb: number;
 }
 
+/**
+ * A built-in view's answer to a step — its inputs arriving, the page's word, the window's
+ * drawing — within this (ms). It comes in tens of ms; a busy machine took over 500 ms for an
+ * input now and then. Only a lost input or a stalled page waits this long, and the step's
+ * `settle` says so.
+ */
+export const VIEW_SETTLE_MAX_MS = 3000;
+
 export const DEFAULT_SESSION: SessionConfig = {
   space: 'gui',
   episodes: 1,
@@ -154,12 +162,17 @@ export type SessionStepRecord = StepRecord & {
   drift_ticks?: number;
   act_ticks?: number;
   /**
-   * A window no engine drives: how the step waited after acting — for the window's drawing
+   * How the step waited after acting. A window no engine drives: for the window's drawing
    * (`drawing`: whether it drew, whether it then held still or was still drawing at the bound,
    * how many draws), or a fixed time (`fixed`: its drawing cannot be followed, or it animates by
-   * itself).
+   * itself). A built-in view (`view`): whether every input it was sent arrived, whether the page
+   * acknowledged drawing the new state, and whether the window drew it (absent where drawing
+   * cannot be followed) — false in any of them means the next frame may show an older state.
    */
-  settle?: { by: 'drawing'; drew: boolean; still: boolean; draws: number } | { by: 'fixed' };
+  settle?:
+    | { by: 'drawing'; drew: boolean; still: boolean; draws: number }
+    | { by: 'fixed' }
+    | { by: 'view'; inputs_arrived: boolean; rendered: boolean; drew?: boolean };
 };
 
 /** Who has the controls, as followers see it. */
@@ -608,7 +621,7 @@ export class Session extends EventEmitter<SessionEvents> {
         this.resetAgents();
         this.deps.scorer?.resetEpisode();
         this.previous = undefined;
-        if (target.game) await target.game.waitRendered();
+        if (target.game) await target.game.shows(VIEW_SETTLE_MAX_MS, this.abort.signal);
         this.applyIdleLimit();
         const { steps, end } = await this.episode(e);
         const screen = target.game ? undefined : await this.screenScore(steps);
@@ -1066,9 +1079,11 @@ export class Session extends EventEmitter<SessionEvents> {
       const game = this.deps.target.game;
       if (!game) trace.settle = await this.settleWindow();
       else {
+        const deadline = performance.now() + VIEW_SETTLE_MAX_MS;
         const expected = viewInputsSent(choice.actions, acted.outcomes);
-        if (expected > 0) await game.waitForInputs(expected, Math.max(this.config.settleMs, 500));
-        await game.waitRendered(2000);
+        const arrived = expected === 0 || (await game.waitForInputs(expected, VIEW_SETTLE_MAX_MS, signal));
+        const shown = await game.shows(Math.max(0, deadline - performance.now()), signal);
+        trace.settle = { by: 'view', inputs_arrived: arrived, ...shown };
       }
     }
     trace.times.settled = now();

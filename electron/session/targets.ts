@@ -2,7 +2,7 @@
  * What a session plays: a built-in game opened as its own real window, or any existing
  * window found by title. Either way the session only sees a window to capture and drive.
  */
-import type { WindowInfo, WindowManager } from '../../native/types.ts';
+import type { ChangeWatch, WindowInfo, WindowManager } from '../../native/types.ts';
 import { findWindows } from '../../native/types.ts';
 import type { GameDefinition, HitRect } from '../../games/types.ts';
 import { BuiltinGame } from '../games/builtin-game.ts';
@@ -127,6 +127,15 @@ export class WindowTarget implements Target {
   async close() {}
 }
 
+/** The window's drawing, where the display server reports it (X11); a watch that fails is none. */
+function followDrawing(wm: WindowManager, id: string): ChangeWatch | undefined {
+  try {
+    return wm.watchChanges?.(id);
+  } catch {
+    return undefined;
+  }
+}
+
 export class BuiltinTarget implements Target {
   readonly kind = 'builtin' as const;
 
@@ -161,6 +170,7 @@ export class BuiltinTarget implements Target {
     try {
       const window = await WindowTarget.find(wm, new RegExp(`Gamepilot · .* · ${nonce}$`), opts.timeoutMs ?? 20000);
       if (!(await game.waitRendered(opts.timeoutMs ?? 20000))) throw new Error('the game view did not render');
+      game.drawing = followDrawing(wm, window.id);
       return new BuiltinTarget(game, window, server, launched);
     } catch (err) {
       await launched.close();
