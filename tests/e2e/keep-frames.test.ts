@@ -108,6 +108,14 @@ describe('gamepilot run --keep-frames', () => {
     expect(p.frames).toHaveLength(STEPS);
     expect(p.meta.config).toMatchObject({ keep_frames: 'all', max_run_mb: null, min_free_mb: 500 });
     checkConsistent(p, 'all');
+    // Each step waited until its inputs reached the view and the window drew the new state, so a
+    // step whose move changed the board sees it changed: its frame is not the previous one.
+    for (const s of p.steps)
+      expect(s.settle, `step ${s.step}`).toEqual({ by: 'view', inputs_arrived: true, rendered: true, drew: true });
+    const grid = (i: number) => JSON.stringify((p.steps[i]!.game_state as { grid: unknown }).grid);
+    const bytes = (i: number) => readFileSync(path.join(p.dir, p.steps[i]!.frame!));
+    for (let i = 2; i < STEPS; i++)
+      if (grid(i - 1) !== grid(i - 2)) expect(bytes(i).equals(bytes(i - 1)), `step ${i}`).toBe(false);
   });
 
   it('every:5 keeps steps 0, 5, 10 and 15 of each episode; the others say frame null', async () => {
