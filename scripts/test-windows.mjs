@@ -165,16 +165,33 @@ function prepareWinModules() {
   return dir;
 }
 
-/** A 64-bit prefix that reports Windows 10 (else Node exits with 216). */
+/** Runs one Wine command to its end; a failure names the command and what Wine printed. */
+function wineStep(args, env) {
+  const r = spawnSync(args[0], args.slice(1), { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  if (r.status === 0) return;
+  const printed = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim().slice(-2000) || 'it printed nothing';
+  throw new Error(`\`${args.join(' ')}\` ended with ${r.status ?? r.signal}: ${printed}`);
+}
+
+/**
+ * A 64-bit prefix that reports Windows 10 (else Node exits with 216). `wineboot -i` returns
+ * while the boot's own processes still run for about 5 s more; a fresh-clone CI run's winecfg,
+ * started in that tail, exited 1 and left the prefix at Windows 7. So the boot is waited out
+ * first, and the version is read back from the registry rather than taken from the exit code.
+ */
 function preparePrefix(display) {
   const prefix = path.join(cache, 'prefix');
   const stamp = path.join(prefix, 'gamepilot-win10');
   if (existsSync(stamp)) return;
   say('making a Wine prefix (once; about 700 MB)');
   const env = { ...wineEnv(), DISPLAY: display };
-  execFileSync('wine', ['wineboot', '-i'], { env, stdio: 'ignore' });
-  execFileSync('wine', ['winecfg', '-v', 'win10'], { env, stdio: 'ignore' });
-  execFileSync('wineserver', ['-w'], { env, stdio: 'ignore' });
+  wineStep(['wine', 'wineboot', '-i'], env);
+  wineStep(['wineserver', '-w'], env);
+  wineStep(['wine', 'winecfg', '-v', 'win10'], env);
+  wineStep(['wineserver', '-w'], env); // the registry is on disk once the server is gone
+  const product = /"ProductName"="([^"]*)"/.exec(readFileSync(path.join(prefix, 'system.reg'), 'utf8'))?.[1];
+  if (product !== 'Microsoft Windows 10')
+    throw new Error(`the new Wine prefix reports ${product ?? 'no product name'} after winecfg -v win10`);
   writeFileSync(stamp, '');
 }
 
