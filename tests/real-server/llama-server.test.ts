@@ -32,6 +32,10 @@ const SKIP_REASON =
 const CONTEXT = 4096;
 /** The player's time limit these runs give (--timeout-ms): no call may take longer. */
 const CALL_LIMIT_MS = 60_000;
+/** The IDC test's output limit for each role it calls (GAMEPILOT_MODEL_LIMITS). */
+const IDC_OUTPUT_LIMITS = ['player', 'reflector', 'idc-explorer', 'idc-judge']
+  .map((r) => `${r}.maxTokens=256`)
+  .join(';');
 /** A whole command: generous, the machine is a busy 2-core box. */
 const COMMAND_LIMIT_MS = 180_000;
 
@@ -87,7 +91,11 @@ async function startLlama(opts: { embeddings?: boolean } = {}): Promise<Llama> {
     ['--port', String(port)],
     ['--ctx-size', String(CONTEXT)],
     ['--parallel', '1'],
-    ['--threads', '2'],
+    // One thread: ggml's threads meet at a spin barrier after every layer, so on a busy 2-core
+    // machine a descheduled thread stalls the other (measured beside two busy loops: 128 tokens
+    // in 5.5–6.1 s with two threads, 2.1–3.0 s with one; quiet, one thread is ~20% slower).
+    ['--threads', '1'],
+    ['--threads-batch', '1'],
     opts.embeddings ? ['--embeddings'] : [],
   ].flat();
   const started = performance.now();
@@ -604,6 +612,10 @@ describe('the CLI against llama-server, a real OpenAI-compatible server', () => 
         '--json',
       ],
       COMMAND_LIMIT_MS,
+      // What this test is about is how the explorer ends; the default output limits are the first
+      // test's. IDC makes seven or more calls, and at 2,048 tokens each (the defaults) the noise
+      // model's answers alone take ~15 s a call quiet and ~30 s beside two busy loops.
+      { GAMEPILOT_MODEL_LIMITS: IDC_OUTPUT_LIMITS },
     );
     settle();
     process.stderr.write(`real-server idc: ${report(r)}\n${listExchanges(p.exchanges)}\n${r.stderr.slice(-3000)}\n`);
@@ -627,6 +639,8 @@ describe('the CLI against llama-server, a real OpenAI-compatible server', () => 
       if (said) expect(round0.error).toContain(said.slice(0, 60));
       expect(r.stderr).toContain(round0.error);
     }
+    // Every call asked for the output limit the environment set (GAMEPILOT_MODEL_LIMITS wins).
+    for (const e of p.exchanges.filter(isChat)) expect(e.maxTokens, listExchanges(p.exchanges)).toBe(256);
     // No call outlived its role's limit: the explorer's 180 s, the player's 120 s.
     for (const e of explorer) expect(e.ms).toBeLessThan(180_000);
     for (const round of res.rounds as { run_dir: string }[])
