@@ -11,6 +11,7 @@ import { describeAction, isTerminal, toWire } from '../actions/schema.ts';
 import type { Agent, Decision, Observation, PreviousStep } from '../agents/types.ts';
 import type { RawFrame, ScreenCapturer } from '../capture/types.ts';
 import { encodeFrame, type EncodedFrame, type EncodeOptions, DEFAULT_ENCODE } from '../capture/encode.ts';
+import { windowsOver } from '../capture/occlusion.ts';
 import { ActionExecutor, type ActionOutcome } from '../input/executor.ts';
 import { inputScaleFor, isClipped, visiblePart, type FrameGeometry } from '../input/coordinates.ts';
 import type { ChangeWatch, Rect, WindowInfo, WindowManager } from '../../native/types.ts';
@@ -1285,9 +1286,26 @@ export class Session extends EventEmitter<SessionEvents> {
    */
   private async raise(id: string): Promise<boolean> {
     if ((await this.deps.wm.activeId()) === id) return true;
-    if ((await this.deps.target.locate()).minimized) return false;
+    const win = await this.deps.target.locate();
+    if (win.minimized) return false;
     await this.focusTarget(id);
+    await this.untilOnTop(win);
     return true;
+  }
+
+  /**
+   * Waits (at most `boundMs`) until the window manager has stacked nothing over the target. A
+   * window manager may report the window active before it has restacked it, and a capture of
+   * the screen then shows the window that still covers it (seen on a loaded 2-core machine).
+   * Where stacking is unknown, or the bound passes (an always-on-top window), it goes on.
+   */
+  private async untilOnTop(win: WindowInfo, boundMs = 3000) {
+    const t0 = now();
+    while (now() - t0 < boundMs && !this.abort.signal.aborted) {
+      const over = await windowsOver(this.deps.wm, win, win.bounds).catch(() => undefined);
+      if (!over?.length) return;
+      await sleep(20, this.abort.signal);
+    }
   }
 
   /**
