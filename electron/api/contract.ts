@@ -38,6 +38,7 @@ import {
   type WorldState,
 } from '../domain.ts';
 import { RUN_SPEC_FIELDS } from '../run-spec.ts';
+import { DEFAULT_HOTKEYS } from '../input/accelerator.ts';
 
 export {
   ERROR_CODES,
@@ -103,8 +104,8 @@ export const SettingsSchema = z.object({
   detail: settingsFields.detail.default('auto'),
   history: settingsFields.history.default(2),
   temperature: settingsFields.temperature.default(null),
-  stopHotkey: settingsFields.stopHotkey.default('CommandOrControl+Shift+F12'),
-  takeoverHotkey: settingsFields.takeoverHotkey.default('CommandOrControl+Shift+F11'),
+  stopHotkey: settingsFields.stopHotkey.default(DEFAULT_HOTKEYS.stop),
+  takeoverHotkey: settingsFields.takeoverHotkey.default(DEFAULT_HOTKEYS.takeover),
 });
 /** A partial update: only the fields given, no defaults filled in. */
 export const SettingsPatchSchema = z.object(settingsFields).partial().strict();

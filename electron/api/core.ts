@@ -292,7 +292,7 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
       imageSize: this.settings.settings.imageSize,
       emit: (e) => this.emitEvent(e),
       phase: (run, phase) => this.slot.setPhase(run, phase),
-      hotkeys: [this.settings.settings.stopHotkey, this.settings.settings.takeoverHotkey],
+      hotkeys: { stop: this.settings.settings.stopHotkey, takeover: this.settings.settings.takeoverHotkey },
     };
   }
 

@@ -16,7 +16,7 @@ import type {
 } from './contract.ts';
 import type { TakeoverState } from '../session/session.ts';
 import { openPersonInput } from '../recording/person-input.ts';
-import { hotkeyKeys } from '../input/stop-hotkey.ts';
+import { hotkeyKeys, type GamepilotHotkeys } from '../input/accelerator.ts';
 import type { Activity } from './activity.ts';
 import type { RunModelSettings } from './settings.ts';
 import { openTarget } from './targets.ts';
@@ -69,8 +69,8 @@ export interface RunContext {
   emit(e: CoreEvent): void;
   /** The session paused or resumed itself. */
   phase(run: RunActivity, phase: 'running' | 'paused'): void;
-  /** The shell's hotkeys (stop, take over): their keys are not a person's play. */
-  hotkeys: string[];
+  /** The shell's hotkeys (stop, take over): no agent presses them, and their keys are not a person's play. */
+  hotkeys: GamepilotHotkeys;
 }
 
 /** A reflection request over the contract: a tutorial is "solver" or a run id, never a path. */
@@ -185,6 +185,7 @@ export function runFromRequest(req: StartRun, ctx: RunContext): RunFromSpec {
       capturer: ctx.capturer,
       configDir: ctx.configDir,
       profile: profileChoice(req.profile, ctx.configDir),
+      hotkeys: ctx.hotkeys,
     }),
   );
 }

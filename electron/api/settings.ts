@@ -7,7 +7,7 @@ import { ModelCaller } from '../agents/model-endpoint.ts';
 import { DEFAULT_SETTINGS, PROVIDERS, type Results, type Settings } from './contract.ts';
 import type { SecretStore, SettingsStore } from './settings-store.ts';
 import { describeApiError, type VlmSettings } from '../agents/vlm.ts';
-import { parseAccelerator } from '../input/stop-hotkey.ts';
+import { parseAccelerator } from '../input/accelerator.ts';
 import { CodedError } from '../domain.ts';
 import { sameEndpoint } from '../util/endpoint.ts';
 

@@ -9,7 +9,8 @@ import { type HumanSeat, humanSeats } from '../recording/human-seat.ts';
 import { matchId } from '../arena/tables.ts';
 import type { Session } from '../session/session.ts';
 import type { Target } from '../session/targets.ts';
-import { hotkeyKeys, startStopHotkey } from '../input/stop-hotkey.ts';
+import { hotkeyKeys } from '../input/accelerator.ts';
+import { startStopHotkey } from '../input/stop-hotkey.ts';
 import { addSecret } from '../util/log.ts';
 import { io } from './io.ts';
 import { UsageError } from './options.ts';
@@ -118,7 +119,7 @@ async function bindTakeover(
   hotkeys: { stop: string; takeover: string },
   quiet: boolean,
 ): Promise<(() => void) | undefined> {
-  session.acceptTakeovers(openPersonInput, { ignoreKeys: hotkeyKeys([hotkeys.stop, hotkeys.takeover]) });
+  session.acceptTakeovers(openPersonInput, { ignoreKeys: hotkeyKeys(hotkeys) });
   session.on('takeover', (t) =>
     io.progress(
       t.active
@@ -144,6 +145,7 @@ export async function runCommand(o: RunFlags): Promise<number> {
     seats,
   } = runFrom(o, {
     profile: profileChoiceFrom(o.profile),
+    hotkeys: configuredHotkeys(),
     ...sweepContextFromEnv(),
   });
   const { session, target, profile, notices } = seats

@@ -11,6 +11,7 @@ import { imageToScreen, inputRegion, type FrameGeometry } from './coordinates.ts
 import { resolveKeyName, isModifier } from '../actions/keys.ts';
 import { createInputBackend } from './input-backend.ts';
 import { KeyPolicy } from './key-policy.ts';
+import { reservedHotkeys, type GamepilotHotkeys } from './accelerator.ts';
 import { contains, type InputBackend, type MouseButton } from '../../native/types.ts';
 import { sleep } from '../util/time.ts';
 import { processHeldInput, type HeldInputTracker } from '../safety/held-input.ts';
@@ -39,6 +40,7 @@ export class ActionExecutor {
    * `heldInput` keeps what is held where the process exit handler and, after a crash, the next
    * start find it (default: this process's registry). `input`: the OS input (default: this OS's).
    * `onlyKeys`: the only keys that may be pressed at all (a profile's allowedKeys; default: any).
+   * `hotkeys`: the person's stop and take-over hotkeys, never pressed (the defaults are refused as well).
    */
   constructor(
     opts: {
@@ -46,9 +48,10 @@ export class ActionExecutor {
       onlyKeys?: readonly string[] | undefined;
       heldInput?: HeldInputTracker;
       input?: InputBackend;
+      hotkeys?: GamepilotHotkeys | undefined;
     } = {},
   ) {
-    this.keyPolicy = new KeyPolicy(opts.allowedKeys, opts.onlyKeys);
+    this.keyPolicy = new KeyPolicy(opts.allowedKeys, opts.onlyKeys, reservedHotkeys(opts.hotkeys));
     this.heldInput = opts.heldInput ?? processHeldInput();
     this.input = opts.input ?? createInputBackend();
   }

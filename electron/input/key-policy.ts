@@ -5,9 +5,15 @@
  *
  * A combination is judged as the OS sees it: the modifiers already held down (a KEY_DOWN of an
  * earlier action or step) plus the keys pressed now. Pure logic, no native input.
+ *
+ * Gamepilot's own hotkeys (stop, take over) are never an agent's, whatever a profile allows:
+ * pressed by a model or an MCP client they would stop this run and every other one on the
+ * display, or start a "person's" takeover. They are judged with every held key, not only
+ * modifiers: a held F12 autorepeats, so pressing ctrl and shift while it is down sends the chord.
  */
 import type { GuiAction } from '../actions/schema.ts';
 import { resolveKeyName } from '../actions/keys.ts';
+import { reservedHotkeys, type ReservedHotkey } from './accelerator.ts';
 
 type Family = 'ctrl' | 'alt' | 'shift' | 'super';
 const FAMILY_ORDER: Family[] = ['ctrl', 'alt', 'shift', 'super'];
@@ -98,15 +104,30 @@ export class KeyPolicy {
   /** The only keys that may be pressed at all (a profile's allowedKeys), as nut names; unset: any key. */
   private readonly only: Set<string> | undefined;
   private readonly onlyText: string;
+  private readonly reserved: readonly ReservedHotkey[];
 
   /**
    * `allowed`: combinations a game permits, written as people write them ("alt+f4", "super+d", "alt+click").
    * `onlyKeys`: when given, every other key is refused (an allowed combination passes whole).
+   * `reserved`: Gamepilot's own hotkeys, refused always (default: the default stop and take-over keys).
    */
-  constructor(allowed: readonly string[] = [], onlyKeys?: readonly string[]) {
+  constructor(
+    allowed: readonly string[] = [],
+    onlyKeys?: readonly string[],
+    reserved: readonly ReservedHotkey[] = reservedHotkeys(),
+  ) {
     this.allowed = new Set(allowed.map(parseAllowed));
     this.only = onlyKeys ? new Set(onlyKeys.map((k) => parseKey(k))) : undefined;
     this.onlyText = onlyKeys?.join(', ') ?? '';
+    this.reserved = reserved;
+  }
+
+  /** Why the chord would press one of Gamepilot's own hotkeys (it holds at least that hotkey's keys), or undefined. */
+  private reservedHit(pressed: string[], held: readonly string[]): string | undefined {
+    const all = chordOf([...held, ...pressed], []);
+    const hit = this.reserved.find((r) => all.keys.has(r.key) && r.mods.every((m) => all.mods.has(m)));
+    if (!hit) return undefined;
+    return `${chordText(all)} would press Gamepilot's ${hit.role} hotkey (${hit.accelerator}); an agent never presses the person's controls, whatever a profile allows`;
   }
 
   /** Why pressing these keys is refused by the profile's key list, or undefined. */
@@ -128,7 +149,10 @@ export class KeyPolicy {
    * past the game, or undefined when it may go ahead.
    */
   check(pressed: string[], held: Iterable<string> = []): string | undefined {
-    const chord = chordOf(pressed, held);
+    const heldKeys = [...held];
+    const reserved = this.reservedHit(pressed, heldKeys);
+    if (reserved) return reserved;
+    const chord = chordOf(pressed, heldKeys);
     const outside = this.outsideList(pressed, chord);
     if (outside) return outside;
     const why = systemReason(chord);

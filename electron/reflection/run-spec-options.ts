@@ -7,6 +7,7 @@
  * `{field}` (a RunSpecError). It lives in reflection/ because it makes both the session's
  * options and the reflection request (tier 3's order: session before reflection).
  */
+import type { GamepilotHotkeys } from '../input/accelerator.ts';
 import { INGVP_GAME_IDS } from '../../games/ingvp/games.ts';
 import { TWO_SEAT_GAMES } from '../../games/index.ts';
 import { resolveEndpoint } from '../agents/model-endpoint.ts';
@@ -31,6 +32,8 @@ export interface RunPlace {
   configDir?: string;
   job?: RunJob;
   worker?: RunWorker;
+  /** The person's stop and take-over hotkeys: the agent may not press them. */
+  hotkeys?: GamepilotHotkeys;
 }
 
 export interface RunFromSpec {
@@ -122,6 +125,7 @@ export function runFromSpec(s: RunSpec, place: RunPlace): RunFromSpec {
       everySteps: s.judgeEvery,
     },
     ...(place.profile ? { profile: place.profile } : {}),
+    ...(place.hotkeys ? { hotkeys: place.hotkeys } : {}),
     ...(place.job ? { job: place.job } : {}),
     ...(place.worker ? { worker: place.worker } : {}),
   };

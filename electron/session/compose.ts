@@ -22,6 +22,7 @@ import { PauseKeyWorld, ProcessWorld, UnfreezableWorld, type World } from '../la
 import { refusal } from '../../native/process.ts';
 import { ProcessFreezer, suspendedRegistry } from '../safety/suspended.ts';
 import { ActionExecutor } from '../input/executor.ts';
+import type { GamepilotHotkeys } from '../input/accelerator.ts';
 import { defaultConfigDir } from '../util/paths.ts';
 import { textPattern, type TextPattern } from '../util/text-pattern.ts';
 import {
@@ -80,6 +81,8 @@ export interface RunOptions {
   pauseKey?: string;
   /** System key combinations the model may press here (added to the built-in game's allowedHotkeys). */
   allowedKeys?: string[];
+  /** The person's stop and take-over hotkeys (Settings): the agent never presses them (default: the defaults). */
+  hotkeys?: GamepilotHotkeys;
   vlm?: Partial<VlmSettings> & { model?: string };
   /** The memory agent's store and limits; the scope defaults to the profile's or game's id (or the window's title). */
   memory?: Partial<MemoryAgentSettings>;
@@ -248,7 +251,7 @@ export function wireSession(
     notices.push(
       `the profile "${profile.id}" names the memory agent for this title; this run plays with the zero-shot model agent`,
     );
-  const executor = new ActionExecutor({ allowedKeys, onlyKeys }); // throws on an unreadable entry, before the run folder exists
+  const executor = new ActionExecutor({ allowedKeys, onlyKeys, hotkeys: opts.hotkeys }); // throws on an unreadable entry, before the run folder exists
   const keepFrames = opts.keepFrames ?? 'all';
   const minFreeMb = opts.minFreeMb ?? DEFAULT_MIN_FREE_MB;
   const judge = profile ? judgeSettings(profile, opts, notices) : undefined;

@@ -91,7 +91,13 @@ export async function prepareSeatedRun(
     const input = echoes ? notingKeys(createInputBackend(), [echoes.hook, echoes.view]) : undefined;
     // Each seat presses only its own keys; a click game's seats press none.
     const executors = [0, 1].map(
-      (i) => new ActionExecutor({ allowedKeys, onlyKeys: [...(spec.keys?.[i] ?? [])], ...(input ? { input } : {}) }),
+      (i) =>
+        new ActionExecutor({
+          allowedKeys,
+          onlyKeys: [...(spec.keys?.[i] ?? [])],
+          hotkeys: opts.hotkeys,
+          ...(input ? { input } : {}),
+        }),
     );
     if (echoes) {
       target.game.keyGate = (key) => echoes.view.take(key);

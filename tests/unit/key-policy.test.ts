@@ -5,6 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { KeyPolicy } from '../../electron/input/key-policy.ts';
 import type { GuiAction } from '../../electron/actions/schema.ts';
+import { resolveKeyName } from '../../electron/actions/keys.ts';
+import { reservedHotkeys } from '../../electron/input/accelerator.ts';
 
 const hotkey = (...keys: string[]): GuiAction => ({ kind: 'gui', type: 'HOTKEY', params: { keys } });
 const press = (key: string): GuiAction => ({ kind: 'gui', type: 'PRESS', params: { key } });
@@ -118,5 +120,43 @@ describe('KeyPolicy', () => {
   it('rejects an allow-list entry it cannot read instead of guessing', () => {
     expect(() => new KeyPolicy(['alt+f44'])).toThrow(/allowed key combination "alt\+f44": unknown key name "f44"/);
     expect(() => new KeyPolicy(['+'])).toThrow(/is empty/);
+  });
+});
+
+describe("KeyPolicy: Gamepilot's own hotkeys are never an agent's", () => {
+  const held = (...keys: string[]) => keys.map((k) => resolveKeyName(k)!);
+
+  it.each([
+    ['the default stop hotkey as one HOTKEY', hotkey('ctrl', 'shift', 'f12'), []],
+    ['the default take-over hotkey, modifiers in another order', hotkey('shift', 'F11', 'control'), []],
+    ['with an extra modifier', hotkey('ctrl', 'shift', 'alt', 'f12'), []],
+    ['F12 pressed while KEY_DOWN ctrl and shift hold', press('f12'), held('ctrl', 'shift')],
+    ['the last modifier pressed while F12 is held (it autorepeats)', keyDown('shift'), held('f12', 'ctrl')],
+    ['right-hand modifiers', press('f11'), held('rctrl', 'rshift')],
+  ])('%s is refused', (_what, action, h) => {
+    expect(policy.refusalFor(action, h)).toMatch(/Gamepilot's (stop|take over) hotkey/);
+  });
+
+  it('even when a profile allows the combination by name', () => {
+    const lax = new KeyPolicy(['ctrl+shift+f12']);
+    expect(lax.refusalFor(hotkey('ctrl', 'shift', 'f12'), [])).toMatch(/stop hotkey/);
+  });
+
+  it("the person's own hotkeys from Settings are refused as well as the defaults", () => {
+    const mine = new KeyPolicy([], undefined, reservedHotkeys({ stop: 'Alt+Shift+S', takeover: 'F9' }));
+    expect(mine.refusalFor(hotkey('alt', 'shift', 's'), [])).toMatch(/stop hotkey \(Alt\+Shift\+S\)/);
+    expect(mine.refusalFor(press('f9'), [])).toMatch(/take over hotkey \(F9\)/);
+    expect(mine.refusalFor(hotkey('ctrl', 'shift', 'f12'), [])).toMatch(/stop hotkey/);
+  });
+
+  it('the keys alone, or with fewer modifiers, are still the game’s', () => {
+    expect(policy.refusalFor(press('f12'), [])).toBeUndefined();
+    expect(policy.refusalFor(hotkey('shift', 'f11'), [])).toBeUndefined();
+    expect(policy.refusalFor(press('f11'), held('ctrl'))).toBeUndefined();
+  });
+
+  it('reservedHotkeys skips what it cannot read and lists each chord once', () => {
+    const r = reservedHotkeys({ stop: 'CommandOrControl+Shift+F12', takeover: 'not+a+key+at+all' }, 'linux');
+    expect(r.map((h) => `${h.mods.join('+')}+${h.key}`).sort()).toEqual(['ctrl+shift+F11', 'ctrl+shift+F12']);
   });
 });
