@@ -13,6 +13,9 @@ import { stop } from '../helpers/windows.ts';
 import { heldInput } from '../helpers/xinput.ts';
 import type { WsClient } from '../../renderer/src/api/clients.ts';
 import { ApiError } from '../../electron/api/contract.ts';
+import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
+import { json, runCli, testModelArgs } from '../helpers/cli.ts';
+import { readRun } from '../../electron/store/run-store.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const NEW_HOTKEY = 'Control+Shift+F9';
@@ -20,9 +23,10 @@ const NEW_HOTKEY = 'Control+Shift+F9';
 let child: ChildProcess;
 let client: WsClient;
 let stderr: () => string;
+let tmp: string;
 
 beforeAll(async () => {
-  const tmp = mkdtempSync(path.join(tmpdir(), 'gp-hotkey-'));
+  tmp = mkdtempSync(path.join(tmpdir(), 'gp-hotkey-'));
   const shell = await startWebShellCli(
     ['--no-demo', '--runs-dir', path.join(tmp, 'runs'), '--config-dir', path.join(tmp, 'config')],
     { GAMEPILOT_CONFIG_DIR: path.join(tmp, 'registries') },
@@ -85,6 +89,65 @@ describe('the stop hotkey in the web shell', () => {
       await expect.poll(status, { timeout: 10_000 }).toBe('idle');
     } finally {
       await client.request('control', { action: 'stop' });
+    }
+  });
+
+  it("is never pressed by a model in another Gamepilot process: its run goes on, the model's steps are refused", async () => {
+    const act = (type: string, parameters: Record<string, unknown>) => ({ action_type: type, parameters });
+    // The shell's own hotkeys (ctrl+shift+F9 since the first test; take over: the default
+    // ctrl+shift+F11) and the default stop hotkey, spelled in one HOTKEY, across KEY_DOWNs, and
+    // with the key held first (its autorepeat would send the chord).
+    const plans = [
+      [act('HOTKEY', { keys: ['ctrl', 'shift', 'f9'] })],
+      [act('KEY_DOWN', { key: 'ctrl' }), act('KEY_DOWN', { key: 'shift' }), act('PRESS', { key: 'f9' })],
+      [act('KEY_DOWN', { key: 'f9' }), act('KEY_DOWN', { key: 'shift' }), act('KEY_DOWN', { key: 'ctrl' })],
+      [act('HOTKEY', { keys: ['shift', 'control', 'F12'] })],
+      [act('HOTKEY', { keys: ['ctrl', 'shift', 'f11'] })],
+    ];
+    const model = await new FakeOpenAI((_b, i) => ({
+      text: answer('press the controls', plans[Math.min(i, plans.length - 1)]!),
+    })).start();
+    await startLongRun();
+    const said = stderr().length;
+    try {
+      const r = await runCli(
+        [
+          'run',
+          '--game',
+          '2048',
+          ...testModelArgs(model.baseURL),
+          '--max-retries',
+          '0',
+          '--episodes',
+          '1',
+          '--max-steps',
+          String(plans.length),
+          '--out',
+          path.join(tmp, 'cli-runs'),
+          '--json',
+        ],
+        // The same settings file as the shell's: the CLI knows the person's hotkeys.
+        { env: { GAMEPILOT_CONFIG_DIR: path.join(tmp, 'config') } },
+      );
+      const res = json(r);
+      const { meta, steps } = readRun(res.run_dir);
+      expect(steps).toHaveLength(plans.length);
+      const refusals = steps.map((s) => (s.outcomes as { ok: boolean; error?: string }[]).find((o) => !o.ok)?.error);
+      expect(refusals.slice(0, 3)).toEqual(
+        Array(3).fill(expect.stringMatching(/would press Gamepilot's stop hotkey \(Control\+Shift\+F9\)/)),
+      );
+      expect(refusals[3]).toMatch(/would press Gamepilot's stop hotkey \(CommandOrControl\+Shift\+F12\)/);
+      expect(refusals[4]).toMatch(/would press Gamepilot's take over hotkey \(CommandOrControl\+Shift\+F11\)/);
+      // The CLI run did not take itself over, and nothing stayed held.
+      expect(steps.every((s) => s.actor !== 'human')).toBe(true);
+      expect(meta.takeovers ?? []).toEqual([]);
+      expect(heldInput()).toEqual({ keys: [], buttons: [] });
+      // The shell's run was never stopped.
+      expect(await status()).toBe('running');
+      expect(stderr().slice(said)).not.toContain('stopping');
+    } finally {
+      await client.request('control', { action: 'stop' });
+      await model.close();
     }
   });
 });
