@@ -2,7 +2,7 @@
  * Executes GUI actions with real OS input (an InputBackend: SendInput on Windows, Quartz events
  * on macOS, XTest on X11; see input-backend.ts), confined to the target window.
  * Every action is checked against the window before anything is injected; a refused action
- * stops the rest of that step's plan. Held keys and buttons are tracked so that every way a
+ * stops the rest of that step's plan and releases what the executor holds. Held keys and buttons are tracked so that every way a
  * run ends can release them. Window-manager and system key combinations are refused unless the
  * game allows them (see key-policy.ts).
  */
@@ -24,6 +24,8 @@ export interface ActionOutcome {
   at?: { x: number; y: number };
   /** A semantic call's GUI actions (wire form, image pixels): what it became. */
   expanded?: unknown[];
+  /** On a refusal: the keys and buttons still held that were released after it (nut names, `mouse:left`). */
+  released?: string[];
 }
 
 type Button = MouseButton;
@@ -56,7 +58,12 @@ export class ActionExecutor {
     this.input = opts.input ?? createInputBackend();
   }
 
-  /** Runs one step's actions in order; stops at the first refusal or when `signal` aborts. */
+  /**
+   * Runs one step's actions in order; stops at the first refusal or when `signal` aborts. A
+   * refusal then releases everything this executor holds, listed in the refused outcome's
+   * `released`: a refused PRESS between `KEY_DOWN alt` and `KEY_UP alt` must not leave alt down
+   * into later steps, and the plan's own releases never ran.
+   */
   async execute(actions: GuiAction[], g: FrameGeometry, signal?: AbortSignal): Promise<ActionOutcome[]> {
     const outcomes: ActionOutcome[] = [];
     for (const a of actions) {
@@ -68,7 +75,11 @@ export class ActionExecutor {
         outcome = { action: a.type, ok: false, error: `input failed: ${(err as Error).message}` };
       }
       outcomes.push(outcome);
-      if (!outcome.ok) break;
+      if (!outcome.ok) {
+        const released = await this.releaseAll();
+        if (released.length) outcome.released = released;
+        break;
+      }
     }
     return outcomes;
   }

@@ -1060,7 +1060,10 @@ export class Session extends EventEmitter<SessionEvents> {
     if (outcomes.length) this.personInput?.agentActs(from, Date.now());
     const ticksActed = this.world.ticks();
     const refused = outcomes.find((o) => !o.ok);
-    if (refused) trace.errors.push(`refused ${refused.action}: ${refused.error}`);
+    if (refused)
+      trace.errors.push(
+        `refused ${refused.action}: ${refused.error}${refused.released ? `; released ${refused.released.join(', ')}` : ''}`,
+      );
     this.previous = previousStep(choice.decision, choice.dropped, outcomes);
     trace.times.applied = now();
     return { outcomes, refused: !!refused, ticksAtAct, ticksActed };
@@ -1370,12 +1373,32 @@ export class Session extends EventEmitter<SessionEvents> {
     return { action: call, ok: true, expanded };
   }
 
-  /** Sends the actions: GUI ones through the executor (the window checked first), semantic moves to the engine or the profile's expansion. */
+  /**
+   * Sends the actions: GUI ones through the executor (the window checked first), semantic moves
+   * to the engine or the profile's expansion. A step with a refusal ends with nothing held: what
+   * the executor still holds (a KEY_DOWN of this or an earlier step) is released and listed on
+   * the refused outcome.
+   */
   protected async perform(
     actions: Action[],
     geometry: FrameGeometry,
     windowId: string,
     executor: ActionExecutor = this.executor,
+  ): Promise<ActionOutcome[]> {
+    const outcomes = await this.send(actions, geometry, windowId, executor);
+    const refused = outcomes.find((o) => !o.ok);
+    if (refused && executor.held().length) {
+      const released = await executor.releaseAll();
+      if (released.length) refused.released = [...(refused.released ?? []), ...released];
+    }
+    return outcomes;
+  }
+
+  private async send(
+    actions: Action[],
+    geometry: FrameGeometry,
+    windowId: string,
+    executor: ActionExecutor,
   ): Promise<ActionOutcome[]> {
     const game = this.deps.target.game;
     const outcomes: ActionOutcome[] = [];

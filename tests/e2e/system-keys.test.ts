@@ -26,16 +26,20 @@ const tmp = () => mkdtempSync(path.join(tmpdir(), 'gp-keys-'));
 const showingDesktop = () =>
   /"showing the desktop" mode: ON/.test(execFileSync('wmctrl', ['-m'], { encoding: 'utf8' }));
 
-// One plan per step: alt+F4 outright, print screen, alt held then F4 in the same step, F4 in the
-// next step with alt still held, super+d, alt+click, alt+tab.
+// One plan per step. A refusal releases what the executor holds, so alt is held anew where a
+// combination is built across actions: alt held then F4 (a trailing KEY_UP alt never runs),
+// alt held then a click, alt held in one step and F4 in the next; then alt+F4 outright, print
+// screen, super+d, Gamepilot's own stop hotkey (ctrl+shift+F12) and alt+tab.
 const PLANS = [
+  [act('KEY_DOWN', { key: 'alt' }), act('PRESS', { key: 'f4' }), act('KEY_UP', { key: 'alt' })],
+  [act('KEY_DOWN', { key: 'alt' }), act('CLICK', { x: 200, y: 300 })],
+  [act('KEY_DOWN', { key: 'alt' })],
+  [act('PRESS', { key: 'f4' })],
   [act('HOTKEY', { keys: ['alt', 'f4'] })],
   [act('PRESS', { key: 'printscreen' })],
-  [act('KEY_DOWN', { key: 'alt' }), act('PRESS', { key: 'f4' })],
-  [act('PRESS', { key: 'f4' })],
   [act('HOTKEY', { keys: ['super', 'd'] })],
-  [act('CLICK', { x: 200, y: 300 })],
-  [act('PRESS', { key: 'tab' })],
+  [act('HOTKEY', { keys: ['ctrl', 'shift', 'f12'] })],
+  [act('HOTKEY', { keys: ['alt', 'tab'] })],
 ];
 
 let server: FakeOpenAI;
@@ -58,7 +62,7 @@ describe('system key combinations', () => {
       outDir: tmp(),
       capture: 'nut',
       encode: { longSide: 1280, format: 'jpeg', quality: 80 },
-      maxConsecutiveErrors: 4,
+      maxConsecutiveErrors: 6,
       vlm: { model: 'test-vlm', baseURL: server.baseURL, repairs: 0, maxRetries: 0 },
     });
     let result: SessionResult;
@@ -73,25 +77,55 @@ describe('system key combinations', () => {
     }
     expect(heldInput()).toEqual({ keys: [], buttons: [] });
 
-    // Steps 3–6 were refused and nothing else took effect: four unusable steps in a row.
+    // Steps 4–9 were refused and nothing else took effect: six unusable steps in a row. The stop
+    // hotkey among them did not stop the run: it was never pressed.
     expect(result.status).toBe('failed');
     expect(result.error).toMatch(
-      /^4 steps in a row without usable actions; last error: refused PRESS: alt\+Tab is a system combination: .*a game profile may allow it/,
+      /^6 steps in a row without usable actions; last error: refused HOTKEY: alt\+Tab is a system combination: .*a game profile may allow it/,
     );
     const { steps } = readRun(result.runDir);
-    expect(steps).toHaveLength(7);
-    const refusal = (i: number) => (steps[i]!.outcomes as { ok: boolean; error?: string }[]).find((o) => !o.ok)?.error;
-    expect(refusal(0)).toMatch(/^alt\+F4 is a system combination: .*\(allowedHotkeys, or --allow-keys alt\+f4\)$/);
-    expect(refusal(1)).toMatch(/^Print is a system combination/);
-    expect(steps[2]!.outcomes).toMatchObject([
+    expect(steps).toHaveLength(9);
+    type Outcome = { action: string; ok: boolean; error?: string; released?: string[] };
+    const outcomes = (i: number) => steps[i]!.outcomes as Outcome[];
+    const refusal = (i: number) => outcomes(i).find((o) => !o.ok)?.error;
+    // A refusal in the middle of a plan releases the alt it held; the trailing KEY_UP never ran.
+    expect(outcomes(0)).toEqual([
       { action: 'KEY_DOWN', ok: true },
-      { action: 'PRESS', ok: false },
+      {
+        action: 'PRESS',
+        ok: false,
+        error: expect.stringMatching(/^alt\+F4 is a system combination/),
+        released: ['LeftAlt'],
+      },
     ]);
-    expect(refusal(2)).toMatch(/^alt\+F4 is a system combination/);
-    expect(refusal(3)).toMatch(/^alt\+F4 is a system combination/); // alt held since the step before
-    expect(refusal(4)).toMatch(/^alt\+super\+D is a system combination/);
-    expect(refusal(5)).toMatch(/^alt\+click is a system combination/);
-    // The game saw the alt key go down, and never F4, D, Print, Tab or a click.
+    expect(steps[0]!.errors.join('\n')).toMatch(/refused PRESS: alt\+F4 .*; released LeftAlt/);
+    expect(outcomes(1)).toEqual([
+      { action: 'KEY_DOWN', ok: true },
+      {
+        action: 'CLICK',
+        ok: false,
+        error: expect.stringMatching(/^alt\+click is a system combination/),
+        released: ['LeftAlt'],
+      },
+    ]);
+    expect(outcomes(2)).toEqual([{ action: 'KEY_DOWN', ok: true }]);
+    // alt held since the step before: refused, and released.
+    expect(outcomes(3)).toEqual([
+      {
+        action: 'PRESS',
+        ok: false,
+        error: expect.stringMatching(/^alt\+F4 is a system combination/),
+        released: ['LeftAlt'],
+      },
+    ]);
+    expect(refusal(4)).toMatch(/^alt\+F4 is a system combination: .*\(allowedHotkeys, or --allow-keys alt\+f4\)$/);
+    expect(refusal(5)).toMatch(/^Print is a system combination/);
+    expect(refusal(6)).toMatch(/^super\+D is a system combination/);
+    expect(refusal(7)).toMatch(
+      /^ctrl\+shift\+F12 would press Gamepilot's stop hotkey \(CommandOrControl\+Shift\+F12\)/,
+    );
+    for (const i of [4, 5, 6, 7, 8]) expect(outcomes(i)[0]!.released).toBeUndefined(); // nothing was held
+    // The game saw the alt key go down and up, and never F4, D, Print, F12, Tab or a click.
     const received = steps.flatMap((s) =>
       (s.view_inputs as { type: string; key?: string }[]).map((v) => v.key ?? v.type),
     );

@@ -1,0 +1,75 @@
+/**
+ * A refusal never leaves input held: the executor stops the plan at a refused action and
+ * releases what it holds (the plan's own trailing KEY_UP / MOUSE_UP never run), listing what it
+ * released. Recorded against a fake OS input, so the order of what reached it is checked.
+ */
+import { describe, expect, it } from 'vitest';
+import { ActionExecutor } from '../../electron/input/executor.ts';
+import { fullSizeGeometry } from '../../electron/input/coordinates.ts';
+import { HeldInputTracker, heldInputRegistry } from '../../electron/safety/held-input.ts';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { GuiAction } from '../../electron/actions/schema.ts';
+import type { InputBackend } from '../../native/types.ts';
+
+function recordingInput(): InputBackend & { sent: string[] } {
+  const sent: string[] = [];
+  let at = { x: 50, y: 50 };
+  return {
+    name: 'recording',
+    sent,
+    keyDown: async (k) => void sent.push(`down ${k}`),
+    keyUp: async (k) => void sent.push(`up ${k}`),
+    type: async (t) => void sent.push(`type ${t}`),
+    move: async (x, y) => {
+      at = { x, y };
+    },
+    position: async () => at,
+    button: async (state, which) => void sent.push(`${state} mouse:${which}`),
+    scroll: async () => void sent.push('scroll'),
+  };
+}
+
+const inMemory = () => new HeldInputTracker(heldInputRegistry(mkdtempSync(path.join(tmpdir(), 'gp-held-'))));
+const geometry = fullSizeGeometry({ x: 0, y: 0, width: 400, height: 300 });
+const gui = (type: string, params: Record<string, unknown> = {}) => ({ kind: 'gui', type, params }) as GuiAction;
+
+describe('ActionExecutor: a refusal releases what is held', () => {
+  it('KEY_DOWN alt, a refused PRESS f4, KEY_UP alt: alt is released, and said', async () => {
+    const input = recordingInput();
+    const ex = new ActionExecutor({ input, heldInput: inMemory() });
+    const out = await ex.execute(
+      [gui('KEY_DOWN', { key: 'alt' }), gui('PRESS', { key: 'f4' }), gui('KEY_UP', { key: 'alt' })],
+      geometry,
+    );
+    expect(out).toEqual([
+      { action: 'KEY_DOWN', ok: true },
+      {
+        action: 'PRESS',
+        ok: false,
+        error: expect.stringMatching(/^alt\+F4 is a system combination/),
+        released: ['LeftAlt'],
+      },
+    ]);
+    expect(input.sent).toEqual(['down LeftAlt', 'up LeftAlt']);
+    expect(ex.held()).toEqual([]);
+  });
+
+  it('keys and buttons held from earlier steps are released too', async () => {
+    const input = recordingInput();
+    const ex = new ActionExecutor({ input, heldInput: inMemory() });
+    await ex.execute([gui('KEY_DOWN', { key: 'w' }), gui('MOUSE_DOWN')], geometry);
+    expect(ex.held()).toEqual(['W', 'mouse:left']);
+    const out = await ex.execute([gui('CLICK', { x: 5000, y: 10 })], geometry);
+    expect(out[0]).toMatchObject({ action: 'CLICK', ok: false, released: ['W', 'mouse:left'] });
+    expect(input.sent.slice(-2)).toEqual(['up W', 'up mouse:left']);
+    expect(ex.held()).toEqual([]);
+  });
+
+  it('a refusal with nothing held lists nothing', async () => {
+    const ex = new ActionExecutor({ input: recordingInput(), heldInput: inMemory() });
+    const out = await ex.execute([gui('HOTKEY', { keys: ['ctrl', 'shift', 'f12'] })], geometry);
+    expect(out).toEqual([{ action: 'HOTKEY', ok: false, error: expect.stringMatching(/stop hotkey/) }]);
+  });
+});
