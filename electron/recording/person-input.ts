@@ -2,14 +2,15 @@
  * A person's input while they have the controls of a run (session/takeover.ts), heard the way
  * the recorder hears it: the global hook, and its translator into the agent's action schema —
  * window-relative, keys only while the target window has focus, the pointer only inside it.
- * The executor's own input reaches the hook too: what is heard while it acts is not kept, and
- * does not take over. The takeover and stop hotkeys are not the person's play either.
+ * The executor's own input reaches the hook too: what is heard while it acts, and the autorepeat
+ * of a key it holds, is not kept and does not take over. The takeover and stop hotkeys are not the person's play either.
  */
 import { contains, type Rect } from '../../native/types.ts';
 import type { PersonEvent, PersonInput, PersonInputOptions } from '../session/takeover.ts';
 import { keyNames, listenGlobalInput, type HookEvent } from '../input/global-hook.ts';
 import { InputTranslator, type RecordedEvent } from './input-translator.ts';
 import { WindowWatch, type WatchReport } from './window-watch.ts';
+import { resolveKeyName } from '../actions/keys.ts';
 
 /** Input heard this long (ms) after the executor's last action is still its own (the hook lags). */
 const ECHO_GRACE_MS = 250;
@@ -48,13 +49,23 @@ export class HookedPersonInput implements PersonInput {
     return this.kept.splice(0);
   }
 
-  agentActs(from: number, to: number) {
-    this.agentSpans.push({ from, to });
-    this.agentSpans = this.agentSpans.filter((s) => to - s.to < 10_000);
+  agentActs(from: number, to = Number.POSITIVE_INFINITY) {
+    const open = this.agentSpans.find((s) => s.from === from);
+    if (open) open.to = to;
+    else this.agentSpans.push({ from, to });
+    const now = Number.isFinite(to) ? to : from;
+    this.agentSpans = this.agentSpans.filter((s) => now - s.to < 10_000);
   }
 
   private byAgent(t: number): boolean {
     return this.agentSpans.some((s) => t >= s.from - 50 && t <= s.to + ECHO_GRACE_MS);
+  }
+
+  /** A key the agent holds: its keydowns now are the X server's autorepeat of the agent's press. */
+  private heldByAgent(name: string | undefined): boolean {
+    if (!name || !this.o.agentHeld) return false;
+    const k = resolveKeyName(name);
+    return !!k && this.o.agentHeld().includes(k);
   }
 
   /** A raw hook event: the hotkeys noted, and the person's input in the window reported (it may take over). */
@@ -65,6 +76,7 @@ export class HookedPersonInput implements PersonInput {
       return;
     }
     if (!this.o.onInput || this.byAgent(e.t)) return;
+    if ((e.kind === 'keydown' || e.kind === 'keyup') && this.heldByAgent(name)) return;
     const mine =
       e.kind === 'keydown'
         ? this.focused && !!name && !MODIFIERS.has(name) // a modifier alone may be the start of a hotkey
@@ -79,6 +91,7 @@ export class HookedPersonInput implements PersonInput {
     if (ev.t < this.from || this.byAgent(ev.t)) return;
     const key = typeof ev.parameters.key === 'string' ? ev.parameters.key : undefined;
     if (key && this.o.ignoreKeys?.includes(key)) return;
+    if (key && this.heldByAgent(key)) return;
     if (key && MODIFIERS.has(key) && this.partOfHotkey(ev)) return;
     this.kept.push({ t: ev.t, action_type: ev.action_type, parameters: ev.parameters });
   }

@@ -551,6 +551,7 @@ export class Session extends EventEmitter<SessionEvents> {
     this.personOpening ??= this.personFactory({
       windowId: win.id,
       bounds: win.bounds,
+      agentHeld: () => this.executor.held(),
       ...(this.takeOverOnInput
         ? {
             onInput: (t: number) => {
@@ -1055,9 +1056,7 @@ export class Session extends EventEmitter<SessionEvents> {
     const ticksAtAct = this.world.ticks();
     game?.drainInputs();
     if (choice.actions.length) this.prepareSettle(trace.seen.win.id);
-    const from = Date.now();
-    const outcomes = signal.aborted ? [] : await this.perform(choice.actions, seen.geometry, trace.seen.win.id);
-    if (outcomes.length) this.personInput?.agentActs(from, Date.now());
+    const outcomes = signal.aborted ? [] : await this.performHeard(choice.actions, seen.geometry, trace.seen.win.id);
     const ticksActed = this.world.ticks();
     const refused = outcomes.find((o) => !o.ok);
     if (refused)
@@ -1392,6 +1391,23 @@ export class Session extends EventEmitter<SessionEvents> {
       if (released.length) refused.released = [...(refused.released ?? []), ...released];
     }
     return outcomes;
+  }
+
+  /**
+   * perform(), with the person's input path told that what it hears meanwhile is the agent's:
+   * the span opens before the first action (the hook hears input while the executor acts, a
+   * WAIT with a held key included), and closes when the last one is done.
+   */
+  private async performHeard(actions: Action[], geometry: FrameGeometry, windowId: string): Promise<ActionOutcome[]> {
+    if (!actions.length || !this.personInput) return this.perform(actions, geometry, windowId);
+    const input = this.personInput;
+    const from = Date.now();
+    input.agentActs(from);
+    try {
+      return await this.perform(actions, geometry, windowId);
+    } finally {
+      input.agentActs(from, Date.now());
+    }
   }
 
   private async send(

@@ -19,8 +19,12 @@ export interface PersonInput {
   pause(): void;
   /** The events kept since the last call, oldest first. */
   drain(): PersonEvent[];
-  /** The executor acts between `from` and `to` (epoch ms): what is heard then is its own. */
-  agentActs(from: number, to: number): void;
+  /**
+   * The executor acts from `from` (epoch ms) until `to`: what is heard then is its own. Called
+   * with `from` alone before it acts (the span is open: input arriving while it acts is judged
+   * against it), then again with the same `from` and `to` when it is done.
+   */
+  agentActs(from: number, to?: number): void;
   close(): Promise<void>;
 }
 
@@ -32,6 +36,11 @@ export interface PersonInputOptions {
   onInput?: (t: number) => void;
   /** Keys that are not the person's play (the takeover and stop hotkeys' own key). */
   ignoreKeys?: readonly string[];
+  /**
+   * The keys the agent's executor holds now (nut names, e.g. `Right`): the X server autorepeats a
+   * held key, and those repeats are the agent's, not a person's, however long after its action.
+   */
+  agentHeld?: () => readonly string[];
 }
 
 /** Opens the input path; rejects, saying why, where there is no global input hook. */

@@ -217,4 +217,51 @@ describe('taking over a run', () => {
       await stop(fifteen.child);
     }
   });
+
+  it('the agent’s own held key (X autorepeats it) never takes over, during its plan or after', {
+    timeout: 120_000,
+  }, async () => {
+    const plans = [
+      [
+        { action_type: 'KEY_DOWN', parameters: { key: 'right' } },
+        { action_type: 'WAIT', parameters: { duration: 2 } },
+      ],
+      [{ action_type: 'WAIT', parameters: { duration: 2 } }], // still held between and during steps
+      [{ action_type: 'KEY_UP', parameters: { key: 'right' } }],
+    ];
+    const model = await new FakeOpenAI((_b, i) => ({
+      text: answer('hold right', plans[Math.min(i, plans.length - 1)]!),
+      delayMs: 500,
+    })).start();
+    const runs = mkdtempSync(path.join(tmpdir(), 'gp-takeover-held-'));
+    const run = watchCli([
+      'run',
+      '--window-id',
+      game.window.id,
+      ...testModelArgs(model.baseURL),
+      '--max-steps',
+      '3',
+      '--take-over-on-input',
+      '--out',
+      runs,
+      '--json',
+    ]);
+    const right = keycodeOf('Right');
+    try {
+      // The key is really down (the X server autorepeats it) while the model thinks.
+      await expect.poll(() => model.requests.length, { timeout: 60_000 }).toBe(2);
+      expect(heldInput().keys).toContain(right);
+      expect(await run.exited, run.stderr()).toBe(0);
+      const { meta, steps } = readRun(JSON.parse(run.stdout()).run_dir);
+      expect(run.stderr()).not.toMatch(/a person has the controls/);
+      expect(meta.assisted ?? false).toBe(false);
+      expect(meta.takeovers ?? []).toEqual([]);
+      expect(steps.map((x) => x.actor ?? 'agent')).toEqual(['agent', 'agent', 'agent']);
+      expect(heldInput().keys).not.toContain(right);
+    } finally {
+      run.child.kill('SIGKILL');
+      releaseKeysyms(['Right']);
+      await model.close();
+    }
+  });
 });

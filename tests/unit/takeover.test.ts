@@ -104,4 +104,37 @@ describe('HookedPersonInput', () => {
     input.raw(key('keydown', 520), 'up');
     expect(seen).toEqual([30, 50, 520]);
   });
+
+  it('an open span covers input heard while the executor is still acting', () => {
+    const seen: number[] = [];
+    const input = new HookedPersonInput({ windowId: 'w', bounds, onInput: (t) => seen.push(t) }, watch);
+    input.focused = true;
+    input.agentActs(100); // acting: no end yet
+    input.raw(key('keydown', 2_000), 'right'); // e.g. during a WAIT 3 in the same plan
+    input.agentActs(100, 3_100);
+    input.raw(key('keydown', 3_200), 'right'); // within the echo grace
+    input.raw(key('keydown', 3_600), 'right');
+    expect(seen).toEqual([3_600]);
+  });
+
+  it('the autorepeat of a key the agent holds is never a person’s: no takeover, nothing kept', () => {
+    const seen: number[] = [];
+    let held: string[] = ['Right'];
+    const input = new HookedPersonInput(
+      { windowId: 'w', bounds, onInput: (t) => seen.push(t), agentHeld: () => held },
+      watch,
+    );
+    input.focused = true;
+    input.listenFrom(0);
+    input.agentActs(0, 100);
+    for (let t = 600; t < 3_000; t += 40) input.raw(key('keydown', t), 'right'); // X autorepeat, long after
+    input.heard(press(1_000, 'right'));
+    input.raw(key('keydown', 1_500), 'left'); // a person's other key
+    input.heard(press(1_500, 'left'));
+    expect(seen).toEqual([1_500]);
+    expect(input.drain().map((e) => e.parameters.key)).toEqual(['left']);
+    held = []; // let go: the same key is a person's again
+    input.raw(key('keydown', 4_000), 'right');
+    expect(seen).toEqual([1_500, 4_000]);
+  });
 });
