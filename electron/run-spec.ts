@@ -10,6 +10,7 @@
  * Rules that need more than the spec itself (the environment's model, the ING-VP games, the frame
  * budget) live in that one function, not here.
  */
+import { endpointUrlProblem } from './util/endpoint.ts';
 import { z } from 'zod';
 import {
   ACTION_SPACES,
@@ -61,6 +62,13 @@ const MIB = 1024 * 1024;
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
 const num = (min: number, max: number) => z.number().min(min).max(max);
 const text = (max: number) => z.string().min(1).max(max);
+/** Refuses a base URL with a user name or password in it (run files record the endpoint). */
+export function noCredentials(url: string, ctx: z.RefinementCtx) {
+  const problem = endpointUrlProblem(url);
+  if (problem) ctx.addIssue({ code: 'custom', message: `the base URL ${problem}` });
+}
+/** A model endpoint's base URL. */
+const endpointUrl = () => text(2000).superRefine(noCredentials);
 /** A plain name of letters, digits, '.', '-', '_' (a memory scope: the file `<config>/memory/<scope>.json`). */
 const plainName = z
   .string()
@@ -137,7 +145,7 @@ export const RUN_SPEC_FIELDS = {
       'free space the run leaves on its disk: it stops (stopped, disk budget) before going below it; 0: no floor',
     ),
   model: text(200).optional().describe('the model (vlm agent; default: GAMEPILOT_MODEL)'),
-  baseUrl: text(2000).optional().describe('an OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)'),
+  baseUrl: endpointUrl().optional().describe('an OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)'),
   apiKey: text(4000).optional().describe('API key (default: OPENAI_API_KEY); never written to run files or the log'),
   prompt: text(4000).optional().describe('system prompt template (default prompts/system.md)'),
   history: int(1, 16)
@@ -223,7 +231,7 @@ export const RUN_SPEC_FIELDS = {
     .describe('reflect after failed episodes (below --success-score) or after every episode'),
   successScore: num(-1e12, 1e12).default(100).describe('an episode scoring below this failed'),
   reflectorModel: text(200).optional().describe('mode other: the reflecting model, different from the player’s'),
-  reflectorBaseUrl: text(2000).optional().describe("the reflector's endpoint (default: --base-url)"),
+  reflectorBaseUrl: endpointUrl().optional().describe("the reflector's endpoint (default: --base-url)"),
   maxWords: int(10, 2000).default(150).describe('longest lessons, in words'),
   reflectFps: num(0.01, 60).default(1).describe('frames per second of play the reflector sees'),
   reflectContext: int(1000, 10_000_000)

@@ -17,7 +17,7 @@ import { callWithRetries, DEFAULT_RETRY, type ModelCallRecord } from './model-ca
 import { ModelCallError, describeCallError } from './model-call-error.ts';
 import { guardedFetch, MAX_STREAM_LINE_BYTES } from './guarded-fetch.ts';
 import { costOf, priceFor, type Price } from './pricing.ts';
-import { OPENAI_BASE_URL } from '../util/endpoint.ts';
+import { endpointUrlProblem, OPENAI_BASE_URL } from '../util/endpoint.ts';
 
 /** Where a role's calls go. The key never leaves this process except to `baseURL`. */
 export interface ModelEndpoint {
@@ -38,6 +38,9 @@ export function resolveEndpoint(
   const pick = (v: string | undefined) => (v?.trim() ? v.trim() : undefined);
   const model = pick(given.model) ?? pick(env.GAMEPILOT_MODEL);
   const baseURL = pick(given.baseURL) ?? pick(env.OPENAI_BASE_URL);
+  const problem = baseURL ? endpointUrlProblem(baseURL) : undefined;
+  if (problem)
+    throw new Error(`${pick(given.baseURL) ? 'the base URL' : 'OPENAI_BASE_URL'} ${problem}; nothing was sent`);
   const apiKey = given.apiKey || env.OPENAI_API_KEY || undefined;
   return { ...(model ? { model } : {}), ...(baseURL ? { baseURL } : {}), ...(apiKey ? { apiKey } : {}) };
 }

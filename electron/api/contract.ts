@@ -37,7 +37,7 @@ import {
   type SuiteAgent,
   type WorldState,
 } from '../domain.ts';
-import { RUN_SPEC_FIELDS } from '../run-spec.ts';
+import { noCredentials, RUN_SPEC_FIELDS } from '../run-spec.ts';
 import { DEFAULT_HOTKEYS } from '../input/accelerator.ts';
 
 export {
@@ -87,7 +87,7 @@ export type Provider = keyof typeof PROVIDERS;
 
 const settingsFields = {
   provider: z.enum(Object.keys(PROVIDERS) as [Provider, ...Provider[]]),
-  baseURL: z.string().max(500),
+  baseURL: z.string().max(500).superRefine(noCredentials),
   model: z.string().max(200),
   imageSize: RUN_SPEC_FIELDS.imageSize.unwrap(),
   detail: RUN_SPEC_FIELDS.detail.unwrap(),

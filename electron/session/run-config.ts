@@ -3,6 +3,7 @@
  * as the run plays them once the profile and the game have filled what was left open. The one
  * place that turns the composition root's options back into the spec's names.
  */
+import { recordedEndpoint } from '../util/endpoint.ts';
 import { DEFAULT_VLM } from '../agents/vlm.ts';
 import { DEFAULT_SESSION } from './session.ts';
 import { isModelAgent, type KeepFrames, type LatencyMode } from '../domain.ts';
@@ -45,7 +46,7 @@ export function runConfig(opts: RunOptions, r: Resolved): Record<string, unknown
     minFreeMb: r.minFreeMb,
     ...(isModelAgent(opts.agent)
       ? {
-          baseUrl: v.baseURL,
+          baseUrl: v.baseURL === undefined ? undefined : recordedEndpoint(v.baseURL),
           prompt: v.systemPrompt,
           history,
           detail: v.detail,

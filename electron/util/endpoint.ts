@@ -55,3 +55,34 @@ export function allowedEndpoint(
     `${who} asks to send the API key to ${asked}, but the key is for ${own}: nothing was sent; ${how}`,
   );
 }
+
+/**
+ * Why a base URL may not be used, or undefined. A user name or password in it (`https://u:p@host`)
+ * would be written wherever the endpoint is recorded (run.json, logs), so it is refused: the
+ * key belongs in the API key (--api-key, OPENAI_API_KEY, Settings). Not a URL at all: left to
+ * the caller's own check.
+ */
+export function endpointUrlProblem(url: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(url.trim());
+  } catch {
+    return undefined;
+  }
+  if (u.username || u.password)
+    return 'has a user name or password in it, which run files would record: give the key as the API key (--api-key, OPENAI_API_KEY or Settings) and the URL without it';
+  return undefined;
+}
+
+/**
+ * A base URL as run files record it: scheme, host and path. The query (`?key=…`, `?api-version=…`)
+ * and any credentials stay out: a query may carry a key, and the path says which endpoint it was.
+ */
+export function recordedEndpoint(url: string): string {
+  try {
+    const u = new URL(url.trim());
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return url.replace(/[?#].*$/s, '').replace(/\/\/[^/@]*@/, '//');
+  }
+}
