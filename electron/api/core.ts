@@ -210,6 +210,13 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
     return this.slot.stop();
   }
 
+  /** Releases what the agent of run `runId` holds, the run going on; [] when it is not the run going. */
+  async releaseHeld(runId: string): Promise<string[]> {
+    const live = this.slot.current;
+    if (live?.kind !== 'run' || live.run.id !== runId) return [];
+    return live.releaseHeld();
+  }
+
   /** With no model configured, a built-in game with a baseline agent already playing. */
   async startDemo(): Promise<void> {
     if (this.settings.settings.model || this.slot.phase !== 'idle') return;

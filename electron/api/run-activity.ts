@@ -302,6 +302,11 @@ export class RunActivity implements Activity {
     this.session.stop();
   }
 
+  /** What the agent holds is let go; the run goes on (Session.releaseHeld). */
+  releaseHeld(): Promise<string[]> {
+    return this.session.releaseHeld();
+  }
+
   async close() {
     await this.target.close();
   }

@@ -2,8 +2,14 @@
  * MCP over streamable HTTP, mounted on the web shell's loopback server at /api/mcp: the shell
  * has already checked the Host, the Origin and the session token before a request gets here.
  * Each MCP session (an `initialize` without a session id) gets its own server and transport;
- * closing it (DELETE, or the shell closing) ends the play it owns. A client that vanishes
- * without closing is ended by the play's idle limit.
+ * closing it (DELETE, or the shell closing) ends the play it owns.
+ *
+ * Clients often vanish without a DELETE (the SDK's `client.close()` sends none; a killed client
+ * cannot), so sessions end on their own: one with no request in flight and no play for
+ * `sessionIdleMs` is closed, and at the cap the longest-idle such session makes room for a new
+ * client. A POST whose connection closes before its answer cancels the act it carried and lets
+ * go of held input; a play whose client has sent no request for `heldQuietMs` has its held keys
+ * released (the run goes on; the play's own idle limit ends it).
  */
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
@@ -13,12 +19,31 @@ import { createMcpServer, type McpHost } from './server.ts';
 
 /** The largest MCP request body accepted (an act's actions and reasoning fit many times over). */
 export const MAX_MCP_BODY = 1024 * 1024;
-/** MCP sessions open at once over HTTP; another initialize is refused until one closes. */
+/** MCP sessions open at once over HTTP; beyond it, the longest-idle one without a play is closed, else 503. */
 export const MAX_MCP_SESSIONS = 16;
+
+export interface McpHttpLimits {
+  /** A session with no request and no play this long (ms) is closed. */
+  sessionIdleMs: number;
+  /** A play whose client sent no request this long (ms) has its held keys released. */
+  heldQuietMs: number;
+}
+
+export const MCP_HTTP_LIMITS: McpHttpLimits = { sessionIdleMs: 120_000, heldQuietMs: 3_000 };
 
 export interface McpHttp {
   handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void>;
+  /** Open sessions (for tests and the log). */
+  readonly size: number;
   close(): Promise<void>;
+}
+
+/** One HTTP session: its transport, its POST requests in flight, and when it was last heard. */
+interface SessionRecord {
+  transport: StreamableHTTPServerTransport;
+  connection: string;
+  inFlight: number;
+  lastRequest: number;
 }
 
 function answer(res: http.ServerResponse, status: number, message: string) {
@@ -40,10 +65,52 @@ async function readBody(req: http.IncomingMessage): Promise<unknown> {
   return text ? JSON.parse(text) : undefined;
 }
 
-export function mcpHttp(host: McpHost): McpHttp {
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+export function mcpHttp(host: McpHost, limits: McpHttpLimits = MCP_HTTP_LIMITS): McpHttp {
+  const sessions = new Map<string, SessionRecord>();
+  const idle = (r: SessionRecord, now: number) => (r.inFlight === 0 ? now - r.lastRequest : 0);
+
+  /** Counts a POST or DELETE as the session's activity; one whose client leaves before the answer is lost. */
+  const track = (r: SessionRecord, req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (req.method === 'GET') return; // the standalone event stream: a connection, not a request
+    r.inFlight++;
+    r.lastRequest = Date.now();
+    res.once('close', () => {
+      r.inFlight--;
+      r.lastRequest = Date.now();
+      if (!res.writableEnded && req.method === 'POST') void host.requestLost(r.connection);
+    });
+  };
+
+  const sweep = () => {
+    const now = Date.now();
+    for (const r of sessions.values()) {
+      const quiet = idle(r, now);
+      if (quiet >= limits.heldQuietMs && host.playing(r.connection)) void host.quiet(r.connection, quiet);
+      if (quiet >= limits.sessionIdleMs && !host.playing(r.connection)) {
+        host.opts.log(`mcp: closing HTTP session ${r.connection}: no request for ${Math.round(quiet / 1000)} s`);
+        void r.transport.close().catch(() => {});
+      }
+    }
+  };
+  const timer = setInterval(sweep, Math.min(500, limits.heldQuietMs / 4));
+  timer.unref();
+
+  /** Closes the longest-idle session without a play or a request in flight; false when there is none. */
+  const evictOne = async (): Promise<boolean> => {
+    const now = Date.now();
+    const candidates = [...sessions.values()].filter((r) => r.inFlight === 0 && !host.playing(r.connection));
+    const oldest = candidates.sort((a, b) => idle(b, now) - idle(a, now))[0];
+    if (!oldest) return false;
+    host.opts.log(`mcp: ${MAX_MCP_SESSIONS} HTTP sessions open: closing the longest idle, ${oldest.connection}`);
+    sessions.delete(oldest.transport.sessionId ?? '');
+    await oldest.transport.close().catch(() => {});
+    return true;
+  };
 
   return {
+    get size() {
+      return sessions.size;
+    },
     async handle(req, res) {
       const id = req.headers['mcp-session-id'];
       let body: unknown;
@@ -55,17 +122,19 @@ export function mcpHttp(host: McpHost): McpHttp {
         }
       }
       if (typeof id === 'string') {
-        const transport = sessions.get(id);
-        if (!transport) return answer(res, 404, 'no such MCP session (it ended); initialize again');
-        return transport.handleRequest(req, res, body);
+        const r = sessions.get(id);
+        if (!r) return answer(res, 404, 'no such MCP session (it ended); initialize again');
+        track(r, req, res);
+        return r.transport.handleRequest(req, res, body);
       }
       if (req.method !== 'POST' || !isInitializeRequest(body))
         return answer(res, 400, 'no MCP session: send an initialize request first');
-      if (sessions.size >= MAX_MCP_SESSIONS)
-        return answer(res, 503, `${MAX_MCP_SESSIONS} MCP sessions are open; close one first`);
+      if (sessions.size >= MAX_MCP_SESSIONS && !(await evictOne()))
+        return answer(res, 503, `${MAX_MCP_SESSIONS} MCP sessions are open, each playing or busy; close one first`);
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (sid) => void sessions.set(sid, transport),
+        onsessioninitialized: (sid) =>
+          void sessions.set(sid, { transport, connection: `http:${sid}`, inFlight: 0, lastRequest: Date.now() }),
       });
       transport.onclose = () => {
         const sid = transport.sessionId;
@@ -79,7 +148,8 @@ export function mcpHttp(host: McpHost): McpHttp {
       await transport.handleRequest(req, res, body);
     },
     async close() {
-      for (const t of sessions.values()) await t.close().catch(() => {});
+      clearInterval(timer);
+      for (const r of sessions.values()) await r.transport.close().catch(() => {});
       sessions.clear();
     },
   };

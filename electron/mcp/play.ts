@@ -73,6 +73,8 @@ export class McpPlay {
   private endedBecause: string | null = null;
   private lastSeen = Date.now();
   private busy = 0;
+  /** Aborted when the client's act request goes away (interrupt), renewed for the next act. */
+  private actCancel = new AbortController();
   private over = false;
   private readonly done: Promise<PlayResult>;
   private readonly idleTimer: NodeJS.Timeout;
@@ -180,6 +182,7 @@ export class McpPlay {
     reasoning: string | undefined,
     signal: AbortSignal,
   ): Promise<{ turn: Turn; step: StepEventData | null; over: boolean; paused: boolean } | null> {
+    signal = AbortSignal.any([signal, this.actCancel.signal]);
     if (this.agent.answerWithdrawn)
       throw new CodedError(
         'bad-input',
@@ -221,6 +224,25 @@ export class McpPlay {
       this.pausedWaiters.push(resolve);
     });
     return { promise, cancel: () => (this.pausedWaiters = this.pausedWaiters.filter((w) => w !== waiter)) };
+  }
+
+  /**
+   * The client went away from its act (the HTTP request carrying it closed): the act's waits
+   * end, the plan being carried out stops, and what the agent holds is let go. The run goes on
+   * and waits for the client's next observe, as the idle limit allows.
+   */
+  async interrupt(why: string): Promise<string[]> {
+    this.actCancel.abort();
+    this.actCancel = new AbortController();
+    return this.releaseHeld(why);
+  }
+
+  /** Lets go of what the agent holds (a quiet client's held keys), the run going on. */
+  async releaseHeld(why: string): Promise<string[]> {
+    if (this.over) return [];
+    const released = await this.core.releaseHeld(this.runId);
+    if (released.length) this.opts.log(`mcp: run ${this.runId}: released ${released.join(', ')}: ${why}`);
+    return released;
   }
 
   /** Ends the play (held keys released, the world thawed) and resolves with its result. */

@@ -342,6 +342,8 @@ export class Session extends EventEmitter<SessionEvents> {
   private budgetReason: string | undefined;
   /** Aborted on stop, and when a person takes over mid-step: the step's model call and waits end. */
   private stepAbort = new AbortController();
+  /** The executor is carrying out a plan (performHeard). */
+  private acting = false;
   /** The person's input path (given by the shell: recording/person-input.ts); open while it is heard. */
   private personFactory: PersonInputFactory | undefined;
   private personInput: PersonInput | undefined;
@@ -407,6 +409,20 @@ export class Session extends EventEmitter<SessionEvents> {
   /** Aborted by stop(): work beside the loop (reflection between episodes) ends with it. */
   get stopSignal(): AbortSignal {
     return this.abort.signal;
+  }
+
+  /**
+   * Lets go of what the agent holds, the run going on: a plan being carried out ends now (a
+   * WAIT with a key down included), and every key and button is released. For a player that
+   * went away (an MCP client whose connection closed, or gone quiet holding keys). A step whose
+   * player is still deciding is left alone.
+   */
+  async releaseHeld(): Promise<string[]> {
+    if (this.acting) this.stepAbort.abort();
+    if (!this.executor.held().length) return [];
+    const released = await this.executor.releaseAll().catch(() => []);
+    if (released.length) this.emit('released', released);
+    return released;
   }
 
   /**
@@ -1399,14 +1415,16 @@ export class Session extends EventEmitter<SessionEvents> {
    * WAIT with a held key included), and closes when the last one is done.
    */
   private async performHeard(actions: Action[], geometry: FrameGeometry, windowId: string): Promise<ActionOutcome[]> {
-    if (!actions.length || !this.personInput) return this.perform(actions, geometry, windowId);
+    if (!actions.length) return [];
     const input = this.personInput;
     const from = Date.now();
-    input.agentActs(from);
+    input?.agentActs(from);
+    this.acting = true;
     try {
       return await this.perform(actions, geometry, windowId);
     } finally {
-      input.agentActs(from, Date.now());
+      this.acting = false;
+      input?.agentActs(from, Date.now());
     }
   }
 

@@ -231,6 +231,46 @@ describe('two MCP clients on one server', () => {
   });
 });
 
+describe('an HTTP client that vanishes', () => {
+  it.each([
+    ['between', 'between its requests'],
+    ['during', 'in the middle of its act'],
+  ] as const)(
+    'killed while holding shift (%s: %s): shift is up within 5 s, the run goes on until its idle limit',
+    async (mode) => {
+      const shiftL = keycodeOf('Shift_L');
+      const server = spawnCli(['mcp', '--http', '--runs-dir', tmp(), '--idle-timeout', '60']);
+      let stderr = '';
+      server.stderr!.on('data', (d) => (stderr += d));
+      try {
+        const url = await firstLine(server);
+        const helper = spawnTs('mcp-http-client.ts', [url, '2048', mode]);
+        const report = JSON.parse(await helper.line(90_000)) as { runDir: string; outcomes?: unknown[] };
+        if (mode === 'between')
+          expect(report.outcomes).toEqual([expect.objectContaining({ action: 'KEY_DOWN', ok: true })]);
+        await expect.poll(() => heldInput().keys, { timeout: 30_000 }).toContain(shiftL);
+        helper.child.kill('SIGKILL');
+        await helper.exited;
+        const killed = Date.now();
+        await expect.poll(() => heldInput().keys, { timeout: 20_000, interval: 100 }).not.toContain(shiftL);
+        const heldMs = Date.now() - killed;
+        process.stderr.write(`mcp http (${mode}): shift held ${heldMs} ms after the client was killed\n`);
+        expect(heldMs).toBeLessThanOrEqual(5_000);
+        expect(stderr).toMatch(
+          mode === 'between'
+            ? /released LeftShift: no request from the MCP client for \d+ s/
+            : /released LeftShift: the MCP client went away from its request/,
+        );
+        // The run itself is not ended by this: only by its idle limit, or the session closing.
+        expect(readRun(report.runDir).meta.status).toBe('running');
+      } finally {
+        await stop(server);
+        releaseKeysyms(['Shift_L']);
+      }
+    },
+  );
+});
+
 /** The first stdout line of a child (`gamepilot mcp --http` prints its URL there). */
 function firstLine(child: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {
