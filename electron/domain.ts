@@ -352,3 +352,27 @@ export interface AssistSummary {
   human_steps: number;
   human_ms: number;
 }
+
+/**
+ * Why a base URL may not be used, or undefined. A user name or password in it (`https://u:p@host`)
+ * would be written wherever the endpoint is recorded (run.json, logs), so it is refused: the
+ * key belongs in the API key (--api-key, OPENAI_API_KEY, Settings). Not a URL at all: left to
+ * the caller's own check.
+ */
+export function endpointUrlProblem(url: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(url.trim());
+  } catch {
+    return undefined;
+  }
+  if (u.username || u.password)
+    return 'has a user name or password in it, which run files would record: give the key as the API key (--api-key, OPENAI_API_KEY or Settings) and the URL without it';
+  return undefined;
+}
+
+/** Gamepilot's own hotkeys by default (Settings can change them; input/accelerator.ts reads them). */
+export const DEFAULT_HOTKEYS = {
+  stop: 'CommandOrControl+Shift+F12',
+  takeover: 'CommandOrControl+Shift+F11',
+} as const;

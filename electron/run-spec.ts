@@ -10,7 +10,7 @@
  * Rules that need more than the spec itself (the environment's model, the ING-VP games, the frame
  * budget) live in that one function, not here.
  */
-import { endpointUrlProblem } from './util/endpoint.ts';
+import { endpointUrlProblem } from './domain.ts';
 import { z } from 'zod';
 import {
   ACTION_SPACES,

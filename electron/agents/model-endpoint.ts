@@ -17,7 +17,8 @@ import { callWithRetries, DEFAULT_RETRY, type ModelCallRecord } from './model-ca
 import { ModelCallError, describeCallError } from './model-call-error.ts';
 import { guardedFetch, MAX_STREAM_LINE_BYTES } from './guarded-fetch.ts';
 import { costOf, priceFor, type Price } from './pricing.ts';
-import { endpointUrlProblem, OPENAI_BASE_URL } from '../util/endpoint.ts';
+import { OPENAI_BASE_URL } from '../util/endpoint.ts';
+import { endpointUrlProblem } from '../domain.ts';
 
 /** Where a role's calls go. The key never leaves this process except to `baseURL`. */
 export interface ModelEndpoint {

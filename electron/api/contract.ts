@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import {
+  DEFAULT_HOTKEYS,
   AGENT_KINDS,
   ARENA_RUN_ID,
   CodedError,
@@ -38,7 +39,6 @@ import {
   type WorldState,
 } from '../domain.ts';
 import { noCredentials, RUN_SPEC_FIELDS } from '../run-spec.ts';
-import { DEFAULT_HOTKEYS } from '../input/accelerator.ts';
 
 export {
   ERROR_CODES,
@@ -352,6 +352,7 @@ export const REQUESTS = {
   thumbnail: z.object({ windowId: z.string().min(1), maxSide: z.number().int().min(32).max(640).default(240) }),
   startRun: StartRunSchema,
   control: z.object({ action: z.enum(CONTROL_ACTIONS) }),
+  answerConsent: z.object({ id: z.string().min(1).max(64), allow: z.boolean() }),
   setLatency: z.object({ mode: z.enum(LATENCY_MODES) }),
   gamePrompt: z.object({ game: z.string().min(1) }),
   setReflection: z.object({
@@ -628,7 +629,15 @@ export interface SeatStepWire {
   cost_usd?: number;
 }
 
+/** An outside agent (an MCP client) asks the person to let it play a window no profile fits. */
+export interface ConsentQuestionWire {
+  client: string;
+  window: { id: string; title: string; process: string | null };
+}
+
 export interface CoreState {
+  /** The question waiting for the person's answer (answerConsent), if any. */
+  consent: (ConsentQuestionWire & { id: string; asked: string }) | null;
   status: SessionStatus;
   run: LiveRun | null;
   modelConfigured: boolean;
@@ -779,6 +788,8 @@ export interface Results {
   thumbnail: WindowThumbnail;
   startRun: { id: string };
   control: { status: SessionStatus };
+  /** `answered`: false when the question was no longer open (answered, timed out, withdrawn). */
+  answerConsent: { answered: boolean };
   setLatency: WorldState;
   gamePrompt: { title: string; prompt: string; trials: number };
   setReflection: { mode: ReflectionMode; review: boolean };

@@ -5,6 +5,7 @@
  * whatever runs on the desktop (a run, an IDC, a recording, an ING-VP suite, a sweep), settings and the connection test
  * (settings.ts), the runs library (library.ts), targets (targets.ts).
  */
+import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { WindowManager } from '../../native/types.ts';
 import {
@@ -12,6 +13,7 @@ import {
   isMethod,
   parseParams,
   type CoreEvent,
+  type ConsentQuestionWire,
   type CoreState,
   type Handlers,
   type Method,
@@ -72,6 +74,8 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
   private lastError: string | null;
   /** An action being tried on a window (the profile editor's Try): nothing else may send input; stop ends it. */
   private tryAbort: AbortController | undefined;
+  /** The person's open consent question, and how it is answered. */
+  private consent: { wire: NonNullable<CoreState['consent']>; answer: (allow: boolean) => void } | undefined;
 
   constructor(private readonly deps: CoreDeps) {
     super();
@@ -101,6 +105,12 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
       }),
       startRun: (p) => this.startRun(p),
       control: (p) => this.control(p.action),
+      answerConsent: async ({ id, allow }) => {
+        const open = this.consent;
+        if (open?.wire.id !== id) return { answered: false };
+        open.answer(allow);
+        return { answered: true };
+      },
       setLatency: async (p) => this.liveRun().setLatency(p.mode),
       setReflection: async (p) => {
         const r = await this.liveRun().setReflection(p);
@@ -182,6 +192,7 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
   state(): CoreState {
     const live = this.slot.current;
     return {
+      consent: this.consent ? { ...this.consent.wire } : null,
       status: this.slot.phase,
       run: live?.kind === 'run' ? { ...live.run } : null,
       modelConfigured: !!this.settings.settings.model,
@@ -208,6 +219,32 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
   stop(): Promise<void> {
     this.tryAbort?.abort(); // a tried action's waits end too
     return this.slot.stop();
+  }
+
+  /**
+   * Asks the person (the Live view shows the question) whether an outside agent may play a
+   * window; resolves with the answer, false when nobody answers within `timeoutMs` or `signal`
+   * aborts (the client went away). One question at a time: another while one is open is false.
+   */
+  askConsent(q: ConsentQuestionWire, signal?: AbortSignal, timeoutMs = 120_000): Promise<boolean> {
+    if (this.consent || signal?.aborted) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const done = (allow: boolean) => {
+        if (this.consent?.wire !== wire) return;
+        this.consent = undefined;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', withdraw);
+        this.emitState();
+        resolve(allow);
+      };
+      const withdraw = () => done(false);
+      const wire = { ...q, id: randomUUID(), asked: new Date().toISOString() };
+      const timer = setTimeout(withdraw, timeoutMs);
+      timer.unref();
+      signal?.addEventListener('abort', withdraw, { once: true });
+      this.consent = { wire, answer: done };
+      this.emitState();
+    });
   }
 
   /** Releases what the agent of run `runId` holds, the run going on; [] when it is not the run going. */

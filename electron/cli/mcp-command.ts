@@ -11,6 +11,7 @@ import { runWebShell } from '../web/shell.ts';
 import { openUiInBrowser } from '../web/open-ui.ts';
 import { createMcpServer, McpHost } from '../mcp/server.ts';
 import { mcpHttp } from '../mcp/http.ts';
+import { WindowConsent } from '../mcp/consent.ts';
 import { appVersion } from '../util/resources.ts';
 import { log } from '../util/log.ts';
 import { io } from './io.ts';
@@ -38,7 +39,11 @@ export async function mcpCommand(o: McpFlags): Promise<number> {
     demo: false,
     log: io.log,
     routes: (c) => {
-      host = new McpHost(c, { idleMs: o.idleTimeout * 1000, log: io.log, version: appVersion() });
+      const consent = new WindowConsent({
+        ...(o.windows ? { windows: o.windows } : {}),
+        ask: (q, signal) => c.askConsent(q, signal),
+      });
+      host = new McpHost(c, { idleMs: o.idleTimeout * 1000, log: io.log, version: appVersion(), consent });
       http = mcpHttp(host);
       const h = http;
       return { '/api/mcp': (req, res) => h.handle(req, res) };

@@ -36,6 +36,7 @@ import {
   profileOption,
   UsageError,
 } from './options.ts';
+import { textPattern } from '../util/text-pattern.ts';
 
 export const GAME_IDS = Object.keys(BUILTIN_GAMES);
 
@@ -149,6 +150,8 @@ export interface McpFlags {
   /** Seconds a client may stay quiet before its session is ended. */
   idleTimeout: number;
   open?: boolean;
+  /** Windows whose title matches may be played without asking the person (RE2). */
+  windows?: string;
 }
 
 export interface SuiteFlags {
@@ -725,6 +728,13 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
         min: 5,
         max: 86400,
       }).default(300),
+    )
+    .addOption(
+      checkedOption(
+        '--windows <regex>',
+        'windows (by title) clients may play without asking you; others need a profile or your yes in the Live view; terminals, shells and password managers never',
+        (v) => textPattern(v).source,
+      ),
     )
     .action(act((o: McpFlags) => actions.mcp(o)));
 

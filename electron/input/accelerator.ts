@@ -4,6 +4,7 @@
  * CLI. Pure: parsing, the defaults, and the chords an agent may never press.
  */
 import { resolveKeyName } from '../actions/keys.ts';
+import { DEFAULT_HOTKEYS } from '../domain.ts';
 
 export interface Accelerator {
   ctrl: boolean;
@@ -13,16 +14,13 @@ export interface Accelerator {
   key: string;
 }
 
-/** The hotkeys a person set in Settings (one declaration: api/contract.ts defaults to these). */
+/** The hotkeys a person set in Settings (the defaults: domain.ts's DEFAULT_HOTKEYS). */
 export interface GamepilotHotkeys {
   stop: string;
   takeover: string;
 }
 
-export const DEFAULT_HOTKEYS: Readonly<GamepilotHotkeys> = {
-  stop: 'CommandOrControl+Shift+F12',
-  takeover: 'CommandOrControl+Shift+F11',
-};
+export { DEFAULT_HOTKEYS };
 
 export function parseAccelerator(acc: string, platform: NodeJS.Platform = process.platform): Accelerator {
   const parts = acc

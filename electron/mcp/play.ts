@@ -25,8 +25,8 @@ export interface PlayResult {
   /** Mean episode score (0–100), as run.json has it; null when no episode scored. */
   score: number | null;
   episodes: { episode: number; score: number | null; steps: number; end: string }[];
-  /** Why the play ended when Gamepilot ended it (idle client, closed connection, stop). */
-  endedBecause: string | null;
+  /** Why the play ended: Gamepilot's reason when it ended it (idle client, closed connection, stop), else the run's own. */
+  endedBecause: string;
 }
 
 export interface PlayOptions {
@@ -232,9 +232,14 @@ export class McpPlay {
    * and waits for the client's next observe, as the idle limit allows.
    */
   async interrupt(why: string): Promise<string[]> {
+    if (this.over) return [];
     this.actCancel.abort();
     this.actCancel = new AbortController();
-    return this.releaseHeld(why);
+    const released = await this.core.releaseHeld(this.runId);
+    this.opts.log(
+      `mcp: run ${this.runId}: ${why}: its act is cancelled${released.length ? `; released ${released.join(', ')}` : ''}`,
+    );
+    return released;
   }
 
   /** Lets go of what the agent holds (a quiet client's held keys), the run going on. */
@@ -281,7 +286,15 @@ export class McpPlay {
         steps: e.steps,
         end: String(e.end),
       })),
-      endedBecause: this.endedBecause,
+      endedBecause: this.endedBecause ?? endReason(meta),
     };
   }
+}
+
+/** Why a run ended, as its run.json says, for a play that Gamepilot did not end itself. */
+function endReason(meta: ReturnType<typeof readRun>['meta'] | undefined): string {
+  if (!meta) return 'the run ended; its run.json could not be read';
+  if (meta.error) return `the run ${meta.status}: ${meta.error}`;
+  const ends = [...new Set(meta.episodes.map((e) => String(e.end)))];
+  return `the run ${meta.status}${ends.length ? ` (episodes ended by: ${ends.join(', ')})` : ''}`;
 }

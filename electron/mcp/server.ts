@@ -9,17 +9,21 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { GamepilotCore } from '../api/core.ts';
-import { parseParams, type StepEventData } from '../api/contract.ts';
+import { parseParams, type StepEventData, type WindowSummary } from '../api/contract.ts';
 import { ACTION_SPACES, CodedError, LATENCY_MODES } from '../domain.ts';
 import { RUN_SPEC_FIELDS } from '../run-spec.ts';
 import { describePrevious, taskOf } from '../agents/vlm.ts';
 import { MAX_REMOTE_REASONING, type Turn } from '../agents/remote-agent.ts';
 import { readRun } from '../store/run-store.ts';
-import { McpPlay, type PlayResult } from './play.ts';
+import { McpPlay, playerName, type PlayResult } from './play.ts';
+import { neverRule, WindowConsent, type WindowFacts } from './consent.ts';
+import { executableOf } from '../profiles/executable.ts';
 
 export interface McpHostOptions {
   /** End a play when its client calls no tool for this long (ms). */
   idleMs: number;
+  /** Which windows a client may see and play (default: built-ins and profiled windows only, nobody to ask). */
+  consent?: WindowConsent;
   log: (s: string) => void;
   version: string;
 }
@@ -65,6 +69,11 @@ export class McpHost {
   }
 }
 
+/** A window as the consent rule judges it: its process and whether it is this process's. */
+function windowFacts(w: { id: string; title: string; pid: number }): WindowFacts {
+  return { id: w.id, title: w.title, process: executableOf(w.pid), own: w.pid === process.pid };
+}
+
 const text = (t: string): CallToolResult => ({ content: [{ type: 'text', text: t }] });
 const json = (v: unknown): CallToolResult => text(JSON.stringify(v, null, 2));
 const refusal = (message: string): CallToolResult => ({ content: [{ type: 'text', text: message }], isError: true });
@@ -106,12 +115,33 @@ export function createMcpServer(host: McpHost, connectionOf: string | (() => str
     return play;
   };
 
+  const consent = host.opts.consent ?? new WindowConsent();
+
+  /**
+   * Refuses, before anything opens, a window the client may not play: one the consent rule
+   * refuses or the person does not allow, or a profile that does not fit it.
+   */
+  const mayPlayWindow = async (windowId: string, profile: string | null | undefined, signal: AbortSignal) => {
+    const { windows } = (await core.handle('listTargets', {})) as { windows: WindowSummary[] };
+    const w = windows.find((x) => x.id === windowId);
+    if (!w) throw new CodedError('not-found', `no window ${windowId} to play: call list_targets`);
+    const fitting = (
+      (await core.handle('matchProfile', { target: { windowId } })) as { candidates: { id: string }[] }
+    ).candidates.map((c) => c.id);
+    if (typeof profile === 'string' && !fitting.includes(profile))
+      throw new CodedError(
+        'forbidden',
+        `the profile "${profile}" does not fit window ${windowId}${fitting.length ? ` (profiles that fit: ${fitting.join(', ')})` : ''}; a profile is used only on the windows it matches`,
+      );
+    await consent.check(windowFacts(w), fitting, playerName(clientName()), signal);
+  };
+
   server.registerTool(
     'list_targets',
     {
       title: 'List targets',
       description:
-        'What can be played: the built-in games (by id) and the windows on the desktop (by id), each with the profiles that fit it, and the session going now, if any.',
+        'What can be played: the built-in games (by id); the windows a profile fits or the person allowed by pattern (by id, with title and profiles); the other windows by id only (starting one asks the person in the Live view); and the session going now, if any. Terminals, shells and password managers are never offered.',
       inputSchema: {},
       annotations: { readOnlyHint: true },
     },
@@ -129,6 +159,15 @@ export function createMcpServer(host: McpHost, connectionOf: string | (() => str
         }
       };
       const live = core.state().run;
+      // A window's title goes to the client only when it may play it without asking; the
+      // others are listed by id alone, and starting one asks the person first.
+      const shown = await Promise.all(
+        windows.map(async (w) => {
+          const facts = windowFacts(w);
+          const profiles = await profilesOf({ windowId: w.id });
+          return { w, profiles, never: neverRule(facts), listed: consent.listed(facts, profiles) };
+        }),
+      );
       return json({
         games: await Promise.all(
           games
@@ -140,15 +179,18 @@ export function createMcpServer(host: McpHost, connectionOf: string | (() => str
               profiles: await profilesOf({ game: g.id }),
             })),
         ),
-        windows: await Promise.all(
-          windows.map(async (w) => ({
+        windows: shown
+          .filter((x) => x.listed)
+          .map(({ w, profiles }) => ({
             id: w.id,
             title: w.title,
             bounds: w.bounds,
             ...(w.minimized ? { minimized: true } : {}),
-            profiles: await profilesOf({ windowId: w.id }),
+            profiles,
           })),
-        ),
+        other_windows: shown
+          .filter((x) => !x.listed && !x.never)
+          .map(({ w }) => ({ id: w.id, needs: 'the person’s consent: start_session asks them in the Live view' })),
         busy: live ? { runId: live.id, agent: live.agent, target: live.target } : null,
       });
     }),
@@ -160,7 +202,7 @@ export function createMcpServer(host: McpHost, connectionOf: string | (() => str
     {
       title: 'Start a session',
       description:
-        'Starts a run on one target with you as its player: the run is recorded and scored like any Gamepilot run, under your client name (mcp:<name>). Give game (a built-in id) or window_id (from list_targets). One session at a time.',
+        'Starts a run on one target with you as its player: the run is recorded and scored like any Gamepilot run, under your client name (mcp:<name>). Give game (a built-in id) or window_id (from list_targets); a window no profile fits waits for the person to allow it (up to 2 min). A profile you name must fit the window. One session at a time.',
       inputSchema: {
         game: z.string().min(1).max(64).optional().describe('a built-in game id from list_targets'),
         window_id: z.string().min(1).max(40).optional().describe('a window id from list_targets'),
@@ -186,7 +228,7 @@ export function createMcpServer(host: McpHost, connectionOf: string | (() => str
         seed: F.seed.describe('seed of a built-in game'),
       },
     },
-    tool(async (a) => {
+    tool(async (a, signal) => {
       if (host.play && !host.play.ended)
         throw new CodedError(
           'busy',
@@ -196,6 +238,7 @@ export function createMcpServer(host: McpHost, connectionOf: string | (() => str
         );
       if ((a.game === undefined) === (a.window_id === undefined))
         throw new CodedError('bad-input', 'give one target: game or window_id');
+      if (a.window_id !== undefined) await mayPlayWindow(a.window_id, a.profile, signal);
       const req = parseParams('startRun', {
         target: a.game !== undefined ? { game: a.game } : { windowId: a.window_id },
         actionSpace: a.action_space,

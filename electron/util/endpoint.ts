@@ -57,24 +57,6 @@ export function allowedEndpoint(
 }
 
 /**
- * Why a base URL may not be used, or undefined. A user name or password in it (`https://u:p@host`)
- * would be written wherever the endpoint is recorded (run.json, logs), so it is refused: the
- * key belongs in the API key (--api-key, OPENAI_API_KEY, Settings). Not a URL at all: left to
- * the caller's own check.
- */
-export function endpointUrlProblem(url: string): string | undefined {
-  let u: URL;
-  try {
-    u = new URL(url.trim());
-  } catch {
-    return undefined;
-  }
-  if (u.username || u.password)
-    return 'has a user name or password in it, which run files would record: give the key as the API key (--api-key, OPENAI_API_KEY or Settings) and the URL without it';
-  return undefined;
-}
-
-/**
  * A base URL as run files record it: scheme, host and path. The query (`?key=…`, `?api-version=…`)
  * and any credentials stay out: a query may carry a key, and the path says which endpoint it was.
  */

@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import type { ApiClient } from '../../electron/api/contract.ts';
 import { useCore } from './useCore.ts';
+import { ConsentPrompt } from './components/ConsentPrompt.tsx';
 import { Controls } from './components/Controls.tsx';
 import { LiveView } from './components/LiveView.tsx';
 import { TargetPicker } from './components/TargetPicker.tsx';
@@ -91,6 +92,7 @@ export function App({
           {core.stopHotkey}
         </div>
       )}
+      {core?.consent && <ConsentPrompt client={client} consent={core.consent} onError={setError} />}
       {!connected && (
         <div className="banner bad" role="alert">
           Connection to Gamepilot lost — reconnecting…

@@ -11,7 +11,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -26,7 +26,7 @@ import { readRun } from '../../electron/store/run-store.ts';
 import { processState } from '../../native/process.ts';
 import { getGame } from '../../games/index.ts';
 import { seededRng } from '../../games/shared/rng.ts';
-import type { WindowInfo } from '../../native/index.ts';
+import { createWindowManager, findWindows, type WindowInfo } from '../../native/index.ts';
 
 const tmp = () => mkdtempSync(path.join(tmpdir(), 'gp-mcp-'));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -99,7 +99,11 @@ async function play2048(transport: Transport, clientName: string): Promise<strin
       );
       expect(acted).toMatchObject({ step: i + 1, outcomes: [{ action: 'PRESS', ok: true }] });
       if (i < 9) expect(acted.next).toBe('observe');
-      else expect(acted.ended).toMatchObject({ status: 'completed' });
+      else
+        expect(acted.ended).toMatchObject({
+          status: 'completed',
+          endedBecause: 'the run completed (episodes ended by: max_steps)',
+        });
     }
     // The board changed under the client's keys.
     expect(new Set(images).size).toBeGreaterThan(5);
@@ -237,7 +241,7 @@ describe('an HTTP client that vanishes', () => {
     ['during', 'in the middle of its act'],
   ] as const)(
     'killed while holding shift (%s: %s): shift is up within 5 s, the run goes on until its idle limit',
-    async (mode) => {
+    async (mode, _label) => {
       const shiftL = keycodeOf('Shift_L');
       const server = spawnCli(['mcp', '--http', '--runs-dir', tmp(), '--idle-timeout', '60']);
       let stderr = '';
@@ -256,11 +260,14 @@ describe('an HTTP client that vanishes', () => {
         const heldMs = Date.now() - killed;
         process.stderr.write(`mcp http (${mode}): shift held ${heldMs} ms after the client was killed\n`);
         expect(heldMs).toBeLessThanOrEqual(5_000);
-        expect(stderr).toMatch(
-          mode === 'between'
-            ? /released LeftShift: no request from the MCP client for \d+ s/
-            : /released LeftShift: the MCP client went away from its request/,
-        );
+        // The server says why (its line may reach us a little after the key went up).
+        await expect
+          .poll(() => stderr, { timeout: 10_000 })
+          .toMatch(
+            mode === 'between'
+              ? /released LeftShift: no request from the MCP client for \d+ s/
+              : /the MCP client went away from its request: its act is cancelled/,
+          );
         // The run itself is not ended by this: only by its idle limit, or the session closing.
         expect(readRun(report.runDir).meta.status).toBe('running');
       } finally {
@@ -269,6 +276,87 @@ describe('an HTTP client that vanishes', () => {
       }
     },
   );
+});
+
+describe('windows an MCP client may touch', () => {
+  // The person's own windows: xev (it prints every key it receives) titled like a mail inbox, and
+  // a terminal (xterm). Neither fits a profile.
+  const INBOX = 'Inbox (3 unread) - Re: payroll';
+  let xev: ChildProcess;
+  let xevOut = '';
+  let inbox: WindowInfo;
+  let term: { child: ChildProcess; window: WindowInfo };
+  beforeAll(async () => {
+    xev = spawn('xev', ['-name', INBOX, '-event', 'keyboard'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    xev.stdout!.on('data', (d) => (xevOut += d));
+    const wm = createWindowManager();
+    for (let t = Date.now(); !inbox && Date.now() - t < 20_000; await sleep(100))
+      inbox = (await findWindows(wm, /^Inbox \(3 unread\)/))[0]!;
+    if (!inbox) throw new Error('xev showed no window');
+    term = await startWindow('xterm', ['-title', 'build shell', '-e', 'sh'], /^build shell$/);
+  });
+  afterAll(async () => {
+    if (xev) await stop(xev);
+    if (term) await stop(term.child);
+  });
+
+  it('a window no profile fits: not listed by title, played only once the person allows it in the Live view; a terminal never', async () => {
+    const server = spawnCli(['mcp', '--http', '--runs-dir', tmp()]);
+    let stderr = '';
+    server.stderr!.on('data', (d) => (stderr += d));
+    const client = new Client({ name: 'consent-client', version: '1.0.0' });
+    const { browser, page } = await launchUiBrowser({ x: 0, width: 1360, height: 860 });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(await firstLine(server))));
+      await expect.poll(() => /Live view: (http\S+)/.exec(stderr)?.[1]).toBeTruthy();
+      await page.goto(/Live view: (http\S+)/.exec(stderr)![1]!);
+      await page.getByTestId('status').waitFor({ timeout: 30_000 });
+
+      // Listed: no title of either window; the inbox by id only, the terminal not at all.
+      const listed = textOf(await call(client, 'list_targets'));
+      expect(listed).not.toContain('Inbox');
+      expect(listed).not.toContain('build shell');
+      const targets = JSON.parse(listed);
+      expect(targets.other_windows.map((w: { id: string }) => w.id)).toContain(inbox.id);
+      expect(JSON.stringify(targets)).not.toContain(term.window.id);
+
+      // A terminal is refused at once, naming the rule; nobody is asked.
+      const refused = await call(client, 'start_session', { window_id: term.window.id });
+      expect(textOf(refused)).toMatch(/^forbidden: window \S+ is refused to MCP clients: xterm is a terminal/);
+      // A profile must fit the window it is used on.
+      const misfit = await call(client, 'start_session', { window_id: inbox.id, profile: 'sgt-fifteen' });
+      expect(textOf(misfit)).toMatch(/^forbidden: the profile "sgt-fifteen" does not fit window/);
+
+      // The person is asked, names and all, and denies: nothing reaches the window.
+      const denied = call(client, 'start_session', { window_id: inbox.id });
+      await expect.poll(() => page.getByTestId('consent-window').textContent(), { timeout: 30_000 }).toContain(INBOX);
+      expect(await page.getByTestId('consent').textContent()).toMatch(/mcp:consent-client/);
+      await page.screenshot({ path: path.join(ROOT, 'test-artifacts', 'ui', 'mcp-consent.png') });
+      await page.getByTestId('consent-deny').click();
+      expect(textOf(await denied)).toMatch(/^forbidden: the person did not allow mcp:consent-client to play window/);
+      await expect.poll(() => page.getByTestId('consent').count()).toBe(0);
+      expect(
+        textOf(await call(client, 'act', { actions: [{ action_type: 'TYPING', parameters: { text: 'x' } }] })),
+      ).toMatch(/no session is going/);
+      expect(xevOut).not.toMatch(/KeyPress/);
+
+      // Asked again and allowed once: the client plays it, and its key reaches the window.
+      const allowed = call(client, 'start_session', { window_id: inbox.id, max_steps: 3 });
+      await page.getByTestId('consent-allow').click({ timeout: 30_000 });
+      expect(jsonOf(await allowed)).toMatchObject({ player: 'mcp:consent-client' });
+      await call(client, 'observe');
+      const acted = jsonOf(
+        await call(client, 'act', { actions: [{ action_type: 'PRESS', parameters: { key: 'q' } }] }),
+      );
+      expect(acted.outcomes).toEqual([expect.objectContaining({ action: 'PRESS', ok: true })]);
+      await expect.poll(() => xevOut, { timeout: 10_000 }).toMatch(/KeyPress event[\s\S]*keysym 0x71, q\)/);
+      await call(client, 'end_session');
+    } finally {
+      await browser.close();
+      await client.close().catch(() => {});
+      await stop(server);
+    }
+  });
 });
 
 /** The first stdout line of a child (`gamepilot mcp --http` prints its URL there). */

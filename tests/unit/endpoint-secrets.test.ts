@@ -8,7 +8,8 @@ import { parseRunSpec, RunSpecError } from '../../electron/run-spec.ts';
 import { SettingsPatchSchema } from '../../electron/api/contract.ts';
 import { parseSweep } from '../../electron/sweep/spec.ts';
 import { resolveEndpoint } from '../../electron/agents/model-endpoint.ts';
-import { endpointUrlProblem, recordedEndpoint } from '../../electron/util/endpoint.ts';
+import { recordedEndpoint } from '../../electron/util/endpoint.ts';
+import { endpointUrlProblem } from '../../electron/domain.ts';
 import { runConfig } from '../../electron/session/run-config.ts';
 import type { RunOptions } from '../../electron/session/compose.ts';
 
