@@ -376,3 +376,6 @@ export const DEFAULT_HOTKEYS = {
   stop: 'CommandOrControl+Shift+F12',
   takeover: 'CommandOrControl+Shift+F11',
 } as const;
+
+/** Titles of Gamepilot's own windows: the control UI and the built-in game views. Never a target. */
+export const OWN_TITLE = /^Gamepilot( [·—-]|$)/;

@@ -12,6 +12,7 @@ import { encodeFrame } from '../capture/encode.ts';
 import { windowsOver } from '../capture/occlusion.ts';
 import { fullSizeGeometry, visiblePart } from '../input/coordinates.ts';
 import { VlmAgent } from '../agents/vlm.ts';
+import { OWN_TITLE } from '../domain.ts';
 
 export interface TargetDeps {
   wm: WindowManager;
@@ -20,9 +21,6 @@ export interface TargetDeps {
   /** Windows of this app: never offered as targets. */
   isOwnWindow?: (w: WindowSummary) => boolean;
 }
-
-/** Titles of Gamepilot's own windows: the control UI and the built-in game views. */
-const OWN_TITLE = /^Gamepilot( [·—-]|$)/;
 
 /** A built-in game opened as its own window, or a window picked from the list. */
 export function openTarget(

@@ -9,7 +9,7 @@ import { type HumanSeat, humanSeats } from '../recording/human-seat.ts';
 import { matchId } from '../arena/tables.ts';
 import type { Session } from '../session/session.ts';
 import type { Target } from '../session/targets.ts';
-import { hotkeyKeys } from '../input/accelerator.ts';
+import { hotkeyKeys, type GamepilotHotkeys } from '../input/accelerator.ts';
 import { startStopHotkey } from '../input/stop-hotkey.ts';
 import { addSecret } from '../util/log.ts';
 import { io } from './io.ts';
@@ -116,7 +116,7 @@ async function prepareSeated(options: RunOptions, seats: readonly [SeatSpec, Sea
  */
 async function bindTakeover(
   session: Session,
-  hotkeys: { stop: string; takeover: string },
+  hotkeys: GamepilotHotkeys,
   quiet: boolean,
 ): Promise<(() => void) | undefined> {
   session.acceptTakeovers(openPersonInput, { ignoreKeys: hotkeyKeys(hotkeys) });

@@ -7,7 +7,7 @@
  * (what is typed there runs as commands), a password manager, and Gamepilot's own windows.
  */
 import { textPattern, type TextPattern } from '../util/text-pattern.ts';
-import { CodedError } from '../domain.ts';
+import { CodedError, OWN_TITLE } from '../domain.ts';
 import type { ConsentQuestionWire } from '../api/contract.ts';
 
 /** Process names (without .exe, any case) an MCP client is never given, whatever the person allows. */
@@ -27,9 +27,6 @@ const NEVER: { rule: string; names: RegExp }[] = [
       /^(keepassxc|keepass2?|keepassx|1password|bitwarden|seahorse|kwalletmanager5?|enpass|dashlane|lastpass|passwordsafe|gnome-passwords)$/i,
   },
 ];
-
-/** Titles of Gamepilot's own windows (the control UI, built-in game views). */
-const OWN_TITLE = /^Gamepilot( [·—-]|$)/;
 
 /** A window as the rule judges it. */
 export interface WindowFacts {

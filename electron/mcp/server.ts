@@ -47,15 +47,13 @@ export class McpHost {
 
   /** A request of this connection closed before its answer: an act it carried is cancelled, held input let go. */
   async requestLost(connection: string): Promise<void> {
-    const play = this.play;
-    if (play?.owner === connection && !play.ended) await play.interrupt('the MCP client went away from its request');
+    if (this.playing(connection)) await this.play!.interrupt('the MCP client went away from its request');
   }
 
   /** This connection has sent no request for a while: keys its play holds are let go. */
   async quiet(connection: string, ms: number): Promise<void> {
-    const play = this.play;
-    if (play?.owner === connection && !play.ended)
-      await play.releaseHeld(`no request from the MCP client for ${Math.round(ms / 1000)} s`);
+    if (this.playing(connection))
+      await this.play!.releaseHeld(`no request from the MCP client for ${Math.round(ms / 1000)} s`);
   }
 
   /** Whether this connection owns the play going now. */

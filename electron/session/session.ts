@@ -1404,7 +1404,7 @@ export class Session extends EventEmitter<SessionEvents> {
     const refused = outcomes.find((o) => !o.ok);
     if (refused && executor.held().length) {
       const released = await executor.releaseAll();
-      if (released.length) refused.released = [...(refused.released ?? []), ...released];
+      if (released.length) refused.released = released; // an executor refusal left nothing held: this one came from elsewhere
     }
     return outcomes;
   }
