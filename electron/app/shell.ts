@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { createWindowManager } from '../../native/index.ts';
 import { GamepilotCore } from '../api/core.ts';
 import { bindHotkeys } from '../api/stop-hotkey.ts';
+import { personOnly } from '../input/key-ledger.ts';
 import { fromMainFrameOf, serveIpc } from '../api/ipc-transport.ts';
 import type { LaunchedWindow, LaunchOptions } from '../games/launcher.ts';
 import { ElectronSettingsStore, SafeStorageSecretStore } from './stores.ts';
@@ -176,7 +177,7 @@ async function start() {
   await bindHotkeys(
     core,
     async (accelerator, onPress) => {
-      if (!globalShortcut.register(accelerator, onPress))
+      if (!globalShortcut.register(accelerator, personOnly(accelerator, onPress)))
         throw new Error('another program holds it, or it is not a key combination Electron knows');
       return () => globalShortcut.unregister(accelerator);
     },

@@ -11,6 +11,7 @@ import { imageToScreen, inputRegion, type FrameGeometry } from './coordinates.ts
 import { resolveKeyName, isModifier } from '../actions/keys.ts';
 import { createInputBackend } from './input-backend.ts';
 import { KeyPolicy } from './key-policy.ts';
+import { injectedKeys, notingKeys } from './key-ledger.ts';
 import { reservedHotkeys, type GamepilotHotkeys } from './accelerator.ts';
 import { contains, type InputBackend, type MouseButton } from '../../native/types.ts';
 import { sleep } from '../util/time.ts';
@@ -55,7 +56,8 @@ export class ActionExecutor {
   ) {
     this.keyPolicy = new KeyPolicy(opts.allowedKeys, opts.onlyKeys, reservedHotkeys(opts.hotkeys));
     this.heldInput = opts.heldInput ?? processHeldInput();
-    this.input = opts.input ?? createInputBackend();
+    // Every key down is noted first, so this process's hotkeys never take it for a person's.
+    this.input = notingKeys(opts.input ?? createInputBackend(), [injectedKeys]);
   }
 
   /**

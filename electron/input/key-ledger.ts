@@ -7,10 +7,13 @@
  */
 import type { InputBackend } from '../../native/types.ts';
 import { resolveKeyName } from '../actions/keys.ts';
+import { parseAccelerator } from './accelerator.ts';
 
 export class KeyLedger {
   /** Per key (nut name): when each unanswered press was sent. */
   private readonly sent = new Map<string, number[]>();
+  /** Per key: when it went down and came up again (Infinity while held). */
+  private readonly holds = new Map<string, { from: number; to: number }[]>();
 
   /** `ttlMs`: a press whose echo has not come by then is forgotten, so it cannot swallow a person's later key. */
   constructor(private readonly ttlMs = 3000) {}
@@ -18,6 +21,14 @@ export class KeyLedger {
   note(key: string, now = Date.now()) {
     const k = resolveKeyName(key) ?? key;
     this.sent.set(k, [...(this.sent.get(k) ?? []), now]);
+    const holds = (this.holds.get(k) ?? []).filter((h) => now - h.to <= this.ttlMs);
+    this.holds.set(k, [...holds, { from: now, to: Number.POSITIVE_INFINITY }]);
+  }
+
+  /** `key` is up again (after the release was sent). */
+  noteUp(key: string, now = Date.now()) {
+    const open = this.holds.get(resolveKeyName(key) ?? key)?.find((h) => h.to === Number.POSITIVE_INFINITY);
+    if (open) open.to = now;
   }
 
   /** Whether `key` (any name resolveKeyName reads: `up`, `ArrowUp`, `w`) is the echo of a noted press; if so, it is used up. */
@@ -30,7 +41,19 @@ export class KeyLedger {
     else this.sent.delete(k);
     return echo;
   }
+
+  /**
+   * Whether `key` was held by the harness at `t` (epoch ms, the event's own time): a keydown then
+   * is the X server's autorepeat of the harness's press, however late the hook delivers it.
+   */
+  heldAt(key: string, t: number): boolean {
+    const k = resolveKeyName(key) ?? key;
+    return (this.holds.get(k) ?? []).some((h) => t >= h.from && t <= h.to + HOLD_EDGE_MS);
+  }
 }
+
+/** Slack at a hold's end: the event time and the noted release come from two clocks. */
+const HOLD_EDGE_MS = 50;
 
 /** The backend, with every key it presses down noted in each ledger first. */
 export function notingKeys(inner: InputBackend, ledgers: readonly KeyLedger[]): InputBackend {
@@ -40,11 +63,33 @@ export function notingKeys(inner: InputBackend, ledgers: readonly KeyLedger[]): 
       for (const l of ledgers) l.note(key);
       return inner.keyDown(key);
     },
-    keyUp: (key) => inner.keyUp(key),
+    keyUp: async (key) => {
+      await inner.keyUp(key);
+      for (const l of ledgers) l.noteUp(key);
+    },
     type: (text) => inner.type(text),
     move: (x, y) => inner.move(x, y),
     position: () => inner.position(),
     button: (state, which) => inner.button(state, which),
     scroll: (dx, dy) => inner.scroll(dx, dy),
+  };
+}
+
+/** Every key this process's executors pressed down (executor.ts notes them): the hotkeys' ledger. */
+export const injectedKeys = new KeyLedger();
+
+/**
+ * `onPress` for one of Gamepilot's hotkeys, called only when a person pressed it: a press that is
+ * the echo of a key an executor of this process injected, or the X server's autorepeat of a key it
+ * held at the event's time `t`, is the agent's and is ignored (`onIgnored` hears it). The key
+ * policy refuses the hotkeys to agents already; this holds even when Settings changed the hotkey
+ * under a running executor.
+ */
+export function personOnly(accelerator: string, onPress: () => void, onIgnored?: () => void): (t?: number) => void {
+  const key = parseAccelerator(accelerator).key;
+  return (t = Date.now()) => {
+    const agents = injectedKeys.take(key) || injectedKeys.heldAt(key, t);
+    if (agents) onIgnored?.();
+    else onPress();
   };
 }

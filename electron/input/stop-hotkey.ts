@@ -4,13 +4,18 @@
  */
 import { listenGlobalInput, loadHook } from './global-hook.ts';
 import { parseAccelerator } from './accelerator.ts';
+import { personOnly } from './key-ledger.ts';
 
-/** Starts listening; returns a function that stops the hook. Throws when no hook is possible. */
+/**
+ * Starts listening; returns a function that stops the hook. Throws when no hook is possible.
+ * A press this process's executors injected is not a person's and does not count (key-ledger.ts).
+ */
 export async function startStopHotkey(accelerator: string, onStop: () => void): Promise<() => void> {
   const acc = parseAccelerator(accelerator);
   const { UiohookKey } = await loadHook();
   const code = (UiohookKey as Record<string, number>)[acc.key === 'Esc' ? 'Escape' : acc.key];
   if (code === undefined) throw new Error(`hotkey key "${acc.key}" is not known to the input hook`);
+  const press = personOnly(accelerator, onStop);
   return listenGlobalInput((e) => {
     if (
       e.kind === 'keydown' &&
@@ -20,6 +25,6 @@ export async function startStopHotkey(accelerator: string, onStop: () => void): 
       e.alt === acc.alt &&
       e.meta === acc.meta
     )
-      onStop();
+      press(e.t);
   });
 }

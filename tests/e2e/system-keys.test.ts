@@ -19,6 +19,8 @@ import { readRun } from '../../electron/store/run-store.ts';
 import { createWindowManager } from '../../native/index.ts';
 import { g2048 } from '../../games/g2048/index.ts';
 import { fullSizeGeometry } from '../../electron/input/coordinates.ts';
+import { startStopHotkey } from '../../electron/input/stop-hotkey.ts';
+import { listenGlobalInput, loadHook } from '../../electron/input/global-hook.ts';
 
 const act = (type: string, parameters: Record<string, unknown> = {}) => ({ action_type: type, parameters });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -209,6 +211,55 @@ describe('system key combinations', () => {
       await expect.poll(showingDesktop).toBe(true);
     } finally {
       execFileSync('wmctrl', ['-k', 'off']);
+    }
+    expect(heldInput()).toEqual({ keys: [], buttons: [] });
+  });
+
+  it('a hotkey this process hears is a person’s only: the executor’s own press and its held key’s autorepeat never fire it', {
+    timeout: 60_000,
+  }, async () => {
+    // shift+F9 is no reserved hotkey, so the key policy lets the executor press it: as when
+    // Settings changed the hotkey under a running executor. The hook must still not take it.
+    const geometry = fullSizeGeometry({ x: 0, y: 0, width: 400, height: 300 });
+    const fired: number[] = [];
+    const unhook = await startStopHotkey('Shift+F9', () => fired.push(Date.now()));
+    // A marker key pressed after the executor's plan: once the hook delivers it, all before it is in.
+    const { F8: marker, F9 } = (await loadHook()).UiohookKey;
+    let markers = 0;
+    let f9Downs = 0;
+    const unlisten = await listenGlobalInput((e) => {
+      if (e.kind === 'keyup' && e.keycode === marker) markers++;
+      if (e.kind === 'keydown' && e.keycode === F9) f9Downs++;
+    });
+    try {
+      const executor = new ActionExecutor();
+      const down = (key: string) => ({ kind: 'gui' as const, type: 'KEY_DOWN' as const, params: { key } });
+      const up = (key: string) => ({ kind: 'gui' as const, type: 'KEY_UP' as const, params: { key } });
+      const hotkey = { kind: 'gui' as const, type: 'HOTKEY' as const, params: { keys: ['shift', 'f9'] } };
+      expect(await executor.execute([hotkey], geometry)).toEqual([{ action: 'HOTKEY', ok: true }]);
+      // Held for 1.5 s: the X server autorepeats F9 (after 660 ms by default) while shift is down.
+      expect(
+        await executor.execute(
+          [
+            down('shift'),
+            down('f9'),
+            { kind: 'gui' as const, type: 'WAIT' as const, params: { duration: 1.5 } },
+            up('f9'),
+            up('shift'),
+          ],
+          geometry,
+        ),
+      ).toHaveLength(5);
+      execFileSync('xdotool', ['key', 'F8']);
+      await expect.poll(() => markers, { timeout: 10_000 }).toBe(1);
+      expect(f9Downs).toBeGreaterThan(2); // the press, the hold, and the hold's autorepeat
+      expect(fired).toEqual([]);
+      // A person's press (another X client, as a keyboard is): heard.
+      execFileSync('xdotool', ['key', 'shift+F9']);
+      await expect.poll(() => fired.length, { timeout: 10_000 }).toBe(1);
+    } finally {
+      unlisten();
+      unhook();
     }
     expect(heldInput()).toEqual({ keys: [], buttons: [] });
   });

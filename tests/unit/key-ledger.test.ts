@@ -1,6 +1,6 @@
 /** The executors' key presses, told apart from a person's by the ledger they are noted in. */
 import { describe, expect, it } from 'vitest';
-import { KeyLedger, notingKeys } from '../../electron/input/key-ledger.ts';
+import { injectedKeys, KeyLedger, notingKeys, personOnly } from '../../electron/input/key-ledger.ts';
 import type { InputBackend } from '../../native/types.ts';
 
 describe('KeyLedger', () => {
@@ -23,5 +23,37 @@ describe('KeyLedger', () => {
     await notingKeys(inner, [a, b]).keyDown('D');
     expect(pressed).toEqual(['D']);
     expect([a.take('d'), b.take('d')]).toEqual([true, true]);
+  });
+
+  it('knows when the harness held a key, by the event’s own time, so a late autorepeat is still its', async () => {
+    const l = new KeyLedger(1000);
+    const inner = { name: 'fake', keyDown: async () => {}, keyUp: async () => {} } as unknown as InputBackend;
+    const input = notingKeys(inner, [l]);
+    const t0 = Date.now();
+    await input.keyDown('f9');
+    expect(l.heldAt('F9', t0 + 1)).toBe(true); // held: any keydown now is its autorepeat
+    await input.keyUp('f9');
+    const up = Date.now();
+    expect(l.heldAt('F9', up)).toBe(true); // delivered late, but from while it was held
+    expect(l.heldAt('F9', up + 500)).toBe(false);
+    expect(l.heldAt('F8', t0 + 1)).toBe(false);
+  });
+});
+
+describe('personOnly', () => {
+  it('fires a hotkey for a person’s press only: never for the echo of an injected key or its autorepeat', () => {
+    const fired: string[] = [];
+    const press = personOnly(
+      'CommandOrControl+Shift+F11',
+      () => fired.push('person'),
+      () => fired.push('agent'),
+    );
+    const t = Date.now();
+    injectedKeys.note('f11', t);
+    press(t + 5); // the injected press's echo
+    press(t + 700); // the X server's autorepeat while it is held
+    injectedKeys.noteUp('f11', t + 900);
+    press(t + 2000); // a person, later
+    expect(fired).toEqual(['agent', 'agent', 'person']);
   });
 });
