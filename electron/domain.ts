@@ -342,6 +342,11 @@ export interface TakeoverSpan {
   handed_back: boolean;
   human_steps: number;
   inputs: number;
+  /**
+   * Frames not taken because another window lay over the game (a person's play moves focus, so
+   * the harness does not raise the game then, and a screen capture would show that window).
+   */
+  covered_frames: number;
 }
 
 /** run.json's account of people's part in a run. */

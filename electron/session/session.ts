@@ -352,6 +352,8 @@ export class Session extends EventEmitter<SessionEvents> {
   readonly takeovers = new TakeoverLog();
   private pendingHuman: PendingHumanStep | undefined;
   private nextHumanFrame = 0;
+  /** Whether the last frame time of a takeover found the game covered (warned once per covering). */
+  private covered = false;
   /** The run has ended (its input path closed): nothing can be taken over any more. */
   private finished = false;
 
@@ -536,6 +538,7 @@ export class Session extends EventEmitter<SessionEvents> {
     input.listenFrom(since);
     this.takeovers.begin(this.episodeNow, trigger, Date.now());
     this.nextHumanFrame = 0;
+    this.covered = false;
     this.stepAbort.abort();
     if (this.paused) this.resume();
     this.store.update(this.takeovers.summary());
@@ -757,14 +760,39 @@ export class Session extends EventEmitter<SessionEvents> {
     await sleep(this.nextHumanFrame - Date.now(), this.abort.signal);
     if (this.abort.signal.aborted || !this.takeovers.open) return false;
     this.nextHumanFrame = Date.now() + 1000 / TAKEOVER_FPS;
+    if (await this.coveredWhileThePersonPlays(seen)) return false;
     this.flushHumanStep();
     const trace = this.beginStep(episode, step, seen);
     const hint = { maxLongSide: this.config.encode.longSide, reuseBuffers: true };
     const raw = await this.deps.capturer.grab(seen.visible, hint);
     trace.times.captured = now();
+    if (await this.coveredWhileThePersonPlays(seen)) return false; // came over while the frame was taken
     const frame = await this.encode(trace, { raw, tCapture: Date.now(), ticksAtCapture: null });
     this.pendingHuman = { trace, seen: frame };
     if (!this.takeovers.open) this.flushHumanStep(); // handed back while the frame was taken
+    return true;
+  }
+
+  /**
+   * Whether another window lies over the game now. While a person plays the harness does not
+   * raise the game, and a capture of the screen would show (and a dataset export ship) what
+   * covers it: such a frame is not taken, and counted in the span's covered_frames; the input
+   * heard meanwhile goes to the step before, as between any two frames. The warning names no
+   * window (its title may be private). Where the stacking is unknown: false.
+   */
+  private async coveredWhileThePersonPlays(seen: SeenTarget): Promise<boolean> {
+    const over = await windowsOver(this.deps.wm, seen.win, seen.visible).catch(() => undefined);
+    if (!over?.length) {
+      this.covered = false;
+      return false;
+    }
+    const n = this.takeovers.coveredFrame();
+    if (!this.covered)
+      this.emit(
+        'warning',
+        `another window covers the game: the person's frames are not recorded until it is moved away (${n} left out so far in this takeover)`,
+      );
+    this.covered = true;
     return true;
   }
 

@@ -116,6 +116,7 @@ export class TakeoverLog {
       handed_back: false,
       human_steps: 0,
       inputs: 0,
+      covered_frames: 0,
     };
     this.spans.push(span);
     this.during = [];
@@ -134,6 +135,13 @@ export class TakeoverLog {
     span.human_steps++;
     span.inputs += rec.input_events.length;
     this.during.push(rec);
+  }
+
+  /** A frame of the open takeover not taken: another window covered the game. Returns how many so far. */
+  coveredFrame(): number {
+    const span = this.open;
+    if (!span) return 0;
+    return ++span.covered_frames;
   }
 
   /** Ends the open takeover; returns its correction record (undefined when none was open). */

@@ -10,7 +10,7 @@ import { execFileSync, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
 import { json, runCli, testModelArgs } from '../helpers/cli.ts';
-import { solidWindow, startWindow, stop } from '../helpers/windows.ts';
+import { magentaShare, solidWindow, startWindow, stop } from '../helpers/windows.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 import { createWindowManager, type WindowInfo } from '../../native/index.ts';
 import { NutCapturer } from '../../electron/capture/nut-capturer.ts';
@@ -37,14 +37,6 @@ afterAll(async () => {
   await stop(game.child);
   await server.close();
 });
-
-async function magentaShare(file: string | Buffer): Promise<number> {
-  const { data, info } = await sharp(file).raw().toBuffer({ resolveWithObject: true });
-  let n = 0;
-  for (let i = 0; i < data.length; i += info.channels)
-    if (data[i]! > 200 && data[i + 1]! < 60 && data[i + 2]! > 200) n++;
-  return n / (info.width * info.height);
-}
 
 describe('gamepilot run --window (third-party game)', () => {
   it('captures only the game window, lands keys in it and records every step', async () => {

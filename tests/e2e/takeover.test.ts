@@ -7,14 +7,14 @@
  * the agent did before and the person did instead, and the leaderboard lists the run as assisted.
  */
 import { execFile, execFileSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answer, FakeOpenAI } from '../helpers/fake-openai.ts';
-import { testModelArgs, watchCli } from '../helpers/cli.ts';
-import { startWindow, stop } from '../helpers/windows.ts';
+import { runCli, testModelArgs, watchCli } from '../helpers/cli.ts';
+import { magentaShare, solidWindow, startWindow, stop } from '../helpers/windows.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 import type { WindowInfo } from '../../native/index.ts';
 import type { CorrectionRecord } from '../../electron/session/takeover.ts';
@@ -263,5 +263,72 @@ describe('taking over a run', () => {
       releaseKeysyms(['Right']);
       await model.close();
     }
+  });
+
+  it('a takeover’s frames show only the game: while another window covers it none is taken, and its export has no pixel of that window', {
+    timeout: 180_000,
+  }, async () => {
+    const model = await new FakeOpenAI((_b, i) => ({
+      text: answer('slide', [{ action_type: 'PRESS', parameters: { key: AGENT_KEYS[i % AGENT_KEYS.length] } }]),
+      delayMs: i === 1 ? 30_000 : 200, // the person takes over while the model thinks about step 2
+    })).start();
+    const runs = mkdtempSync(path.join(tmpdir(), 'gp-takeover-covered-'));
+    const run = watchCli([
+      'run',
+      '--window-id',
+      game.window.id,
+      ...testModelArgs(model.baseURL),
+      '--max-steps',
+      '3',
+      '--out',
+      runs,
+      '--json',
+    ]);
+    let cover: { child: ChildProcess; window: WindowInfo } | undefined;
+    const personSteps = () => {
+      const dir = readdirSync(runs)[0];
+      return dir ? readRun(path.join(runs, dir)).steps.filter((x) => x.actor === 'human').length : 0;
+    };
+    try {
+      await expect.poll(() => model.requests.length, { timeout: 60_000 }).toBe(2);
+      execFileSync('xdotool', ['key', 'ctrl+shift+F11']);
+      await run.waitFor(/a person has the controls \(hotkey\)/, 20_000);
+      await expect.poll(personSteps, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+      // A magenta window comes over the game (it takes the focus, as a person's other window does).
+      const b = game.window.bounds;
+      cover = await solidWindow('#ff00ff', 'gp-cover', { x: b.x + 20, y: b.y + 20, width: 300, height: 300 });
+      await run.waitFor(/another window covers the game: the person's frames are not recorded/, 20_000);
+      const before = personSteps();
+      await sleep(1500); // the person looks at the other window for a while: ~15 frame times
+      await stop(cover.child);
+      cover = undefined;
+      await expect.poll(personSteps, { timeout: 20_000 }).toBeGreaterThan(before + 1);
+      execFileSync('xdotool', ['key', 'ctrl+shift+F11']);
+      await run.waitFor(/handed back: the agent plays on/, 20_000);
+      expect(await run.exited, run.stderr()).toBe(0);
+    } finally {
+      run.child.kill('SIGKILL');
+      if (cover) await stop(cover.child);
+      await model.close();
+    }
+    const runDir = JSON.parse(run.stdout()).run_dir as string;
+    const { meta, steps } = readRun(runDir);
+    expect(meta.takeovers).toEqual([
+      expect.objectContaining({ handed_back: true, covered_frames: expect.any(Number) }),
+    ]);
+    expect(meta.takeovers![0]!.covered_frames).toBeGreaterThanOrEqual(5);
+    const human = steps.filter((x) => x.actor === 'human');
+    expect(human.length).toBeGreaterThanOrEqual(4);
+    expect(steps.map((x) => x.step)).toEqual(steps.map((_, i) => i)); // no step number lost to a dropped frame
+
+    // The dataset: every image of the run, the person's included, and none shows the cover.
+    const out = mkdtempSync(path.join(tmpdir(), 'gp-takeover-export-'));
+    const exported = await runCli(['export', runDir, '--out', out, '--json']);
+    expect(exported.code, exported.stderr).toBe(0);
+    const images = readdirSync(out, { recursive: true, withFileTypes: true }).filter((e) =>
+      /\.(jpe?g|png)$/.test(e.name),
+    );
+    expect(images.length).toBe(steps.filter((x) => x.frame).length);
+    for (const e of images) expect(await magentaShare(path.join(e.parentPath, e.name)), e.name).toBeLessThan(0.001);
   });
 });

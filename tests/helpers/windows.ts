@@ -2,6 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import sharp from 'sharp';
 import { createWindowManager, findWindows, type WindowInfo } from '../../native/index.ts';
 import { CHROMIUM_FLAGS, findBrowser } from '../../electron/games/launcher.ts';
 
@@ -44,6 +45,15 @@ export function pageWindow(
     ],
     new RegExp(title),
   );
+}
+
+/** The share of a picture's pixels that are a decoy's magenta (#ff00ff, after JPEG): 0–1. */
+export async function magentaShare(file: string | Buffer): Promise<number> {
+  const { data, info } = await sharp(file).raw().toBuffer({ resolveWithObject: true });
+  let n = 0;
+  for (let i = 0; i < data.length; i += info.channels)
+    if (data[i]! > 200 && data[i + 1]! < 60 && data[i + 2]! > 200) n++;
+  return n / (info.width * info.height);
 }
 
 /** A plain Chromium app window filled with one colour: an obstacle or a decoy. */
