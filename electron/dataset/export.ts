@@ -72,6 +72,20 @@ interface Part {
   run: string;
   rows: (DatasetRow & { file_name: string; split: Split })[];
   withoutFrame: number;
+  /** The run's lines that could not be read, or why none of it could be (named as runWarning does). */
+  warnings?: string[];
+}
+
+/**
+ * A warning as a dataset keeps it: it names the run, and no absolute path (a home folder names
+ * its user): the run folder's own path is cut from the message.
+ */
+function runWarning(run: string, dir: string, message: string): string {
+  return `run ${run}: ${message
+    .split(dir + path.sep)
+    .join('')
+    .split(dir)
+    .join('.')}`;
 }
 
 /** The runs the sources name: a folder with run.json, or the run folders one level inside. */
@@ -82,23 +96,26 @@ function collect(sources: string[]): { runs: { id: string; dir: string; meta: Ru
     const dir = path.resolve(src);
     if (!existsSync(dir)) throw new CodedError('not-found', `${src}: no such folder`);
     if (existsSync(path.join(dir, 'run.json'))) {
+      const id = path.basename(dir);
       try {
-        runs.push({ id: path.basename(dir), dir, meta: readRunMeta(dir) });
+        runs.push({ id, dir, meta: readRunMeta(dir) });
       } catch (err) {
-        warnings.push(`skipped ${(err as Error).message}`);
+        warnings.push(runWarning(id, dir, `skipped: ${(err as Error).message}`));
       }
       continue;
     }
     const scanned = scanRuns(dir);
     runs.push(...scanned.runs);
-    warnings.push(...scanned.warnings);
+    // scanRuns names each run by its folder: `skipped <dir>…`, cut to the folder's own name.
+    warnings.push(...scanned.warnings.map((w) => w.split(dir + path.sep).join('')));
   }
   const seen = new Set<string>();
   return {
     runs: runs.filter((r) => {
       const dup = seen.has(r.id);
       seen.add(r.id);
-      if (dup) warnings.push(`skipped ${r.dir}: a run of the same id is exported already`);
+      if (dup)
+        warnings.push(`skipped ${r.id}: a run of the same name is exported already (from another source folder)`);
       return !dup;
     }),
     warnings,
@@ -208,8 +225,9 @@ async function exportWith(o: ExportOptions, redactor: TextRedactor | undefined):
     );
   }
   const withoutFrame = done.reduce((n, p) => n + p.withoutFrame, 0);
+  warnings.push(...done.flatMap((p) => p.warnings ?? []));
   const summary: ExportSummary = {
-    out,
+    out: '.',
     format: o.format,
     runs: done.length,
     resumed,
@@ -231,7 +249,7 @@ async function exportWith(o: ExportOptions, redactor: TextRedactor | undefined):
     path.join(out, 'export.json'),
     `${JSON.stringify({ ...summary, options: JSON.parse(key) }, null, 2)}\n`,
   );
-  return summary;
+  return { ...summary, out };
 }
 
 /** One run's images into its episodes' splits, and its rows. */
@@ -243,7 +261,18 @@ async function exportRun(
   o: ExportOptions,
   redactor: TextRedactor | undefined,
 ): Promise<Part> {
-  const { rows, withoutFrame } = rowsOf(dir, meta);
+  let source: ReturnType<typeof rowsOf>;
+  try {
+    source = rowsOf(dir, meta);
+  } catch (err) {
+    return {
+      run: id,
+      rows: [],
+      withoutFrame: 0,
+      warnings: [runWarning(id, dir, `not exported: ${(err as Error).message}`)],
+    };
+  }
+  const { rows, withoutFrame, problems } = source;
   const made: Part['rows'] = [];
   for (const split of ['train', 'validation'] as const)
     rmSync(path.join(out, split, 'images', id), { recursive: true, force: true });
@@ -256,5 +285,6 @@ async function exportRun(
     else copyFileSync(frame, dest);
     made.push({ file_name, ...row, split });
   }
-  return { run: id, rows: made, withoutFrame };
+  const warnings = problems.map((p) => runWarning(id, dir, `skipped ${p}`));
+  return { run: id, rows: made, withoutFrame, ...(warnings.length ? { warnings } : {}) };
 }

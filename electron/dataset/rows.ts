@@ -55,8 +55,17 @@ export interface SourceRow {
   frame: string;
 }
 
-/** The rows of one run or session folder, and how many decisions had no frame to show. */
-export function rowsOf(dir: string, meta: RunMeta): { rows: SourceRow[]; withoutFrame: number } {
+/**
+ * The rows of one run or session folder, how many decisions had no frame to show, and the
+ * lines of its files that could not be read (each names its file and line).
+ */
+export interface RunRows {
+  rows: SourceRow[];
+  withoutFrame: number;
+  problems: string[];
+}
+
+export function rowsOf(dir: string, meta: RunMeta): RunRows {
   return meta.kind === 'human' ? sessionRows(dir, meta) : runRows(dir, meta);
 }
 
@@ -80,8 +89,8 @@ function frameFile(dir: string, rel: string | null | undefined): string | undefi
   }
 }
 
-function runRows(dir: string, meta: RunMeta): { rows: SourceRow[]; withoutFrame: number } {
-  const { steps } = readRun(dir);
+function runRows(dir: string, meta: RunMeta): RunRows {
+  const { steps, problems } = readRun(dir);
   const rows: SourceRow[] = [];
   let withoutFrame = 0;
   for (const s of steps) {
@@ -114,11 +123,11 @@ function runRows(dir: string, meta: RunMeta): { rows: SourceRow[]; withoutFrame:
       },
     });
   }
-  return { rows, withoutFrame };
+  return { rows, withoutFrame, problems };
 }
 
-function sessionRows(dir: string, meta: RunMeta): { rows: SourceRow[]; withoutFrame: number } {
-  const { session, frames, events } = readSession(dir);
+function sessionRows(dir: string, meta: RunMeta): RunRows {
+  const { session, frames, events, problems } = readSession(dir);
   const ordered = [...frames].sort((a, b) => a.t - b.t);
   const rows: SourceRow[] = [];
   let withoutFrame = 0;
@@ -155,5 +164,5 @@ function sessionRows(dir: string, meta: RunMeta): { rows: SourceRow[]; withoutFr
       },
     });
   });
-  return { rows, withoutFrame };
+  return { rows, withoutFrame, problems };
 }

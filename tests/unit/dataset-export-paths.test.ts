@@ -1,0 +1,119 @@
+/**
+ * What an export writes names runs, never absolute paths (a home folder names its user): the
+ * dataset's export.json, card and rows hold no path of the machine, and every warning about a
+ * broken run — a damaged run.json, an unreadable steps.jsonl line, a run whose steps cannot be
+ * read at all — names that run, and the export goes on with the rest.
+ */
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { exportDataset } from '../../electron/dataset/export.ts';
+import { RunStore, type StepRecord } from '../../electron/store/run-store.ts';
+
+const tmp = mkdtempSync(path.join(tmpdir(), 'gp-export-paths-'));
+
+async function makeRun(root: string): Promise<RunStore> {
+  const s = RunStore.create(root, {
+    kind: 'agent',
+    game: '2048',
+    target: { kind: 'builtin', label: '2048' },
+    agent: 'random',
+    model: null,
+    action_space: 'gui',
+    config: {},
+  });
+  const jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } })
+    .jpeg()
+    .toBuffer();
+  for (let step = 0; step < 2; step++) {
+    const frame = s.writeFrame(0, step, jpeg, 'jpg');
+    s.appendStep({
+      step,
+      episode: 0,
+      t_capture: Date.now(),
+      frame,
+      reasoning: 'slide',
+      raw: null,
+      actions: [{ action_type: 'PRESS', parameters: { key: 'up' } }],
+      errors: [],
+      latency_ms: { locate: 1, capture: 1, encode: 1, model: 1, act: 1, total: 5 },
+    } as unknown as StepRecord);
+  }
+  s.close('completed', undefined, {
+    episodes: [{ episode: 0, seed: 0, score: 10, steps: 2, end: 'game_over' }],
+    mean: 10,
+    std: 0,
+  });
+  return s;
+}
+
+/** Every file under `dir`, as text. */
+function allText(dir: string): string {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && !/\.(jpe?g|png)$/.test(e.name))
+    .map((e) => readFileSync(path.join(e.parentPath, e.name), 'utf8'))
+    .join('\n');
+}
+
+describe('an export', () => {
+  it('writes no absolute path, and names the run in every warning', async () => {
+    const root = path.join(tmp, 'runs');
+    mkdirSync(root);
+    const good = await makeRun(root);
+    // A line of steps.jsonl that is not a step.
+    const torn = await makeRun(root);
+    appendFileSync(path.join(torn.dir, 'steps.jsonl'), '{"step": "two"}\n');
+    // steps.jsonl a symbolic link: the run's steps cannot be read at all.
+    const linked = await makeRun(root);
+    rmSync(path.join(linked.dir, 'steps.jsonl'));
+    symlinkSync('/etc/hostname', path.join(linked.dir, 'steps.jsonl'));
+    // run.json not a run, in the runs folder and given as a source of its own.
+    const damaged = await makeRun(root);
+    writeFileSync(path.join(damaged.dir, 'run.json'), '{"status": "completed"');
+    const single = await makeRun(tmp);
+    writeFileSync(path.join(single.dir, 'run.json'), '[]');
+
+    const out = path.join(tmp, 'dataset');
+    const summary = await exportDataset({
+      sources: [root, single.dir],
+      out,
+      format: 'hf-imagefolder',
+      filter: {},
+      validation: 0,
+      seed: 0,
+    });
+    // The good run and the torn one (its readable steps) are exported; the others are not.
+    expect(summary.runs).toBe(3);
+    expect(summary.rows.train).toBe(2 + 2);
+    const id = (s: RunStore) => path.basename(s.dir);
+    expect(summary.warnings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(new RegExp(`^run ${id(torn)}: skipped steps\\.jsonl:3: `)),
+        expect.stringMatching(new RegExp(`^run ${id(linked)}: not exported: `)),
+        expect.stringMatching(new RegExp(`^skipped ${id(damaged)}/run\\.json is not valid JSON`)),
+        expect.stringMatching(new RegExp(`^run ${id(single)}: skipped: run\\.json is not a valid run`)),
+      ]),
+    );
+    expect(summary.warnings).toHaveLength(4);
+    for (const w of summary.warnings) expect(w).not.toContain(tmp);
+    expect(summary.out).toBe(out); // the caller is told where; the dataset does not say
+    expect(good.dir).toContain(tmp);
+
+    const written = allText(out);
+    expect(written).toContain(id(good));
+    expect(written).not.toContain(tmp);
+    expect(written).not.toContain(tmpdir());
+    expect(JSON.parse(readFileSync(path.join(out, 'export.json'), 'utf8')).out).toBe('.');
+  });
+});
