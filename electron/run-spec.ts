@@ -177,6 +177,12 @@ export const RUN_SPEC_FIELDS = {
     .describe(
       'a person’s key or pointer input in the target window takes the controls from the agent (the take-over hotkey hands them back); the run is then marked assisted',
     ),
+  acceptAnticheatRisk: z
+    .boolean()
+    .default(false)
+    .describe(
+      'play a window although an anti-cheat system (Easy Anti-Cheat, BattlEye, Vanguard, …) runs or the title’s profile names one: it may ban the account that plays',
+    ),
   allowKeys: z
     .array(text(60))
     .max(200)
@@ -467,6 +473,7 @@ export const RECORDED_FIELDS = [
   'maxRunMb',
   'minFreeMb',
   'takeOverOnInput',
+  'acceptAnticheatRisk',
 ] as const satisfies readonly RunSpecField[];
 /** Recorded for model agents only. */
 export const RECORDED_MODEL_FIELDS = [

@@ -165,6 +165,8 @@ const startRunFields = z.object({
   paceMs: F.paceMs,
   /** A person's input in the window takes the controls from the agent. */
   takeOverOnInput: F.takeOverOnInput,
+  /** Play a window although an anti-cheat system runs there (the person's choice, never a client's). */
+  acceptAnticheatRisk: F.acceptAnticheatRisk,
   /** Default: the profile's, else normal. */
   latency: F.latency,
   /** Which step frames the run writes to frames/: all, every:N, changed or none (domain.ts KeepFrames). */

@@ -266,6 +266,7 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
         seed: Date.now() % 100000,
         paceMs: 500,
         takeOverOnInput: false,
+        acceptAnticheatRisk: false,
         latency: 'normal',
         keepFrames: 'all',
       },

@@ -135,6 +135,7 @@ export function specFromRequest(req: StartRun, ctx: Pick<RunContext, 'model' | '
     seed: req.seed,
     paceMs: req.paceMs,
     takeOverOnInput: req.takeOverOnInput,
+    acceptAnticheatRisk: req.acceptAnticheatRisk,
     ...(req.latency ? { latency: req.latency } : {}),
     keepFrames: req.keepFrames,
     ...(req.maxRunMb !== undefined ? { maxRunMb: req.maxRunMb } : {}),

@@ -43,7 +43,13 @@ export async function mcpCommand(o: McpFlags): Promise<number> {
         ...(o.windows ? { windows: o.windows } : {}),
         ask: (q, signal) => c.askConsent(q, signal),
       });
-      host = new McpHost(c, { idleMs: o.idleTimeout * 1000, log: io.log, version: appVersion(), consent });
+      host = new McpHost(c, {
+        idleMs: o.idleTimeout * 1000,
+        log: io.log,
+        version: appVersion(),
+        consent,
+        acceptAnticheatRisk: !!o.acceptAnticheatRisk,
+      });
       http = mcpHttp(host);
       const h = http;
       return { '/api/mcp': (req, res) => h.handle(req, res) };

@@ -152,6 +152,8 @@ export interface McpFlags {
   open?: boolean;
   /** Windows whose title matches may be played without asking the person (RE2). */
   windows?: string;
+  /** Clients may play windows where an anti-cheat system runs (the person's choice). */
+  acceptAnticheatRisk?: boolean;
 }
 
 export interface SuiteFlags {
@@ -421,6 +423,7 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     'slowBufferMs',
     'pauseKey',
     'takeOverOnInput',
+    'acceptAnticheatRisk',
   ])
     .addOption(profileOption())
     .addOption(noProfileOption('follow no profile: the generic prompt and no title limits'));
@@ -736,6 +739,7 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
         (v) => textPattern(v).source,
       ),
     )
+    .addOption(specOption('acceptAnticheatRisk'))
     .action(act((o: McpFlags) => actions.mcp(o)));
 
   const queueName = () =>

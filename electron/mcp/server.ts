@@ -26,6 +26,8 @@ export interface McpHostOptions {
   consent?: WindowConsent;
   log: (s: string) => void;
   version: string;
+  /** The person let clients play windows where an anti-cheat system runs (`gamepilot mcp --accept-anticheat-risk`). */
+  acceptAnticheatRisk?: boolean;
 }
 
 /** What all connections of one process share: the core and the one play going. */
@@ -245,6 +247,7 @@ export function createMcpServer(host: McpHost, connectionOf: string | (() => str
         seed: a.seed,
         ...(a.latency ? { latency: a.latency } : {}),
         ...(a.profile !== undefined ? { profile: a.profile } : {}),
+        acceptAnticheatRisk: host.opts.acceptAnticheatRisk ?? false, // never the client's to give
         // The player is the client (a RemoteAgent), not this kind; it only satisfies the request's shape.
         agent: 'random',
       });

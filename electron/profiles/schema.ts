@@ -238,6 +238,11 @@ export const ProfileSchema = z
     /** The built-in game this profile describes (its id); built-ins need no window match. */
     builtin: text(64).optional(),
     match: MatchSchema.optional(),
+    /**
+     * The anti-cheat system the title ships (e.g. Easy Anti-Cheat, BattlEye): runs on it need
+     * --accept-anticheat-risk even before its process is seen, and the profile says why.
+     */
+    antiCheat: text(100).optional(),
     /** How to start the title (argv), for sweeps. */
     launch: z.array(z.string().min(1).max(2000)).min(1).max(100).optional(),
     category: z.enum(CATEGORIES),

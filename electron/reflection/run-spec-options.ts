@@ -83,6 +83,7 @@ export function runFromSpec(s: RunSpec, place: RunPlace): RunFromSpec {
     ...(s.allowKeys?.length ? { allowedKeys: s.allowKeys } : {}),
     minStepMs: s.paceMs,
     takeOverOnInput: s.takeOverOnInput,
+    acceptAnticheatRisk: s.acceptAnticheatRisk,
     maxConsecutiveErrors: s.maxErrors,
     vlm: {
       ...(model ? { model } : {}),

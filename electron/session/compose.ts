@@ -22,6 +22,7 @@ import { PauseKeyWorld, ProcessWorld, UnfreezableWorld, type World } from '../la
 import { refusal } from '../../native/process.ts';
 import { ProcessFreezer, suspendedRegistry } from '../safety/suspended.ts';
 import { ActionExecutor } from '../input/executor.ts';
+import { guardAntiCheat } from '../safety/anticheat.ts';
 import type { GamepilotHotkeys } from '../input/accelerator.ts';
 import { defaultConfigDir } from '../util/paths.ts';
 import { textPattern, type TextPattern } from '../util/text-pattern.ts';
@@ -75,6 +76,8 @@ export interface RunOptions {
   minStepMs?: number;
   /** A person's input in the window takes over (session/takeover.ts). */
   takeOverOnInput?: boolean;
+  /** Play a window although an anti-cheat system runs or the profile names one (safety/anticheat.ts). */
+  acceptAnticheatRisk?: boolean;
   latency?: LatencyMode;
   latencySettings?: Partial<LatencySettings>;
   /** Freeze a window by pressing this key (its own pause key) instead of suspending its process. */
@@ -252,6 +255,11 @@ export function wireSession(
       `the profile "${profile.id}" names the memory agent for this title; this run plays with the zero-shot model agent`,
     );
   const executor = new ActionExecutor({ allowedKeys, onlyKeys, hotkeys: opts.hotkeys }); // throws on an unreadable entry, before the run folder exists
+  // Input into another program's window: refused where an anti-cheat system watches (before the run folder exists).
+  const antiCheat =
+    target instanceof WindowTarget
+      ? guardAntiCheat({ accepted: opts.acceptAnticheatRisk ?? false, profileAntiCheat: profile?.antiCheat })
+      : undefined;
   const keepFrames = opts.keepFrames ?? 'all';
   const minFreeMb = opts.minFreeMb ?? DEFAULT_MIN_FREE_MB;
   const judge = profile ? judgeSettings(profile, opts, notices) : undefined;
@@ -282,6 +290,7 @@ export function wireSession(
       ...(profile?.episode.maxSeconds !== undefined ? { max_seconds: profile.episode.maxSeconds } : {}),
       ...(allowedKeys.length ? { allowed_keys: allowedKeys } : {}),
       ...(onlyKeys ? { only_keys: onlyKeys } : {}),
+      ...(antiCheat?.systems.length ? { anticheat: antiCheat.systems } : {}),
       ...(profile?.actions.maxActionsPerStep !== undefined && !def
         ? { max_actions_per_step: profile.actions.maxActionsPerStep }
         : {}),

@@ -41,6 +41,7 @@ export function runConfig(opts: RunOptions, r: Resolved): Record<string, unknown
     maxErrors: opts.maxConsecutiveErrors ?? DEFAULT_SESSION.maxConsecutiveErrors,
     paceMs: opts.minStepMs ?? DEFAULT_SESSION.minStepMs,
     takeOverOnInput: opts.takeOverOnInput ?? DEFAULT_SESSION.takeOverOnInput,
+    acceptAnticheatRisk: opts.acceptAnticheatRisk ?? false,
     pauseKey: opts.pauseKey,
     keepFrames: r.keepFrames,
     minFreeMb: r.minFreeMb,

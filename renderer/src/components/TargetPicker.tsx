@@ -182,6 +182,7 @@ export function TargetPicker({
   const [maxSteps, setMaxSteps] = useState<number | ''>('');
   const [paceMs, setPaceMs] = useState(0);
   const [takeOverOnInput, setTakeOverOnInput] = useState(false);
+  const [acceptAnticheatRisk, setAcceptAnticheatRisk] = useState(false);
   const [keepFrames, setKeepFrames] = useState<KeepFrames>('all');
   const [maxRunMb, setMaxRunMb] = useState<number | ''>('');
   const [latency, setLatency] = useState<StartRun['latency']>('normal');
@@ -257,6 +258,7 @@ export function TargetPicker({
         ...(maxSteps ? { maxSteps } : {}),
         paceMs,
         ...(seatNames ? {} : { takeOverOnInput }),
+        ...(choice.kind === 'window' && acceptAnticheatRisk ? { acceptAnticheatRisk } : {}),
         keepFrames,
         ...(maxRunMb ? { maxRunMb } : {}),
         seed: Math.floor(Math.random() * 1e6),
@@ -427,6 +429,17 @@ export function TargetPicker({
               data-testid="take-over-on-input"
             />{' '}
             take over on input
+          </label>
+        )}
+        {choice?.kind === 'window' && (
+          <label title="Anti-cheat systems (Easy Anti-Cheat, BattlEye, Vanguard, …) treat injected input as cheating and may ban the account that plays. Gamepilot refuses a window where one runs unless you accept that risk.">
+            <input
+              type="checkbox"
+              checked={acceptAnticheatRisk}
+              onChange={(e) => setAcceptAnticheatRisk(e.target.checked)}
+              data-testid="accept-anticheat-risk"
+            />{' '}
+            I accept the anti-cheat risk (the account may be banned)
           </label>
         )}
         <label>
