@@ -31,15 +31,18 @@ export class KeyLedger {
     if (open) open.to = now;
   }
 
-  /** Whether `key` (any name resolveKeyName reads: `up`, `ArrowUp`, `w`) is the echo of a noted press; if so, it is used up. */
-  take(key: string, now = Date.now()): boolean {
+  /**
+   * Whether `key` (any name resolveKeyName reads: `up`, `ArrowUp`, `w`) is the echo of a press
+   * noted at most `withinMs` before `now`; if so, it is used up.
+   */
+  take(key: string, now = Date.now(), withinMs = this.ttlMs): boolean {
     const k = resolveKeyName(key) ?? key;
     const times = (this.sent.get(k) ?? []).filter((t) => now - t <= this.ttlMs);
-    const echo = times.length > 0;
-    if (echo) times.shift();
+    const i = times.findIndex((t) => now - t <= withinMs);
+    if (i >= 0) times.splice(i, 1);
     if (times.length) this.sent.set(k, times);
     else this.sent.delete(k);
-    return echo;
+    return i >= 0;
   }
 
   /**
@@ -79,17 +82,31 @@ export function notingKeys(inner: InputBackend, ledgers: readonly KeyLedger[]): 
 export const injectedKeys = new KeyLedger();
 
 /**
- * `onPress` for one of Gamepilot's hotkeys, called only when a person pressed it: a press that is
- * the echo of a key an executor of this process injected, or the X server's autorepeat of a key it
- * held at the event's time `t`, is the agent's and is ignored (`onIgnored` hears it). The key
- * policy refuses the hotkeys to agents already; this holds even when Settings changed the hotkey
- * under a running executor.
+ * How soon an injected press's echo reaches a hotkey listener. Shorter than the ledger's own
+ * TTL: a hotkey listener that never sees a non-matching press (globalShortcut) would otherwise
+ * take a person's hotkey, seconds after the agent pressed its key alone, for that press's echo.
+ */
+const HOTKEY_ECHO_MS = 1000;
+
+/**
+ * Whether a press of `key` heard at `t` (epoch ms, the event's own time) is the harness's: the
+ * echo of a press one of this process's executors injected just before (used up), or the X
+ * server's autorepeat of a key it held then. A hotkey heard so is never a person's.
+ */
+export function pressedByHarness(key: string, t = Date.now()): boolean {
+  return injectedKeys.take(key, t, HOTKEY_ECHO_MS) || injectedKeys.heldAt(key, t);
+}
+
+/**
+ * `onPress` for one of Gamepilot's hotkeys where only its own presses are heard (Electron's
+ * globalShortcut): called when a person pressed it, `onIgnored` when the harness did. The key
+ * policy refuses the hotkeys to agents already; this holds even when Settings changed the
+ * hotkey under a running executor.
  */
 export function personOnly(accelerator: string, onPress: () => void, onIgnored?: () => void): (t?: number) => void {
   const key = parseAccelerator(accelerator).key;
   return (t = Date.now()) => {
-    const agents = injectedKeys.take(key) || injectedKeys.heldAt(key, t);
-    if (agents) onIgnored?.();
+    if (pressedByHarness(key, t)) onIgnored?.();
     else onPress();
   };
 }

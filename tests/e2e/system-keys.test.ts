@@ -254,7 +254,11 @@ describe('system key combinations', () => {
       await expect.poll(() => markers, { timeout: 10_000 }).toBe(1);
       expect(f9Downs).toBeGreaterThan(2); // the press, the hold, and the hold's autorepeat
       expect(fired).toEqual([]);
-      // A person's press (another X client, as a keyboard is): heard.
+      // The agent's F9 alone, then at once a person's shift+F9 (another X client, as a keyboard
+      // is): the lone key's echo is used up, and the person's press is heard.
+      expect(
+        await executor.execute([{ kind: 'gui' as const, type: 'PRESS' as const, params: { key: 'f9' } }], geometry),
+      ).toEqual([{ action: 'PRESS', ok: true }]);
       execFileSync('xdotool', ['key', 'shift+F9']);
       await expect.poll(() => fired.length, { timeout: 10_000 }).toBe(1);
     } finally {

@@ -56,4 +56,18 @@ describe('personOnly', () => {
     press(t + 2000); // a person, later
     expect(fired).toEqual(['agent', 'agent', 'person']);
   });
+
+  it('does not take a person’s hotkey for the echo of the agent’s lone key seconds before', () => {
+    const fired: string[] = [];
+    const press = personOnly(
+      'CommandOrControl+Shift+F10',
+      () => fired.push('person'),
+      () => fired.push('agent'),
+    );
+    const t = Date.now();
+    injectedKeys.note('f10', t); // the agent's plain F10, whose echo no globalShortcut hears
+    injectedKeys.noteUp('f10', t + 30);
+    press(t + 1500);
+    expect(fired).toEqual(['person']);
+  });
 });
