@@ -135,6 +135,7 @@ describe('one spec, three entry points, one run.json config', () => {
       max_errors: 5,
       pace_ms: 0,
       take_over_on_input: false,
+      accept_anticheat_risk: false,
       keep_frames: 'all',
       min_free_mb: 500,
       max_run_mb: null,

@@ -56,7 +56,8 @@ describe('the anti-cheat guard (Windows)', () => {
   it('refuses a title whose profile names its anti-cheat, though none runs yet', () => {
     assert.throws(
       () => guardAntiCheat({ accepted: false, profileAntiCheat: 'Easy Anti-Cheat' }),
-      /^refusing to send input: the title's profile says it ships Easy Anti-Cheat\. /,
+      // a RegExp alone is matched against String(error), "Error: …"; match the message itself
+      { message: /^refusing to send input: the title's profile says it ships Easy Anti-Cheat\. / },
     );
   });
 });
