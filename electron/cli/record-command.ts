@@ -48,7 +48,11 @@ export async function recordCommand(o: RecordFlags): Promise<number> {
     process.on('SIGTERM', stop);
     const hotkey = configuredHotkeys().stop;
     const unhook = await startStopHotkey(hotkey, stop).catch(() => undefined);
-    io.log(`● recording ${target.label} → ${recorder.store.dir} (stop: Ctrl+C or ${hotkey})`);
+    // Said once input is heard and frames are taken, not before: a person who starts at the
+    // word loses nothing (the game window opening and the capture starting take a moment).
+    recorder.once('started', () =>
+      io.log(`● recording ${target.label} → ${recorder.store.dir} (stop: Ctrl+C or ${hotkey})`),
+    );
     if (!o.quiet)
       recorder.on('progress', (p) =>
         io.progress(`● REC ${p.seconds}s  frames ${p.frames} (${p.fps} fps)  dropped ${p.dropped}  events ${p.events}`),

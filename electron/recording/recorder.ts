@@ -114,6 +114,8 @@ export interface RecordingProgress {
 
 /** Everything a Recorder emits: progress about twice a second, and its summary once done. */
 export interface RecorderEvents {
+  /** Input is heard and the first frame is being taken: from now on the person's play is kept. */
+  started: [];
   progress: [RecordingProgress];
   done: [RecordingSummary];
 }
@@ -288,6 +290,7 @@ export class Recorder extends EventEmitter<RecorderEvents> {
         {
           started: () => {
             this.started = nextSample = performance.now();
+            this.emit('started');
           },
           captured: (i, tCapture, width, height, dropped) => {
             this.dropped = dropped;

@@ -40,8 +40,8 @@ async function recordSession(): Promise<string> {
     runs,
     '--json',
   ]);
+  // Said once input is heard: the first key is kept.
   await rec.waitFor(/● recording/);
-  await sleep(500);
   for (const k of ['Left', 'Up', 'Right', 'Down', 'Left', 'Up']) {
     execFileSync('xdotool', ['key', k]);
     await sleep(300);

@@ -63,8 +63,8 @@ describe('gamepilot record', () => {
     }
     expect(game, stderr).toBeTruthy();
     expect(game!.bounds).toMatchObject({ width: 1280, height: 720 });
+    // Said once input is heard: the first key is kept.
     while (!stderr.includes('● recording')) await sleep(50);
-    await sleep(500);
 
     // xdotool injects somewhere between `t` (before it starts) and `after` (when it has exited).
     const injected: { key: string; t: number; after: number }[] = [];
