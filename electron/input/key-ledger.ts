@@ -78,8 +78,17 @@ export function notingKeys(inner: InputBackend, ledgers: readonly KeyLedger[]): 
   };
 }
 
+/**
+ * How late the global hook may hand on an injected press: XRecord keeps events in the X
+ * server's buffer until some client's output flushes it, so on a quiet display (or a busy
+ * machine) a batch comes seconds late, and its event times, mapped from the first events the
+ * hook heard, may be as late. Every press of a hotkey's key is judged in the hook's order, so
+ * the echo is used up by the agent's own press, never held for a person's.
+ */
+const HOOK_ECHO_MS = 10_000;
+
 /** Every key this process's executors pressed down (executor.ts notes them): the hotkeys' ledger. */
-export const injectedKeys = new KeyLedger();
+export const injectedKeys = new KeyLedger(HOOK_ECHO_MS);
 
 /**
  * How soon an injected press's echo reaches a hotkey listener. Shorter than the ledger's own
@@ -93,9 +102,33 @@ const HOTKEY_ECHO_MS = 1000;
  * echo of a press one of this process's executors injected just before (used up), or the X
  * server's autorepeat of a key it held then. A hotkey heard so is never a person's.
  */
-export function pressedByHarness(key: string, t = Date.now()): boolean {
-  return injectedKeys.take(key, t, HOTKEY_ECHO_MS) || injectedKeys.heldAt(key, t);
+export function pressedByHarness(key: string, t = Date.now(), echoWithinMs = HOTKEY_ECHO_MS): boolean {
+  return injectedKeys.take(key, t, echoWithinMs) || injectedKeys.heldAt(key, t);
 }
+
+/**
+ * Judges the global hook's events of one hotkey's key, in the order the hook hands them on:
+ * true for a press that is the harness's. The X server autorepeats a held key as presses with
+ * no release between; once the first is known for the harness's, the rest of that run is too,
+ * however late the batch and its times come. A run ends at the key's release, or when the hook
+ * was silent about the key for a second (a lost release must not keep ignoring a person).
+ */
+export function hookPressJudge(key: string): (e: { kind: 'keydown' | 'keyup'; t: number }) => boolean {
+  let harnessRunUntil = 0;
+  return (e) => {
+    const now = Date.now();
+    if (e.kind === 'keyup') {
+      harnessRunUntil = 0;
+      return false;
+    }
+    const ours = now < harnessRunUntil || pressedByHarness(key, e.t, HOOK_ECHO_MS);
+    harnessRunUntil = ours ? now + AUTOREPEAT_GAP_MS : 0;
+    return ours;
+  };
+}
+
+/** The longest gap between two autorepeats the hook hands on (X: 660 ms delay, then 25 a second). */
+const AUTOREPEAT_GAP_MS = 1000;
 
 /**
  * `onPress` for one of Gamepilot's hotkeys where only its own presses are heard (Electron's

@@ -4,7 +4,7 @@
  */
 import { listenGlobalInput, loadHook } from './global-hook.ts';
 import { parseAccelerator } from './accelerator.ts';
-import { pressedByHarness } from './key-ledger.ts';
+import { hookPressJudge } from './key-ledger.ts';
 
 /**
  * Starts listening; returns a function that stops the hook. Throws when no hook is possible.
@@ -15,11 +15,12 @@ export async function startStopHotkey(accelerator: string, onStop: () => void): 
   const { UiohookKey } = await loadHook();
   const code = (UiohookKey as Record<string, number>)[acc.key === 'Esc' ? 'Escape' : acc.key];
   if (code === undefined) throw new Error(`hotkey key "${acc.key}" is not known to the input hook`);
+  const byHarness = hookPressJudge(acc.key);
   return listenGlobalInput((e) => {
-    if (e.kind !== 'keydown' || e.keycode !== code) return;
-    // Every press of the key is judged, with its modifiers or not, so the echo of the agent's
+    if ((e.kind !== 'keydown' && e.kind !== 'keyup') || e.keycode !== code) return;
+    // Every event of the key is judged, with its modifiers or not, so the echo of the agent's
     // plain F12 is used up here and cannot later be taken for a person's ctrl+shift+F12.
-    if (pressedByHarness(acc.key, e.t)) return;
+    if (byHarness(e) || e.kind === 'keyup') return;
     if (e.ctrl === acc.ctrl && e.shift === acc.shift && e.alt === acc.alt && e.meta === acc.meta) onStop();
   });
 }

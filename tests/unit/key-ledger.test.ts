@@ -1,6 +1,6 @@
 /** The executors' key presses, told apart from a person's by the ledger they are noted in. */
-import { describe, expect, it } from 'vitest';
-import { injectedKeys, KeyLedger, notingKeys, personOnly } from '../../electron/input/key-ledger.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { hookPressJudge, injectedKeys, KeyLedger, notingKeys, personOnly } from '../../electron/input/key-ledger.ts';
 import type { InputBackend } from '../../native/types.ts';
 
 describe('KeyLedger', () => {
@@ -69,5 +69,36 @@ describe('personOnly', () => {
     injectedKeys.noteUp('f10', t + 30);
     press(t + 1500);
     expect(fired).toEqual(['person']);
+  });
+});
+
+describe('hookPressJudge', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('takes a held key’s autorepeat for the harness’s however late its batch and times come; then hears a person', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const t0 = Date.now();
+    const judge = hookPressJudge('f7');
+    injectedKeys.note('f7', t0);
+    // XRecord hands the whole hold on 4 s late, its event times as late as the first event's.
+    vi.setSystemTime(t0 + 4000);
+    const late = 4000;
+    expect(judge({ kind: 'keydown', t: t0 + late })).toBe(true); // the echo, late
+    injectedKeys.noteUp('f7', t0 + 1500);
+    for (let i = 0; i < 20; i++) expect(judge({ kind: 'keydown', t: t0 + 660 + 40 * i + late })).toBe(true);
+    expect(judge({ kind: 'keyup', t: t0 + 1500 + late })).toBe(false);
+    vi.setSystemTime(t0 + 6000);
+    expect(judge({ kind: 'keydown', t: t0 + 6000 })).toBe(false); // a person's, after the release
+  });
+
+  it('a lost release does not keep ignoring the key: a press after a second’s silence is judged afresh', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const t0 = Date.now();
+    const judge = hookPressJudge('f6');
+    injectedKeys.note('f6', t0);
+    injectedKeys.noteUp('f6', t0 + 10);
+    expect(judge({ kind: 'keydown', t: t0 + 5 })).toBe(true);
+    vi.setSystemTime(t0 + 2000); // no keyup ever came
+    expect(judge({ kind: 'keydown', t: t0 + 2000 })).toBe(false);
   });
 });
