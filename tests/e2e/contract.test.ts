@@ -14,10 +14,10 @@ import type { WebShell } from '../../electron/web/server.ts';
 import type { WsClient } from '../../renderer/src/api/clients.ts';
 import { ApiError, type ApiClient, type CoreEvent } from '../../electron/api/contract.ts';
 import { createWindowManager } from '../../native/index.ts';
-import { RunStore } from '../../electron/store/run-store.ts';
 import { idleStep, serveBothTransports } from '../helpers/contract-setup.ts';
 import { FakeOpenAI } from '../helpers/fake-openai.ts';
 import { ingvpGame } from '../../games/ingvp/games.ts';
+import { randomRun } from '../helpers/run-fixtures.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'gp-contract-'));
 const runsDir = path.join(tmp, 'runs');
@@ -33,15 +33,7 @@ beforeAll(async () => {
   mkdirSync(staticDir, { recursive: true });
   writeFileSync(path.join(staticDir, 'index.html'), '<title>Gamepilot — control</title>');
   // A finished run on disk for the library calls.
-  const store = RunStore.create(runsDir, {
-    kind: 'agent',
-    game: '2048',
-    target: { kind: 'builtin', label: '2048' },
-    agent: 'random',
-    model: null,
-    action_space: 'gui',
-    config: {},
-  });
+  const store = randomRun(runsDir);
   const frame = store.writeFrame(0, 0, Buffer.from([0xff, 0xd8, 0xff, 0xd9]), 'jpg');
   store.appendStep(idleStep(frame));
   store.update({ episodes: [{ episode: 0, seed: 0, score: 12.5, steps: 1, end: 'max_steps' }], mean: 12.5, std: 0 });

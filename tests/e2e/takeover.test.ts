@@ -47,6 +47,24 @@ async function changed(a: string, b: string): Promise<number> {
   return n / x!.length;
 }
 
+/** `gamepilot run` on a window by id with the test model, for `steps` steps, into a fresh runs folder. */
+function runOnWindow(windowId: string, baseURL: string, steps: number, flags: string[] = []) {
+  const runs = mkdtempSync(path.join(tmpdir(), 'gp-takeover-window-'));
+  const run = watchCli([
+    'run',
+    '--window-id',
+    windowId,
+    ...testModelArgs(baseURL),
+    '--max-steps',
+    String(steps),
+    ...flags,
+    '--out',
+    runs,
+    '--json',
+  ]);
+  return { runs, run };
+}
+
 describe('taking over a run', () => {
   it('a person takes over by typing into the window, plays, hands back; the run says so everywhere', {
     timeout: 180_000,
@@ -169,21 +187,11 @@ describe('taking over a run', () => {
       ),
       delayMs: i === 1 ? 20_000 : 200,
     })).start();
-    const runs = mkdtempSync(path.join(tmpdir(), 'gp-takeover-stop-'));
-    const run = watchCli([
-      'run',
-      '--window-id',
-      fifteen.window.id,
-      ...testModelArgs(model.baseURL),
+    const { run } = runOnWindow(fifteen.window.id, model.baseURL, 3, [
       '--latency',
       'stop',
       '--stop-interval-ms',
       '200',
-      '--max-steps',
-      '3',
-      '--out',
-      runs,
-      '--json',
     ]);
     const pid = fifteen.window.pid;
     const right = keycodeOf('Right');
@@ -233,19 +241,7 @@ describe('taking over a run', () => {
       text: answer('hold right', plans[Math.min(i, plans.length - 1)]!),
       delayMs: 500,
     })).start();
-    const runs = mkdtempSync(path.join(tmpdir(), 'gp-takeover-held-'));
-    const run = watchCli([
-      'run',
-      '--window-id',
-      game.window.id,
-      ...testModelArgs(model.baseURL),
-      '--max-steps',
-      '3',
-      '--take-over-on-input',
-      '--out',
-      runs,
-      '--json',
-    ]);
+    const { run } = runOnWindow(game.window.id, model.baseURL, 3, ['--take-over-on-input']);
     const right = keycodeOf('Right');
     try {
       // The key is really down (the X server autorepeats it) while the model thinks.
@@ -272,18 +268,7 @@ describe('taking over a run', () => {
       text: answer('slide', [{ action_type: 'PRESS', parameters: { key: AGENT_KEYS[i % AGENT_KEYS.length] } }]),
       delayMs: i === 1 ? 30_000 : 200, // the person takes over while the model thinks about step 2
     })).start();
-    const runs = mkdtempSync(path.join(tmpdir(), 'gp-takeover-covered-'));
-    const run = watchCli([
-      'run',
-      '--window-id',
-      game.window.id,
-      ...testModelArgs(model.baseURL),
-      '--max-steps',
-      '3',
-      '--out',
-      runs,
-      '--json',
-    ]);
+    const { runs, run } = runOnWindow(game.window.id, model.baseURL, 3);
     let cover: { child: ChildProcess; window: WindowInfo } | undefined;
     const personSteps = () => {
       const dir = readdirSync(runs)[0];

@@ -19,20 +19,13 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { exportDataset } from '../../electron/dataset/export.ts';
-import { RunStore, type StepRecord } from '../../electron/store/run-store.ts';
+import type { RunStore, StepRecord } from '../../electron/store/run-store.ts';
+import { randomRun } from '../helpers/run-fixtures.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'gp-export-paths-'));
 
 async function makeRun(root: string): Promise<RunStore> {
-  const s = RunStore.create(root, {
-    kind: 'agent',
-    game: '2048',
-    target: { kind: 'builtin', label: '2048' },
-    agent: 'random',
-    model: null,
-    action_space: 'gui',
-    config: {},
-  });
+  const s = randomRun(root);
   const jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } })
     .jpeg()
     .toBuffer();

@@ -18,7 +18,7 @@ import {
   framesStarved,
   FramesStarvedError,
 } from '../../electron/store/frame-budget.ts';
-import { RunStore } from '../../electron/store/run-store.ts';
+import { randomRun } from '../helpers/run-fixtures.ts';
 import { parseParams } from '../../electron/api/contract.ts';
 import { buildProgram, type Actions, type RunFlags } from '../../electron/cli/program.ts';
 import { reflectionRequestFrom, runOptionsFrom } from '../../electron/cli/run-command.ts';
@@ -122,15 +122,7 @@ function folderBytes(dir: string): number {
 
 describe('run.json bytes_written', () => {
   it('is the folder size: frames, steps, reflections and run.json itself', () => {
-    const store = RunStore.create(mkdtempSync(path.join(tmpdir(), 'gp-bytes-')), {
-      kind: 'agent',
-      game: '2048',
-      target: { kind: 'builtin', label: '2048' },
-      agent: 'random',
-      model: null,
-      action_space: 'gui',
-      config: {},
-    });
+    const store = randomRun(mkdtempSync(path.join(tmpdir(), 'gp-bytes-')));
     expect(store.meta.bytes_written).toBeUndefined();
     store.recordBytesWritten();
     expect(store.meta.bytes_written).toBe(folderBytes(store.dir));

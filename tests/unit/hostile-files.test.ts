@@ -11,8 +11,8 @@ import { loadSweepFile, matrixSize, parseSweep, SweepFileSchema } from '../../el
 import { loadProfileFile, parseProfile } from '../../electron/profiles/load.ts';
 import { listRuns } from '../../electron/store/run-library.ts';
 import { leaderboard } from '../../electron/store/leaderboard.ts';
-import { RunStore } from '../../electron/store/run-store.ts';
 import { YAML_ALIAS_BOMB } from '../helpers/hostile.ts';
+import { randomRun } from '../helpers/run-fixtures.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'gp-hostile-'));
 
@@ -70,15 +70,7 @@ describe('run folders whose scores leave 0–100', () => {
     const root = path.join(tmp, 'runs');
     mkdirSync(root);
     const make = (mean: number) => {
-      const s = RunStore.create(root, {
-        kind: 'agent',
-        game: '2048',
-        target: { kind: 'builtin', label: '2048' },
-        agent: 'random',
-        model: null,
-        action_space: 'gui',
-        config: {},
-      });
+      const s = randomRun(root);
       s.close('completed', undefined, {
         episodes: [{ episode: 0, seed: 0, score: mean, steps: 1, end: 'game_over' }],
         mean,

@@ -13,6 +13,7 @@ import { listRuns, openRun, readFrame } from '../../electron/store/run-library.t
 import { leaderboard } from '../../electron/store/leaderboard.ts';
 import { resolveRunFile } from '../../electron/store/run-files.ts';
 import { currentOwner, processStartMs, type Owner } from '../../electron/util/owner.ts';
+import { randomRun } from '../helpers/run-fixtures.ts';
 
 const LATENCY = { locate: 1, capture: 1, encode: 1, model: 1, act: 1, total: 5 };
 
@@ -118,15 +119,7 @@ describe('runs listing', () => {
 
   it('shows a run whose process died as crashed, and a live one as running', async () => {
     const root = mkdtempSync(path.join(tmpdir(), 'gp-lib-'));
-    const live = RunStore.create(root, {
-      kind: 'agent',
-      game: '2048',
-      target: { kind: 'builtin', label: '2048' },
-      agent: 'random',
-      model: null,
-      action_space: 'gui',
-      config: {},
-    });
+    const live = randomRun(root);
     expect(JSON.parse(readFileSync(path.join(live.dir, 'run.json'), 'utf8')).owner).toEqual(currentOwner());
     const crashed = RunStore.create(root, {
       kind: 'agent',

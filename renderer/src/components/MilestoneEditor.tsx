@@ -5,6 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import type { ApiClient, MilestoneEditItem, MilestonesEdit } from '../../../electron/api/contract.ts';
+import { Checkbox } from './Checkbox.tsx';
 
 export function MilestoneEditor({
   client,
@@ -40,15 +41,9 @@ export function MilestoneEditor({
   return (
     <fieldset className="milestone-editor" aria-label="milestones" data-testid="ms-editor">
       <legend>Milestones {items.length ? `(${items.length})` : ''}</legend>
-      <label className="inline">
-        <input
-          type="checkbox"
-          checked={value?.linear ?? true}
-          onChange={(e) => onChange({ linear: e.target.checked, items })}
-          data-testid="ms-linear"
-        />{' '}
+      <Checkbox checked={value?.linear ?? true} onChange={(linear) => onChange({ linear, items })} testId="ms-linear">
         reached in this order (a linear title)
-      </label>
+      </Checkbox>
       <ol>
         {items.map((m, i) => (
           <li key={i} data-testid="ms-item">

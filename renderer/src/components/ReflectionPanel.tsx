@@ -1,6 +1,7 @@
 /** Reflection for the live model run: mode (next attempt), the lessons, editable before the retry. */
 import { useEffect, useState } from 'react';
 import type { ApiClient, CoreEvent, LiveRun, ReflectionMode } from '../../../electron/api/contract.ts';
+import { Checkbox } from './Checkbox.tsx';
 
 const MODES: [ReflectionMode, string][] = [
   ['none', 'off'],
@@ -51,15 +52,13 @@ export function ReflectionPanel({
             </option>
           ))}
         </select>
-        <label className="inline">
-          <input
-            type="checkbox"
-            checked={r.review}
-            onChange={(e) => call(client.request('setReflection', { mode: r.mode, review: e.target.checked }))}
-            data-testid="reflection-review"
-          />{' '}
+        <Checkbox
+          checked={r.review}
+          onChange={(review) => call(client.request('setReflection', { mode: r.mode, review }))}
+          testId="reflection-review"
+        >
           review lessons before each retry
-        </label>
+        </Checkbox>
       </div>
       {lessons?.error && (
         <div className="errors" role="alert">

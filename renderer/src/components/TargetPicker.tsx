@@ -17,6 +17,7 @@ import type {
 } from '../../../electron/api/contract.ts';
 import { AmountInput, CountInput, OptionalCountInput } from './CountInput.tsx';
 import { SeatPicker, seatSpecOf, type SeatForm } from './SeatPicker.tsx';
+import { Checkbox } from './Checkbox.tsx';
 
 export type TargetChoice = { kind: 'game'; game: GameSummary } | { kind: 'window'; window: WindowSummary };
 
@@ -401,15 +402,9 @@ export function TargetPicker({
                 <option value="on">video (video_url)</option>
               </select>
             </label>
-            <label className="inline">
-              <input
-                type="checkbox"
-                checked={review}
-                onChange={(e) => setReview(e.target.checked)}
-                data-testid="review-select"
-              />{' '}
+            <Checkbox checked={review} onChange={setReview} testId="review-select">
               review lessons
-            </label>
+            </Checkbox>
           </>
         )}
         <CountInput label="Episodes" value={episodes} onChange={setEpisodes} />
@@ -421,26 +416,26 @@ export function TargetPicker({
         />
         <AmountInput label="Pace (ms/step)" min={0} step={100} value={paceMs} onChange={setPaceMs} />
         {!seatNames && (
-          <label title="Your key or pointer input in the game window takes the controls from the agent; the take-over hotkey or Hand back gives them back">
-            <input
-              type="checkbox"
-              checked={takeOverOnInput}
-              onChange={(e) => setTakeOverOnInput(e.target.checked)}
-              data-testid="take-over-on-input"
-            />{' '}
+          <Checkbox
+            checked={takeOverOnInput}
+            onChange={setTakeOverOnInput}
+            testId="take-over-on-input"
+            className=""
+            title="Your key or pointer input in the game window takes the controls from the agent; the take-over hotkey or Hand back gives them back"
+          >
             take over on input
-          </label>
+          </Checkbox>
         )}
         {choice?.kind === 'window' && (
-          <label title="Anti-cheat systems (Easy Anti-Cheat, BattlEye, Vanguard, …) treat injected input as cheating and may ban the account that plays. Gamepilot refuses a window where one runs unless you accept that risk.">
-            <input
-              type="checkbox"
-              checked={acceptAnticheatRisk}
-              onChange={(e) => setAcceptAnticheatRisk(e.target.checked)}
-              data-testid="accept-anticheat-risk"
-            />{' '}
+          <Checkbox
+            checked={acceptAnticheatRisk}
+            onChange={setAcceptAnticheatRisk}
+            testId="accept-anticheat-risk"
+            className=""
+            title="Anti-cheat systems (Easy Anti-Cheat, BattlEye, Vanguard, …) treat injected input as cheating and may ban the account that plays. Gamepilot refuses a window where one runs unless you accept that risk."
+          >
             I accept the anti-cheat risk (the account may be banned)
-          </label>
+          </Checkbox>
         )}
         <label>
           Keep frames
