@@ -341,7 +341,7 @@ describe('windows an MCP client may touch', () => {
       expect(xevOut).not.toMatch(/KeyPress/);
 
       // Asked again and allowed once: the client plays it, and its key reaches the window.
-      const allowed = call(client, 'start_session', { window_id: inbox.id, max_steps: 3 });
+      const allowed = call(client, 'start_session', { window_id: inbox.id, max_steps: 5 });
       await page.getByTestId('consent-allow').click({ timeout: 30_000 });
       expect(jsonOf(await allowed)).toMatchObject({ player: 'mcp:consent-client' });
       await call(client, 'observe');
@@ -350,6 +350,33 @@ describe('windows an MCP client may touch', () => {
       );
       expect(acted.outcomes).toEqual([expect.objectContaining({ action: 'PRESS', ok: true })]);
       await expect.poll(() => xevOut, { timeout: 10_000 }).toMatch(/KeyPress event[\s\S]*keysym 0x71, q\)/);
+
+      // Gamepilot's own hotkeys are never a client's: as one HOTKEY, or spelled across KEY_DOWNs
+      // (what was held is let go); the session goes on, and no F12 or F11 reaches the window.
+      const key = (action_type: string, k: string) => ({ action_type, parameters: { key: k } });
+      await call(client, 'observe');
+      const stop = jsonOf(
+        await call(client, 'act', {
+          actions: [{ action_type: 'HOTKEY', parameters: { keys: ['ctrl', 'shift', 'f12'] } }],
+        }),
+      );
+      expect(stop.outcomes).toEqual([
+        expect.objectContaining({ action: 'HOTKEY', ok: false, error: expect.stringMatching(/stop hotkey/) }),
+      ]);
+      await call(client, 'observe');
+      const takeover = jsonOf(
+        await call(client, 'act', {
+          actions: [key('KEY_DOWN', 'shift'), key('KEY_DOWN', 'ctrl'), key('PRESS', 'f11'), key('KEY_UP', 'ctrl')],
+        }),
+      );
+      expect(takeover.outcomes.at(-1)).toMatchObject({
+        action: 'PRESS',
+        ok: false,
+        error: expect.stringMatching(/take over hotkey/),
+        released: expect.arrayContaining(['LeftShift', 'LeftControl']),
+      });
+      expect(heldInput()).toEqual({ keys: [], buttons: [] });
+      expect(xevOut).not.toMatch(/keysym 0xffc[89], F1[12]\)/);
       await call(client, 'end_session');
     } finally {
       await browser.close();

@@ -12,6 +12,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { GuiAction } from '../../electron/actions/schema.ts';
 import type { InputBackend } from '../../native/types.ts';
+import { readFileSync } from 'node:fs';
+import { parseProfile } from '../../electron/profiles/load.ts';
+import { semanticApiOf } from '../../electron/profiles/schema.ts';
+import { ROOT } from '../helpers/cli.ts';
 
 function recordingInput(): InputBackend & { sent: string[] } {
   const sent: string[] = [];
@@ -71,5 +75,28 @@ describe('ActionExecutor: a refusal releases what is held', () => {
     const ex = new ActionExecutor({ input: recordingInput(), heldInput: inMemory() });
     const out = await ex.execute([gui('HOTKEY', { keys: ['ctrl', 'shift', 'f12'] })], geometry);
     expect(out).toEqual([{ action: 'HOTKEY', ok: false, error: expect.stringMatching(/stop hotkey/) }]);
+  });
+});
+
+describe("ActionExecutor: a semantic move cannot press Gamepilot's hotkeys", () => {
+  it('a move a profile spells as the stop hotkey expands, and is refused when played: nothing sent', async () => {
+    // Fifteen's profile without its arrow-key list (which would refuse the keys first), with a
+    // move whose one step is ctrl+shift+F12.
+    const text = `${readFileSync(path.join(ROOT, 'games', 'sgt-fifteen', 'profile.yaml'), 'utf8')
+      .replace('actions:\n  gui: true\n', 'actions:\n  gui: true\n  semantic: true\n')
+      .replace('  allowedKeys: [up, down, left, right]\n', '')}semantic:
+  resolution: 1000x500
+  actions:
+    halt:
+      description: Press the keys.
+      do:
+        - hotkey: [ctrl, shift, f12]
+`;
+    const expanded = semanticApiOf(parseProfile(text, 'p.yaml'))!.expand('halt()', { width: 1000, height: 500 });
+    if (!expanded.ok) throw new Error(expanded.error);
+    const input = recordingInput();
+    const out = await new ActionExecutor({ input, heldInput: inMemory() }).execute(expanded.actions, geometry);
+    expect(out).toEqual([{ action: 'HOTKEY', ok: false, error: expect.stringMatching(/stop hotkey/) }]);
+    expect(input.sent).toEqual([]);
   });
 });
