@@ -20,9 +20,15 @@ export class KeyLedger {
 
   note(key: string, now = Date.now()) {
     const k = resolveKeyName(key) ?? key;
-    this.sent.set(k, [...(this.sent.get(k) ?? []), now]);
+    // Forgotten here too: nobody may ever ask about a key no hotkey uses (the arrows of a long run).
+    this.sent.set(k, [...(this.sent.get(k) ?? []).filter((t) => now - t <= this.ttlMs), now]);
     const holds = (this.holds.get(k) ?? []).filter((h) => now - h.to <= this.ttlMs);
     this.holds.set(k, [...holds, { from: now, to: Number.POSITIVE_INFINITY }]);
+  }
+
+  /** How many presses of `key` still wait for their echo (none older than the TTL). */
+  awaiting(key: string, now = Date.now()): number {
+    return (this.sent.get(resolveKeyName(key) ?? key) ?? []).filter((t) => now - t <= this.ttlMs).length;
   }
 
   /** `key` is up again (after the release was sent). */

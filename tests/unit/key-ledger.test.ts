@@ -16,6 +16,14 @@ describe('KeyLedger', () => {
     expect(l.take('w', 2000)).toBe(false); // its echo never came: forgotten, not waiting to swallow a key
   });
 
+  it('keeps nothing past its TTL for a key nobody asks about: a long run’s arrows do not pile up', () => {
+    const l = new KeyLedger(1000);
+    for (let t = 0; t < 100_000; t += 100) l.note('up', t); // 1,000 presses over 100 s, never taken
+    expect(l.awaiting('up', 100_000)).toBe(10);
+    // at most one TTL's presses are kept (the last note's own 1,000 ms, both ends in)
+    expect((l as unknown as { sent: Map<string, number[]> }).sent.get('Up')).toHaveLength(11);
+  });
+
   it('is fed by the input backend as keys go down', async () => {
     const pressed: string[] = [];
     const inner = { name: 'fake', keyDown: async (k: string) => void pressed.push(k) } as unknown as InputBackend;
