@@ -52,23 +52,19 @@ describe('the shipped semantic APIs on a stand-in window', () => {
 
   it.each(TITLES)('$id: the prompt lists its moves and a call becomes input on the window', async (t) => {
     if (win) await stop(win.child);
-    win = await pageWindow(
-      `<title>${t.window}</title><body style="margin:0;background:#264"></body>`,
-      `^${t.window}$`,
-      {
-        x: 40,
-        y: 40,
-        width: 960,
-        height: 540,
-      },
-    );
+    win = await pageWindow(`<title>${t.window}</title><body style="margin:0;background:#264"></body>`, t.window, {
+      x: 40,
+      y: 40,
+      width: 960,
+      height: 540,
+    });
     call = t.call;
     server.requests.length = 0;
     const out = mkdtempSync(path.join(tmpdir(), 'gp-sem-shipped-'));
     const r = await runCli([
       'run',
       '--window',
-      `^${t.window}$`,
+      t.window,
       '--profile',
       t.id,
       '--action-space',

@@ -20,7 +20,7 @@ import { GetImageGrabber, ShmGrabber } from '../../native/x11/capture.ts';
 import { X11InputBackend } from '../../native/x11-input.ts';
 import { jpegEncoder } from '../../native/jpeg.ts';
 import { PREBUILT_JPEG_NAME } from '../../native/jpeg-prebuilt.ts';
-import { clickProbeWindow, minimize, pageWindow, solidWindow, stop } from '../helpers/windows.ts';
+import { clickProbeWindow, drawerWindow, minimize, pageWindow, solidWindow, stop } from '../helpers/windows.ts';
 import { heldInput } from '../helpers/xinput.ts';
 
 type Started = { child: ChildProcess; window: WindowInfo };
@@ -221,7 +221,7 @@ describe('XTest input on the same connection', () => {
     '</script></body>';
   let keys: Started;
   beforeAll(async () => {
-    keys = await open(pageWindow(probeHtml, '^gp-keys$', { x: 120, y: 100, width: 400, height: 300 }));
+    keys = await open(pageWindow(probeHtml, 'gp-keys', { x: 120, y: 100, width: 400, height: 300 }));
   });
   const title = async () => (await xlib.get(keys.window.id))?.title ?? '';
 
@@ -339,11 +339,9 @@ describe('the damage watch', () => {
   });
 
   it('tells a window that keeps drawing by itself', async () => {
-    const html =
-      '<title>gp-busy</title><body style="margin:0"><script>' +
-      "let n=0;setInterval(()=>{n++;document.body.style.background=n%2?'#f00':'#00f';},10);" +
-      '</script></body>';
-    const page = await open(pageWindow(html, 'gp-busy', { x: 700, y: 200, width: 200, height: 150 }));
+    // A window drawing every 10 ms from one light process (a Chromium page's timer stalls on a
+    // loaded machine for longer than the 150 ms the watch calls still).
+    const page = await open(drawerWindow('gp-busy', { x: 700, y: 200, width: 200, height: 150 }));
     const watch = xlib.watchChanges(page.window.id)!;
     try {
       await new Promise((r) => setTimeout(r, 300));

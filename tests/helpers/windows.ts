@@ -2,6 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { createWindowManager, findWindows, type WindowInfo } from '../../native/index.ts';
 import { CHROMIUM_FLAGS, findBrowser } from '../../electron/games/launcher.ts';
@@ -27,7 +28,10 @@ export async function startWindow(
   throw new Error(`${cmd}: no window matching ${title} within ${timeoutMs} ms`);
 }
 
-/** A Chromium app window showing `html` (a data: URL page); `title` (a regex source) finds it. */
+/**
+ * A Chromium app window showing `html` (a data: URL page), found once its title is exactly
+ * `title`: Chromium first titles the window with the page's URL, which holds the <title> too.
+ */
 export function pageWindow(
   html: string,
   title: string,
@@ -43,7 +47,22 @@ export function pageWindow(
       `--window-position=${geometry.x},${geometry.y}`,
       `--app=data:text/html,${encodeURIComponent(html)}`,
     ],
-    new RegExp(title),
+    new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+  );
+}
+
+/** A plain X window (tests/helpers/x-drawer.ts) that draws every `intervalMs` by itself. */
+export function drawerWindow(
+  title: string,
+  geometry: { x: number; y: number; width: number; height: number },
+  intervalMs = 10,
+) {
+  const script = fileURLToPath(new URL('./x-drawer.ts', import.meta.url));
+  const { x, y, width, height } = geometry;
+  return startWindow(
+    process.execPath,
+    [script, title, ...[x, y, width, height, intervalMs].map(String)],
+    new RegExp(`^${title}$`),
   );
 }
 
@@ -81,7 +100,7 @@ export function clickProbeWindow(
     `<div id="s" style="position:absolute;left:${square.x}px;top:${square.y}px;width:40px;height:40px;background:#00ff00"></div>` +
     `<script>let n=0;addEventListener('mousedown',(e)=>{n++;document.title='${title} '+(e.target.id==='s'?'hit':'miss')+' '+n+' '+e.screenX+','+e.screenY;});` +
     `requestAnimationFrame(()=>requestAnimationFrame(()=>{document.title='${title}';}));</script></body>`;
-  return pageWindow(html, `^${title}$`, geometry);
+  return pageWindow(html, title, geometry);
 }
 
 /** xdotool / wmctrl on one window (ids as `gamepilot windows` prints them). */
