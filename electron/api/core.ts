@@ -40,6 +40,7 @@ import type { ViewLauncher } from '../session/targets.ts';
 import { createCapturer } from '../capture/index.ts';
 import type { ScreenCapturer } from '../capture/types.ts';
 import { CodedError, type ControlAction, type TakeoverTrigger } from '../domain.ts';
+import type { GamepilotHotkeys } from '../input/accelerator.ts';
 import { clearScope, listScopes } from '../agents/memory-store.ts';
 
 export interface CoreDeps extends LibraryDeps {
@@ -102,6 +103,7 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
         wm: deps.wm,
         withInput: (send) => this.withInput(send),
         screenBounds: () => this.capturer.screenBounds(),
+        hotkeys: () => this.hotkeys(),
       }),
       startRun: (p) => this.startRun(p),
       control: (p) => this.control(p.action),
@@ -283,6 +285,11 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
   }
 
   /** Sends input outside any activity (a tried action), only while the slot is free; one at a time. */
+  /** The person's stop and take-over hotkeys, as Settings holds them now. */
+  private hotkeys(): GamepilotHotkeys {
+    return { stop: this.settings.settings.stopHotkey, takeover: this.settings.settings.takeoverHotkey };
+  }
+
   private async withInput<T>(send: (signal: AbortSignal) => Promise<T>): Promise<T> {
     if (this.slot.phase !== 'idle') {
       const kind = this.slot.current?.kind;
@@ -337,7 +344,7 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
       imageSize: this.settings.settings.imageSize,
       emit: (e) => this.emitEvent(e),
       phase: (run, phase) => this.slot.setPhase(run, phase),
-      hotkeys: { stop: this.settings.settings.stopHotkey, takeover: this.settings.settings.takeoverHotkey },
+      hotkeys: this.hotkeys(),
     };
   }
 

@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import type { InputBackend, Rect, WindowManager } from '../../native/types.ts';
+import type { ProcInfo } from '../../native/process.ts';
 import type { Handlers, ProfileEdit, ProfileSummary, SemanticLayoutView } from './contract.ts';
 import {
   loadCatalog,
@@ -21,6 +22,8 @@ import { executableOf } from '../profiles/executable.ts';
 import { ProfileSchema, semanticApiOf, type Profile } from '../profiles/schema.ts';
 import { callText } from '../profiles/semantic-api.ts';
 import { ActionExecutor, type ActionOutcome } from '../input/executor.ts';
+import type { GamepilotHotkeys } from '../input/accelerator.ts';
+import { guardAntiCheat } from '../safety/anticheat.ts';
 import { fullSizeGeometry, inputScaleFor, visiblePart } from '../input/coordinates.ts';
 import { toWire } from '../actions/schema.ts';
 import { parseProfile } from '../profiles/load.ts';
@@ -173,6 +176,10 @@ export interface ProfileDeps {
   input?: InputBackend;
   /** The screen a tried action's window must lie on whole (the capturer's); unset: not checked. */
   screenBounds?: () => Promise<Rect>;
+  /** The person's stop and take-over hotkeys from Settings, never pressed by a tried action. */
+  hotkeys?: () => GamepilotHotkeys;
+  /** The machine's processes, for the anti-cheat guard (default: this machine's). */
+  procs?: () => readonly ProcInfo[];
 }
 
 export function profileHandlers(
@@ -259,8 +266,21 @@ export function profileHandlers(
         };
         const before = await deps.wm.get(windowId);
         if (!before) throw new CodedError('not-found', `window ${windowId} is gone`);
-        // Refused before anything reaches the window: not even focus.
+        // Refused before anything reaches the window: not even focus. A try has no way to accept
+        // the anti-cheat risk: a run does (--accept-anticheat-risk, New run's box).
         expand(before.bounds);
+        try {
+          guardAntiCheat({
+            accepted: false,
+            profileAntiCheat: profile.antiCheat,
+            ...(deps.procs ? { procs: deps.procs } : {}),
+          });
+        } catch (err) {
+          throw new CodedError(
+            'bad-input',
+            `${(err as Error).message}. A tried action is never sent there; nothing was sent`,
+          );
+        }
         await deps.wm.focus(windowId);
         // Where it is now: a minimized window was restored, and a window manager may have moved it.
         const w = await deps.wm.get(windowId);
@@ -279,6 +299,7 @@ export function profileHandlers(
         const executor = new ActionExecutor({
           allowedKeys: profile.actions.allowedHotkeys ?? [],
           onlyKeys: profile.actions.allowedKeys,
+          hotkeys: deps.hotkeys?.(),
           ...(deps.input ? { input: deps.input } : {}),
         });
         // Image pixel = window pixel: the expansion is in the window's own pixels.
