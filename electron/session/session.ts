@@ -15,6 +15,7 @@ import { windowsOver } from '../capture/occlusion.ts';
 import { ActionExecutor, type ActionOutcome } from '../input/executor.ts';
 import { inputScaleFor, isClipped, visiblePart, type FrameGeometry } from '../input/coordinates.ts';
 import type { ChangeWatch, Rect, WindowInfo, WindowManager } from '../../native/types.ts';
+import { CoverRepaint } from './cover-repaint.ts';
 import type { RunStore, EpisodeSummary, RunMeta, StepRecord } from '../store/run-store.ts';
 import { mean, now, sleep, std } from '../util/time.ts';
 import { TargetGoneError, type Target } from './targets.ts';
@@ -354,6 +355,8 @@ export class Session extends EventEmitter<SessionEvents> {
   private nextHumanFrame = 0;
   /** Whether the last frame time of a takeover found the game covered (warned once per covering). */
   private covered = false;
+  /** What the game draws while covered, so that uncovering waits for its repaint. */
+  private readonly coverRepaint: CoverRepaint;
   /** The run has ended (its input path closed): nothing can be taken over any more. */
   private finished = false;
 
@@ -366,6 +369,7 @@ export class Session extends EventEmitter<SessionEvents> {
     this.executor = deps.executor ?? new ActionExecutor();
     this.mode = this.config.latency;
     this.keeper = new FrameKeeper(this.config.keepFrames);
+    this.coverRepaint = new CoverRepaint(deps.wm);
     this.budget = new DiskBudget(deps.store.dir, {
       maxRunMb: this.config.maxRunMb,
       minFreeMb: this.config.minFreeMb,
@@ -539,6 +543,7 @@ export class Session extends EventEmitter<SessionEvents> {
     this.takeovers.begin(this.episodeNow, trigger, Date.now());
     this.nextHumanFrame = 0;
     this.covered = false;
+    this.coverRepaint.close();
     this.stepAbort.abort();
     if (this.paused) this.resume();
     this.store.update(this.takeovers.summary());
@@ -679,6 +684,7 @@ export class Session extends EventEmitter<SessionEvents> {
       await this.makeSafe();
       this.drawing?.watch?.close();
       this.drawing = undefined;
+      this.coverRepaint.close();
       await this.deps.scorer?.close();
     }
     let patch: Partial<RunMeta> = {};
@@ -778,14 +784,17 @@ export class Session extends EventEmitter<SessionEvents> {
    * raise the game, and a capture of the screen would show (and a dataset export ship) what
    * covers it: such a frame is not taken, and counted in the span's covered_frames; the input
    * heard meanwhile goes to the step before, as between any two frames. The warning names no
-   * window (its title may be private). Where the stacking is unknown: false.
+   * window (its title may be private). Where the stacking is unknown: false. Once uncovered, the
+   * game's repaint of what was covered is waited for (cover-repaint.ts).
    */
   private async coveredWhileThePersonPlays(seen: SeenTarget): Promise<boolean> {
     const over = await windowsOver(this.deps.wm, seen.win, seen.visible).catch(() => undefined);
     if (!over?.length) {
+      if (this.covered) await this.coverRepaint.uncovered(this.config.settleQuietMs, this.abort.signal);
       this.covered = false;
       return false;
     }
+    this.coverRepaint.covered(seen.win.id);
     const n = this.takeovers.coveredFrame();
     if (!this.covered)
       this.emit(
