@@ -284,12 +284,12 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
     return this.slot.start(kind, open);
   }
 
-  /** Sends input outside any activity (a tried action), only while the slot is free; one at a time. */
   /** The person's stop and take-over hotkeys, as Settings holds them now. */
   private hotkeys(): GamepilotHotkeys {
     return { stop: this.settings.settings.stopHotkey, takeover: this.settings.settings.takeoverHotkey };
   }
 
+  /** Sends input outside any activity (a tried action), only while the slot is free; one at a time. */
   private async withInput<T>(send: (signal: AbortSignal) => Promise<T>): Promise<T> {
     if (this.slot.phase !== 'idle') {
       const kind = this.slot.current?.kind;

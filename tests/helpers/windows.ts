@@ -47,7 +47,7 @@ export function pageWindow(
       `--window-position=${geometry.x},${geometry.y}`,
       `--app=data:text/html,${encodeURIComponent(html)}`,
     ],
-    new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+    exactTitle(title),
   );
 }
 
@@ -62,8 +62,13 @@ export function drawerWindow(
   return startWindow(
     process.execPath,
     [script, title, ...[x, y, width, height, intervalMs].map(String)],
-    new RegExp(`^${title}$`),
+    exactTitle(title),
   );
+}
+
+/** A pattern matching `title` and nothing else. */
+function exactTitle(title: string): RegExp {
+  return new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
 }
 
 /** The share of a picture's pixels that are a decoy's magenta (#ff00ff, after JPEG): 0–1. */
