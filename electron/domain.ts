@@ -33,7 +33,7 @@ export const AGENT_KINDS = ['random', 'solver', 'vlm', 'memory'] as const;
 export type AgentKind = (typeof AGENT_KINDS)[number];
 
 /**
- * ING-VP's six settings (§3.2), in the paper's order: see electron/ingvp/settings.ts. Here so the
+ * ING-VP's six settings (§3.2), in the paper's order: see electron/ingvp/ingvp-settings.ts. Here so the
  * contract can name them.
  */
 export const INGVP_SETTINGS = [

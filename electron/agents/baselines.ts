@@ -5,8 +5,8 @@
 import type { Action } from '../actions/schema.ts';
 import { windowToImage } from '../input/coordinates.ts';
 import { pick, seededRng, type Rng } from '../../games/shared/rng.ts';
-import { semanticApiOf } from '../profiles/schema.ts';
-import type { Agent, DecideContext, Decision, Observation } from './types.ts';
+import { semanticApiOf } from '../profiles/profile-schema.ts';
+import type { Agent, DecideContext, Decision, Observation } from './agent-types.ts';
 
 const GENERIC_KEYS = ['up', 'down', 'left', 'right', 'space', 'enter'];
 

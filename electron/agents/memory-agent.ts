@@ -17,7 +17,7 @@ import type { MemoryStepRecord, RetrievalKind } from '../domain.ts';
 import { defaultConfigDir } from '../util/paths.ts';
 import { semanticFormat, semanticMoves } from './semantic-moves.ts';
 import { render } from './prompts.ts';
-import type { DecideContext, Decision, Observation } from './types.ts';
+import type { DecideContext, Decision, Observation } from './agent-types.ts';
 import { CallLedger, type Parsed } from './model-client.ts';
 import { VlmAgent, describePrevious, imageUrl, taskOf, type VlmSettings } from './vlm.ts';
 import { boundSummary, parseReview, splitMemorySections, type Review } from './memory-parse.ts';

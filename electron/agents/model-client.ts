@@ -5,7 +5,7 @@
  */
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { costOf, priceFor, type Price } from './pricing.ts';
-import type { ComputeTime, DecideContext, Decision, TokenUsage } from './types.ts';
+import type { ComputeTime, DecideContext, Decision, TokenUsage } from './agent-types.ts';
 import { describeCallError } from './model-call-error.ts';
 import { ModelCaller, type ModelRole, type RoleCallRecord } from './model-endpoint.ts';
 import { render } from './prompts.ts';

@@ -7,7 +7,7 @@
  * checked as strictly as a model's answer (actions/parse.ts), and a bad list is refused without
  * using up the turn.
  */
-import type { Agent, DecideContext, Decision, Observation } from './types.ts';
+import type { Agent, DecideContext, Decision, Observation } from './agent-types.ts';
 import { parseActionItems } from '../actions/parse.ts';
 import { semanticFormat, semanticMoves } from './semantic-moves.ts';
 import { systemPromptText } from './vlm.ts';

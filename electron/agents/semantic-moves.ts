@@ -5,7 +5,7 @@
  */
 import type { SemanticMoveParser } from '../actions/parse.ts';
 import type { GameDefinition } from '../../games/types.ts';
-import { semanticApiOf, type Profile } from '../profiles/schema.ts';
+import { semanticApiOf, type Profile } from '../profiles/profile-schema.ts';
 import { render } from './prompts.ts';
 
 export interface SemanticMoves {

@@ -3,7 +3,7 @@
  * relay `event`s, so the app and the web shell behave the same. It is assembled from rooms
  * of its own: one typed handler per method (contract.ts's `Handlers`), one activity slot for
  * whatever runs on the desktop (a run, an IDC, a recording, an ING-VP suite, a sweep), settings and the connection test
- * (settings.ts), the runs library (library.ts), targets (targets.ts).
+ * (settings-service.ts), the runs library (library.ts), targets (target-handlers.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
@@ -24,7 +24,7 @@ import {
   type WindowSummary,
 } from './contract.ts';
 import type { SecretStore, SettingsStore } from './settings-store.ts';
-import { SettingsService } from './settings.ts';
+import { SettingsService } from './settings-service.ts';
 import { ActivitySlot } from './activity.ts';
 import { RunActivity, type RunContext, type RunOpenOptions } from './run-activity.ts';
 import { SeatedRunActivity } from './seated-run-activity.ts';
@@ -33,12 +33,12 @@ import { RecordingActivity } from './recording-activity.ts';
 import { SuiteActivity, suiteHandlers } from './suite-activity.ts';
 import { SweepActivity, sweepHandlers, type SweepContext } from './sweep-activity.ts';
 import { libraryHandlers, type LibraryDeps } from './library.ts';
-import { targetHandlers } from './targets.ts';
+import { targetHandlers } from './target-handlers.ts';
 import { profileHandlers } from './profiles.ts';
 import { defaultConfigDir } from '../util/paths.ts';
 import type { ViewLauncher } from '../session/targets.ts';
 import { createCapturer } from '../capture/index.ts';
-import type { ScreenCapturer } from '../capture/types.ts';
+import type { ScreenCapturer } from '../capture/capturer.ts';
 import { CodedError, type ControlAction, type TakeoverTrigger } from '../domain.ts';
 import type { GamepilotHotkeys } from '../input/accelerator.ts';
 import { clearScope, listScopes } from '../agents/memory-store.ts';

@@ -5,7 +5,7 @@
 import type { WindowManager } from '../../native/types.ts';
 import type { CoreEvent, CoreState, ParamsOut } from './contract.ts';
 import type { Activity } from './activity.ts';
-import type { RunModelSettings } from './settings.ts';
+import type { RunModelSettings } from './settings-service.ts';
 import { runIdc } from '../reflection/idc.ts';
 import type { Session } from '../session/session.ts';
 import type { ViewLauncher } from '../session/targets.ts';

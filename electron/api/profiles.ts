@@ -19,7 +19,7 @@ import {
 } from '../profiles/registry.ts';
 import type { ProfileChoice } from '../session/compose.ts';
 import { executableOf } from '../profiles/executable.ts';
-import { ProfileSchema, semanticApiOf, type Profile } from '../profiles/schema.ts';
+import { ProfileSchema, semanticApiOf, type Profile } from '../profiles/profile-schema.ts';
 import { callText } from '../profiles/semantic-api.ts';
 import { ActionExecutor, type ActionOutcome } from '../input/executor.ts';
 import type { GamepilotHotkeys } from '../input/accelerator.ts';

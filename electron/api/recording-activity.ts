@@ -5,13 +5,13 @@
 import type { WindowManager } from '../../native/types.ts';
 import type { CoreEvent, ParamsOut, RecordingResult, RecordingState } from './contract.ts';
 import type { Activity } from './activity.ts';
-import { openTarget } from './targets.ts';
+import { openTarget } from './target-handlers.ts';
 import { profileChoice } from './profiles.ts';
 import { tutorialSourcePath } from '../store/tutorials.ts';
 import { resolveProfile } from '../session/compose.ts';
 import { Recorder, DEFAULT_RECORDER } from '../recording/recorder.ts';
 import type { Target, ViewLauncher } from '../session/targets.ts';
-import type { ScreenCapturer } from '../capture/types.ts';
+import type { ScreenCapturer } from '../capture/capturer.ts';
 
 export interface RecordingContext {
   wm: WindowManager;

@@ -18,8 +18,8 @@ import type { TakeoverState } from '../session/session.ts';
 import { openPersonInput } from '../recording/person-input.ts';
 import { hotkeyKeys, type GamepilotHotkeys } from '../input/accelerator.ts';
 import type { Activity } from './activity.ts';
-import type { RunModelSettings } from './settings.ts';
-import { openTarget } from './targets.ts';
+import type { RunModelSettings } from './settings-service.ts';
+import { openTarget } from './target-handlers.ts';
 import { makeAgent, wireSession } from '../session/compose.ts';
 import {
   namedAsWords,
@@ -33,11 +33,11 @@ import { runFromSpec, type RunFromSpec } from '../reflection/run-spec-options.ts
 import { profileChoice } from './profiles.ts';
 import type { Session, SessionEvents } from '../session/session.ts';
 import type { Target, ViewLauncher } from '../session/targets.ts';
-import type { ScreenCapturer } from '../capture/types.ts';
+import type { ScreenCapturer } from '../capture/capturer.ts';
 import type { RunStore } from '../store/run-store.ts';
 import { tutorialSourcePath } from '../store/tutorials.ts';
 import { VlmAgent } from '../agents/vlm.ts';
-import type { Agent } from '../agents/types.ts';
+import type { Agent } from '../agents/agent-types.ts';
 import { attachReflection, checkReflectionRequest, type ReflectionRequest } from '../reflection/setup.ts';
 import type { ReflectAndRetry } from '../reflection/retry.ts';
 import { DEFAULT_REFLECTION_SAMPLING } from '../reflection/sampling.ts';

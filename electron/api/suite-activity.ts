@@ -18,13 +18,13 @@ import type {
   SuiteTableWire,
 } from './contract.ts';
 import type { Activity } from './activity.ts';
-import type { RunModelSettings } from './settings.ts';
-import type { ScreenCapturer } from '../capture/types.ts';
+import type { RunModelSettings } from './settings-service.ts';
+import type { ScreenCapturer } from '../capture/capturer.ts';
 import { BuiltinTarget, type ViewLauncher } from '../session/targets.ts';
 import { DEFAULT_VLM } from '../agents/vlm.ts';
 import { CodedError, type IngvpSetting } from '../domain.ts';
 import { INGVP_GAMES, INGVP_GAME_IDS, ingvpGame } from '../../games/ingvp/games.ts';
-import { INGVP_SETTINGS, parseLevels } from '../ingvp/settings.ts';
+import { INGVP_SETTINGS, parseLevels } from '../ingvp/ingvp-settings.ts';
 import { RandomPlayer, SolverPlayer, VlmPlayer, type Player } from '../ingvp/players.ts';
 import { readSuiteFile, runSuite, type LevelResult } from '../ingvp/suite.ts';
 import { tableOf } from '../ingvp/table.ts';

@@ -20,7 +20,7 @@ import type {
 } from './contract.ts';
 import { SWEEP_FORM_AGENTS } from './contract.ts';
 import type { Activity } from './activity.ts';
-import type { RunModelSettings } from './settings.ts';
+import type { RunModelSettings } from './settings-service.ts';
 import { BUILTIN_GAMES } from '../../games/index.ts';
 import { CodedError } from '../domain.ts';
 import { cliCommand } from '../util/resources.ts';

@@ -1,6 +1,6 @@
 /**
  * The contract over a WebSocket: `{id, method, params}` in, `{id, result | error}` out, and
- * `{event}` pushed. Authentication and origin checks happen at the upgrade (web/server.ts).
+ * `{event}` pushed. Authentication and origin checks happen at the upgrade (web/loopback-server.ts).
  * A frame the socket layer rejects (too large: 1009, invalid UTF-8: 1007) closes only that
  * socket; nothing a client sends can end the process.
  */

@@ -5,7 +5,7 @@
  */
 import { desktopCapturer, screen } from 'electron';
 import type { Rect } from '../../native/types.ts';
-import type { RawFrame, ScreenCapturer } from '../capture/types.ts';
+import type { RawFrame, ScreenCapturer } from '../capture/capturer.ts';
 
 export class ElectronDesktopCapturer implements ScreenCapturer {
   readonly name = 'electron-desktopCapturer';

@@ -4,7 +4,7 @@
  * built-in games as their own locked-down windows beside the control window, refuses every
  * permission request, keeps its own window out of captures, brings its window forward when the
  * app is launched again, and registers the global stop hotkey. The decisions live in plain
- * modules (window-policy.ts, placement.ts, startup.ts, settings-file.ts, secret-storage.ts,
+ * modules (window-policy.ts, placement.ts, startup.ts, app-settings-store.ts, secret-storage.ts,
  * ../api/ipc-transport.ts) that the tests check without Electron; main.ts loads this module once
  * the app may start.
  */
@@ -13,7 +13,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createWindowManager } from '../../native/index.ts';
 import { GamepilotCore } from '../api/core.ts';
-import { bindHotkeys } from '../api/stop-hotkey.ts';
+import { bindHotkeys } from '../api/hotkey-bindings.ts';
 import { personOnly } from '../input/key-ledger.ts';
 import { fromMainFrameOf, serveIpc } from '../api/ipc-transport.ts';
 import type { LaunchedWindow, LaunchOptions } from '../games/launcher.ts';

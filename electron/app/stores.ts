@@ -1,12 +1,12 @@
 /**
- * The app's stores: settings in the settings file every shell shares (settings-file.ts, in the
+ * The app's stores: settings in the settings file every shell shares (../api/settings-file.ts, in the
  * config folder, util/paths.ts; validated on every load, a corrupt file moved aside, never silently wiped;
  * mode 0600) and the API key in it as safeStorage ciphertext, with a plain statement of what
  * protects it.
  */
 import { safeStorage } from 'electron';
 import type { SecretStore } from '../api/settings-store.ts';
-import { AppSettingsStore } from './settings-file.ts';
+import { AppSettingsStore } from './app-settings-store.ts';
 import { describeSecretStorage, type SecretStorageDescription } from './secret-storage.ts';
 import { addSecret } from '../util/log.ts';
 

@@ -7,7 +7,7 @@
  * through sharp.
  */
 import { loadSharp } from '../util/sharp.ts';
-import type { RawFrame } from './types.ts';
+import type { RawFrame } from './capturer.ts';
 import { packRgb } from '../../native/pixels.ts';
 import { type JpegPixelLayout, type TurboJpeg, jpegEncoder } from '../../native/jpeg.ts';
 

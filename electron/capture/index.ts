@@ -1,11 +1,11 @@
-import type { ScreenCapturer } from './types.ts';
+import type { ScreenCapturer } from './capturer.ts';
 import { NutCapturer } from './nut-capturer.ts';
 import { ScreenshotDesktopCapturer } from './screenshot-desktop-capturer.ts';
 import { Win32Capturer } from './win32-capturer.ts';
 import { X11Capturer } from './x11-capturer.ts';
 import { xlibAvailable } from '../../native/x11.ts';
 
-export * from './types.ts';
+export * from './capturer.ts';
 export type CaptureBackend = 'auto' | 'x11' | 'nut' | 'screenshot-desktop';
 export const CAPTURE_BACKENDS: readonly CaptureBackend[] = ['auto', 'x11', 'nut', 'screenshot-desktop'];
 

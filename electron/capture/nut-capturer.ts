@@ -1,5 +1,5 @@
 import type { Rect } from '../../native/types.ts';
-import { offScreenError, withinScreen, type RawFrame, type ScreenCapturer } from './types.ts';
+import { offScreenError, withinScreen, type RawFrame, type ScreenCapturer } from './capturer.ts';
 import { loadNut } from '../input/nut.ts';
 
 /** Region grab through nut-js (libnut; XGetImage on X11): the default on macOS, the fallback on X11 when libX11 cannot be loaded in-process. */

@@ -1,6 +1,6 @@
 import { loadSharp } from '../util/sharp.ts';
 import type { Rect } from '../../native/types.ts';
-import { offScreenError, withinScreen, type RawFrame, type ScreenCapturer } from './types.ts';
+import { offScreenError, withinScreen, type RawFrame, type ScreenCapturer } from './capturer.ts';
 
 /**
  * Fallback on every OS: screenshot-desktop grabs the whole screen (on Linux via ImageMagick

@@ -1,6 +1,6 @@
 import type { Rect } from '../../native/types.ts';
 import { Win32GdiCapture, win32VirtualScreen } from '../../native/win32-capture.ts';
-import { offScreenError, withinScreen, type RawFrame, type ScreenCapturer } from './types.ts';
+import { offScreenError, withinScreen, type RawFrame, type ScreenCapturer } from './capturer.ts';
 
 /**
  * Windows: BitBlt from the screen in-process (koffi), over the whole virtual desktop, so windows

@@ -1,6 +1,6 @@
 import type { Rect } from '../../native/types.ts';
 import { createGrabber, type ScreenGrabber } from '../../native/x11/capture.ts';
-import { offScreenError, withinScreen, type GrabOptions, type RawFrame, type ScreenCapturer } from './types.ts';
+import { offScreenError, withinScreen, type GrabOptions, type RawFrame, type ScreenCapturer } from './capturer.ts';
 import { fitted } from './encode.ts';
 
 /**

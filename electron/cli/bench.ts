@@ -24,7 +24,7 @@ import { Session } from '../session/session.ts';
 import { RunStore } from '../store/run-store.ts';
 import { SolverAgent } from '../agents/baselines.ts';
 import { Recorder, DEFAULT_RECORDER } from '../recording/recorder.ts';
-import type { ScreenCapturer } from '../capture/types.ts';
+import type { ScreenCapturer } from '../capture/capturer.ts';
 
 export interface Stat {
   p50: number;

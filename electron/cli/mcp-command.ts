@@ -7,7 +7,7 @@
  */
 import { Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { runWebShell } from '../web/shell.ts';
+import { runWebShell } from '../web/web-shell.ts';
 import { openUiInBrowser } from '../web/open-ui.ts';
 import { createMcpServer, McpHost } from '../mcp/server.ts';
 import { mcpHttp } from '../mcp/http.ts';

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { profileById } from '../profiles/registry.ts';
-import type { Profile } from '../profiles/schema.ts';
+import type { Profile } from '../profiles/profile-schema.ts';
 import { agreement, labelledEpisodes, type LabelledEpisode } from '../scoring/agreement.ts';
 import { extractMilestones, saveExtraction } from '../scoring/extract.ts';
 import type { JudgeModel } from '../scoring/json-ask.ts';

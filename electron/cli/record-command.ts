@@ -5,13 +5,13 @@ import { createWindowManager } from '../../native/index.ts';
 import { UsageError } from './options.ts';
 import { createCapturer } from '../capture/index.ts';
 import { Recorder, DEFAULT_RECORDER } from '../recording/recorder.ts';
-import { startStopHotkey } from '../input/stop-hotkey.ts';
+import { startStopHotkey } from '../input/hook-stop-hotkey.ts';
 import { openTarget, resolveProfile } from '../session/compose.ts';
 import { io } from './io.ts';
 import type { RecordFlags } from './program.ts';
 import { describeProfile, targetFrom } from './run-command.ts';
 import { profileChoiceFrom } from './profile-command.ts';
-import { configuredHotkeys } from './settings.ts';
+import { configuredHotkeys } from './configured-hotkeys.ts';
 
 /** `--tutorial`: the same sources `run --tutorial` takes (a video, a frames folder, a run or session folder), checked to exist. */
 function tutorialSource(ref: string): string {

@@ -12,7 +12,7 @@ import { DEFAULT_VLM } from '../agents/vlm.ts';
 import { addSecret } from '../util/log.ts';
 import { INGVP_GAME_IDS } from '../../games/ingvp/games.ts';
 import { RandomPlayer, SolverPlayer, VlmPlayer, type Player } from '../ingvp/players.ts';
-import { parseLevels, parseSettings } from '../ingvp/settings.ts';
+import { parseLevels, parseSettings } from '../ingvp/ingvp-settings.ts';
 import { formatTable } from '../ingvp/table.ts';
 import { runSuite, type SuiteProgress } from '../ingvp/suite.ts';
 import { io } from './io.ts';

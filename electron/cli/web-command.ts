@@ -1,5 +1,5 @@
 /** `gamepilot web`: the UI over loopback HTTP/WebSocket until Ctrl+C. */
-import { runWebShell } from '../web/shell.ts';
+import { runWebShell } from '../web/web-shell.ts';
 import { openUiInBrowser } from '../web/open-ui.ts';
 import { log } from '../util/log.ts';
 import { io } from './io.ts';

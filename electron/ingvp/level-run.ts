@@ -4,7 +4,7 @@
  * come from engine state only: solved, completion degree, and how many actions changed it.
  */
 import type { BuiltinGame } from '../games/builtin-game.ts';
-import type { ScreenCapturer } from '../capture/types.ts';
+import type { ScreenCapturer } from '../capture/capturer.ts';
 import { encodeFrame, type EncodeOptions, type EncodedFrame } from '../capture/encode.ts';
 import { visiblePart } from '../input/coordinates.ts';
 import type { WindowInfo } from '../../native/types.ts';
@@ -14,7 +14,7 @@ import { completionDegree, round2, type Puzzle } from '../../games/ingvp/puzzle.
 import type { IngvpGame } from '../../games/ingvp/games.ts';
 import { extractOutput } from './answer.ts';
 import type { HistoryLine, Player, Turn } from './players.ts';
-import { INGVP_STEP_LIMIT, type SettingSpec } from './settings.ts';
+import { INGVP_STEP_LIMIT, type SettingSpec } from './ingvp-settings.ts';
 import type { LevelScore } from '../domain.ts';
 
 /** The window a level is shown in: the built-in game behind it, and where it is on the screen. */

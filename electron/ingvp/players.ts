@@ -11,7 +11,7 @@ import { costOf, priceFor } from '../agents/pricing.ts';
 import { fill, loadTemplate, promptsDir } from '../agents/prompts.ts';
 import { seededRng, type Rng } from '../../games/shared/rng.ts';
 import { randomOf, type Puzzle, type PuzzleSpec } from '../../games/ingvp/puzzle.ts';
-import type { SettingSpec } from './settings.ts';
+import type { SettingSpec } from './ingvp-settings.ts';
 import { extractOutput } from './answer.ts';
 
 /** One earlier step as the with-history prompt shows it: the model's own output and what came of it. */

@@ -5,7 +5,7 @@
  * changed actions / all actions) beside it; an "all" row per setting over every game.
  */
 import { round2 } from '../../games/ingvp/puzzle.ts';
-import type { IngvpSetting } from './settings.ts';
+import type { IngvpSetting } from './ingvp-settings.ts';
 
 export interface CellMetrics {
   levels: number;

@@ -1,6 +1,6 @@
 /** The profile format as JSON Schema, for editors (docs/profile.schema.json is this, written by scripts/profile-schema.ts). */
 import { z } from 'zod';
-import { ProfileSchema } from './schema.ts';
+import { ProfileSchema } from './profile-schema.ts';
 
 export function profileJsonSchema(): Record<string, unknown> {
   return {
@@ -8,7 +8,7 @@ export function profileJsonSchema(): Record<string, unknown> {
     $id: 'https://gamepilot.local/profile.schema.json',
     title: 'Gamepilot game profile',
     description:
-      'What Gamepilot knows about one title: window match, taxonomy, prompt parts, action limits, episode, latency and scoring. Checked by electron/profiles/schema.ts; this file is generated from it.',
+      'What Gamepilot knows about one title: window match, taxonomy, prompt parts, action limits, episode, latency and scoring. Checked by electron/profiles/profile-schema.ts; this file is generated from it.',
   };
 }
 

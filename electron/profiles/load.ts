@@ -4,7 +4,7 @@
  * field, never half-loaded.
  */
 import { FileRefusal, issuePath, parseYamlMapping, readSourceFile } from '../util/yaml-file.ts';
-import { ProfileSchema, type Profile } from './schema.ts';
+import { ProfileSchema, type Profile } from './profile-schema.ts';
 
 /** A profile that cannot be used: where (file, line) and which field, in the message too. */
 export class ProfileError extends FileRefusal {

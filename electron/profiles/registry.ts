@@ -11,7 +11,7 @@ import { CodedError } from '../domain.ts';
 import { resources } from '../util/resources.ts';
 import { textPattern, type TextPattern } from '../util/text-pattern.ts';
 import { loadProfileFile, ProfileError } from './load.ts';
-import type { Profile } from './schema.ts';
+import type { Profile } from './profile-schema.ts';
 
 export type ProfileSource = 'shipped' | 'user' | 'given';
 

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import type { Rect } from '../../native/types.ts';
-import type { ScreenCapturer } from '../capture/types.ts';
+import type { ScreenCapturer } from '../capture/capturer.ts';
 import { percentile, sleep } from '../util/time.ts';
 import type { FrameDone, FramePool } from './frame-pool.ts';
 

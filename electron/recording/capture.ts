@@ -5,7 +5,7 @@
  */
 import type { Rect } from '../../native/types.ts';
 import type { CaptureBackend } from '../capture/index.ts';
-import type { ScreenCapturer } from '../capture/types.ts';
+import type { ScreenCapturer } from '../capture/capturer.ts';
 import { startWorker } from '../util/worker.ts';
 import { CaptureRun, type CaptureEvents, type CaptureSettings, type CaptureStats } from './capture-run.ts';
 import { FramePool, type FrameDone } from './frame-pool.ts';

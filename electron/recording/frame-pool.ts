@@ -7,7 +7,7 @@
 import { EventEmitter } from 'node:events';
 import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import type { RawFrame } from '../capture/types.ts';
+import type { RawFrame } from '../capture/capturer.ts';
 import { startWorker } from '../util/worker.ts';
 
 /** One frame for a writer thread; `data` is transferred, not copied. */

@@ -10,7 +10,7 @@
  */
 import type { Action } from '../actions/schema.ts';
 import { resolveKeyName } from '../actions/keys.ts';
-import type { Agent, DecideContext, Decision, Observation } from '../agents/types.ts';
+import type { Agent, DecideContext, Decision, Observation } from '../agents/agent-types.ts';
 import type { KeyLedger } from '../input/key-ledger.ts';
 import { keyNames, listenGlobalInput } from '../input/global-hook.ts';
 import type { HumanSeatFactory } from '../session/seated-compose.ts';

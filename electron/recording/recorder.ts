@@ -16,7 +16,7 @@ import { writeFileAtomic } from '../util/atomic-file.ts';
 import { log } from '../util/log.ts';
 import path from 'node:path';
 import type { WindowManager, Rect } from '../../native/types.ts';
-import type { ScreenCapturer } from '../capture/types.ts';
+import type { ScreenCapturer } from '../capture/capturer.ts';
 import type { Target } from '../session/targets.ts';
 import { profileRecord } from '../session/profile-record.ts';
 import type { ProfileEntry } from '../profiles/registry.ts';

@@ -11,7 +11,7 @@ import type { GamepilotHotkeys } from '../input/accelerator.ts';
 import { INGVP_GAME_IDS } from '../../games/ingvp/games.ts';
 import { TWO_SEAT_GAMES } from '../../games/index.ts';
 import { resolveEndpoint } from '../agents/model-endpoint.ts';
-import type { ScreenCapturer } from '../capture/types.ts';
+import type { ScreenCapturer } from '../capture/capturer.ts';
 import { isModelAgent } from '../domain.ts';
 import { checkReflectionRequest, type ReflectionRequest } from './setup.ts';
 import { framesStarved, reflectionReadsFrames } from '../store/frame-budget.ts';

@@ -17,7 +17,7 @@ import { loadCatalog, type ProfileCatalog } from '../profiles/registry.ts';
 import { gameverseTables, latencyComparisons } from './gameverse.ts';
 import { readIdc } from '../reflection/idc-files.ts';
 import { mean } from '../util/time.ts';
-import { INGVP_SETTINGS } from '../ingvp/settings.ts';
+import { INGVP_SETTINGS } from '../ingvp/ingvp-settings.ts';
 import { tableOf, type LevelRow } from '../ingvp/table.ts';
 import { INGVP_GAME_IDS } from '../../games/ingvp/games.ts';
 import type { ReportData } from './model.ts';

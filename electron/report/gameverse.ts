@@ -13,7 +13,7 @@
  */
 import type { LeaderboardRow } from '../store/leaderboard.ts';
 import type { ProfileCatalog } from '../profiles/registry.ts';
-import { CATEGORIES, TIERS } from '../profiles/schema.ts';
+import { CATEGORIES, TIERS } from '../profiles/profile-schema.ts';
 import { mean } from '../util/time.ts';
 import type { GameverseRow, Player, ReportData, Stat } from './model.ts';
 

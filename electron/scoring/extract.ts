@@ -15,7 +15,7 @@ import { render } from '../agents/prompts.ts';
 import { CodedError } from '../domain.ts';
 import { parseProfile } from '../profiles/load.ts';
 import { userProfilesDir, type ProfileEntry } from '../profiles/registry.ts';
-import { ProfileSchema, type Profile } from '../profiles/schema.ts';
+import { ProfileSchema, type Profile } from '../profiles/profile-schema.ts';
 import { loadTutorial, type SampledFrame } from './trajectory.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 import { JsonAsker, type AskRecord, type JudgeModel } from './json-ask.ts';

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CodedError } from '../domain.ts';
 import { z } from 'zod';
-import { ProfileSchema, type Profile } from '../profiles/schema.ts';
+import { ProfileSchema, type Profile } from '../profiles/profile-schema.ts';
 import { issueAt, issueReason, refuseJsonField } from '../store/json-rows.ts';
 import { listedStatus, readRun, type EpisodeSummary, type RunMeta } from '../store/run-store.ts';
 import { resolveRunFile } from '../store/run-files.ts';

@@ -5,7 +5,7 @@
  * milestones before it in its level must already be reached, at or before that step.
  */
 import { milestoneList, milestoneScore, round2, type MilestoneEntry } from './normalise.ts';
-import type { MilestoneScoring } from '../profiles/schema.ts';
+import type { MilestoneScoring } from '../profiles/profile-schema.ts';
 import type { MilestoneItem } from '../domain.ts';
 
 /** A milestone with the name a judge and a person use for it (unique within the list). */

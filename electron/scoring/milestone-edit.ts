@@ -7,7 +7,7 @@
  */
 import { CodedError } from '../domain.ts';
 import { milestoneList } from './normalise.ts';
-import type { Profile } from '../profiles/schema.ts';
+import type { Profile } from '../profiles/profile-schema.ts';
 
 export interface MilestoneEditEntry {
   name: string;

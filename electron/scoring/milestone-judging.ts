@@ -8,7 +8,7 @@
 import type { ChatCompletionContentPart } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import { render } from '../agents/prompts.ts';
-import type { MilestoneScoring, Profile } from '../profiles/schema.ts';
+import type { MilestoneScoring, Profile } from '../profiles/profile-schema.ts';
 import { toDataUrl } from './trajectory.ts';
 import { mean, std } from '../util/time.ts';
 import { round2 } from './normalise.ts';

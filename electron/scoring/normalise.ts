@@ -2,7 +2,7 @@
  * The papers' normalisations to 0–100, as profiles declare them: a number read off the screen
  * through a normaliser (Angry Birds: points / 133000 × 100), and milestones reached / total × 100.
  */
-import type { MilestoneScoring, Profile, ScreenScoring } from '../profiles/schema.ts';
+import type { MilestoneScoring, Profile, ScreenScoring } from '../profiles/profile-schema.ts';
 
 type Normaliser = ScreenScoring['normaliser'];
 

@@ -8,7 +8,7 @@
 import { createRequire } from 'node:module';
 import type { Worker } from 'tesseract.js';
 import type { EncodedFrame } from '../capture/encode.ts';
-import type { Region } from '../profiles/schema.ts';
+import type { Region } from '../profiles/profile-schema.ts';
 import { loadSharp } from '../util/sharp.ts';
 
 export interface OcrReading {

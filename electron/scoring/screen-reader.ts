@@ -10,7 +10,7 @@ import { callerFor, type ModelCaller, type RoleEndpoint } from '../agents/model-
 import { z } from 'zod';
 import { render } from '../agents/prompts.ts';
 import type { EncodedFrame } from '../capture/encode.ts';
-import type { Profile, ScreenScoring } from '../profiles/schema.ts';
+import type { Profile, ScreenScoring } from '../profiles/profile-schema.ts';
 import { combineReadings, normalise, round2, type ScreenReading } from './normalise.ts';
 import { RegionOcr } from './ocr.ts';
 

@@ -7,7 +7,7 @@
 import { createWindowManager, type WindowManager } from '../../native/index.ts';
 import { getGame, type GameDefinition } from '../../games/index.ts';
 import { createCapturer, type CaptureBackend, type ScreenCapturer } from '../capture/index.ts';
-import type { Agent } from '../agents/types.ts';
+import type { Agent } from '../agents/agent-types.ts';
 import { RandomAgent, SolverAgent } from '../agents/baselines.ts';
 import { VlmAgent, type VlmSettings } from '../agents/vlm.ts';
 import { MemoryAgent, type MemoryAgentSettings } from '../agents/memory-agent.ts';
@@ -39,7 +39,7 @@ import { checkFramesFor } from '../store/frame-budget.ts';
 import { builtinProfile, pickForWindow, type ProfileEntry } from '../profiles/registry.ts';
 import { profileRecord } from './profile-record.ts';
 import { executableOf } from '../profiles/executable.ts';
-import { semanticApiOf, type Profile } from '../profiles/schema.ts';
+import { semanticApiOf, type Profile } from '../profiles/profile-schema.ts';
 import { ScreenScoreReader } from '../scoring/screen-reader.ts';
 import { attachLiveJudge } from './live-judge.ts';
 import { runConfig } from './run-config.ts';

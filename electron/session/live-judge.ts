@@ -5,7 +5,7 @@
  * each episode its score (reached / total × 100) and run.json its `milestones` record.
  */
 import path from 'node:path';
-import type { Profile } from '../profiles/schema.ts';
+import type { Profile } from '../profiles/profile-schema.ts';
 import type { Session } from './session.ts';
 import type { JudgeModel } from '../scoring/json-ask.ts';
 import { MilestoneJudging, type JudgingOptions } from '../scoring/milestone-judging.ts';

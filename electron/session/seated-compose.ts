@@ -8,7 +8,7 @@ import { seatLabel, type SeatSpec } from '../run-spec.ts';
 import { ActionExecutor } from '../input/executor.ts';
 import { createInputBackend } from '../input/input-backend.ts';
 import { KeyLedger, notingKeys } from '../input/key-ledger.ts';
-import type { Agent } from '../agents/types.ts';
+import type { Agent } from '../agents/agent-types.ts';
 import { createCapturer } from '../capture/index.ts';
 import { RunStore, type RunMeta, type RunSeat } from '../store/run-store.ts';
 import { TWO_SEAT_GAMES } from '../../games/index.ts';

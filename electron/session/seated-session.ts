@@ -12,7 +12,7 @@
  */
 import type { Action } from '../actions/schema.ts';
 import { describeAction, toWire } from '../actions/schema.ts';
-import type { Agent, Decision, Observation, PreviousStep } from '../agents/types.ts';
+import type { Agent, Decision, Observation, PreviousStep } from '../agents/agent-types.ts';
 import type { ActionExecutor, ActionOutcome } from '../input/executor.ts';
 import type { EpisodeSummary } from '../store/run-store.ts';
 import { now } from '../util/time.ts';

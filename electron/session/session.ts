@@ -8,8 +8,8 @@
 import { EventEmitter } from 'node:events';
 import type { Action, GuiAction } from '../actions/schema.ts';
 import { describeAction, isTerminal, toWire } from '../actions/schema.ts';
-import type { Agent, Decision, Observation, PreviousStep } from '../agents/types.ts';
-import type { RawFrame, ScreenCapturer } from '../capture/types.ts';
+import type { Agent, Decision, Observation, PreviousStep } from '../agents/agent-types.ts';
+import type { RawFrame, ScreenCapturer } from '../capture/capturer.ts';
 import { encodeFrame, type EncodedFrame, type EncodeOptions, DEFAULT_ENCODE } from '../capture/encode.ts';
 import { windowsOver } from '../capture/occlusion.ts';
 import { ActionExecutor, type ActionOutcome } from '../input/executor.ts';
@@ -33,7 +33,7 @@ import {
 } from '../domain.ts';
 import type { ReflectionRecord } from './reflection-records.ts';
 import { capMoves, type MoveCap } from './move-cap.ts';
-import { semanticApiOf, type Profile } from '../profiles/schema.ts';
+import { semanticApiOf, type Profile } from '../profiles/profile-schema.ts';
 import { expandOnFrame } from './semantic-calls.ts';
 import type { ScreenScoreReader } from '../scoring/screen-reader.ts';
 import type { MilestoneProgress } from '../scoring/milestone-judging.ts';

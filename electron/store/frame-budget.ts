@@ -12,7 +12,7 @@ import {
   type KeepFrames,
   type ReflectionMode,
 } from '../domain.ts';
-import type { RawFrame } from '../capture/types.ts';
+import type { RawFrame } from '../capture/capturer.ts';
 
 const MB = 1024 * 1024;
 

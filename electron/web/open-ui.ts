@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { launchViewWindow, type LaunchedWindow, type LaunchOptions } from '../games/launcher.ts';
-import type { WebShell } from './server.ts';
+import type { WebShell } from './loopback-server.ts';
 
 export function openUiInBrowser(shell: WebShell, window: LaunchOptions, log: (s: string) => void): LaunchedWindow {
   const code = shell.launch();

@@ -10,7 +10,7 @@ import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GamepilotCore } from '../../electron/api/core.ts';
 import { JsonFileSettingsStore, MemorySecretStore } from '../../electron/api/settings-store.ts';
-import type { WebShell } from '../../electron/web/server.ts';
+import type { WebShell } from '../../electron/web/loopback-server.ts';
 import type { WsClient } from '../../renderer/src/api/clients.ts';
 import { ApiError, type ApiClient, type CoreEvent } from '../../electron/api/contract.ts';
 import { createWindowManager } from '../../native/index.ts';

@@ -16,7 +16,7 @@ import { readRun } from '../../electron/store/run-store.ts';
 import { sokobanSpec } from '../../games/sokoban/index.ts';
 import { hanoiSpec } from '../../games/hanoi/index.ts';
 import type { Puzzle, PuzzleSpec } from '../../games/ingvp/puzzle.ts';
-import { INGVP_SETTINGS } from '../../electron/ingvp/settings.ts';
+import { INGVP_SETTINGS } from '../../electron/ingvp/ingvp-settings.ts';
 
 const tmp = () => mkdtempSync(path.join(tmpdir(), 'gp-ingvp-'));
 const env = () => ({ GAMEPILOT_CONFIG_DIR: tmp() });

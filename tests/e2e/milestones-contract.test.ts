@@ -11,7 +11,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GamepilotCore } from '../../electron/api/core.ts';
-import type { WebShell } from '../../electron/web/server.ts';
+import type { WebShell } from '../../electron/web/loopback-server.ts';
 import type { WsClient } from '../../renderer/src/api/clients.ts';
 import type { ApiClient, MilestonesEdit, ProfileSummary } from '../../electron/api/contract.ts';
 import { RunStore, readRun } from '../../electron/store/run-store.ts';

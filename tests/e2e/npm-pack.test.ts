@@ -16,7 +16,7 @@ import { ROOT } from '../helpers/cli.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 import { resourcePathsFor } from '../../electron/util/resources.ts';
 import { formatTable } from '../../electron/ingvp/table.ts';
-import { INGVP_SETTINGS } from '../../electron/ingvp/settings.ts';
+import { INGVP_SETTINGS } from '../../electron/ingvp/ingvp-settings.ts';
 import { maze } from '../../games/maze/index.ts';
 
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));

@@ -23,7 +23,7 @@ import { launchUiBrowser, shellClient, startWebShellCli, type WebShellProcess } 
 import { placeWindow, startWindow, stop } from '../helpers/windows.ts';
 import { createCapturer } from '../../electron/capture/index.ts';
 import { encodeFrame } from '../../electron/capture/encode.ts';
-import type { RawFrame } from '../../electron/capture/types.ts';
+import type { RawFrame } from '../../electron/capture/capturer.ts';
 import { RunStore } from '../../electron/store/run-store.ts';
 import type { WsClient } from '../../renderer/src/api/clients.ts';
 import type { WindowInfo } from '../../native/index.ts';

@@ -15,7 +15,7 @@ import { json, ROOT, runCli, testModelArgs } from '../helpers/cli.ts';
 import { pageWindow, stop } from '../helpers/windows.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 import { loadCatalog } from '../../electron/profiles/registry.ts';
-import { semanticApiOf } from '../../electron/profiles/schema.ts';
+import { semanticApiOf } from '../../electron/profiles/profile-schema.ts';
 import { toWire } from '../../electron/actions/schema.ts';
 import type { WindowInfo } from '../../native/index.ts';
 

@@ -16,7 +16,7 @@ import { json, runCli, testModelArgs } from '../helpers/cli.ts';
 import { startWindow, stop } from '../helpers/windows.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 import { createCapturer } from '../../electron/capture/index.ts';
-import type { RawFrame } from '../../electron/capture/types.ts';
+import type { RawFrame } from '../../electron/capture/capturer.ts';
 import { createWindowManager, type WindowInfo } from '../../native/index.ts';
 
 /** A fixed 5×5 puzzle (sgt-pattern --generate 1 5x5), so the board is the same every run. */

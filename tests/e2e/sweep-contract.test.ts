@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GamepilotCore } from '../../electron/api/core.ts';
-import type { WebShell } from '../../electron/web/server.ts';
+import type { WebShell } from '../../electron/web/loopback-server.ts';
 import type { WsClient } from '../../renderer/src/api/clients.ts';
 import type { ApiClient, CoreEvent } from '../../electron/api/contract.ts';
 import { coreIn, serveBothTransports } from '../helpers/contract-setup.ts';

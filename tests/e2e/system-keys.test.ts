@@ -19,7 +19,7 @@ import { readRun } from '../../electron/store/run-store.ts';
 import { createWindowManager } from '../../native/index.ts';
 import { g2048 } from '../../games/g2048/index.ts';
 import { fullSizeGeometry } from '../../electron/input/coordinates.ts';
-import { startStopHotkey } from '../../electron/input/stop-hotkey.ts';
+import { startStopHotkey } from '../../electron/input/hook-stop-hotkey.ts';
 import { listenGlobalInput, loadHook } from '../../electron/input/global-hook.ts';
 
 const act = (type: string, parameters: Record<string, unknown> = {}) => ({ action_type: type, parameters });

@@ -1,6 +1,6 @@
 /** What the agent tests hand an agent and read back from the test server's requests. */
 import type { Trajectory } from '../../electron/scoring/trajectory.ts';
-import type { Observation } from '../../electron/agents/types.ts';
+import type { Observation } from '../../electron/agents/agent-types.ts';
 import { fullSizeGeometry } from '../../electron/input/coordinates.ts';
 
 /** Step `step` of episode 0 of a 520×640 window sent whole at scale 1 (the frame: a few JPEG-marked bytes). */

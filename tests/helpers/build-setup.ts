@@ -4,7 +4,7 @@
  * when its sources are newer than its build.
  */
 import { execFileSync } from 'node:child_process';
-import { ensureRenderer } from '../../electron/web/shell.ts';
+import { ensureRenderer } from '../../electron/web/web-shell.ts';
 import { ROOT } from './cli.ts';
 
 export async function setup() {

@@ -11,7 +11,7 @@ import { createWindowManager } from '../../native/index.ts';
 import type { ApiClient } from '../../electron/api/contract.ts';
 import { fromMainFrameOf, serveIpc } from '../../electron/api/ipc-transport.ts';
 import type { StepRecord } from '../../electron/store/run-store.ts';
-import { startWebShell, type WebShell } from '../../electron/web/server.ts';
+import { startWebShell, type WebShell } from '../../electron/web/loopback-server.ts';
 import { ipcClient, wsClient, type WsClient } from '../../renderer/src/api/clients.ts';
 import { ipcPair } from './ipc-pair.ts';
 

@@ -1,6 +1,6 @@
 /** A first ING-VP turn (Sokoban level 1, multi-step text) for tests of the prompts. */
 import type { Turn } from '../../electron/ingvp/players.ts';
-import { settingSpec } from '../../electron/ingvp/settings.ts';
+import { settingSpec } from '../../electron/ingvp/ingvp-settings.ts';
 import { ingvpGame } from '../../games/ingvp/games.ts';
 
 export function sokobanTurn(): Turn {

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import type { Settings } from '../../electron/api/contract.ts';
 import { JsonFileSettingsStore } from '../../electron/api/settings-store.ts';
-import { AppSettingsStore } from '../../electron/app/settings-file.ts';
+import { AppSettingsStore } from '../../electron/app/app-settings-store.ts';
 
 const [dir, role, rounds] = process.argv.slice(2) as [string, 'app' | 'web', string];
 const store = role === 'app' ? new AppSettingsStore(dir) : new JsonFileSettingsStore(path.join(dir, 'settings.json'));

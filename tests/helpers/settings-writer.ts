@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { DEFAULT_SETTINGS } from '../../electron/api/contract.ts';
 import { JsonFileSettingsStore } from '../../electron/api/settings-store.ts';
-import { AppSettingsStore } from '../../electron/app/settings-file.ts';
+import { AppSettingsStore } from '../../electron/app/app-settings-store.ts';
 
 const [dir, role, rounds] = process.argv.slice(2) as [string, 'settings' | 'key', string];
 const web = new JsonFileSettingsStore(path.join(dir, 'settings.json'));

@@ -17,7 +17,7 @@ import { runSettings } from '../../electron/session/compose.ts';
 import { loadCatalog } from '../../electron/profiles/registry.ts';
 import { ROOT, runCli } from '../helpers/cli.ts';
 import { suiteGames } from '../../electron/cli/suite-command.ts';
-import { INGVP_SETTINGS, parseLevels, parseSettings } from '../../electron/ingvp/settings.ts';
+import { INGVP_SETTINGS, parseLevels, parseSettings } from '../../electron/ingvp/ingvp-settings.ts';
 
 /** Parses `argv` in-process; actions only record what they were given. */
 async function parse(argv: string[], actions: Partial<Actions> = {}) {

@@ -14,7 +14,7 @@ import type { GuiAction } from '../../electron/actions/schema.ts';
 import type { InputBackend } from '../../native/types.ts';
 import { readFileSync } from 'node:fs';
 import { parseProfile } from '../../electron/profiles/load.ts';
-import { semanticApiOf } from '../../electron/profiles/schema.ts';
+import { semanticApiOf } from '../../electron/profiles/profile-schema.ts';
 import { ROOT } from '../helpers/cli.ts';
 
 function recordingInput(): InputBackend & { sent: string[] } {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import type { RawFrame } from '../../electron/capture/types.ts';
+import type { RawFrame } from '../../electron/capture/capturer.ts';
 import {
   CHANGED_SHARE,
   checkFramesFor,

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FramePool, type FrameDone } from '../../electron/recording/frame-pool.ts';
 import { InOrder } from '../../electron/recording/in-order.ts';
 import { describeDrops } from '../../electron/recording/recorder.ts';
-import type { RawFrame } from '../../electron/capture/types.ts';
+import type { RawFrame } from '../../electron/capture/capturer.ts';
 
 /** A noisy BGRA frame (noise compresses badly, so each encode takes real time). */
 function noise(width: number, height: number, seed: number): RawFrame {

@@ -15,7 +15,7 @@ import { BuiltinGame } from '../../electron/games/builtin-game.ts';
 import { EngineWorld } from '../../electron/latency/world.ts';
 import { clockPolicyFor, createClockPolicy, DEFAULT_LATENCY } from '../../electron/latency/clock-policy.ts';
 import { RandomAgent } from '../../electron/agents/baselines.ts';
-import type { Observation } from '../../electron/agents/types.ts';
+import type { Observation } from '../../electron/agents/agent-types.ts';
 import { fullSizeGeometry } from '../../electron/input/coordinates.ts';
 
 /** An episode as the harness creates it (BuiltinGame.reset). */

@@ -23,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GamepilotCore } from '../../electron/api/core.ts';
 import { JsonFileSettingsStore, MemorySecretStore } from '../../electron/api/settings-store.ts';
 import { suiteHandlers } from '../../electron/api/suite-activity.ts';
-import type { ScreenCapturer } from '../../electron/capture/types.ts';
+import type { ScreenCapturer } from '../../electron/capture/capturer.ts';
 import { SolverPlayer } from '../../electron/ingvp/players.ts';
 import { readSuiteFile, runSuite } from '../../electron/ingvp/suite.ts';
 import { loadCatalog } from '../../electron/profiles/registry.ts';

@@ -13,7 +13,7 @@ import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { encodeFrame, frameEncoder } from '../../electron/capture/encode.ts';
-import type { RawFrame } from '../../electron/capture/types.ts';
+import type { RawFrame } from '../../electron/capture/capturer.ts';
 import { FramePool, type FrameDone } from '../../electron/recording/frame-pool.ts';
 import { type JpegPixelLayout, selectJpegEncoder, type TurboJpeg } from '../../native/jpeg.ts';
 import { loadPrebuiltTurboJpeg, PREBUILT_JPEG_NAME } from '../../native/jpeg-prebuilt.ts';

@@ -67,11 +67,11 @@ describe('the rules', () => {
     expect(checkImport('electron/reflection/idc.ts', '../cli/compose.ts')).toMatch(
       /nothing below the shells imports electron\/cli\//,
     );
-    expect(checkImport('electron/api/core.ts', '../web/shell.ts')).toMatch(/electron\/web\//);
+    expect(checkImport('electron/api/core.ts', '../web/web-shell.ts')).toMatch(/electron\/web\//);
     expect(checkImport('electron/session/session.ts', '../app/main.ts')).toMatch(/electron\/app\//);
     expect(checkImport('electron/cli/main.ts', '../session/compose.ts')).toBeUndefined();
-    expect(checkImport('electron/cli/main.ts', '../web/shell.ts')).toBeUndefined(); // `gamepilot web`
-    expect(checkImport('electron/web/shell.ts', '../cli/main.ts')).toMatch(
+    expect(checkImport('electron/cli/main.ts', '../web/web-shell.ts')).toBeUndefined(); // `gamepilot web`
+    expect(checkImport('electron/web/web-shell.ts', '../cli/main.ts')).toMatch(
       /the web shell does not import the cli shell/,
     );
     expect(checkImport('bin/gamepilot.mjs', '../electron/cli/main.ts')).toBeUndefined(); // the launcher

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
 import { frameObservation, isMemoryReview, lastUserText } from '../helpers/agent-fixtures.ts';
 import { MemoryAgent } from '../../electron/agents/memory-agent.ts';
-import type { Observation } from '../../electron/agents/types.ts';
+import type { Observation } from '../../electron/agents/agent-types.ts';
 import type { MemoryStepRecord } from '../../electron/domain.ts';
 import { g2048 } from '../../games/g2048/index.ts';
 

@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI } from '../helpers/fake-openai.ts';
 import { parseProfile } from '../../electron/profiles/load.ts';
-import type { MilestoneScoring, Profile } from '../../electron/profiles/schema.ts';
+import type { MilestoneScoring, Profile } from '../../electron/profiles/profile-schema.ts';
 import { Checklist, checklistItems } from '../../electron/scoring/milestone-checklist.ts';
 import { readJson } from '../../electron/scoring/json-ask.ts';
 import { MilestoneJudging, thin } from '../../electron/scoring/milestone-judging.ts';

@@ -10,7 +10,7 @@ import { answer } from '../helpers/fake-openai.ts';
 import { frameObservation } from '../helpers/agent-fixtures.ts';
 import { VlmAgent, MAX_STORED_ANSWER_CHARS } from '../../electron/agents/vlm.ts';
 import { retryAfterMs, retryPlan } from '../../electron/agents/model-call.ts';
-import type { Observation } from '../../electron/agents/types.ts';
+import type { Observation } from '../../electron/agents/agent-types.ts';
 import { g2048 } from '../../games/g2048/index.ts';
 
 let server: HostileOpenAI;

@@ -31,7 +31,7 @@ import { JsonAsker } from '../../electron/scoring/json-ask.ts';
 import { ScreenScoreReader } from '../../electron/scoring/screen-reader.ts';
 import { loadCatalog } from '../../electron/profiles/registry.ts';
 import { ROOT } from '../helpers/cli.ts';
-import type { ScreenScoring } from '../../electron/profiles/schema.ts';
+import type { ScreenScoring } from '../../electron/profiles/profile-schema.ts';
 import { g2048 } from '../../games/g2048/index.ts';
 
 let server: HostileOpenAI;

@@ -19,11 +19,11 @@ import {
 } from '../../electron/profiles/registry.ts';
 import { profileJsonSchemaText } from '../../electron/profiles/json-schema.ts';
 import { idFromTitle, starterProfile } from '../../electron/profiles/starter.ts';
-import type { MilestoneScoring, Profile, ScreenScoring } from '../../electron/profiles/schema.ts';
+import type { MilestoneScoring, Profile, ScreenScoring } from '../../electron/profiles/profile-schema.ts';
 import { combineReadings, milestoneList, milestoneScore, normalise } from '../../electron/scoring/normalise.ts';
 import { parseReading, ScreenScoreReader } from '../../electron/scoring/screen-reader.ts';
 import { VlmAgent } from '../../electron/agents/vlm.ts';
-import type { Observation } from '../../electron/agents/types.ts';
+import type { Observation } from '../../electron/agents/agent-types.ts';
 import { KeyPolicy } from '../../electron/input/key-policy.ts';
 import { capMoves } from '../../electron/session/move-cap.ts';
 import { BUILTIN_GAMES } from '../../games/index.ts';

@@ -9,13 +9,13 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.ts';
 import { parseProfile, ProfileError } from '../../electron/profiles/load.ts';
-import { semanticApiOf, type Profile } from '../../electron/profiles/schema.ts';
+import { semanticApiOf, type Profile } from '../../electron/profiles/profile-schema.ts';
 import { compileExpr } from '../../electron/profiles/semantic-expr.ts';
 import { parseModelOutput } from '../../electron/actions/parse.ts';
 import { semanticMoves } from '../../electron/agents/semantic-moves.ts';
 import { VlmAgent } from '../../electron/agents/vlm.ts';
 import { RandomAgent } from '../../electron/agents/baselines.ts';
-import type { Observation } from '../../electron/agents/types.ts';
+import type { Observation } from '../../electron/agents/agent-types.ts';
 import { fullSizeGeometry } from '../../electron/input/coordinates.ts';
 import { expandOnFrame } from '../../electron/session/semantic-calls.ts';
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.ts';
 import { loadProfileFile } from '../../electron/profiles/load.ts';
-import { semanticApiOf, type Profile } from '../../electron/profiles/schema.ts';
+import { semanticApiOf, type Profile } from '../../electron/profiles/profile-schema.ts';
 import { compileSemanticSection, type SemanticApi } from '../../electron/profiles/semantic-api.ts';
 import type { GuiAction } from '../../electron/actions/schema.ts';
 

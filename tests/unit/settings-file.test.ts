@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, type Settings } from '../../electron/api/contract.ts';
 import { JsonFileSettingsStore } from '../../electron/api/settings-store.ts';
 import { readSettingsDoc, updateSettingsDoc } from '../../electron/api/settings-file.ts';
-import { AppSettingsStore } from '../../electron/app/settings-file.ts';
+import { AppSettingsStore } from '../../electron/app/app-settings-store.ts';
 import { ROOT } from '../helpers/cli.ts';
 
 type Stored = { settings: Settings; apiKeyEncrypted?: string };
@@ -40,7 +40,7 @@ function electronStore(dir: string) {
 /** What safeStorage hands back: a version prefix and AES ciphertext, base64. */
 const ciphertext = () => Buffer.concat([Buffer.from('v11'), randomBytes(48)]).toString('base64');
 
-/** The web shell's store, constructed as electron/web/shell.ts does it. */
+/** The web shell's store, constructed as electron/web/web-shell.ts does it. */
 const webShellStore = (configDir: string) => new JsonFileSettingsStore(path.join(configDir, 'settings.json'));
 
 const onDisk = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, type Settings } from '../../electron/api/contract.ts';
 import { JsonFileSettingsStore } from '../../electron/api/settings-store.ts';
-import { AppSettingsStore } from '../../electron/app/settings-file.ts';
+import { AppSettingsStore } from '../../electron/app/app-settings-store.ts';
 import { spawnTs } from '../helpers/ts-child.ts';
 
 const tmp = () => mkdtempSync(path.join(tmpdir(), 'gp-settings-merge-'));

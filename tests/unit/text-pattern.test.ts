@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PatternError, textPattern } from '../../electron/util/text-pattern.ts';
 import { matches } from '../../electron/profiles/registry.ts';
 import { explore } from '../../electron/reflection/explorer.ts';
-import type { Profile } from '../../electron/profiles/schema.ts';
+import type { Profile } from '../../electron/profiles/profile-schema.ts';
 import { FakeOpenAI } from '../helpers/fake-openai.ts';
 
 const EVIL = '^(a+)+$';

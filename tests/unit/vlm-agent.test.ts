@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer, type Responder } from '../helpers/fake-openai.ts';
 import { frameObservation } from '../helpers/agent-fixtures.ts';
 import { VlmAgent } from '../../electron/agents/vlm.ts';
-import type { Observation } from '../../electron/agents/types.ts';
+import type { Observation } from '../../electron/agents/agent-types.ts';
 import { g2048 } from '../../games/g2048/index.ts';
 
 let server: FakeOpenAI;

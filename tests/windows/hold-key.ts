@@ -7,7 +7,7 @@
  * run stopping does, and exits.
  */
 import { ActionExecutor } from '../../electron/input/executor.ts';
-import { startStopHotkey } from '../../electron/input/stop-hotkey.ts';
+import { startStopHotkey } from '../../electron/input/hook-stop-hotkey.ts';
 import { fullSizeGeometry } from '../../electron/input/coordinates.ts';
 
 const hotkey = process.argv.includes('--stop-hotkey');

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import { Win32Capturer } from '../../electron/capture/win32-capturer.ts';
-import type { RawFrame } from '../../electron/capture/types.ts';
+import type { RawFrame } from '../../electron/capture/capturer.ts';
 import { jpegSelection } from '../../native/jpeg.ts';
 import { PREBUILT_JPEG_NAME } from '../../native/jpeg-prebuilt.ts';
 import { Win32WindowManager } from '../../native/win32.ts';

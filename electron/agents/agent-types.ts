@@ -5,7 +5,7 @@ import type { EncodedFrame } from '../capture/encode.ts';
 import type { FrameGeometry } from '../input/coordinates.ts';
 import type { GameDefinition, GameInstance, HitRect } from '../../games/types.ts';
 import type { RoleCallRecord } from './model-endpoint.ts';
-import type { Profile } from '../profiles/schema.ts';
+import type { Profile } from '../profiles/profile-schema.ts';
 
 export interface Observation {
   step: number;

@@ -7,7 +7,7 @@ import type { WindowManager } from '../../native/types.ts';
 import { BUILTIN_GAMES, getGame, TWO_SEAT_GAMES } from '../../games/index.ts';
 import type { Handlers, WindowSummary } from './contract.ts';
 import { BuiltinTarget, TargetGoneError, WindowTarget, type Target, type ViewLauncher } from '../session/targets.ts';
-import type { ScreenCapturer } from '../capture/types.ts';
+import type { ScreenCapturer } from '../capture/capturer.ts';
 import { encodeFrame } from '../capture/encode.ts';
 import { windowsOver } from '../capture/occlusion.ts';
 import { fullSizeGeometry, visiblePart } from '../input/coordinates.ts';

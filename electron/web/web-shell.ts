@@ -11,9 +11,9 @@ import path from 'node:path';
 import { createWindowManager } from '../../native/index.ts';
 import { GamepilotCore } from '../api/core.ts';
 import { JsonFileSettingsStore, MemorySecretStore } from '../api/settings-store.ts';
-import { startWebShell, type ApiRoute, type WebShell } from './server.ts';
-import { startStopHotkey } from '../input/stop-hotkey.ts';
-import { bindHotkeys } from '../api/stop-hotkey.ts';
+import { startWebShell, type ApiRoute, type WebShell } from './loopback-server.ts';
+import { startStopHotkey } from '../input/hook-stop-hotkey.ts';
+import { bindHotkeys } from '../api/hotkey-bindings.ts';
 import { recoverCrashLeftovers } from '../safety/recovery.ts';
 import { appVersion, resources } from '../util/resources.ts';
 
