@@ -215,3 +215,21 @@ export function checkModelFactory(root: string): Construction[] {
       })),
     );
 }
+
+/** A shell's entry point: each shell may keep its own `main.ts`. */
+const SHARED_NAMES = new Set(['main.ts']);
+
+/** Names two or more files under electron/ share (a reader should never ask "which settings.ts?"). */
+export function repeatedNames(files: string[]): string[] {
+  const byName = new Map<string, string[]>();
+  for (const f of files) {
+    const name = path.basename(f);
+    if (!SHARED_NAMES.has(name)) byName.set(name, [...(byName.get(name) ?? []), f]);
+  }
+  return [...byName.values()].filter((fs) => fs.length > 1).map((fs) => fs.join(' and '));
+}
+
+/** The source files under electron/, for repeatedNames. */
+export function electronSources(root: string): string[] {
+  return walk(root, 'electron');
+}

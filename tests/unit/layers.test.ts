@@ -12,10 +12,12 @@ import {
   checkImport,
   checkModelFactory,
   checkTree,
+  electronSources,
   importsOf,
   MODEL_FACTORY,
   ORDERED_TIERS,
   openAIConstructions,
+  repeatedNames,
 } from '../helpers/layers.ts';
 
 describe('the checkout', () => {
@@ -36,6 +38,12 @@ describe('the checkout', () => {
   it('constructs OpenAI clients only in the model factory', () => {
     const found = checkModelFactory(ROOT);
     expect(found.map((c) => `${c.file}:${c.line}: ${c.rule}`)).toEqual([]);
+  });
+
+  it('gives every file under electron/ its own name (there were three settings.ts)', () => {
+    const files = electronSources(ROOT);
+    expect(files.length).toBeGreaterThan(100);
+    expect(repeatedNames(files)).toEqual([]);
   });
 });
 
@@ -190,6 +198,17 @@ describe('the rules', () => {
     expect(checkImport('electron/run-spec.ts', './agents/vlm.ts')).toMatch(/run-spec\.ts imports only/);
     expect(checkImport('electron/run-spec.ts', '../games/index.ts')).toMatch(/run-spec\.ts imports only/);
     expect(checkImport('electron/reflection/run-spec-options.ts', '../run-spec.ts')).toBeUndefined();
+  });
+
+  it("finds a name two files share, but not the shells' own main.ts", () => {
+    expect(
+      repeatedNames([
+        'electron/api/settings.ts',
+        'electron/cli/settings.ts',
+        'electron/cli/main.ts',
+        'electron/app/main.ts',
+      ]),
+    ).toEqual(['electron/api/settings.ts and electron/cli/settings.ts']);
   });
 
   it('only electron/app imports electron', () => {
