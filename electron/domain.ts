@@ -235,6 +235,38 @@ export interface MilestoneProgressView {
   final: boolean;
 }
 
+/** What a run's title is: a built-in game, a profiled window, or a window without a profile. */
+export const TITLE_KINDS = ['builtin', 'profile', 'unprofiled'] as const;
+export type TitleKind = (typeof TITLE_KINDS)[number];
+
+/** One row of the leaderboard (store/leaderboard.ts): a title × player × VR cell × space × latency, pooled. */
+export interface LeaderboardRow {
+  /** The title's id (store/run-title.ts): a built-in game, a profile, or `window:<title>`. */
+  game: string;
+  /** The title as people read it, its kind and the profile's taxonomy. */
+  title: string;
+  kind: TitleKind;
+  category: string | null;
+  tier: string | null;
+  /** Distinct versions (content hashes) of the profile among the pooled runs: more than one is flagged. */
+  profile_versions: number;
+  player: string;
+  model: string | null;
+  /** A person took over in these runs: listed apart, never pooled with the agent's own play. */
+  assisted: boolean;
+  /** "No", "Yes" or "—" (human experts). */
+  vr: 'No' | 'Yes' | '—';
+  /** For VR = Yes: where the lessons came from (self-f, self-t, self, other, edited, given; rookie: tutorial). */
+  lessons: string | null;
+  space: string;
+  latency: string;
+  runs: number;
+  episodes: number;
+  mean: number;
+  std: number;
+  best: number;
+}
+
 /** A report table as the page, the app and the CSV files draw it: columns, rows of plain values, what to say when empty. */
 export interface ReportTable {
   id: string;
@@ -384,3 +416,8 @@ export const DEFAULT_HOTKEYS = {
 
 /** Titles of Gamepilot's own windows: the control UI and the built-in game views. Never a target. */
 export const OWN_TITLE = /^Gamepilot( [·—-]|$)/;
+
+/** Two decimals: how run.json and the tables keep scores and times. */
+export function round2(n: number): number {
+  return Math.round(n * 100) / 100;
+}

@@ -23,6 +23,7 @@ import {
   type TakeoverTrigger,
   type ErrorCode,
   type LatencyMode,
+  type LeaderboardRow,
   type LevelScore,
   type MemoryStepRecord,
   type MilestoneItem,
@@ -857,31 +858,7 @@ export interface Results {
   /** `warnings`: run folders skipped because their run.json is damaged, each naming the file. */
   listRuns: { runs: RunSummary[]; warnings: string[] };
   /** vr: the papers' VR column (No / Yes / — for human experts); lessons: where a Yes row's lessons came from. */
-  leaderboard: {
-    warnings: string[];
-    rows: {
-      /** The title's id: a built-in game, a profile, or `window:<title>` (unprofiled). */
-      game: string;
-      title: string;
-      kind: 'builtin' | 'profile' | 'unprofiled';
-      category: string | null;
-      tier: string | null;
-      profile_versions: number;
-      player: string;
-      model: string | null;
-      /** A person took over in these runs: a row apart. */
-      assisted: boolean;
-      vr: 'No' | 'Yes' | '—';
-      lessons: string | null;
-      space: string;
-      latency: string;
-      runs: number;
-      episodes: number;
-      mean: number;
-      std: number;
-      best: number;
-    }[];
-  };
+  leaderboard: { warnings: string[]; rows: LeaderboardRow[] };
   /** The same tables and charts as `gamepilot report`'s page; charts are chart.js configurations. */
   report: {
     generated: string;

@@ -5,10 +5,9 @@
 import type { WindowManager } from '../../native/types.ts';
 import type { CoreEvent, ParamsOut, RecordingResult, RecordingState } from './contract.ts';
 import type { Activity } from './activity.ts';
-import { openTarget } from './target-handlers.ts';
 import { profileChoice } from './profiles.ts';
 import { tutorialSourcePath } from '../store/tutorials.ts';
-import { resolveProfile } from '../session/compose.ts';
+import { openTarget, resolveProfile } from '../session/compose.ts';
 import { Recorder, DEFAULT_RECORDER } from '../recording/recorder.ts';
 import type { Target, ViewLauncher } from '../session/targets.ts';
 import type { ScreenCapturer } from '../capture/capturer.ts';
@@ -67,7 +66,7 @@ export class RecordingActivity implements Activity {
   }
 
   static async open(p: ParamsOut<'startRecording'>, ctx: RecordingContext): Promise<RecordingActivity> {
-    const target = await openTarget(p.target, ctx);
+    const target = await openTarget(p.target, ctx.wm, ctx.launchView);
     try {
       const profile = resolveProfile(profileChoice(p.profile, ctx.configDir), target);
       const recorder = new Recorder(

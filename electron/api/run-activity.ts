@@ -19,8 +19,7 @@ import { openPersonInput } from '../recording/person-input.ts';
 import { hotkeyKeys, type GamepilotHotkeys } from '../input/accelerator.ts';
 import type { Activity } from './activity.ts';
 import type { RunModelSettings } from './settings-service.ts';
-import { openTarget } from './target-handlers.ts';
-import { makeAgent, wireSession } from '../session/compose.ts';
+import { makeAgent, openTarget, wireSession } from '../session/compose.ts';
 import {
   namedAsWords,
   parseAgentSpec,
@@ -279,7 +278,7 @@ export class RunActivity implements Activity {
         throw new CodedError('bad-input', 'memory settings need the memory agent');
       const { options, reflection: reflectionReq } = runFromRequest(req, ctx);
       const agent = opts.agent ?? makeAgent(options);
-      target = await openTarget(req.target, ctx);
+      target = await openTarget(req.target, ctx.wm, ctx.launchView);
       const wired = wireSession(options, target, agent, ctx.wm);
       store = wired.store;
       if (opts.demo) store.update({ demo: true });

@@ -6,7 +6,7 @@
 import type { WindowManager } from '../../native/types.ts';
 import { BUILTIN_GAMES, getGame, TWO_SEAT_GAMES } from '../../games/index.ts';
 import type { Handlers, WindowSummary } from './contract.ts';
-import { BuiltinTarget, TargetGoneError, WindowTarget, type Target, type ViewLauncher } from '../session/targets.ts';
+import { TargetGoneError, type ViewLauncher } from '../session/targets.ts';
 import type { ScreenCapturer } from '../capture/capturer.ts';
 import { encodeFrame } from '../capture/encode.ts';
 import { windowsOver } from '../capture/occlusion.ts';
@@ -20,16 +20,6 @@ export interface TargetDeps {
   launchView?: ViewLauncher;
   /** Windows of this app: never offered as targets. */
   isOwnWindow?: (w: WindowSummary) => boolean;
-}
-
-/** A built-in game opened as its own window, or a window picked from the list. */
-export function openTarget(
-  t: { game: string } | { windowId: string },
-  deps: Pick<TargetDeps, 'wm' | 'launchView'>,
-): Promise<Target> {
-  return 'game' in t
-    ? BuiltinTarget.open(getGame(t.game), deps.wm, deps.launchView ? { launch: deps.launchView } : {})
-    : WindowTarget.byId(deps.wm, t.windowId);
 }
 
 export function targetHandlers(deps: TargetDeps): Pick<Handlers, 'listTargets' | 'thumbnail' | 'gamePrompt'> {

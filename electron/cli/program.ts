@@ -2,7 +2,7 @@
  * The `gamepilot` command line as one declaration (commander): every command, its options,
  * their defaults, allowed values and help. `--help` on any command prints this; docs/cli.md's
  * option reference is generated from it (reference.ts) and a test keeps the two in step.
- * The commands' work lives in commands/*.ts; this file only says what they accept.
+ * The commands' work lives beside it in *-command.ts (and bench*.ts); this file only says what they accept.
  */
 import { Command, Option, type OutputConfiguration } from 'commander';
 import { BUILTIN_GAMES, TWO_SEAT_GAMES } from '../../games/index.ts';

@@ -4,10 +4,10 @@
  * finds the words; a word that matches, or a line whose text matches, is blurred where it
  * stands. The pattern is RE2 (linear time, util/text-pattern.ts), case-insensitive.
  */
-import { createRequire } from 'node:module';
 import type { Worker } from 'tesseract.js';
 import { loadSharp } from '../util/sharp.ts';
 import type { TextPattern } from '../util/text-pattern.ts';
+import { startEnglishOcr } from '../scoring/ocr.ts';
 
 export interface Box {
   x: number;
@@ -24,11 +24,7 @@ export class TextRedactor {
   constructor(private readonly pattern: TextPattern) {}
 
   private start(): Promise<Worker> {
-    this.worker ??= (async () => {
-      const { createWorker, OEM } = await import('tesseract.js');
-      const eng = createRequire(import.meta.url)('@tesseract.js-data/eng') as { langPath: string; gzip: boolean };
-      return createWorker('eng', OEM.LSTM_ONLY, { langPath: eng.langPath, gzip: eng.gzip, cacheMethod: 'none' });
-    })();
+    this.worker ??= startEnglishOcr();
     return this.worker;
   }
 

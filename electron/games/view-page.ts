@@ -3,6 +3,8 @@
  * forwards the real input it receives (keys, clicks) to the engine, and acknowledges each
  * render with the rectangles of its interactive elements.
  */
+import { escapeHtml } from '../util/escape-html.ts';
+
 export function viewPageHtml(token: string, title: string): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src ws://127.0.0.1:* ws://localhost:*">
@@ -36,8 +38,4 @@ export function viewPageHtml(token: string, title: string): string {
   addEventListener('contextmenu', (e) => e.preventDefault());
 })();
 </script></body></html>`;
-}
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }

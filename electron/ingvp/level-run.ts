@@ -10,12 +10,12 @@ import { visiblePart } from '../input/coordinates.ts';
 import type { WindowInfo } from '../../native/types.ts';
 import type { RunStore } from '../store/run-store.ts';
 import { PuzzleInstance } from '../../games/ingvp/definition.ts';
-import { completionDegree, round2, type Puzzle } from '../../games/ingvp/puzzle.ts';
+import { completionDegree, type Puzzle } from '../../games/ingvp/puzzle.ts';
 import type { IngvpGame } from '../../games/ingvp/games.ts';
 import { extractOutput } from './answer.ts';
 import type { HistoryLine, Player, Turn } from './players.ts';
 import { INGVP_STEP_LIMIT, type SettingSpec } from './ingvp-settings.ts';
-import type { LevelScore } from '../domain.ts';
+import { round2, type LevelScore } from '../domain.ts';
 
 /** The window a level is shown in: the built-in game behind it, and where it is on the screen. */
 export interface LevelView {

@@ -4,7 +4,7 @@
  * over levels of changed / all actions, %), plus the authors' code's pooled efficiency (all
  * changed actions / all actions) beside it; an "all" row per setting over every game.
  */
-import { round2 } from '../../games/ingvp/puzzle.ts';
+import { round2 } from '../domain.ts';
 import type { IngvpSetting } from './ingvp-settings.ts';
 
 export interface CellMetrics {

@@ -11,7 +11,7 @@
  * Titles are keyed as store/run-title.ts keys them; categories and tiers come from the runs'
  * profile records, else the shipped profiles.
  */
-import type { LeaderboardRow } from '../store/leaderboard.ts';
+import type { LeaderboardRow } from '../domain.ts';
 import type { ProfileCatalog } from '../profiles/registry.ts';
 import { CATEGORIES, TIERS } from '../profiles/profile-schema.ts';
 import { mean } from '../util/time.ts';

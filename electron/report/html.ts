@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { ReportTable } from '../domain.ts';
+import { escapeHtml } from '../util/escape-html.ts';
 import type { ReportView } from './model.ts';
 import { WHISKER_SUFFIX } from './view.ts';
 
@@ -23,10 +24,6 @@ function chartJs(): string {
     );
   }
   return chartBundle;
-}
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** JSON safe inside a <script> element: no `<`, `>` or `&` (so no `</script>` or `<!--`), no line separators. */

@@ -10,7 +10,7 @@ import { titleOf } from '../store/run-title.ts';
 import { mean } from '../util/time.ts';
 import type { RunMeta } from '../store/run-store.ts';
 import { judgedItems, readLabels } from './milestone-labels.ts';
-import { round2 } from './normalise.ts';
+import { round2 } from '../domain.ts';
 
 export interface AgreementRow {
   game: string;

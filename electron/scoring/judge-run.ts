@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CodedError } from '../domain.ts';
+import { CodedError, round2 } from '../domain.ts';
 import { z } from 'zod';
 import { ProfileSchema, type Profile } from '../profiles/profile-schema.ts';
 import { issueAt, issueReason, refuseJsonField } from '../store/json-rows.ts';
@@ -23,7 +23,6 @@ import {
   type MilestoneRecord,
   type StepFrame,
 } from './milestone-judging.ts';
-import { round2 } from './normalise.ts';
 
 export interface JudgeRunResult {
   record: MilestoneRecord;

@@ -4,9 +4,9 @@
  * one still open, the step one whose frame the judge was shown, and — for a linear title — the
  * milestones before it in its level must already be reached, at or before that step.
  */
-import { milestoneList, milestoneScore, round2, type MilestoneEntry } from './normalise.ts';
+import { milestoneList, milestoneScore, type MilestoneEntry } from './normalise.ts';
 import type { MilestoneScoring } from '../profiles/profile-schema.ts';
-import type { MilestoneItem } from '../domain.ts';
+import { round2, type MilestoneItem } from '../domain.ts';
 
 /** A milestone with the name a judge and a person use for it (unique within the list). */
 export interface ChecklistItem extends MilestoneEntry {

@@ -11,8 +11,7 @@ import { render } from '../agents/prompts.ts';
 import type { MilestoneScoring, Profile } from '../profiles/profile-schema.ts';
 import { toDataUrl } from './trajectory.ts';
 import { mean, std } from '../util/time.ts';
-import { round2 } from './normalise.ts';
-import type { MilestoneProgressView } from '../domain.ts';
+import { round2, type MilestoneProgressView } from '../domain.ts';
 import { Checklist, checklistItems, type ChecklistView, type Refusal } from './milestone-checklist.ts';
 import { JsonAsker, type AskRecord, type JudgeModel } from './json-ask.ts';
 

@@ -12,11 +12,6 @@ export function normalise(value: number, n: Normaliser): number {
   return n.clip === false ? score : Math.min(100, Math.max(0, score));
 }
 
-/** Rounded as run.json keeps scores (two decimals). */
-export function round2(n: number): number {
-  return Math.round(n * 100) / 100;
-}
-
 /** One milestone as scoring sees it: the profile's entry, with its level when the title has levels. */
 export interface MilestoneEntry {
   title: string;

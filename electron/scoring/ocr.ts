@@ -51,19 +51,24 @@ export async function regionImage(frame: EncodedFrame, region: Region): Promise<
     .toBuffer();
 }
 
+/**
+ * A tesseract worker reading English from the npm package's data (no download), LSTM only; the
+ * screen reader's and the dataset redactor's one way to start OCR.
+ */
+export async function startEnglishOcr(): Promise<Worker> {
+  const { createWorker, OEM } = await import('tesseract.js');
+  const eng = createRequire(import.meta.url)('@tesseract.js-data/eng') as { langPath: string; gzip: boolean };
+  return createWorker('eng', OEM.LSTM_ONLY, { langPath: eng.langPath, gzip: eng.gzip, cacheMethod: 'none' });
+}
+
 /** One OCR worker, started on the first read and ended by close(); a stop ends a read at once. */
 export class RegionOcr {
   private worker: Promise<Worker> | undefined;
 
   private start(): Promise<Worker> {
     this.worker ??= (async () => {
-      const { createWorker, OEM, PSM } = await import('tesseract.js');
-      const eng = createRequire(import.meta.url)('@tesseract.js-data/eng') as { langPath: string; gzip: boolean };
-      const w = await createWorker('eng', OEM.LSTM_ONLY, {
-        langPath: eng.langPath,
-        gzip: eng.gzip,
-        cacheMethod: 'none',
-      });
+      const { PSM } = await import('tesseract.js');
+      const w = await startEnglishOcr();
       await w.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_LINE });
       return w;
     })();

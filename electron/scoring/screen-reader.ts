@@ -11,7 +11,8 @@ import { z } from 'zod';
 import { render } from '../agents/prompts.ts';
 import type { EncodedFrame } from '../capture/encode.ts';
 import type { Profile, ScreenScoring } from '../profiles/profile-schema.ts';
-import { combineReadings, normalise, round2, type ScreenReading } from './normalise.ts';
+import { combineReadings, normalise, type ScreenReading } from './normalise.ts';
+import { round2 } from '../domain.ts';
 import { RegionOcr } from './ocr.ts';
 
 /** The screen reader's endpoint. */

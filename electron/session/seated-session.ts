@@ -16,11 +16,11 @@ import type { Agent, Decision, Observation, PreviousStep } from '../agents/agent
 import type { ActionExecutor, ActionOutcome } from '../input/executor.ts';
 import type { EpisodeSummary } from '../store/run-store.ts';
 import { now } from '../util/time.ts';
+import { round2 } from '../domain.ts';
 import { capMoves } from './move-cap.ts';
 import {
   isUnusable,
   previousStep,
-  round2,
   Session,
   viewInputsSent,
   VIEW_SETTLE_MAX_MS,

@@ -23,6 +23,7 @@ import { clockPolicyFor, DEFAULT_LATENCY, type ClockPolicy, type LatencySettings
 import {
   CodedError,
   DEFAULT_MIN_FREE_MB,
+  round2,
   type ActionSpace,
   type KeepFrames,
   type MemoryStepRecord,
@@ -1568,10 +1569,6 @@ export function computeRecord(computeMs: number, d: Decision): Record<string, un
 
 function sameRect(a: Rect, b: Rect) {
   return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
-}
-
-export function round2(n: number) {
-  return Math.round(n * 100) / 100;
 }
 
 function summary(episodes: EpisodeSummary[]): { mean: number | null; std: number | null } {

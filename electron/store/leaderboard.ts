@@ -22,34 +22,8 @@
 import { scanRuns } from './run-library.ts';
 import type { RunMeta } from './run-store.ts';
 import { mean, std } from '../util/time.ts';
-import { titleOf, type RunTitle } from './run-title.ts';
-
-export interface LeaderboardRow {
-  /** The title's id (run-title.ts): a built-in game, a profile, or `window:<title>`. */
-  game: string;
-  /** The title as people read it, its kind and the profile's taxonomy. */
-  title: string;
-  kind: RunTitle['kind'];
-  category: string | null;
-  tier: string | null;
-  /** Distinct versions (content hashes) of the profile among the pooled runs: more than one is flagged. */
-  profile_versions: number;
-  player: string;
-  model: string | null;
-  /** A person took over in these runs: listed apart, never pooled with the agent's own play. */
-  assisted: boolean;
-  /** "No", "Yes" or "—" (human experts). */
-  vr: 'No' | 'Yes' | '—';
-  /** For VR = Yes: where the lessons came from (self-f, self-t, self, other, edited, given; rookie: tutorial). */
-  lessons: string | null;
-  space: string;
-  latency: string;
-  runs: number;
-  episodes: number;
-  mean: number;
-  std: number;
-  best: number;
-}
+import { titleOf } from './run-title.ts';
+import type { LeaderboardRow } from '../domain.ts';
 
 type Cell = Pick<LeaderboardRow, 'vr' | 'lessons'>;
 

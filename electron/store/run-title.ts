@@ -7,9 +7,7 @@
  * same way by `titleOf`.
  */
 import { z } from 'zod';
-import { UNPROFILED_PREFIX } from '../domain.ts';
-
-export const TITLE_KINDS = ['builtin', 'profile', 'unprofiled'] as const;
+import { TITLE_KINDS, UNPROFILED_PREFIX } from '../domain.ts';
 
 export const RunTitleSchema = z.object({
   /** What tables group by: the built-in game's id, the profile's id, or `window:<title>`. */

@@ -6,6 +6,7 @@
  * ordinary built-in game with a view window as well.
  */
 import type { Rng } from '../shared/rng.ts';
+import { round2 } from '../../electron/domain.ts';
 
 export interface Puzzle {
   /** Applies a canonical move; returns whether the state changed (a move against the rules changes nothing). */
@@ -83,10 +84,6 @@ export function completionDegree(spec: Pick<PuzzleSpec, 'completion'>, puzzle: P
   const bound = spec.completion.kind === 'cells' ? 81 : 8;
   const left = puzzle.remaining(bound);
   return Math.max(0, round2(100 - perStep * left));
-}
-
-export function round2(x: number): number {
-  return Math.round(x * 100) / 100;
 }
 
 /** A uniformly random element (the random player). */
