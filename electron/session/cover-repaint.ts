@@ -4,7 +4,8 @@
  * uncovered until the game repaints that part (a GTK window paints no background of its own), so
  * a frame taken at once can still show the other window: on a loaded machine the game's repaint
  * came hundreds of milliseconds later. This follows what the game draws from the last frame time
- * it was covered, and on uncovering waits until it has drawn and held still.
+ * it was covered, and on uncovering waits until it has drawn and held still. The agent's raise
+ * before a capture (session.ts `raise`) waits the same way when something covered the game.
  */
 import type { ChangeWatch, WindowManager } from '../../native/types.ts';
 

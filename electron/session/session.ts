@@ -358,6 +358,8 @@ export class Session extends EventEmitter<SessionEvents> {
   private covered = false;
   /** What the game draws while covered, so that uncovering waits for its repaint. */
   private readonly coverRepaint: CoverRepaint;
+  /** The same wait when the agent raises a covered target before its capture. */
+  private readonly raiseRepaint: CoverRepaint;
   /** The run has ended (its input path closed): nothing can be taken over any more. */
   private finished = false;
 
@@ -371,6 +373,7 @@ export class Session extends EventEmitter<SessionEvents> {
     this.mode = this.config.latency;
     this.keeper = new FrameKeeper(this.config.keepFrames);
     this.coverRepaint = new CoverRepaint(deps.wm);
+    this.raiseRepaint = new CoverRepaint(deps.wm);
     this.budget = new DiskBudget(deps.store.dir, {
       maxRunMb: this.config.maxRunMb,
       minFreeMb: this.config.minFreeMb,
@@ -1344,8 +1347,18 @@ export class Session extends EventEmitter<SessionEvents> {
     if ((await this.deps.wm.activeId()) === id) return true;
     const win = await this.deps.target.locate();
     if (win.minimized) return false;
-    await this.focusTarget(id);
-    await this.untilOnTop(win);
+    // A window over the game leaves its pixels in the part it covered until the game repaints
+    // that part (no compositor): follow what the game draws from before the raise, and capture
+    // once it has repainted (cover-repaint.ts; a loaded machine took hundreds of ms).
+    const covered = !!(await windowsOver(this.deps.wm, win, win.bounds).catch(() => undefined))?.length;
+    if (covered) this.raiseRepaint.covered(id);
+    try {
+      await this.focusTarget(id);
+      await this.untilOnTop(win);
+      if (covered) await this.raiseRepaint.uncovered(this.config.settleQuietMs, this.abort.signal);
+    } finally {
+      this.raiseRepaint.close();
+    }
     return true;
   }
 
