@@ -1,0 +1,276 @@
+/**
+ * run.json's `config` (and the run's top-level record of target, agent, model, space and
+ * profile) for a representative set of runs, from every way in — the CLI's flags, the app's
+ * request, a sweep job, an MCP client's start_session — through the real composition root,
+ * compared with tests/fixtures/run-config-golden.json, written from main 16bf952 before the
+ * composition root took the spec itself (issue 36: the same flags must keep making the same
+ * config, byte for byte). The windows and built-in views are stand-ins (no window opens): what is
+ * recorded is decided before the session's first step.
+ *
+ * GAMEPILOT_WRITE_GOLDEN=1 rewrites the fixture (only for a change meant to change run.json).
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { CommanderError } from 'commander';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { WindowInfo, WindowManager } from '../../native/types.ts';
+import { getGame } from '../../games/index.ts';
+import { buildProgram, type Actions, type RunFlags } from '../../electron/cli/program.ts';
+import { runFrom } from '../../electron/cli/run-command.ts';
+import { profileChoiceFrom } from '../../electron/cli/profile-command.ts';
+import { parseParams, type StartRun } from '../../electron/api/contract.ts';
+import { runFromRequest, type RunContext } from '../../electron/api/run-activity.ts';
+import { DEFAULT_HOTKEYS } from '../../electron/domain.ts';
+import { parseSweep, runArgs } from '../../electron/sweep/spec.ts';
+import { makeAgent, wireSession } from '../../electron/session/compose.ts';
+import { WindowTarget, type Target } from '../../electron/session/targets.ts';
+import type { BuiltinGame } from '../../electron/games/builtin-game.ts';
+import type { ScreenCapturer } from '../../electron/capture/capturer.ts';
+import type { RunFromSpec } from '../../electron/reflection/run-spec-options.ts';
+import { ROOT } from '../helpers/cli.ts';
+
+const GOLDEN = path.join(ROOT, 'tests/fixtures/run-config-golden.json');
+const WINDOW: WindowInfo = {
+  id: '0x00c00003',
+  title: 'Mines',
+  pid: 0,
+  bounds: { x: 0, y: 0, width: 240, height: 300 },
+  scaleFactor: 1,
+};
+const wm: WindowManager = {
+  platform: 'linux',
+  list: async () => [WINDOW],
+  get: async (id) => (id === WINDOW.id ? WINDOW : undefined),
+  focus: async () => {},
+  activeId: async () => undefined,
+};
+const capturer = { grab: async () => ({}) } as unknown as ScreenCapturer;
+const outDir = mkdtempSync(path.join(tmpdir(), 'gp-golden-'));
+
+/** A built-in game's target with no view behind it: the composition root reads only its definition. */
+function builtin(id: string): Target {
+  return {
+    kind: 'builtin',
+    label: id,
+    game: { def: getGame(id) } as BuiltinGame,
+    locate: async () => WINDOW,
+    hits: () => [],
+    close: async () => {},
+  };
+}
+
+async function targetOf(t: { game?: string; windowId?: string }): Promise<Target> {
+  return t.game ? builtin(t.game) : WindowTarget.byId(wm, t.windowId!);
+}
+
+/** What the run records, through the composition root, for the run an entry point made. */
+async function recorded(run: RunFromSpec, target: { game?: string; windowId?: string }) {
+  const o = { ...run.options, outDir, capturer };
+  const { store } = wireSession(o, await targetOf(target), makeAgent(o), wm);
+  const m = store.meta;
+  return {
+    config: m.config,
+    target: m.target,
+    agent: m.agent,
+    model: m.model,
+    action_space: m.action_space,
+    profile: m.profile ? { id: m.profile.id } : null,
+    // The store's folder is the test's own config folder: kept as memory/<scope>.json.
+    memory: m.memory
+      ? { ...m.memory, file: path.relative(path.dirname(path.dirname(m.memory.file)), m.memory.file) }
+      : null,
+  };
+}
+
+/** `gamepilot run …` parsed in-process: the flags the command's action gets. */
+async function cliFlags(argv: string[]): Promise<RunFlags> {
+  let flags: RunFlags | undefined;
+  const actions = new Proxy({} as Actions, {
+    get: (_t, name) =>
+      name === 'run'
+        ? async (o: RunFlags) => {
+            flags = o;
+            return 0;
+          }
+        : () => 0,
+  });
+  const err: string[] = [];
+  const program = buildProgram(actions, () => {}, { writeOut: () => {}, writeErr: (s) => err.push(s) });
+  try {
+    await program.parseAsync(['run', ...argv], { from: 'user' });
+  } catch (e) {
+    if (!(e instanceof CommanderError)) throw e;
+  }
+  if (!flags) throw new Error(`gamepilot run ${argv.join(' ')}: ${err.join('')}`);
+  return flags;
+}
+
+async function fromCli(argv: string[]) {
+  const o = await cliFlags(argv);
+  return recorded(runFrom(o, { profile: profileChoiceFrom(o.profile) }), o);
+}
+
+const appCtx: RunContext = {
+  wm,
+  emit: () => {},
+  phase: () => {},
+  hotkeys: DEFAULT_HOTKEYS,
+  model: () => ({ model: 'player-vlm', baseURL: 'http://127.0.0.1:9/v1', history: 3 }),
+  imageSize: 1024,
+  runsDir: outDir,
+  capturer,
+  configDir: outDir,
+};
+
+async function fromApp(params: unknown) {
+  const req = parseParams('startRun', params) as StartRun;
+  return recorded(runFromRequest(req, appCtx), 'game' in req.target ? req.target : { windowId: req.target.windowId });
+}
+
+const CASES: Record<string, () => Promise<unknown>> = {
+  'cli: random on a built-in, stop latency, pace and frames': () =>
+    fromCli([
+      '--game',
+      '2048',
+      '--agent',
+      'random',
+      '--episodes',
+      '2',
+      '--max-steps',
+      '7',
+      '--seed',
+      '5',
+      '--latency',
+      'stop',
+      '--stop-interval-ms',
+      '900',
+      '--pace-ms',
+      '40',
+      '--keep-frames',
+      'every:2',
+      '--max-errors',
+      '9',
+      '--settle-ms',
+      '60',
+    ]),
+  'cli: a model on a built-in, every model setting': () =>
+    fromCli([
+      '--game',
+      'snake',
+      '--agent',
+      'vlm',
+      '--model',
+      'player-vlm',
+      '--base-url',
+      'http://127.0.0.1:9/v1',
+      '--history',
+      '3',
+      '--temperature',
+      '0.2',
+      '--max-tokens',
+      '512',
+      '--repairs',
+      '2',
+      '--timeout-ms',
+      '5000',
+      '--idle-timeout-ms',
+      '2000',
+      '--max-retries',
+      '1',
+      '--price-in',
+      '1.5',
+      '--price-out',
+      '2',
+      '--game-text',
+      '--image-size',
+      '768',
+      '--format',
+      'png',
+      '--max-run-mb',
+      '40',
+      '--min-free-mb',
+      '100',
+      '--allow-keys',
+      'alt+f4',
+    ]),
+  'cli: the memory agent with its settings': () =>
+    fromCli([
+      '--game',
+      'maze',
+      '--agent',
+      'memory',
+      '--model',
+      'player-vlm',
+      '--memory-scope',
+      'golden',
+      '--embedding-model',
+      'none',
+      '--memory-top-k',
+      '4',
+      '--short-term',
+      '2',
+    ]),
+  'cli: a window with its profile, slow latency': () =>
+    fromCli([
+      '--window-id',
+      WINDOW.id,
+      '--agent',
+      'vlm',
+      '--model',
+      'player-vlm',
+      '--profile',
+      'games/sgt-mines/profile.yaml',
+      '--latency',
+      'slow',
+      '--take-over-on-input',
+    ]),
+  'cli: a window without a profile, its pause key': () =>
+    fromCli(['--window-id', WINDOW.id, '--agent', 'random', '--no-profile', '--pause-key', 'p', '--max-steps', '3']),
+  'app: a model run in Settings, paced, frames every 3': () =>
+    fromApp({
+      target: { game: 'snake' },
+      agent: 'vlm',
+      episodes: 10,
+      paceMs: 250,
+      keepFrames: 'every:3',
+      maxRunMb: 40,
+    }),
+  'app: a baseline on a window with its profile': () =>
+    fromApp({ target: { windowId: WINDOW.id }, agent: 'random', profile: 'sgt-mines', maxSteps: 20 }),
+  'sweep: a model job with latency, seed and model settings': async () => {
+    const sweep = parseSweep(
+      'games: [tictactoe]\nagents: [vlm]\nmodels: [player-vlm]\naction_space: semantic\nepisodes: 3\nmax_steps: 9\nseed: 11\nlatency: slow\nhistory: 1\nmax_tokens: 300\n',
+      's.yaml',
+    );
+    const job = sweep.jobs[0]!;
+    return fromCli(['--game', job.cell.game, ...runArgs(job.cell, sweep.spec)]);
+  },
+  // As mcp/server.ts's start_session builds it: the client is the player; the kind only fills the request.
+  'mcp: start_session on a window with a profile': () =>
+    fromApp({
+      target: { windowId: WINDOW.id },
+      actionSpace: 'gui',
+      episodes: 1,
+      maxSteps: 12,
+      seed: 0,
+      latency: 'stop',
+      profile: 'sgt-mines',
+      acceptAnticheatRisk: false,
+      agent: 'random',
+    }),
+};
+
+describe('run.json config, the same as before for the same settings', () => {
+  const seen: Record<string, unknown> = {};
+  afterAll(() => {
+    if (process.env.GAMEPILOT_WRITE_GOLDEN === '1') writeFileSync(GOLDEN, `${JSON.stringify(seen, null, 2)}\n`);
+  });
+  const golden = JSON.parse(readFileSync(GOLDEN, 'utf8')) as Record<string, unknown>;
+  for (const [name, make] of Object.entries(CASES))
+    it(name, async () => {
+      const got = JSON.parse(JSON.stringify(await make()));
+      seen[name] = got;
+      if (process.env.GAMEPILOT_WRITE_GOLDEN !== '1') expect(got).toEqual(golden[name]);
+    });
+});
