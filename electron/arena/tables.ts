@@ -7,7 +7,7 @@
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { CodedError, LATENCY_MODES, type MatrixCell, type Standing, type TeamScore } from '../domain.ts';
+import { CodedError, LATENCY_MODES, round2, type MatrixCell, type Standing, type TeamScore } from '../domain.ts';
 import { parseRunMeta, type RunMeta } from '../store/run-store.ts';
 
 export const ARENA_FILE = 'arena.json';
@@ -122,7 +122,7 @@ export function runsTables(runsDir: string, spec: ArenaSpec): ArenaTables & { mi
           p1: m.p1,
           p2: m.p2,
           episodes: scores.length,
-          mean: scores.length ? r2(scores.reduce((a, b) => a + b, 0) / scores.length) : null,
+          mean: scores.length ? round2(scores.reduce((a, b) => a + b, 0) / scores.length) : null,
           run: runs.get(m.id)?.dir ?? null,
         };
       }),
@@ -139,7 +139,7 @@ export function runsTables(runsDir: string, spec: ArenaSpec): ArenaTables & { mi
         p1_wins: p1,
         p2_wins: p2,
         draws: e.length - p1 - p2,
-        p1_win_rate: e.length ? r2(p1 / e.length) : null,
+        p1_win_rate: e.length ? round2(p1 / e.length) : null,
         run: runs.get(matchId(a, b))?.dir ?? null,
       };
     }),
@@ -152,9 +152,14 @@ export function runsTables(runsDir: string, spec: ArenaSpec): ArenaTables & { mi
       if (asP1) [games, wins, losses] = [games + asP1.games, wins + asP1.p1_wins, losses + asP1.p2_wins];
       if (asP2) [games, wins, losses] = [games + asP2.games, wins + asP2.p2_wins, losses + asP2.p1_wins];
     });
-    return { agent: a, games, wins, losses, draws: games - wins - losses, win_rate: games ? r2(wins / games) : null };
+    return {
+      agent: a,
+      games,
+      wins,
+      losses,
+      draws: games - wins - losses,
+      win_rate: games ? round2(wins / games) : null,
+    };
   });
   return { missing, matrix, standings };
 }
-
-const r2 = (n: number) => Math.round(n * 100) / 100;

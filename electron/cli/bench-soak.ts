@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { cliCommand } from '../util/resources.ts';
 import { endListedWindowGroups, endProcessGroup } from '../games/window-groups.ts';
+import { round2 } from '../domain.ts';
 
 /** Seconds between samples. */
 export const SOAK_SAMPLE_S = 10;
@@ -84,7 +85,6 @@ export interface SoakResult {
 }
 
 const r1 = (n: number) => Math.round(n * 10) / 10;
-const r2 = (n: number) => Math.round(n * 100) / 100;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 const linux = process.platform === 'linux';
 
@@ -341,7 +341,7 @@ export async function runSoakBench(opts: {
       seconds: r1(played),
       steps,
       episodes: run?.episodes ?? 0,
-      steps_per_second: played > 0 ? r2(steps / played) : 0,
+      steps_per_second: played > 0 ? round2(steps / played) : 0,
       sample_every_s: SOAK_SAMPLE_S,
       warmup_s: warmupS,
       rss_mb: rss,

@@ -25,6 +25,7 @@ import { RunStore } from '../store/run-store.ts';
 import { SolverAgent } from '../agents/baselines.ts';
 import { Recorder, DEFAULT_RECORDER } from '../recording/recorder.ts';
 import type { ScreenCapturer } from '../capture/capturer.ts';
+import { round2 } from '../domain.ts';
 
 export interface Stat {
   p50: number;
@@ -74,9 +75,7 @@ export interface BenchResult {
   };
 }
 
-const stat = (v: number[]): Stat => ({ p50: r2(percentile(v, 50)), p95: r2(percentile(v, 95)) });
-const r2 = (n: number) => Math.round(n * 100) / 100;
-
+const stat = (v: number[]): Stat => ({ p50: round2(percentile(v, 50)), p95: round2(percentile(v, 95)) });
 /** The region measured: 1280×800 at the top left, or the screen if smaller. */
 async function benchRegion(capturer: ScreenCapturer): Promise<Rect> {
   const screen = await capturer.screenBounds();
@@ -135,11 +134,11 @@ export async function runBench(opts: {
       loop: {
         game: '2048',
         steps,
-        seconds: r2(seconds),
-        steps_per_second: r2(steps / seconds),
+        seconds: round2(seconds),
+        steps_per_second: round2(steps / seconds),
         step_ms: stat(stepMs),
         stages_p50_ms: Object.fromEntries(
-          Object.entries(stageMs).map(([k, v]) => [k, r2(percentile(v, 50))]),
+          Object.entries(stageMs).map(([k, v]) => [k, round2(percentile(v, 50))]),
         ) as BenchResult['loop']['stages_p50_ms'],
       },
     };
@@ -176,7 +175,7 @@ async function measureRounds(
       reference = mergeReference(reference, ref);
     }
   }
-  const overhead = r2(percentile(ours.total, 50));
+  const overhead = round2(percentile(ours.total, 50));
   const result: Omit<BenchResult, 'loop'> = {
     region: { width: region.width, height: region.height },
     encoded: { width: encoded.width, height: encoded.height, bytes_p50: percentile(ours.bytes, 50) },
@@ -193,12 +192,12 @@ async function measureRounds(
     encode_ms: stat(ours.encode),
     input_ms: stat(ours.input),
     step_overhead_p50_ms: overhead,
-    step_overhead_p95_ms: r2(percentile(ours.total, 95)),
+    step_overhead_p95_ms: round2(percentile(ours.total, 95)),
     overhead_p50_ms: overhead,
   };
   if (reference) {
     const { samples, ...ref } = reference;
-    const p50 = r2(percentile(theirs, 50));
+    const p50 = round2(percentile(theirs, 50));
     Object.assign(result, {
       reference: { ...ref, total_ms: stat(samples) },
       reference_p50_ms: p50,
@@ -311,7 +310,7 @@ function mergeReference(
   b: ReferenceResult & { samples: number[] },
 ): ReferenceResult & { samples: number[] } {
   if (!a) return b;
-  const pick = (x: Stat, y: Stat): Stat => ({ p50: r2((x.p50 + y.p50) / 2), p95: Math.max(x.p95, y.p95) });
+  const pick = (x: Stat, y: Stat): Stat => ({ p50: round2((x.p50 + y.p50) / 2), p95: Math.max(x.p95, y.p95) });
   return {
     ...b,
     capture_ms: pick(a.capture_ms, b.capture_ms),
@@ -408,7 +407,7 @@ export async function runRecordBench(opts: {
       frames,
       dropped,
       fps,
-      drop_pct: r2((100 * dropped) / Math.max(1, frames + dropped)),
+      drop_pct: round2((100 * dropped) / Math.max(1, frames + dropped)),
       details,
     };
   } finally {

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { MAX_STATE_BYTES, readJsonFile, readJsonLines } from '../store/json-rows.ts';
 import { resolveRunFile } from '../store/run-files.ts';
 import type { IdcResult } from './idc.ts';
+import { round2 } from '../domain.ts';
 
 const num = z.number().finite();
 const round = z.number().int().nonnegative();
@@ -62,14 +63,13 @@ export const IdcFileSchema = z
     rounds: z.array(IdcRoundSchema),
   })
   .transform((f) => {
-    const r2 = (n: number) => Math.round(n * 100) / 100;
     const r0 = f.curve[0]!;
     const bestMean = f.curve[f.best_round] ?? r0;
     return {
       ...f,
       r0,
-      gain_vs_r0: r2(bestMean - r0),
-      best_vs_final: r2(bestMean - f.curve.at(-1)!),
+      gain_vs_r0: round2(bestMean - r0),
+      best_vs_final: round2(bestMean - f.curve.at(-1)!),
       transfer: 'splits' in f.transfer ? f.transfer : { episodes: f.transfer.scores.length, splits: [] },
     };
   });

@@ -25,7 +25,7 @@ import { DEFAULT_REFLECTION_SAMPLING, reflectionSample } from './sampling.ts';
 import { runTrajectory } from '../scoring/trajectory.ts';
 import { mean } from '../util/time.ts';
 import type { LatencySettings } from '../latency/clock-policy.ts';
-import type { ActionSpace, LatencyMode } from '../domain.ts';
+import { round2, type ActionSpace, type LatencyMode } from '../domain.ts';
 
 /**
  * OmniGameArena's protocol: 10 reflection rounds × 5 episodes each (Fig. 5), played under PDQ —
@@ -115,9 +115,6 @@ export interface IdcResult {
 
 /** The seed held-out splits are played on: far from the rounds' own. */
 export const HELD_OUT_SEED_OFFSET = 10_000;
-
-const r2 = (n: number) => Math.round(n * 100) / 100;
-
 function skillSection(raw: string, maxWords: number): string {
   const m = /#{1,6}\s*Skill\s*:?\s*\n([\s\S]*)/i.exec(raw);
   return boundWords((m?.[1] ?? raw).trim(), maxWords).text;
@@ -204,7 +201,7 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
         run_dir: played.dir,
         skill,
         scores: played.scores,
-        mean: r2(mean(played.scores)),
+        mean: round2(mean(played.scores)),
       };
       rounds.push(round);
       if (round.mean > best.score) best = { round: r, skill, score: round.mean };
@@ -354,16 +351,16 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
       const variant = v.id === 'unseen-seeds' ? undefined : v.id;
       const baseline = await play(`held-out ${v.id} baseline`, '', heldSeed, o.heldOutEpisodes, variant);
       const skilled = await play(`held-out ${v.id}`, best.skill, heldSeed, o.heldOutEpisodes, variant);
-      const b = r2(mean(baseline.scores));
-      const s = r2(mean(skilled.scores));
+      const b = round2(mean(baseline.scores));
+      const s = round2(mean(skilled.scores));
       splits.push({
         variant: v.id,
         description: v.description,
         seed: heldSeed,
         baseline: { scores: baseline.scores, mean: b },
         best: { scores: skilled.scores, mean: s },
-        gain: r2(s - b),
-        change_pct: b === 0 ? null : r2(((s - b) / b) * 100),
+        gain: round2(s - b),
+        change_pct: b === 0 ? null : round2(((s - b) / b) * 100),
       });
     }
     const curve = rounds.map((r) => r.mean);
@@ -375,8 +372,8 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
       best_round: best.round,
       best_skill: best.skill,
       r0,
-      gain_vs_r0: r2((curve[best.round] ?? r0) - r0),
-      best_vs_final: r2((curve[best.round] ?? 0) - (curve.at(-1) ?? 0)),
+      gain_vs_r0: round2((curve[best.round] ?? r0) - r0),
+      best_vs_final: round2((curve[best.round] ?? 0) - (curve.at(-1) ?? 0)),
       transfer: { episodes: o.heldOutEpisodes, splits },
       rounds,
     };

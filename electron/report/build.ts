@@ -22,14 +22,13 @@ import { tableOf, type LevelRow } from '../ingvp/table.ts';
 import { INGVP_GAME_IDS } from '../../games/ingvp/games.ts';
 import type { ReportData } from './model.ts';
 import { readArenas, twoSeatRuns } from './arenas.ts';
+import { round2 } from '../domain.ts';
 
 export interface ReportOptions {
   /** Profiles for games whose runs do not name their category and tier (default: the shipped ones). */
   catalog?: ProfileCatalog;
   now?: Date;
 }
-
-const r2 = (n: number) => Math.round(n * 100) / 100;
 const orderIn = (list: readonly string[], v: string) => list.indexOf(v);
 
 export function buildReport(root: string, opts: ReportOptions = {}): ReportData {
@@ -87,12 +86,12 @@ function costRows(metas: RunMeta[]): ReportData['cost'] {
         model: runs[0]!.model,
         runs: runs.length,
         episodes: scores.length,
-        points: r2(points),
-        mean: scores.length ? r2(points / scores.length) : 0,
+        points: round2(points),
+        mean: scores.length ? round2(points / scores.length) : 0,
         tokens_in: tokensIn,
         tokens_out: tokensOut,
         cost_usd: cost === null ? null : Math.round(cost * 1e6) / 1e6,
-        tokens_per_point: points > 0 ? r2((tokensIn + tokensOut) / points) : null,
+        tokens_per_point: points > 0 ? round2((tokensIn + tokensOut) / points) : null,
         cost_per_point: points > 0 && cost !== null ? Math.round((cost / points) * 1e6) / 1e6 : null,
       };
     })
@@ -209,7 +208,7 @@ function ingvpMain(rows: ReportData['ingvp']): ReportData['ingvp_main'] {
         label: p.label,
         metric,
         cells,
-        overall: r2(mean(values)),
+        overall: round2(mean(values)),
         settings: values.length,
       });
     }

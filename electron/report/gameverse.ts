@@ -11,7 +11,7 @@
  * Titles are keyed as store/run-title.ts keys them; categories and tiers come from the runs'
  * profile records, else the shipped profiles.
  */
-import type { LeaderboardRow } from '../domain.ts';
+import { round2, type LeaderboardRow } from '../domain.ts';
 import type { ProfileCatalog } from '../profiles/registry.ts';
 import { CATEGORIES, TIERS } from '../profiles/profile-schema.ts';
 import { mean } from '../util/time.ts';
@@ -35,8 +35,6 @@ export const GAMEVERSE_TITLES = [
   'genshin-impact',
   'red-dead-redemption-2',
 ] as const;
-
-const r2 = (n: number) => Math.round(n * 100) / 100;
 const LATENCY_ORDER = ['stop', 'slow', 'normal', 'lcrt'];
 const orderIn = (list: readonly string[], v: string | null) => (v === null ? list.length : list.indexOf(v));
 
@@ -128,7 +126,7 @@ function titles(board: LeaderboardRow[], catalog: ProfileCatalog): GameInfo[] {
 export function averageRanks(rows: { cells: Record<string, Stat> }[], games: string[]): (number | null)[] {
   const ranks: number[][] = rows.map(() => []);
   for (const g of games) {
-    const played = rows.flatMap((r, i) => (r.cells[g] ? [{ i, mean: r2(r.cells[g]!.mean) }] : []));
+    const played = rows.flatMap((r, i) => (r.cells[g] ? [{ i, mean: round2(r.cells[g]!.mean) }] : []));
     played.sort((a, b) => b.mean - a.mean);
     for (let start = 0; start < played.length; ) {
       let end = start;
@@ -138,7 +136,7 @@ export function averageRanks(rows: { cells: Record<string, Stat> }[], games: str
       start = end + 1;
     }
   }
-  return ranks.map((r) => (r.length ? r2(mean(r)) : null));
+  return ranks.map((r) => (r.length ? round2(mean(r)) : null));
 }
 
 /** GameVerse's reflection modes as Table 5 names them. */
@@ -182,7 +180,7 @@ export function gameverseTables(board: LeaderboardRow[], catalog: ProfileCatalog
       const n = no.cells[g.id];
       if (!y || !n) continue;
       const { vr: _vr, cells: _cells, avg_rank: _rank, ...who } = yes;
-      gains.push({ ...who, game: g.id, no: n, yes: y, gain: r2(y.mean - n.mean) });
+      gains.push({ ...who, game: g.id, no: n, yes: y, gain: round2(y.mean - n.mean) });
     }
   }
 
@@ -190,7 +188,7 @@ export function gameverseTables(board: LeaderboardRow[], catalog: ProfileCatalog
     rows.flatMap(({ cells, avg_rank: _rank, ...p }) =>
       order.flatMap((group) => {
         const means = games.filter((g) => g[field] === group && cells[g.id]).map((g) => cells[g.id]!.mean);
-        return means.length ? [{ ...p, group, mean: r2(mean(means)), games: means.length }] : [];
+        return means.length ? [{ ...p, group, mean: round2(mean(means)), games: means.length }] : [];
       }),
     );
   return {
@@ -239,7 +237,7 @@ function reflectionTable(rows: GameverseRow[], order: string[]): ReportData['gam
       latency: r.latency,
       mode: reflectionMode(r),
       cells: Object.fromEntries(games.flatMap((g) => (r.cells[g] ? [[g, r.cells[g]!]] : []))),
-      mean: r2(mean(means)),
+      mean: round2(mean(means)),
       titles: means.length,
     };
   });
@@ -274,7 +272,7 @@ export function latencyComparisons(board: LeaderboardRow[]): ReportData['latency
           .map((m) => ({
             latency: m.latency,
             ...statOf(m),
-            change_vs_stop: stop && m !== stop ? r2(m.mean - stop.mean) : null,
+            change_vs_stop: stop && m !== stop ? round2(m.mean - stop.mean) : null,
           })),
       };
     });

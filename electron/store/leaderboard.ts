@@ -23,7 +23,7 @@ import { scanRuns } from './run-library.ts';
 import type { RunMeta } from './run-store.ts';
 import { mean, std } from '../util/time.ts';
 import { titleOf } from './run-title.ts';
-import type { LeaderboardRow } from '../domain.ts';
+import { round2, type LeaderboardRow } from '../domain.ts';
 
 type Cell = Pick<LeaderboardRow, 'vr' | 'lessons'>;
 
@@ -121,15 +121,14 @@ export function leaderboardRows(metas: RunMeta[]): LeaderboardRow[] {
       groups.set(key, g);
     }
   }
-  const r2 = (n: number) => Math.round(n * 100) / 100;
   const rows: LeaderboardRow[] = [...groups.values()].map(({ row, runs: r, hashes, scores }) => ({
     ...row,
     profile_versions: hashes.size,
     runs: r.size,
     episodes: scores.length,
-    mean: r2(mean(scores)),
-    std: r2(std(scores)),
-    best: r2(Math.max(...scores)),
+    mean: round2(mean(scores)),
+    std: round2(std(scores)),
+    best: round2(Math.max(...scores)),
   }));
   // Ranked by the player's best cell in each game; a player's VR = No row comes before its Yes rows, as in the papers' tables.
   const player = (r: LeaderboardRow) =>
