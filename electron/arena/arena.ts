@@ -19,7 +19,7 @@ import type { WindowManager } from '../../native/types.ts';
 import type { CaptureBackend } from '../capture/index.ts';
 import type { EncodeOptions } from '../capture/encode.ts';
 import { parseAgentSpec, seatLabel } from '../run-spec.ts';
-import { prepareSeatedRun, twoSeatGame } from '../session/seated-compose.ts';
+import { prepareSeatedRun, twoSeatGame, type SeatedRunOptions } from '../session/seated-compose.ts';
 import type { ViewLauncher } from '../session/targets.ts';
 import type { SeatedSession } from '../session/seated-session.ts';
 import {
@@ -67,6 +67,30 @@ export interface ArenaResult extends ArenaTables {
   skipped: string[];
   /** Matches that failed or were stopped: played again on resume; their cells are empty. */
   unfinished: string[];
+}
+
+/** One match of the arena as a two-seat run: its seats, the arena's settings, and which match it is. */
+export function matchRunOptions(
+  o: ArenaOptions,
+  spec: Pick<ArenaSpec, 'game' | 'trials'>,
+  m: { id: string; p1: string; p2: string },
+  runsDir: string,
+): SeatedRunOptions {
+  return {
+    game: spec.game,
+    seats: [parseAgentSpec(m.p1), parseAgentSpec(m.p2)],
+    space: o.space,
+    episodes: spec.trials,
+    ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}),
+    seed: o.seed,
+    outDir: runsDir,
+    capture: o.capture,
+    encode: o.encode,
+    latency: o.latency,
+    ...(o.vlm ? { vlm: o.vlm } : {}),
+    ...(o.launch ? { launch: o.launch } : {}),
+    meta: { arena: { match: m.id, p1: m.p1, p2: m.p2 } },
+  };
 }
 
 export async function runArena(o: ArenaOptions, wm?: WindowManager): Promise<ArenaResult> {
@@ -119,24 +143,7 @@ export async function runArena(o: ArenaOptions, wm?: WindowManager): Promise<Are
     for (const [i, m] of matches.entries()) {
       if (done.has(m.id) || o.signal?.aborted) continue;
       o.log(`match ${i + 1}/${matches.length}: ${m.p1} (${def.seats!.names[0]}) vs ${m.p2} (${def.seats!.names[1]})`);
-      const { session, target } = await prepareSeatedRun(
-        {
-          game: def.id,
-          seats: [parseAgentSpec(m.p1), parseAgentSpec(m.p2)],
-          space: o.space,
-          episodes: spec.trials,
-          ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}),
-          seed: o.seed,
-          outDir: runsDir,
-          capture: o.capture,
-          encode: o.encode,
-          latency: o.latency,
-          ...(o.vlm ? { vlm: o.vlm } : {}),
-          ...(o.launch ? { launch: o.launch } : {}),
-          meta: { arena: { match: m.id, p1: m.p1, p2: m.p2 } },
-        },
-        wm,
-      );
+      const { session, target } = await prepareSeatedRun(matchRunOptions(o, spec, m, runsDir), wm);
       try {
         o.onSession?.(session);
         const r = await session.run();

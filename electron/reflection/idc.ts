@@ -18,7 +18,7 @@ import { render } from '../agents/prompts.ts';
 import { VlmAgent, type VlmSettings } from '../agents/vlm.ts';
 import { BuiltinTarget, type ViewLauncher } from '../session/targets.ts';
 import type { Session } from '../session/session.ts';
-import { wireSession } from '../session/compose.ts';
+import { wireSession, type RunOptions } from '../session/compose.ts';
 import { boundWords, Reflector } from './reflector.ts';
 import { explore, NoToolCallingError, NOTEBOOK_CHARS } from './explorer.ts';
 import { DEFAULT_REFLECTION_SAMPLING, reflectionSample } from './sampling.ts';
@@ -130,6 +130,27 @@ function judgement(raw: string): { accept: boolean; reason: string } {
   }
 }
 
+/** The run of one IDC round or held-out split: the player's model on the game, in the IDC's latency. */
+export function idcPlayOptions(
+  o: Pick<IdcOptions, 'game' | 'actionSpace' | 'maxSteps' | 'player' | 'latency' | 'latencySettings'>,
+  play: { episodes: number; seed: number; dir: string },
+): RunOptions {
+  return {
+    game: o.game,
+    agent: 'vlm',
+    space: o.actionSpace ?? 'gui',
+    episodes: play.episodes,
+    ...(o.maxSteps ? { maxSteps: o.maxSteps } : {}),
+    seed: play.seed,
+    outDir: play.dir,
+    capture: 'auto',
+    encode: { longSide: 1280, format: 'jpeg', quality: 80 },
+    vlm: o.player,
+    latency: o.latency ?? IDC_DEFAULTS.latency,
+    latencySettings: { stopIntervalMs: IDC_DEFAULTS.stopIntervalMs, ...o.latencySettings },
+  };
+}
+
 export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResult> {
   const def = getGame(o.game);
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
@@ -164,25 +185,7 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
 
   const play = async (label: string, withSkill: string, seed: number, episodes: number, variant?: string) => {
     const agent = new VlmAgent({ ...o.player, ...(withSkill ? { experience: withSkill } : {}) });
-    const { session } = wireSession(
-      {
-        game: def.id,
-        agent: 'vlm',
-        space: o.actionSpace ?? 'gui',
-        episodes,
-        ...(o.maxSteps ? { maxSteps: o.maxSteps } : {}),
-        seed,
-        outDir: dir,
-        capture: 'auto',
-        encode: { longSide: 1280, format: 'jpeg', quality: 80 },
-        vlm: o.player,
-        latency: o.latency ?? IDC_DEFAULTS.latency,
-        latencySettings: { stopIntervalMs: IDC_DEFAULTS.stopIntervalMs, ...o.latencySettings },
-      },
-      target,
-      agent,
-      wm,
-    );
+    const { session } = wireSession(idcPlayOptions(o, { episodes, seed, dir }), target, agent, wm);
     session.store.update({
       config: { ...session.store.meta.config, idc: label, skill: withSkill, ...(variant ? { variant } : {}) },
     });

@@ -82,88 +82,101 @@ export async function prepareSeatedRun(
   );
   const target = await BuiltinTarget.open(def, wm, opts.launch ? { launch: opts.launch } : {});
   try {
-    const { maxSteps, episodes, latency, latencySettings, allowedKeys } = runSettings(opts, undefined, def);
-    const keepFrames = opts.keepFrames ?? 'all';
-    const minFreeMb = opts.minFreeMb ?? DEFAULT_MIN_FREE_MB;
-    // A person types into the window the executors press keys in: there only the executors' keys
-    // count (the person's come through their seat), and the person's seat ignores the executors'.
-    const echoes = human >= 0 ? { hook: new KeyLedger(), view: new KeyLedger() } : undefined;
-    const input = echoes ? notingKeys(createInputBackend(), [echoes.hook, echoes.view]) : undefined;
-    // Each seat presses only its own keys; a click game's seats press none.
-    const executors = [0, 1].map(
-      (i) =>
-        new ActionExecutor({
-          allowedKeys,
-          onlyKeys: [...(spec.keys?.[i] ?? [])],
-          hotkeys: opts.hotkeys,
-          ...(input ? { input } : {}),
-        }),
-    );
-    if (echoes) {
-      target.game.keyGate = (key) => echoes.view.take(key);
-      agents[human] = await opts.humanSeat!({
-        seat: human,
-        name: spec.names[human]!,
-        keys: spec.keys![human]!,
-        otherKeys: spec.keys![1 - human]!,
-        windowId: (await target.locate()).id,
-        echoes: echoes.hook,
-      });
-    }
-    const seats: RunSeat[] = opts.seats.map((s, i) => ({
-      seat: i,
-      name: spec.names[i]!,
-      agent: seatLabel(s),
-      model: isModelAgent(s.agent) ? (s.model ?? null) : null,
-    }));
-    const anyModel = opts.seats.some((s) => isModelAgent(s.agent));
-    const store = RunStore.create(opts.outDir, {
-      kind: 'agent',
-      game: def.id,
-      target: { kind: 'builtin', label: target.label },
-      agent: seats.map((s) => s.agent).join(' vs '),
-      model: null,
-      action_space: opts.space,
-      config: runConfig(
-        { ...opts, agent: anyModel ? 'vlm' : 'random' },
-        { episodes, maxSteps, latency, latencySettings, keepFrames, minFreeMb },
-      ),
-      seats,
-      ...(opts.meta ?? {}),
-      ...(opts.job ? { job: opts.job } : {}),
-      ...(opts.worker ? { worker: opts.worker } : {}),
-    });
-    store.recordBytesWritten();
-    const session = new SeatedSession(
-      {
-        target,
-        capturer: opts.capturer ?? createCapturer(opts.capture),
-        wm,
-        store,
-        seats: [
-          { agent: agents[0]!, executor: executors[0]! },
-          { agent: agents[1]!, executor: executors[1]! },
-        ],
-      },
-      {
-        space: opts.space,
-        episodes,
-        maxSteps,
-        seed: opts.seed,
-        encode: opts.encode,
-        latency,
-        latencySettings,
-        keepFrames,
-        minFreeMb,
-        ...(opts.settleMs !== undefined ? { settleMs: opts.settleMs } : {}),
-        ...(opts.minStepMs !== undefined ? { minStepMs: opts.minStepMs } : {}),
-        ...(opts.maxConsecutiveErrors !== undefined ? { maxConsecutiveErrors: opts.maxConsecutiveErrors } : {}),
-        ...(opts.maxRunMb !== undefined ? { maxRunMb: opts.maxRunMb } : {}),
-      },
-    );
-    return { session, target, store };
+    return await wireSeatedSession(opts, target, agents, wm);
   } catch (err) {
     await target.close();
     throw err;
   }
+}
+
+/** A two-seat session for the game's open window: the seats' executors, the run folder, the loop. */
+export async function wireSeatedSession(
+  opts: SeatedRunOptions,
+  target: BuiltinTarget,
+  agents: (Agent | undefined)[],
+  wm: WindowManager,
+): Promise<{ session: SeatedSession; target: BuiltinTarget; store: RunStore }> {
+  const def = twoSeatGame(opts.game);
+  const spec = def.seats!;
+  const human = opts.seats.findIndex((s) => s.agent === 'human');
+  const { maxSteps, episodes, latency, latencySettings, allowedKeys } = runSettings(opts, undefined, def);
+  const keepFrames = opts.keepFrames ?? 'all';
+  const minFreeMb = opts.minFreeMb ?? DEFAULT_MIN_FREE_MB;
+  // A person types into the window the executors press keys in: there only the executors' keys
+  // count (the person's come through their seat), and the person's seat ignores the executors'.
+  const echoes = human >= 0 ? { hook: new KeyLedger(), view: new KeyLedger() } : undefined;
+  const input = echoes ? notingKeys(createInputBackend(), [echoes.hook, echoes.view]) : undefined;
+  // Each seat presses only its own keys; a click game's seats press none.
+  const executors = [0, 1].map(
+    (i) =>
+      new ActionExecutor({
+        allowedKeys,
+        onlyKeys: [...(spec.keys?.[i] ?? [])],
+        hotkeys: opts.hotkeys,
+        ...(input ? { input } : {}),
+      }),
+  );
+  if (echoes) {
+    target.game.keyGate = (key) => echoes.view.take(key);
+    agents[human] = await opts.humanSeat!({
+      seat: human,
+      name: spec.names[human]!,
+      keys: spec.keys![human]!,
+      otherKeys: spec.keys![1 - human]!,
+      windowId: (await target.locate()).id,
+      echoes: echoes.hook,
+    });
+  }
+  const seats: RunSeat[] = opts.seats.map((s, i) => ({
+    seat: i,
+    name: spec.names[i]!,
+    agent: seatLabel(s),
+    model: isModelAgent(s.agent) ? (s.model ?? null) : null,
+  }));
+  const anyModel = opts.seats.some((s) => isModelAgent(s.agent));
+  const store = RunStore.create(opts.outDir, {
+    kind: 'agent',
+    game: def.id,
+    target: { kind: 'builtin', label: target.label },
+    agent: seats.map((s) => s.agent).join(' vs '),
+    model: null,
+    action_space: opts.space,
+    config: runConfig(
+      { ...opts, agent: anyModel ? 'vlm' : 'random' },
+      { episodes, maxSteps, latency, latencySettings, keepFrames, minFreeMb },
+    ),
+    seats,
+    ...(opts.meta ?? {}),
+    ...(opts.job ? { job: opts.job } : {}),
+    ...(opts.worker ? { worker: opts.worker } : {}),
+  });
+  store.recordBytesWritten();
+  const session = new SeatedSession(
+    {
+      target,
+      capturer: opts.capturer ?? createCapturer(opts.capture),
+      wm,
+      store,
+      seats: [
+        { agent: agents[0]!, executor: executors[0]! },
+        { agent: agents[1]!, executor: executors[1]! },
+      ],
+    },
+    {
+      space: opts.space,
+      episodes,
+      maxSteps,
+      seed: opts.seed,
+      encode: opts.encode,
+      latency,
+      latencySettings,
+      keepFrames,
+      minFreeMb,
+      ...(opts.settleMs !== undefined ? { settleMs: opts.settleMs } : {}),
+      ...(opts.minStepMs !== undefined ? { minStepMs: opts.minStepMs } : {}),
+      ...(opts.maxConsecutiveErrors !== undefined ? { maxConsecutiveErrors: opts.maxConsecutiveErrors } : {}),
+      ...(opts.maxRunMb !== undefined ? { maxRunMb: opts.maxRunMb } : {}),
+    },
+  );
+  return { session, target, store };
 }

@@ -15,7 +15,8 @@ import path from 'node:path';
 import { CommanderError } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { WindowInfo, WindowManager } from '../../native/types.ts';
-import { getGame } from '../../games/index.ts';
+import { BUILTIN_GAMES, TWO_SEAT_GAMES } from '../../games/index.ts';
+import { seededRng } from '../../games/shared/rng.ts';
 import { buildProgram, type Actions, type RunFlags } from '../../electron/cli/program.ts';
 import { runFrom } from '../../electron/cli/run-command.ts';
 import { profileChoiceFrom } from '../../electron/cli/profile-command.ts';
@@ -25,9 +26,14 @@ import { DEFAULT_HOTKEYS } from '../../electron/domain.ts';
 import { parseSweep, runArgs } from '../../electron/sweep/spec.ts';
 import { makeAgent, wireSession } from '../../electron/session/compose.ts';
 import { WindowTarget, type Target } from '../../electron/session/targets.ts';
+import type { RunMeta } from '../../electron/store/run-store.ts';
 import type { BuiltinGame } from '../../electron/games/builtin-game.ts';
 import type { ScreenCapturer } from '../../electron/capture/capturer.ts';
 import type { RunFromSpec } from '../../electron/reflection/run-spec-options.ts';
+import { matchRunOptions } from '../../electron/arena/arena.ts';
+import { wireSeatedSession } from '../../electron/session/seated-compose.ts';
+import { idcPlayOptions } from '../../electron/reflection/idc.ts';
+import type { BuiltinTarget } from '../../electron/session/targets.ts';
 import { ROOT } from '../helpers/cli.ts';
 
 const GOLDEN = path.join(ROOT, 'tests/fixtures/run-config-golden.json');
@@ -50,10 +56,11 @@ const outDir = mkdtempSync(path.join(tmpdir(), 'gp-golden-'));
 
 /** A built-in game's target with no view behind it: the composition root reads only its definition. */
 function builtin(id: string): Target {
+  const def = BUILTIN_GAMES[id] ?? TWO_SEAT_GAMES[id]!;
   return {
     kind: 'builtin',
     label: id,
-    game: { def: getGame(id) } as BuiltinGame,
+    game: { def, instance: def.create({ seed: 0, episode: 0, rng: seededRng(0) }) } as BuiltinGame,
     locate: async () => WINDOW,
     hits: () => [],
     close: async () => {},
@@ -68,7 +75,10 @@ async function targetOf(t: { game?: string; windowId?: string }): Promise<Target
 async function recorded(run: RunFromSpec, target: { game?: string; windowId?: string }) {
   const o = { ...run.options, outDir, capturer };
   const { store } = wireSession(o, await targetOf(target), makeAgent(o), wm);
-  const m = store.meta;
+  return record(store.meta);
+}
+
+function record(m: RunMeta) {
   return {
     config: m.config,
     target: m.target,
@@ -80,6 +90,8 @@ async function recorded(run: RunFromSpec, target: { game?: string; windowId?: st
     memory: m.memory
       ? { ...m.memory, file: path.relative(path.dirname(path.dirname(m.memory.file)), m.memory.file) }
       : null,
+    seats: m.seats ?? null,
+    arena: m.arena ?? null,
   };
 }
 
@@ -259,6 +271,50 @@ const CASES: Record<string, () => Promise<unknown>> = {
       acceptAnticheatRisk: false,
       agent: 'random',
     }),
+  'arena: a PvP match of a model against the solver': async () => {
+    const arena = {
+      game: 'tictactoe-pvp',
+      agents: ['vlm:player-vlm', 'solver'],
+      latency: 'stop' as const,
+      space: 'semantic' as const,
+      seed: 3,
+      maxSteps: 12,
+      dir: outDir,
+      vlm: { baseURL: 'http://127.0.0.1:9/v1' },
+      capture: 'auto' as const,
+      encode: { longSide: 1024, format: 'jpeg' as const, quality: 70 },
+      log: () => {},
+    };
+    const o = {
+      ...matchRunOptions(
+        arena,
+        { game: 'tictactoe-pvp', trials: 4 },
+        { id: 'm1', p1: 'vlm:player-vlm', p2: 'solver' },
+        outDir,
+      ),
+      capturer,
+    };
+    const agents = o.seats.map((seat) =>
+      makeAgent({ agent: seat.agent as 'vlm' | 'solver', seed: o.seed, vlm: { ...o.vlm, model: seat.model ?? 'x' } }),
+    );
+    const { store } = await wireSeatedSession(o, builtin('tictactoe-pvp') as BuiltinTarget, agents, wm);
+    return record(store.meta);
+  },
+  'idc: a round of the player on its game': async () => {
+    const o = {
+      ...idcPlayOptions(
+        {
+          game: '2048',
+          player: { model: 'player-vlm', baseURL: 'http://127.0.0.1:9/v1', temperature: 0.7 },
+          maxSteps: 30,
+        },
+        { episodes: 5, seed: 17, dir: outDir },
+      ),
+      capturer,
+    };
+    const { store } = wireSession(o, builtin('2048'), makeAgent(o), wm);
+    return record(store.meta);
+  },
 };
 
 describe('run.json config, the same as before for the same settings', () => {
