@@ -114,7 +114,7 @@ export async function runBench(opts: {
     });
     const session = new Session(
       { target, agent: new SolverAgent(), capturer, wm, store },
-      { space: 'gui', episodes: 1, maxSteps: opts.loopSteps, seed: 1 },
+      { actionSpace: 'gui', episodes: 1, maxSteps: opts.loopSteps, seed: 1 },
     );
     const stepMs: number[] = [];
     const stageMs = { locate: [], capture: [], encode: [], model: [], act: [], wait: [] } as Record<

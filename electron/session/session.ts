@@ -19,13 +19,12 @@ import { CoverRepaint } from './cover-repaint.ts';
 import type { RunStore, EpisodeSummary, RunMeta, StepRecord } from '../store/run-store.ts';
 import { mean, now, sleep, std } from '../util/time.ts';
 import { TargetGoneError, type Target } from './targets.ts';
-import { clockPolicyFor, DEFAULT_LATENCY, type ClockPolicy, type LatencySettings } from '../latency/clock-policy.ts';
+import { clockPolicyFor, DEFAULT_LATENCY, type ClockPolicy } from '../latency/clock-policy.ts';
+import type { RunSpec } from '../run-spec.ts';
 import {
   CodedError,
   DEFAULT_MIN_FREE_MB,
   round2,
-  type ActionSpace,
-  type KeepFrames,
   type MemoryStepRecord,
   type LatencyMode,
   type RunStatus,
@@ -51,41 +50,41 @@ import {
   type TakeoverTrigger,
 } from './takeover.ts';
 
-export interface SessionConfig {
-  space: ActionSpace;
-  episodes: number;
-  maxSteps: number;
-  seed: number;
-  encode: EncodeOptions;
-  /**
-   * After acting on a window no engine drives, so the game can react before the next capture
-   * (ms): where the window's drawing can be followed (X11), the longest wait for it to start
-   * drawing; elsewhere, and for a window that animates by itself, a fixed wait.
-   */
-  settleMs: number;
-  /** Once the window draws: it must then hold still this long (ms)… */
-  settleQuietMs: number;
-  /** …but the settle stage ends after this long in any case (ms). */
-  settleMaxMs: number;
-  /** Give up after this many consecutive steps without usable actions. */
-  maxConsecutiveErrors: number;
-  /** Minimum wall time per step, so people can follow a fast agent (ms; 0 = as fast as it goes). */
-  minStepMs: number;
-  /** A person's input in the window takes the controls (once the shell gave acceptTakeovers). */
-  takeOverOnInput: boolean;
-  /** Called after each episode, before the next starts (reflection runs here). */
-  afterEpisode?: (e: EpisodeSummary, session: Session) => Promise<void>;
-  /** How the world waits for the model; switchable live with setLatency(). */
-  latency: LatencyMode;
-  latencySettings: LatencySettings;
-  /** A time limit per episode (s), beside the step budget (a profile's maxSeconds). */
-  maxSeconds?: number;
-  /** Which step frames are written to frames/ (the others' records say `frame: null`). */
-  keepFrames: KeepFrames;
-  /** The most the run folder may hold (MB): the run stops before a step that could pass it. */
-  maxRunMb?: number;
-  /** The free space (MB) the run leaves on its disk: it stops before going below it (0: no floor). */
-  minFreeMb: number;
+/**
+ * What a session plays by: the run's settings under the RunSpec's own names (run-spec.ts), as
+ * the profile and the game resolved them, and the loop's own settings below. `settleMs`: where
+ * the window's drawing can be followed (X11), the longest wait for it to start drawing;
+ * elsewhere, and for a window that animates by itself, a fixed wait.
+ */
+export type SessionConfig = Pick<
+  RunSpec,
+  | 'actionSpace'
+  | 'seed'
+  | 'imageSize'
+  | 'format'
+  | 'quality'
+  | 'settleMs'
+  | 'maxErrors'
+  | 'paceMs'
+  | 'takeOverOnInput'
+  | 'keepFrames'
+  | 'maxRunMb'
+  | 'minFreeMb'
+> &
+  Required<Pick<RunSpec, 'episodes' | 'maxSteps' | 'latency' | 'stopIntervalMs' | 'slowBufferMs'>> & {
+    /** Once the window draws: it must then hold still this long (ms)… */
+    settleQuietMs: number;
+    /** …but the settle stage ends after this long in any case (ms). */
+    settleMaxMs: number;
+    /** Called after each episode, before the next starts (reflection runs here). */
+    afterEpisode?: (e: EpisodeSummary, session: Session) => Promise<void>;
+    /** A time limit per episode (s), beside the step budget (a profile's maxSeconds). */
+    maxSeconds?: number;
+  };
+
+/** How the session's frames are encoded: its image size, format and quality as the encoder takes them. */
+export function encodeOptions(c: Pick<SessionConfig, 'imageSize' | 'format' | 'quality'>): EncodeOptions {
+  return { longSide: c.imageSize, format: c.format, quality: c.quality };
 }
 
 /**
@@ -97,19 +96,21 @@ export interface SessionConfig {
 export const VIEW_SETTLE_MAX_MS = 3000;
 
 export const DEFAULT_SESSION: SessionConfig = {
-  space: 'gui',
+  actionSpace: 'gui',
   episodes: 1,
   maxSteps: 50,
   seed: 0,
-  encode: DEFAULT_ENCODE,
+  imageSize: DEFAULT_ENCODE.longSide,
+  format: DEFAULT_ENCODE.format,
+  quality: DEFAULT_ENCODE.quality,
   settleMs: 150,
   settleQuietMs: 40,
   settleMaxMs: 1000,
-  maxConsecutiveErrors: 5,
-  minStepMs: 0,
+  maxErrors: 5,
+  paceMs: 0,
   takeOverOnInput: false,
   latency: 'normal',
-  latencySettings: DEFAULT_LATENCY,
+  ...DEFAULT_LATENCY,
   keepFrames: 'all',
   minFreeMb: DEFAULT_MIN_FREE_MB,
 };
@@ -383,7 +384,7 @@ export class Session extends EventEmitter<SessionEvents> {
       (deps.target.game
         ? new EngineWorld(deps.target.game)
         : new UnfreezableWorld('no way to freeze this window was given'));
-    if (this.config.space === 'semantic' && !deps.target.game && !semanticApiOf(deps.profile))
+    if (this.config.actionSpace === 'semantic' && !deps.target.game && !semanticApiOf(deps.profile))
       throw new CodedError('bad-input', noMovesMessage(deps.profile));
     logSession(this, deps.store);
   }
@@ -738,10 +739,10 @@ export class Session extends EventEmitter<SessionEvents> {
       if (this.deps.scorer?.dueAfter(s) && this.lastFrame && !this.abort.signal.aborted)
         await this.deps.scorer.read(this.lastFrame, s, this.abort.signal);
       s++;
-      const spare = this.config.minStepMs - (now() - started);
+      const spare = this.config.paceMs - (now() - started);
       if (spare > 0) await sleep(spare, this.abort.signal);
       consecutiveErrors = unusable ? consecutiveErrors + 1 : 0;
-      if (consecutiveErrors >= this.config.maxConsecutiveErrors) {
+      if (consecutiveErrors >= this.config.maxErrors) {
         throw new Error(`${consecutiveErrors} steps in a row without usable actions; last error: ${rec.errors.at(-1)}`);
       }
       if (this.abort.signal.aborted) return { steps: s, end: 'stopped' };
@@ -773,7 +774,7 @@ export class Session extends EventEmitter<SessionEvents> {
     if (await this.coveredWhileThePersonPlays(seen)) return false;
     this.flushHumanStep();
     const trace = this.beginStep(episode, step, seen);
-    const hint = { maxLongSide: this.config.encode.longSide, reuseBuffers: true };
+    const hint = { maxLongSide: this.config.imageSize, reuseBuffers: true };
     const raw = await this.deps.capturer.grab(seen.visible, hint);
     trace.times.captured = now();
     if (await this.coveredWhileThePersonPlays(seen)) return false; // came over while the frame was taken
@@ -977,7 +978,7 @@ export class Session extends EventEmitter<SessionEvents> {
       this.policy = undefined;
       this.applyIdleLimit();
     }
-    const policy = clockPolicyFor(mode, this.config.latencySettings, () => this.emitWorld(), game?.def.realtime);
+    const policy = clockPolicyFor(mode, this.config, () => this.emitWorld(), game?.def.realtime);
     this.policy = policy;
     const frozenBefore = this.world.frozenMs();
     try {
@@ -996,7 +997,7 @@ export class Session extends EventEmitter<SessionEvents> {
     const { visible } = trace.seen;
     const tCapture = Date.now();
     // X11 scales in the server; the step is done with the pixels once encoded, so its buffers may be reused.
-    const hint = { maxLongSide: this.config.encode.longSide, reuseBuffers: true };
+    const hint = { maxLongSide: this.config.imageSize, reuseBuffers: true };
     let raw = await capturer.grab(visible, hint);
     let freezeVerified: boolean | undefined;
     if (this.world.frozen && this.world.kind !== 'engine' && this.verifiedFreezes < 3) {
@@ -1023,7 +1024,7 @@ export class Session extends EventEmitter<SessionEvents> {
   /** Encode: the image the model sees, written to the run folder and shown live. */
   protected async encode(trace: StepTrace, shot: Shot): Promise<SeenFrame> {
     const { win, visible } = trace.seen;
-    const frame = await encodeFrame(shot.raw, this.config.encode);
+    const frame = await encodeFrame(shot.raw, encodeOptions(this.config));
     trace.times.encoded = now();
     const file = this.keeper.shouldKeep(trace.episode, trace.step, shot.raw)
       ? this.deps.store.writeFrame(trace.episode, trace.step, frame.data, frame.mime === 'image/png' ? 'png' : 'jpg')
@@ -1069,7 +1070,7 @@ export class Session extends EventEmitter<SessionEvents> {
     let decision: Decision;
     try {
       decision = await agent.decide(obs, {
-        space: this.config.space,
+        space: this.config.actionSpace,
         ...(game ? { game: game.def, instance: game.instance } : {}),
         ...(this.deps.profile ? { profile: this.deps.profile } : {}),
         // The step's own signal (aborted on stop and when a person takes over): libraries that
@@ -1317,8 +1318,8 @@ export class Session extends EventEmitter<SessionEvents> {
     try {
       const look = await this.lookAtTarget();
       if (!look.visible) return undefined;
-      const hint = { maxLongSide: this.config.encode.longSide };
-      return await encodeFrame(await this.deps.capturer.grab(look.visible, hint), this.config.encode);
+      const hint = { maxLongSide: this.config.imageSize };
+      return await encodeFrame(await this.deps.capturer.grab(look.visible, hint), encodeOptions(this.config));
     } catch {
       return undefined;
     }

@@ -77,7 +77,7 @@ describe('settle on a window no engine drives', () => {
         store,
       },
       // A generous quiet time: a busy machine may skip animation frames.
-      { space: 'gui', episodes: 1, maxSteps: 4, seed: 0, settleMs: 150, settleQuietMs: 150, settleMaxMs: 5000 },
+      { actionSpace: 'gui', episodes: 1, maxSteps: 4, seed: 0, settleMs: 150, settleQuietMs: 150, settleMaxMs: 5000 },
     );
     const steps: SessionStepRecord[] = [];
     session.on('step', (r) => steps.push(r));
