@@ -4,11 +4,12 @@
  * settings in one `superRefine`. The CLI's `run` options and help (cli/spec-option.ts), the
  * contract's start-run request (api/contract.ts), the sweep file's axes (sweep/spec.ts) and
  * run.json's `config` (snake_case of the same names) are made from it; the composition root
- * takes options made from it in one function (reflection/run-spec-options.ts).
+ * (session/compose.ts) takes the spec itself, and the session plays by its fields under these names.
  *
  * It imports only zod and domain.ts, so the contract (and through it the renderer) can use it.
- * Rules that need more than the spec itself (the environment's model, the ING-VP games, the frame
- * budget) live in that one function, not here.
+ * Rules that need more than the spec itself (the environment's model, the ING-VP games, the two
+ * seats) live at the run's front door (session/front-door.ts); reflection's (the frame budget, a
+ * reflector different from the player) in reflection/setup.ts.
  */
 import { endpointUrlProblem } from './domain.ts';
 import { z } from 'zod';

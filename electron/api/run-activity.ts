@@ -19,7 +19,7 @@ import { openPersonInput } from '../recording/person-input.ts';
 import { hotkeyKeys, type GamepilotHotkeys } from '../input/accelerator.ts';
 import type { Activity } from './activity.ts';
 import type { RunModelSettings } from './settings-service.ts';
-import { makeAgent, openTarget, wireSession } from '../session/compose.ts';
+import { agentFor, openTarget, wireSession } from '../session/compose.ts';
 import {
   namedAsWords,
   parseAgentSpec,
@@ -28,7 +28,8 @@ import {
   type RunSpec,
   type RunSpecInput,
 } from '../run-spec.ts';
-import { runFromSpec, type RunFromSpec } from '../reflection/run-spec-options.ts';
+import { frontDoor, type CheckedRun } from '../session/front-door.ts';
+import type { RunPlace } from '../session/compose.ts';
 import { profileChoice } from './profiles.ts';
 import type { Session, SessionEvents } from '../session/session.ts';
 import type { Target, ViewLauncher } from '../session/targets.ts';
@@ -37,7 +38,12 @@ import type { RunStore } from '../store/run-store.ts';
 import { tutorialSourcePath } from '../store/tutorials.ts';
 import { VlmAgent } from '../agents/vlm.ts';
 import type { Agent } from '../agents/agent-types.ts';
-import { attachReflection, checkReflectionRequest, type ReflectionRequest } from '../reflection/setup.ts';
+import {
+  attachReflection,
+  checkReflectionRequest,
+  reflectionFromSpec,
+  type ReflectionRequest,
+} from '../reflection/setup.ts';
 import type { ReflectAndRetry } from '../reflection/retry.ts';
 import { DEFAULT_REFLECTION_SAMPLING } from '../reflection/sampling.ts';
 import {
@@ -176,18 +182,27 @@ function configured(ctx: Pick<RunContext, 'model'>): RunModelSettings | undefine
   }
 }
 
-/** The run a request asks for, through the one spec → options function the CLI and sweeps use too. */
-export function runFromRequest(req: StartRun, ctx: RunContext): RunFromSpec {
+/** A request's run: through the front door the CLI and sweeps use too, where it happens, and its reflection. */
+export interface RequestedRun extends CheckedRun {
+  place: RunPlace;
+  reflection?: ReflectionRequest;
+}
+
+/** The run a request asks for, through the one spec and front door the CLI and sweeps use too. */
+export function runFromRequest(req: StartRun, ctx: RunContext): RequestedRun {
   const spec = specFromRequest(req, ctx);
-  return badInput(() =>
-    runFromSpec(spec, {
+  return badInput(() => {
+    const run = frontDoor(spec);
+    const reflection = reflectionFromSpec(spec, run.model);
+    const place: RunPlace = {
       outDir: ctx.runsDir,
       capturer: ctx.capturer,
       configDir: ctx.configDir,
       profile: profileChoice(req.profile, ctx.configDir),
       hotkeys: ctx.hotkeys,
-    }),
-  );
+    };
+    return { ...run, place, ...(reflection ? { reflection } : {}) };
+  });
 }
 
 function badInput<T>(fn: () => T): T {
@@ -276,10 +291,10 @@ export class RunActivity implements Activity {
     try {
       if (req.memory && req.agent !== 'memory')
         throw new CodedError('bad-input', 'memory settings need the memory agent');
-      const { options, reflection: reflectionReq } = runFromRequest(req, ctx);
-      const agent = opts.agent ?? makeAgent(options);
+      const { spec, place, reflection: reflectionReq } = runFromRequest(req, ctx);
+      const agent = opts.agent ?? agentFor(spec, place);
       target = await openTarget(req.target, ctx.wm, ctx.launchView);
-      const wired = wireSession(options, target, agent, ctx.wm);
+      const wired = wireSession(spec, place, target, agent, ctx.wm);
       store = wired.store;
       if (opts.demo) store.update({ demo: true });
       const runId = store.meta.id;

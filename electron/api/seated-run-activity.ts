@@ -7,7 +7,6 @@
 import type { SeatStepWire, StartRun, StepEventData } from './contract.ts';
 import { CodedError } from '../domain.ts';
 import { prepareSeatedRun } from '../session/seated-compose.ts';
-import { seatedRunOptions } from '../reflection/run-spec-options.ts';
 import type { SessionEvents } from '../session/session.ts';
 import { RunActivity, runFromRequest, type RunContext } from './run-activity.ts';
 
@@ -15,10 +14,12 @@ export class SeatedRunActivity extends RunActivity {
   /** Opens the game's window with an agent per seat and starts the run (prepareSeatedRun closes what it opened when it fails). */
   static async openSeated(req: StartRun, ctx: RunContext): Promise<SeatedRunActivity> {
     if (typeof req.profile === 'string') throw new CodedError('bad-input', 'a two-seat game plays without a profile');
-    const { options, seats } = runFromRequest(req, ctx);
+    const { spec, seats, place } = runFromRequest(req, ctx);
     if (!seats) throw new CodedError('bad-input', 'seats need a two-seat built-in game');
     const { session, target, store } = await prepareSeatedRun(
-      seatedRunOptions(options, seats, ctx.launchView ? { launch: ctx.launchView } : {}),
+      spec,
+      seats,
+      { ...place, ...(ctx.launchView ? { launch: ctx.launchView } : {}) },
       ctx.wm,
     );
     return new SeatedRunActivity(session, target, store, req, false, undefined, ctx);

@@ -18,8 +18,8 @@ import { tryLock } from '../util/file-lock.ts';
 import type { WindowManager } from '../../native/types.ts';
 import type { CaptureBackend } from '../capture/index.ts';
 import type { EncodeOptions } from '../capture/encode.ts';
-import { parseAgentSpec, seatLabel } from '../run-spec.ts';
-import { prepareSeatedRun, twoSeatGame, type SeatedRunOptions } from '../session/seated-compose.ts';
+import { parseAgentSpec, parseRunSpec, seatLabel, type RunSpec, type SeatSpec } from '../run-spec.ts';
+import { prepareSeatedRun, twoSeatGame, type SeatedRunPlace } from '../session/seated-compose.ts';
 import type { ViewLauncher } from '../session/targets.ts';
 import type { SeatedSession } from '../session/seated-session.ts';
 import {
@@ -69,27 +69,36 @@ export interface ArenaResult extends ArenaTables {
   unfinished: string[];
 }
 
-/** One match of the arena as a two-seat run: its seats, the arena's settings, and which match it is. */
-export function matchRunOptions(
+/** One match of the arena as a two-seat run: its spec and seats from the arena's settings, and which match it is. */
+export function matchRun(
   o: ArenaOptions,
-  spec: Pick<ArenaSpec, 'game' | 'trials'>,
+  arena: Pick<ArenaSpec, 'game' | 'trials'>,
   m: { id: string; p1: string; p2: string },
   runsDir: string,
-): SeatedRunOptions {
-  return {
-    game: spec.game,
-    seats: [parseAgentSpec(m.p1), parseAgentSpec(m.p2)],
-    space: o.space,
-    episodes: spec.trials,
+): { spec: RunSpec; seats: [SeatSpec, SeatSpec]; place: SeatedRunPlace } {
+  const spec = parseRunSpec({
+    game: arena.game,
+    seats: [m.p1, m.p2],
+    actionSpace: o.space,
+    episodes: arena.trials,
     ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}),
     seed: o.seed,
-    outDir: runsDir,
     capture: o.capture,
-    encode: o.encode,
+    imageSize: o.encode.longSide,
+    format: o.encode.format,
+    quality: o.encode.quality,
     latency: o.latency,
-    ...(o.vlm ? { vlm: o.vlm } : {}),
-    ...(o.launch ? { launch: o.launch } : {}),
-    meta: { arena: { match: m.id, p1: m.p1, p2: m.p2 } },
+    ...(o.vlm?.baseURL ? { baseUrl: o.vlm.baseURL } : {}),
+    ...(o.vlm?.apiKey ? { apiKey: o.vlm.apiKey } : {}),
+  });
+  return {
+    spec,
+    seats: [parseAgentSpec(m.p1), parseAgentSpec(m.p2)],
+    place: {
+      outDir: runsDir,
+      ...(o.launch ? { launch: o.launch } : {}),
+      meta: { arena: { match: m.id, p1: m.p1, p2: m.p2 } },
+    },
   };
 }
 
@@ -143,7 +152,8 @@ export async function runArena(o: ArenaOptions, wm?: WindowManager): Promise<Are
     for (const [i, m] of matches.entries()) {
       if (done.has(m.id) || o.signal?.aborted) continue;
       o.log(`match ${i + 1}/${matches.length}: ${m.p1} (${def.seats!.names[0]}) vs ${m.p2} (${def.seats!.names[1]})`);
-      const { session, target } = await prepareSeatedRun(matchRunOptions(o, spec, m, runsDir), wm);
+      const match = matchRun(o, spec, m, runsDir);
+      const { session, target } = await prepareSeatedRun(match.spec, match.seats, match.place, wm);
       try {
         o.onSession?.(session);
         const r = await session.run();

@@ -1,9 +1,9 @@
 /** `gamepilot run`: an agent plays a built-in game or a window; every step is recorded. */
-import { prepareRun, type RunOptions } from '../session/compose.ts';
+import { prepareRun, type RunPlace } from '../session/compose.ts';
+import { frontDoor, type CheckedRun } from '../session/front-door.ts';
 import type { ReflectionRecord } from '../session/reflection-records.ts';
-import { attachReflection, type ReflectionRequest } from '../reflection/setup.ts';
+import { attachReflection, reflectionFromSpec, type ReflectionRequest } from '../reflection/setup.ts';
 import { namedAsFlags, parseRunSpec, RunSpecError, seatLabel, type RunSpec, type SeatSpec } from '../run-spec.ts';
-import { runFromSpec, seatedRunOptions, type RunFromSpec, type RunPlace } from '../reflection/run-spec-options.ts';
 import { prepareSeatedRun } from '../session/seated-compose.ts';
 import { type HumanSeat, humanSeats } from '../recording/human-seat.ts';
 import { matchId } from '../arena/tables.ts';
@@ -23,8 +23,8 @@ import type { ProfileEntry } from '../profiles/registry.ts';
 import { sweepContextFromEnv } from '../sweep/job-env.ts';
 import { FramesStarvedError } from '../store/frame-budget.ts';
 
-/** Exactly one target, as RunOptions wants it. */
-export function targetFrom(o: TargetFlags): Pick<RunOptions, 'game' | 'window' | 'windowId'> {
+/** Exactly one target, under the spec's names. */
+export function targetFrom(o: TargetFlags): Pick<RunSpec, 'game' | 'window' | 'windowId'> {
   const given = [o.game, o.window, o.windowId].filter((v) => v !== undefined).length;
   if (given > 1) throw new UsageError('give one of --game, --window or --window-id');
   if (given === 0) throw new UsageError('give a target: --game <id>, --window <title regex> or --window-id <id>');
@@ -42,16 +42,22 @@ export function specFrom(o: RunFlags): RunSpec {
   return usage(() => parseRunSpec(spec));
 }
 
-/** What `gamepilot run` asks of the composition root: options and the reflection request, from the one spec. */
-export function runFrom(o: RunFlags, place: Omit<RunPlace, 'outDir'> = {}): RunFromSpec {
-  const spec = specFrom(o);
-  addSecret(spec.apiKey);
-  return usage(() => runFromSpec(spec, { outDir: o.out, ...place }));
+/** What `gamepilot run` asks of the composition root, from the one spec: the run through its front door, where it happens, and the reflection request. */
+export interface CliRun extends CheckedRun {
+  place: RunPlace;
+  /** The reflect-and-retry request, checked before anything opens; none without --reflection. */
+  reflection?: ReflectionRequest;
 }
 
-/** The run as the composition root takes it; mistakes between options are usage errors. */
-export function runOptionsFrom(o: RunFlags): RunOptions {
-  return runFrom(o).options;
+/** The run the flags ask for; a mistake between flags is a usage error naming them. */
+export function runFrom(o: RunFlags, place: Omit<RunPlace, 'outDir'> = {}): CliRun {
+  const spec = specFrom(o);
+  addSecret(spec.apiKey);
+  return usage(() => {
+    const run = frontDoor(spec);
+    const reflection = reflectionFromSpec(spec, run.model);
+    return { ...run, place: { outDir: o.out, ...place }, ...(reflection ? { reflection } : {}) };
+  });
 }
 
 /**
@@ -101,10 +107,11 @@ export function describeProfile(e: ProfileEntry | undefined, refused: boolean): 
  * A two-seat game's run: one world, a seat for each agent. Its run folder says which match it is
  * (`arena`), so arena tables can be computed over any folder of such runs (a sweep's too).
  */
-async function prepareSeated(options: RunOptions, seats: readonly [SeatSpec, SeatSpec], people: HumanSeat[]) {
+async function prepareSeated(run: CliRun, seats: readonly [SeatSpec, SeatSpec], people: HumanSeat[]) {
   const [p1, p2] = seats.map(seatLabel) as [string, string];
-  const { session, target } = await prepareSeatedRun({
-    ...seatedRunOptions(options, seats, { meta: { arena: { match: matchId(p1, p2), p1, p2 } } }),
+  const { session, target } = await prepareSeatedRun(run.spec, seats, {
+    ...run.place,
+    meta: { arena: { match: matchId(p1, p2), p1, p2 } },
     humanSeat: humanSeats(people),
   });
   return { session, target, profile: undefined, notices: [] as string[] };
@@ -139,21 +146,18 @@ async function bindTakeover(
 export async function runCommand(o: RunFlags): Promise<number> {
   /** A person's seat (`--seats human,…`) listens to the keyboard until the run ends. */
   const people: HumanSeat[] = [];
-  const {
-    options,
-    reflection: reflectionReq,
-    seats,
-  } = runFrom(o, {
+  const run = runFrom(o, {
     profile: profileChoiceFrom(o.profile),
     hotkeys: configuredHotkeys(),
     ...sweepContextFromEnv(),
   });
+  const { seats, reflection: reflectionReq } = run;
   const { session, target, profile, notices } = seats
-    ? await prepareSeated(options, seats, people).catch(async (err: unknown) => {
+    ? await prepareSeated(run, seats, people).catch(async (err: unknown) => {
         for (const p of people) await p.close();
         throw err;
       })
-    : await prepareRun(options).catch((err: unknown) => {
+    : await prepareRun(run.spec, run.place).catch((err: unknown) => {
         if (err instanceof FramesStarvedError)
           throw new UsageError(
             `${err.reader} reads the run's frames, but --keep-frames ${err.keep} ${err.why}: keep more (all, changed or every:N), or give --no-judge`,

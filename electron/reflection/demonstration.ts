@@ -10,6 +10,7 @@ import { getGame } from '../../games/index.ts';
 import { BuiltinTarget, type ViewLauncher } from '../session/targets.ts';
 import { SolverAgent } from '../agents/baselines.ts';
 import { wireSession } from '../session/compose.ts';
+import { parseRunSpec } from '../run-spec.ts';
 
 export async function solverDemonstration(
   gameId: string,
@@ -19,23 +20,17 @@ export async function solverDemonstration(
   const wm = createWindowManager();
   const target = await BuiltinTarget.open(def, wm, { ...(opts.launch ? { launch: opts.launch } : {}), x: 700, y: 40 });
   try {
-    const { session } = wireSession(
-      {
-        game: def.id,
-        agent: 'solver',
-        space: 'gui',
-        episodes: 1,
-        maxSteps: opts.maxSteps ?? Math.min(def.defaultMaxSteps, 60),
-        seed: 4242,
-        outDir: opts.outDir ?? mkdtempSync(path.join(tmpdir(), 'gamepilot-demo-')),
-        capture: 'auto',
-        encode: { longSide: 1024, format: 'jpeg', quality: 80 },
-        minStepMs: 100,
-      },
-      target,
-      new SolverAgent(),
-      wm,
-    );
+    const spec = parseRunSpec({
+      game: def.id,
+      agent: 'solver',
+      episodes: 1,
+      maxSteps: opts.maxSteps ?? Math.min(def.defaultMaxSteps, 60),
+      seed: 4242,
+      imageSize: 1024,
+      paceMs: 100,
+    });
+    const outDir = opts.outDir ?? mkdtempSync(path.join(tmpdir(), 'gamepilot-demo-'));
+    const { session } = wireSession(spec, { outDir }, target, new SolverAgent(), wm);
     const r = await session.run();
     if (r.status === 'failed') throw new Error(`the solver demonstration failed: ${r.error}`);
     return r.runDir;

@@ -18,7 +18,8 @@ import { render } from '../agents/prompts.ts';
 import { VlmAgent, type VlmSettings } from '../agents/vlm.ts';
 import { BuiltinTarget, type ViewLauncher } from '../session/targets.ts';
 import type { Session } from '../session/session.ts';
-import { wireSession, type RunOptions } from '../session/compose.ts';
+import { wireSession } from '../session/compose.ts';
+import { parseRunSpec, type RunSpec } from '../run-spec.ts';
 import { boundWords, Reflector } from './reflector.ts';
 import { explore, NoToolCallingError, NOTEBOOK_CHARS } from './explorer.ts';
 import { DEFAULT_REFLECTION_SAMPLING, reflectionSample } from './sampling.ts';
@@ -131,24 +132,29 @@ function judgement(raw: string): { accept: boolean; reason: string } {
 }
 
 /** The run of one IDC round or held-out split: the player's model on the game, in the IDC's latency. */
-export function idcPlayOptions(
+export function idcPlaySpec(
   o: Pick<IdcOptions, 'game' | 'actionSpace' | 'maxSteps' | 'player' | 'latency' | 'latencySettings'>,
-  play: { episodes: number; seed: number; dir: string },
-): RunOptions {
-  return {
+  play: { episodes: number; seed: number },
+): RunSpec {
+  const p = o.player;
+  const latency = { stopIntervalMs: IDC_DEFAULTS.stopIntervalMs, ...o.latencySettings };
+  return parseRunSpec({
     game: o.game,
     agent: 'vlm',
-    space: o.actionSpace ?? 'gui',
+    actionSpace: o.actionSpace ?? 'gui',
     episodes: play.episodes,
     ...(o.maxSteps ? { maxSteps: o.maxSteps } : {}),
     seed: play.seed,
-    outDir: play.dir,
-    capture: 'auto',
-    encode: { longSide: 1280, format: 'jpeg', quality: 80 },
-    vlm: o.player,
+    model: p.model,
+    ...(p.baseURL ? { baseUrl: p.baseURL } : {}),
+    ...(p.apiKey ? { apiKey: p.apiKey } : {}),
+    ...(p.detail ? { detail: p.detail } : {}),
+    ...(p.history !== undefined ? { history: p.history } : {}),
+    ...(p.temperature !== undefined ? { temperature: p.temperature } : {}),
     latency: o.latency ?? IDC_DEFAULTS.latency,
-    latencySettings: { stopIntervalMs: IDC_DEFAULTS.stopIntervalMs, ...o.latencySettings },
-  };
+    stopIntervalMs: latency.stopIntervalMs,
+    ...(latency.slowBufferMs !== undefined ? { slowBufferMs: latency.slowBufferMs } : {}),
+  });
 }
 
 export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResult> {
@@ -185,7 +191,7 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
 
   const play = async (label: string, withSkill: string, seed: number, episodes: number, variant?: string) => {
     const agent = new VlmAgent({ ...o.player, ...(withSkill ? { experience: withSkill } : {}) });
-    const { session } = wireSession(idcPlayOptions(o, { episodes, seed, dir }), target, agent, wm);
+    const { session } = wireSession(idcPlaySpec(o, { episodes, seed }), { outDir: dir }, target, agent, wm);
     session.store.update({
       config: { ...session.store.meta.config, idc: label, skill: withSkill, ...(variant ? { variant } : {}) },
     });

@@ -11,7 +11,8 @@ import { ReflectAndRetry } from './retry.ts';
 import { loadTutorial, type Trajectory } from '../scoring/trajectory.ts';
 import { reflectionSample, type ReflectionSampling } from './sampling.ts';
 import { solverDemonstration } from './demonstration.ts';
-import { checkFramesFor, reflectionReadsFrames } from '../store/frame-budget.ts';
+import { checkFramesFor, framesStarved, reflectionReadsFrames } from '../store/frame-budget.ts';
+import { RunSpecError, type RunSpec } from '../run-spec.ts';
 
 function requireGame(game: GameDefinition | undefined): GameDefinition {
   if (!game) throw new Error('a solver demonstration needs a built-in game');
@@ -92,4 +93,43 @@ export async function attachReflection(
   session.on('episode', (e) => loop.onEpisode(e, session));
   session.store.update({ reflection: loop.summary() });
   return { mode, loop, tutorialError };
+}
+
+/** The reflect-and-retry request a spec asks for (the schema has checked the mode against the agent and tutorial). */
+export function reflectionFromSpec(s: RunSpec, model: string | undefined): ReflectionRequest | undefined {
+  if (s.reflection === 'none') return undefined;
+  const starved = reflectionReadsFrames(s.reflection) ? framesStarved(s.keepFrames, s.maxSteps) : undefined;
+  if (starved)
+    throw new RunSpecError(
+      'keepFrames',
+      `{reflection} ${s.reflection} reflects on the run's own frames, but {keepFrames} ${s.keepFrames} ${starved}: keep more (all, changed or every:N), or reflect with self-t`,
+    );
+  const baseURL = s.reflectorBaseUrl ?? s.baseUrl;
+  const req: ReflectionRequest = {
+    mode: s.reflection,
+    ...(s.tutorial ? { tutorial: s.tutorial } : {}),
+    after: s.reflectAfter,
+    successScore: s.successScore,
+    sample: {
+      fps: s.reflectFps,
+      maxSide: s.reflectMaxSide,
+      contextTokens: s.reflectContext,
+      ...(s.reflectMaxFrames !== undefined ? { maxFrames: s.reflectMaxFrames } : {}),
+    },
+    reflector: {
+      maxWords: s.maxWords,
+      video: s.reflectVideo,
+      ...(s.reflectorModel ? { model: s.reflectorModel } : {}),
+      ...(baseURL ? { baseURL } : {}),
+      ...(s.apiKey ? { apiKey: s.apiKey } : {}),
+    },
+  };
+  if (model) {
+    try {
+      checkReflectionRequest(req, model);
+    } catch (err) {
+      throw new RunSpecError('reflectorModel', (err as Error).message);
+    }
+  }
+  return req;
 }

@@ -1,18 +1,18 @@
 /**
  * The composition root: builds the parts of a run (agent, target, capturer, world, session)
- * from plain options, for every shell (CLI, web shell, app) and for the core's own runs (the
- * API, IDC rounds, solver demonstrations), so everything plays the same way. Messages name
- * options in words, never a shell's flags: each shell maps its own flags onto RunOptions.
+ * from its RunSpec (../run-spec.ts) and its place (RunPlace: where the run folder goes, the
+ * profile the shell resolved, a ready capturer…), for every shell (CLI, web shell, app) and for
+ * the core's own runs (the API, IDC rounds, solver demonstrations), so everything plays the
+ * same way. The settings keep the spec's names all the way to the session and run.json.
  */
 import { createWindowManager, type WindowManager } from '../../native/index.ts';
 import { getGame, type GameDefinition } from '../../games/index.ts';
-import { createCapturer, type CaptureBackend, type ScreenCapturer } from '../capture/index.ts';
+import { createCapturer, type ScreenCapturer } from '../capture/index.ts';
 import type { Agent } from '../agents/agent-types.ts';
 import { RandomAgent, SolverAgent } from '../agents/baselines.ts';
 import { VlmAgent, type VlmSettings } from '../agents/vlm.ts';
 import { MemoryAgent, type MemoryAgentSettings } from '../agents/memory-agent.ts';
 import { memoryFile } from '../agents/memory-store.ts';
-import { resolveEndpoint } from '../agents/model-endpoint.ts';
 import { RunStore, type RunJob, type RunWorker } from '../store/run-store.ts';
 import { BuiltinTarget, WindowTarget, type Target, type ViewLauncher } from './targets.ts';
 import { noMovesMessage, Session, type SessionConfig } from './session.ts';
@@ -26,15 +26,8 @@ import { guardAntiCheat } from '../safety/anticheat.ts';
 import type { GamepilotHotkeys } from '../input/accelerator.ts';
 import { defaultConfigDir } from '../util/paths.ts';
 import { textPattern, type TextPattern } from '../util/text-pattern.ts';
-import {
-  CodedError,
-  DEFAULT_MIN_FREE_MB,
-  isModelAgent,
-  type ActionSpace,
-  type AgentKind,
-  type KeepFrames,
-  type LatencyMode,
-} from '../domain.ts';
+import { CodedError, isModelAgent, type AgentKind, type LatencyMode } from '../domain.ts';
+import type { RunSpec } from '../run-spec.ts';
 import { checkFramesFor } from '../store/frame-budget.ts';
 import { builtinProfile, pickForWindow, type ProfileEntry } from '../profiles/registry.ts';
 import { profileRecord } from './profile-record.ts';
@@ -42,7 +35,8 @@ import { executableOf } from '../profiles/executable.ts';
 import { semanticApiOf, type Profile } from '../profiles/profile-schema.ts';
 import { ScreenScoreReader } from '../scoring/screen-reader.ts';
 import { attachLiveJudge } from './live-judge.ts';
-import { runConfig } from './run-config.ts';
+import { runConfig, type Resolved } from './run-config.ts';
+import { agentKind, runModel, runSeed } from './front-door.ts';
 import { DEFAULT_JUDGING } from '../scoring/milestone-judging.ts';
 
 /**
@@ -55,78 +49,89 @@ export type ProfileChoice =
   | { kind: 'chosen'; entry: ProfileEntry }
   | { kind: 'match'; entries: ProfileEntry[] };
 
-export interface RunOptions {
-  game?: string;
-  window?: string;
-  /** An exact window, by its id in the window list. */
-  windowId?: string;
-  agent: AgentKind;
-  space: ActionSpace;
-  /** Default: the profile's trials, else the built-in's, else 1. */
-  episodes?: number;
-  maxSteps?: number;
-  seed: number;
+/** Where and how a run happens, beyond its settings: the shell's own part. */
+export interface RunPlace {
+  /** The folder run folders go in. */
   outDir: string;
-  capture: CaptureBackend;
-  /** A ready capturer (the app's desktopCapturer) instead of `capture`. */
-  capturer?: ScreenCapturer;
-  encode: EncodeOptions;
-  settleMs?: number;
-  maxConsecutiveErrors?: number;
-  minStepMs?: number;
-  /** A person's input in the window takes over (session/takeover.ts). */
-  takeOverOnInput?: boolean;
-  /** Play a window although an anti-cheat system runs or the profile names one (safety/anticheat.ts). */
-  acceptAnticheatRisk?: boolean;
-  latency?: LatencyMode;
-  latencySettings?: Partial<LatencySettings>;
-  /** Freeze a window by pressing this key (its own pause key) instead of suspending its process. */
-  pauseKey?: string;
-  /** System key combinations the model may press here (added to the built-in game's allowedHotkeys). */
-  allowedKeys?: string[];
-  /** The person's stop and take-over hotkeys (Settings): the agent never presses them (default: the defaults). */
-  hotkeys?: GamepilotHotkeys;
-  vlm?: Partial<VlmSettings> & { model?: string };
-  /** The memory agent's store and limits; the scope defaults to the profile's or game's id (or the window's title). */
-  memory?: Partial<MemoryAgentSettings>;
-  /** A model agent of the kind the title's profile names (memory or zero-shot); zero-shot without a profile. */
-  agentFromProfile?: boolean;
-  /** The title's profile (default: none). Its settings fill what the options leave unset. */
+  /** The profile the shell resolved (the CLI takes files, the app ids); default none. */
   profile?: ProfileChoice;
-  /** The live milestone judge of a milestone-scored profile (on unless `live` is false). */
-  judge?: JudgeOptions;
+  /** A ready capturer (the app's desktopCapturer) instead of the spec's `capture`. */
+  capturer?: ScreenCapturer;
+  /** The memory agent's config folder (default the user's). */
+  configDir?: string;
   /** The sweep job this run is, and the worker running it (recorded in run.json). */
   job?: RunJob;
   worker?: RunWorker;
-  /** Which step frames are written (default all); one that leaves the milestone judge nothing is refused. */
-  keepFrames?: KeepFrames;
-  /** The most the run folder may hold (MB; default: no limit of its own). */
-  maxRunMb?: number;
-  /** The free space (MB) a run leaves on its disk (default DEFAULT_MIN_FREE_MB; 0: no floor). */
-  minFreeMb?: number;
+  /** The person's stop and take-over hotkeys (Settings): the agent never presses them (default: the defaults). */
+  hotkeys?: GamepilotHotkeys;
 }
 
-export interface JudgeOptions {
-  live?: boolean;
-  /** Default: the run's model. */
-  model?: string;
-  baseURL?: string;
-  apiKey?: string;
-  /** At most this many judge calls in the whole run. */
-  budget?: number;
-  /** A judgement every this many steps (default 3), besides each episode's end. */
-  everySteps?: number;
+/** The frame encoding a spec asks for, as the encoder takes it. */
+export function encodeOf(s: Pick<RunSpec, 'imageSize' | 'format' | 'quality'>): EncodeOptions {
+  return { longSide: s.imageSize, format: s.format, quality: s.quality };
 }
 
-/** The run's model: the one given, else the environment's (model-endpoint.ts). */
-function runModel(opts: Pick<RunOptions, 'vlm'>): string | undefined {
-  return resolveEndpoint({ ...(opts.vlm?.model ? { model: opts.vlm.model } : {}) }).model;
+/** The player's settings a spec gives a model agent (its model resolved by runModel). */
+export function vlmSettingsOf(s: RunSpec): Partial<VlmSettings> & { model?: string } {
+  const model = runModel(s);
+  return {
+    ...(model ? { model } : {}),
+    ...(s.baseUrl ? { baseURL: s.baseUrl } : {}),
+    ...(s.apiKey ? { apiKey: s.apiKey } : {}),
+    ...(s.prompt ? { systemPrompt: s.prompt } : {}),
+    ...(s.history !== undefined ? { history: s.history } : {}),
+    detail: s.detail,
+    ...(s.temperature !== undefined ? { temperature: s.temperature } : {}),
+    ...(s.maxTokens !== undefined ? { maxTokens: s.maxTokens } : {}),
+    repairs: s.repairs,
+    timeoutMs: s.timeoutMs,
+    idleTimeoutMs: s.idleTimeoutMs,
+    maxRetries: s.maxRetries,
+    retryAfterCapMs: s.retryAfterCapMs,
+    maxAnswerBytes: s.maxAnswerBytes,
+    ...(s.priceIn !== undefined || s.priceOut !== undefined
+      ? { price: { inputPerM: s.priceIn ?? 0, outputPerM: s.priceOut ?? 0 } }
+      : {}),
+    ...(s.gameText ? { includeGameText: true } : {}),
+  };
 }
 
-export function makeAgent(opts: Pick<RunOptions, 'agent' | 'seed' | 'vlm' | 'memory'>): Agent {
+/** The memory agent's store and limits a spec asks for; the scope defaults to the profile's or game's id (or the window's title). */
+function memorySettingsOf(s: RunSpec, place: Pick<RunPlace, 'configDir'>): Partial<MemoryAgentSettings> {
+  return {
+    ...(place.configDir ? { configDir: place.configDir } : {}),
+    ...(s.memoryScope ? { scope: s.memoryScope } : {}),
+    embeddingModel: s.embeddingModel === 'none' ? null : s.embeddingModel,
+    topK: s.memoryTopK,
+    threshold: s.memoryThreshold,
+    dedupe: s.memoryDedupe,
+    shortTerm: s.shortTerm,
+    summaryWords: s.summaryWords,
+  };
+}
+
+/** Which agent to make: a kind, its seed, and a model agent's settings. */
+export interface AgentChoice {
+  agent: AgentKind;
+  seed: number;
+  vlm?: Partial<VlmSettings> & { model?: string };
+  memory?: Partial<MemoryAgentSettings>;
+}
+
+/** The agent a spec asks for (`model`: the zero-shot one; the profile may change it once the target is known). */
+export function agentFor(s: RunSpec, place: Pick<RunPlace, 'configDir'>, kind: AgentKind = agentKind(s)): Agent {
+  return makeAgent({
+    agent: kind,
+    seed: runSeed(s),
+    vlm: vlmSettingsOf(s),
+    ...(kind === 'memory' ? { memory: memorySettingsOf(s, place) } : {}),
+  });
+}
+
+export function makeAgent(opts: AgentChoice): Agent {
   if (opts.agent === 'random') return new RandomAgent(opts.seed);
   if (opts.agent === 'solver') return new SolverAgent();
-  const model = runModel(opts);
+  const model = runModel({ model: opts.vlm?.model });
   if (!model)
     throw new CodedError('bad-input', `the ${opts.agent} agent needs a model: give its name (or set GAMEPILOT_MODEL)`);
   if (opts.agent === 'memory') {
@@ -136,6 +141,38 @@ export function makeAgent(opts: Pick<RunOptions, 'agent' | 'seed' | 'vlm' | 'mem
     return new MemoryAgent({ ...opts.vlm, model }, { ...opts.memory, scope: scope ?? '' });
   }
   return new VlmAgent({ ...opts.vlm, model });
+}
+
+/** The session's settings taken from the spec as they are (the rest the profile and the game resolve). */
+const SESSION_SETTINGS = [
+  'actionSpace',
+  'imageSize',
+  'format',
+  'quality',
+  'settleMs',
+  'maxErrors',
+  'paceMs',
+  'takeOverOnInput',
+  'keepFrames',
+  'maxRunMb',
+  'minFreeMb',
+] as const satisfies readonly (keyof SessionConfig)[];
+
+/** What the session plays by: the spec's settings under their names, and what the profile and the game resolved. */
+export function sessionConfig(
+  spec: RunSpec,
+  r: Pick<Resolved, 'episodes' | 'maxSteps' | 'latency' | 'latencySettings'> & { maxSeconds?: number },
+): Partial<SessionConfig> {
+  const config: Partial<SessionConfig> = {
+    seed: runSeed(spec),
+    episodes: r.episodes,
+    maxSteps: r.maxSteps,
+    latency: r.latency,
+    ...r.latencySettings,
+    ...(r.maxSeconds !== undefined ? { maxSeconds: r.maxSeconds } : {}),
+  };
+  for (const k of SESSION_SETTINGS) if (spec[k] !== undefined) Object.assign(config, { [k]: spec[k] });
+  return config;
 }
 
 /** A memory scope from a game id, a window pattern or title: lower-case words joined by dashes. */
@@ -151,7 +188,7 @@ export function defaultMemoryScope(target: Target, windowPattern?: string): stri
 }
 
 export async function openTarget(
-  opts: Pick<RunOptions, 'game' | 'window' | 'windowId'>,
+  opts: Pick<RunSpec, 'game' | 'window' | 'windowId'>,
   wm: WindowManager,
   launch?: ViewLauncher,
   size?: { width: number; height: number },
@@ -222,11 +259,15 @@ export function resolveProfile(choice: ProfileChoice | undefined, target: Target
 }
 
 /** Opens the target and wires a session to a fresh run folder. The caller closes the target. */
-export async function prepareRun(opts: RunOptions, wm: WindowManager = createWindowManager()): Promise<PreparedRun> {
-  const agent = makeAgent(opts);
-  const target = await openTarget(opts, wm);
+export async function prepareRun(
+  spec: RunSpec,
+  place: RunPlace,
+  wm: WindowManager = createWindowManager(),
+): Promise<PreparedRun> {
+  const agent = agentFor(spec, place);
+  const target = await openTarget(spec, wm);
   try {
-    return { ...wireSession(opts, target, agent, wm), target };
+    return { ...wireSession(spec, place, target, agent, wm), target };
   } catch (err) {
     await target.close();
     throw err;
@@ -235,58 +276,53 @@ export async function prepareRun(opts: RunOptions, wm: WindowManager = createWin
 
 /** A session for an already open target: the run folder, its metadata, the loop. */
 export function wireSession(
-  opts: RunOptions,
+  spec: RunSpec,
+  place: RunPlace,
   target: Target,
   given: Agent,
   wm: WindowManager,
 ): { session: Session; store: RunStore; profile: ProfileEntry | undefined; notices: string[] } {
-  const entry = resolveProfile(opts.profile, target);
+  const entry = resolveProfile(place.profile, target);
   const profile = entry?.profile;
-  if (opts.space === 'semantic' && !target.game && !semanticApiOf(profile))
+  if (spec.actionSpace === 'semantic' && !target.game && !semanticApiOf(profile))
     throw new CodedError('bad-input', noMovesMessage(profile)); // before the run folder exists
-  const agent = profileAgent(opts, given, profile);
+  const agent = profileAgent(spec, place, given, profile);
   const notices: string[] = [];
   const def = target.game?.def;
-  const { maxSteps, episodes, allowedKeys, onlyKeys, latency, latencySettings } = runSettings(opts, profile, def);
-  if (profile && agent instanceof VlmAgent && opts.vlm?.history === undefined)
-    agent.setHistory(profile.episode.history);
+  const { maxSteps, episodes, allowedKeys, onlyKeys, latency, latencySettings } = runSettings(spec, profile, def);
+  if (profile && agent instanceof VlmAgent && spec.history === undefined) agent.setHistory(profile.episode.history);
   if (profile && agent instanceof VlmAgent && !(agent instanceof MemoryAgent) && profile.episode.agent === 'memory')
     notices.push(
       `the profile "${profile.id}" names the memory agent for this title; this run plays with the zero-shot model agent`,
     );
-  const executor = new ActionExecutor({ allowedKeys, onlyKeys, hotkeys: opts.hotkeys }); // throws on an unreadable entry, before the run folder exists
+  const executor = new ActionExecutor({ allowedKeys, onlyKeys, hotkeys: place.hotkeys }); // throws on an unreadable entry, before the run folder exists
   // Input into another program's window: refused where an anti-cheat system watches (before the run folder exists).
   const antiCheat =
     target instanceof WindowTarget
-      ? guardAntiCheat({ accepted: opts.acceptAnticheatRisk ?? false, profileAntiCheat: profile?.antiCheat })
+      ? guardAntiCheat({ accepted: spec.acceptAnticheatRisk, profileAntiCheat: profile?.antiCheat })
       : undefined;
-  const keepFrames = opts.keepFrames ?? 'all';
-  const minFreeMb = opts.minFreeMb ?? DEFAULT_MIN_FREE_MB;
-  const judge = profile ? judgeSettings(profile, opts, notices) : undefined;
-  if (judge) checkFramesFor('the milestone judge', keepFrames, maxSteps); // before the run folder exists
-  const store = RunStore.create(opts.outDir, {
+  const judge = profile ? judgeSettings(profile, spec, notices) : undefined;
+  if (judge) checkFramesFor('the milestone judge', spec.keepFrames, maxSteps); // before the run folder exists
+  const modelAgent = isModelAgent(agentKind(spec));
+  const store = RunStore.create(place.outDir, {
     kind: 'agent',
     game: target.game?.def.id ?? null,
     target: {
       kind: target.kind,
       label: target.label,
-      ...(opts.window ? { pattern: opts.window } : {}),
+      ...(spec.window ? { pattern: spec.window } : {}),
       ...(target instanceof WindowTarget ? { window_id: target.id } : {}),
     },
     agent: agent.name,
-    model: isModelAgent(opts.agent) ? (runModel(opts) ?? null) : null,
-    action_space: opts.space,
+    model: modelAgent ? (runModel(spec) ?? null) : null,
+    action_space: spec.actionSpace,
     // The settings under the RunSpec's names (run-config.ts), then what the profile adds.
     config: {
-      ...runConfig(opts, {
-        episodes,
-        maxSteps,
-        latency,
-        latencySettings,
-        keepFrames,
-        minFreeMb,
-        ...(profile ? { history: profile.episode.history } : {}),
-      }),
+      ...runConfig(
+        spec,
+        { episodes, maxSteps, latency, latencySettings, ...(profile ? { history: profile.episode.history } : {}) },
+        { modelSettings: modelAgent },
+      ),
       ...(profile?.episode.maxSeconds !== undefined ? { max_seconds: profile.episode.maxSeconds } : {}),
       ...(allowedKeys.length ? { allowed_keys: allowedKeys } : {}),
       ...(onlyKeys ? { only_keys: onlyKeys } : {}),
@@ -296,40 +332,29 @@ export function wireSession(
         : {}),
     },
     // A model run reflects only once reflection is attached (reflection/setup.ts rewrites this).
-    ...(isModelAgent(opts.agent) ? { reflection: { mode: 'none' as const, reflector_model: null, lessons: [] } } : {}),
+    ...(modelAgent ? { reflection: { mode: 'none' as const, reflector_model: null, lessons: [] } } : {}),
     ...(entry ? { profile: profileRecord(entry) } : {}),
-    ...(opts.job ? { job: opts.job } : {}),
-    ...(opts.worker ? { worker: opts.worker } : {}),
+    ...(place.job ? { job: place.job } : {}),
+    ...(place.worker ? { worker: place.worker } : {}),
   });
   store.recordBytesWritten(); // everything in this run folder is written through the store
-  if (agent instanceof MemoryAgent) bindMemory(agent, opts, target, store, profile?.id);
-  const config: Partial<SessionConfig> = {
-    actionSpace: opts.space,
+  if (agent instanceof MemoryAgent) bindMemory(agent, spec.window, target, store, profile?.id);
+  const config = sessionConfig(spec, {
     episodes,
     maxSteps,
-    ...(profile?.episode.maxSeconds !== undefined ? { maxSeconds: profile.episode.maxSeconds } : {}),
-    seed: opts.seed,
-    imageSize: opts.encode.longSide,
-    format: opts.encode.format,
-    quality: opts.encode.quality,
-    ...(opts.settleMs !== undefined ? { settleMs: opts.settleMs } : {}),
-    ...(opts.maxConsecutiveErrors !== undefined ? { maxErrors: opts.maxConsecutiveErrors } : {}),
-    ...(opts.minStepMs !== undefined ? { paceMs: opts.minStepMs } : {}),
-    takeOverOnInput: opts.takeOverOnInput ?? false,
     latency,
-    ...latencySettings,
-    keepFrames,
-    ...(opts.maxRunMb !== undefined ? { maxRunMb: opts.maxRunMb } : {}),
-    minFreeMb,
-  };
-  const world = target.game ? undefined : windowWorld(target, opts.pauseKey ?? profilePauseKey(profile), profile);
-  const scorer = target.game || !profile ? undefined : screenScorer(profile, opts, notices, store);
+    latencySettings,
+    ...(profile?.episode.maxSeconds !== undefined ? { maxSeconds: profile.episode.maxSeconds } : {}),
+  });
+
+  const world = target.game ? undefined : windowWorld(target, spec.pauseKey ?? profilePauseKey(profile), profile);
+  const scorer = target.game || !profile ? undefined : screenScorer(profile, spec, notices, store);
   if (judge) store.update({ config: { ...store.meta.config, judge: judge.record } });
   const session = new Session(
     {
       target,
       agent,
-      capturer: opts.capturer ?? createCapturer(opts.capture),
+      capturer: place.capturer ?? createCapturer(spec.capture),
       wm,
       store,
       executor,
@@ -364,36 +389,34 @@ export function wireSession(
   return { session, store, profile: entry, notices };
 }
 
-/** The agent of the kind the profile names, when the run asked for that; else the one given. */
-function profileAgent(opts: RunOptions, given: Agent, profile: Profile | undefined): Agent {
-  if (!opts.agentFromProfile) return given;
+/** The agent of the kind the profile names, when the run asked for that (`model`); else the one given. */
+function profileAgent(spec: RunSpec, place: RunPlace, given: Agent, profile: Profile | undefined): Agent {
+  if (spec.agent !== 'model') return given;
   const kind = profile?.episode.agent === 'memory' ? 'memory' : 'vlm';
   if ((kind === 'memory') === given instanceof MemoryAgent) return given;
-  return makeAgent({ ...opts, agent: kind });
+  return agentFor(spec, place, kind);
 }
 
 /** The live judge of a milestone-scored profile: its model (the run's, unless one is given), budget and pace. */
-function judgeSettings(p: Profile, opts: RunOptions, notices: string[]) {
-  if (p.scoring.kind !== 'milestones' || opts.judge?.live === false) return undefined;
-  const model = opts.judge?.model ?? runModel(opts);
+function judgeSettings(p: Profile, spec: RunSpec, notices: string[]) {
+  if (p.scoring.kind !== 'milestones' || !spec.judge) return undefined;
+  const model = spec.judgeModel ?? runModel(spec);
   if (!model) {
     notices.push(
       `the profile "${p.id}" scores by milestones, judged by a model; no model is set, so episodes score null (give a judge model)`,
     );
     return undefined;
   }
-  const baseURL = opts.judge?.baseURL ?? opts.vlm?.baseURL;
-  const apiKey = opts.judge?.apiKey ?? opts.vlm?.apiKey;
-  const everySteps = opts.judge?.everySteps ?? DEFAULT_JUDGING.everySteps;
+  const { baseUrl, apiKey } = spec;
   return {
-    model: { model, ...(baseURL ? { baseURL } : {}), ...(apiKey ? { apiKey } : {}) },
-    record: { model, every_steps: everySteps, budget: opts.judge?.budget ?? null },
+    model: { model, ...(baseUrl ? { baseURL: baseUrl } : {}), ...(apiKey ? { apiKey } : {}) },
+    record: { model, every_steps: spec.judgeEvery, budget: spec.judgeBudget ?? null },
   };
 }
 
 /** A run's limits: what the options say, else the profile's, else the built-in's, else the defaults. */
 export function runSettings(
-  opts: Pick<RunOptions, 'maxSteps' | 'episodes' | 'allowedKeys' | 'latency' | 'latencySettings'>,
+  opts: Partial<Pick<RunSpec, 'maxSteps' | 'episodes' | 'allowKeys' | 'latency' | 'stopIntervalMs' | 'slowBufferMs'>>,
   profile: Profile | undefined,
   def: GameDefinition | undefined,
 ) {
@@ -401,7 +424,8 @@ export function runSettings(
     ...DEFAULT_LATENCY,
     ...(profile?.latency.stopIntervalMs !== undefined ? { stopIntervalMs: profile.latency.stopIntervalMs } : {}),
     ...(profile?.latency.slowBufferMs !== undefined ? { slowBufferMs: profile.latency.slowBufferMs } : {}),
-    ...opts.latencySettings,
+    ...(opts.stopIntervalMs !== undefined ? { stopIntervalMs: opts.stopIntervalMs } : {}),
+    ...(opts.slowBufferMs !== undefined ? { slowBufferMs: opts.slowBufferMs } : {}),
   };
   return {
     maxSteps: opts.maxSteps ?? profile?.episode.maxSteps ?? def?.defaultMaxSteps ?? 50,
@@ -411,7 +435,7 @@ export function runSettings(
       ...new Set([
         ...(def?.allowedHotkeys ?? []),
         ...(profile?.actions.allowedHotkeys ?? []),
-        ...(opts.allowedKeys ?? []),
+        ...(opts.allowKeys ?? []),
       ]),
     ],
     /** The only keys that may be pressed (the profile's list), if it has one. */
@@ -426,10 +450,10 @@ function profilePauseKey(p: Profile | undefined): string | undefined {
 }
 
 /** The screen reader of a profile that scores off the screen; it asks the run's model (none: no score, and a notice). */
-function screenScorer(p: Profile, opts: RunOptions, notices: string[], store: RunStore): ScreenScoreReader | undefined {
+function screenScorer(p: Profile, spec: RunSpec, notices: string[], store: RunStore): ScreenScoreReader | undefined {
   if (p.scoring.kind !== 'screen') return undefined;
   if (p.scoring.reader === 'ocr') return new ScreenScoreReader(p, p.scoring);
-  const model = runModel(opts);
+  const model = runModel(spec);
   if (!model) {
     notices.push(
       `the profile "${p.id}" scores by reading the screen with a model; no model is set, so episodes score null`,
@@ -438,16 +462,22 @@ function screenScorer(p: Profile, opts: RunOptions, notices: string[], store: Ru
   }
   return new ScreenScoreReader(p, p.scoring, {
     model,
-    ...(opts.vlm?.baseURL ? { baseURL: opts.vlm.baseURL } : {}),
-    ...(opts.vlm?.apiKey ? { apiKey: opts.vlm.apiKey } : {}),
+    ...(spec.baseUrl ? { baseURL: spec.baseUrl } : {}),
+    ...(spec.apiKey ? { apiKey: spec.apiKey } : {}),
     onCall: (rec) => store.recordModelCall(rec),
   });
 }
 
 /** Settles the memory agent's scope for this target and records its store and settings in run.json. */
-function bindMemory(agent: MemoryAgent, opts: RunOptions, target: Target, store: RunStore, profileId?: string) {
+function bindMemory(
+  agent: MemoryAgent,
+  windowPattern: string | undefined,
+  target: Target,
+  store: RunStore,
+  profileId?: string,
+) {
   const s = agent.memorySettings;
-  if (!s.scope) s.scope = profileId ?? defaultMemoryScope(target, opts.window);
+  if (!s.scope) s.scope = profileId ?? defaultMemoryScope(target, windowPattern);
   s.runId = store.meta.id;
   store.update({
     memory: {

@@ -3,8 +3,8 @@
  * (the seat's own keys only), a run folder that says who sat where, and the seated session.
  */
 import { createWindowManager, type WindowManager } from '../../native/index.ts';
-import { CodedError, DEFAULT_MIN_FREE_MB, isModelAgent } from '../domain.ts';
-import { seatLabel, type SeatSpec } from '../run-spec.ts';
+import { CodedError, isModelAgent } from '../domain.ts';
+import { seatLabel, type RunSpec, type SeatSpec } from '../run-spec.ts';
 import { ActionExecutor } from '../input/executor.ts';
 import { createInputBackend } from '../input/input-backend.ts';
 import { KeyLedger, notingKeys } from '../input/key-ledger.ts';
@@ -13,24 +13,21 @@ import { createCapturer } from '../capture/index.ts';
 import { RunStore, type RunMeta, type RunSeat } from '../store/run-store.ts';
 import { TWO_SEAT_GAMES } from '../../games/index.ts';
 import type { GameDefinition } from '../../games/types.ts';
-import { makeAgent, runSettings, type RunOptions } from './compose.ts';
+import { makeAgent, runSettings, sessionConfig, vlmSettingsOf, type RunPlace } from './compose.ts';
+import { runSeed } from './front-door.ts';
 import { runConfig } from './run-config.ts';
 import { SeatedSession } from './seated-session.ts';
 import { BuiltinTarget, type ViewLauncher } from './targets.ts';
 
-export type SeatedRunOptions = Omit<
-  RunOptions,
-  'agent' | 'game' | 'window' | 'windowId' | 'profile' | 'judge' | 'agentFromProfile' | 'memory' | 'pauseKey'
-> & {
-  game: string;
-  seats: readonly [SeatSpec, SeatSpec];
+/** Where a two-seat run happens: a run's place, and what only a two-seat run has. */
+export interface SeatedRunPlace extends Omit<RunPlace, 'profile' | 'configDir'> {
   /** Opens the view (the app's BrowserWindow launcher); default a browser process. */
   launch?: ViewLauncher;
   /** What else run.json says (the arena match it is). */
   meta?: Pick<RunMeta, 'arena'>;
   /** Makes the seat a person takes (`human`); without it, a human seat is refused. */
   humanSeat?: HumanSeatFactory;
-};
+}
 
 /**
  * A person's seat: its agent reads the person's keys (recording/human-seat.ts, the recorder's input
@@ -57,13 +54,15 @@ export function twoSeatGame(id: string): GameDefinition {
 
 /** Opens the game's window and wires a two-seat session to a fresh run folder. The caller closes the target. */
 export async function prepareSeatedRun(
-  opts: SeatedRunOptions,
+  run: RunSpec,
+  seats: readonly [SeatSpec, SeatSpec],
+  place: SeatedRunPlace,
   wm: WindowManager = createWindowManager(),
 ): Promise<{ session: SeatedSession; target: BuiltinTarget; store: RunStore }> {
-  const def = twoSeatGame(opts.game);
+  const def = twoSeatGame(run.game!);
   const spec = def.seats!;
-  const human = opts.seats.findIndex((s) => s.agent === 'human');
-  if (human >= 0 && (!opts.humanSeat || !spec.keys))
+  const human = seats.findIndex((s) => s.agent === 'human');
+  if (human >= 0 && (!place.humanSeat || !spec.keys))
     throw new CodedError(
       'bad-input',
       spec.keys
@@ -71,18 +70,15 @@ export async function prepareSeatedRun(
         : `a person plays with the keyboard, and ${def.id} is played by clicking`,
     );
   // Agents first: a seat without its model fails before any window opens.
-  const agents: (Agent | undefined)[] = opts.seats.map((s, i) =>
+  const vlm = vlmSettingsOf(run);
+  const agents: (Agent | undefined)[] = seats.map((s, i) =>
     s.agent === 'human'
       ? undefined
-      : makeAgent({
-          agent: s.agent,
-          seed: opts.seed + i,
-          ...(opts.vlm || s.model ? { vlm: { ...opts.vlm, ...(s.model ? { model: s.model } : {}) } } : {}),
-        }),
+      : makeAgent({ agent: s.agent, seed: runSeed(run) + i, vlm: { ...vlm, ...(s.model ? { model: s.model } : {}) } }),
   );
-  const target = await BuiltinTarget.open(def, wm, opts.launch ? { launch: opts.launch } : {});
+  const target = await BuiltinTarget.open(def, wm, place.launch ? { launch: place.launch } : {});
   try {
-    return await wireSeatedSession(opts, target, agents, wm);
+    return await wireSeatedSession(run, seats, place, target, agents, wm);
   } catch (err) {
     await target.close();
     throw err;
@@ -91,17 +87,17 @@ export async function prepareSeatedRun(
 
 /** A two-seat session for the game's open window: the seats' executors, the run folder, the loop. */
 export async function wireSeatedSession(
-  opts: SeatedRunOptions,
+  run: RunSpec,
+  seatSpecs: readonly [SeatSpec, SeatSpec],
+  place: SeatedRunPlace,
   target: BuiltinTarget,
   agents: (Agent | undefined)[],
   wm: WindowManager,
 ): Promise<{ session: SeatedSession; target: BuiltinTarget; store: RunStore }> {
-  const def = twoSeatGame(opts.game);
+  const def = twoSeatGame(run.game!);
   const spec = def.seats!;
-  const human = opts.seats.findIndex((s) => s.agent === 'human');
-  const { maxSteps, episodes, latency, latencySettings, allowedKeys } = runSettings(opts, undefined, def);
-  const keepFrames = opts.keepFrames ?? 'all';
-  const minFreeMb = opts.minFreeMb ?? DEFAULT_MIN_FREE_MB;
+  const human = seatSpecs.findIndex((s) => s.agent === 'human');
+  const { maxSteps, episodes, latency, latencySettings, allowedKeys } = runSettings(run, undefined, def);
   // A person types into the window the executors press keys in: there only the executors' keys
   // count (the person's come through their seat), and the person's seat ignores the executors'.
   const echoes = human >= 0 ? { hook: new KeyLedger(), view: new KeyLedger() } : undefined;
@@ -112,13 +108,13 @@ export async function wireSeatedSession(
       new ActionExecutor({
         allowedKeys,
         onlyKeys: [...(spec.keys?.[i] ?? [])],
-        hotkeys: opts.hotkeys,
+        hotkeys: place.hotkeys,
         ...(input ? { input } : {}),
       }),
   );
   if (echoes) {
     target.game.keyGate = (key) => echoes.view.take(key);
-    agents[human] = await opts.humanSeat!({
+    agents[human] = await place.humanSeat!({
       seat: human,
       name: spec.names[human]!,
       keys: spec.keys![human]!,
@@ -127,34 +123,36 @@ export async function wireSeatedSession(
       echoes: echoes.hook,
     });
   }
-  const seats: RunSeat[] = opts.seats.map((s, i) => ({
+  const seats: RunSeat[] = seatSpecs.map((s, i) => ({
     seat: i,
     name: spec.names[i]!,
     agent: seatLabel(s),
     model: isModelAgent(s.agent) ? (s.model ?? null) : null,
   }));
-  const anyModel = opts.seats.some((s) => isModelAgent(s.agent));
-  const store = RunStore.create(opts.outDir, {
+  const anyModel = seatSpecs.some((s) => isModelAgent(s.agent));
+  const store = RunStore.create(place.outDir, {
     kind: 'agent',
     game: def.id,
     target: { kind: 'builtin', label: target.label },
     agent: seats.map((s) => s.agent).join(' vs '),
     model: null,
-    action_space: opts.space,
+    action_space: run.actionSpace,
+    // A built-in game never freezes by a pause key: a two-seat run does not record one.
     config: runConfig(
-      { ...opts, agent: anyModel ? 'vlm' : 'random' },
-      { episodes, maxSteps, latency, latencySettings, keepFrames, minFreeMb },
+      { ...run, pauseKey: undefined },
+      { episodes, maxSteps, latency, latencySettings },
+      { modelSettings: anyModel },
     ),
     seats,
-    ...(opts.meta ?? {}),
-    ...(opts.job ? { job: opts.job } : {}),
-    ...(opts.worker ? { worker: opts.worker } : {}),
+    ...(place.meta ?? {}),
+    ...(place.job ? { job: place.job } : {}),
+    ...(place.worker ? { worker: place.worker } : {}),
   });
   store.recordBytesWritten();
   const session = new SeatedSession(
     {
       target,
-      capturer: opts.capturer ?? createCapturer(opts.capture),
+      capturer: place.capturer ?? createCapturer(run.capture),
       wm,
       store,
       seats: [
@@ -162,23 +160,7 @@ export async function wireSeatedSession(
         { agent: agents[1]!, executor: executors[1]! },
       ],
     },
-    {
-      actionSpace: opts.space,
-      episodes,
-      maxSteps,
-      seed: opts.seed,
-      imageSize: opts.encode.longSide,
-      format: opts.encode.format,
-      quality: opts.encode.quality,
-      latency,
-      ...latencySettings,
-      keepFrames,
-      minFreeMb,
-      ...(opts.settleMs !== undefined ? { settleMs: opts.settleMs } : {}),
-      ...(opts.minStepMs !== undefined ? { paceMs: opts.minStepMs } : {}),
-      ...(opts.maxConsecutiveErrors !== undefined ? { maxErrors: opts.maxConsecutiveErrors } : {}),
-      ...(opts.maxRunMb !== undefined ? { maxRunMb: opts.maxRunMb } : {}),
-    },
+    sessionConfig(run, { episodes, maxSteps, latency, latencySettings }),
   );
   return { session, target, store };
 }

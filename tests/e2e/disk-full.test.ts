@@ -11,6 +11,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareRun } from '../../electron/session/compose.ts';
+import { parseRunSpec } from '../../electron/run-spec.ts';
 import type { SessionResult } from '../../electron/session/session.ts';
 import { listRuns } from '../../electron/store/run-library.ts';
 import { RunStore } from '../../electron/store/run-store.ts';
@@ -38,18 +39,22 @@ function walk(dir: string): string[] {
 
 describe('a full disk', () => {
   it('ends the run as failed, names the folder, and leaves no temp file or torn line', async () => {
-    const { session, target } = await prepareRun({
-      game: '2048',
-      agent: 'solver',
-      space: 'gui',
-      episodes: 1,
-      maxSteps: 5000,
-      seed: 3,
-      outDir: mnt,
-      capture: 'nut',
-      encode: { longSide: 1280, format: 'png', quality: 80 },
-      minFreeMb: 0, // no free-space floor: the disk really fills (the floor would stop the run first)
-    });
+    const { session, target } = await prepareRun(
+      parseRunSpec({
+        game: '2048',
+        agent: 'solver',
+        actionSpace: 'gui',
+        episodes: 1,
+        maxSteps: 5000,
+        seed: 3,
+        capture: 'nut',
+        imageSize: 1280,
+        format: 'png',
+        quality: 80,
+        minFreeMb: 0, // no free-space floor: the disk really fills (the floor would stop the run first)
+      }),
+      { outDir: mnt },
+    );
     let result: SessionResult;
     try {
       result = await session.run();

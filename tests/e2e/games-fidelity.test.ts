@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
 import { json, runCli, testModelArgs } from '../helpers/cli.ts';
 import { prepareRun } from '../../electron/session/compose.ts';
+import { parseRunSpec } from '../../electron/run-spec.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 import { g2048 } from '../../games/g2048/index.ts';
 import { seededRng } from '../../games/shared/rng.ts';
@@ -167,19 +168,25 @@ describe('Snake in slow mode', () => {
   it('moves by itself once the model has been silent for 20 s, with no freeze before', {
     timeout: 90_000,
   }, async () => {
-    const { session, target } = await prepareRun({
-      game: 'snake',
-      agent: 'vlm',
-      space: 'gui',
-      episodes: 1,
-      maxSteps: 1,
-      seed: 2,
-      outDir: tmp(),
-      capture: 'nut',
-      encode: { longSide: 1280, format: 'jpeg', quality: 80 },
-      latency: 'slow',
-      vlm: { model: 'test-vlm', baseURL: server.baseURL, maxRetries: 0 },
-    });
+    const { session, target } = await prepareRun(
+      parseRunSpec({
+        game: 'snake',
+        agent: 'vlm',
+        actionSpace: 'gui',
+        episodes: 1,
+        maxSteps: 1,
+        seed: 2,
+        capture: 'nut',
+        imageSize: 1280,
+        format: 'jpeg',
+        quality: 80,
+        latency: 'slow',
+        model: 'test-vlm',
+        baseUrl: server.baseURL,
+        maxRetries: 0,
+      }),
+      { outDir: tmp() },
+    );
     try {
       await session.run();
     } finally {

@@ -13,6 +13,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
 import { prepareRun } from '../../electron/session/compose.ts';
+import { parseRunSpec } from '../../electron/run-spec.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startWindow, stop } from '../helpers/windows.ts';
@@ -39,20 +40,25 @@ describe('built-in Snake under stop: a 1.5 s hold', () => {
   afterAll(() => server.close());
 
   it('lets engine ticks pass during the hold, none while the model thinks', async () => {
-    const { session, target } = await prepareRun({
-      game: 'snake',
-      agent: 'vlm',
-      space: 'gui',
-      episodes: 1,
-      maxSteps: 2,
-      seed: 4,
-      outDir: tmp(),
-      capture: 'nut',
-      encode: { longSide: 1280, format: 'jpeg', quality: 80 },
-      latency: 'stop',
-      latencySettings: { stopIntervalMs: 300 },
-      vlm: { model: 'test-vlm', baseURL: server.baseURL },
-    });
+    const { session, target } = await prepareRun(
+      parseRunSpec({
+        game: 'snake',
+        agent: 'vlm',
+        actionSpace: 'gui',
+        episodes: 1,
+        maxSteps: 2,
+        seed: 4,
+        capture: 'nut',
+        imageSize: 1280,
+        format: 'jpeg',
+        quality: 80,
+        latency: 'stop',
+        stopIntervalMs: 300,
+        model: 'test-vlm',
+        baseUrl: server.baseURL,
+      }),
+      { outDir: tmp() },
+    );
     try {
       await session.run();
     } finally {

@@ -13,6 +13,7 @@ import { HostileOpenAI } from '../helpers/hostile-openai.ts';
 import { json, runCli, spawnCli, testModelArgs } from '../helpers/cli.ts';
 import { heldInput } from '../helpers/xinput.ts';
 import { prepareRun } from '../../electron/session/compose.ts';
+import { parseRunSpec } from '../../electron/run-spec.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 import { processState } from '../../native/process.ts';
 import { createWindowManager, findWindow } from '../../native/index.ts';
@@ -162,19 +163,26 @@ describe('a hostile provider in a live run', () => {
 describe('Session.stop() while the model call is in flight', () => {
   it('thaws a frozen built-in game inside stop(), before the call has returned', async () => {
     server.setBehaviour(() => ({ kind: 'stall-after-headers', firstChunk: true }));
-    const { session, target } = await prepareRun({
-      game: 'snake',
-      agent: 'vlm',
-      space: 'gui',
-      episodes: 1,
-      maxSteps: 3,
-      seed: 1,
-      outDir: tmp(),
-      capture: 'nut',
-      encode: { longSide: 1280, format: 'jpeg', quality: 80 },
-      latency: 'stop',
-      vlm: { model: 'test-vlm', baseURL: server.baseURL, idleTimeoutMs: 60_000, maxRetries: 0 },
-    });
+    const { session, target } = await prepareRun(
+      parseRunSpec({
+        game: 'snake',
+        agent: 'vlm',
+        actionSpace: 'gui',
+        episodes: 1,
+        maxSteps: 3,
+        seed: 1,
+        capture: 'nut',
+        imageSize: 1280,
+        format: 'jpeg',
+        quality: 80,
+        latency: 'stop',
+        model: 'test-vlm',
+        baseUrl: server.baseURL,
+        idleTimeoutMs: 60_000,
+        maxRetries: 0,
+      }),
+      { outDir: tmp() },
+    );
     try {
       const running = session.run();
       await server.untilRequests(1);
@@ -218,19 +226,26 @@ describe('Session.stop() while the model call is in flight', () => {
 
     it('is resumed inside stop(), before the call has returned', async () => {
       server.setBehaviour(() => ({ kind: 'stall-after-headers', firstChunk: true }));
-      const { session, target } = await prepareRun({
-        window: '^Fifteen$',
-        agent: 'vlm',
-        space: 'gui',
-        episodes: 1,
-        maxSteps: 3,
-        seed: 1,
-        outDir: tmp(),
-        capture: 'nut',
-        encode: { longSide: 1280, format: 'jpeg', quality: 80 },
-        latency: 'stop',
-        vlm: { model: 'test-vlm', baseURL: server.baseURL, idleTimeoutMs: 60_000, maxRetries: 0 },
-      });
+      const { session, target } = await prepareRun(
+        parseRunSpec({
+          window: '^Fifteen$',
+          agent: 'vlm',
+          actionSpace: 'gui',
+          episodes: 1,
+          maxSteps: 3,
+          seed: 1,
+          capture: 'nut',
+          imageSize: 1280,
+          format: 'jpeg',
+          quality: 80,
+          latency: 'stop',
+          model: 'test-vlm',
+          baseUrl: server.baseURL,
+          idleTimeoutMs: 60_000,
+          maxRetries: 0,
+        }),
+        { outDir: tmp() },
+      );
       try {
         const running = session.run();
         await server.untilRequests(1);

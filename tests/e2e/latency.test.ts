@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
 import { prepareRun } from '../../electron/session/compose.ts';
+import { parseRunSpec } from '../../electron/run-spec.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 import { spawnCli, runCli } from '../helpers/cli.ts';
 import { stop } from '../helpers/windows.ts';
@@ -36,20 +37,25 @@ describe('Snake with a model that answers after 2 s', () => {
   afterAll(() => server.close());
 
   async function play(latency: 'stop' | 'normal', steps: number) {
-    const { session, target } = await prepareRun({
-      game: 'snake',
-      agent: 'vlm',
-      space: 'gui',
-      episodes: 1,
-      maxSteps: steps,
-      seed: 4,
-      outDir: tmp(),
-      capture: 'nut',
-      encode: { longSide: 1280, format: 'jpeg', quality: 80 },
-      latency,
-      latencySettings: { stopIntervalMs: 500 },
-      vlm: { model: 'test-vlm', baseURL: server.baseURL },
-    });
+    const { session, target } = await prepareRun(
+      parseRunSpec({
+        game: 'snake',
+        agent: 'vlm',
+        actionSpace: 'gui',
+        episodes: 1,
+        maxSteps: steps,
+        seed: 4,
+        capture: 'nut',
+        imageSize: 1280,
+        format: 'jpeg',
+        quality: 80,
+        latency,
+        stopIntervalMs: 500,
+        model: 'test-vlm',
+        baseUrl: server.baseURL,
+      }),
+      { outDir: tmp() },
+    );
     try {
       await session.run();
     } finally {
@@ -89,19 +95,24 @@ describe('lcrt with a provider that reports no compute time', () => {
   afterAll(() => server.close());
 
   it('advances the world by the estimated compute time, not the network time, and records how it was estimated', async () => {
-    const { session, target } = await prepareRun({
-      game: 'snake',
-      agent: 'vlm',
-      space: 'gui',
-      episodes: 1,
-      maxSteps: 3,
-      seed: 4,
-      outDir: tmp(),
-      capture: 'nut',
-      encode: { longSide: 1280, format: 'jpeg', quality: 80 },
-      latency: 'lcrt',
-      vlm: { model: 'test-vlm', baseURL: server.baseURL },
-    });
+    const { session, target } = await prepareRun(
+      parseRunSpec({
+        game: 'snake',
+        agent: 'vlm',
+        actionSpace: 'gui',
+        episodes: 1,
+        maxSteps: 3,
+        seed: 4,
+        capture: 'nut',
+        imageSize: 1280,
+        format: 'jpeg',
+        quality: 80,
+        latency: 'lcrt',
+        model: 'test-vlm',
+        baseUrl: server.baseURL,
+      }),
+      { outDir: tmp() },
+    );
     try {
       await session.run();
     } finally {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI } from '../helpers/fake-openai.ts';
 import { MALFORMED } from '../fixtures/malformed-outputs.ts';
 import { prepareRun } from '../../electron/session/compose.ts';
+import { parseRunSpec } from '../../electron/run-spec.ts';
 import type { SessionResult } from '../../electron/session/session.ts';
 import { loadNut } from '../../electron/input/nut.ts';
 import { readRun } from '../../electron/store/run-store.ts';
@@ -23,19 +24,26 @@ describe('malformed model output in a live run', () => {
   it('records each as an error, injects nothing, and keeps going', async () => {
     const nut = await loadNut();
     await nut.mouse.setPosition(new nut.Point(5, 5)); // start outside the game window
-    const { session, target } = await prepareRun({
-      game: '2048',
-      agent: 'vlm',
-      space: 'gui',
-      episodes: 1,
-      maxSteps: MALFORMED.length,
-      seed: 2,
-      outDir: mkdtempSync(path.join(tmpdir(), 'gp-bad-')),
-      capture: 'nut',
-      encode: { longSide: 1280, format: 'jpeg', quality: 80 },
-      maxConsecutiveErrors: 1000,
-      vlm: { model: 'test-vlm', baseURL: server.baseURL, repairs: 0, maxRetries: 0 },
-    });
+    const { session, target } = await prepareRun(
+      parseRunSpec({
+        game: '2048',
+        agent: 'vlm',
+        actionSpace: 'gui',
+        episodes: 1,
+        maxSteps: MALFORMED.length,
+        seed: 2,
+        capture: 'nut',
+        imageSize: 1280,
+        format: 'jpeg',
+        quality: 80,
+        maxErrors: 1000,
+        model: 'test-vlm',
+        baseUrl: server.baseURL,
+        repairs: 0,
+        maxRetries: 0,
+      }),
+      { outDir: mkdtempSync(path.join(tmpdir(), 'gp-bad-')) },
+    );
     const pointer: { before?: { x: number; y: number }; after?: { x: number; y: number } }[] = [];
     let grid0 = '';
     session.on('frame', async (f) => {

@@ -15,6 +15,7 @@ import { json, ROOT, runCli } from '../helpers/cli.ts';
 import { writeFifteenProfile } from '../helpers/profiles.ts';
 import { startWindow, stop } from '../helpers/windows.ts';
 import { prepareRun } from '../../electron/session/compose.ts';
+import { parseRunSpec } from '../../electron/run-spec.ts';
 import { loadProfileFile } from '../../electron/profiles/load.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 import { setLabel } from '../../electron/scoring/milestone-labels.ts';
@@ -194,21 +195,27 @@ describe('a live milestone judge on a real Debian game (sgt-fifteen)', () => {
   async function play(opts: { budget?: number; steps: number }) {
     const entry = { ...loadProfileFile(profileFile), source: 'given' as const };
     const out = tmp('gp-ms-runs-');
-    const { session, target } = await prepareRun({
-      windowId: fifteen.window.id,
-      agent: 'vlm',
-      space: 'gui',
-      episodes: 1,
-      maxSteps: opts.steps,
-      seed: 0,
-      outDir: out,
-      capture: 'nut',
-      encode: { longSide: 640, format: 'jpeg', quality: 80 },
-      minStepMs: 350,
-      vlm: { model: 'test-vlm', baseURL: server.baseURL },
-      profile: { kind: 'chosen', entry },
-      judge: { model: 'judge-vlm', everySteps: 3, ...(opts.budget ? { budget: opts.budget } : {}) },
-    });
+    const { session, target } = await prepareRun(
+      parseRunSpec({
+        windowId: fifteen.window.id,
+        agent: 'vlm',
+        actionSpace: 'gui',
+        episodes: 1,
+        maxSteps: opts.steps,
+        seed: 0,
+        capture: 'nut',
+        imageSize: 640,
+        format: 'jpeg',
+        quality: 80,
+        paceMs: 350,
+        model: 'test-vlm',
+        baseUrl: server.baseURL,
+        judgeModel: 'judge-vlm',
+        judgeEvery: 3,
+        ...(opts.budget ? { judgeBudget: opts.budget } : {}),
+      }),
+      { outDir: out, profile: { kind: 'chosen', entry } },
+    );
     const events: { type: 'step' | 'milestones'; reached?: number; final?: boolean }[] = [];
     session.on('step', () => events.push({ type: 'step' }));
     session.on('milestones', (p) => events.push({ type: 'milestones', reached: p.reached, final: p.final }));

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
 import { prepareRun } from '../../electron/session/compose.ts';
+import { parseRunSpec } from '../../electron/run-spec.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 
 const FIRST = answer('left, then close it, then up, then wait', [
@@ -34,18 +35,24 @@ const imagesIn = (body: any) =>
 
 describe('the model context in a live run', () => {
   it('shows the previous frame and answer, and the fate of each previous action', async () => {
-    const { session, target } = await prepareRun({
-      game: '2048',
-      agent: 'vlm',
-      space: 'gui',
-      episodes: 1,
-      maxSteps: 3,
-      seed: 5,
-      outDir: mkdtempSync(path.join(tmpdir(), 'gp-ctx-')),
-      capture: 'nut',
-      encode: { longSide: 1280, format: 'jpeg', quality: 80 },
-      vlm: { model: 'test-vlm', baseURL: server.baseURL, maxRetries: 0 },
-    });
+    const { session, target } = await prepareRun(
+      parseRunSpec({
+        game: '2048',
+        agent: 'vlm',
+        actionSpace: 'gui',
+        episodes: 1,
+        maxSteps: 3,
+        seed: 5,
+        capture: 'nut',
+        imageSize: 1280,
+        format: 'jpeg',
+        quality: 80,
+        model: 'test-vlm',
+        baseUrl: server.baseURL,
+        maxRetries: 0,
+      }),
+      { outDir: mkdtempSync(path.join(tmpdir(), 'gp-ctx-')) },
+    );
     try {
       expect((await session.run()).status).toBe('completed');
     } finally {

@@ -12,6 +12,7 @@ import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
 import { ROOT, runCli, spawnCli, testModelArgs } from '../helpers/cli.ts';
 import { heldInput, keycodeOf, releaseKeysyms } from '../helpers/xinput.ts';
 import { prepareRun } from '../../electron/session/compose.ts';
+import { parseRunSpec } from '../../electron/run-spec.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 import { createWindowManager } from '../../native/index.ts';
 
@@ -52,18 +53,23 @@ function lines(file: string) {
 
 describe('ending a run', () => {
   it('stop() interrupts a long action at once and releases held keys and buttons', async () => {
-    const { session, target } = await prepareRun({
-      game: '2048',
-      agent: 'vlm',
-      space: 'gui',
-      episodes: 1,
-      maxSteps: 3,
-      seed: 1,
-      outDir: out(),
-      capture: 'nut',
-      encode: { longSide: 1280, format: 'jpeg', quality: 80 },
-      vlm: { model: 'test-vlm', baseURL: server.baseURL },
-    });
+    const { session, target } = await prepareRun(
+      parseRunSpec({
+        game: '2048',
+        agent: 'vlm',
+        actionSpace: 'gui',
+        episodes: 1,
+        maxSteps: 3,
+        seed: 1,
+        capture: 'nut',
+        imageSize: 1280,
+        format: 'jpeg',
+        quality: 80,
+        model: 'test-vlm',
+        baseUrl: server.baseURL,
+      }),
+      { outDir: out() },
+    );
     try {
       const running = session.run();
       expect(heldInput().keys).toEqual([]);

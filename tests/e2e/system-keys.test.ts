@@ -13,6 +13,7 @@ import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
 import { json, runCli, testModelArgs } from '../helpers/cli.ts';
 import { heldInput } from '../helpers/xinput.ts';
 import { prepareRun } from '../../electron/session/compose.ts';
+import { parseRunSpec } from '../../electron/run-spec.ts';
 import type { SessionResult } from '../../electron/session/session.ts';
 import { ActionExecutor } from '../../electron/input/executor.ts';
 import { readRun } from '../../electron/store/run-store.ts';
@@ -54,19 +55,26 @@ afterAll(() => server.close());
 
 describe('system key combinations', () => {
   it('are refused with real input: the window stays, the desktop stays, and the run fails after the refused steps', async () => {
-    const { session, target } = await prepareRun({
-      game: '2048',
-      agent: 'vlm',
-      space: 'gui',
-      episodes: 1,
-      maxSteps: 20,
-      seed: 3,
-      outDir: tmp(),
-      capture: 'nut',
-      encode: { longSide: 1280, format: 'jpeg', quality: 80 },
-      maxConsecutiveErrors: 6,
-      vlm: { model: 'test-vlm', baseURL: server.baseURL, repairs: 0, maxRetries: 0 },
-    });
+    const { session, target } = await prepareRun(
+      parseRunSpec({
+        game: '2048',
+        agent: 'vlm',
+        actionSpace: 'gui',
+        episodes: 1,
+        maxSteps: 20,
+        seed: 3,
+        capture: 'nut',
+        imageSize: 1280,
+        format: 'jpeg',
+        quality: 80,
+        maxErrors: 6,
+        model: 'test-vlm',
+        baseUrl: server.baseURL,
+        repairs: 0,
+        maxRetries: 0,
+      }),
+      { outDir: tmp() },
+    );
     let result: SessionResult;
     try {
       const win = await target.locate();
@@ -168,18 +176,24 @@ describe('system key combinations', () => {
     server.setResponder(() => ({ text: answer('close it', [act('HOTKEY', { keys: ['alt', 'f4'] })]) }));
     g2048.allowedHotkeys = ['alt+f4'];
     try {
-      const { session, target } = await prepareRun({
-        game: '2048',
-        agent: 'vlm',
-        space: 'gui',
-        episodes: 1,
-        maxSteps: 1,
-        seed: 3,
-        outDir: tmp(),
-        capture: 'nut',
-        encode: { longSide: 1280, format: 'jpeg', quality: 80 },
-        vlm: { model: 'test-vlm', baseURL: server.baseURL, maxRetries: 0 },
-      });
+      const { session, target } = await prepareRun(
+        parseRunSpec({
+          game: '2048',
+          agent: 'vlm',
+          actionSpace: 'gui',
+          episodes: 1,
+          maxSteps: 1,
+          seed: 3,
+          capture: 'nut',
+          imageSize: 1280,
+          format: 'jpeg',
+          quality: 80,
+          model: 'test-vlm',
+          baseUrl: server.baseURL,
+          maxRetries: 0,
+        }),
+        { outDir: tmp() },
+      );
       try {
         const win = await target.locate();
         const result = await session.run();

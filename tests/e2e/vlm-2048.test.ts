@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
 import { prepareRun } from '../../electron/session/compose.ts';
+import { parseRunSpec } from '../../electron/run-spec.ts';
 import { slide, type Direction } from '../../games/g2048/rules.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 
@@ -32,18 +33,25 @@ afterAll(() => server.close());
 describe('VLM agent on built-in 2048 (GUI)', () => {
   it('sends a frame per step and its key presses move the real board', async () => {
     const out = mkdtempSync(path.join(tmpdir(), 'gp-vlm-'));
-    const { session, target } = await prepareRun({
-      game: '2048',
-      agent: 'vlm',
-      space: 'gui',
-      episodes: 1,
-      maxSteps: 8,
-      seed: 11,
-      outDir: out,
-      capture: 'nut',
-      encode: { longSide: 1280, format: 'jpeg', quality: 80 },
-      vlm: { model: 'test-vlm', baseURL: server.baseURL, apiKey: 'sk-test-secret', maxRetries: 0 },
-    });
+    const { session, target } = await prepareRun(
+      parseRunSpec({
+        game: '2048',
+        agent: 'vlm',
+        actionSpace: 'gui',
+        episodes: 1,
+        maxSteps: 8,
+        seed: 11,
+        capture: 'nut',
+        imageSize: 1280,
+        format: 'jpeg',
+        quality: 80,
+        model: 'test-vlm',
+        baseUrl: server.baseURL,
+        apiKey: 'sk-test-secret',
+        maxRetries: 0,
+      }),
+      { outDir: out },
+    );
     const game = target.game!;
     const before: number[][] = [];
     const checks: { dir: Direction; prev: number[]; next: number[]; noopsBefore: number; noopsAfter: number }[] = [];

@@ -11,9 +11,9 @@ import { CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram, type Actions, type RunFlags } from '../../electron/cli/program.ts';
 import { optionReference, REFERENCE_START, withReference } from '../../electron/cli/reference.ts';
-import { runOptionsFrom } from '../../electron/cli/run-command.ts';
+import { runFrom } from '../../electron/cli/run-command.ts';
 import { getGame } from '../../games/index.ts';
-import { runSettings } from '../../electron/session/compose.ts';
+import { runSettings, vlmSettingsOf } from '../../electron/session/compose.ts';
 import { loadCatalog } from '../../electron/profiles/registry.ts';
 import { ROOT, runCli } from '../helpers/cli.ts';
 import { suiteGames } from '../../electron/cli/suite-command.ts';
@@ -176,7 +176,7 @@ describe('mistakes in a call exit 2 with the command’s usage', () => {
 
   it('options that do not fit together, checked before anything opens', async () => {
     const run = async (o: RunFlags) => {
-      runOptionsFrom(o);
+      runFrom(o);
       return 0;
     };
     for (const [argv, message] of [
@@ -257,11 +257,11 @@ describe('defaults come from the declaration', () => {
       'profile',
     ] as const)
       expect(flags[k], k).toBeUndefined();
-    const options = runOptionsFrom(flags);
-    expect(options).toMatchObject({ game: '2048', seed: 0, latencySettings: {} });
-    expect(options.episodes).toBeUndefined();
+    const { spec } = runFrom(flags);
+    expect(spec).toMatchObject({ game: '2048', seed: 0 });
+    expect([spec.episodes, spec.stopIntervalMs, spec.slowBufferMs]).toEqual([undefined, undefined, undefined]);
     const def = getGame('2048');
-    expect(runSettings(options, undefined, def)).toMatchObject({
+    expect(runSettings(spec, undefined, def)).toMatchObject({
       episodes: 5,
       maxSteps: 1000,
       latency: 'normal',
@@ -271,10 +271,10 @@ describe('defaults come from the declaration', () => {
     // A profile fills what the command line leaves open; what the command line gives wins.
     const pvz = loadCatalog().entries.find((e) => e.profile.id === 'plants-vs-zombies')!.profile;
     expect(runSettings({}, pvz, undefined)).toMatchObject({ episodes: 5, maxSteps: 50, latency: 'normal' });
-    const given = runOptionsFrom(
+    const given = runFrom(
       (await parse(['run', '--window', 'Plants', '--latency', 'stop', '--max-steps', '9', '--stop-interval-ms', '500']))
         .calls[0]!.args[0] as RunFlags,
-    );
+    ).spec;
     expect(runSettings(given, pvz, undefined)).toMatchObject({
       episodes: 5,
       maxSteps: 9,
@@ -301,12 +301,9 @@ describe('defaults come from the declaration', () => {
       '--allow-keys',
       'alt+f4, alt+click',
     ]);
-    const options = runOptionsFrom(r.calls[0]!.args[0] as RunFlags);
-    expect(options).toMatchObject({
-      episodes: 3,
-      allowedKeys: ['alt+f4', 'alt+click'],
-      vlm: { temperature: 0.5, price: { inputPerM: 2.5, outputPerM: 0 } },
-    });
+    const { spec } = runFrom(r.calls[0]!.args[0] as RunFlags);
+    expect(spec).toMatchObject({ episodes: 3, allowKeys: ['alt+f4', 'alt+click'], temperature: 0.5, priceIn: 2.5 });
+    expect(vlmSettingsOf(spec)).toMatchObject({ temperature: 0.5, price: { inputPerM: 2.5, outputPerM: 0 } });
   });
 });
 
@@ -375,9 +372,9 @@ describe('gamepilot milestones', () => {
     const r = await parse(['run', '--game', '2048', '--judge-budget', '4', '--judge-model', 'j', '--judge-every', '2']);
     expect(r.code).toBe(0);
     const flags = r.calls[0]!.args[0] as RunFlags;
-    expect(runOptionsFrom(flags).judge).toEqual({ live: true, model: 'j', budget: 4, everySteps: 2 });
+    expect(runFrom(flags).spec).toMatchObject({ judge: true, judgeModel: 'j', judgeBudget: 4, judgeEvery: 2 });
     const off = await parse(['run', '--game', '2048', '--no-judge']);
-    expect(runOptionsFrom(off.calls[0]!.args[0] as RunFlags).judge?.live).toBe(false);
+    expect(runFrom(off.calls[0]!.args[0] as RunFlags).spec.judge).toBe(false);
     const bad = await parse(['milestones', 'judge', 'runs/x', '--model', 'm', '--judge-budget', '0']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--judge-budget/);

@@ -11,7 +11,7 @@ import { resolveEndpoint } from '../../electron/agents/model-endpoint.ts';
 import { recordedEndpoint } from '../../electron/util/endpoint.ts';
 import { endpointUrlProblem } from '../../electron/domain.ts';
 import { runConfig } from '../../electron/session/run-config.ts';
-import type { RunOptions } from '../../electron/session/compose.ts';
+import { DEFAULT_LATENCY } from '../../electron/latency/clock-policy.ts';
 
 const WITH_PASSWORD = 'http://alice:s3cret@llm.example:8080/v1';
 
@@ -74,23 +74,12 @@ describe('the endpoint run files record', () => {
   });
 
   it("run.json's config.base_url is the recorded form", () => {
-    const opts = {
-      agent: 'vlm',
-      space: 'gui',
-      seed: 0,
-      outDir: '/tmp',
-      capture: 'nut',
-      encode: { longSide: 1280, format: 'jpeg', quality: 80 },
-      vlm: { model: 'm', baseURL: 'https://llm.example/v1?key=abc' },
-    } as unknown as RunOptions;
-    const config = runConfig(opts, {
-      episodes: 1,
-      maxSteps: 3,
-      latency: 'normal',
-      latencySettings: {} as never,
-      keepFrames: 'all',
-      minFreeMb: 0,
-    });
+    const spec = parseRunSpec({ game: '2048', agent: 'vlm', model: 'm', baseUrl: 'https://llm.example/v1?key=abc' });
+    const config = runConfig(
+      spec,
+      { episodes: 1, maxSteps: 3, latency: 'normal', latencySettings: DEFAULT_LATENCY },
+      { modelSettings: true },
+    );
     expect(config.base_url).toBe('https://llm.example/v1');
     expect(JSON.stringify(config)).not.toContain('abc');
   });

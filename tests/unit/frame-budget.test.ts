@@ -21,7 +21,7 @@ import {
 import { randomRun } from '../helpers/run-fixtures.ts';
 import { parseParams } from '../../electron/api/contract.ts';
 import { buildProgram, type Actions, type RunFlags } from '../../electron/cli/program.ts';
-import { reflectionRequestFrom, runOptionsFrom } from '../../electron/cli/run-command.ts';
+import { runFrom } from '../../electron/cli/run-command.ts';
 import type { KeepFrames } from '../../electron/domain.ts';
 
 const MB = 1024 * 1024;
@@ -170,8 +170,7 @@ async function parseRun(argv: string[]) {
   const actions = {
     run: async (o: RunFlags) => {
       flags = o;
-      runOptionsFrom(o);
-      reflectionRequestFrom(o);
+      runFrom(o);
       return 0;
     },
   } as unknown as Actions;
@@ -187,13 +186,13 @@ async function parseRun(argv: string[]) {
 }
 
 describe('on the command line', () => {
-  it('--keep-frames, --max-run-mb and --min-free-mb reach RunOptions under one name each', async () => {
+  it('--keep-frames, --max-run-mb and --min-free-mb reach the run spec under one name each', async () => {
     const bare = await parseRun([]);
     expect(bare.code).toBe(0);
-    expect(runOptionsFrom(bare.flags!)).toMatchObject({ keepFrames: 'all', minFreeMb: 500 });
-    expect(runOptionsFrom(bare.flags!).maxRunMb).toBeUndefined();
+    expect(runFrom(bare.flags!).spec).toMatchObject({ keepFrames: 'all', minFreeMb: 500 });
+    expect(runFrom(bare.flags!).spec.maxRunMb).toBeUndefined();
     const given = await parseRun(['--keep-frames', 'every:10', '--max-run-mb', '2.5', '--min-free-mb', '0']);
-    expect(runOptionsFrom(given.flags!)).toMatchObject({ keepFrames: 'every:10', maxRunMb: 2.5, minFreeMb: 0 });
+    expect(runFrom(given.flags!).spec).toMatchObject({ keepFrames: 'every:10', maxRunMb: 2.5, minFreeMb: 0 });
   });
 
   it('refuses a bad value, and reflection on the run’s own frames when none are kept, with exit 2', async () => {

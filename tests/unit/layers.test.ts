@@ -197,7 +197,7 @@ describe('the rules', () => {
     expect(checkImport('electron/run-spec.ts', 'node:fs')).toMatch(/run-spec\.ts imports only zod and domain\.ts/);
     expect(checkImport('electron/run-spec.ts', './agents/vlm.ts')).toMatch(/run-spec\.ts imports only/);
     expect(checkImport('electron/run-spec.ts', '../games/index.ts')).toMatch(/run-spec\.ts imports only/);
-    expect(checkImport('electron/reflection/run-spec-options.ts', '../run-spec.ts')).toBeUndefined();
+    expect(checkImport('electron/session/front-door.ts', '../run-spec.ts')).toBeUndefined();
   });
 
   it("finds a name two files share, but not the shells' own main.ts", () => {

@@ -24,15 +24,15 @@ import { parseParams, type StartRun } from '../../electron/api/contract.ts';
 import { runFromRequest, type RunContext } from '../../electron/api/run-activity.ts';
 import { DEFAULT_HOTKEYS } from '../../electron/domain.ts';
 import { parseSweep, runArgs } from '../../electron/sweep/spec.ts';
-import { makeAgent, wireSession } from '../../electron/session/compose.ts';
+import { agentFor, makeAgent, wireSession, type RunPlace } from '../../electron/session/compose.ts';
+import type { CheckedRun } from '../../electron/session/front-door.ts';
 import { WindowTarget, type Target } from '../../electron/session/targets.ts';
 import type { RunMeta } from '../../electron/store/run-store.ts';
 import type { BuiltinGame } from '../../electron/games/builtin-game.ts';
 import type { ScreenCapturer } from '../../electron/capture/capturer.ts';
-import type { RunFromSpec } from '../../electron/reflection/run-spec-options.ts';
-import { matchRunOptions } from '../../electron/arena/arena.ts';
+import { matchRun } from '../../electron/arena/arena.ts';
 import { wireSeatedSession } from '../../electron/session/seated-compose.ts';
-import { idcPlayOptions } from '../../electron/reflection/idc.ts';
+import { idcPlaySpec } from '../../electron/reflection/idc.ts';
 import type { BuiltinTarget } from '../../electron/session/targets.ts';
 import { ROOT } from '../helpers/cli.ts';
 
@@ -72,9 +72,9 @@ async function targetOf(t: { game?: string; windowId?: string }): Promise<Target
 }
 
 /** What the run records, through the composition root, for the run an entry point made. */
-async function recorded(run: RunFromSpec, target: { game?: string; windowId?: string }) {
-  const o = { ...run.options, outDir, capturer };
-  const { store } = wireSession(o, await targetOf(target), makeAgent(o), wm);
+async function recorded(run: CheckedRun & { place: RunPlace }, target: { game?: string; windowId?: string }) {
+  const place = { ...run.place, outDir, capturer };
+  const { store } = wireSession(run.spec, place, await targetOf(target), agentFor(run.spec, place), wm);
   return record(store.meta);
 }
 
@@ -285,34 +285,36 @@ const CASES: Record<string, () => Promise<unknown>> = {
       encode: { longSide: 1024, format: 'jpeg' as const, quality: 70 },
       log: () => {},
     };
-    const o = {
-      ...matchRunOptions(
-        arena,
-        { game: 'tictactoe-pvp', trials: 4 },
-        { id: 'm1', p1: 'vlm:player-vlm', p2: 'solver' },
-        outDir,
-      ),
-      capturer,
-    };
-    const agents = o.seats.map((seat) =>
-      makeAgent({ agent: seat.agent as 'vlm' | 'solver', seed: o.seed, vlm: { ...o.vlm, model: seat.model ?? 'x' } }),
+    const match = matchRun(
+      arena,
+      { game: 'tictactoe-pvp', trials: 4 },
+      { id: 'm1', p1: 'vlm:player-vlm', p2: 'solver' },
+      outDir,
     );
-    const { store } = await wireSeatedSession(o, builtin('tictactoe-pvp') as BuiltinTarget, agents, wm);
+    const agents = match.seats.map((seat) =>
+      makeAgent({ agent: seat.agent as 'vlm' | 'solver', seed: 0, vlm: { model: seat.model ?? 'x' } }),
+    );
+    const target = builtin('tictactoe-pvp') as BuiltinTarget;
+    const { store } = await wireSeatedSession(
+      match.spec,
+      match.seats,
+      { ...match.place, capturer },
+      target,
+      agents,
+      wm,
+    );
     return record(store.meta);
   },
   'idc: a round of the player on its game': async () => {
-    const o = {
-      ...idcPlayOptions(
-        {
-          game: '2048',
-          player: { model: 'player-vlm', baseURL: 'http://127.0.0.1:9/v1', temperature: 0.7 },
-          maxSteps: 30,
-        },
-        { episodes: 5, seed: 17, dir: outDir },
-      ),
-      capturer,
-    };
-    const { store } = wireSession(o, builtin('2048'), makeAgent(o), wm);
+    const spec = idcPlaySpec(
+      {
+        game: '2048',
+        player: { model: 'player-vlm', baseURL: 'http://127.0.0.1:9/v1', temperature: 0.7 },
+        maxSteps: 30,
+      },
+      { episodes: 5, seed: 17 },
+    );
+    const { store } = wireSession(spec, { outDir, capturer }, builtin('2048'), agentFor(spec, {}), wm);
     return record(store.meta);
   },
 };

@@ -15,9 +15,11 @@ import { buildProgram, type Actions, type RunFlags } from '../../electron/cli/pr
 import { runFrom } from '../../electron/cli/run-command.ts';
 import { parseParams } from '../../electron/api/contract.ts';
 import { specFromRequest } from '../../electron/api/run-activity.ts';
-import { runFromSpec, seatedRunOptions } from '../../electron/reflection/run-spec-options.ts';
+import { frontDoor } from '../../electron/session/front-door.ts';
+import { reflectionFromSpec } from '../../electron/reflection/setup.ts';
 import { parseSweep, runArgs, SweepFileError } from '../../electron/sweep/spec.ts';
-import { runSettings, type RunOptions } from '../../electron/session/compose.ts';
+import { agentKind } from '../../electron/session/front-door.ts';
+import { runSettings } from '../../electron/session/compose.ts';
 import { runConfig } from '../../electron/session/run-config.ts';
 import { DEFAULT_SESSION } from '../../electron/session/session.ts';
 import { DEFAULT_VLM } from '../../electron/agents/vlm.ts';
@@ -32,7 +34,9 @@ import {
   readRunConfig,
   RUN_SPEC_FIELDS,
   RunSpecError,
+  type RunSpec,
 } from '../../electron/run-spec.ts';
+import { isModelAgent } from '../../electron/domain.ts';
 import { getGame } from '../../games/index.ts';
 
 /** `gamepilot run …` parsed in-process: the flags the command's action gets, or the usage error. */
@@ -62,18 +66,10 @@ async function cli(argv: string[]): Promise<{ code: number | undefined; flags?: 
 
 const ctx = { model: () => ({ model: 'player-vlm' }), imageSize: 1280, runsDir: '/tmp/runs' };
 
-/** run.json's config for options, as wireSession writes it for a built-in game without a profile. */
-function configOf(o: RunOptions): Record<string, unknown> {
-  const game = getGame(o.game!);
-  const r = runSettings(o, undefined, game);
-  return runConfig(o, {
-    episodes: r.episodes,
-    maxSteps: r.maxSteps,
-    latency: r.latency,
-    latencySettings: r.latencySettings,
-    keepFrames: o.keepFrames ?? 'all',
-    minFreeMb: o.minFreeMb ?? 500,
-  });
+/** run.json's config for a spec, as wireSession writes it for a built-in game without a profile. */
+function configOf(s: RunSpec): Record<string, unknown> {
+  const r = runSettings(s, undefined, getGame(s.game!));
+  return runConfig(s, r, { modelSettings: isModelAgent(agentKind(s)) });
 }
 
 describe('one spec, three entry points, one run.json config', () => {
@@ -95,7 +91,7 @@ describe('one spec, three entry points, one run.json config', () => {
       'stop',
     ]);
     expect(fromCli.code, fromCli.stderr).toBe(0);
-    const cliOptions = runFrom(fromCli.flags!).options;
+    const cliOptions = runFrom(fromCli.flags!).spec;
 
     const req = parseParams('startRun', {
       target: { game: '2048' },
@@ -106,7 +102,7 @@ describe('one spec, three entry points, one run.json config', () => {
       seed: 5,
       latency: 'stop',
     });
-    const appOptions = runFromSpec(specFromRequest(req, ctx), { outDir: 'runs' }).options;
+    const appOptions = frontDoor(specFromRequest(req, ctx)).spec;
 
     const sweep = parseSweep(
       'games: [2048]\nagents: [random]\naction_space: gui\nepisodes: 2\nmax_steps: 7\nseed: 5\nlatency: stop\n',
@@ -116,7 +112,7 @@ describe('one spec, three entry points, one run.json config', () => {
     const job = sweep.jobs[0]!;
     const fromSweep = await cli(['--game', job.cell.game, ...runArgs(job.cell, sweep.spec)]);
     expect(fromSweep.code, fromSweep.stderr).toBe(0);
-    const sweepOptions = runFrom(fromSweep.flags!).options;
+    const sweepOptions = runFrom(fromSweep.flags!).spec;
 
     const config = configOf(cliOptions);
     expect(configOf(appOptions)).toEqual(config);
@@ -168,10 +164,8 @@ describe('one spec, three entry points, one run.json config', () => {
       keepFrames: 'every:3',
       maxRunMb: 40,
     });
-    const app = runFromSpec(specFromRequest(req, { ...ctx, model: () => ({ model: 'player-vlm', history: 3 }) }), {
-      outDir: 'runs',
-    }).options;
-    const config = configOf(runFrom(fromCli.flags!).options);
+    const app = frontDoor(specFromRequest(req, { ...ctx, model: () => ({ model: 'player-vlm', history: 3 }) })).spec;
+    const config = configOf(runFrom(fromCli.flags!).spec);
     expect(configOf(app)).toEqual(config);
     expect(config).toMatchObject({ pace_ms: 250, keep_frames: 'every:3', max_run_mb: 40, history: 3 });
     expect(config).toMatchObject({
@@ -224,14 +218,14 @@ describe('the rules between settings, once', () => {
     );
   });
 
-  it('the checks that need more than the spec, in the one spec → options function', () => {
+  it('the checks that need more than the spec, at the run’s front door and in reflection’s setup', () => {
     const saved = process.env.GAMEPILOT_MODEL;
     delete process.env.GAMEPILOT_MODEL;
     try {
       const spec = parseRunSpec({ game: '2048', agent: 'vlm' });
-      expect(() => runFromSpec(spec, { outDir: 'runs' })).toThrow(/needs a model/);
+      expect(() => frontDoor(spec)).toThrow(/needs a model/);
       try {
-        runFromSpec(spec, { outDir: 'runs' });
+        frontDoor(spec);
       } catch (e) {
         expect((e as RunSpecError).as(namedAsFlags)).toMatch(/--agent vlm needs a model: --model NAME/);
       }
@@ -239,9 +233,9 @@ describe('the rules between settings, once', () => {
       if (saved !== undefined) process.env.GAMEPILOT_MODEL = saved;
     }
     const starved = parseRunSpec({ game: '2048', agent: 'vlm', model: 'm', reflection: 'self-f', keepFrames: 'none' });
-    expect(() => runFromSpec(starved, { outDir: 'runs' })).toThrow(RunSpecError);
+    expect(() => reflectionFromSpec(starved, 'm')).toThrow(RunSpecError);
     const level = parseRunSpec({ game: '2048', level: 3 });
-    expect(() => runFromSpec(level, { outDir: 'runs' })).toThrow(/level needs an ING-VP game/);
+    expect(() => frontDoor(level)).toThrow(/level needs an ING-VP game/);
   });
 });
 
@@ -250,11 +244,9 @@ describe('a two-seat game in the one spec: --seats', () => {
     const { code, flags } = await cli(['--game', 'light-cycles', '--seats', 'vlm:m1, solver']);
     expect(code).toBe(0);
     expect(flags!.seats).toEqual(['vlm:m1', 'solver']);
-    const { options, seats } = runFrom(flags!);
+    const { spec, seats } = runFrom(flags!);
     expect(seats).toEqual([{ agent: 'vlm', model: 'm1' }, { agent: 'solver' }]);
-    expect(options.game).toBe('light-cycles');
-    expect(seatedRunOptions(options, seats!)).toMatchObject({ game: 'light-cycles', seats });
-    expect(seatedRunOptions(options, seats!)).not.toHaveProperty('agent');
+    expect(spec).toMatchObject({ game: 'light-cycles', agent: 'random' });
   });
 
   it('refuses a two-seat game without seats and seats on a one-seat game, naming the flag', async () => {

@@ -40,7 +40,7 @@ describe('startRun with seats', () => {
       configDir: 'config',
     } as RunContext);
     expect(run.seats).toEqual([{ agent: 'vlm', model: 'model-a' }, { agent: 'solver' }]);
-    expect(run.options.vlm).toMatchObject({ baseURL: 'http://127.0.0.1:9/v1', apiKey: 'sk-test' });
+    expect(run.spec).toMatchObject({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-test' });
     // Baselines only: no model, no endpoint.
     expect(spec({ ...base, seats: ['solver', 'random'] }).baseUrl).toBeUndefined();
   });
