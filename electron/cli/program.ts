@@ -21,7 +21,7 @@ import { DEFAULT_RECORDER } from '../recording/recorder.ts';
 import { defaultConfigDir } from '../util/paths.ts';
 import { appVersion } from '../util/resources.ts';
 import { KeyPolicy } from '../input/key-policy.ts';
-import { RECORDED_MODEL_FIELDS, type RunSpec, type RunSpecField } from '../run-spec.ts';
+import { RECORDED_MODEL_FIELDS, RUN_SPEC_FIELD_NAMES, type RunSpec, type RunSpecField } from '../run-spec.ts';
 import { specOption } from './spec-option.ts';
 import {
   checkedOption,
@@ -428,7 +428,13 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .addOption(profileOption())
     .addOption(noProfileOption('follow no profile: the generic prompt and no title limits'));
   judgeOptions(run);
-  memoryOptions(reflectionOptions(run))
+  memoryOptions(reflectionOptions(run));
+  // Every other setting of the spec is a flag too, so a new setting needs no line here.
+  const declared = new Set(run.options.map((o) => o.attributeName()));
+  addSpecOptions(
+    run,
+    RUN_SPEC_FIELD_NAMES.filter((f) => !declared.has(f)),
+  )
     .addOption(jsonFlag())
     .addOption(quietFlag())
     .action(act((o: RunFlags) => actions.run(o)));

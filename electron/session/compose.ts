@@ -15,7 +15,7 @@ import { MemoryAgent, type MemoryAgentSettings } from '../agents/memory-agent.ts
 import { memoryFile } from '../agents/memory-store.ts';
 import { RunStore, type RunJob, type RunWorker } from '../store/run-store.ts';
 import { BuiltinTarget, WindowTarget, type Target, type ViewLauncher } from './targets.ts';
-import { noMovesMessage, Session, type SessionConfig } from './session.ts';
+import { noMovesMessage, Session, SESSION_SETTINGS, type SessionConfig } from './session.ts';
 import type { EncodeOptions } from '../capture/encode.ts';
 import { DEFAULT_LATENCY, type LatencySettings } from '../latency/clock-policy.ts';
 import { PauseKeyWorld, ProcessWorld, UnfreezableWorld, type World } from '../latency/world.ts';
@@ -142,21 +142,6 @@ export function makeAgent(opts: AgentChoice): Agent {
   }
   return new VlmAgent({ ...opts.vlm, model });
 }
-
-/** The session's settings taken from the spec as they are (the rest the profile and the game resolve). */
-const SESSION_SETTINGS = [
-  'actionSpace',
-  'imageSize',
-  'format',
-  'quality',
-  'settleMs',
-  'maxErrors',
-  'paceMs',
-  'takeOverOnInput',
-  'keepFrames',
-  'maxRunMb',
-  'minFreeMb',
-] as const satisfies readonly (keyof SessionConfig)[];
 
 /** What the session plays by: the spec's settings under their names, and what the profile and the game resolved. */
 export function sessionConfig(

@@ -20,7 +20,7 @@ import type { RunStore, EpisodeSummary, RunMeta, StepRecord } from '../store/run
 import { mean, now, sleep, std } from '../util/time.ts';
 import { TargetGoneError, type Target } from './targets.ts';
 import { clockPolicyFor, DEFAULT_LATENCY, type ClockPolicy } from '../latency/clock-policy.ts';
-import type { RunSpec } from '../run-spec.ts';
+import type { RunSpec, RunSpecField } from '../run-spec.ts';
 import {
   CodedError,
   DEFAULT_MIN_FREE_MB,
@@ -56,21 +56,7 @@ import {
  * the window's drawing can be followed (X11), the longest wait for it to start drawing;
  * elsewhere, and for a window that animates by itself, a fixed wait.
  */
-export type SessionConfig = Pick<
-  RunSpec,
-  | 'actionSpace'
-  | 'seed'
-  | 'imageSize'
-  | 'format'
-  | 'quality'
-  | 'settleMs'
-  | 'maxErrors'
-  | 'paceMs'
-  | 'takeOverOnInput'
-  | 'keepFrames'
-  | 'maxRunMb'
-  | 'minFreeMb'
-> &
+export type SessionConfig = Pick<RunSpec, SessionSetting | 'seed'> &
   Required<Pick<RunSpec, 'episodes' | 'maxSteps' | 'latency' | 'stopIntervalMs' | 'slowBufferMs'>> & {
     /** Once the window draws: it must then hold still this long (ms)… */
     settleQuietMs: number;
@@ -81,6 +67,22 @@ export type SessionConfig = Pick<
     /** A time limit per episode (s), beside the step budget (a profile's maxSeconds). */
     maxSeconds?: number;
   };
+
+/** The spec's settings the session takes as they are (the composition root copies them; the rest it resolves). */
+export const SESSION_SETTINGS = [
+  'actionSpace',
+  'imageSize',
+  'format',
+  'quality',
+  'settleMs',
+  'maxErrors',
+  'paceMs',
+  'takeOverOnInput',
+  'keepFrames',
+  'maxRunMb',
+  'minFreeMb',
+] as const satisfies readonly RunSpecField[];
+type SessionSetting = (typeof SESSION_SETTINGS)[number];
 
 /** How the session's frames are encoded: its image size, format and quality as the encoder takes them. */
 export function encodeOptions(c: Pick<SessionConfig, 'imageSize' | 'format' | 'quality'>): EncodeOptions {
