@@ -418,6 +418,9 @@ function seatRules(s: SpecValues, issue: (field: RunSpecField, message: string) 
     );
 }
 
+/** Every setting's default, as the schema fills it in (absent: decided later, or none). */
+export const RUN_SPEC_DEFAULTS: SpecValues = z.object(RUN_SPEC_FIELDS).parse({});
+
 /** A whole run: every field, checked one by one, then against each other. */
 export const RunSpecSchema = z.object(RUN_SPEC_FIELDS).strict().superRefine(runSpecRules);
 export type RunSpec = z.output<typeof RunSpecSchema>;
@@ -469,12 +472,13 @@ export const RECORDED_FIELDS = [
   'settleMs',
   'maxErrors',
   'paceMs',
-  'pauseKey',
-  'keepFrames',
-  'maxRunMb',
-  'minFreeMb',
   'takeOverOnInput',
   'acceptAnticheatRisk',
+  'pauseKey',
+  'keepFrames',
+  'minFreeMb',
+  // Recorded last, after a model's settings, and as null when the run has no limit of its own.
+  'maxRunMb',
 ] as const satisfies readonly RunSpecField[];
 /** Recorded for model agents only. */
 export const RECORDED_MODEL_FIELDS = [

@@ -1,13 +1,14 @@
 /**
  * run.json's `config`: the run's settings under the RunSpec's names (run-spec.ts, snake_case),
  * as the run plays them once the profile and the game have filled what the spec left open.
- * Written from the spec itself: no name is mapped back.
+ * Written from the spec itself: no name is mapped back, and a setting added to RECORDED_FIELDS
+ * is recorded without a line here.
  */
 import { recordedEndpoint } from '../util/endpoint.ts';
 import { DEFAULT_VLM } from '../agents/vlm.ts';
 import type { LatencyMode } from '../domain.ts';
 import type { LatencySettings } from '../latency/clock-policy.ts';
-import { specRecord, type RecordedField, type RunSpec } from '../run-spec.ts';
+import { RECORDED_FIELDS, RECORDED_MODEL_FIELDS, specRecord, type RecordedField, type RunSpec } from '../run-spec.ts';
 import { runSeed } from './front-door.ts';
 
 /** What the profile and the game decided. */
@@ -24,44 +25,24 @@ export interface Resolved {
 export function runConfig(s: RunSpec, r: Resolved, o: { modelSettings: boolean }): Record<string, unknown> {
   // A price given on one side only counts the other as free.
   const priced = s.priceIn !== undefined || s.priceOut !== undefined;
-  const settings: Partial<Pick<RunSpec, RecordedField>> = {
+  // What the run plays by where that is not the spec's value as given.
+  const played: Partial<Record<RecordedField, unknown>> = {
     episodes: r.episodes,
     maxSteps: r.maxSteps,
     seed: runSeed(s),
     latency: r.latency,
-    ...(r.latency === 'stop' ? { stopIntervalMs: r.latencySettings.stopIntervalMs } : {}),
-    ...(r.latency === 'slow' ? { slowBufferMs: r.latencySettings.slowBufferMs } : {}),
-    capture: s.capture,
-    imageSize: s.imageSize,
-    format: s.format,
-    quality: s.quality,
-    settleMs: s.settleMs,
-    maxErrors: s.maxErrors,
-    paceMs: s.paceMs,
-    takeOverOnInput: s.takeOverOnInput,
-    acceptAnticheatRisk: s.acceptAnticheatRisk,
-    pauseKey: s.pauseKey,
-    keepFrames: s.keepFrames,
-    minFreeMb: s.minFreeMb,
-    ...(o.modelSettings
-      ? {
-          baseUrl: s.baseUrl === undefined ? undefined : recordedEndpoint(s.baseUrl),
-          prompt: s.prompt,
-          history: s.history ?? r.history ?? DEFAULT_VLM.history,
-          detail: s.detail,
-          temperature: s.temperature,
-          maxTokens: s.maxTokens,
-          repairs: s.repairs,
-          timeoutMs: s.timeoutMs,
-          idleTimeoutMs: s.idleTimeoutMs,
-          maxRetries: s.maxRetries,
-          retryAfterCapMs: s.retryAfterCapMs,
-          maxAnswerBytes: s.maxAnswerBytes,
-          priceIn: priced ? (s.priceIn ?? 0) : undefined,
-          priceOut: priced ? (s.priceOut ?? 0) : undefined,
-          gameText: s.gameText ? true : undefined,
-        }
-      : {}),
+    stopIntervalMs: r.latency === 'stop' ? r.latencySettings.stopIntervalMs : undefined,
+    slowBufferMs: r.latency === 'slow' ? r.latencySettings.slowBufferMs : undefined,
+    baseUrl: s.baseUrl === undefined ? undefined : recordedEndpoint(s.baseUrl),
+    history: s.history ?? r.history ?? DEFAULT_VLM.history,
+    priceIn: priced ? (s.priceIn ?? 0) : undefined,
+    priceOut: priced ? (s.priceOut ?? 0) : undefined,
+    gameText: s.gameText ? true : undefined,
   };
-  return { ...specRecord(settings), max_run_mb: s.maxRunMb ?? null };
+  const fields = [
+    ...RECORDED_FIELDS.filter((f) => f !== 'maxRunMb'),
+    ...(o.modelSettings ? RECORDED_MODEL_FIELDS : []),
+  ];
+  const values = Object.fromEntries(fields.map((f) => [f, f in played ? played[f] : s[f]]));
+  return { ...specRecord(values), max_run_mb: s.maxRunMb ?? null };
 }

@@ -10,7 +10,7 @@ import type { Action, GuiAction } from '../actions/schema.ts';
 import { describeAction, isTerminal, toWire } from '../actions/schema.ts';
 import type { Agent, Decision, Observation, PreviousStep } from '../agents/agent-types.ts';
 import type { RawFrame, ScreenCapturer } from '../capture/capturer.ts';
-import { encodeFrame, type EncodedFrame, type EncodeOptions, DEFAULT_ENCODE } from '../capture/encode.ts';
+import { encodeFrame, type EncodedFrame, type EncodeOptions } from '../capture/encode.ts';
 import { windowsOver } from '../capture/occlusion.ts';
 import { ActionExecutor, type ActionOutcome } from '../input/executor.ts';
 import { inputScaleFor, isClipped, visiblePart, type FrameGeometry } from '../input/coordinates.ts';
@@ -20,10 +20,9 @@ import type { RunStore, EpisodeSummary, RunMeta, StepRecord } from '../store/run
 import { mean, now, sleep, std } from '../util/time.ts';
 import { TargetGoneError, type Target } from './targets.ts';
 import { clockPolicyFor, DEFAULT_LATENCY, type ClockPolicy } from '../latency/clock-policy.ts';
-import type { RunSpec, RunSpecField } from '../run-spec.ts';
+import { RUN_SPEC_DEFAULTS, type RunSpec, type RunSpecField } from '../run-spec.ts';
 import {
   CodedError,
-  DEFAULT_MIN_FREE_MB,
   round2,
   type MemoryStepRecord,
   type LatencyMode,
@@ -97,24 +96,16 @@ export function encodeOptions(c: Pick<SessionConfig, 'imageSize' | 'format' | 'q
  */
 export const VIEW_SETTLE_MAX_MS = 3000;
 
+/** A session's settings when nothing is given: the spec's defaults, and the loop's own. */
 export const DEFAULT_SESSION: SessionConfig = {
-  actionSpace: 'gui',
+  ...(Object.fromEntries(SESSION_SETTINGS.map((k) => [k, RUN_SPEC_DEFAULTS[k]])) as Pick<RunSpec, SessionSetting>),
+  seed: RUN_SPEC_DEFAULTS.seed,
   episodes: 1,
   maxSteps: 50,
-  seed: 0,
-  imageSize: DEFAULT_ENCODE.longSide,
-  format: DEFAULT_ENCODE.format,
-  quality: DEFAULT_ENCODE.quality,
-  settleMs: 150,
-  settleQuietMs: 40,
-  settleMaxMs: 1000,
-  maxErrors: 5,
-  paceMs: 0,
-  takeOverOnInput: false,
   latency: 'normal',
   ...DEFAULT_LATENCY,
-  keepFrames: 'all',
-  minFreeMb: DEFAULT_MIN_FREE_MB,
+  settleQuietMs: 40,
+  settleMaxMs: 1000,
 };
 
 export interface SessionResult {
