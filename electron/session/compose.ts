@@ -16,7 +16,6 @@ import { memoryFile } from '../agents/memory-store.ts';
 import { RunStore, type RunJob, type RunWorker } from '../store/run-store.ts';
 import { BuiltinTarget, WindowTarget, type Target, type ViewLauncher } from './targets.ts';
 import { noMovesMessage, Session, SESSION_SETTINGS, type SessionConfig } from './session.ts';
-import type { EncodeOptions } from '../capture/encode.ts';
 import { DEFAULT_LATENCY, type LatencySettings } from '../latency/clock-policy.ts';
 import { PauseKeyWorld, ProcessWorld, UnfreezableWorld, type World } from '../latency/world.ts';
 import { refusal } from '../../native/process.ts';
@@ -64,11 +63,6 @@ export interface RunPlace {
   worker?: RunWorker;
   /** The person's stop and take-over hotkeys (Settings): the agent never presses them (default: the defaults). */
   hotkeys?: GamepilotHotkeys;
-}
-
-/** The frame encoding a spec asks for, as the encoder takes it. */
-export function encodeOf(s: Pick<RunSpec, 'imageSize' | 'format' | 'quality'>): EncodeOptions {
-  return { longSide: s.imageSize, format: s.format, quality: s.quality };
 }
 
 /** The player's settings a spec gives a model agent (its model resolved by runModel). */

@@ -43,14 +43,11 @@ describe('a full disk', () => {
       parseRunSpec({
         game: '2048',
         agent: 'solver',
-        actionSpace: 'gui',
         episodes: 1,
         maxSteps: 5000,
         seed: 3,
         capture: 'nut',
-        imageSize: 1280,
         format: 'png',
-        quality: 80,
         minFreeMb: 0, // no free-space floor: the disk really fills (the floor would stop the run first)
       }),
       { outDir: mnt },

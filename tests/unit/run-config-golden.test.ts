@@ -12,12 +12,10 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CommanderError } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { WindowInfo, WindowManager } from '../../native/types.ts';
 import { BUILTIN_GAMES, TWO_SEAT_GAMES } from '../../games/index.ts';
 import { seededRng } from '../../games/shared/rng.ts';
-import { buildProgram, type Actions, type RunFlags } from '../../electron/cli/program.ts';
 import { runFrom } from '../../electron/cli/run-command.ts';
 import { profileChoiceFrom } from '../../electron/cli/profile-command.ts';
 import { parseParams, type StartRun } from '../../electron/api/contract.ts';
@@ -35,6 +33,7 @@ import { wireSeatedSession } from '../../electron/session/seated-compose.ts';
 import { idcPlaySpec } from '../../electron/reflection/idc.ts';
 import type { BuiltinTarget } from '../../electron/session/targets.ts';
 import { ROOT } from '../helpers/cli.ts';
+import { runFlags } from '../helpers/run-flags.ts';
 
 const GOLDEN = path.join(ROOT, 'tests/fixtures/run-config-golden.json');
 const WINDOW: WindowInfo = {
@@ -95,31 +94,9 @@ function record(m: RunMeta) {
   };
 }
 
-/** `gamepilot run …` parsed in-process: the flags the command's action gets. */
-async function cliFlags(argv: string[]): Promise<RunFlags> {
-  let flags: RunFlags | undefined;
-  const actions = new Proxy({} as Actions, {
-    get: (_t, name) =>
-      name === 'run'
-        ? async (o: RunFlags) => {
-            flags = o;
-            return 0;
-          }
-        : () => 0,
-  });
-  const err: string[] = [];
-  const program = buildProgram(actions, () => {}, { writeOut: () => {}, writeErr: (s) => err.push(s) });
-  try {
-    await program.parseAsync(['run', ...argv], { from: 'user' });
-  } catch (e) {
-    if (!(e instanceof CommanderError)) throw e;
-  }
-  if (!flags) throw new Error(`gamepilot run ${argv.join(' ')}: ${err.join('')}`);
-  return flags;
-}
-
 async function fromCli(argv: string[]) {
-  const o = await cliFlags(argv);
+  const { flags: o, stderr } = await runFlags(argv);
+  if (!o) throw new Error(`gamepilot run ${argv.join(' ')}: ${stderr}`);
   return recorded(runFrom(o, { profile: profileChoiceFrom(o.profile) }), o);
 }
 

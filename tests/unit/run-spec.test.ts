@@ -4,15 +4,14 @@
  * the rules between settings live in one place and name the field the way each entry point
  * names it; one bound per setting everywhere; old run folders' config keys are still read.
  */
-import { CommanderError } from 'commander';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRun, RunStore } from '../../electron/store/run-store.ts';
 import { scanRuns } from '../../electron/store/run-library.ts';
-import { buildProgram, type Actions, type RunFlags } from '../../electron/cli/program.ts';
 import { runFrom } from '../../electron/cli/run-command.ts';
+import { runFlags } from '../helpers/run-flags.ts';
 import { parseParams } from '../../electron/api/contract.ts';
 import { specFromRequest } from '../../electron/api/run-activity.ts';
 import { frontDoor } from '../../electron/session/front-door.ts';
@@ -39,31 +38,6 @@ import {
 import { isModelAgent } from '../../electron/domain.ts';
 import { getGame } from '../../games/index.ts';
 
-/** `gamepilot run …` parsed in-process: the flags the command's action gets, or the usage error. */
-async function cli(argv: string[]): Promise<{ code: number | undefined; flags?: RunFlags; stderr: string }> {
-  let flags: RunFlags | undefined;
-  const err: string[] = [];
-  let code: number | undefined;
-  const actions = new Proxy({} as Actions, {
-    get: (_t, name) =>
-      name === 'run'
-        ? async (o: RunFlags) => {
-            flags = o;
-            runFrom(o); // the rules between flags, as the real action checks them
-            return 0;
-          }
-        : () => 0,
-  });
-  const program = buildProgram(actions, (c) => (code = c), { writeOut: () => {}, writeErr: (s) => err.push(s) });
-  try {
-    await program.parseAsync(['run', ...argv], { from: 'user' });
-  } catch (e) {
-    if (!(e instanceof CommanderError)) throw e;
-    code = 2;
-  }
-  return { code, ...(flags ? { flags } : {}), stderr: err.join('') };
-}
-
 const ctx = { model: () => ({ model: 'player-vlm' }), imageSize: 1280, runsDir: '/tmp/runs' };
 
 /** run.json's config for a spec, as wireSession writes it for a built-in game without a profile. */
@@ -74,7 +48,7 @@ function configOf(s: RunSpec): Record<string, unknown> {
 
 describe('one spec, three entry points, one run.json config', () => {
   it('the CLI, the app and a sweep cell with the same settings write the same config', async () => {
-    const fromCli = await cli([
+    const fromCli = await runFlags([
       '--game',
       '2048',
       '--agent',
@@ -110,7 +84,7 @@ describe('one spec, three entry points, one run.json config', () => {
     );
     expect(sweep.jobs).toHaveLength(1);
     const job = sweep.jobs[0]!;
-    const fromSweep = await cli(['--game', job.cell.game, ...runArgs(job.cell, sweep.spec)]);
+    const fromSweep = await runFlags(['--game', job.cell.game, ...runArgs(job.cell, sweep.spec)]);
     expect(fromSweep.code, fromSweep.stderr).toBe(0);
     const sweepOptions = runFrom(fromSweep.flags!).spec;
 
@@ -139,7 +113,7 @@ describe('one spec, three entry points, one run.json config', () => {
   });
 
   it('settings a sweep has no axis for: the CLI and the app agree, and a model run records its settings flat', async () => {
-    const fromCli = await cli([
+    const fromCli = await runFlags([
       '--game',
       'snake',
       '--agent',
@@ -241,7 +215,7 @@ describe('the rules between settings, once', () => {
 
 describe('a two-seat game in the one spec: --seats', () => {
   it('carries two agent specs to the seated run; the command line reads them', async () => {
-    const { code, flags } = await cli(['--game', 'light-cycles', '--seats', 'vlm:m1, solver']);
+    const { code, flags } = await runFlags(['--game', 'light-cycles', '--seats', 'vlm:m1, solver']);
     expect(code).toBe(0);
     expect(flags!.seats).toEqual(['vlm:m1', 'solver']);
     const { spec, seats } = runFrom(flags!);
@@ -251,7 +225,7 @@ describe('a two-seat game in the one spec: --seats', () => {
 
   it('refuses a two-seat game without seats and seats on a one-seat game, naming the flag', async () => {
     const refused = async (argv: string[], message: RegExp) => {
-      const r = await cli(argv);
+      const r = await runFlags(argv);
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.stderr, argv.join(' ')).toMatch(message);
     };
@@ -273,18 +247,18 @@ describe('a two-seat game in the one spec: --seats', () => {
       ['--game', 'tictactoe-pvp', '--seats', 'human,solver'],
       /human plays with the keyboard, and tictactoe-pvp/,
     );
-    expect((await cli(['--game', 'light-cycles', '--seats', 'solver,human'])).code).toBe(0);
+    expect((await runFlags(['--game', 'light-cycles', '--seats', 'solver,human'])).code).toBe(0);
   });
 });
 
 describe('one bound per setting, everywhere', () => {
   it('the pace is 0–60 000 ms on the command line, in the app, and in a suite', async () => {
-    const bad = await cli(['--game', '2048', '--pace-ms', '60001']);
+    const bad = await runFlags(['--game', '2048', '--pace-ms', '60001']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(
       /option '--pace-ms <ms>' argument '60001' is invalid\. Allowed: a number from 0 to 60000\./,
     );
-    expect((await cli(['--game', '2048', '--pace-ms', '60000'])).code).toBe(0);
+    expect((await runFlags(['--game', '2048', '--pace-ms', '60000'])).code).toBe(0);
     expect(() => parseParams('startRun', { target: { game: '2048' }, agent: 'random', paceMs: 60_001 })).toThrow(
       /startRun: paceMs/,
     );
@@ -295,7 +269,7 @@ describe('one bound per setting, everywhere', () => {
   });
 
   it('steps per episode: the same limit refused by the CLI, the app and a sweep file, each naming its field', async () => {
-    const bad = await cli(['--game', '2048', '--max-steps', '100001']);
+    const bad = await runFlags(['--game', '2048', '--max-steps', '100001']);
     expect(bad.stderr).toMatch(
       /'--max-steps <n>' argument '100001' is invalid\. Allowed: a whole number from 1 to 100000\./,
     );
