@@ -17,6 +17,7 @@ import type { Agent, DecideContext, Decision, Observation, PreviousStep } from '
 import { describeCallError } from './model-call-error.ts';
 import { CallLedger, ModelClient, type ModelClientSettings } from './model-client.ts';
 import { ROLE_LIMITS } from './model-endpoint.ts';
+import type { RunSpecInput } from '../run-spec.ts';
 
 export { MAX_STORED_ANSWER_CHARS } from './model-client.ts';
 
@@ -37,6 +38,23 @@ export interface VlmSettings extends ModelClientSettings {
   experience?: string;
   /** Include the game's text rendering with the screenshot (text+image modality). */
   includeGameText?: boolean;
+}
+
+/**
+ * A configured model (Settings, or an IDC's player) as a run's spec names it: the endpoint and
+ * the player settings Settings keeps. The one way from the agent's names back to the spec's.
+ */
+export function modelSpecFields(
+  m: Partial<VlmSettings> & { model: string },
+): Pick<RunSpecInput, 'model' | 'baseUrl' | 'apiKey' | 'detail' | 'history' | 'temperature'> {
+  return {
+    model: m.model,
+    ...(m.baseURL ? { baseUrl: m.baseURL } : {}),
+    ...(m.apiKey ? { apiKey: m.apiKey } : {}),
+    ...(m.detail ? { detail: m.detail } : {}),
+    ...(m.history !== undefined ? { history: m.history } : {}),
+    ...(m.temperature !== undefined ? { temperature: m.temperature } : {}),
+  };
 }
 
 export const DEFAULT_VLM: Omit<VlmSettings, 'model'> = {

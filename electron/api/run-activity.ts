@@ -36,7 +36,7 @@ import type { Target, ViewLauncher } from '../session/targets.ts';
 import type { ScreenCapturer } from '../capture/capturer.ts';
 import type { RunStore } from '../store/run-store.ts';
 import { tutorialSourcePath } from '../store/tutorials.ts';
-import { VlmAgent } from '../agents/vlm.ts';
+import { modelSpecFields, VlmAgent } from '../agents/vlm.ts';
 import type { Agent } from '../agents/agent-types.ts';
 import {
   attachReflection,
@@ -145,16 +145,7 @@ export function specFromRequest(req: StartRun, ctx: Pick<RunContext, 'model' | '
     keepFrames: req.keepFrames,
     ...(req.maxRunMb !== undefined ? { maxRunMb: req.maxRunMb } : {}),
     imageSize: ctx.imageSize,
-    ...(vlm
-      ? {
-          model: vlm.model,
-          ...(vlm.baseURL ? { baseUrl: vlm.baseURL } : {}),
-          ...(vlm.apiKey ? { apiKey: vlm.apiKey } : {}),
-          ...(vlm.detail ? { detail: vlm.detail } : {}),
-          ...(vlm.history !== undefined ? { history: vlm.history } : {}),
-          ...(vlm.temperature !== undefined ? { temperature: vlm.temperature } : {}),
-        }
-      : {}),
+    ...(vlm ? modelSpecFields(vlm) : {}),
     ...(r && r.mode !== 'none'
       ? {
           reflection: r.mode,

@@ -15,7 +15,7 @@ import type { WindowManager } from '../../native/types.ts';
 import { getGame } from '../../games/index.ts';
 import { variantOf, type GameDefinition } from '../../games/types.ts';
 import { render } from '../agents/prompts.ts';
-import { VlmAgent, type VlmSettings } from '../agents/vlm.ts';
+import { modelSpecFields, VlmAgent, type VlmSettings } from '../agents/vlm.ts';
 import { BuiltinTarget, type ViewLauncher } from '../session/targets.ts';
 import type { Session } from '../session/session.ts';
 import { wireSession } from '../session/compose.ts';
@@ -136,7 +136,6 @@ export function idcPlaySpec(
   o: Pick<IdcOptions, 'game' | 'actionSpace' | 'maxSteps' | 'player' | 'latency' | 'latencySettings'>,
   play: { episodes: number; seed: number },
 ): RunSpec {
-  const p = o.player;
   const latency = { stopIntervalMs: IDC_DEFAULTS.stopIntervalMs, ...o.latencySettings };
   return parseRunSpec({
     game: o.game,
@@ -145,12 +144,7 @@ export function idcPlaySpec(
     episodes: play.episodes,
     ...(o.maxSteps ? { maxSteps: o.maxSteps } : {}),
     seed: play.seed,
-    model: p.model,
-    ...(p.baseURL ? { baseUrl: p.baseURL } : {}),
-    ...(p.apiKey ? { apiKey: p.apiKey } : {}),
-    ...(p.detail ? { detail: p.detail } : {}),
-    ...(p.history !== undefined ? { history: p.history } : {}),
-    ...(p.temperature !== undefined ? { temperature: p.temperature } : {}),
+    ...modelSpecFields(o.player),
     latency: o.latency ?? IDC_DEFAULTS.latency,
     stopIntervalMs: latency.stopIntervalMs,
     ...(latency.slowBufferMs !== undefined ? { slowBufferMs: latency.slowBufferMs } : {}),
