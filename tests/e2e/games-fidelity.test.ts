@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
-import { json, runCli, testModelArgs } from '../helpers/cli.ts';
+import { json, runCli, testModelArgs, testModelSpec } from '../helpers/cli.ts';
 import { prepareRun } from '../../electron/session/compose.ts';
 import { parseRunSpec } from '../../electron/run-spec.ts';
 import { readRun } from '../../electron/store/run-store.ts';
@@ -171,14 +171,12 @@ describe('Snake in slow mode', () => {
     const { session, target } = await prepareRun(
       parseRunSpec({
         game: 'snake',
-        agent: 'vlm',
+        ...testModelSpec(server.baseURL),
         episodes: 1,
         maxSteps: 1,
         seed: 2,
         capture: 'nut',
         latency: 'slow',
-        model: 'test-vlm',
-        baseUrl: server.baseURL,
         maxRetries: 0,
       }),
       { outDir: tmp() },

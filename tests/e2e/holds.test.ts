@@ -15,7 +15,7 @@ import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
 import { prepareRun } from '../../electron/session/compose.ts';
 import { parseRunSpec } from '../../electron/run-spec.ts';
 import { readRun } from '../../electron/store/run-store.ts';
-import { runCli } from '../helpers/cli.ts';
+import { runCli, testModelSpec } from '../helpers/cli.ts';
 import { startWindow, stop } from '../helpers/windows.ts';
 import { changedShare, startSuperTux } from '../helpers/supertux.ts';
 import { processState } from '../../native/process.ts';
@@ -43,15 +43,13 @@ describe('built-in Snake under stop: a 1.5 s hold', () => {
     const { session, target } = await prepareRun(
       parseRunSpec({
         game: 'snake',
-        agent: 'vlm',
+        ...testModelSpec(server.baseURL),
         episodes: 1,
         maxSteps: 2,
         seed: 4,
         capture: 'nut',
         latency: 'stop',
         stopIntervalMs: 300,
-        model: 'test-vlm',
-        baseUrl: server.baseURL,
       }),
       { outDir: tmp() },
     );

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HostileOpenAI } from '../helpers/hostile-openai.ts';
-import { json, runCli, spawnCli, testModelArgs } from '../helpers/cli.ts';
+import { json, runCli, spawnCli, testModelArgs, testModelSpec } from '../helpers/cli.ts';
 import { heldInput } from '../helpers/xinput.ts';
 import { prepareRun } from '../../electron/session/compose.ts';
 import { parseRunSpec } from '../../electron/run-spec.ts';
@@ -166,14 +166,12 @@ describe('Session.stop() while the model call is in flight', () => {
     const { session, target } = await prepareRun(
       parseRunSpec({
         game: 'snake',
-        agent: 'vlm',
+        ...testModelSpec(server.baseURL),
         episodes: 1,
         maxSteps: 3,
         seed: 1,
         capture: 'nut',
         latency: 'stop',
-        model: 'test-vlm',
-        baseUrl: server.baseURL,
         idleTimeoutMs: 60_000,
         maxRetries: 0,
       }),
@@ -225,14 +223,12 @@ describe('Session.stop() while the model call is in flight', () => {
       const { session, target } = await prepareRun(
         parseRunSpec({
           window: '^Fifteen$',
-          agent: 'vlm',
+          ...testModelSpec(server.baseURL),
           episodes: 1,
           maxSteps: 3,
           seed: 1,
           capture: 'nut',
           latency: 'stop',
-          model: 'test-vlm',
-          baseUrl: server.baseURL,
           idleTimeoutMs: 60_000,
           maxRetries: 0,
         }),

@@ -14,7 +14,7 @@ import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
 import { prepareRun } from '../../electron/session/compose.ts';
 import { parseRunSpec } from '../../electron/run-spec.ts';
 import { readRun } from '../../electron/store/run-store.ts';
-import { spawnCli, runCli } from '../helpers/cli.ts';
+import { spawnCli, runCli, testModelSpec } from '../helpers/cli.ts';
 import { stop } from '../helpers/windows.ts';
 import { processState } from '../../native/process.ts';
 import { NutCapturer } from '../../electron/capture/nut-capturer.ts';
@@ -40,15 +40,13 @@ describe('Snake with a model that answers after 2 s', () => {
     const { session, target } = await prepareRun(
       parseRunSpec({
         game: 'snake',
-        agent: 'vlm',
+        ...testModelSpec(server.baseURL),
         episodes: 1,
         maxSteps: steps,
         seed: 4,
         capture: 'nut',
         latency,
         stopIntervalMs: 500,
-        model: 'test-vlm',
-        baseUrl: server.baseURL,
       }),
       { outDir: tmp() },
     );
@@ -94,14 +92,12 @@ describe('lcrt with a provider that reports no compute time', () => {
     const { session, target } = await prepareRun(
       parseRunSpec({
         game: 'snake',
-        agent: 'vlm',
+        ...testModelSpec(server.baseURL),
         episodes: 1,
         maxSteps: 3,
         seed: 4,
         capture: 'nut',
         latency: 'lcrt',
-        model: 'test-vlm',
-        baseUrl: server.baseURL,
       }),
       { outDir: tmp() },
     );

@@ -10,6 +10,7 @@ import { FakeOpenAI } from '../helpers/fake-openai.ts';
 import { MALFORMED } from '../fixtures/malformed-outputs.ts';
 import { prepareRun } from '../../electron/session/compose.ts';
 import { parseRunSpec } from '../../electron/run-spec.ts';
+import { testModelSpec } from '../helpers/cli.ts';
 import type { SessionResult } from '../../electron/session/session.ts';
 import { loadNut } from '../../electron/input/nut.ts';
 import { readRun } from '../../electron/store/run-store.ts';
@@ -27,14 +28,12 @@ describe('malformed model output in a live run', () => {
     const { session, target } = await prepareRun(
       parseRunSpec({
         game: '2048',
-        agent: 'vlm',
+        ...testModelSpec(server.baseURL),
         episodes: 1,
         maxSteps: MALFORMED.length,
         seed: 2,
         capture: 'nut',
         maxErrors: 1000,
-        model: 'test-vlm',
-        baseUrl: server.baseURL,
         repairs: 0,
         maxRetries: 0,
       }),

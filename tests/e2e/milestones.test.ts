@@ -11,7 +11,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
-import { json, ROOT, runCli } from '../helpers/cli.ts';
+import { json, ROOT, runCli, testModelSpec } from '../helpers/cli.ts';
 import { writeFifteenProfile } from '../helpers/profiles.ts';
 import { startWindow, stop } from '../helpers/windows.ts';
 import { prepareRun } from '../../electron/session/compose.ts';
@@ -198,15 +198,13 @@ describe('a live milestone judge on a real Debian game (sgt-fifteen)', () => {
     const { session, target } = await prepareRun(
       parseRunSpec({
         windowId: fifteen.window.id,
-        agent: 'vlm',
+        ...testModelSpec(server.baseURL),
         episodes: 1,
         maxSteps: opts.steps,
         seed: 0,
         capture: 'nut',
         imageSize: 640,
         paceMs: 350,
-        model: 'test-vlm',
-        baseUrl: server.baseURL,
         judgeModel: 'judge-vlm',
         judgeEvery: 3,
         ...(opts.budget ? { judgeBudget: opts.budget } : {}),

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
 import { prepareRun } from '../../electron/session/compose.ts';
 import { parseRunSpec } from '../../electron/run-spec.ts';
+import { testModelSpec } from '../helpers/cli.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 
 const FIRST = answer('left, then close it, then up, then wait', [
@@ -38,13 +39,11 @@ describe('the model context in a live run', () => {
     const { session, target } = await prepareRun(
       parseRunSpec({
         game: '2048',
-        agent: 'vlm',
+        ...testModelSpec(server.baseURL),
         episodes: 1,
         maxSteps: 3,
         seed: 5,
         capture: 'nut',
-        model: 'test-vlm',
-        baseUrl: server.baseURL,
         maxRetries: 0,
       }),
       { outDir: mkdtempSync(path.join(tmpdir(), 'gp-ctx-')) },

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
-import { ROOT, runCli, spawnCli, testModelArgs } from '../helpers/cli.ts';
+import { ROOT, runCli, spawnCli, testModelArgs, testModelSpec } from '../helpers/cli.ts';
 import { heldInput, keycodeOf, releaseKeysyms } from '../helpers/xinput.ts';
 import { prepareRun } from '../../electron/session/compose.ts';
 import { parseRunSpec } from '../../electron/run-spec.ts';
@@ -56,13 +56,11 @@ describe('ending a run', () => {
     const { session, target } = await prepareRun(
       parseRunSpec({
         game: '2048',
-        agent: 'vlm',
+        ...testModelSpec(server.baseURL),
         episodes: 1,
         maxSteps: 3,
         seed: 1,
         capture: 'nut',
-        model: 'test-vlm',
-        baseUrl: server.baseURL,
       }),
       { outDir: out() },
     );

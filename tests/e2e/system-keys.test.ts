@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
-import { json, runCli, testModelArgs } from '../helpers/cli.ts';
+import { json, runCli, testModelArgs, testModelSpec } from '../helpers/cli.ts';
 import { heldInput } from '../helpers/xinput.ts';
 import { prepareRun } from '../../electron/session/compose.ts';
 import { parseRunSpec } from '../../electron/run-spec.ts';
@@ -58,14 +58,12 @@ describe('system key combinations', () => {
     const { session, target } = await prepareRun(
       parseRunSpec({
         game: '2048',
-        agent: 'vlm',
+        ...testModelSpec(server.baseURL),
         episodes: 1,
         maxSteps: 20,
         seed: 3,
         capture: 'nut',
         maxErrors: 6,
-        model: 'test-vlm',
-        baseUrl: server.baseURL,
         repairs: 0,
         maxRetries: 0,
       }),
@@ -175,13 +173,11 @@ describe('system key combinations', () => {
       const { session, target } = await prepareRun(
         parseRunSpec({
           game: '2048',
-          agent: 'vlm',
+          ...testModelSpec(server.baseURL),
           episodes: 1,
           maxSteps: 1,
           seed: 3,
           capture: 'nut',
-          model: 'test-vlm',
-          baseUrl: server.baseURL,
           maxRetries: 0,
         }),
         { outDir: tmp() },

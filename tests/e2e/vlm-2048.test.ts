@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
 import { prepareRun } from '../../electron/session/compose.ts';
 import { parseRunSpec } from '../../electron/run-spec.ts';
+import { testModelSpec } from '../helpers/cli.ts';
 import { slide, type Direction } from '../../games/g2048/rules.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 
@@ -36,13 +37,11 @@ describe('VLM agent on built-in 2048 (GUI)', () => {
     const { session, target } = await prepareRun(
       parseRunSpec({
         game: '2048',
-        agent: 'vlm',
+        ...testModelSpec(server.baseURL),
         episodes: 1,
         maxSteps: 8,
         seed: 11,
         capture: 'nut',
-        model: 'test-vlm',
-        baseUrl: server.baseURL,
         apiKey: 'sk-test-secret',
         maxRetries: 0,
       }),

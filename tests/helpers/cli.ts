@@ -15,6 +15,11 @@ export function testModelArgs(baseURL: string): string[] {
   return ['--agent', 'vlm', '--model', 'test-vlm', '--base-url', baseURL];
 }
 
+/** The same model run as a spec's fields (prepareRun takes a RunSpec): `agent vlm`, `model test-vlm`, the server's URL. */
+export function testModelSpec(baseUrl: string): { agent: 'vlm'; model: string; baseUrl: string } {
+  return { agent: 'vlm', model: 'test-vlm', baseUrl };
+}
+
 /** Runs `gamepilot …` as a user would, in its own process. */
 export function runCli(
   args: string[],
