@@ -28,8 +28,6 @@ import {
   type RunSpec,
   type RunSpecInput,
 } from '../run-spec.ts';
-import { frontDoor, type CheckedRun } from '../session/front-door.ts';
-import type { RunPlace } from '../session/compose.ts';
 import { profileChoice } from './profiles.ts';
 import type { Session, SessionEvents } from '../session/session.ts';
 import type { Target, ViewLauncher } from '../session/targets.ts';
@@ -41,7 +39,8 @@ import type { Agent } from '../agents/agent-types.ts';
 import {
   attachReflection,
   checkReflectionRequest,
-  reflectionFromSpec,
+  readyRun,
+  type ReadyRun,
   type ReflectionRequest,
 } from '../reflection/setup.ts';
 import type { ReflectAndRetry } from '../reflection/retry.ts';
@@ -173,27 +172,18 @@ function configured(ctx: Pick<RunContext, 'model'>): RunModelSettings | undefine
   }
 }
 
-/** A request's run: through the front door the CLI and sweeps use too, where it happens, and its reflection. */
-export interface RequestedRun extends CheckedRun {
-  place: RunPlace;
-  reflection?: ReflectionRequest;
-}
-
 /** The run a request asks for, through the one spec and front door the CLI and sweeps use too. */
-export function runFromRequest(req: StartRun, ctx: RunContext): RequestedRun {
+export function runFromRequest(req: StartRun, ctx: RunContext): ReadyRun {
   const spec = specFromRequest(req, ctx);
-  return badInput(() => {
-    const run = frontDoor(spec);
-    const reflection = reflectionFromSpec(spec, run.model);
-    const place: RunPlace = {
+  return badInput(() =>
+    readyRun(spec, {
       outDir: ctx.runsDir,
       capturer: ctx.capturer,
       configDir: ctx.configDir,
       profile: profileChoice(req.profile, ctx.configDir),
       hotkeys: ctx.hotkeys,
-    };
-    return { ...run, place, ...(reflection ? { reflection } : {}) };
-  });
+    }),
+  );
 }
 
 function badInput<T>(fn: () => T): T {

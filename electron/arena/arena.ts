@@ -20,6 +20,7 @@ import type { CaptureBackend } from '../capture/index.ts';
 import type { EncodeOptions } from '../capture/encode.ts';
 import { parseAgentSpec, parseRunSpec, seatLabel, type RunSpec, type SeatSpec } from '../run-spec.ts';
 import { prepareSeatedRun, twoSeatGame, type SeatedRunPlace } from '../session/seated-compose.ts';
+import { frontDoor } from '../session/front-door.ts';
 import type { ViewLauncher } from '../session/targets.ts';
 import type { SeatedSession } from '../session/seated-session.ts';
 import {
@@ -75,7 +76,7 @@ export function matchRun(
   arena: Pick<ArenaSpec, 'game' | 'trials'>,
   m: { id: string; p1: string; p2: string },
   runsDir: string,
-): { spec: RunSpec; seats: [SeatSpec, SeatSpec]; place: SeatedRunPlace } {
+): { spec: RunSpec; seats: readonly [SeatSpec, SeatSpec]; place: SeatedRunPlace } {
   const spec = parseRunSpec({
     game: arena.game,
     seats: [m.p1, m.p2],
@@ -93,7 +94,7 @@ export function matchRun(
   });
   return {
     spec,
-    seats: [parseAgentSpec(m.p1), parseAgentSpec(m.p2)],
+    seats: frontDoor(spec).seats!,
     place: {
       outDir: runsDir,
       ...(o.launch ? { launch: o.launch } : {}),

@@ -1,8 +1,7 @@
 /** `gamepilot run`: an agent plays a built-in game or a window; every step is recorded. */
 import { prepareRun, type RunPlace } from '../session/compose.ts';
-import { frontDoor, type CheckedRun } from '../session/front-door.ts';
 import type { ReflectionRecord } from '../session/reflection-records.ts';
-import { attachReflection, reflectionFromSpec, type ReflectionRequest } from '../reflection/setup.ts';
+import { attachReflection, readyRun, type ReadyRun, type ReflectionRequest } from '../reflection/setup.ts';
 import { namedAsFlags, parseRunSpec, RunSpecError, seatLabel, type RunSpec, type SeatSpec } from '../run-spec.ts';
 import { prepareSeatedRun } from '../session/seated-compose.ts';
 import { type HumanSeat, humanSeats } from '../recording/human-seat.ts';
@@ -42,22 +41,11 @@ export function specFrom(o: RunFlags): RunSpec {
   return usage(() => parseRunSpec(spec));
 }
 
-/** What `gamepilot run` asks of the composition root, from the one spec: the run through its front door, where it happens, and the reflection request. */
-export interface CliRun extends CheckedRun {
-  place: RunPlace;
-  /** The reflect-and-retry request, checked before anything opens; none without --reflection. */
-  reflection?: ReflectionRequest;
-}
-
 /** The run the flags ask for; a mistake between flags is a usage error naming them. */
-export function runFrom(o: RunFlags, place: Omit<RunPlace, 'outDir'> = {}): CliRun {
+export function runFrom(o: RunFlags, place: Omit<RunPlace, 'outDir'> = {}): ReadyRun {
   const spec = specFrom(o);
   addSecret(spec.apiKey);
-  return usage(() => {
-    const run = frontDoor(spec);
-    const reflection = reflectionFromSpec(spec, run.model);
-    return { ...run, place: { outDir: o.out, ...place }, ...(reflection ? { reflection } : {}) };
-  });
+  return usage(() => readyRun(spec, { outDir: o.out, ...place }));
 }
 
 /**
@@ -107,7 +95,7 @@ export function describeProfile(e: ProfileEntry | undefined, refused: boolean): 
  * A two-seat game's run: one world, a seat for each agent. Its run folder says which match it is
  * (`arena`), so arena tables can be computed over any folder of such runs (a sweep's too).
  */
-async function prepareSeated(run: CliRun, seats: readonly [SeatSpec, SeatSpec], people: HumanSeat[]) {
+async function prepareSeated(run: ReadyRun, seats: readonly [SeatSpec, SeatSpec], people: HumanSeat[]) {
   const [p1, p2] = seats.map(seatLabel) as [string, string];
   const { session, target } = await prepareSeatedRun(run.spec, seats, {
     ...run.place,

@@ -13,6 +13,8 @@ import { reflectionSample, type ReflectionSampling } from './sampling.ts';
 import { solverDemonstration } from './demonstration.ts';
 import { checkFramesFor, framesStarved, reflectionReadsFrames } from '../store/frame-budget.ts';
 import { RunSpecError, type RunSpec } from '../run-spec.ts';
+import { frontDoor, type CheckedRun } from '../session/front-door.ts';
+import type { RunPlace } from '../session/compose.ts';
 
 function requireGame(game: GameDefinition | undefined): GameDefinition {
   if (!game) throw new Error('a solver demonstration needs a built-in game');
@@ -96,6 +98,20 @@ export async function attachReflection(
 }
 
 /** The reflect-and-retry request a spec asks for (the schema has checked the mode against the agent and tutorial). */
+/** A spec through the run's front door and reflection's checks, with where it runs: what a shell hands the composition root. */
+export interface ReadyRun extends CheckedRun {
+  place: RunPlace;
+  /** The reflect-and-retry request, checked before anything opens; none without `reflection`. */
+  reflection?: ReflectionRequest;
+}
+
+/** Checks a spec as every way in does before anything opens; a mistake is a RunSpecError. */
+export function readyRun(spec: RunSpec, place: RunPlace): ReadyRun {
+  const run = frontDoor(spec);
+  const reflection = reflectionFromSpec(spec, run.model);
+  return { ...run, place, ...(reflection ? { reflection } : {}) };
+}
+
 export function reflectionFromSpec(s: RunSpec, model: string | undefined): ReflectionRequest | undefined {
   if (s.reflection === 'none') return undefined;
   const starved = reflectionReadsFrames(s.reflection) ? framesStarved(s.keepFrames, s.maxSteps) : undefined;

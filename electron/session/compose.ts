@@ -15,7 +15,7 @@ import { MemoryAgent, type MemoryAgentSettings } from '../agents/memory-agent.ts
 import { memoryFile } from '../agents/memory-store.ts';
 import { RunStore, type RunJob, type RunWorker } from '../store/run-store.ts';
 import { BuiltinTarget, WindowTarget, type Target, type ViewLauncher } from './targets.ts';
-import { noMovesMessage, Session, SESSION_SETTINGS, type SessionConfig } from './session.ts';
+import { noMovesMessage, Session, sessionSettingsOf, type SessionConfig } from './session.ts';
 import { DEFAULT_LATENCY, type LatencySettings } from '../latency/clock-policy.ts';
 import { PauseKeyWorld, ProcessWorld, UnfreezableWorld, type World } from '../latency/world.ts';
 import { refusal } from '../../native/process.ts';
@@ -34,7 +34,7 @@ import { executableOf } from '../profiles/executable.ts';
 import { semanticApiOf, type Profile } from '../profiles/profile-schema.ts';
 import { ScreenScoreReader } from '../scoring/screen-reader.ts';
 import { attachLiveJudge } from './live-judge.ts';
-import { runConfig, type Resolved } from './run-config.ts';
+import { priceOf, runConfig, type Resolved } from './run-config.ts';
 import { agentKind, runModel, runSeed } from './front-door.ts';
 import { DEFAULT_JUDGING } from '../scoring/milestone-judging.ts';
 
@@ -68,6 +68,7 @@ export interface RunPlace {
 /** The player's settings a spec gives a model agent (its model resolved by runModel). */
 export function vlmSettingsOf(s: RunSpec): Partial<VlmSettings> & { model?: string } {
   const model = runModel(s);
+  const price = priceOf(s);
   return {
     ...(model ? { model } : {}),
     ...(s.baseUrl ? { baseURL: s.baseUrl } : {}),
@@ -83,9 +84,7 @@ export function vlmSettingsOf(s: RunSpec): Partial<VlmSettings> & { model?: stri
     maxRetries: s.maxRetries,
     retryAfterCapMs: s.retryAfterCapMs,
     maxAnswerBytes: s.maxAnswerBytes,
-    ...(s.priceIn !== undefined || s.priceOut !== undefined
-      ? { price: { inputPerM: s.priceIn ?? 0, outputPerM: s.priceOut ?? 0 } }
-      : {}),
+    ...(price ? { price } : {}),
     ...(s.gameText ? { includeGameText: true } : {}),
   };
 }
@@ -142,7 +141,8 @@ export function sessionConfig(
   spec: RunSpec,
   r: Pick<Resolved, 'episodes' | 'maxSteps' | 'latency' | 'latencySettings'> & { maxSeconds?: number },
 ): Partial<SessionConfig> {
-  const config: Partial<SessionConfig> = {
+  return {
+    ...sessionSettingsOf(spec),
     seed: runSeed(spec),
     episodes: r.episodes,
     maxSteps: r.maxSteps,
@@ -150,8 +150,6 @@ export function sessionConfig(
     ...r.latencySettings,
     ...(r.maxSeconds !== undefined ? { maxSeconds: r.maxSeconds } : {}),
   };
-  for (const k of SESSION_SETTINGS) if (spec[k] !== undefined) Object.assign(config, { [k]: spec[k] });
-  return config;
 }
 
 /** A memory scope from a game id, a window pattern or title: lower-case words joined by dashes. */
@@ -325,7 +323,6 @@ export function wireSession(
     latencySettings,
     ...(profile?.episode.maxSeconds !== undefined ? { maxSeconds: profile.episode.maxSeconds } : {}),
   });
-
   const world = target.game ? undefined : windowWorld(target, spec.pauseKey ?? profilePauseKey(profile), profile);
   const scorer = target.game || !profile ? undefined : screenScorer(profile, spec, notices, store);
   if (judge) store.update({ config: { ...store.meta.config, judge: judge.record } });

@@ -36,7 +36,7 @@ export function runSeed(s: Pick<RunSpec, 'level' | 'seed'>): number {
 
 /** Checks what the schema cannot; a mistake between settings is a RunSpecError. */
 export function frontDoor(s: RunSpec): CheckedRun {
-  const modelAgent = isModelAgent(s.agent) || s.agent === 'model';
+  const modelAgent = isModelAgent(agentKind(s));
   // A baseline (or a client over MCP) given a model plays without it; the model reads a window's
   // score off the screen and judges milestones, as it would for a model agent.
   const model = modelAgent ? runModel(s) : s.model;

@@ -21,10 +21,18 @@ export interface Resolved {
   history?: number;
 }
 
+/** The price a spec gives its model's tokens (USD a million): a price given on one side only counts the other as free. */
+export function priceOf(
+  s: Pick<RunSpec, 'priceIn' | 'priceOut'>,
+): { inputPerM: number; outputPerM: number } | undefined {
+  return s.priceIn !== undefined || s.priceOut !== undefined
+    ? { inputPerM: s.priceIn ?? 0, outputPerM: s.priceOut ?? 0 }
+    : undefined;
+}
+
 /** `modelSettings`: record the model agent's settings too (a model plays, in a seat or alone). */
 export function runConfig(s: RunSpec, r: Resolved, o: { modelSettings: boolean }): Record<string, unknown> {
-  // A price given on one side only counts the other as free.
-  const priced = s.priceIn !== undefined || s.priceOut !== undefined;
+  const price = priceOf(s);
   // What the run plays by where that is not the spec's value as given.
   const played: Partial<Record<RecordedField, unknown>> = {
     episodes: r.episodes,
@@ -35,8 +43,8 @@ export function runConfig(s: RunSpec, r: Resolved, o: { modelSettings: boolean }
     slowBufferMs: r.latency === 'slow' ? r.latencySettings.slowBufferMs : undefined,
     baseUrl: s.baseUrl === undefined ? undefined : recordedEndpoint(s.baseUrl),
     history: s.history ?? r.history ?? DEFAULT_VLM.history,
-    priceIn: priced ? (s.priceIn ?? 0) : undefined,
-    priceOut: priced ? (s.priceOut ?? 0) : undefined,
+    priceIn: price?.inputPerM,
+    priceOut: price?.outputPerM,
     gameText: s.gameText ? true : undefined,
   };
   const fields = [

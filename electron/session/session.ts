@@ -83,6 +83,11 @@ export const SESSION_SETTINGS = [
 ] as const satisfies readonly RunSpecField[];
 type SessionSetting = (typeof SESSION_SETTINGS)[number];
 
+/** The session's settings as a spec (or the spec's defaults) gives them. */
+export function sessionSettingsOf(s: Pick<RunSpec, SessionSetting>): Pick<RunSpec, SessionSetting> {
+  return Object.fromEntries(SESSION_SETTINGS.map((k) => [k, s[k]])) as Pick<RunSpec, SessionSetting>;
+}
+
 /** How the session's frames are encoded: its image size, format and quality as the encoder takes them. */
 export function encodeOptions(c: Pick<SessionConfig, 'imageSize' | 'format' | 'quality'>): EncodeOptions {
   return { longSide: c.imageSize, format: c.format, quality: c.quality };
@@ -98,7 +103,7 @@ export const VIEW_SETTLE_MAX_MS = 3000;
 
 /** A session's settings when nothing is given: the spec's defaults, and the loop's own. */
 export const DEFAULT_SESSION: SessionConfig = {
-  ...(Object.fromEntries(SESSION_SETTINGS.map((k) => [k, RUN_SPEC_DEFAULTS[k]])) as Pick<RunSpec, SessionSetting>),
+  ...sessionSettingsOf(RUN_SPEC_DEFAULTS),
   seed: RUN_SPEC_DEFAULTS.seed,
   episodes: 1,
   maxSteps: 50,
@@ -352,8 +357,6 @@ export class Session extends EventEmitter<SessionEvents> {
   private covered = false;
   /** What the game draws while covered, so that uncovering waits for its repaint. */
   private readonly coverRepaint: CoverRepaint;
-  /** The same wait when the agent raises a covered target before its capture. */
-  private readonly raiseRepaint: CoverRepaint;
   /** The run has ended (its input path closed): nothing can be taken over any more. */
   private finished = false;
 
@@ -367,7 +370,6 @@ export class Session extends EventEmitter<SessionEvents> {
     this.mode = this.config.latency;
     this.keeper = new FrameKeeper(this.config.keepFrames);
     this.coverRepaint = new CoverRepaint(deps.wm);
-    this.raiseRepaint = new CoverRepaint(deps.wm);
     this.budget = new DiskBudget(deps.store.dir, {
       maxRunMb: this.config.maxRunMb,
       minFreeMb: this.config.minFreeMb,
@@ -1345,13 +1347,14 @@ export class Session extends EventEmitter<SessionEvents> {
     // that part (no compositor): follow what the game draws from before the raise, and capture
     // once it has repainted (cover-repaint.ts; a loaded machine took hundreds of ms).
     const covered = !!(await windowsOver(this.deps.wm, win, win.bounds).catch(() => undefined))?.length;
-    if (covered) this.raiseRepaint.covered(id);
+    const repaint = covered ? new CoverRepaint(this.deps.wm) : undefined;
+    repaint?.covered(id);
     try {
       await this.focusTarget(id);
       await this.untilOnTop(win);
-      if (covered) await this.raiseRepaint.uncovered(this.config.settleQuietMs, this.abort.signal);
+      await repaint?.uncovered(this.config.settleQuietMs, this.abort.signal);
     } finally {
-      this.raiseRepaint.close();
+      repaint?.close();
     }
     return true;
   }

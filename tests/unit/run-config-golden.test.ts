@@ -22,8 +22,8 @@ import { parseParams, type StartRun } from '../../electron/api/contract.ts';
 import { runFromRequest, type RunContext } from '../../electron/api/run-activity.ts';
 import { DEFAULT_HOTKEYS } from '../../electron/domain.ts';
 import { parseSweep, runArgs } from '../../electron/sweep/spec.ts';
-import { agentFor, makeAgent, wireSession, type RunPlace } from '../../electron/session/compose.ts';
-import type { CheckedRun } from '../../electron/session/front-door.ts';
+import { agentFor, makeAgent, wireSession } from '../../electron/session/compose.ts';
+import type { ReadyRun } from '../../electron/reflection/setup.ts';
 import { WindowTarget, type Target } from '../../electron/session/targets.ts';
 import type { RunMeta } from '../../electron/store/run-store.ts';
 import type { BuiltinGame } from '../../electron/games/builtin-game.ts';
@@ -71,9 +71,9 @@ async function targetOf(t: { game?: string; windowId?: string }): Promise<Target
 }
 
 /** What the run records, through the composition root, for the run an entry point made. */
-async function recorded(run: CheckedRun & { place: RunPlace }, target: { game?: string; windowId?: string }) {
+async function recorded(run: ReadyRun) {
   const place = { ...run.place, outDir, capturer };
-  const { store } = wireSession(run.spec, place, await targetOf(target), agentFor(run.spec, place), wm);
+  const { store } = wireSession(run.spec, place, await targetOf(run.spec), agentFor(run.spec, place), wm);
   return record(store.meta);
 }
 
@@ -97,7 +97,7 @@ function record(m: RunMeta) {
 async function fromCli(argv: string[]) {
   const { flags: o, stderr } = await runFlags(argv);
   if (!o) throw new Error(`gamepilot run ${argv.join(' ')}: ${stderr}`);
-  return recorded(runFrom(o, { profile: profileChoiceFrom(o.profile) }), o);
+  return recorded(runFrom(o, { profile: profileChoiceFrom(o.profile) }));
 }
 
 const appCtx: RunContext = {
@@ -114,7 +114,7 @@ const appCtx: RunContext = {
 
 async function fromApp(params: unknown) {
   const req = parseParams('startRun', params) as StartRun;
-  return recorded(runFromRequest(req, appCtx), 'game' in req.target ? req.target : { windowId: req.target.windowId });
+  return recorded(runFromRequest(req, appCtx));
 }
 
 const CASES: Record<string, () => Promise<unknown>> = {
