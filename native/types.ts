@@ -39,6 +39,20 @@ export interface WindowManager {
    * react instead of a fixed time. Absent (or undefined for a window) where the backend cannot.
    */
   watchChanges?(id: string): ChangeWatch | undefined;
+  /**
+   * Follows what the window system says about a window (moved, resized, minimized, retitled,
+   * reparented, closed), so that a look at the window can be reused until one of these
+   * happens. Absent (or undefined for a window) where the backend cannot: then every look asks.
+   */
+  watchWindow?(id: string): WindowWatch | undefined;
+}
+
+/** Whether a window may have changed since the last time this was asked. */
+export interface WindowWatch {
+  /** True when anything about the window may have changed since the last call (and on the first). */
+  changed(): boolean;
+  /** Stops following the window. */
+  close(): void;
 }
 
 /** Drawing into one window, for the settle stage. */

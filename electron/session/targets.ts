@@ -2,7 +2,7 @@
  * What a session plays: a built-in game opened as its own real window, or any existing
  * window found by title. Either way the session only sees a window to capture and drive.
  */
-import type { ChangeWatch, WindowInfo, WindowManager } from '../../native/types.ts';
+import type { ChangeWatch, WindowInfo, WindowManager, WindowWatch } from '../../native/types.ts';
 import { findWindows } from '../../native/types.ts';
 import type { GameDefinition, HitRect } from '../../games/types.ts';
 import { BuiltinGame } from '../games/builtin-game.ts';
@@ -35,8 +35,14 @@ export interface Target {
   readonly label: string;
   /** Present for built-in games: engine, view and ground truth. */
   readonly game?: BuiltinGame;
-  /** Fresh facts of the window (it may have moved or been minimized); throws TargetGoneError when it is gone. */
-  locate(): Promise<WindowInfo>;
+  /**
+   * Fresh facts of the window (it may have moved or been minimized); throws TargetGoneError when
+   * it is gone. With `reuse`, the last look, unless the window system said the window changed
+   * since then or cannot say (a step looks once and reuses that look).
+   */
+  locate(o?: { reuse?: boolean }): Promise<WindowInfo>;
+  /** How many times the window system was asked about the window (a step's record says how many of them were its own). */
+  readonly lookups?: number;
   /** Interactive elements of a built-in view, in window pixels. */
   hits(): HitRect[] | undefined;
   /** The process that owns the window, when known. */
@@ -67,6 +73,9 @@ export class WindowTarget implements Target {
   readonly kind = 'window' as const;
   readonly game = undefined;
   private current: WindowInfo;
+  /** What the window system says of the window; null until first asked for, undefined where it cannot. */
+  private watch: WindowWatch | undefined | null = null;
+  private asked = 0;
 
   private constructor(
     private readonly wm: WindowManager,
@@ -113,18 +122,40 @@ export class WindowTarget implements Target {
     );
   }
 
-  async locate(): Promise<WindowInfo> {
+  get lookups() {
+    return this.asked;
+  }
+
+  async locate(o: { reuse?: boolean } = {}): Promise<WindowInfo> {
+    // Asked every time, so that a plain look also starts the next reuse from now.
+    const changed = this.windowWatch()?.changed() ?? true;
+    if (o.reuse && !changed) return this.current;
+    this.asked++;
     const fresh = await this.wm.get(this.current.id);
     if (!fresh) throw new TargetGoneError(`the target window "${this.current.title}" is gone (id ${this.current.id})`);
     this.current = fresh;
     return fresh;
   }
 
+  private windowWatch(): WindowWatch | undefined {
+    if (this.watch === null) {
+      try {
+        this.watch = this.wm.watchWindow?.(this.current.id);
+      } catch {
+        this.watch = undefined; // every look asks, then
+      }
+    }
+    return this.watch;
+  }
+
   hits() {
     return undefined;
   }
 
-  async close() {}
+  async close() {
+    this.watch?.close();
+    this.watch = undefined;
+  }
 }
 
 /** The window's drawing, where the display server reports it (X11); a watch that fails is none. */
@@ -183,8 +214,12 @@ export class BuiltinTarget implements Target {
     return this.launched.pid;
   }
 
-  locate() {
-    return this.window.locate();
+  locate(o?: { reuse?: boolean }) {
+    return this.window.locate(o);
+  }
+
+  get lookups() {
+    return this.window.lookups;
   }
 
   /** Hit rectangles shifted from viewport to window coordinates (window frames may add chrome). */
@@ -197,6 +232,7 @@ export class BuiltinTarget implements Target {
 
   async close() {
     this.game.dispose();
+    await this.window.close();
     await this.launched.close();
     await this.server.close();
   }

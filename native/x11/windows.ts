@@ -8,8 +8,9 @@
  */
 import koffi from 'koffi';
 import { getProperty, X, xConnection, type WindowAttributes, type XConnection } from './xlib.ts';
-import type { ChangeWatch, Rect, WindowInfo, WindowManager } from '../types.ts';
+import type { ChangeWatch, Rect, WindowInfo, WindowManager, WindowWatch } from '../types.ts';
 import { DamageWatch } from './damage.ts';
+import { XWindowWatch } from './window-events.ts';
 
 export function normId(id: string | number): string {
   const n = typeof id === 'number' ? id : Number.parseInt(id, 16);
@@ -75,6 +76,10 @@ export class XlibWindowManager implements WindowManager {
 
   watchChanges(id: string): ChangeWatch | undefined {
     return DamageWatch.create(windowNumber(id), this.connect);
+  }
+
+  watchWindow(id: string): WindowWatch {
+    return new XWindowWatch(windowNumber(id), this.c);
   }
 
   async stacking(): Promise<string[]> {

@@ -63,6 +63,7 @@ export interface XlibFunctions {
   XQueryTree(d: Ptr, w: number, root: number[], parent: number[], children: (Ptr | null)[], n: number[]): number;
   XSendEvent(d: Ptr, w: number, propagate: number, mask: number, event: ClientMessage): number;
   XRaiseWindow(d: Ptr, w: number): number;
+  XSelectInput(d: Ptr, w: number, mask: number): number;
   XFlush(d: Ptr): number;
   XSync(d: Ptr, discard: number): number;
   XPending(d: Ptr): number;
@@ -184,6 +185,8 @@ export const X = {
   MappingNotify: 34,
   SubstructureRedirectMask: 1 << 20,
   SubstructureNotifyMask: 1 << 19,
+  StructureNotifyMask: 1 << 17,
+  PropertyChangeMask: 1 << 22,
   XDamageReportNonEmpty: 2,
   IPC_PRIVATE: 0,
   IPC_CREAT: 0o1000,
@@ -337,6 +340,7 @@ function bind(): Xlib {
     XQueryTree: f(x11, 'XQueryTree', 'int', [D, ul, outUl, outUl, outPtr, outUint]),
     XSendEvent: f(x11, 'XSendEvent', 'int', [D, ul, 'int', 'long', koffi.pointer(ClientMessageT)]),
     XRaiseWindow: f(x11, 'XRaiseWindow', 'int', [D, ul]),
+    XSelectInput: f(x11, 'XSelectInput', 'int', [D, ul, 'long']),
     XFlush: f(x11, 'XFlush', 'int', [D]),
     XSync: f(x11, 'XSync', 'int', [D, 'int']),
     XPending: f(x11, 'XPending', 'int', [D]),
@@ -441,9 +445,9 @@ export interface XConnection {
   readonly screen: number;
   atom(name: string): number;
   /**
-   * Reads the events that arrived (this connection selects none; it gets the keyboard mapping
-   * changes every client gets and the Damage events it asked for), hands each to the listeners
-   * of its type and keeps Xlib's keyboard mapping current. Returns how many there were.
+   * Reads the events that arrived (the keyboard mapping changes every client gets, the Damage
+   * events it asked for, the structure and property events of watched windows), hands each to
+   * the listeners of its type and keeps Xlib's keyboard mapping current. Returns how many there were.
    */
   pump(): number;
   /** Listens to one event type (the first int of the event); returns how to stop. */

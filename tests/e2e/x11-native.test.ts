@@ -2,8 +2,10 @@
  * The in-process X11 backends (libX11 through koffi, one connection): windows agree with the
  * command-line tools they replace, a closed window is "gone" and never an exit, the XShm capture
  * sees what nut-js sees (scaled in the server when asked), the TurboJPEG path (the libjpeg-turbo
- * shipped in @julusian/jpeg-turbo, chosen without any system package) encodes it in the right colours, XTest keys, text, clicks and the wheel reach a real window, and the damage
- * watch tells a window that drew from one that did not.
+ * shipped in @julusian/jpeg-turbo, chosen without any system package) encodes it in the right
+ * colours, XTest keys, text, clicks and the wheel reach a real window, the damage watch tells a
+ * window that drew from one that did not, and the window watch says when a real game window
+ * moved, was minimized, retitled or closed.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import sharp from 'sharp';
@@ -20,7 +22,19 @@ import { GetImageGrabber, ShmGrabber } from '../../native/x11/capture.ts';
 import { X11InputBackend } from '../../native/x11-input.ts';
 import { jpegEncoder } from '../../native/jpeg.ts';
 import { PREBUILT_JPEG_NAME } from '../../native/jpeg-prebuilt.ts';
-import { clickProbeWindow, drawerWindow, minimize, pageWindow, solidWindow, stop } from '../helpers/windows.ts';
+import {
+  activate,
+  clickProbeWindow,
+  decimal,
+  drawerWindow,
+  minimize,
+  pageWindow,
+  settled,
+  solidWindow,
+  startWindow,
+  stop,
+  xdo,
+} from '../helpers/windows.ts';
 import { heldInput } from '../helpers/xinput.ts';
 
 type Started = { child: ChildProcess; window: WindowInfo };
@@ -351,6 +365,47 @@ describe('the damage watch', () => {
       expect(busy).toMatchObject({ changed: true, still: false });
     } finally {
       watch.close();
+    }
+  });
+});
+
+describe('the window watch', () => {
+  it('says when a real game window moved, was minimized, retitled or closed, and is quiet otherwise', async () => {
+    const game = await open(startWindow('/usr/games/sgt-fifteen', [], /^Fifteen/));
+    const id = game.window.id;
+    await settled(id);
+    const watch = xlib.watchWindow(id);
+    const second = xlib.watchWindow(id); // another follower of the same window (one selection per connection)
+    try {
+      expect(watch.changed()).toBe(true); // the first call: nothing seen yet
+      // The window manager may still be settling it: a call with nothing new since the last says false.
+      await expect.poll(() => watch.changed()).toBe(false);
+      expect(watch.changed()).toBe(false);
+
+      // Moved by the window manager: it moves the frame, not the window inside it.
+      xdo('windowmove', decimal(id), '220', '160');
+      await expect.poll(() => watch.changed()).toBe(true);
+      await settled(id);
+      second.close(); // the other follower leaving leaves this one listening
+      await expect.poll(() => watch.changed()).toBe(false);
+
+      minimize(id);
+      await expect.poll(() => watch.changed()).toBe(true);
+      expect((await settled(id)).minimized).toBe(true);
+      activate(id);
+      await expect.poll(async () => (await xlib.get(id))?.minimized).toBe(false);
+      await settled(id);
+      await expect.poll(() => watch.changed()).toBe(false);
+
+      xdo('set_window', '--name', 'Fifteen renamed', decimal(id));
+      await expect.poll(() => watch.changed()).toBe(true);
+
+      await stop(game.child);
+      await expect.poll(() => xlib.get(id)).toBeUndefined();
+      expect(watch.changed()).toBe(true); // its unmap and destroy came before the answer that it is gone
+    } finally {
+      watch.close();
+      second.close();
     }
   });
 });
