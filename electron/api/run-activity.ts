@@ -14,7 +14,7 @@ import type {
   TakeoverWire,
   WorldState,
 } from './contract.ts';
-import type { TakeoverState } from '../session/session.ts';
+import type { TakeoverState } from '../session/session-types.ts';
 import { openPersonInput } from '../recording/person-input.ts';
 import { hotkeyKeys, type GamepilotHotkeys } from '../input/accelerator.ts';
 import type { Activity } from './activity.ts';
@@ -29,7 +29,8 @@ import {
   type RunSpecInput,
 } from '../run-spec.ts';
 import { profileChoice } from './profiles.ts';
-import type { Session, SessionEvents } from '../session/session.ts';
+import type { Session } from '../session/session.ts';
+import type { SessionEvents } from '../session/session-types.ts';
 import type { Target, ViewLauncher } from '../session/targets.ts';
 import type { ScreenCapturer } from '../capture/capturer.ts';
 import type { RunStore } from '../store/run-store.ts';
@@ -255,9 +256,9 @@ export class RunActivity implements Activity {
           }
         : {}),
       ...(store.meta.seats ? { seats: store.meta.seats.map((s) => ({ ...s })) } : {}),
-      ...(store.meta.seats ? {} : { takeover: takeoverWire(session.takeoverState) }),
+      ...(store.meta.seats ? {} : { takeover: takeoverWire(session.takeover.state) }),
     };
-    if (!store.meta.seats) session.acceptTakeovers(openPersonInput, { ignoreKeys: hotkeyKeys(ctx.hotkeys) });
+    if (!store.meta.seats) session.takeover.accept(openPersonInput, { ignoreKeys: hotkeyKeys(ctx.hotkeys) });
     this.relay();
     this.finished = session.run().then(
       (result) => (result.status === 'failed' ? (result.error ?? 'the run failed') : null),
@@ -309,24 +310,24 @@ export class RunActivity implements Activity {
 
   /** Pause, resume, a single step, take over, hand back; stopping goes through the activity slot. */
   async control(action: Exclude<ControlAction, 'stop'>) {
-    if (action === 'pause') this.session.pause();
-    if (action === 'resume') this.session.resume();
-    if (action === 'step') this.session.stepOnce();
+    if (action === 'pause') this.session.gate.pause();
+    if (action === 'resume') this.session.gate.resume();
+    if (action === 'step') this.session.gate.stepOnce();
     if (action === 'takeover') await this.takeOver('button');
-    if (action === 'handback') await this.session.handBack();
+    if (action === 'handback') await this.session.takeover.handBack();
   }
 
   /** A person takes the controls (button, hotkey); a two-seat run has a person's seat instead. */
   async takeOver(trigger: TakeoverTrigger): Promise<TakeoverWire> {
     if (!this.run.takeover)
       throw new CodedError('bad-input', 'a two-seat run cannot be taken over: play a seat as human instead');
-    return takeoverWire(await this.session.takeOver(trigger));
+    return takeoverWire(await this.session.takeover.takeOver(trigger));
   }
 
   /** The take-over hotkey: takes the controls, or hands them back when a person has them. */
   async toggleTakeover(trigger: TakeoverTrigger): Promise<TakeoverWire> {
     if (!this.run.takeover) return this.takeOver(trigger); // says why a two-seat run cannot
-    return takeoverWire(await this.session.toggleTakeover(trigger));
+    return takeoverWire(await this.session.takeover.toggle(trigger));
   }
 
   setLatency(mode: ParamsOut<'setLatency'>['mode']): WorldState {
@@ -455,7 +456,7 @@ export class RunActivity implements Activity {
       const text = rec.lesson?.text ?? '';
       if (text && run.reflection) run.reflection.lessons = text;
       const review = !!run.reflection?.review && !!text;
-      if (review) session.pause(); // a person reads and edits the lessons before the retry
+      if (review) session.gate.pause(); // a person reads and edits the lessons before the retry
       ctx.emit({
         type: 'lessons',
         runId: run.id,

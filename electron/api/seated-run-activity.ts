@@ -7,7 +7,7 @@
 import type { SeatStepWire, StartRun, StepEventData } from './contract.ts';
 import { CodedError } from '../domain.ts';
 import { prepareSeatedRun } from '../session/seated-compose.ts';
-import type { SessionEvents } from '../session/session.ts';
+import type { SessionEvents } from '../session/session-types.ts';
 import { RunActivity, runFromRequest, type RunContext } from './run-activity.ts';
 
 export class SeatedRunActivity extends RunActivity {

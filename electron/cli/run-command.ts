@@ -114,7 +114,7 @@ async function bindTakeover(
   hotkeys: GamepilotHotkeys,
   quiet: boolean,
 ): Promise<(() => void) | undefined> {
-  session.acceptTakeovers(openPersonInput, { ignoreKeys: hotkeyKeys(hotkeys) });
+  session.takeover.accept(openPersonInput, { ignoreKeys: hotkeyKeys(hotkeys) });
   session.on('takeover', (t) =>
     io.progress(
       t.active
@@ -123,7 +123,7 @@ async function bindTakeover(
     ),
   );
   const toggle = () => {
-    session.toggleTakeover('hotkey').catch((err: Error) => io.log(`take over: ${err.message}`));
+    session.takeover.toggle('hotkey').catch((err: Error) => io.log(`take over: ${err.message}`));
   };
   return startStopHotkey(hotkeys.takeover, toggle).catch((err: Error) => {
     if (!quiet) io.log(`warning: no take-over hotkey (${err.message})`);

@@ -15,7 +15,9 @@ import { MemoryAgent, type MemoryAgentSettings } from '../agents/memory-agent.ts
 import { memoryFile } from '../agents/memory-store.ts';
 import { RunStore, type RunJob, type RunWorker } from '../store/run-store.ts';
 import { BuiltinTarget, WindowTarget, type Target, type ViewLauncher } from './targets.ts';
-import { noMovesMessage, Session, sessionSettingsOf, type SessionConfig } from './session.ts';
+import { Session } from './session.ts';
+import { sessionSettingsOf, type SessionConfig } from './session-config.ts';
+import { noMovesMessage } from './semantic-calls.ts';
 import { DEFAULT_LATENCY, type LatencySettings } from '../latency/clock-policy.ts';
 import { PauseKeyWorld, ProcessWorld, UnfreezableWorld, type World } from '../latency/world.ts';
 import { refusal } from '../../native/process.ts';
@@ -496,7 +498,7 @@ function windowWorld(target: Target, pauseKey: string | undefined, profile: Prof
       throw new CodedError('bad-input', `the pause key "${pauseKey}" is not a key name (e.g. p, escape, f3, pause)`);
     }
     return new PauseKeyWorld(async () => {
-      const w = await target.locate();
+      const w = await target.locate({ reuse: true }); // the step's own look, unless the window changed since
       await executor.execute([{ kind: 'gui', type: 'PRESS', params: { key: pauseKey } }], {
         window: w.bounds,
         imageScale: 1,

@@ -7,6 +7,7 @@
 import type { Action, GuiAction } from '../actions/schema.ts';
 import type { GameDefinition, MoveInputs } from '../../games/types.ts';
 import { resolveKeyName } from '../actions/keys.ts';
+import type { Profile } from '../profiles/profile-schema.ts';
 
 export interface CappedActions {
   /** What runs, in the model's order. */
@@ -68,6 +69,12 @@ function isMoveKey(key: string, moveKeys: readonly string[]): boolean {
 export interface MoveCap {
   maxActionsPerStep?: number | undefined;
   moveInputs?: CapInputs | undefined;
+}
+
+/** A window's per-step cap from its profile: every input action counts. */
+export function profileMoveCap(profile: Profile | undefined): MoveCap | undefined {
+  const max = profile?.actions.maxActionsPerStep;
+  return max === undefined ? undefined : { maxActionsPerStep: max, moveInputs: 'any-input' };
 }
 
 /** Splits a step's actions into those that run and the moves past the game's cap. */

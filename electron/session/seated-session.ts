@@ -18,22 +18,20 @@ import type { EpisodeSummary } from '../store/run-store.ts';
 import { now } from '../util/time.ts';
 import { round2 } from '../domain.ts';
 import { capMoves } from './move-cap.ts';
-import {
-  isUnusable,
-  previousStep,
-  Session,
-  viewInputsSent,
-  VIEW_SETTLE_MAX_MS,
-  type SeenFrame,
-  type SeenTarget,
-  type Shot,
-  type SessionConfig,
-  type SessionDeps,
-  type SessionStepRecord,
-  type StepClock,
-  type StepResult,
-  type StepTrace,
-} from './session.ts';
+import { Session } from './session.ts';
+import { VIEW_SETTLE_MAX_MS, type SessionConfig } from './session-config.ts';
+import type {
+  SeenFrame,
+  SeenTarget,
+  Shot,
+  SessionDeps,
+  SessionStepRecord,
+  StepClock,
+  StepResult,
+  StepTrace,
+} from './session-types.ts';
+import { isUnusable, previousStep, viewInputsSent } from './step-outcomes.ts';
+import { clockRecord, frameHead, gameFields } from './step-record.ts';
 import { seatDefinition, seatInstance } from './seat-view.ts';
 import { isSeated, type GameDefinition, type Seat, type SeatedInstance } from '../../games/types.ts';
 import type { BuiltinGame } from '../games/builtin-game.ts';
@@ -126,7 +124,7 @@ export class SeatedSession extends Session {
     trace.times.decided = Math.max(trace.times.decideStart, ...turns.map((t) => t.decided));
     if (!immediate && !this.abort.signal.aborted) {
       await clock.policy.beforeAct(this.world, Math.max(0, ...turns.map((t) => t.computeMs)), this.abort.signal);
-      this.emitWorld();
+      this.worldClock.sayWorld();
       for (const t of turns) await this.actSeat(t, frame, seen.win.id);
     }
     trace.times.applied = now();
@@ -270,19 +268,19 @@ export class SeatedSession extends Session {
     const tokensOut = sum((d) => d.usage?.output);
     const costs = turns.map((x) => x.decision.costUsd).filter((c): c is number => c !== undefined);
     const rec: SessionStepRecord = {
-      ...this.frameHead(trace, frame),
+      ...frameHead(trace, frame),
       reasoning: turns.map((x) => `${names[x.seat]}: ${x.decision.reasoning}`).join('\n\n'),
       raw: null,
       actions: allActions.map(toWire),
       outcomes,
       errors,
-      ...this.clockRecord(trace, clock),
+      ...clockRecord(trace, clock, this.world, this.deps.target),
       ...(shot.freezeVerified !== undefined ? { freeze_verified: shot.freezeVerified } : {}),
       ...(trace.settle ? { settle: trace.settle } : {}),
       ...(tokensIn || tokensOut ? { tokens: { input: tokensIn, output: tokensOut } } : {}),
       ...(costs.length ? { cost_usd: costs.reduce((a, b) => a + b, 0) } : {}),
       seats,
-      ...this.gameFields(),
+      ...gameFields(this.deps.target),
       seat_scores: this.seatScores(),
     };
     for (const x of turns)

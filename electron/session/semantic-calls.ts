@@ -1,10 +1,13 @@
 /**
- * A profile's semantic call on the frame the model saw: its GUI actions, from window pixels
- * (the profile's fractions of the window's client area) into that frame's image pixels, where
- * every GUI action's coordinates live.
+ * A profile's semantic calls on a window: a call expanded on the frame the model saw — its GUI
+ * actions, from window pixels (the profile's fractions of the window's client area) into that
+ * frame's image pixels, where every GUI action's coordinates live — and then sent whole or not
+ * at all.
  */
-import type { GuiAction } from '../actions/schema.ts';
+import { toWire, type GuiAction } from '../actions/schema.ts';
 import { windowToImage, type FrameGeometry } from '../input/coordinates.ts';
+import type { ActionExecutor, ActionOutcome } from '../input/executor.ts';
+import { semanticApiOf, type Profile } from '../profiles/profile-schema.ts';
 import type { ExpansionResult, SemanticApi } from '../profiles/semantic-api.ts';
 
 export function expandOnFrame(api: SemanticApi, call: string, g: FrameGeometry): ExpansionResult {
@@ -18,4 +21,39 @@ export function expandOnFrame(api: SemanticApi, call: string, g: FrameGeometry):
       return { ...a, params: { ...a.params, ...windowToImage(g, p.x, p.y) } } as GuiAction;
     }),
   };
+}
+
+/** Why a run cannot play in the semantic space: neither a built-in game nor a profile declares moves. */
+export function noMovesMessage(profile: Profile | undefined): string {
+  return profile
+    ? `the semantic action space needs moves: the profile "${profile.id}" declares none (add a semantic section to it), and the target is not a built-in game`
+    : 'the semantic action space needs moves: a built-in game, or a window whose profile declares them in a semantic section';
+}
+
+/**
+ * A profile's semantic call: expanded whole before anything is sent (a call that lands
+ * outside the window sends nothing), then its GUI actions through the executor like any
+ * others — the key policy and the profile's allowedKeys apply. One outcome for the call, with
+ * the GUI actions it became. `ready` checks the window before input is sent (why not, if not).
+ */
+export async function performCall(
+  profile: Profile | undefined,
+  call: string,
+  geometry: FrameGeometry,
+  ready: (actions: GuiAction[]) => Promise<string | undefined>,
+  executor: ActionExecutor,
+  signal: AbortSignal,
+): Promise<ActionOutcome> {
+  const api = semanticApiOf(profile);
+  if (!api) return { action: call, ok: false, error: noMovesMessage(profile) };
+  const exp = expandOnFrame(api, call, geometry);
+  if (!exp.ok) return { action: call, ok: false, error: `${exp.error}; nothing was sent` };
+  const expanded = exp.actions.map(toWire);
+  const notReady = await ready(exp.actions);
+  if (notReady) return { action: call, ok: false, error: notReady, expanded };
+  const out = await executor.execute(exp.actions, geometry, signal);
+  const failed = out.find((o) => !o.ok);
+  if (failed) return { action: call, ok: false, error: `${failed.action}: ${failed.error}`, expanded };
+  if (out.length < exp.actions.length) return { action: call, ok: false, error: 'stopped part-way', expanded };
+  return { action: call, ok: true, expanded };
 }

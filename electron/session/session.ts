@@ -4,334 +4,64 @@
  * says DONE/FAIL, or the step budget is spent (or the disk budget: then the run is stopped). It
  * emits typed events as it goes (the UI's live view) and writes every step to the run store,
  * with the frames its keep-frames setting keeps.
+ *
+ * The stages call small modules beside this file: target-view.ts (where the window is, raising
+ * it, checking it before input), world-clock.ts (latency mode, freeze and thaw), action-sender.ts
+ * and semantic-calls.ts (sending), settle-wait.ts (the game's answer), step-record.ts (the
+ * record), takeover-desk.ts (a person taking the controls), run-gate.ts (pause and resume).
  */
 import { EventEmitter } from 'node:events';
-import type { Action, GuiAction } from '../actions/schema.ts';
-import { describeAction, isTerminal, toWire } from '../actions/schema.ts';
-import type { Agent, Decision, Observation, PreviousStep } from '../agents/agent-types.ts';
-import type { RawFrame, ScreenCapturer } from '../capture/capturer.ts';
-import { encodeFrame, type EncodedFrame, type EncodeOptions } from '../capture/encode.ts';
-import { windowsOver } from '../capture/occlusion.ts';
+import { describeAction, isTerminal, type Action } from '../actions/schema.ts';
+import type { Decision, PreviousStep } from '../agents/agent-types.ts';
+import { encodeFrame, type EncodedFrame } from '../capture/encode.ts';
 import { ActionExecutor, type ActionOutcome } from '../input/executor.ts';
-import { inputScaleFor, isClipped, visiblePart, type FrameGeometry } from '../input/coordinates.ts';
-import type { ChangeWatch, Rect, WindowInfo, WindowManager } from '../../native/types.ts';
-import { CoverRepaint } from './cover-repaint.ts';
-import type { RunStore, EpisodeSummary, RunMeta, StepRecord } from '../store/run-store.ts';
-import { mean, now, sleep, std } from '../util/time.ts';
-import { TargetGoneError, type Target } from './targets.ts';
-import { clockPolicyFor, DEFAULT_LATENCY, type ClockPolicy } from '../latency/clock-policy.ts';
-import { RUN_SPEC_DEFAULTS, type RunSpec, type RunSpecField } from '../run-spec.ts';
-import {
-  CodedError,
-  round2,
-  type MemoryStepRecord,
-  type LatencyMode,
-  type RunStatus,
-  type WorldKind,
-  type WorldState,
-} from '../domain.ts';
+import { inputScaleFor, isClipped, type FrameGeometry } from '../input/coordinates.ts';
+import type { EpisodeSummary } from '../store/run-store.ts';
+import { now, sleep } from '../util/time.ts';
+import { CodedError, round2, type LatencyMode, type RunStatus, type WorldState } from '../domain.ts';
 import type { ReflectionRecord } from './reflection-records.ts';
-import { capMoves, type MoveCap } from './move-cap.ts';
-import { semanticApiOf, type Profile } from '../profiles/profile-schema.ts';
-import { expandOnFrame } from './semantic-calls.ts';
-import type { ScreenScoreReader } from '../scoring/screen-reader.ts';
+import { capMoves, profileMoveCap } from './move-cap.ts';
+import { semanticApiOf } from '../profiles/profile-schema.ts';
+import { noMovesMessage } from './semantic-calls.ts';
 import type { MilestoneProgress } from '../scoring/milestone-judging.ts';
 import { EngineWorld, UnfreezableWorld, type World } from '../latency/world.ts';
 import { logSession } from './session-log.ts';
 import { DiskBudget, FrameKeeper } from '../store/frame-budget.ts';
-import {
-  handBackNote,
-  personEvents,
-  TAKEOVER_FPS,
-  TakeoverLog,
-  type PersonInput,
-  type PersonInputFactory,
-  type TakeoverTrigger,
-} from './takeover.ts';
-
-/**
- * What a session plays by: the run's settings under the RunSpec's own names (run-spec.ts), as
- * the profile and the game resolved them, and the loop's own settings below. `settleMs`: where
- * the window's drawing can be followed (X11), the longest wait for it to start drawing;
- * elsewhere, and for a window that animates by itself, a fixed wait.
- */
-export type SessionConfig = Pick<RunSpec, SessionSetting | 'seed'> &
-  Required<Pick<RunSpec, 'episodes' | 'maxSteps' | 'latency' | 'stopIntervalMs' | 'slowBufferMs'>> & {
-    /** Once the window draws: it must then hold still this long (ms)… */
-    settleQuietMs: number;
-    /** …but the settle stage ends after this long in any case (ms). */
-    settleMaxMs: number;
-    /** Called after each episode, before the next starts (reflection runs here). */
-    afterEpisode?: (e: EpisodeSummary, session: Session) => Promise<void>;
-    /** A time limit per episode (s), beside the step budget (a profile's maxSeconds). */
-    maxSeconds?: number;
-  };
-
-/** The spec's settings the session takes as they are (the composition root copies them; the rest it resolves). */
-export const SESSION_SETTINGS = [
-  'actionSpace',
-  'imageSize',
-  'format',
-  'quality',
-  'settleMs',
-  'maxErrors',
-  'paceMs',
-  'takeOverOnInput',
-  'keepFrames',
-  'maxRunMb',
-  'minFreeMb',
-] as const satisfies readonly RunSpecField[];
-type SessionSetting = (typeof SESSION_SETTINGS)[number];
-
-/** The session's settings as a spec (or the spec's defaults) gives them. */
-export function sessionSettingsOf(s: Pick<RunSpec, SessionSetting>): Pick<RunSpec, SessionSetting> {
-  return Object.fromEntries(SESSION_SETTINGS.map((k) => [k, s[k]])) as Pick<RunSpec, SessionSetting>;
-}
-
-/** How the session's frames are encoded: its image size, format and quality as the encoder takes them. */
-export function encodeOptions(c: Pick<SessionConfig, 'imageSize' | 'format' | 'quality'>): EncodeOptions {
-  return { longSide: c.imageSize, format: c.format, quality: c.quality };
-}
-
-/**
- * A built-in view's answer to a step — its inputs arriving, the page's word, the window's
- * drawing — within this (ms). It comes in tens of ms; a busy machine took over 500 ms for an
- * input now and then. Only a lost input or a stalled page waits this long, and the step's
- * `settle` says so.
- */
-export const VIEW_SETTLE_MAX_MS = 3000;
-
-/** A session's settings when nothing is given: the spec's defaults, and the loop's own. */
-export const DEFAULT_SESSION: SessionConfig = {
-  ...sessionSettingsOf(RUN_SPEC_DEFAULTS),
-  seed: RUN_SPEC_DEFAULTS.seed,
-  episodes: 1,
-  maxSteps: 50,
-  latency: 'normal',
-  ...DEFAULT_LATENCY,
-  settleQuietMs: 40,
-  settleMaxMs: 1000,
-};
-
-export interface SessionResult {
-  runDir: string;
-  status: RunStatus;
-  episodes: EpisodeSummary[];
-  mean: number | null;
-  std: number | null;
-  error?: string;
-}
-
-export interface SessionDeps {
-  target: Target;
-  agent: Agent;
-  capturer: ScreenCapturer;
-  wm: WindowManager;
-  store: RunStore;
-  executor?: ActionExecutor;
-  /** How the target's world is frozen; built-ins default to their engine clock. */
-  world?: World;
-  /** What Gamepilot knows of the title: prompt parts for the agent, the per-step cap of a window. */
-  profile?: Profile;
-  /** Scores a window by reading its screen (a profile's `scoring.kind: screen`). */
-  scorer?: ScreenScoreReader;
-}
-
-type EndReason = 'game_over' | 'done' | 'fail' | 'max_steps' | 'max_time' | 'stopped' | 'disk_budget';
-
-/** A step as it happens, for the live view: the frame the model is about to see. */
-export interface FrameEvent {
-  episode: number;
-  step: number;
-  /** The frame's file in the run folder; null when the run does not keep this step's frame. */
-  frame: string | null;
-  mime: EncodedFrame['mime'];
-  data: Buffer;
-  width: number;
-  height: number;
-  window: Rect;
-  /** Only when part of the window was off the screen: the region in the frame. */
-  captured?: Rect;
-}
-
-/** A step's record as a session writes it: what the run store keeps, its clock fields typed. */
-export type SessionStepRecord = StepRecord & {
-  /** Who played the step (a person, during a takeover). */
-  actor?: 'agent' | 'human';
-  latency_mode: LatencyMode;
-  world: WorldKind;
-  paused_ms: number;
-  drift_ticks?: number;
-  act_ticks?: number;
-  /**
-   * How the step waited after acting. A window no engine drives: for the window's drawing
-   * (`drawing`: whether it drew, whether it then held still or was still drawing at the bound,
-   * how many draws), or a fixed time (`fixed`: its drawing cannot be followed, or it animates by
-   * itself). A built-in view (`view`): whether every input it was sent arrived, whether the page
-   * acknowledged drawing the new state, and whether the window drew it (absent where drawing
-   * cannot be followed) — false in any of them means the next frame may show an older state.
-   */
-  settle?:
-    | { by: 'drawing'; drew: boolean; still: boolean; draws: number }
-    | { by: 'fixed' }
-    | { by: 'view'; inputs_arrived: boolean; rendered: boolean; drew?: boolean };
-};
-
-/** Who has the controls, as followers see it. */
-export interface TakeoverState {
-  active: boolean;
-  trigger?: TakeoverTrigger;
-  /** Takeovers so far in this run. */
-  takeovers: number;
-  /** A person's input in the window takes over (the run's take-over-on-input setting). */
-  onInput: boolean;
-}
-
-/** A person's step as it waits for its input: the frame is taken, the input follows until the next frame. */
-interface PendingHumanStep {
-  trace: StepTrace;
-  seen: SeenFrame;
-}
-
-/** What `status` reports: running or paused while going, then how the run ended. */
-export type SessionStatus = 'running' | 'paused' | RunStatus;
-
-/** Everything a Session emits, with its arguments. */
-export interface SessionEvents {
-  status: [SessionStatus];
-  'step-start': [{ episode: number; step: number }];
-  frame: [FrameEvent];
-  /** `seat`: which seat's model streams, in a two-seat game. */
-  token: [{ episode: number; step: number; text: string; channel: 'answer' | 'thinking'; seat?: number }];
-  step: [SessionStepRecord & { actionsText: string[] }];
-  episode: [EpisodeSummary];
-  /** The world froze or thawed. */
-  world: [WorldState];
-  /** The latency mode was switched (effective at the next step). */
-  latency: [WorldState];
-  warning: [string];
-  /** Held keys and buttons that were let go when the run stopped or ended. */
-  released: [string[]];
-  /** A reflection between episodes (reported by the reflection loop through `reportReflection`). */
-  reflection: [ReflectionRecord];
-  /** A person took the controls (`active`), or handed them back. */
-  takeover: [TakeoverState];
-  /** The memory agent's summary and memories: after retrieval, then with what the step saved. */
-  memory: [MemoryStepRecord & { episode: number; step: number }];
-  /** An episode's milestone checklist after a judgement (reported by the judge through `reportMilestones`). */
-  milestones: [MilestoneProgress];
-}
-
-/**
- * Work beside the loop that must end before run.json is final (the milestone judge): it gets
- * the episodes as played and returns them with what it adds (scores), and fields for run.json.
- */
-export type RunFinisher = (
-  stopped: boolean,
-  episodes: EpisodeSummary[],
-) => Promise<{ episodes: EpisodeSummary[]; patch: Partial<RunMeta> }>;
-
-/** The target as a step finds it: where it is and which part of it is on the screen. */
-export interface SeenTarget {
-  win: WindowInfo;
-  visible: Rect;
-  locateMs: number;
-}
-
-/** What a step gathers as it goes: errors, and when each stage ended (ms, monotonic). */
-export interface StepTrace {
-  episode: number;
-  step: number;
-  seen: SeenTarget;
-  errors: string[];
-  times: {
-    start: number;
-    located: number;
-    captured?: number;
-    encoded?: number;
-    decideStart?: number;
-    decided?: number;
-    applied?: number;
-    settled?: number;
-  };
-  settle?: SessionStepRecord['settle'];
-}
-
-/** The clock of this step: the latency mode and its policy, and how long the world had been frozen before. */
-export interface StepClock {
-  mode: LatencyMode;
-  policy: ClockPolicy;
-  frozenBefore: number;
-}
-
-export interface Shot {
-  raw: RawFrame;
-  /** Wall-clock time of the capture (epoch ms). */
-  tCapture: number;
-  ticksAtCapture: number | null;
-  /** Set for the first freezes of a run: whether the window kept still. */
-  freezeVerified?: boolean;
-}
-
-/** The frame as the model sees it, where it was written, and how it maps to the screen. */
-export interface SeenFrame {
-  frame: EncodedFrame;
-  /** Null when the run does not keep this frame. */
-  file: string | null;
-  geometry: FrameGeometry;
-  tCapture: number;
-}
-
-export interface Choice {
-  decision: Decision;
-  /** The moves that will run; `dropped` went past the game's per-step cap. */
-  actions: Action[];
-  dropped: Action[];
-  computeMs: number;
-}
-
-export interface Acted {
-  outcomes: ActionOutcome[];
-  refused: boolean;
-  ticksAtAct: number | null;
-  ticksActed: number | null;
-}
-
-export interface StepResult {
-  rec: StepRecord;
-  terminal?: string;
-  refused: boolean;
-  unusable: boolean;
-}
-
-/** Actions that need no pointer: they go to the focused window wherever it is. */
-const KEYBOARD_ONLY = new Set(['TYPING', 'PRESS', 'KEY_DOWN', 'KEY_UP', 'HOTKEY', 'WAIT', 'DONE', 'FAIL']);
+import { DEFAULT_SESSION, encodeOptions, VIEW_SETTLE_MAX_MS, type SessionConfig } from './session-config.ts';
+import type {
+  Acted,
+  Choice,
+  EndReason,
+  RunFinisher,
+  SeenFrame,
+  SeenTarget,
+  SessionDeps,
+  SessionEvents,
+  SessionResult,
+  Shot,
+  StepClock,
+  StepResult,
+  StepTrace,
+} from './session-types.ts';
+import { isUnusable, observationOf, previousStep, scoreSummary } from './step-outcomes.ts';
+import { agentStepRecord, frameHead } from './step-record.ts';
+import { TargetView } from './target-view.ts';
+import { SettleWait } from './settle-wait.ts';
+import { ActionSender } from './action-sender.ts';
+import { TakeoverDesk } from './takeover-desk.ts';
+import { WorldClock } from './world-clock.ts';
+import { RunGate } from './run-gate.ts';
+import { closeRun } from './run-end.ts';
+import { readEpisodeScore } from './episode-screen-score.ts';
 
 export class Session extends EventEmitter<SessionEvents> {
   readonly config: SessionConfig;
   readonly executor: ActionExecutor;
   protected abort = new AbortController();
-  private paused = false;
-  private resumeWaiters: (() => void)[] = [];
-  private singleSteps = 0;
-  private mode: LatencyMode;
-  protected world: World;
-  private verifiedFreezes = 0;
-  private policy: ClockPolicy | undefined;
-  /** Why the run waits for its window (minimized, off the screen); undefined while it is shown. */
-  private hiddenBecause: string | undefined;
-  /** A person pressed resume while the window was minimized: show it again. */
-  private restoreRequested = false;
-  /** The last clipping reported, so a partly off-screen window is announced once per change. */
-  private clipNotice = '';
+  /** The latency mode and the world it freezes and thaws. */
+  protected readonly worldClock: WorldClock;
   /** What this episode's last step did, for the agent's next observation. */
   protected previous: PreviousStep | undefined;
-  /**
-   * The target's drawing, followed for the settle stage (a window no engine drives, where the
-   * backend can): whether the last wait for it ended with the window still drawing (it animates
-   * by itself), and whether it was drawing when this step acted.
-   */
-  private drawing: { id: string; watch: ChangeWatch | undefined; busy: boolean; quiet: boolean } | undefined;
   /** The frame the agent saw last (a fallback for the episode's screen score). */
   protected lastFrame: EncodedFrame | undefined;
   private readonly finishers: RunFinisher[] = [];
@@ -345,20 +75,19 @@ export class Session extends EventEmitter<SessionEvents> {
   private stepAbort = new AbortController();
   /** The executor is carrying out a plan (performHeard). */
   private acting = false;
-  /** The person's input path (given by the shell: recording/person-input.ts); open while it is heard. */
-  private personFactory: PersonInputFactory | undefined;
-  private personInput: PersonInput | undefined;
-  private personOpening: Promise<PersonInput> | undefined;
-  private takeOverOnInput = false;
-  readonly takeovers = new TakeoverLog();
-  private pendingHuman: PendingHumanStep | undefined;
-  private nextHumanFrame = 0;
-  /** Whether the last frame time of a takeover found the game covered (warned once per covering). */
-  private covered = false;
-  /** What the game draws while covered, so that uncovering waits for its repaint. */
-  private readonly coverRepaint: CoverRepaint;
-  /** The run has ended (its input path closed): nothing can be taken over any more. */
-  private finished = false;
+  /** The episode the loop is in (for a takeover's record). */
+  private episodeNow = 0;
+  /** The stages' helpers: the window looked at and raised, input sent, the game's answer waited for, a person's takeover. */
+  private readonly view: TargetView;
+  private readonly sender: ActionSender;
+  private readonly settleWait: SettleWait;
+  /**
+   * A person taking the controls and handing them back (the shell lets people in with
+   * `takeover.accept(…)` before run()).
+   */
+  readonly takeover: TakeoverDesk;
+  /** Pause, resume and single steps, and the wait for a hidden window. */
+  readonly gate: RunGate;
 
   constructor(
     protected readonly deps: SessionDeps,
@@ -367,18 +96,27 @@ export class Session extends EventEmitter<SessionEvents> {
     super();
     this.config = { ...DEFAULT_SESSION, ...config };
     this.executor = deps.executor ?? new ActionExecutor();
-    this.mode = this.config.latency;
     this.keeper = new FrameKeeper(this.config.keepFrames);
-    this.coverRepaint = new CoverRepaint(deps.wm);
+    this.gate = new RunGate(this.abort.signal, {
+      status: (st) => this.emit('status', st),
+      warn: (m) => this.emit('warning', m),
+    });
+    this.view = new TargetView(deps, this.abort.signal, (m) => this.emit('warning', m));
+    this.sender = new ActionSender(deps, this.view);
+    this.settleWait = new SettleWait(deps, this.config);
+    this.takeover = new TakeoverDesk(this.takeoverHost(), deps, this.config);
     this.budget = new DiskBudget(deps.store.dir, {
       maxRunMb: this.config.maxRunMb,
       minFreeMb: this.config.minFreeMb,
     });
-    this.world =
+    const world =
       deps.world ??
       (deps.target.game
         ? new EngineWorld(deps.target.game)
         : new UnfreezableWorld('no way to freeze this window was given'));
+    this.worldClock = new WorldClock(world, this.config.latency, this.config, deps.target.game, (event, state) =>
+      this.emit(event, state),
+    );
     if (this.config.actionSpace === 'semantic' && !deps.target.game && !semanticApiOf(deps.profile))
       throw new CodedError('bad-input', noMovesMessage(deps.profile));
     logSession(this, deps.store);
@@ -438,7 +176,7 @@ export class Session extends EventEmitter<SessionEvents> {
   stop() {
     this.abort.abort();
     this.stepAbort.abort();
-    this.wake();
+    this.gate.wake();
     void this.makeSafe();
   }
 
@@ -457,178 +195,42 @@ export class Session extends EventEmitter<SessionEvents> {
    * person takes over). Idempotent; never throws.
    */
   protected async makeSafe() {
-    this.policy?.cancel();
-    await this.world.thaw().catch(() => {}); // starts synchronously: a frozen engine or process resumes inside stop()
-    this.emitWorld();
+    await this.worldClock.thaw(); // starts synchronously: a frozen engine or process resumes inside stop()
     const released = await this.executor.releaseAll().catch(() => []);
     if (released.length) this.emit('released', released);
   }
 
   /** Switches the latency mode; it takes effect at the next step. */
   setLatency(mode: LatencyMode) {
-    this.mode = mode;
-    this.emit('latency', { mode, frozen: this.world.frozen, world: this.world.kind });
+    this.worldClock.setMode(mode);
   }
 
   get latency(): WorldState {
-    return { mode: this.mode, frozen: this.world.frozen, world: this.world.kind };
+    return this.worldClock.state;
   }
 
-  private applyIdleLimit() {
-    const game = this.deps.target.game;
-    const spec = game?.def.realtime;
-    if (game && spec) game.instance.setIdleLimit?.(spec.idleLimit[this.mode]);
+  /** The world as it is now (engine, pause key, process, or one that cannot be frozen). */
+  protected get world(): World {
+    return this.worldClock.world;
   }
 
-  pause() {
-    this.paused = true;
-    this.emit('status', 'paused');
-  }
-
-  /** Resumes a paused run; while its window is minimized, resuming first shows the window again. */
-  resume() {
-    this.paused = false;
-    if (this.hiddenBecause) this.restoreRequested = true;
-    this.wake();
-    if (!this.hiddenBecause) this.emit('status', 'running');
-  }
-
-  /** While paused, lets exactly one more step run. */
-  stepOnce() {
-    this.singleSteps++;
-    this.wake();
-  }
-
-  private wake() {
-    for (const w of this.resumeWaiters.splice(0)) w();
-  }
-
-  /**
-   * Lets people take over this run through their input path (the shell opens it: the global
-   * hook). With `onInput` the path listens from the start, and the person's input in the window
-   * takes over by itself. Call before run().
-   */
-  acceptTakeovers(factory: PersonInputFactory, o: { ignoreKeys?: readonly string[] } = {}) {
-    this.personFactory = (opts) => factory({ ...opts, ...(o.ignoreKeys ? { ignoreKeys: o.ignoreKeys } : {}) });
-    this.takeOverOnInput = this.config.takeOverOnInput;
-  }
-
-  get takeoverState(): TakeoverState {
-    const open = this.takeovers.open;
+  /** What the takeover desk needs of this session. */
+  private takeoverHost(): ConstructorParameters<typeof TakeoverDesk>[0] {
     return {
-      active: !!open,
-      ...(open ? { trigger: open.trigger } : {}),
-      takeovers: this.takeovers.spans.length,
-      onInput: this.takeOverOnInput,
+      signal: this.abort.signal,
+      executor: this.executor,
+      emit: this.emit.bind(this),
+      yieldStep: () => {
+        this.stepAbort.abort();
+        if (this.gate.isPaused) this.gate.resume();
+      },
+      makeSafe: () => this.makeSafe(),
+      handedBack: (previous) => {
+        this.previous = previous;
+      },
+      episode: () => this.episodeNow,
+      clockFields: () => ({ latency_mode: this.latency.mode, world: this.world.kind }),
     };
-  }
-
-  /**
-   * A person takes the controls: the agent's call and the step's waits end, held input is let
-   * go, a frozen world runs, and from the next frame on the person's input is recorded as the
-   * run's steps (`actor: human`) until handBack(). A paused run goes on: the person plays it.
-   * `since`: input from then on is the person's (the input that took over, when it did).
-   */
-  async takeOver(trigger: TakeoverTrigger, since = Date.now()): Promise<TakeoverState> {
-    const ending = () => this.abort.signal.aborted || this.finished;
-    if (ending()) throw new CodedError('not-found', 'the run is ending: there is nothing to take over');
-    if (this.takeovers.open) return this.takeoverState;
-    const input = await this.openPersonInput();
-    if (this.finished) {
-      await this.closePersonInput(); // the run ended while the input path opened
-      throw new CodedError('not-found', 'the run has ended: there is nothing to take over');
-    }
-    if (this.takeovers.open || ending()) return this.takeoverState;
-    input.listenFrom(since);
-    this.takeovers.begin(this.episodeNow, trigger, Date.now());
-    this.nextHumanFrame = 0;
-    this.covered = false;
-    this.coverRepaint.close();
-    this.stepAbort.abort();
-    if (this.paused) this.resume();
-    this.store.update(this.takeovers.summary());
-    this.emit('takeover', this.takeoverState);
-    await this.makeSafe();
-    return this.takeoverState;
-  }
-
-  /** The take-over hotkey: takes the controls, or hands them back when a person has them. */
-  toggleTakeover(trigger: TakeoverTrigger): Promise<TakeoverState> {
-    return this.takeovers.open ? this.handBack() : this.takeOver(trigger);
-  }
-
-  /** The person gives the controls back: the agent goes on from the current frame, told what the person did. */
-  async handBack(): Promise<TakeoverState> {
-    if (!this.takeovers.open) return this.takeoverState;
-    await this.endTakeover(true);
-    return this.takeoverState;
-  }
-
-  /** The episode the loop is in (for a takeover's record). */
-  private episodeNow = 0;
-
-  private async openPersonInput(): Promise<PersonInput> {
-    if (this.personInput) return this.personInput;
-    if (!this.personFactory)
-      throw new CodedError('bad-input', 'taking over needs the input hook, which this shell did not start');
-    const win = await this.deps.target.locate();
-    this.personOpening ??= this.personFactory({
-      windowId: win.id,
-      bounds: win.bounds,
-      agentHeld: () => this.executor.held(),
-      ...(this.takeOverOnInput
-        ? {
-            onInput: (t: number) => {
-              if (!this.takeovers.open && !this.abort.signal.aborted)
-                this.takeOver('input', t).catch((err: Error) => this.emit('warning', `take over: ${err.message}`));
-            },
-          }
-        : {}),
-    });
-    try {
-      this.personInput = await this.personOpening;
-    } catch (err) {
-      this.personOpening = undefined;
-      throw new CodedError('bad-input', `cannot hear a person's input: ${(err as Error).message}`);
-    }
-    return this.personInput;
-  }
-
-  private async closePersonInput() {
-    const input = this.personInput;
-    this.personInput = undefined;
-    this.personOpening = undefined;
-    await input?.close().catch(() => {});
-  }
-
-  /** Ends the open takeover: its last step written, its span closed, its correction record kept. */
-  private async endTakeover(handedBack: boolean) {
-    if (!this.takeovers.open) return;
-    this.flushHumanStep();
-    const rec = this.takeovers.end(Date.now(), handedBack);
-    this.personInput?.pause(); // nothing kept until the next takeover (the hook may still take over)
-    if (rec) {
-      try {
-        this.store.appendFile('corrections.jsonl', `${JSON.stringify(rec)}\n`);
-      } catch (err) {
-        this.emit('warning', `the correction record was not written: ${(err as Error).message}`);
-      }
-      const span = this.takeovers.spans[rec.index]!;
-      if (handedBack)
-        this.previous = { actions: [], outcomes: [], person: handBackNote(span, personEvents(rec.during)) };
-    }
-    this.store.update(this.takeovers.summary());
-    this.emit('takeover', this.takeoverState);
-  }
-
-  private async gate() {
-    while (this.paused && !this.abort.signal.aborted) {
-      if (this.singleSteps > 0) {
-        this.singleSteps--;
-        return;
-      }
-      await new Promise<void>((r) => this.resumeWaiters.push(r));
-    }
   }
 
   async run(): Promise<SessionResult> {
@@ -638,19 +240,27 @@ export class Session extends EventEmitter<SessionEvents> {
     let error: string | undefined;
     this.emit('status', 'running');
     try {
-      await this.showMinimizedTarget();
-      if (this.takeOverOnInput) await this.listenForTakeover();
+      await this.view.showMinimized();
+      await this.takeover.listen();
       for (let e = 0; e < this.config.episodes && !this.abort.signal.aborted; e++) {
         this.episodeNow = e;
-        this.takeovers.newEpisode();
+        this.takeover.log.newEpisode();
         target.game?.reset(this.config.seed, e);
         this.resetAgents();
         this.deps.scorer?.resetEpisode();
         this.previous = undefined;
         if (target.game) await target.game.shows(VIEW_SETTLE_MAX_MS, this.abort.signal);
-        this.applyIdleLimit();
+        this.worldClock.applyIdleLimit();
         const { steps, end } = await this.episode(e);
-        const screen = target.game ? undefined : await this.screenScore(steps);
+        const screen =
+          target.game || !this.deps.scorer
+            ? undefined
+            : await readEpisodeScore(this.deps.scorer, {
+                frame: (await this.view.frameNow(encodeOptions(this.config))) ?? this.lastFrame,
+                steps,
+                signal: this.abort.signal,
+                warn: (m) => this.emit('warning', m),
+              });
         const score = target.game ? round2(target.game.instance.score()) : (screen?.score ?? null);
         const played: EpisodeSummary = {
           episode: e,
@@ -663,7 +273,7 @@ export class Session extends EventEmitter<SessionEvents> {
         };
         episodes.push(played);
         this.emit('episode', played);
-        store.update({ episodes, ...summary(episodes) });
+        store.update({ episodes, ...scoreSummary(episodes) });
         if (end === 'disk_budget') {
           status = 'stopped';
           error = this.budgetReason;
@@ -678,28 +288,14 @@ export class Session extends EventEmitter<SessionEvents> {
       status = this.abort.signal.aborted ? 'stopped' : 'failed';
       error = (err as Error).message;
     } finally {
-      this.finished = true;
-      await this.endTakeover(false).catch(() => {});
-      await this.closePersonInput();
+      await this.takeover.close();
       await this.makeSafe();
-      this.drawing?.watch?.close();
-      this.drawing = undefined;
-      this.coverRepaint.close();
+      this.settleWait.close();
       await this.deps.scorer?.close();
     }
-    let patch: Partial<RunMeta> = {};
-    for (const work of this.finishers) {
-      try {
-        const done = await work(status === 'stopped', episodes);
-        episodes.splice(0, episodes.length, ...done.episodes);
-        patch = { ...patch, ...done.patch };
-      } catch (err) {
-        this.emit('warning', `after the run: ${(err as Error).message}`);
-      }
-    }
-    store.close(status, error, { episodes, ...summary(episodes), ...patch }); // never throws, even on a full disk
+    const result = await closeRun(store, this.finishers, { status, error, episodes }, (m) => this.emit('warning', m));
     this.emit('status', status);
-    return { runDir: store.dir, status, episodes, ...summary(episodes), ...(error ? { error } : {}) };
+    return result;
   }
 
   /**
@@ -721,7 +317,7 @@ export class Session extends EventEmitter<SessionEvents> {
       }
       const seen = await this.locate();
       if (!seen) return { steps: s, end: 'stopped' };
-      if (this.takeovers.open) {
+      if (this.takeover.open) {
         if (await this.humanStep(e, s, seen)) s++;
         if (this.abort.signal.aborted) return { steps: s, end: 'stopped' };
         if (this.deps.target.game?.instance.isOver()) return { steps: s, end: 'game_over' };
@@ -747,191 +343,30 @@ export class Session extends EventEmitter<SessionEvents> {
     return { steps: s, end: 'max_steps' };
   }
 
-  /** From the start, when the person's input in the window takes over: the input path listens. */
-  private async listenForTakeover() {
-    try {
-      (await this.openPersonInput()).pause(); // nothing kept until a takeover
-    } catch (err) {
-      this.emit('warning', `take over on input is off: ${(err as Error).message}`);
-      this.takeOverOnInput = false;
-    }
-  }
-
   /**
    * A step of the person's: the frame at TAKEOVER_FPS; the input heard until the next frame is
    * the step's actions (written then, or at hand-back). The world runs; nothing is sent.
    * Returns whether a frame was taken (the step's number is used).
    */
   private async humanStep(episode: number, step: number, seen: SeenTarget): Promise<boolean> {
-    await sleep(this.nextHumanFrame - Date.now(), this.abort.signal);
-    if (this.abort.signal.aborted || !this.takeovers.open) return false;
-    this.nextHumanFrame = Date.now() + 1000 / TAKEOVER_FPS;
-    if (await this.coveredWhileThePersonPlays(seen)) return false;
-    this.flushHumanStep();
+    if (!(await this.takeover.frameDue(seen))) return false;
     const trace = this.beginStep(episode, step, seen);
     const hint = { maxLongSide: this.config.imageSize, reuseBuffers: true };
     const raw = await this.deps.capturer.grab(seen.visible, hint);
     trace.times.captured = now();
-    if (await this.coveredWhileThePersonPlays(seen)) return false; // came over while the frame was taken
+    if (await this.takeover.covered(seen)) return false; // came over while the frame was taken
     const frame = await this.encode(trace, { raw, tCapture: Date.now(), ticksAtCapture: null });
-    this.pendingHuman = { trace, seen: frame };
-    if (!this.takeovers.open) this.flushHumanStep(); // handed back while the frame was taken
+    this.takeover.framed(trace, frameHead(trace, frame));
     return true;
   }
 
   /**
-   * Whether another window lies over the game now. While a person plays the harness does not
-   * raise the game, and a capture of the screen would show (and a dataset export ship) what
-   * covers it: such a frame is not taken, and counted in the span's covered_frames; the input
-   * heard meanwhile goes to the step before, as between any two frames. The warning names no
-   * window (its title may be private). Where the stacking is unknown: false. Once uncovered, the
-   * game's repaint of what was covered is waited for (cover-repaint.ts).
+   * The locate stage: where the window is now, raised over what covers it (TargetView.locate:
+   * it waits while the run is paused or the window cannot be seen); undefined once stopped.
    */
-  private async coveredWhileThePersonPlays(seen: SeenTarget): Promise<boolean> {
-    const over = await windowsOver(this.deps.wm, seen.win, seen.visible).catch(() => undefined);
-    if (!over?.length) {
-      if (this.covered) await this.coverRepaint.uncovered(this.config.settleQuietMs, this.abort.signal);
-      this.covered = false;
-      return false;
-    }
-    this.coverRepaint.covered(seen.win.id);
-    const n = this.takeovers.coveredFrame();
-    if (!this.covered)
-      this.emit(
-        'warning',
-        `another window covers the game: the person's frames are not recorded until it is moved away (${n} left out so far in this takeover)`,
-      );
-    this.covered = true;
-    return true;
-  }
-
-  /** Writes the person's pending step with the input heard since its frame. */
-  private flushHumanStep() {
-    const pending = this.pendingHuman;
-    if (!pending) return;
-    this.pendingHuman = undefined;
-    const events = this.personInput?.drain() ?? [];
-    const { trace, seen } = pending;
-    const t = trace.times;
-    const rec = {
-      ...this.frameHead(trace, seen),
-      actor: 'human' as const,
-      reasoning: '',
-      raw: null,
-      actions: events.map((ev) => ({ action_type: ev.action_type, parameters: ev.parameters })),
-      input_events: events,
-      outcomes: [],
-      errors: [],
-      latency_ms: {
-        locate: round2(t.located - t.start),
-        capture: round2(t.captured! - t.located),
-        encode: round2(t.encoded! - t.captured!),
-        model: 0,
-        act: 0,
-        total: round2(now() - t.start),
-      },
-      latency_mode: this.mode,
-      world: this.world.kind,
-      paused_ms: 0,
-      ...this.gameFields(),
-    };
-    this.takeovers.humanStep(rec);
-    this.deps.store.appendStep(rec, this.takeovers.summary()); // run.json's counts current with the step
-    this.emit('step', {
-      ...rec,
-      actionsText: rec.actions.map((a) => `${a.action_type} ${JSON.stringify(a.parameters)}`),
-    });
-  }
-
-  /**
-   * The locate stage: waits while a person paused the run, or while its window cannot be
-   * seen (minimized or entirely off the screen): then the run is paused with a warning until
-   * the window is shown again. Returns where the window is now; undefined once stopped.
-   */
-  private async locate(): Promise<SeenTarget | undefined> {
-    let previous: Rect | undefined;
-    for (;;) {
-      await this.gate();
-      if (this.abort.signal.aborted) return undefined;
-      const t0 = now();
-      const look = await this.lookAtTarget();
-      if (look.visible) {
-        if (this.hiddenBecause) {
-          // Window managers animate a restore: go on once the window stays put.
-          const settled = previous && sameRect(previous, look.win.bounds);
-          previous = look.win.bounds;
-          if (!settled) {
-            await sleep(100, this.abort.signal);
-            continue;
-          }
-          this.hiddenBecause = undefined;
-          if (!this.paused) this.emit('status', 'running');
-        }
-        // Minimized between the look and now: loop, and the next look pauses the run.
-        // A person who has the controls decides which window has focus.
-        if (!this.takeovers.open && !(await this.raise(look.win.id))) continue;
-        return { win: look.win, visible: look.visible, locateMs: now() - t0 };
-      }
-      if (!this.hiddenBecause) {
-        this.hiddenBecause = look.why;
-        this.emit('warning', `${look.why}: the run is paused until the window is shown again (or the run is stopped)`);
-        this.emit('status', 'paused');
-      }
-      if (this.restoreRequested) {
-        this.restoreRequested = false;
-        if (look.win.minimized)
-          await this.deps.wm
-            .focus(look.win.id)
-            .catch((err: Error) => this.emit('warning', `cannot restore the window: ${err.message}`));
-        else this.emit('warning', `${look.why}; move it back onto the screen to go on`);
-      }
-      await sleep(250, this.abort.signal);
-    }
-  }
-
-  /** Where the target is and which part of it is on the screen; `why` says what hides it. */
-  private async lookAtTarget(): Promise<{ win: WindowInfo; visible?: Rect; why: string }> {
-    const { target, capturer } = this.deps;
-    let win: WindowInfo;
-    try {
-      win = await target.locate();
-    } catch (err) {
-      if (err instanceof TargetGoneError) throw err;
-      throw new TargetGoneError(`cannot locate the target window: ${(err as Error).message}`);
-    }
-    const name = `the target window "${target.label}"`;
-    if (win.minimized) return { win, why: `${name} was minimized` };
-    const screen = await capturer.screenBounds();
-    const visible = visiblePart(win.bounds, screen);
-    const b = win.bounds;
-    if (!visible)
-      return {
-        win,
-        why: `${name} is entirely off the screen (${b.width}×${b.height} at ${b.x},${b.y}; the screen is ${screen.width}×${screen.height})`,
-      };
-    return { win, visible, why: '' };
-  }
-
-  /** A run may start on a minimized window: show it, or fail saying why it cannot. */
-  private async showMinimizedTarget() {
-    const { target, wm } = this.deps;
-    const win = await target.locate();
-    if (!win.minimized) return;
-    await wm.focus(win.id).catch(() => {});
-    let previous: Rect | undefined;
-    for (let i = 0; i < 30 && !this.abort.signal.aborted; i++) {
-      const w = await target.locate();
-      // Shown, and no longer moving (window managers animate a restore).
-      if (!w.minimized && previous && sameRect(previous, w.bounds)) {
-        this.emit('warning', `the target window "${target.label}" was minimized; restored it`);
-        return;
-      }
-      previous = w.minimized ? undefined : w.bounds;
-      await sleep(100, this.abort.signal);
-    }
-    throw new Error(
-      `the target window "${target.label}" is minimized and the window manager did not restore it within 3 s; show it and start again`,
-    );
+  private locate(): Promise<SeenTarget | undefined> {
+    // A person who has the controls decides which window has focus.
+    return this.view.locate(this.gate, { raise: () => !this.takeover.open, quietMs: this.config.settleQuietMs });
   }
 
   /**
@@ -966,24 +401,8 @@ export class Session extends EventEmitter<SessionEvents> {
   }
 
   /** Freeze: the world waits (or not) as the latency mode says, from the capture on. */
-  protected async freeze(trace: StepTrace): Promise<StepClock> {
-    const game = this.deps.target.game;
-    const mode = this.mode;
-    if (this.policy?.mode !== mode && game) {
-      this.policy = undefined;
-      this.applyIdleLimit();
-    }
-    const policy = clockPolicyFor(mode, this.config, () => this.emitWorld(), game?.def.realtime);
-    this.policy = policy;
-    const frozenBefore = this.world.frozenMs();
-    try {
-      await policy.beforeCapture(this.world);
-    } catch (err) {
-      trace.errors.push(`freeze failed: ${(err as Error).message}; this window now runs as in normal mode`);
-      this.world = new UnfreezableWorld((err as Error).message);
-    }
-    this.emitWorld();
-    return { mode, policy, frozenBefore };
+  protected freeze(trace: StepTrace): Promise<StepClock> {
+    return this.worldClock.freeze(trace.errors);
   }
 
   /** Capture: the part of the window on the screen (located and raised just now); a frozen window is checked to stay still. */
@@ -994,26 +413,17 @@ export class Session extends EventEmitter<SessionEvents> {
     // X11 scales in the server; the step is done with the pixels once encoded, so its buffers may be reused.
     const hint = { maxLongSide: this.config.imageSize, reuseBuffers: true };
     let raw = await capturer.grab(visible, hint);
-    let freezeVerified: boolean | undefined;
-    if (this.world.frozen && this.world.kind !== 'engine' && this.verifiedFreezes < 3) {
-      // A frozen world must not change on screen: look twice.
-      this.verifiedFreezes++;
-      await sleep(250, this.abort.signal);
-      const again = await capturer.grab(visible, hint);
-      freezeVerified = again.data.equals(raw.data);
-      raw = again;
-      if (!freezeVerified) {
-        trace.errors.push(`the ${this.world.kind} freeze did not hold: the window kept changing while frozen`);
-        this.emit(
-          'warning',
-          `${target.label} ignores the ${this.world.kind} freeze; latency modes cannot hold this game still`,
-        );
-      }
+    const check = await this.worldClock.checkFreeze(raw, () => capturer.grab(visible, hint), this.abort.signal);
+    if (check) raw = check.raw;
+    if (check?.held === false) {
+      const kind = this.world.kind;
+      trace.errors.push(`the ${kind} freeze did not hold: the window kept changing while frozen`);
+      this.emit('warning', `${target.label} ignores the ${kind} freeze; latency modes cannot hold this game still`);
     }
     const ticksAtCapture = this.world.ticks();
     clock.policy.afterCapture(this.world);
     trace.times.captured = now();
-    return { raw, tCapture, ticksAtCapture, ...(freezeVerified !== undefined ? { freezeVerified } : {}) };
+    return { raw, tCapture, ticksAtCapture, ...(check ? { freezeVerified: check.held } : {}) };
   }
 
   /** Encode: the image the model sees, written to the run folder and shown live. */
@@ -1032,7 +442,7 @@ export class Session extends EventEmitter<SessionEvents> {
       imageHeight: frame.height,
       inputScale: inputScaleFor(process.platform, win.scaleFactor),
     };
-    this.noticeClipping(geometry);
+    this.view.noticeClipping(geometry);
     this.emit('frame', {
       episode: trace.episode,
       step: trace.step,
@@ -1052,15 +462,7 @@ export class Session extends EventEmitter<SessionEvents> {
     const { target, agent } = this.deps;
     const { episode, step } = trace;
     const game = target.game;
-    const obs: Observation = {
-      step,
-      episode,
-      frame: seen.frame,
-      geometry: seen.geometry,
-      tCapture: seen.tCapture,
-      ...(game ? { gameText: game.instance.text(), validMoves: game.instance.validMoves(), hits: target.hits() } : {}),
-      ...(this.previous ? { previous: this.previous } : {}),
-    };
+    const obs = observationOf(trace, seen, target, this.previous);
     const tDecide = now();
     let decision: Decision;
     try {
@@ -1078,7 +480,7 @@ export class Session extends EventEmitter<SessionEvents> {
     } catch (err) {
       decision = { reasoning: '', actions: [], error: `agent failed: ${(err as Error).message}` };
     }
-    if (this.takeovers.open)
+    if (this.takeover.open)
       decision = {
         ...decision,
         actions: [],
@@ -1091,7 +493,7 @@ export class Session extends EventEmitter<SessionEvents> {
     if (decision.parseErrors?.length) trace.errors.push(...decision.parseErrors.map((e) => `parse: ${e}`));
     if (decision.error && !trace.errors.includes(decision.error)) trace.errors.push(decision.error);
     // Moves past the game's per-step cap are dropped, not executed (GameVerse: one move a step).
-    const { kept: actions, dropped } = capMoves(decision.actions, game?.def ?? this.profileCap());
+    const { kept: actions, dropped } = capMoves(decision.actions, game?.def ?? profileMoveCap(this.deps.profile));
     // LCRT charges the model's compute time: reported or estimated without the network; the wall time only as a last resort.
     const computeMs = decision.compute?.ms ?? trace.times.decided - tDecide;
     return { decision, actions, dropped, computeMs };
@@ -1105,10 +507,10 @@ export class Session extends EventEmitter<SessionEvents> {
     const game = this.deps.target.game;
     const signal = this.stepAbort.signal;
     if (!signal.aborted) await clock.policy.beforeAct(this.world, choice.computeMs, signal);
-    this.emitWorld();
+    this.worldClock.sayWorld();
     const ticksAtAct = this.world.ticks();
     game?.drainInputs();
-    if (choice.actions.length) this.prepareSettle(trace.seen.win.id);
+    if (choice.actions.length) this.settleWait.prepare(trace.seen.win.id);
     const outcomes = signal.aborted ? [] : await this.performHeard(choice.actions, seen.geometry, trace.seen.win.id);
     const ticksActed = this.world.ticks();
     const refused = outcomes.find((o) => !o.ok);
@@ -1130,69 +532,13 @@ export class Session extends EventEmitter<SessionEvents> {
   protected async settle(trace: StepTrace, choice: Choice, acted: Acted, clock: StepClock) {
     const signal = this.stepAbort.signal;
     await clock.policy.afterAct(this.world, signal);
-    this.emitWorld();
-    if (choice.actions.length && !signal.aborted) {
-      const game = this.deps.target.game;
-      if (!game) trace.settle = await this.settleWindow();
-      else {
-        const deadline = performance.now() + VIEW_SETTLE_MAX_MS;
-        const expected = viewInputsSent(choice.actions, acted.outcomes);
-        const arrived = expected === 0 || (await game.waitForInputs(expected, VIEW_SETTLE_MAX_MS, signal));
-        const shown = await game.shows(Math.max(0, deadline - performance.now()), signal);
-        trace.settle = { by: 'view', inputs_arrived: arrived, ...shown };
-      }
-    }
+    this.worldClock.sayWorld();
+    if (choice.actions.length && !signal.aborted)
+      trace.settle = await this.settleWait.wait(choice.actions, acted.outcomes, signal);
     trace.times.settled = now();
   }
 
-  /**
-   * Settle's start, just before acting: what the target draws from here on is its answer;
-   * noted whether it had held still until now.
-   */
-  private prepareSettle(id: string) {
-    const { target, wm } = this.deps;
-    if (target.game || !wm.watchChanges) return;
-    try {
-      if (this.drawing?.id !== id) {
-        this.drawing?.watch?.close();
-        this.drawing = { id, watch: wm.watchChanges(id), busy: false, quiet: true };
-      }
-      this.drawing.quiet = this.drawing.watch?.reset(this.config.settleQuietMs).quiet ?? true;
-    } catch {
-      this.drawing = { id, watch: undefined, busy: false, quiet: true }; // the fixed wait, then
-    }
-  }
-
-  /**
-   * A window no engine drives: wait until it has drawn and then held still for `settleQuietMs`
-   * (at most `settleMaxMs`; when it does not start drawing within `settleMs`, no longer). A
-   * window whose drawing cannot be followed gets the fixed `settleMs`, and so does one that was
-   * drawing when we acted and, the last time we waited, never held still (it animates by itself:
-   * its answer cannot be told apart from the rest); once it holds still before an action, its
-   * drawing is waited for again.
-   */
-  private async settleWindow(): Promise<NonNullable<SessionStepRecord['settle']>> {
-    const d = this.drawing;
-    const { settleMs, settleQuietMs, settleMaxMs } = this.config;
-    if (d?.watch && !(d.busy && !d.quiet)) {
-      try {
-        const r = await d.watch.settled({
-          quietMs: settleQuietMs,
-          firstMs: settleMs,
-          maxMs: Math.max(settleMs, settleMaxMs),
-          signal: this.stepAbort.signal,
-        });
-        d.busy = !r.still;
-        return { by: 'drawing', drew: r.changed, still: r.still, draws: r.draws };
-      } catch {
-        /* the fixed wait below */
-      }
-    }
-    await sleep(settleMs, this.stepAbort.signal);
-    return { by: 'fixed' };
-  }
-
-  /** Record: the step's record, assembled here from every stage, appended to the run and emitted. */
+  /** Record: the step's record, assembled from every stage (step-record.ts), appended to the run and emitted. */
   private record(
     trace: StepTrace,
     clock: StepClock,
@@ -1201,260 +547,36 @@ export class Session extends EventEmitter<SessionEvents> {
     choice: Choice,
     acted: Acted,
   ): StepResult {
-    const { decision, actions, dropped, computeMs } = choice;
-    const ticksAtCapture = shot.ticksAtCapture;
-    const { ticksAtAct, ticksActed, outcomes } = acted;
-    const rec: SessionStepRecord = {
-      ...this.frameHead(trace, seen),
-      actor: 'agent',
-      reasoning: decision.reasoning,
-      raw: decision.raw ?? null,
-      actions: actions.map(toWire),
-      ...(dropped.length ? { dropped_actions: dropped.map(toWire) } : {}),
-      outcomes,
-      errors: trace.errors,
-      ...this.clockRecord(trace, clock),
-      ...(ticksAtCapture !== null && ticksAtAct !== null ? { drift_ticks: ticksAtAct - ticksAtCapture } : {}),
-      ...(ticksAtAct !== null && ticksActed !== null ? { act_ticks: ticksActed - ticksAtAct } : {}),
-      ...(clock.mode === 'lcrt' ? computeRecord(computeMs, decision) : {}),
-      ...(shot.freezeVerified !== undefined ? { freeze_verified: shot.freezeVerified } : {}),
-      ...(trace.settle ? { settle: trace.settle } : {}),
-      ...(decision.usage ? { tokens: decision.usage } : {}),
-      ...(decision.costUsd !== undefined ? { cost_usd: decision.costUsd } : {}),
-      ...(decision.attempts ? { attempts: decision.attempts } : {}),
-      ...(decision.calls?.length ? { model_calls: decision.calls } : {}),
-      ...(decision.memory ? { memory: decision.memory } : {}),
-      ...this.gameFields(),
-    };
+    const { decision, actions } = choice;
+    const rec = agentStepRecord(trace, { clock, shot, seen, choice, acted }, this.world, this.deps.target);
     // Before the step line: appending it writes run.json, with these calls' sums in it.
     for (const call of decision.calls ?? [])
       this.deps.store.recordModelCall(call, { episode: rec.episode, step: rec.step });
     this.deps.store.appendStep(rec);
-    this.takeovers.agentStep(rec);
+    this.takeover.agentStep(rec);
     this.emit('step', { ...rec, actionsText: actions.map(describeAction) });
     const terminal = actions.find(isTerminal);
     return {
       rec,
       refused: acted.refused,
       // A step a person cut short is not the agent's failure.
-      unusable: !this.takeovers.open && isUnusable(actions.length, rec.errors.length, outcomes),
+      unusable: !this.takeover.open && isUnusable(actions.length, rec.errors.length, acted.outcomes),
       ...(terminal?.kind === 'gui' ? { terminal: terminal.type } : {}),
     };
   }
 
-  /** What a step record says first: which step, its frame and where the window was. */
-  protected frameHead(trace: StepTrace, seen: SeenFrame) {
-    const { frame, geometry } = seen;
-    return {
-      step: trace.step,
-      episode: trace.episode,
-      t_capture: seen.tCapture,
-      frame: seen.file,
-      frame_size: { width: frame.width, height: frame.height, scale: frame.scale },
-      window: trace.seen.win.bounds,
-      ...(isClipped(geometry) ? { captured: trace.seen.visible } : {}),
-    };
-  }
-
-  /** Where the step's time went, stage by stage, and how the world waited. */
-  protected clockRecord(trace: StepTrace, clock: StepClock) {
-    const t = trace.times;
-    return {
-      latency_ms: {
-        locate: round2(t.located - t.start),
-        capture: round2(t.captured! - t.located),
-        encode: round2(t.encoded! - t.captured!),
-        model: round2(t.decided! - t.decideStart!),
-        act: round2(t.applied! - t.decided!),
-        wait: round2(t.settled! - t.applied!),
-        total: round2(t.settled! - t.start),
-      },
-      latency_mode: clock.mode,
-      world: this.world.kind,
-      paused_ms: round2(this.world.frozenMs() - clock.frozenBefore),
-    };
-  }
-
-  /** What a built-in's engine says after the step (the inputs its view received, score, state); a window has no score yet. */
-  protected gameFields() {
-    const game = this.deps.target.game;
-    if (!game) return { score: null };
-    return {
-      view_inputs: game.drainInputs().map((i) => ({ ...i.input, ...(i.result.ok ? {} : { error: i.result.error }) })),
-      score: round2(game.instance.score()),
-      game_state: game.instance.snapshot(),
-    };
-  }
-
-  /** A window's per-step cap from its profile: every input action counts. */
-  private profileCap(): MoveCap | undefined {
-    const max = this.deps.profile?.actions.maxActionsPerStep;
-    return max === undefined ? undefined : { maxActionsPerStep: max, moveInputs: 'any-input' };
-  }
-
   /**
-   * A window's episode score read off its screen (the profile's `screen` scoring): a fresh frame
-   * of the final state, combined with the readings taken during the episode.
+   * Sends the actions (ActionSender): GUI ones through the executor, the window checked first;
+   * semantic moves to the engine or the profile's expansion. A step with a refusal ends with
+   * nothing held.
    */
-  private async screenScore(
-    steps: number,
-  ): Promise<{ value: number | null; score: number | null; readings: unknown[] } | undefined> {
-    const scorer = this.deps.scorer;
-    if (!scorer) return undefined;
-    const frame = (await this.finalFrame()) ?? this.lastFrame;
-    if (frame && !this.abort.signal.aborted) await scorer.read(frame, steps, this.abort.signal);
-    const r = scorer.result();
-    for (const l of scorer.log) if (l.error) this.emit('warning', `screen score after step ${l.step}: ${l.error}`);
-    return { ...r, readings: [...scorer.log] };
-  }
-
-  /** The window as it is now, encoded as the model's frames are; undefined when it cannot be seen. */
-  private async finalFrame(): Promise<EncodedFrame | undefined> {
-    try {
-      const look = await this.lookAtTarget();
-      if (!look.visible) return undefined;
-      const hint = { maxLongSide: this.config.imageSize };
-      return await encodeFrame(await this.deps.capturer.grab(look.visible, hint), encodeOptions(this.config));
-    } catch {
-      return undefined;
-    }
-  }
-
-  /** Says once (per change) that only part of the window is on the screen, and so in the image. */
-  private noticeClipping(g: FrameGeometry) {
-    const v = g.visible ?? g.window;
-    const notice = isClipped(g) ? `${v.width}×${v.height} of ${g.window.width}×${g.window.height}` : '';
-    if (notice && notice !== this.clipNotice) {
-      this.emit(
-        'warning',
-        `the target window "${this.deps.target.label}" is partly off the screen: the model sees only its visible ${notice} pixels, and actions on the hidden part are refused`,
-      );
-    }
-    this.clipNotice = notice;
-  }
-
-  /**
-   * Gives the target keyboard focus unless it has it. Raising a minimized window would undo
-   * what a person just did, so a minimized one is left alone: returns false.
-   * (With command-line X tools a minimize in the few ms between the look and the raise can
-   * still be undone; the window usually has focus already, and then nothing is raised.)
-   */
-  private async raise(id: string): Promise<boolean> {
-    if ((await this.deps.wm.activeId()) === id) return true;
-    const win = await this.deps.target.locate();
-    if (win.minimized) return false;
-    // A window over the game leaves its pixels in the part it covered until the game repaints
-    // that part (no compositor): follow what the game draws from before the raise, and capture
-    // once it has repainted (cover-repaint.ts; a loaded machine took hundreds of ms).
-    const covered = !!(await windowsOver(this.deps.wm, win, win.bounds).catch(() => undefined))?.length;
-    const repaint = covered ? new CoverRepaint(this.deps.wm) : undefined;
-    repaint?.covered(id);
-    try {
-      await this.focusTarget(id);
-      await this.untilOnTop(win);
-      await repaint?.uncovered(this.config.settleQuietMs, this.abort.signal);
-    } finally {
-      repaint?.close();
-    }
-    return true;
-  }
-
-  /**
-   * Waits (at most `boundMs`) until the window manager has stacked nothing over the target. A
-   * window manager may report the window active before it has restacked it, and a capture of
-   * the screen then shows the window that still covers it (seen on a loaded 2-core machine).
-   * Where stacking is unknown, or the bound passes (an always-on-top window), it goes on.
-   */
-  private async untilOnTop(win: WindowInfo, boundMs = 3000) {
-    const t0 = now();
-    while (now() - t0 < boundMs && !this.abort.signal.aborted) {
-      const over = await windowsOver(this.deps.wm, win, win.bounds).catch(() => undefined);
-      if (!over?.length) return;
-      await sleep(20, this.abort.signal);
-    }
-  }
-
-  /**
-   * Before input is sent: the window must still be shown (a person may have minimized it
-   * while the model thought) and, for pointer actions, still where it was captured, or the
-   * clicks would land on something else. Then it gets focus. Returns why not, if not.
-   */
-  private async readyForInput(
-    actions: GuiAction[],
-    geometry: FrameGeometry,
-    windowId: string,
-  ): Promise<string | undefined> {
-    const pointer = actions.some((a) => !KEYBOARD_ONLY.has(a.type));
-    const active = (await this.deps.wm.activeId()) === windowId;
-    if (active && !pointer) return undefined;
-    const w = await this.deps.target.locate();
-    if (w.minimized) return 'the target window was minimized before the actions applied; nothing was sent';
-    if (pointer && !sameRect(w.bounds, geometry.window)) {
-      return 'the target window moved or changed size after the capture; pointer actions were not sent';
-    }
-    if (!active) await this.focusTarget(windowId);
-    return undefined;
-  }
-
-  /** Raises the target; when that fails because the window is gone, says so plainly. */
-  private async focusTarget(id: string) {
-    try {
-      await this.deps.wm.focus(id);
-    } catch (err) {
-      await this.deps.target.locate(); // throws TargetGoneError when the window has vanished
-      throw err;
-    }
-  }
-
-  protected emitWorld() {
-    this.emit('world', { mode: this.mode, frozen: this.world.frozen, world: this.world.kind });
-  }
-
-  /**
-   * A profile's semantic call: expanded whole before anything is sent (a call that lands
-   * outside the window sends nothing), then its GUI actions through the executor like any
-   * others — the key policy and the profile's allowedKeys apply. One outcome for the call,
-   * with the GUI actions it became.
-   */
-  private async performCall(
-    call: string,
-    geometry: FrameGeometry,
-    windowId: string,
-    executor: ActionExecutor,
-  ): Promise<ActionOutcome> {
-    const api = semanticApiOf(this.deps.profile);
-    if (!api) return { action: call, ok: false, error: noMovesMessage(this.deps.profile) };
-    const exp = expandOnFrame(api, call, geometry);
-    if (!exp.ok) return { action: call, ok: false, error: `${exp.error}; nothing was sent` };
-    const expanded = exp.actions.map(toWire);
-    const notReady = await this.readyForInput(exp.actions, geometry, windowId);
-    if (notReady) return { action: call, ok: false, error: notReady, expanded };
-    const out = await executor.execute(exp.actions, geometry, this.stepAbort.signal);
-    const failed = out.find((o) => !o.ok);
-    if (failed) return { action: call, ok: false, error: `${failed.action}: ${failed.error}`, expanded };
-    if (out.length < exp.actions.length) return { action: call, ok: false, error: 'stopped part-way', expanded };
-    return { action: call, ok: true, expanded };
-  }
-
-  /**
-   * Sends the actions: GUI ones through the executor (the window checked first), semantic moves
-   * to the engine or the profile's expansion. A step with a refusal ends with nothing held: what
-   * the executor still holds (a KEY_DOWN of this or an earlier step) is released and listed on
-   * the refused outcome.
-   */
-  protected async perform(
+  protected perform(
     actions: Action[],
     geometry: FrameGeometry,
     windowId: string,
     executor: ActionExecutor = this.executor,
   ): Promise<ActionOutcome[]> {
-    const outcomes = await this.send(actions, geometry, windowId, executor);
-    const refused = outcomes.find((o) => !o.ok);
-    if (refused && executor.held().length) {
-      const released = await executor.releaseAll();
-      if (released.length) refused.released = released; // an executor refusal left nothing held: this one came from elsewhere
-    }
-    return outcomes;
+    return this.sender.perform(actions, geometry, windowId, executor, this.stepAbort.signal);
   }
 
   /**
@@ -1464,147 +586,13 @@ export class Session extends EventEmitter<SessionEvents> {
    */
   private async performHeard(actions: Action[], geometry: FrameGeometry, windowId: string): Promise<ActionOutcome[]> {
     if (!actions.length) return [];
-    const input = this.personInput;
-    const from = Date.now();
-    input?.agentActs(from);
+    const done = this.takeover.agentActs(Date.now());
     this.acting = true;
     try {
       return await this.perform(actions, geometry, windowId);
     } finally {
       this.acting = false;
-      input?.agentActs(from, Date.now());
+      done(Date.now());
     }
   }
-
-  private async send(
-    actions: Action[],
-    geometry: FrameGeometry,
-    windowId: string,
-    executor: ActionExecutor,
-  ): Promise<ActionOutcome[]> {
-    const game = this.deps.target.game;
-    const outcomes: ActionOutcome[] = [];
-    let gui: GuiAction[] = [];
-    const flushGui = async () => {
-      if (!gui.length) return true;
-      const notReady = await this.readyForInput(gui, geometry, windowId);
-      if (notReady) {
-        outcomes.push({ action: gui[0]!.type, ok: false, error: notReady });
-        gui = [];
-        return false;
-      }
-      const out = await executor.execute(gui, geometry, this.stepAbort.signal);
-      outcomes.push(...out);
-      gui = [];
-      return out.every((o) => o.ok);
-    };
-    for (const a of actions) {
-      if (a.kind === 'gui') {
-        gui.push(a);
-        continue;
-      }
-      if (!(await flushGui())) return outcomes;
-      if (!game) {
-        const done = await this.performCall(a.move, geometry, windowId, executor);
-        outcomes.push(done);
-        if (!done.ok) return outcomes;
-        continue;
-      }
-      const r = game.applyMove(a.move);
-      outcomes.push(r.ok ? { action: a.move, ok: true } : { action: a.move, ok: false, error: r.error });
-      if (game.instance.isOver()) break;
-    }
-    await flushGui();
-    return outcomes;
-  }
-}
-
-/** Why a run cannot play in the semantic space: neither a built-in game nor a profile declares moves. */
-export function noMovesMessage(profile: Profile | undefined): string {
-  return profile
-    ? `the semantic action space needs moves: the profile "${profile.id}" declares none (add a semantic section to it), and the target is not a built-in game`
-    : 'the semantic action space needs moves: a built-in game, or a window whose profile declares them in a semantic section';
-}
-
-/**
- * A step is unusable when it brought no actions (with an error), or when it was refused and
- * nothing but WAITs took effect: twelve refused clicks in a row must fail the run like twelve
- * unparseable answers.
- */
-export function isUnusable(actions: number, errors: number, outcomes: ActionOutcome[]): boolean {
-  if (actions === 0) return errors > 0;
-  return outcomes.some((o) => !o.ok) && !outcomes.some((o) => o.ok && o.action !== 'WAIT');
-}
-
-/** How many input messages a built-in view reports for the GUI actions that ran and succeeded. */
-export function viewInputsSent(actions: Action[], outcomes: ActionOutcome[]): number {
-  return actions
-    .slice(0, outcomes.length)
-    .filter((a, i) => a.kind === 'gui' && outcomes[i]?.ok)
-    .reduce((n, a) => n + viewInputsFrom(a as GuiAction), 0);
-}
-
-/** How many input messages a built-in view sends for an action (keydown, left mousedown). */
-export function viewInputsFrom(a: GuiAction): number {
-  switch (a.type) {
-    case 'PRESS':
-    case 'KEY_DOWN':
-      return 1;
-    case 'HOTKEY':
-      return a.params.keys.length;
-    case 'TYPING':
-      return [...a.params.text].length;
-    case 'CLICK':
-      return (a.params.button ?? 'left') === 'left' ? (a.params.num_clicks ?? 1) : 0;
-    case 'DOUBLE_CLICK':
-      return 2;
-    case 'DRAG_TO':
-      return 1;
-    default:
-      return 0;
-  }
-}
-
-/** What LCRT charged and how it was known: provider, estimated (minus a round trip), stream, or measured (wall time). */
-export function computeRecord(computeMs: number, d: Decision): Record<string, unknown> {
-  const c = d.compute;
-  return {
-    compute_ms: round2(computeMs),
-    compute_source: c?.source ?? 'measured',
-    ...(c?.rttMs !== undefined ? { rtt_ms: round2(c.rttMs) } : {}),
-    ...(c?.generationMs !== undefined ? { generation_ms: round2(c.generationMs) } : {}),
-    ...(c?.ttftMs !== undefined ? { ttft_ms: round2(c.ttftMs) } : {}),
-  };
-}
-
-function sameRect(a: Rect, b: Rect) {
-  return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
-}
-
-function summary(episodes: EpisodeSummary[]): { mean: number | null; std: number | null } {
-  const scores = episodes.map((e) => e.score).filter((s): s is number => s !== null);
-  if (!scores.length) return { mean: null, std: null };
-  return { mean: round2(mean(scores)), std: round2(std(scores)) };
-}
-
-/**
- * The step as the next prompt reports it: every chosen action in the model's order with its
- * fate — its outcome when it ran, `dropped` when the game's per-step cap kept it from running.
- */
-export function previousStep(decision: Decision, dropped: Action[], outcomes: ActionOutcome[]): PreviousStep {
-  const ran = outcomes.map((o) => ({ action: o.action, ok: o.ok, ...(o.error ? { error: o.error } : {}) }));
-  const fates: PreviousStep['outcomes'] = [];
-  for (const a of decision.actions) {
-    if (dropped.includes(a)) fates.push({ action: describeAction(a), ok: false, dropped: true });
-    else {
-      const next = ran.shift();
-      if (!next) break;
-      fates.push(next);
-    }
-  }
-  return {
-    actions: decision.actions.map(toWire),
-    outcomes: fates,
-    ...(decision.error ? { error: decision.error } : {}),
-  };
 }

@@ -12,7 +12,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareRun } from '../../electron/session/compose.ts';
 import { parseRunSpec } from '../../electron/run-spec.ts';
-import type { SessionResult } from '../../electron/session/session.ts';
+import type { SessionResult } from '../../electron/session/session-types.ts';
 import { listRuns } from '../../electron/store/run-library.ts';
 import { RunStore } from '../../electron/store/run-store.ts';
 

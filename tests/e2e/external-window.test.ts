@@ -75,6 +75,7 @@ describe('gamepilot run --window (third-party game)', () => {
       expect(s.frame_size).toMatchObject({ width: game.window.bounds.width, height: game.window.bounds.height });
       expect(s.errors).toEqual([]);
       expect(s.outcomes).toEqual([{ action: 'PRESS', ok: true }]);
+      expect(s.window_lookups).toBe(1); // the step's one look, reused by the raise before its first frame
       const file = path.join(res.run_dir, s.frame!);
       expect(await magentaShare(file)).toBeLessThan(0.001);
       hashes.add(readFileSync(file).toString('base64'));

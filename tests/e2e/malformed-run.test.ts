@@ -11,7 +11,7 @@ import { MALFORMED } from '../fixtures/malformed-outputs.ts';
 import { prepareRun } from '../../electron/session/compose.ts';
 import { parseRunSpec } from '../../electron/run-spec.ts';
 import { testModelSpec } from '../helpers/cli.ts';
-import type { SessionResult } from '../../electron/session/session.ts';
+import type { SessionResult } from '../../electron/session/session-types.ts';
 import { loadNut } from '../../electron/input/nut.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 

@@ -14,7 +14,8 @@ import { pageWindow, stop } from '../helpers/windows.ts';
 import { createWindowManager } from '../../native/index.ts';
 import { createCapturer } from '../../electron/capture/index.ts';
 import { WindowTarget } from '../../electron/session/targets.ts';
-import { Session, type SessionStepRecord } from '../../electron/session/session.ts';
+import { Session } from '../../electron/session/session.ts';
+import type { SessionStepRecord } from '../../electron/session/session-types.ts';
 import { RunStore } from '../../electron/store/run-store.ts';
 import { VlmAgent } from '../../electron/agents/vlm.ts';
 

@@ -14,7 +14,7 @@ import { json, runCli, testModelArgs, testModelSpec } from '../helpers/cli.ts';
 import { heldInput } from '../helpers/xinput.ts';
 import { prepareRun } from '../../electron/session/compose.ts';
 import { parseRunSpec } from '../../electron/run-spec.ts';
-import type { SessionResult } from '../../electron/session/session.ts';
+import type { SessionResult } from '../../electron/session/session-types.ts';
 import { ActionExecutor } from '../../electron/input/executor.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 import { createWindowManager } from '../../native/index.ts';

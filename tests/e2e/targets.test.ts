@@ -263,6 +263,8 @@ describe('windows partly off the screen or larger than it (screen 1600×900)', (
         error: expect.stringMatching(/moved or changed size after the capture; pointer actions were not sent/),
       },
     ]);
+    // The step looked once, and again before the click only because the window said it moved.
+    expect(s.window_lookups).toBe(2);
     expect((await settled(win.id)).title).toBe('gp-probe'); // no press reached the page
   });
 });

@@ -20,7 +20,7 @@ import { parseSweep, runArgs, SweepFileError } from '../../electron/sweep/spec.t
 import { agentKind } from '../../electron/session/front-door.ts';
 import { runSettings } from '../../electron/session/compose.ts';
 import { runConfig } from '../../electron/session/run-config.ts';
-import { DEFAULT_SESSION } from '../../electron/session/session.ts';
+import { DEFAULT_SESSION } from '../../electron/session/session-config.ts';
 import { DEFAULT_VLM } from '../../electron/agents/vlm.ts';
 import { DEFAULT_MEMORY } from '../../electron/agents/memory-agent.ts';
 import { DEFAULT_LATENCY } from '../../electron/latency/clock-policy.ts';
