@@ -2,7 +2,8 @@
 // (tests/unit/cli.test.ts fails when the page and the declaration disagree).
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildProgram, type Actions } from '../electron/cli/program.ts';
+import { buildProgram } from '../electron/cli/program.ts';
+import type { Actions } from '../electron/cli/command-flags.ts';
 import { optionReference, withReference } from '../electron/cli/reference.ts';
 
 const CLI_DOC = path.resolve(import.meta.dirname, '..', 'docs', 'cli.md');

@@ -5,7 +5,7 @@ import { runArena, type ArenaResult } from '../arena/arena.ts';
 import type { SeatedSession } from '../session/seated-session.ts';
 import { addSecret } from '../util/log.ts';
 import { io } from './io.ts';
-import type { ArenaFlags } from './program.ts';
+import type { ArenaFlags } from './command-flags.ts';
 
 export async function arenaCommand(o: ArenaFlags): Promise<number> {
   addSecret(o.apiKey);

@@ -1,7 +1,7 @@
 /** `gamepilot export`: runs and sessions as a training dataset, with a progress line per run. */
 import { exportDataset } from '../dataset/export.ts';
 import { io } from './io.ts';
-import type { ExportFlags } from './program.ts';
+import type { ExportFlags } from './command-flags.ts';
 
 export async function exportCommand(sources: string[], o: ExportFlags): Promise<number> {
   const summary = await exportDataset({

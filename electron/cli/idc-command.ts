@@ -3,7 +3,7 @@ import { createWindowManager } from '../../native/index.ts';
 import { runIdc, type IdcOptions } from '../reflection/idc.ts';
 import { addSecret } from '../util/log.ts';
 import { io } from './io.ts';
-import type { IdcFlags } from './program.ts';
+import type { IdcFlags } from './command-flags.ts';
 
 /** The IDC run the flags ask for. */
 export function idcOptionsFrom(o: IdcFlags): Omit<IdcOptions, 'log'> {

@@ -7,7 +7,7 @@ import { formatLeaderboard, leaderboard } from '../store/leaderboard.ts';
 import { formatBench, formatRecordBench, runBench, runRecordBench } from './bench.ts';
 import { io } from './io.ts';
 import { formatStartupBench, runStartupBench } from './bench-startup.ts';
-import type { BenchFlags, LeaderboardFlags } from './program.ts';
+import type { BenchFlags, LeaderboardFlags } from './command-flags.ts';
 import { UsageError } from './options.ts';
 
 export async function windowsCommand(o: { json?: boolean }): Promise<number> {

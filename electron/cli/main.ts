@@ -12,7 +12,8 @@ import { defaultConfigDir } from '../util/paths.ts';
 import { addSecret, closeLog, errorFields, log, openLogFile } from '../util/log.ts';
 import { io } from './io.ts';
 import { UsageError } from './options.ts';
-import { buildProgram, idcCommand, type Actions, type IdcFlags } from './program.ts';
+import { buildProgram, idcCommand } from './program.ts';
+import type { Actions, IdcFlags } from './command-flags.ts';
 import { idcOptionsFrom } from './idc-command.ts';
 import type { IdcOptions } from '../reflection/idc.ts';
 

@@ -15,7 +15,7 @@ import { WindowConsent } from '../mcp/consent.ts';
 import { appVersion } from '../util/resources.ts';
 import { log } from '../util/log.ts';
 import { io } from './io.ts';
-import type { McpFlags } from './program.ts';
+import type { McpFlags } from './command-flags.ts';
 
 /** Keeps stdout for the protocol: what else writes to it (a library, a stray log line) goes to stderr. */
 function takeStdout(): Writable {

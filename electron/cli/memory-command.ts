@@ -3,7 +3,7 @@ import { clearScope, listScopes, memoryFile } from '../agents/memory-store.ts';
 import { defaultConfigDir } from '../util/paths.ts';
 import { io } from './io.ts';
 import { UsageError } from './options.ts';
-import type { MemoryFlags } from './program.ts';
+import type { MemoryFlags } from './command-flags.ts';
 
 export function memoryListCommand(o: MemoryFlags): number {
   const scopes = listScopes(defaultConfigDir());

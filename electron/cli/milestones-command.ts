@@ -22,7 +22,7 @@ import type {
   MilestonesExtractFlags,
   MilestonesJudgeFlags,
   MilestonesLabelFlags,
-} from './program.ts';
+} from './command-flags.ts';
 
 function judgeModel(o: JudgeModelFlags): JudgeModel {
   if (!o.model) throw new UsageError('give the model: --model NAME (or GAMEPILOT_MODEL)');

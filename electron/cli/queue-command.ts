@@ -6,7 +6,7 @@ import type { SweepEvent } from '../sweep/progress.ts';
 import { openStorage } from '../sweep/storage-open.ts';
 import { io } from './io.ts';
 import { UsageError } from './options.ts';
-import type { SweepFlags, WorkerFlags } from './program.ts';
+import type { SweepFlags, WorkerFlags } from './command-flags.ts';
 
 function checkUrl(url: string): string {
   if (!/^rediss?:\/\/[^\s]+$/.test(url))

@@ -8,7 +8,7 @@ import { Recorder, DEFAULT_RECORDER } from '../recording/recorder.ts';
 import { startStopHotkey } from '../input/hook-stop-hotkey.ts';
 import { openTarget, resolveProfile } from '../session/compose.ts';
 import { io } from './io.ts';
-import type { RecordFlags } from './program.ts';
+import type { RecordFlags } from './command-flags.ts';
 import { describeProfile, targetFrom } from './run-command.ts';
 import { profileChoiceFrom } from './profile-command.ts';
 import { configuredHotkeys } from './configured-hotkeys.ts';

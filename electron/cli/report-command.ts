@@ -8,7 +8,7 @@ import { reportView } from '../report/view.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 import { CodedError } from '../domain.ts';
 import { io } from './io.ts';
-import type { ReportFlags } from './program.ts';
+import type { ReportFlags } from './command-flags.ts';
 
 export function reportCommand(o: ReportFlags): number {
   const runs = path.resolve(o.runs);

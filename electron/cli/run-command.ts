@@ -13,7 +13,7 @@ import { startStopHotkey } from '../input/hook-stop-hotkey.ts';
 import { addSecret } from '../util/log.ts';
 import { io } from './io.ts';
 import { UsageError } from './options.ts';
-import type { RunFlags, TargetFlags } from './program.ts';
+import type { RunFlags, TargetFlags } from './command-flags.ts';
 import { configuredHotkeys } from './configured-hotkeys.ts';
 import { openPersonInput } from '../recording/person-input.ts';
 import type { MemoryStepRecord } from '../domain.ts';

@@ -17,7 +17,7 @@ import { formatTable } from '../ingvp/table.ts';
 import { runSuite, type SuiteProgress } from '../ingvp/suite.ts';
 import { io } from './io.ts';
 import { UsageError } from './options.ts';
-import type { SuiteFlags } from './program.ts';
+import type { SuiteFlags } from './command-flags.ts';
 
 export function playerFrom(o: SuiteFlags): Player {
   if (o.agent === 'solver') return new SolverPlayer();

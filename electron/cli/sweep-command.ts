@@ -7,7 +7,7 @@ import { runLocalSweep } from '../sweep/pool.ts';
 import { formatEvent, type SweepEvent, type SweepSummary } from '../sweep/progress.ts';
 import { io } from './io.ts';
 import { UsageError } from './options.ts';
-import type { SweepFlags, WorkerFlags } from './program.ts';
+import type { SweepFlags, WorkerFlags } from './command-flags.ts';
 
 function printer(json: boolean | undefined) {
   return (e: SweepEvent) => {

@@ -3,7 +3,7 @@ import { runWebShell } from '../web/web-shell.ts';
 import { openUiInBrowser } from '../web/open-ui.ts';
 import { log } from '../util/log.ts';
 import { io } from './io.ts';
-import type { WebFlags } from './program.ts';
+import type { WebFlags } from './command-flags.ts';
 
 export async function webCommand(o: WebFlags): Promise<number> {
   const { shell, close } = await runWebShell({

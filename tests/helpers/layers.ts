@@ -40,6 +40,8 @@ const SHELLS = ['cli', 'web', 'app', 'mcp'] as const;
 /** Shells a shell may use: `gamepilot web` starts the web shell from the CLI. */
 const SHELL_MAY_USE: Record<(typeof SHELLS)[number], string[]> = { cli: ['web', 'mcp'], web: [], app: [], mcp: [] };
 const CONTRACT = 'electron/api/contract.ts';
+/** The contract's files: its requests (contract.ts, the one the renderer imports) and what the core sends back. */
+const CONTRACT_FILES: ReadonlySet<string> = new Set([CONTRACT, 'electron/api/wire-shapes.ts']);
 const DOMAIN = 'electron/domain.ts';
 /** The one declaration of a run's settings: the contract derives its start-run request from it. */
 const RUN_SPEC = 'electron/run-spec.ts';
@@ -106,7 +108,13 @@ export function checkImport(file: string, spec: string): string | undefined {
   if (file === DOMAIN) return 'domain.ts imports nothing: every layer imports it';
   if (file === RUN_SPEC && spec !== 'zod' && target !== DOMAIN)
     return 'run-spec.ts imports only zod and domain.ts (the contract and the renderer share it; no Node)';
-  if (file === CONTRACT && spec !== 'zod' && target !== DOMAIN && target !== RUN_SPEC)
+  if (
+    CONTRACT_FILES.has(file) &&
+    spec !== 'zod' &&
+    target !== DOMAIN &&
+    target !== RUN_SPEC &&
+    !(target && CONTRACT_FILES.has(target))
+  )
     return 'the contract imports only zod, domain.ts and run-spec.ts (the renderer shares it; no Node)';
 
   if (from.kind === 'renderer') {

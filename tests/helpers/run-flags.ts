@@ -4,7 +4,8 @@
  * the exit code, and what went to stderr.
  */
 import { CommanderError } from 'commander';
-import { buildProgram, type Actions, type RunFlags } from '../../electron/cli/program.ts';
+import { buildProgram } from '../../electron/cli/program.ts';
+import type { Actions, RunFlags } from '../../electron/cli/command-flags.ts';
 import { runFrom } from '../../electron/cli/run-command.ts';
 
 export async function runFlags(

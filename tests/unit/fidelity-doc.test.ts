@@ -8,7 +8,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { buildProgram, type Actions } from '../../electron/cli/program.ts';
+import { buildProgram } from '../../electron/cli/program.ts';
+import type { Actions } from '../../electron/cli/command-flags.ts';
 import { promptText } from '../../electron/ingvp/players.ts';
 import {
   DEFAULT_REFLECTION_SAMPLING,

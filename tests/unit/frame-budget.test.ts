@@ -20,7 +20,8 @@ import {
 } from '../../electron/store/frame-budget.ts';
 import { randomRun } from '../helpers/run-fixtures.ts';
 import { parseParams } from '../../electron/api/contract.ts';
-import { buildProgram, type Actions, type RunFlags } from '../../electron/cli/program.ts';
+import { buildProgram } from '../../electron/cli/program.ts';
+import type { Actions, RunFlags } from '../../electron/cli/command-flags.ts';
 import { runFrom } from '../../electron/cli/run-command.ts';
 import type { KeepFrames } from '../../electron/domain.ts';
 

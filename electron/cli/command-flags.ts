@@ -1,0 +1,263 @@
+/**
+ * What each `gamepilot` command's action receives: its flags as commander parses them
+ * (program.ts declares them), and the actions a shell gives the program (Actions).
+ */
+import type { ActionSpace, KeepFrames, LatencyMode } from '../domain.ts';
+import type { RunSpec } from '../run-spec.ts';
+
+export interface TargetFlags {
+  game?: string;
+  window?: string;
+  windowId?: string;
+}
+
+/** `gamepilot run`'s options: the RunSpec's fields (run-spec.ts), and where and how it reports. */
+export type RunFlags = RunSpec & {
+  out: string;
+  json?: boolean;
+  quiet?: boolean;
+};
+
+export interface MemoryFlags {
+  json?: boolean;
+}
+
+export interface RecordFlags extends TargetFlags {
+  role: 'rookie' | 'expert';
+  /** An id or a file; false: --no-profile. */
+  profile?: string | false;
+  /** The tutorial watched (a video, frames folder, run or session folder). */
+  tutorial?: string;
+  participant: string;
+  consent: boolean;
+  duration?: number;
+  fps: number;
+  trial: number;
+  seed: number;
+  stage?: string;
+  windowSize?: { width: number; height: number };
+  out: string;
+  json?: boolean;
+  quiet?: boolean;
+}
+
+export interface IdcFlags {
+  game: string;
+  actionSpace: ActionSpace;
+  model: string;
+  rounds: number;
+  episodes: number;
+  maxSteps?: number;
+  seed: number;
+  baseUrl?: string;
+  apiKey?: string;
+  reflectorModel?: string;
+  maxWords: number;
+  rollbackDrop: number;
+  heldOut?: number;
+  judgeTries: number;
+  latency: LatencyMode;
+  stopIntervalMs: number;
+  out: string;
+  json?: boolean;
+}
+
+export interface ArenaFlags {
+  game: string;
+  agents: string[];
+  trials?: number;
+  mixed?: boolean;
+  maxSteps?: number;
+  seed: number;
+  latency: LatencyMode;
+  actionSpace: ActionSpace;
+  baseUrl?: string;
+  apiKey?: string;
+  capture: RunSpec['capture'];
+  imageSize: number;
+  out: string;
+  name?: string;
+  json?: boolean;
+}
+
+export interface BenchFlags {
+  json?: boolean;
+  iterations: number;
+  loopSteps: number;
+  record?: boolean;
+  startup?: boolean;
+  runs: number;
+  compare?: boolean;
+  python?: string;
+  seconds: number;
+  fps: number;
+  windowSize: { width: number; height: number };
+  writers?: number;
+  /** Minutes of the soak: the solver plays `game` in one run, its memory, files and disk watched. */
+  soak?: number;
+  game?: string;
+  keepFrames?: KeepFrames;
+}
+
+export interface WebFlags {
+  port?: number;
+  runsDir: string;
+  configDir: string;
+  demo: boolean;
+  open?: boolean;
+}
+
+export interface McpFlags {
+  http?: boolean;
+  port?: number;
+  runsDir: string;
+  configDir: string;
+  /** Seconds a client may stay quiet before its session is ended. */
+  idleTimeout: number;
+  open?: boolean;
+  /** Windows whose title matches may be played without asking the person (RE2). */
+  windows?: string;
+  /** Clients may play windows where an anti-cheat system runs (the person's choice). */
+  acceptAnticheatRisk?: boolean;
+}
+
+export interface SuiteFlags {
+  agent: 'vlm' | 'solver' | 'random';
+  model?: string;
+  baseUrl?: string;
+  apiKey?: string;
+  temperature?: number;
+  maxTokens?: number;
+  timeoutMs: number;
+  maxRetries: number;
+  games?: string;
+  settings: string;
+  levels: string;
+  seed: number;
+  thinking?: boolean;
+  out: string;
+  json?: boolean;
+  quiet?: boolean;
+}
+
+export interface LeaderboardFlags {
+  game?: string;
+  runsDir: string;
+  json?: boolean;
+}
+
+export interface ExportFlags {
+  out: string;
+  format: 'hf-imagefolder';
+  game?: string;
+  player?: string;
+  minScore?: number;
+  maxScore?: number;
+  assisted?: 'yes' | 'no';
+  validation: number;
+  seed: number;
+  redactText?: string;
+  json?: boolean;
+}
+
+export interface ReportFlags {
+  runs: string;
+  out: string;
+  json?: string;
+  csv?: string;
+}
+
+export interface SweepFlags {
+  workers: number;
+  out: string;
+  json?: boolean;
+  budgetUsd?: number;
+  queue?: string;
+  queueName: string;
+  wait?: boolean;
+  allowEndpoint?: string[];
+  jobLimit: number;
+}
+
+export interface WorkerFlags {
+  queue: string;
+  queueName: string;
+  displays: number;
+  out: string;
+  storage?: string;
+  maxJobs?: number;
+  json?: boolean;
+  allowEndpoint?: string[];
+}
+
+export interface Actions {
+  windows(o: { json?: boolean }): Promise<number> | number;
+  games(o: { json?: boolean }): Promise<number> | number;
+  run(o: RunFlags): Promise<number>;
+  bench(o: BenchFlags): Promise<number>;
+  record(o: RecordFlags): Promise<number>;
+  idc(o: IdcFlags): Promise<number>;
+  arena(o: ArenaFlags): Promise<number>;
+  leaderboard(o: LeaderboardFlags): Promise<number> | number;
+  report(o: ReportFlags): Promise<number> | number;
+  export(sources: string[], o: ExportFlags): Promise<number>;
+  video(dir: string, o: { out?: string }): Promise<number>;
+  web(o: WebFlags): Promise<number>;
+  mcp(o: McpFlags): Promise<number>;
+  memoryList(o: MemoryFlags): Promise<number> | number;
+  memoryClear(scope: string, o: MemoryFlags): Promise<number> | number;
+  profiles(o: { json?: boolean }): Promise<number> | number;
+  profileNew(o: ProfileNewFlags): Promise<number>;
+  milestonesExtract(o: MilestonesExtractFlags): Promise<number>;
+  milestonesJudge(run: string, o: MilestonesJudgeFlags): Promise<number>;
+  milestonesLabel(run: string, o: MilestonesLabelFlags): Promise<number> | number;
+  milestonesAgreement(runs: string[], o: MilestonesAgreementFlags): Promise<number> | number;
+  suite(name: string, o: SuiteFlags): Promise<number>;
+  sweep(file: string, o: SweepFlags): Promise<number>;
+  worker(o: WorkerFlags): Promise<number>;
+}
+
+export interface JudgeModelFlags {
+  model?: string;
+  baseUrl?: string;
+  apiKey?: string;
+}
+
+export interface MilestonesExtractFlags extends JudgeModelFlags {
+  video?: string;
+  session?: string;
+  profile: string;
+  fps: number;
+  chunkFrames: number;
+  maxFrames: number;
+  maxSide: number;
+  json?: boolean;
+}
+
+export interface MilestonesJudgeFlags extends JudgeModelFlags {
+  profile?: string;
+  judgeBudget?: number;
+  judgeEvery: number;
+  json?: boolean;
+}
+
+export interface MilestonesLabelFlags {
+  milestone: string;
+  reached: 'yes' | 'no' | 'clear';
+  episode: number;
+  json?: boolean;
+}
+
+export interface MilestonesAgreementFlags {
+  runsDir: string;
+  json?: boolean;
+}
+
+export interface ProfileNewFlags {
+  window: string;
+  out?: string;
+  id?: string;
+}
+
+/** Called with each command's exit code once its action is done. */
+export type Done = (code: number) => void;
