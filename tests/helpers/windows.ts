@@ -51,17 +51,18 @@ export function pageWindow(
   );
 }
 
-/** A plain X window (tests/helpers/x-drawer.ts) that draws every `intervalMs` by itself. */
+/** A plain X window (tests/helpers/x-drawer.ts) that draws every `intervalMs` by itself; with `log`, it writes down when it drew. */
 export function drawerWindow(
   title: string,
   geometry: { x: number; y: number; width: number; height: number },
   intervalMs = 10,
+  log?: string,
 ) {
   const script = fileURLToPath(new URL('./x-drawer.ts', import.meta.url));
   const { x, y, width, height } = geometry;
   return startWindow(
     process.execPath,
-    [script, title, ...[x, y, width, height, intervalMs].map(String)],
+    [script, title, ...[x, y, width, height, intervalMs].map(String), ...(log ? [log] : [])],
     exactTitle(title),
   );
 }

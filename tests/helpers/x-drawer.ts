@@ -4,12 +4,18 @@
  * machine, where a Chromium page's timer → compositor → GPU process → X pipeline stalls for
  * hundreds of milliseconds at a time.
  *
- * Run as: node x-drawer.ts TITLE X Y WIDTH HEIGHT INTERVAL_MS (windows.ts `drawerWindow`).
+ * Even it stalls now and then on a loaded machine (a pause of 150 ms and more, beside eight busy
+ * loops, in 1 of 120 windows of 600 ms), so with LOG it appends the time of each drawing (epoch
+ * ms) to that file, and a test can tell a pause of its own from a watch that missed drawings.
+ *
+ * Run as: node x-drawer.ts TITLE X Y WIDTH HEIGHT INTERVAL_MS [LOG] (windows.ts `drawerWindow`).
  */
+import { appendFileSync } from 'node:fs';
 import koffi from 'koffi';
 
-const [title = 'gp-drawer', ...nums] = process.argv.slice(2);
-const [x = 0, y = 0, width = 200, height = 150, intervalMs = 10] = nums.map(Number);
+const [title = 'gp-drawer', ...rest] = process.argv.slice(2);
+const log = rest[5];
+const [x = 0, y = 0, width = 200, height = 150, intervalMs = 10] = rest.slice(0, 5).map(Number);
 
 const x11 = koffi.load('libX11.so.6');
 const D = 'void *';
@@ -43,5 +49,6 @@ setInterval(() => {
   XSetForeground(display, gc, n % 2 ? 0xff0000 : 0x0000ff);
   XFillRectangle(display, window, gc, 0, 0, width, height);
   XFlush(display);
+  if (log) appendFileSync(log, `${(performance.timeOrigin + performance.now()).toFixed(1)}\n`);
 }, intervalMs);
 process.on('SIGTERM', () => process.exit(0));
