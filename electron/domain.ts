@@ -156,7 +156,7 @@ export interface RunSummary {
   target: string;
   agent: string;
   model: string | null;
-  space: string;
+  actionSpace: string;
   mean: number | null;
   std: number | null;
   episodes: number;
@@ -258,7 +258,7 @@ export interface LeaderboardRow {
   vr: 'No' | 'Yes' | '—';
   /** For VR = Yes: where the lessons came from (self-f, self-t, self, other, edited, given; rookie: tutorial). */
   lessons: string | null;
-  space: string;
+  actionSpace: string;
   latency: string;
   runs: number;
   episodes: number;
@@ -329,7 +329,7 @@ export interface ArenaSummary {
   agents: string[];
   trials: number;
   latency: string;
-  space: string;
+  actionSpace: string;
   /** PvP: rows player 1, columns player 2; null on the diagonal (no self-play). */
   matrix: (MatrixCell | null)[][] | null;
   standings: Standing[] | null;

@@ -12,7 +12,7 @@ import type { ActionSpace } from '../domain.ts';
 export type SemanticMoveParser = (move: string) => { ok: true; move: string } | { ok: false; error: string };
 
 export interface ParseOptions {
-  space: ActionSpace;
+  actionSpace: ActionSpace;
   parseMove?: SemanticMoveParser;
   maxActions?: number;
 }
@@ -147,7 +147,7 @@ export function parseModelOutput(raw: string, opts: ParseOptions): ParsedDecisio
   if (!span) {
     // Semantic moves may be written bare: "### Actions\nB2".
     const bare = splitBare(body);
-    if (opts.space === 'semantic' && opts.parseMove && bare.length > 0 && bare.length <= maxActions) {
+    if (opts.actionSpace === 'semantic' && opts.parseMove && bare.length > 0 && bare.length <= maxActions) {
       return collect(bare, opts, reasoning, maxActions);
     }
     return fail('the Actions section has no JSON array or object');
@@ -169,7 +169,7 @@ function collect(items: unknown[], opts: ParseOptions, reasoning: string, maxAct
   const actions: Action[] = [];
   for (const [i, item] of items.entries()) {
     const r =
-      opts.space === 'gui'
+      opts.actionSpace === 'gui'
         ? parseGuiItem(item, i)
         : parseSemanticItem(
             item,

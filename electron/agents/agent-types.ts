@@ -39,7 +39,7 @@ export interface PreviousStep {
 }
 
 export interface DecideContext {
-  space: ActionSpace;
+  actionSpace: ActionSpace;
   game?: GameDefinition;
   /** The title's profile: its prompt parts take the place of the built-in's (and of the generic prompt for a window). */
   profile?: Profile;

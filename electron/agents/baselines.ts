@@ -20,7 +20,7 @@ function guiForMove(move: string, obs: Observation, ctx: DecideContext): Action 
 }
 
 function moveDecision(move: string, obs: Observation, ctx: DecideContext, why: string): Decision {
-  if (ctx.space === 'semantic') return { reasoning: why, actions: [{ kind: 'semantic', move }] };
+  if (ctx.actionSpace === 'semantic') return { reasoning: why, actions: [{ kind: 'semantic', move }] };
   const action = guiForMove(move, obs, ctx);
   return action
     ? { reasoning: why, actions: [action] }
@@ -44,7 +44,7 @@ export class RandomAgent implements Agent {
 
   async decide(obs: Observation, ctx: DecideContext): Promise<Decision> {
     const space = ctx.game?.actionSpace;
-    if (ctx.space === 'semantic') {
+    if (ctx.actionSpace === 'semantic') {
       const api = semanticApiOf(ctx.profile);
       if (!ctx.game && api)
         return { reasoning: 'random call', actions: [{ kind: 'semantic', move: api.randomCall(this.rng) }] };

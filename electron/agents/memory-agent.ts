@@ -179,7 +179,7 @@ export class MemoryAgent extends VlmAgent {
       ledger,
       (text) => {
         const { rest, newMemory, shouldSave } = splitMemorySections(text);
-        const parsed = parseModelOutput(rest, { space: ctx.space, parseMove: semanticMoves(ctx)?.parse });
+        const parsed = parseModelOutput(rest, { actionSpace: ctx.actionSpace, parseMove: semanticMoves(ctx)?.parse });
         return parsed.ok ? { ...parsed, newMemory, shouldSave } : parsed;
       },
       this.settings.repairs,
@@ -253,7 +253,7 @@ export class MemoryAgent extends VlmAgent {
         role: 'system',
         content: this.systemPrompt(
           obs,
-          ctx.space,
+          ctx.actionSpace,
           ctx.game,
           ctx.profile,
           render('memory-review-format', { max_words: this.memorySettings.summaryWords }),
@@ -270,7 +270,7 @@ export class MemoryAgent extends VlmAgent {
     image: string,
     retrieved: Retrieved[],
   ): ChatCompletionMessageParam[] {
-    const gui = ctx.space === 'gui';
+    const gui = ctx.actionSpace === 'gui';
     const format = render('memory-format', {
       action_format: gui ? render('format-gui') : semanticFormat(ctx, obs.validMoves),
     });
@@ -288,7 +288,7 @@ export class MemoryAgent extends VlmAgent {
       game_text: this.gameText(obs),
     });
     return [
-      { role: 'system', content: this.systemPrompt(obs, ctx.space, ctx.game, ctx.profile, format) },
+      { role: 'system', content: this.systemPrompt(obs, ctx.actionSpace, ctx.game, ctx.profile, format) },
       { role: 'user', content: this.userContent(text, image) },
     ];
   }

@@ -11,7 +11,7 @@ import { ModelCaller, type ModelRole, type RoleCallRecord } from './model-endpoi
 import { render } from './prompts.ts';
 
 export interface ModelClientSettings {
-  baseURL?: string;
+  baseUrl?: string;
   apiKey?: string;
   model: string;
   temperature?: number;
@@ -89,7 +89,7 @@ export class ModelClient {
     if (!c || c.model !== model) {
       const s = this.settings;
       c = new ModelCaller(
-        { model, ...(s.baseURL ? { baseURL: s.baseURL } : {}), ...(s.apiKey ? { apiKey: s.apiKey } : {}) },
+        { model, ...(s.baseUrl ? { baseUrl: s.baseUrl } : {}), ...(s.apiKey ? { apiKey: s.apiKey } : {}) },
         role,
         {
           limits: {

@@ -1,5 +1,5 @@
 /**
- * The one way to a model. An endpoint ({model, baseURL, apiKey}) is resolved once, in one
+ * The one way to a model. An endpoint ({model, baseUrl, apiKey}) is resolved once, in one
  * order; every role that calls a model (player, memory review, embeddings, reflector, IDC
  * explorer and judge, screen reader, milestone extraction and judge, Test connection) goes
  * through a `ModelCaller`, the only maker of an OpenAI client in the tree. A caller puts every
@@ -20,10 +20,10 @@ import { costOf, priceFor, type Price } from './pricing.ts';
 import { OPENAI_BASE_URL } from '../util/endpoint.ts';
 import { endpointUrlProblem } from '../domain.ts';
 
-/** Where a role's calls go. The key never leaves this process except to `baseURL`. */
+/** Where a role's calls go. The key never leaves this process except to `baseUrl`. */
 export interface ModelEndpoint {
   model: string;
-  baseURL?: string;
+  baseUrl?: string;
   apiKey?: string;
 }
 
@@ -38,12 +38,12 @@ export function resolveEndpoint(
 ): Partial<ModelEndpoint> {
   const pick = (v: string | undefined) => (v?.trim() ? v.trim() : undefined);
   const model = pick(given.model) ?? pick(env.GAMEPILOT_MODEL);
-  const baseURL = pick(given.baseURL) ?? pick(env.OPENAI_BASE_URL);
-  const problem = baseURL ? endpointUrlProblem(baseURL) : undefined;
+  const baseUrl = pick(given.baseUrl) ?? pick(env.OPENAI_BASE_URL);
+  const problem = baseUrl ? endpointUrlProblem(baseUrl) : undefined;
   if (problem)
-    throw new Error(`${pick(given.baseURL) ? 'the base URL' : 'OPENAI_BASE_URL'} ${problem}; nothing was sent`);
+    throw new Error(`${pick(given.baseUrl) ? 'the base URL' : 'OPENAI_BASE_URL'} ${problem}; nothing was sent`);
   const apiKey = given.apiKey || env.OPENAI_API_KEY || undefined;
-  return { ...(model ? { model } : {}), ...(baseURL ? { baseURL } : {}), ...(apiKey ? { apiKey } : {}) };
+  return { ...(model ? { model } : {}), ...(baseUrl ? { baseUrl } : {}), ...(apiKey ? { apiKey } : {}) };
 }
 
 /** Every kind of model call the harness makes; each is recorded under its role. */
@@ -205,7 +205,7 @@ interface AttemptTally {
 /** An endpoint as a role's owner passes it on: a time limit of its own, and where calls are recorded. */
 export interface RoleEndpoint {
   model: string;
-  baseURL?: string | undefined;
+  baseUrl?: string | undefined;
   apiKey?: string | undefined;
   timeoutMs?: number;
   onCall?: (rec: RoleCallRecord) => void;
@@ -214,7 +214,7 @@ export interface RoleEndpoint {
 /** The caller of a role for an endpoint as passed on. */
 export function callerFor(e: RoleEndpoint, role: ModelRole, options: Omit<CallerOptions, 'onCall'> = {}): ModelCaller {
   return new ModelCaller(
-    { model: e.model, ...(e.baseURL ? { baseURL: e.baseURL } : {}), ...(e.apiKey ? { apiKey: e.apiKey } : {}) },
+    { model: e.model, ...(e.baseUrl ? { baseUrl: e.baseUrl } : {}), ...(e.apiKey ? { apiKey: e.apiKey } : {}) },
     role,
     {
       ...options,
@@ -245,7 +245,7 @@ export class ModelCaller {
     this.limits = { ...ROLE_LIMITS[role], ...defined, ...personal };
     const l = this.limits;
     this.openai = new OpenAI({
-      baseURL: endpoint.baseURL ?? OPENAI_BASE_URL,
+      baseURL: endpoint.baseUrl ?? OPENAI_BASE_URL,
       // Local servers (Ollama, vLLM, LM Studio, llama.cpp) accept any key; the SDK insists on one.
       apiKey: endpoint.apiKey || 'no-key',
       // Retries and time limits are ours (model-call.ts): the SDK's retry sleeps cannot be

@@ -111,7 +111,7 @@ export class RemoteAgent implements Agent {
       throw new CodedError('bad-input', `reasoning is longer than ${MAX_REMOTE_REASONING} characters`);
     const { ctx, obs } = pending;
     const parsed = parseActionItems(items, {
-      space: ctx.space,
+      actionSpace: ctx.actionSpace,
       parseMove: semanticMoves({ game: ctx.game, profile: ctx.profile }, obs.validMoves)?.parse,
     });
     if (!parsed.ok) throw new CodedError('bad-input', parsed.error);
@@ -130,12 +130,12 @@ export class RemoteAgent implements Agent {
 
 /** The system prompt a model would get for this observation, answering through the `act` tool. */
 function briefingFor(obs: Observation, ctx: DecideContext): string {
-  const { space, game, profile } = ctx;
+  const { actionSpace: space, game, profile } = ctx;
   const format = space === 'gui' ? render('format-gui') : semanticFormat({ game, profile }, obs.validMoves);
   return systemPromptText({
     template: 'system',
     obs,
-    space,
+    actionSpace: space,
     game,
     profile,
     answerFormat: render('remote-act', { action_format: format }),

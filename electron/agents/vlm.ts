@@ -49,7 +49,7 @@ export function modelSpecFields(
 ): Pick<RunSpecInput, 'model' | 'baseUrl' | 'apiKey' | 'detail' | 'history' | 'temperature'> {
   return {
     model: m.model,
-    ...(m.baseURL ? { baseUrl: m.baseURL } : {}),
+    ...(m.baseUrl ? { baseUrl: m.baseUrl } : {}),
     ...(m.apiKey ? { apiKey: m.apiKey } : {}),
     ...(m.detail ? { detail: m.detail } : {}),
     ...(m.history !== undefined ? { history: m.history } : {}),
@@ -129,7 +129,7 @@ export class VlmAgent implements Agent {
       template: this.settings.systemPrompt ?? 'system',
       experience: this.settings.experience,
       obs,
-      space,
+      actionSpace: space,
       game,
       profile,
       answerFormat,
@@ -141,7 +141,7 @@ export class VlmAgent implements Agent {
     const user = this.userText(obs, ctx.game, ctx.profile);
     if (this.settings.experience?.trim()) this.usedExperience = true;
     const messages: ChatCompletionMessageParam[] = [
-      { role: 'system', content: this.systemPrompt(obs, ctx.space, ctx.game, ctx.profile) },
+      { role: 'system', content: this.systemPrompt(obs, ctx.actionSpace, ctx.game, ctx.profile) },
     ];
     const past = this.settings.history > 1 ? this.turns.slice(-(this.settings.history - 1)) : [];
     for (const t of past) {
@@ -157,7 +157,7 @@ export class VlmAgent implements Agent {
       messages,
       ctx,
       ledger,
-      (answer) => parseModelOutput(answer, { space: ctx.space, parseMove: semanticMoves(ctx)?.parse }),
+      (answer) => parseModelOutput(answer, { actionSpace: ctx.actionSpace, parseMove: semanticMoves(ctx)?.parse }),
       this.settings.repairs,
     );
     if (!out.ok) {
@@ -210,12 +210,12 @@ export function systemPromptText(args: {
   template: string;
   experience?: string | undefined;
   obs: Pick<Observation, 'frame' | 'validMoves'>;
-  space: ActionSpace;
+  actionSpace: ActionSpace;
   game?: GameDefinition | undefined;
   profile?: Profile | undefined;
   answerFormat?: string | undefined;
 }): string {
-  const { obs, space, game, profile, answerFormat } = args;
+  const { obs, actionSpace: space, game, profile, answerFormat } = args;
   const experience = args.experience?.trim() ?? '';
   const template = loadTemplate(args.template);
   const gui = space === 'gui';

@@ -95,19 +95,19 @@ export type {
 } from '../domain.ts';
 
 export const PROVIDERS = {
-  openai: { label: 'OpenAI', baseURL: 'https://api.openai.com/v1' },
-  gemini: { label: 'Gemini (OpenAI-compatible)', baseURL: 'https://generativelanguage.googleapis.com/v1beta/openai/' },
-  openrouter: { label: 'OpenRouter', baseURL: 'https://openrouter.ai/api/v1' },
-  vllm: { label: 'vLLM', baseURL: 'http://localhost:8000/v1' },
-  ollama: { label: 'Ollama', baseURL: 'http://localhost:11434/v1' },
-  lmstudio: { label: 'LM Studio', baseURL: 'http://localhost:1234/v1' },
-  custom: { label: 'Custom base URL', baseURL: '' },
+  openai: { label: 'OpenAI', baseUrl: 'https://api.openai.com/v1' },
+  gemini: { label: 'Gemini (OpenAI-compatible)', baseUrl: 'https://generativelanguage.googleapis.com/v1beta/openai/' },
+  openrouter: { label: 'OpenRouter', baseUrl: 'https://openrouter.ai/api/v1' },
+  vllm: { label: 'vLLM', baseUrl: 'http://localhost:8000/v1' },
+  ollama: { label: 'Ollama', baseUrl: 'http://localhost:11434/v1' },
+  lmstudio: { label: 'LM Studio', baseUrl: 'http://localhost:1234/v1' },
+  custom: { label: 'Custom base URL', baseUrl: '' },
 } as const;
 export type Provider = keyof typeof PROVIDERS;
 
 const settingsFields = {
   provider: z.enum(Object.keys(PROVIDERS) as [Provider, ...Provider[]]),
-  baseURL: z.string().max(500).superRefine(noCredentials),
+  baseUrl: z.string().max(500).superRefine(noCredentials),
   model: z.string().max(200),
   imageSize: RUN_SPEC_FIELDS.imageSize.unwrap(),
   detail: RUN_SPEC_FIELDS.detail.unwrap(),
@@ -118,7 +118,7 @@ const settingsFields = {
 };
 export const SettingsSchema = z.object({
   provider: settingsFields.provider.default('openai'),
-  baseURL: settingsFields.baseURL.default(''),
+  baseUrl: settingsFields.baseUrl.default(''),
   model: settingsFields.model.default(''),
   imageSize: settingsFields.imageSize.default(1280),
   detail: settingsFields.detail.default('auto'),

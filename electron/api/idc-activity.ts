@@ -29,7 +29,7 @@ export class IdcActivity implements Activity {
     this.state = { game: p.game, rounds: p.rounds, done: 0 };
     const reflector = {
       model: vlm.model,
-      ...(vlm.baseURL ? { baseURL: vlm.baseURL } : {}),
+      ...(vlm.baseUrl ? { baseUrl: vlm.baseUrl } : {}),
       ...(vlm.apiKey ? { apiKey: vlm.apiKey } : {}),
     };
     this.finished = runIdc(

@@ -104,7 +104,7 @@ function reflectionRequest(
       maxWords: r.maxWords,
       video: r.video ?? 'off',
       ...(r.reflectorModel ? { model: r.reflectorModel } : {}),
-      ...(vlm.baseURL ? { baseURL: vlm.baseURL } : {}),
+      ...(vlm.baseUrl ? { baseUrl: vlm.baseUrl } : {}),
       ...(vlm.apiKey ? { apiKey: vlm.apiKey } : {}),
     },
   };
@@ -226,7 +226,7 @@ export class RunActivity implements Activity {
       game: store.meta.game,
       agent: store.meta.seats ? store.meta.agent : session.agent.name,
       model: store.meta.model,
-      space: req.actionSpace,
+      actionSpace: req.actionSpace,
       demo,
       episode: 0,
       step: 0,

@@ -11,7 +11,9 @@
  * (`settings.json.corrupt-<time>`, named in a warning), never silently replaced.
  *
  * Older web shells and CLIs wrote the settings object bare at the top level; such a file is
- * still read, and the next save moves its fields under `settings`.
+ * still read, and the next save moves its fields under `settings`. Fields saved under a former
+ * name (`baseURL`, now the run spec's `baseUrl`) are read under the new one; the next save
+ * writes the new name.
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
@@ -23,8 +25,11 @@ import { DEFAULT_SETTINGS, SettingsSchema, type Settings } from './contract.ts';
 /** The parsed file: its parts by key, as far as the file layer is concerned. */
 export type SettingsDoc = Record<string, unknown>;
 
+/** Settings fields saved under another name by older versions: former name → name. */
+const FORMER_NAMES: Readonly<Record<string, string>> = { baseURL: 'baseUrl' };
+
 /** Keys of the old bare layout, and a plaintext key some very old files held: never settings, never kept. */
-const LEGACY_KEYS = new Set([...Object.keys(SettingsSchema.shape), 'apiKey']);
+const LEGACY_KEYS = new Set([...Object.keys(SettingsSchema.shape), ...Object.keys(FORMER_NAMES), 'apiKey']);
 
 type Parsed = { doc: SettingsDoc } | { why: string };
 
@@ -136,9 +141,21 @@ function legacyPart(doc: SettingsDoc): SettingsDoc {
 export function settingsPart(doc: SettingsDoc): unknown {
   const legacy = legacyPart(doc);
   const hasLegacy = Object.keys(legacy).length > 0;
-  if (!('settings' in doc)) return legacy;
-  if (hasLegacy && isDeepStrictEqual(SettingsSchema.safeParse(doc.settings).data, DEFAULT_SETTINGS)) return legacy;
-  return doc.settings;
+  if (!('settings' in doc)) return renamed(legacy);
+  if (hasLegacy && isDeepStrictEqual(SettingsSchema.safeParse(renamed(doc.settings)).data, DEFAULT_SETTINGS))
+    return renamed(legacy);
+  return renamed(doc.settings);
+}
+
+/** Stored settings with each former name read as its name (a field saved under both keeps the new one). */
+function renamed(part: unknown): unknown {
+  if (!part || typeof part !== 'object' || Array.isArray(part)) return part;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(part)) {
+    const name = Object.hasOwn(FORMER_NAMES, k) ? FORMER_NAMES[k]! : k;
+    if (name === k || !Object.hasOwn(part, name)) out[name] = v;
+  }
+  return out;
 }
 
 /** `doc` with `settings` replaced and the old top-level copy dropped; every other part as it was. */

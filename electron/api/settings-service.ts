@@ -16,14 +16,14 @@ export type RunModelSettings = Partial<VlmSettings> & { model: string };
 
 /** The base URL a settings patch points at: explicit, else the chosen provider's preset, else the current one. */
 function effectiveBaseURL(s: Settings, patch: Partial<Settings>): string {
-  if (patch.baseURL) return patch.baseURL;
-  if (patch.provider && patch.provider !== 'custom' && patch.baseURL === undefined)
-    return PROVIDERS[patch.provider].baseURL;
+  if (patch.baseUrl) return patch.baseUrl;
+  if (patch.provider && patch.provider !== 'custom' && patch.baseUrl === undefined)
+    return PROVIDERS[patch.provider].baseUrl;
   return baseURLOf(s);
 }
 
 function baseURLOf(s: Settings): string {
-  return s.baseURL || PROVIDERS[s.provider].baseURL;
+  return s.baseUrl || PROVIDERS[s.provider].baseUrl;
 }
 
 export class SettingsService {
@@ -69,8 +69,8 @@ export class SettingsService {
       }
     }
     const next = { ...this.current, ...patch };
-    if (patch.provider && patch.provider !== 'custom' && patch.baseURL === undefined)
-      next.baseURL = PROVIDERS[patch.provider].baseURL;
+    if (patch.provider && patch.provider !== 'custom' && patch.baseUrl === undefined)
+      next.baseUrl = PROVIDERS[patch.provider].baseUrl;
     // A stored key belongs to its endpoint: moving to another one without a new key drops it,
     // so a page holding the token cannot point the key at a server of its own.
     const keyCleared =
@@ -97,12 +97,12 @@ export class SettingsService {
   ): Promise<Results['testConnection']> {
     const t0 = performance.now();
     const s = { ...this.current, ...patch };
-    const baseURL = effectiveBaseURL(s, patch);
-    const apiKey = givenKey || (sameEndpoint(baseURL, baseURLOf(this.current)) ? this.secrets.getApiKey() : undefined);
+    const baseUrl = effectiveBaseURL(s, patch);
+    const apiKey = givenKey || (sameEndpoint(baseUrl, baseURLOf(this.current)) ? this.secrets.getApiKey() : undefined);
     try {
-      if (!baseURL) throw new Error('no base URL: pick a provider or enter a base URL');
+      if (!baseUrl) throw new Error('no base URL: pick a provider or enter a base URL');
       const caller = new ModelCaller(
-        { model: s.model || '', baseURL, ...(apiKey ? { apiKey } : {}) },
+        { model: s.model || '', baseUrl, ...(apiKey ? { apiKey } : {}) },
         'test-connection',
       );
       const models = await caller.listModels(signal ? { signal } : {});
@@ -117,7 +117,7 @@ export class SettingsService {
       return {
         ok: false,
         models: [],
-        error: `${baseURL}: ${describeApiError(err)}`,
+        error: `${baseUrl}: ${describeApiError(err)}`,
         ms: Math.round(performance.now() - t0),
       };
     }
@@ -130,7 +130,7 @@ export class SettingsService {
     const apiKey = this.secrets.getApiKey();
     return {
       model: s.model,
-      baseURL: baseURLOf(s),
+      baseUrl: baseURLOf(s),
       ...(apiKey ? { apiKey } : {}),
       detail: s.detail,
       history: s.history,

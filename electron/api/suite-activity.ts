@@ -119,7 +119,7 @@ export class SuiteActivity implements Activity {
       out: path.join(ctx.runsDir, name),
       player: paced(player, p.paceMs),
       capturer: ctx.capturer,
-      encode: { longSide: ctx.imageSize, format: 'jpeg', quality: 80 },
+      encode: { imageSize: ctx.imageSize, format: 'jpeg', quality: 80 },
       openView: (g) => BuiltinTarget.open(g.def, ctx.wm, ctx.launchView ? { launch: ctx.launchView } : {}),
       signal: this.abort.signal,
       onProgress: (pr) => {

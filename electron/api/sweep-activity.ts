@@ -56,7 +56,7 @@ function matrixYaml(name: string, m: SweepMatrix, model: () => RunModelSettings)
   if (m.agents.includes('vlm')) {
     const s = model();
     file.models = [s.model];
-    if (s.baseURL) file.base_url = s.baseURL;
+    if (s.baseUrl) file.base_url = s.baseUrl;
   }
   return `# written by the Gamepilot app's Sweeps tab\n${stringify(file, { flow: false })}`;
 }
@@ -175,7 +175,7 @@ export class SweepActivity implements Activity {
     if (sweep.jobs.some((j) => cellUsesModel(j.cell))) {
       const model = ctx.model();
       // The saved key goes to the Settings endpoint, or to the file's own only with the person's yes.
-      const own = model.baseURL ?? OPENAI_BASE_URL;
+      const own = model.baseUrl ?? OPENAI_BASE_URL;
       try {
         env.OPENAI_BASE_URL = allowedEndpoint(
           sweep.spec.base_url,

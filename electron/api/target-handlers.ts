@@ -60,7 +60,7 @@ export function targetHandlers(deps: TargetDeps): Pick<Handlers, 'listTargets' |
       const over = await windowsOver(deps.wm, w, visible);
       if (over?.length) return { ...none, clipped, covered: true, coveredBy: over.map((o) => o.title) };
       const frame = await encodeFrame(await deps.capturer.grab(visible), {
-        longSide: maxSide,
+        imageSize: maxSide,
         format: 'jpeg',
         quality: 60,
       });

@@ -134,7 +134,7 @@ export interface LiveRun {
   game: string | null;
   agent: string;
   model: string | null;
-  space: string;
+  actionSpace: string;
   demo: boolean;
   episode: number;
   step: number;

@@ -44,11 +44,11 @@ export interface ArenaOptions {
   mixed?: boolean;
   maxSteps?: number;
   latency: LatencyMode;
-  space: ActionSpace;
+  actionSpace: ActionSpace;
   seed: number;
   /** The arena folder: created, or resumed when it holds this arena already. */
   dir: string;
-  vlm?: { baseURL?: string; apiKey?: string };
+  vlm?: { baseUrl?: string; apiKey?: string };
   capture: CaptureBackend;
   encode: EncodeOptions;
   launch?: ViewLauncher;
@@ -80,16 +80,16 @@ export function matchRun(
   const spec = parseRunSpec({
     game: arena.game,
     seats: [m.p1, m.p2],
-    actionSpace: o.space,
+    actionSpace: o.actionSpace,
     episodes: arena.trials,
     ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}),
     seed: o.seed,
     capture: o.capture,
-    imageSize: o.encode.longSide,
+    imageSize: o.encode.imageSize,
     format: o.encode.format,
     quality: o.encode.quality,
     latency: o.latency,
-    ...(o.vlm?.baseURL ? { baseUrl: o.vlm.baseURL } : {}),
+    ...(o.vlm?.baseUrl ? { baseUrl: o.vlm.baseUrl } : {}),
     ...(o.vlm?.apiKey ? { apiKey: o.vlm.apiKey } : {}),
   });
   return {
@@ -122,7 +122,7 @@ export async function runArena(o: ArenaOptions, wm?: WindowManager): Promise<Are
     trials: o.trials ?? defaultMatchTrials(def.trials),
     mixed: mode === 'coop' && !!o.mixed,
     latency: o.latency,
-    space: o.space,
+    action_space: o.actionSpace,
     max_steps: o.maxSteps ?? null,
     seed: o.seed,
   };

@@ -12,17 +12,29 @@ import { parseRunMeta, type RunMeta } from '../store/run-store.ts';
 
 export const ARENA_FILE = 'arena.json';
 
-export const ArenaSpecSchema = z.object({
-  game: z.string(),
-  mode: z.enum(['pvp', 'coop']),
-  agents: z.array(z.string()),
-  trials: z.number().int(),
-  mixed: z.boolean(),
-  latency: z.enum(LATENCY_MODES),
-  space: z.string(),
-  max_steps: z.number().int().nullable(),
-  seed: z.number(),
-});
+/** An arena.json written before the action space had its spec's name held it as `space`. */
+function formerNames(spec: unknown): unknown {
+  if (!spec || typeof spec !== 'object' || Array.isArray(spec) || !('space' in spec) || 'action_space' in spec)
+    return spec;
+  const { space, ...rest } = spec as Record<string, unknown>;
+  return { ...rest, action_space: space };
+}
+
+/** arena.json's `spec`: snake_case like run.json's records. */
+export const ArenaSpecSchema = z.preprocess(
+  formerNames,
+  z.object({
+    game: z.string(),
+    mode: z.enum(['pvp', 'coop']),
+    agents: z.array(z.string()),
+    trials: z.number().int(),
+    mixed: z.boolean(),
+    latency: z.enum(LATENCY_MODES),
+    action_space: z.string(),
+    max_steps: z.number().int().nullable(),
+    seed: z.number(),
+  }),
+);
 export type ArenaSpec = z.output<typeof ArenaSpecSchema>;
 
 export interface Match {

@@ -13,12 +13,12 @@ import { type JpegPixelLayout, type TurboJpeg, jpegEncoder } from '../../native/
 
 export interface EncodeOptions {
   /** Longest side of the image sent to the model; larger frames are scaled down, never up. */
-  longSide: number;
+  imageSize: number;
   format: 'jpeg' | 'png';
   quality: number;
 }
 
-export const DEFAULT_ENCODE: EncodeOptions = { longSide: 1280, format: 'jpeg', quality: 80 };
+export const DEFAULT_ENCODE: EncodeOptions = { imageSize: 1280, format: 'jpeg', quality: 80 };
 
 export interface EncodedFrame {
   data: Buffer;
@@ -69,7 +69,7 @@ interface Plan {
 function plan(frame: RawFrame, opts: EncodeOptions): Plan {
   // A frame the capture scaled already is sized against the region it shows.
   const source = frame.source ?? frame;
-  const target = fitted(source, opts.longSide);
+  const target = fitted(source, opts.imageSize);
   const resize = target.width < frame.width || target.height < frame.height;
   const { width, height } = resize ? target : { width: frame.width, height: frame.height };
   const turbo = opts.format === 'jpeg' && !resize ? jpegEncoder() : undefined;

@@ -28,12 +28,12 @@ export async function arenaCommand(o: ArenaFlags): Promise<number> {
         ...(o.mixed ? { mixed: true } : {}),
         ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}),
         latency: o.latency,
-        space: o.actionSpace,
+        actionSpace: o.actionSpace,
         seed: o.seed,
         dir: path.join(o.out, `arena-${name}`),
-        vlm: { ...(o.baseUrl ? { baseURL: o.baseUrl } : {}), ...(o.apiKey ? { apiKey: o.apiKey } : {}) },
+        vlm: { ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}), ...(o.apiKey ? { apiKey: o.apiKey } : {}) },
         capture: o.capture,
-        encode: { longSide: o.imageSize, format: 'jpeg', quality: 80 },
+        encode: { imageSize: o.imageSize, format: 'jpeg', quality: 80 },
         log: io.log,
         onSession: (s) => {
           session = s;

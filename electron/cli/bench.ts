@@ -224,7 +224,7 @@ async function measureOurs(
   into: Samples,
 ): Promise<{ width: number; height: number; encoder: string }> {
   const { input } = deps;
-  const options = { longSide: 1024, format: 'jpeg', quality: 80 } as const;
+  const options = { imageSize: 1024, format: 'jpeg', quality: 80 } as const;
   let encoded = { width: 0, height: 0, encoder: '' };
   for (let i = 0; i < n + 3; i++) {
     const t0 = now();

@@ -8,7 +8,7 @@ import type { IdcFlags } from './command-flags.ts';
 /** The IDC run the flags ask for. */
 export function idcOptionsFrom(o: IdcFlags): Omit<IdcOptions, 'log'> {
   addSecret(o.apiKey);
-  const common = { ...(o.baseUrl ? { baseURL: o.baseUrl } : {}), ...(o.apiKey ? { apiKey: o.apiKey } : {}) };
+  const common = { ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}), ...(o.apiKey ? { apiKey: o.apiKey } : {}) };
   return {
     game: o.game,
     actionSpace: o.actionSpace,

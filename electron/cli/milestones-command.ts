@@ -27,7 +27,7 @@ import type {
 function judgeModel(o: JudgeModelFlags): JudgeModel {
   if (!o.model) throw new UsageError('give the model: --model NAME (or GAMEPILOT_MODEL)');
   addSecret(o.apiKey);
-  return { model: o.model, ...(o.baseUrl ? { baseURL: o.baseUrl } : {}), ...(o.apiKey ? { apiKey: o.apiKey } : {}) };
+  return { model: o.model, ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}), ...(o.apiKey ? { apiKey: o.apiKey } : {}) };
 }
 
 export async function milestonesExtractCommand(o: MilestonesExtractFlags): Promise<number> {

@@ -108,7 +108,7 @@ export async function profileNewCommand(o: { window: string; out?: string; id?: 
     png = (
       await encodeFrame(raw, {
         format: 'png',
-        longSide: Math.max(win.bounds.width, win.bounds.height),
+        imageSize: Math.max(win.bounds.width, win.bounds.height),
         quality: 100,
       })
     ).data;

@@ -27,7 +27,7 @@ export function playerFrom(o: SuiteFlags): Player {
   return new VlmPlayer({
     ...DEFAULT_VLM,
     model: o.model,
-    ...(o.baseUrl ? { baseURL: o.baseUrl } : {}),
+    ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
     ...(o.apiKey ? { apiKey: o.apiKey } : {}),
     ...(o.temperature !== undefined ? { temperature: o.temperature } : {}),
     ...(o.maxTokens !== undefined ? { maxTokens: o.maxTokens } : {}),

@@ -72,7 +72,7 @@ async function screenshot(deps: LevelRunDeps): Promise<{ frame: EncodedFrame; ms
   const win = await deps.view.locate();
   const visible = visiblePart(win.bounds, await deps.capturer.screenBounds());
   if (!visible || win.minimized) throw new Error(`the ${deps.view.game.def.title} window is not on the screen`);
-  const raw = await deps.capturer.grab(visible, { maxLongSide: deps.encode.longSide });
+  const raw = await deps.capturer.grab(visible, { maxLongSide: deps.encode.imageSize });
   const frame = await encodeFrame(raw, deps.encode);
   return { frame, ms: performance.now() - t0 };
 }

@@ -433,7 +433,7 @@ function observation(turn: Turn, play: McpPlay, core: GamepilotCore, withBriefin
       : '',
     `Screenshot: ${obs.frame.width}×${obs.frame.height} pixels; coordinates of your actions are in it.`,
     `Task: ${taskOf(ctx.game, ctx.profile)}`,
-    ctx.space === 'semantic' && obs.validMoves?.length ? `Valid moves now: ${obs.validMoves.join(', ')}` : '',
+    ctx.actionSpace === 'semantic' && obs.validMoves?.length ? `Valid moves now: ${obs.validMoves.join(', ')}` : '',
     describePrevious(obs.previous),
   ].filter(Boolean);
   const content: CallToolResult['content'] = [

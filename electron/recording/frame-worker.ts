@@ -14,7 +14,7 @@ port.on('message', async (job: FrameJob) => {
     const t0 = performance.now();
     const frame = await encodeFrame(
       { data: Buffer.from(job.data), width: job.width, height: job.height, channels: job.channels, order: job.order },
-      { longSide: Math.max(job.width, job.height), format: 'jpeg', quality: job.quality },
+      { imageSize: Math.max(job.width, job.height), format: 'jpeg', quality: job.quality },
     );
     const t1 = performance.now();
     try {

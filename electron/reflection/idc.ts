@@ -48,7 +48,7 @@ export interface IdcOptions {
   heldOutEpisodes: number;
   outDir: string;
   player: Partial<VlmSettings> & { model: string };
-  reflector: { model: string; baseURL?: string; apiKey?: string };
+  reflector: { model: string; baseUrl?: string; apiKey?: string };
   maxWords: number;
   /** How the world waits for the model (default stop = PDQ); lcrt charges compute time. */
   latency?: LatencyMode;

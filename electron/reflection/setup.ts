@@ -120,7 +120,7 @@ export function reflectionFromSpec(s: RunSpec, model: string | undefined): Refle
       'keepFrames',
       `{reflection} ${s.reflection} reflects on the run's own frames, but {keepFrames} ${s.keepFrames} ${starved}: keep more (all, changed or every:N), or reflect with self-t`,
     );
-  const baseURL = s.reflectorBaseUrl ?? s.baseUrl;
+  const baseUrl = s.reflectorBaseUrl ?? s.baseUrl;
   const req: ReflectionRequest = {
     mode: s.reflection,
     ...(s.tutorial ? { tutorial: s.tutorial } : {}),
@@ -136,7 +136,7 @@ export function reflectionFromSpec(s: RunSpec, model: string | undefined): Refle
       maxWords: s.maxWords,
       video: s.reflectVideo,
       ...(s.reflectorModel ? { model: s.reflectorModel } : {}),
-      ...(baseURL ? { baseURL } : {}),
+      ...(baseUrl ? { baseUrl } : {}),
       ...(s.apiKey ? { apiKey: s.apiKey } : {}),
     },
   };

@@ -27,7 +27,7 @@ function matrixTable(a: ArenaSummary): ReportTable {
   return {
     id: `arena-matrix-${slug(a.id)}`,
     title: `${arenaTitle(a)}: player-1 win rate`,
-    note: `Rows: player 1; columns: player 2. Each cell: player 1's win rate (wins–draws–losses, games), ${a.trials} trial(s) a match, ${a.latency} latency, ${a.space} actions; shaded by the rate, and naming the run it was counted from. The diagonal is not played.${missingNote(a)}`,
+    note: `Rows: player 1; columns: player 2. Each cell: player 1's win rate (wins–draws–losses, games), ${a.trials} trial(s) a match, ${a.latency} latency, ${a.actionSpace} actions; shaded by the rate, and naming the run it was counted from. The diagonal is not played.${missingNote(a)}`,
     columns: [
       { key: 'p1', label: 'Player 1 \\ Player 2' },
       ...a.agents.map((agent, j) => ({ key: key(j), label: agent })),
@@ -67,7 +67,7 @@ function teamsTable(a: ArenaSummary): ReportTable {
   return {
     id: `arena-teams-${slug(a.id)}`,
     title: `${arenaTitle(a)}: team score`,
-    note: `Each pair's mean team score on 0–100 over its episodes (${a.trials} trial(s) a pair, ${a.latency} latency, ${a.space} actions), and the run it was counted from.${missingNote(a)}`,
+    note: `Each pair's mean team score on 0–100 over its episodes (${a.trials} trial(s) a pair, ${a.latency} latency, ${a.actionSpace} actions), and the run it was counted from.${missingNote(a)}`,
     columns: [
       { key: 'p1', label: 'Player 1' },
       { key: 'p2', label: 'Player 2' },

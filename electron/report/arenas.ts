@@ -38,7 +38,7 @@ export function arenaSummary(root: string, dir: string): ArenaSummary {
     agents: spec.agents,
     trials: spec.trials,
     latency: spec.latency,
-    space: spec.space,
+    actionSpace: spec.action_space,
     matrix: t.matrix?.map((row) => row.map((c) => (c ? { ...c, run: rel(c.run) } : null))) ?? null,
     standings: t.standings ?? null,
     teams: t.teams?.map((x) => ({ ...x, run: rel(x.run) })) ?? null,

@@ -22,7 +22,7 @@ const WHO = ['player', 'label', 'model', 'vr', 'lessons', 'space', 'latency'];
 
 /** A row's player cells, in WHO's order. */
 function whoCells(r: Player): Cell[] {
-  return [r.player, r.label, r.model, r.vr, r.lessons, r.space, r.latency];
+  return [r.player, r.label, r.model, r.vr, r.lessons, r.actionSpace, r.latency];
 }
 
 /** A by-category or by-tier table: the group, the player, its mean over the group's games. */
@@ -128,7 +128,7 @@ export function reportCsv(d: ReportData): Record<string, string> {
         g.label,
         g.model,
         g.lessons,
-        g.space,
+        g.actionSpace,
         g.latency,
         g.no.mean,
         g.no.std,
@@ -200,7 +200,7 @@ export function reportCsv(d: ReportData): Record<string, string> {
           l.model,
           l.vr,
           l.lessons,
-          l.space,
+          l.actionSpace,
           m.latency,
           m.mean,
           m.std,

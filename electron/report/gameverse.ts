@@ -61,7 +61,7 @@ export function playerOf(r: LeaderboardRow): Player {
     assisted: r.assisted,
     vr: r.vr,
     lessons: r.lessons,
-    space: r.space,
+    actionSpace: r.actionSpace,
     latency: r.latency,
     label: r.assisted ? `${label} (assisted)` : label,
     baseline: r.assisted ? null : baseline,
@@ -69,7 +69,7 @@ export function playerOf(r: LeaderboardRow): Player {
 }
 
 export const playerKey = (p: Omit<Player, 'label' | 'baseline'>) =>
-  [p.player, p.model ?? '', p.assisted ? 'assisted' : '', p.vr, p.lessons ?? '', p.space, p.latency].join('|');
+  [p.player, p.model ?? '', p.assisted ? 'assisted' : '', p.vr, p.lessons ?? '', p.actionSpace, p.latency].join('|');
 const statOf = (r: LeaderboardRow): Stat => ({ mean: r.mean, std: r.std, n: r.episodes, runs: r.runs });
 
 /** Random, the human expert and the rookie first (as in GameVerse's Tab. 3), then agents by name; VR = No before Yes. */
@@ -79,7 +79,7 @@ function comparePlayers(a: Player, b: Player): number {
   return (
     rank(a) - rank(b) ||
     a.label.localeCompare(b.label) ||
-    a.space.localeCompare(b.space) ||
+    a.actionSpace.localeCompare(b.actionSpace) ||
     a.latency.localeCompare(b.latency) ||
     vr[a.vr] - vr[b.vr] ||
     (a.lessons ?? '').localeCompare(b.lessons ?? '')
@@ -165,8 +165,8 @@ export function gameverseTables(board: LeaderboardRow[], catalog: ProfileCatalog
   const unranked = [...byKey.values()].sort(comparePlayers);
   const ids = games.map((g) => g.id);
   const rankOf = new Map<object, number | null>();
-  for (const space of new Set(unranked.map((r) => r.space))) {
-    const same = unranked.filter((r) => r.space === space);
+  for (const space of new Set(unranked.map((r) => r.actionSpace))) {
+    const same = unranked.filter((r) => r.actionSpace === space);
     for (const [i, rank] of averageRanks(same, ids).entries()) rankOf.set(same[i]!, rank);
   }
   const rows: GameverseRow[] = unranked.map((r) => ({ ...r, avg_rank: rankOf.get(r) ?? null }));
@@ -204,18 +204,18 @@ export function gameverseTables(board: LeaderboardRow[], catalog: ProfileCatalog
 
 /** Table 4: the titles with a semantic cell; per player × VR (any space), its GUI and semantic cells there. */
 function pairedTable(rows: GameverseRow[], order: string[]): ReportData['gameverse']['paired'] {
-  const games = order.filter((g) => rows.some((r) => r.space === 'semantic' && r.cells[g]));
+  const games = order.filter((g) => rows.some((r) => r.actionSpace === 'semantic' && r.cells[g]));
   const byWho = new Map<string, ReportData['gameverse']['paired']['rows'][number]>();
   for (const r of rows) {
-    if (r.space !== 'gui' && r.space !== 'semantic') continue;
+    if (r.actionSpace !== 'gui' && r.actionSpace !== 'semantic') continue;
     if (!games.some((g) => r.cells[g])) continue;
-    const key = playerKey({ ...r, space: '' });
-    const { space: _s, cells, avg_rank: _rank, ...who } = r;
+    const key = playerKey({ ...r, actionSpace: '' });
+    const { actionSpace: _s, cells, avg_rank: _rank, ...who } = r;
     const row = byWho.get(key) ?? { ...who, cells: {} };
     for (const g of games) {
       if (!cells[g]) continue;
       const pair = row.cells[g] ?? { gui: null, semantic: null };
-      pair[r.space] = cells[g]!;
+      pair[r.actionSpace] = cells[g]!;
       row.cells[g] = pair;
     }
     byWho.set(key, row);
@@ -225,7 +225,7 @@ function pairedTable(rows: GameverseRow[], order: string[]): ReportData['gamever
 
 /** Table 5: model rows of the semantic space, one per reflection mode, with the mean of their title means. */
 function reflectionTable(rows: GameverseRow[], order: string[]): ReportData['gameverse']['reflection'] {
-  const semantic = rows.filter((r) => r.space === 'semantic' && r.model !== null);
+  const semantic = rows.filter((r) => r.actionSpace === 'semantic' && r.model !== null);
   const games = order.filter((g) => semantic.some((r) => r.cells[g]));
   const modes = ['No', 'Self-F', 'Self-T', 'Self', 'Other', 'Edited', 'Given'];
   const out = semantic.map((r) => {

@@ -21,7 +21,7 @@ export const PlayerSchema = z.object({
   assisted: z.boolean().default(false),
   vr: z.enum(['No', 'Yes', '—']),
   lessons: z.string().nullable(),
-  space: z.string(),
+  actionSpace: z.string(),
   latency: z.string(),
   /** The row's name in tables: Random, Human Rookie, Human Expert, the model, or the agent. */
   label: z.string(),
@@ -53,7 +53,7 @@ export const GameverseRowSchema = PlayerSchema.extend({
 });
 
 /** Table 4's shape: one row per player × VR, a GUI and a semantic cell per title. */
-export const PairedRowSchema = PlayerSchema.omit({ space: true }).extend({
+export const PairedRowSchema = PlayerSchema.omit({ actionSpace: true }).extend({
   cells: z.record(z.string(), z.object({ gui: StatSchema.nullable(), semantic: StatSchema.nullable() })),
 });
 
@@ -176,7 +176,7 @@ export const ArenaSchema = z.object({
   agents: z.array(z.string()),
   trials: z.number().int(),
   latency: z.string(),
-  space: z.string(),
+  actionSpace: z.string(),
   matrix: z
     .array(
       z.array(

@@ -27,7 +27,7 @@ const vrText = (p: Pick<Player, 'vr' | 'lessons'>) => (p.vr === 'Yes' && p.lesso
 const who = (p: Player): Record<string, string | number | null> => ({
   player: p.label,
   vr: vrText(p),
-  space: p.space,
+  space: p.actionSpace,
   latency: p.latency,
 });
 const WHO_COLUMNS = [
@@ -76,7 +76,7 @@ const METRIC_NAMES = { accuracy: 'Acc.', completion: 'Comp.', efficiency: 'Eff.'
 
 export function reportTables(d: ReportData): ReportTable[] {
   const gv = d.gameverse;
-  const gui = gv.rows.filter((r) => r.space === 'gui');
+  const gui = gv.rows.filter((r) => r.actionSpace === 'gui');
   const byId = new Map(gv.games.map((g) => [g.id, g]));
   const paired = gv.paired.games.map((id) => byId.get(id)!);
   const reflected = gv.reflection.games.map((id) => byId.get(id)!);
@@ -88,7 +88,7 @@ export function reportTables(d: ReportData): ReportTable[] {
   ) => {
     const byPlayer = new Map<string, Record<string, string | number | null>>();
     for (const r of rows) {
-      const key = [r.label, r.vr, r.lessons, r.space, r.latency].join('|');
+      const key = [r.label, r.vr, r.lessons, r.actionSpace, r.latency].join('|');
       const row = byPlayer.get(key) ?? who(r);
       row[r.group] = `${fix(r.mean)} (${r.games})`;
       byPlayer.set(key, row);
@@ -189,7 +189,7 @@ export function reportTables(d: ReportData): ReportTable[] {
         game: g.game,
         player: g.label,
         lessons: g.lessons,
-        space: g.space,
+        space: g.actionSpace,
         latency: g.latency,
         no: statText(g.no),
         yes: statText(g.yes),
@@ -339,7 +339,7 @@ export function reportTables(d: ReportData): ReportTable[] {
           game: l.game,
           player: l.label,
           vr: vrText(l),
-          space: l.space,
+          space: l.actionSpace,
           ...Object.fromEntries(
             l.modes.flatMap((m) => [
               [m.latency, statText(m)],
@@ -444,7 +444,7 @@ export function reportCharts(d: ReportData): ReportChart[] {
         title,
         played.map((g) => g.title),
         gv.rows.map((r) => ({
-          label: [r.label, r.vr === '—' ? '' : `VR ${vrText(r)}`, r.space, r.latency].filter(Boolean).join(' · '),
+          label: [r.label, r.vr === '—' ? '' : `VR ${vrText(r)}`, r.actionSpace, r.latency].filter(Boolean).join(' · '),
           stats: played.map((g) => r.cells[g.id]),
         })),
         100,

@@ -73,7 +73,7 @@ export function vlmSettingsOf(s: RunSpec): Partial<VlmSettings> & { model?: stri
   const price = priceOf(s);
   return {
     ...(model ? { model } : {}),
-    ...(s.baseUrl ? { baseURL: s.baseUrl } : {}),
+    ...(s.baseUrl ? { baseUrl: s.baseUrl } : {}),
     ...(s.apiKey ? { apiKey: s.apiKey } : {}),
     ...(s.prompt ? { systemPrompt: s.prompt } : {}),
     ...(s.history !== undefined ? { history: s.history } : {}),
@@ -387,7 +387,7 @@ function judgeSettings(p: Profile, spec: RunSpec, notices: string[]) {
   }
   const { baseUrl, apiKey } = spec;
   return {
-    model: { model, ...(baseUrl ? { baseURL: baseUrl } : {}), ...(apiKey ? { apiKey } : {}) },
+    model: { model, ...(baseUrl ? { baseUrl } : {}), ...(apiKey ? { apiKey } : {}) },
     record: { model, every_steps: spec.judgeEvery, budget: spec.judgeBudget ?? null },
   };
 }
@@ -440,7 +440,7 @@ function screenScorer(p: Profile, spec: RunSpec, notices: string[], store: RunSt
   }
   return new ScreenScoreReader(p, p.scoring, {
     model,
-    ...(spec.baseUrl ? { baseURL: spec.baseUrl } : {}),
+    ...(spec.baseUrl ? { baseUrl: spec.baseUrl } : {}),
     ...(spec.apiKey ? { apiKey: spec.apiKey } : {}),
     onCall: (rec) => store.recordModelCall(rec),
   });

@@ -172,7 +172,7 @@ export class SeatedSession extends Session {
     let decision: Decision;
     try {
       decision = await this.seats[seat].agent.decide(obs, {
-        space: this.config.actionSpace,
+        actionSpace: this.config.actionSpace,
         game: this.defs[seat],
         instance: seatInstance(w, seat),
         signal: this.abort.signal,

@@ -49,7 +49,7 @@ export function sessionSettingsOf(s: Pick<RunSpec, SessionSetting>): Pick<RunSpe
 
 /** How the session's frames are encoded: its image size, format and quality as the encoder takes them. */
 export function encodeOptions(c: Pick<SessionConfig, 'imageSize' | 'format' | 'quality'>): EncodeOptions {
-  return { longSide: c.imageSize, format: c.format, quality: c.quality };
+  return { imageSize: c.imageSize, format: c.format, quality: c.quality };
 }
 
 /**

@@ -467,7 +467,7 @@ export class Session extends EventEmitter<SessionEvents> {
     let decision: Decision;
     try {
       decision = await agent.decide(obs, {
-        space: this.config.actionSpace,
+        actionSpace: this.config.actionSpace,
         ...(game ? { game: game.def, instance: game.instance } : {}),
         ...(this.deps.profile ? { profile: this.deps.profile } : {}),
         // The step's own signal (aborted on stop and when a person takes over): libraries that

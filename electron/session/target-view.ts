@@ -132,7 +132,7 @@ export class TargetView {
     try {
       const look = await this.look();
       if (!look.visible) return undefined;
-      return await encodeFrame(await this.deps.capturer.grab(look.visible, { maxLongSide: encode.longSide }), encode);
+      return await encodeFrame(await this.deps.capturer.grab(look.visible, { maxLongSide: encode.imageSize }), encode);
     } catch {
       return undefined;
     }

@@ -108,7 +108,7 @@ export function leaderboardRows(metas: RunMeta[]): LeaderboardRow[] {
           model: meta.model,
           assisted: !!meta.assisted,
           ...cell,
-          space: meta.action_space,
+          actionSpace: meta.action_space,
           latency,
         },
         runs: new Set(),
@@ -132,7 +132,7 @@ export function leaderboardRows(metas: RunMeta[]): LeaderboardRow[] {
   }));
   // Ranked by the player's best cell in each game; a player's VR = No row comes before its Yes rows, as in the papers' tables.
   const player = (r: LeaderboardRow) =>
-    [r.game, r.player, r.model ?? '', r.assisted ? 'assisted' : '', r.space, r.latency].join('|');
+    [r.game, r.player, r.model ?? '', r.assisted ? 'assisted' : '', r.actionSpace, r.latency].join('|');
   const top = new Map<string, number>();
   for (const r of rows) top.set(player(r), Math.max(top.get(player(r)) ?? Number.NEGATIVE_INFINITY, r.mean));
   const vrOrder = { No: 0, Yes: 1, '—': 2 };
@@ -155,7 +155,7 @@ export function formatLeaderboard(rows: LeaderboardRow[]): string {
     playerText(r),
     r.model ?? '–',
     r.vr === 'Yes' && r.lessons ? `Yes (${r.lessons})` : r.vr,
-    r.space,
+    r.actionSpace,
     r.latency,
     String(r.runs),
     String(r.episodes),

@@ -48,7 +48,7 @@ export function summarize(meta: RunMeta, id = meta.id): RunSummary {
     target: meta.target.label,
     agent: meta.agent,
     model: meta.model,
-    space: meta.action_space,
+    actionSpace: meta.action_space,
     mean: meta.mean,
     std: meta.std,
     episodes: meta.episodes.length,

@@ -77,7 +77,7 @@ export function App({
         </div>
         <div className="run-label">
           {core?.run
-            ? `${core.run.target} · ${core.run.agent}${core.run.model ? ` (${core.run.model})` : ''} · ${core.run.space}`
+            ? `${core.run.target} · ${core.run.agent}${core.run.model ? ` (${core.run.model})` : ''} · ${core.run.actionSpace}`
             : core?.suite
               ? `ING-VP suite ${core.suite.name} · ${core.suite.agent}${core.suite.model ? ` (${core.suite.model})` : ''}`
               : core?.sweep

@@ -73,7 +73,7 @@ describe('capture backends', () => {
       for (const capturer of [new NutCapturer(), new ScreenshotDesktopCapturer()]) {
         const raw = await capturer.grab(w.window.bounds);
         expect([raw.width, raw.height]).toEqual([w.window.bounds.width, w.window.bounds.height]);
-        const png = await encodeFrame(raw, { longSide: 1280, format: 'png', quality: 80 });
+        const png = await encodeFrame(raw, { imageSize: 1280, format: 'png', quality: 80 });
         const { data } = await sharp(png.data).raw().toBuffer({ resolveWithObject: true });
         const mid = (Math.floor(png.height / 2) * png.width + Math.floor(png.width / 2)) * 3;
         expect([data[mid], data[mid + 1], data[mid + 2]], capturer.name).toEqual([0x20, 0xa0, 0x40]);

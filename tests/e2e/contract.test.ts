@@ -136,7 +136,7 @@ for (const transport of ['websocket', 'ipc'] as const) {
       });
       expect(r.settings).toMatchObject({
         provider: 'ollama',
-        baseURL: 'http://localhost:11434/v1',
+        baseUrl: 'http://localhost:11434/v1',
         model: `m-${transport}`,
         history: 3,
       });
@@ -151,7 +151,7 @@ for (const transport of ['websocket', 'ipc'] as const) {
 
     it('refuses reflection "other" without a reflector model different from the player, before anything opens', async () => {
       await client().request('saveSettings', {
-        settings: { provider: 'custom', baseURL: 'http://127.0.0.1:9/v1', model: 'player-vlm' },
+        settings: { provider: 'custom', baseUrl: 'http://127.0.0.1:9/v1', model: 'player-vlm' },
       });
       try {
         const before = (await client().request('listRuns')).runs.length;
@@ -175,13 +175,13 @@ for (const transport of ['websocket', 'ipc'] as const) {
         expect((await client().request('listRuns')).runs.length).toBe(before);
         expect((await client().request('state')).status).toBe('idle');
       } finally {
-        await client().request('saveSettings', { settings: { model: '', provider: 'openai', baseURL: '' } });
+        await client().request('saveSettings', { settings: { model: '', provider: 'openai', baseUrl: '' } });
       }
     });
 
     it('reports an unreachable model endpoint in testConnection', async () => {
       const r = await client().request('testConnection', {
-        settings: { provider: 'custom', baseURL: 'http://127.0.0.1:9/v1' },
+        settings: { provider: 'custom', baseUrl: 'http://127.0.0.1:9/v1' },
       });
       expect(r.ok).toBe(false);
       expect(r.error).toMatch(/127\.0\.0\.1:9/);
@@ -431,7 +431,7 @@ for (const transport of ['websocket', 'ipc'] as const) {
       const off = client().onEvent((e) => events.push(e));
       try {
         await client().request('saveSettings', {
-          settings: { provider: 'custom', baseURL: server.baseURL, model: 'suite-model' },
+          settings: { provider: 'custom', baseUrl: server.baseURL, model: 'suite-model' },
         });
         await client().request('startSuite', {
           games: ['hanoi'],
@@ -462,7 +462,7 @@ for (const transport of ['websocket', 'ipc'] as const) {
         expect(suiteFile).toMatchObject({ agent: 'vlm', model: 'suite-model' });
       } finally {
         await client().request('stopSuite');
-        await client().request('saveSettings', { settings: { model: '', provider: 'openai', baseURL: '' } });
+        await client().request('saveSettings', { settings: { model: '', provider: 'openai', baseUrl: '' } });
         await server.close();
         off();
       }

@@ -131,7 +131,7 @@ describe('a sweep file dropped into the web shell’s runs folder', () => {
   beforeAll(async () => {
     core = coreIn(path.join(tmp, 'shell'));
     await core.handle('saveSettings', {
-      settings: { provider: 'custom', baseURL: own.baseURL, model: 'test-vlm' },
+      settings: { provider: 'custom', baseUrl: own.baseURL, model: 'test-vlm' },
       apiKey: KEY,
     });
   });

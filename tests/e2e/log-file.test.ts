@@ -94,7 +94,7 @@ describe('the log file', () => {
     const api = shellClient(web);
     try {
       await api.request('saveSettings', {
-        settings: { provider: 'custom', baseURL: server.baseURL, model: 'test-vlm' },
+        settings: { provider: 'custom', baseUrl: server.baseURL, model: 'test-vlm' },
         apiKey: SAVED_KEY,
       });
       const ended = new Promise<void>((resolve) =>

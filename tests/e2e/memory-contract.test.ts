@@ -29,7 +29,7 @@ beforeAll(async () => {
   ).start();
   core = coreIn(tmp);
   core.on('event', (e) => events.push(e));
-  await core.handle('saveSettings', { settings: { provider: 'custom', baseURL: server.baseURL, model: 'test-vlm' } });
+  await core.handle('saveSettings', { settings: { provider: 'custom', baseUrl: server.baseURL, model: 'test-vlm' } });
 });
 
 afterAll(async () => {

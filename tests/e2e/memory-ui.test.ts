@@ -45,7 +45,7 @@ beforeAll(async () => {
     };
   }).start();
   ({ browser } = await launchUiBrowser(PLACE));
-  shell = await startUiShell({ model: { baseURL: server.baseURL, model: 'test-vlm' } });
+  shell = await startUiShell({ model: { baseUrl: server.baseURL, model: 'test-vlm' } });
   page = await openControlPage(browser, PLACE, shell.web.url);
 });
 

@@ -69,7 +69,7 @@ beforeAll(async () => {
     return { text: JSON.stringify({ reached }) };
   }).start();
 
-  shell = await startUiShell({ model: { baseURL: server.baseURL, model: 'test-vlm' } });
+  shell = await startUiShell({ model: { baseUrl: server.baseURL, model: 'test-vlm' } });
   shell.api.onEvent((e) => events.push(e));
   // The user's own Fifteen profile, scored by three milestones, two with evidence frames.
   const profiles = path.join(shell.configDir, 'profiles');

@@ -368,7 +368,7 @@ describe('gamepilot report', () => {
     expect(gameverse.map((x) => x.player).slice(0, 4)).toEqual(['Random', 'Random', 'Human Expert', 'Human Rookie']);
     // Avg Rank: the JSON's rank of each row, to one place, in the page's last column.
     for (const [i, row] of gameverse.entries()) {
-      const rank = data.gameverse.rows.filter((r) => r.space === 'gui')[i]!.avg_rank!;
+      const rank = data.gameverse.rows.filter((r) => r.actionSpace === 'gui')[i]!.avg_rank!;
       expect(rank).toBeGreaterThanOrEqual(1);
       expect(rank).toBeLessThanOrEqual(gameverse.length);
       expect(row.avg_rank).toBe(rank.toFixed(1));

@@ -52,7 +52,7 @@ beforeAll(async () => {
       chunkDelayMs: 90,
     };
   }).start();
-  shell = await startUiShell({ model: { baseURL: server.baseURL, model: 'model-a' } });
+  shell = await startUiShell({ model: { baseUrl: server.baseURL, model: 'model-a' } });
   ({ browser } = await launchUiBrowser(PLACE));
   page = await openControlPage(browser, PLACE, shell.web.url);
 });

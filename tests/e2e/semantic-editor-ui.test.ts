@@ -160,7 +160,7 @@ async function writeReplayRun(frame: RawFrame): Promise<string> {
     action_space: 'semantic',
     config: {},
   });
-  const jpeg = await encodeFrame(frame, { longSide: 1280, format: 'jpeg', quality: 80 });
+  const jpeg = await encodeFrame(frame, { imageSize: 1280, format: 'jpeg', quality: 80 });
   const latency = { locate: 0, capture: 0, encode: 0, model: 0, act: 0, total: 0 };
   const at = centre(cell(2, 1));
   const steps = [

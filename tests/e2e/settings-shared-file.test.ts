@@ -23,7 +23,7 @@ const enc = Buffer.concat([Buffer.from('v11'), randomBytes(48)]).toString('base6
 const appSettings: Settings = {
   ...DEFAULT_SETTINGS,
   provider: 'ollama',
-  baseURL: 'http://localhost:11434/v1',
+  baseUrl: 'http://localhost:11434/v1',
   model: 'app-model',
 };
 

@@ -72,7 +72,7 @@ describe('settle on a window no engine drives', () => {
     const session = new Session(
       {
         target,
-        agent: new VlmAgent({ model: 'test-vlm', baseURL: server.baseURL, apiKey: 'k', history: 1 }),
+        agent: new VlmAgent({ model: 'test-vlm', baseUrl: server.baseURL, apiKey: 'k', history: 1 }),
         capturer: createCapturer(),
         wm,
         store,

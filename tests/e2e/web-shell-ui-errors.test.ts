@@ -61,7 +61,7 @@ afterAll(async () => {
 /** Makes the core fail a start: the error lands in its state (lastError), not only in the page. */
 async function failAStart(tutorial: string) {
   await api.request('saveSettings', {
-    settings: { provider: 'custom', baseURL: 'http://127.0.0.1:9/v1', model: 'test-vlm' },
+    settings: { provider: 'custom', baseUrl: 'http://127.0.0.1:9/v1', model: 'test-vlm' },
   });
   await expect(
     api.request('startRun', {

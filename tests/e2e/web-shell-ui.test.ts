@@ -65,7 +65,7 @@ afterAll(async () => {
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const model = () => ({ baseURL: server.baseURL, model: 'test-vlm' });
+const model = () => ({ baseUrl: server.baseURL, model: 'test-vlm' });
 
 /** For hooks (expect.poll works only in tests): waits until `check` holds, or fails saying what was awaited. */
 async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30000) {
@@ -137,7 +137,7 @@ describe('settings', () => {
     await expect.poll(() => page.getByTestId('settings-note').textContent()).toBe('Saved.');
     await expect(page.getByTestId('first-launch').count()).resolves.toBe(0);
     expect((await ui.shell.api.request('getSettings')).settings).toMatchObject({
-      baseURL: server.baseURL,
+      baseUrl: server.baseURL,
       model: 'test-vlm',
     });
   });

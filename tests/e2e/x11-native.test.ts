@@ -185,12 +185,12 @@ describe('XShm capture', () => {
     const raw = await new X11Capturer().grab(bounds, { maxLongSide: 300 });
     expect(raw.source).toEqual({ width: bounds.width, height: bounds.height });
     expect(Math.max(raw.width, raw.height)).toBe(300);
-    const jpeg = await encodeFrame(raw, { longSide: 300, format: 'jpeg', quality: 80 });
+    const jpeg = await encodeFrame(raw, { imageSize: 300, format: 'jpeg', quality: 80 });
     expect([jpeg.width, jpeg.height]).toEqual([raw.width, raw.height]);
     expect(jpeg.scale).toBeCloseTo(300 / bounds.width, 6);
     const mid = await pixelOf(jpeg.data, Math.floor(jpeg.width / 2), Math.floor(jpeg.height / 2));
     for (const [i, v] of mid.entries()) expect(Math.abs(v - [0x20, 0xa0, 0x40][i]!)).toBeLessThanOrEqual(4);
-    const png = await encodeFrame(raw, { longSide: 300, format: 'png', quality: 80 });
+    const png = await encodeFrame(raw, { imageSize: 300, format: 'png', quality: 80 });
     expect(await pixelOf(png.data, Math.floor(png.width / 2), Math.floor(png.height / 2))).toEqual([0x20, 0xa0, 0x40]);
   });
 
@@ -208,7 +208,7 @@ describe('XShm capture', () => {
     const bounds = (await xlib.get(w.window.id))!.bounds;
     const raw = await new X11Capturer().grab(bounds);
     expect([raw.channels, raw.order]).toEqual([4, 'bgra']);
-    const options = { longSide: Math.max(raw.width, raw.height), format: 'jpeg', quality: 80 } as const;
+    const options = { imageSize: Math.max(raw.width, raw.height), format: 'jpeg', quality: 80 } as const;
     expect(frameEncoder(raw, options)).toBe(PREBUILT_JPEG_NAME);
     const direct = tj!.encode(raw.data, raw, 'bgrx', 80);
     expect((await encodeFrame(raw, options)).data.equals(direct)).toBe(true);

@@ -1,8 +1,9 @@
 /**
  * The import rules of the layout (electron/README.md), checked over real source files with
  * the TypeScript compiler's parser: every static import and re-export, `import()`, `require()`
- * and `import('…')` type. Layers only look down. Beside them, one rule on what code does
- * rather than imports: only the model factory constructs an OpenAI client.
+ * and `import('…')` type. Layers only look down. Beside them, two rules on what code does
+ * rather than imports: only the model factory constructs an OpenAI client, and no shape outside
+ * run-spec.ts calls a run setting by another name.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -240,4 +241,79 @@ export function repeatedNames(files: string[]): string[] {
 /** The source files under electron/, for repeatedNames. */
 export function electronSources(root: string): string[] {
   return walk(root, 'electron');
+}
+
+/**
+ * Names a run setting has gone by at the seams between shapes (RunOptions → SessionConfig →
+ * run.json); each is now only a spec field's former name. Case twins (`baseURL` for `baseUrl`)
+ * are found without a list.
+ */
+export const FORMER_NAMES: Readonly<Record<string, string>> = {
+  space: 'actionSpace',
+  longSide: 'imageSize',
+  minStepMs: 'paceMs',
+  maxConsecutiveErrors: 'maxErrors',
+};
+
+export interface Redeclaration {
+  file: string;
+  line: number;
+  name: string;
+  field: string;
+}
+
+/** The spec field a declared name is another name for: a case twin or a former name. */
+function otherNameOf(name: string, fields: readonly string[]): string | undefined {
+  const twin = fields.find((f) => f !== name && f.toLowerCase() === name.toLowerCase());
+  return twin ?? (Object.hasOwn(FORMER_NAMES, name) ? FORMER_NAMES[name] : undefined);
+}
+
+/** `z.object({…})`, `z.strictObject({…})` or `schema.extend({…})`: a zod schema's field literal. */
+function zodFields(node: ts.CallExpression): ts.ObjectLiteralExpression | undefined {
+  const callee = node.expression;
+  const arg = node.arguments[0];
+  if (!arg || !ts.isObjectLiteralExpression(arg) || !ts.isPropertyAccessExpression(callee)) return undefined;
+  const method = callee.name.text;
+  const onZ = ts.isIdentifier(callee.expression) && callee.expression.text === 'z';
+  return (onZ && (method === 'object' || method === 'strictObject')) || method === 'extend' ? arg : undefined;
+}
+
+const propertyName = (name: ts.PropertyName | undefined): string | undefined =>
+  name && (ts.isIdentifier(name) || ts.isStringLiteral(name)) ? name.text : undefined;
+
+/**
+ * Each field an interface, a type literal or a zod schema in this source declares under another
+ * name for a run setting (fields: the spec's field names). Parsed, so comments and values do not
+ * count; a property merely read or passed (`x.space`, `{ space }` in a call) is not a declaration.
+ */
+export function specRedeclarations(fileName: string, text: string, fields: readonly string[]): Redeclaration[] {
+  const source = parse(fileName, text);
+  const found: Redeclaration[] = [];
+  const check = (node: ts.Node, name: string | undefined) => {
+    const field = name === undefined ? undefined : otherNameOf(name, fields);
+    if (field && name)
+      found.push({
+        file: fileName,
+        line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1,
+        name,
+        field,
+      });
+  };
+  const visit = (node: ts.Node) => {
+    if (ts.isPropertySignature(node)) check(node, propertyName(node.name));
+    if (ts.isCallExpression(node))
+      for (const p of zodFields(node)?.properties ?? [])
+        if (ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) check(p, propertyName(p.name));
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** Every re-declaration of a spec field under another name in electron/ and renderer/. */
+export function checkSpecNames(root: string, fields: readonly string[]): Redeclaration[] {
+  return ['electron', 'renderer']
+    .flatMap((d) => walk(root, d))
+    .filter((file) => file !== RUN_SPEC)
+    .flatMap((file) => specRedeclarations(file, readFileSync(path.join(root, file), 'utf8'), fields));
 }

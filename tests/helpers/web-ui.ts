@@ -92,7 +92,7 @@ export interface UiShell {
 }
 
 export async function startUiShell(
-  opts: { demo?: boolean; model?: { baseURL: string; model: string }; runsDir?: string } = {},
+  opts: { demo?: boolean; model?: { baseUrl: string; model: string }; runsDir?: string } = {},
 ): Promise<UiShell> {
   const tmp = mkdtempSync(path.join(tmpdir(), 'gp-web-'));
   const runsDir = opts.runsDir ?? path.join(tmp, 'runs');
@@ -107,7 +107,7 @@ export async function startUiShell(
   const api = shellClient(web);
   if (opts.model)
     await api.request('saveSettings', {
-      settings: { provider: 'custom', baseURL: opts.model.baseURL, model: opts.model.model },
+      settings: { provider: 'custom', baseUrl: opts.model.baseUrl, model: opts.model.model },
     });
   return {
     web,

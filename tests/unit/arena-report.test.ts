@@ -13,6 +13,7 @@ import { buildReport } from '../../electron/report/build.ts';
 import { reportTables } from '../../electron/report/view.ts';
 import { reportHtml } from '../../electron/report/html.ts';
 import { reportCsv } from '../../electron/report/csv.ts';
+import { readArenaSpec } from '../../electron/arena/tables.ts';
 import { reportView } from '../../electron/report/view.ts';
 import { leaderboard } from '../../electron/store/leaderboard.ts';
 import { libraryHandlers } from '../../electron/api/library.ts';
@@ -26,7 +27,7 @@ function arenaFolder(root: string, name: string, spec: Record<string, unknown>):
   writeFileSync(
     path.join(dir, 'arena.json'),
     JSON.stringify({
-      spec: { trials: 2, mixed: false, latency: 'stop', space: 'semantic', max_steps: null, seed: 0, ...spec },
+      spec: { trials: 2, mixed: false, latency: 'stop', action_space: 'semantic', max_steps: null, seed: 0, ...spec },
     }),
   );
   return dir;
@@ -204,6 +205,19 @@ describe('arenas in the report', () => {
       },
     ]);
     expect(data.runs).toMatchObject({ counted: 1, left_out: 1 });
+  });
+
+  it('reads an arena.json written when the action space was saved as `space`', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'gp-arena-former-'));
+    const dir = path.join(root, 'arena-old');
+    mkdirSync(dir);
+    const old = { game: 'tictactoe-pvp', mode: 'pvp', agents: AGENTS, trials: 2, mixed: false, latency: 'stop' };
+    writeFileSync(
+      path.join(dir, 'arena.json'),
+      JSON.stringify({ spec: { ...old, space: 'gui', max_steps: 9, seed: 1 } }),
+    );
+    expect(readArenaSpec(dir)).toEqual({ ...old, action_space: 'gui', max_steps: 9, seed: 1 });
+    expect(buildReport(root).arenas).toEqual([expect.objectContaining({ id: 'arena-old', actionSpace: 'gui' })]);
   });
 
   it('skips a damaged arena.json and an arena folder reached through a symbolic link, saying which', async () => {

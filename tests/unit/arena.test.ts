@@ -12,11 +12,11 @@ const options = (dir: string, extra: Partial<ArenaOptions> = {}): ArenaOptions =
   game: 'tictactoe-pvp',
   agents: ['solver', 'random'],
   latency: 'normal',
-  space: 'gui',
+  actionSpace: 'gui',
   seed: 0,
   dir,
   capture: 'auto',
-  encode: { longSide: 1280, format: 'jpeg', quality: 80 },
+  encode: { imageSize: 1280, format: 'jpeg', quality: 80 },
   log: () => {},
   ...extra,
 });

@@ -201,7 +201,7 @@ describe('tutorials over the contract', () => {
   it('are "solver", a run id or a tutorial video id of the runs folder; a file path is refused before anything opens', async () => {
     const c = makeCore({}, path.join(tmp, 'config-tutorial'));
     await c.handle('saveSettings', {
-      settings: { provider: 'custom', baseURL: 'http://127.0.0.1:9/v1', model: 'test-vlm' },
+      settings: { provider: 'custom', baseUrl: 'http://127.0.0.1:9/v1', model: 'test-vlm' },
     });
     const before = readdirSync(runsDir).length;
     const start = (tutorial: string) =>
@@ -270,21 +270,21 @@ describe('testConnection and the stored API key', () => {
   it('sends the stored key only to the saved base URL', async () => {
     const c = makeCore({}, path.join(tmp, 'config-key'));
     await c.handle('saveSettings', {
-      settings: { provider: 'custom', baseURL: saved.baseURL, model: 'test-vlm' },
+      settings: { provider: 'custom', baseUrl: saved.baseURL, model: 'test-vlm' },
       apiKey: 'sk-stored-secret',
     });
     const auth = (s: FakeOpenAI) => s.modelListings.at(-1)?.headers.authorization;
 
     expect(await c.handle('testConnection', {})).toMatchObject({ ok: true, models: ['test-vlm'] });
     expect(auth(saved)).toBe('Bearer sk-stored-secret');
-    await c.handle('testConnection', { settings: { baseURL: `${saved.baseURL}/` } });
+    await c.handle('testConnection', { settings: { baseUrl: `${saved.baseURL}/` } });
     expect(auth(saved)).toBe('Bearer sk-stored-secret');
 
-    expect(await c.handle('testConnection', { settings: { baseURL: other.baseURL } })).toMatchObject({ ok: true });
+    expect(await c.handle('testConnection', { settings: { baseUrl: other.baseURL } })).toMatchObject({ ok: true });
     expect(other.modelListings).toHaveLength(1);
     expect(auth(other)).not.toContain('sk-stored-secret');
     await c.handle('testConnection', {
-      settings: { provider: 'custom', baseURL: other.baseURL },
+      settings: { provider: 'custom', baseUrl: other.baseURL },
       apiKey: 'sk-typed-for-other',
     });
     expect(auth(other)).toBe('Bearer sk-typed-for-other');
@@ -294,21 +294,21 @@ describe('testConnection and the stored API key', () => {
   it('drops the stored key when saved settings move to another endpoint without a new key', async () => {
     const c = makeCore({}, path.join(tmp, 'config-move'));
     await c.handle('saveSettings', {
-      settings: { provider: 'custom', baseURL: saved.baseURL, model: 'test-vlm' },
+      settings: { provider: 'custom', baseUrl: saved.baseURL, model: 'test-vlm' },
       apiKey: 'sk-stored-secret',
     });
     expect(await c.handle('saveSettings', { settings: { temperature: 0.5 } })).toMatchObject({ apiKeySet: true });
-    expect(await c.handle('saveSettings', { settings: { baseURL: `${saved.baseURL}/` } })).toMatchObject({
+    expect(await c.handle('saveSettings', { settings: { baseUrl: `${saved.baseURL}/` } })).toMatchObject({
       apiKeySet: true,
     });
-    const moved = (await c.handle('saveSettings', { settings: { baseURL: other.baseURL } })) as {
+    const moved = (await c.handle('saveSettings', { settings: { baseUrl: other.baseURL } })) as {
       apiKeySet: boolean;
       keyCleared?: boolean;
     };
     expect(moved).toMatchObject({ apiKeySet: false, keyCleared: true });
     await c.handle('testConnection', {});
     for (const r of other.modelListings) expect(JSON.stringify(r.headers)).not.toContain('sk-stored-secret');
-    const withKey = await c.handle('saveSettings', { settings: { baseURL: saved.baseURL }, apiKey: 'sk-new' });
+    const withKey = await c.handle('saveSettings', { settings: { baseUrl: saved.baseURL }, apiKey: 'sk-new' });
     expect(withKey).toMatchObject({ apiKeySet: true });
     expect(withKey).not.toHaveProperty('keyCleared');
   });

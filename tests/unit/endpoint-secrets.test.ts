@@ -33,11 +33,11 @@ describe('credentials in a base URL', () => {
   });
 
   it('are refused in Settings', () => {
-    const r = SettingsPatchSchema.safeParse({ baseURL: WITH_PASSWORD });
+    const r = SettingsPatchSchema.safeParse({ baseUrl: WITH_PASSWORD });
     expect(r.success).toBe(false);
-    expect(r.error!.issues[0]!.path).toEqual(['baseURL']);
+    expect(r.error!.issues[0]!.path).toEqual(['baseUrl']);
     expect(r.error!.issues[0]!.message).toMatch(/has a user name or password/);
-    expect(SettingsPatchSchema.safeParse({ baseURL: 'http://llm.example/v1' }).success).toBe(true);
+    expect(SettingsPatchSchema.safeParse({ baseUrl: 'http://llm.example/v1' }).success).toBe(true);
   });
 
   it('are refused in a sweep file, naming the file and the line', () => {
@@ -51,12 +51,12 @@ describe('credentials in a base URL', () => {
     expect(() => resolveEndpoint({ model: 'm' }, { OPENAI_BASE_URL: WITH_PASSWORD })).toThrow(
       /^OPENAI_BASE_URL has a user name or password in it.*nothing was sent$/,
     );
-    expect(() => resolveEndpoint({ model: 'm', baseURL: 'https://bob@h/v1' }, {})).toThrow(
+    expect(() => resolveEndpoint({ model: 'm', baseUrl: 'https://bob@h/v1' }, {})).toThrow(
       /^the base URL has a user name/,
     );
-    expect(resolveEndpoint({ model: 'm', baseURL: 'https://h/v1' }, {})).toEqual({
+    expect(resolveEndpoint({ model: 'm', baseUrl: 'https://h/v1' }, {})).toEqual({
       model: 'm',
-      baseURL: 'https://h/v1',
+      baseUrl: 'https://h/v1',
     });
   });
 

@@ -203,7 +203,7 @@ describe('the random baseline samples the prompt’s whole action space', () => 
     for (let i = 0; i < 9000; i++) {
       const d = await agent.decide(
         { ...obs(480, 600), validMoves: game.validMoves() },
-        { space: 'semantic', game: tictactoe, instance: game, signal },
+        { actionSpace: 'semantic', game: tictactoe, instance: game, signal },
       );
       const move = (d.actions[0] as { move: string }).move;
       counts.set(move, (counts.get(move) ?? 0) + 1);
@@ -217,7 +217,7 @@ describe('the random baseline samples the prompt’s whole action space', () => 
     const agent = new RandomAgent(5);
     const points: { x: number; y: number }[] = [];
     for (let i = 0; i < 2000; i++) {
-      const d = await agent.decide(obs(480, 600), { space: 'gui', game: tictactoe, signal });
+      const d = await agent.decide(obs(480, 600), { actionSpace: 'gui', game: tictactoe, signal });
       expect(d.actions).toHaveLength(1);
       const a = d.actions[0]!;
       expect(a.kind === 'gui' && a.type).toBe('CLICK');
@@ -234,7 +234,7 @@ describe('the random baseline samples the prompt’s whole action space', () => 
       const agent = new RandomAgent(7);
       const keys = new Map<string, number>();
       for (let i = 0; i < 4000; i++) {
-        const d = await agent.decide(obs(520, 640), { space: 'gui', game: def, signal });
+        const d = await agent.decide(obs(520, 640), { actionSpace: 'gui', game: def, signal });
         const a = d.actions[0] as { type: string; params: { key: string } };
         expect(a.type).toBe('PRESS');
         keys.set(a.params.key, (keys.get(a.params.key) ?? 0) + 1);

@@ -198,10 +198,10 @@ describe('choosing the encoder', () => {
     const frame: RawFrame = { data: picture(64, 40, 'bgrx'), width: 64, height: 40, channels: 4, order: 'bgra' };
 
     it('a JPEG that needs no resizing goes to the prebuilt encoder, anything else to sharp', async () => {
-      const jpeg = { longSide: 64, format: 'jpeg', quality: 80 } as const;
+      const jpeg = { imageSize: 64, format: 'jpeg', quality: 80 } as const;
       expect(frameEncoder(frame, jpeg)).toBe(PREBUILT_JPEG_NAME);
       expect((await encodeFrame(frame, jpeg)).data).toEqual(prebuilt.encode(frame.data, frame, 'bgrx', 80));
-      expect(frameEncoder(frame, { ...jpeg, longSide: 32 })).toBe('sharp');
+      expect(frameEncoder(frame, { ...jpeg, imageSize: 32 })).toBe('sharp');
       expect(frameEncoder(frame, { ...jpeg, format: 'png' })).toBe('sharp');
     });
 
@@ -209,7 +209,7 @@ describe('choosing the encoder', () => {
       vi.stubEnv('GAMEPILOT_JPEG', 'sharp');
       vi.resetModules();
       const forcedSharp = await import('../../electron/capture/encode.ts');
-      const jpeg = { longSide: 64, format: 'jpeg', quality: 80 } as const;
+      const jpeg = { imageSize: 64, format: 'jpeg', quality: 80 } as const;
       expect(forcedSharp.frameEncoder(frame, jpeg)).toBe('sharp');
       const viaSharp = await forcedSharp.encodeFrame(frame, jpeg);
       expect(viaSharp.data).not.toEqual(prebuilt.encode(frame.data, frame, 'bgrx', 80));

@@ -2,15 +2,18 @@
  * Layers only look down (electron/README.md): the imports of every source file in the
  * checkout, parsed with the TypeScript compiler, against the layout's rules — and the rules
  * themselves, on imports that break them (several of them were in the tree before). Also:
- * only the model factory constructs an OpenAI client.
+ * only the model factory constructs an OpenAI client, and no shape calls a run setting by another
+ * name than the spec's.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { RUN_SPEC_FIELDS } from '../../electron/run-spec.ts';
 import { ROOT } from '../helpers/cli.ts';
 import {
   CORE_TIERS,
   checkImport,
   checkModelFactory,
+  checkSpecNames,
   checkTree,
   electronSources,
   importsOf,
@@ -18,7 +21,10 @@ import {
   ORDERED_TIERS,
   openAIConstructions,
   repeatedNames,
+  specRedeclarations,
 } from '../helpers/layers.ts';
+
+const SPEC_FIELDS = Object.keys(RUN_SPEC_FIELDS);
 
 describe('the checkout', () => {
   it('keeps every import on the right side of the layers', () => {
@@ -38,6 +44,12 @@ describe('the checkout', () => {
   it('constructs OpenAI clients only in the model factory', () => {
     const found = checkModelFactory(ROOT);
     expect(found.map((c) => `${c.file}:${c.line}: ${c.rule}`)).toEqual([]);
+  });
+
+  it("calls every run setting by the spec's name in every interface and zod schema", () => {
+    expect(SPEC_FIELDS).toEqual(expect.arrayContaining(['actionSpace', 'baseUrl', 'imageSize', 'paceMs', 'maxErrors']));
+    const found = checkSpecNames(ROOT, SPEC_FIELDS);
+    expect(found.map((r) => `${r.file}:${r.line}: ${r.name} is the spec's ${r.field}`)).toEqual([]);
   });
 
   it('keeps every source file under electron/ within 800 lines, and the loop within 600 (session.ts had 1,610)', () => {
@@ -172,6 +184,34 @@ describe('the rules', () => {
     expect(openAIConstructions('electron/agents/vlm.ts', text)).toEqual([5, 7]);
     expect(openAIConstructions('electron/x.ts', 'const client = new Other();')).toEqual([]);
     expect(MODEL_FACTORY).toBe('electron/agents/model-endpoint.ts');
+  });
+
+  it('find a spec field declared under another name in interfaces, type literals and zod schemas, not in values', () => {
+    const text = [
+      '// space: a comment does not count',
+      'export interface Options {',
+      '  baseURL?: string;',
+      '  actionSpace: string;',
+      '  spaceBar: boolean;',
+      '}',
+      'type Row = { space: string; "paceMS": number };',
+      "const Schema = z.object({ maxsteps: z.number(), seed: z.number(), 'longSide': z.number() });",
+      'const More = Schema.extend({ minStepMs: z.number() });',
+      "const value = { space: 'gui', baseURL: 'x' };",
+      'send(row.space, { maxConsecutiveErrors: 3 });',
+      'const other = z.array(z.object({ keepframes: z.string() }));',
+    ].join('\n');
+    const found = specRedeclarations('electron/x.ts', text, SPEC_FIELDS);
+    expect(found.map((r) => `${r.line}: ${r.name} → ${r.field}`)).toEqual([
+      '3: baseURL → baseUrl',
+      '7: space → actionSpace',
+      '7: paceMS → paceMs',
+      '8: maxsteps → maxSteps',
+      '8: longSide → imageSize',
+      '9: minStepMs → paceMs',
+      '12: keepframes → keepFrames',
+    ]);
+    expect(specRedeclarations('electron/y.ts', 'interface A { game: string; agent: string }', SPEC_FIELDS)).toEqual([]);
   });
 
   it('native/ and games/ import nothing of the core but domain.ts', () => {

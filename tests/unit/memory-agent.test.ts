@@ -32,7 +32,7 @@ const obs = (step: number): Observation => ({
     : {}),
 });
 const ctx = (onMemory?: (m: MemoryStepRecord) => void) => ({
-  space: 'gui' as const,
+  actionSpace: 'gui' as const,
   game: g2048,
   signal: new AbortController().signal,
   ...(onMemory ? { onMemory } : {}),
@@ -60,7 +60,7 @@ describe('MemoryAgent', () => {
     server.setResponder((b) => script(b));
     const cfg = mkdtempSync(path.join(tmpdir(), 'gp-mem-agent-'));
     const agent = new MemoryAgent(
-      { model: 'test-vlm', baseURL: server.baseURL, apiKey: 'k', maxRetries: 0 },
+      { model: 'test-vlm', baseUrl: server.baseURL, apiKey: 'k', maxRetries: 0 },
       { scope: 'unit', configDir: cfg, embeddingModel: 'test-embed', shortTerm: 2 },
     );
     const warnings: string[] = [];
@@ -103,7 +103,7 @@ describe('MemoryAgent', () => {
     server.setResponder((b) => script(b));
     const cfg = mkdtempSync(path.join(tmpdir(), 'gp-mem-agent-'));
     const agent = new MemoryAgent(
-      { model: 'test-vlm', baseURL: server.baseURL, apiKey: 'k', maxRetries: 0 },
+      { model: 'test-vlm', baseUrl: server.baseURL, apiKey: 'k', maxRetries: 0 },
       { scope: 'unit', configDir: cfg, embeddingModel: 'test-embed' },
     );
     const warnings: string[] = [];
@@ -131,7 +131,7 @@ describe('MemoryAgent across runs', () => {
     const cfg = mkdtempSync(path.join(tmpdir(), 'gp-mem-agent-'));
     const make = (embeddingModel: string | null) =>
       new MemoryAgent(
-        { model: 'test-vlm', baseURL: server.baseURL, apiKey: 'k', maxRetries: 0 },
+        { model: 'test-vlm', baseUrl: server.baseURL, apiKey: 'k', maxRetries: 0 },
         { scope: 'runs', configDir: cfg, embeddingModel },
       );
     const lexical = make(null);
@@ -162,7 +162,7 @@ describe('MemoryAgent on an endpoint without embeddings', () => {
     // The review answers without its sections: no observation, plan or summary to search with.
     server.setResponder((b) => (isMemoryReview(b) ? { text: 'noise' } : script(b)));
     const agent = new MemoryAgent(
-      { model: 'test-vlm', baseURL: server.baseURL, apiKey: 'k', maxRetries: 0, repairs: 0 },
+      { model: 'test-vlm', baseUrl: server.baseURL, apiKey: 'k', maxRetries: 0, repairs: 0 },
       { scope: 'probe', configDir: mkdtempSync(path.join(tmpdir(), 'gp-mem-agent-')), embeddingModel: 'test-embed' },
     );
     const warnings: string[] = [];

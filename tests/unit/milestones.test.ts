@@ -219,7 +219,7 @@ describe('judging against the local test server', () => {
     const { record, meta } = await judgeRun(
       dir,
       profile,
-      { model: 'judge-x', baseURL: server.baseURL },
+      { model: 'judge-x', baseUrl: server.baseURL },
       { everySteps: 3 },
     );
     expect(server.requests.length).toBe(3); // steps 0–2, 3–5, 6–8; the episode's end found nothing left
@@ -258,7 +258,7 @@ describe('judging against the local test server', () => {
     const progress: number[] = [];
     const judging = new MilestoneJudging(
       profile,
-      { model: 'judge-x', baseURL: server.baseURL },
+      { model: 'judge-x', baseUrl: server.baseURL },
       { everySteps: 3, budget: 3, maxFrames: 8, maxSide: 256, episodes: 1 },
       (p) => progress.push(p.calls),
       false,

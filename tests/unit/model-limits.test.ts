@@ -24,9 +24,9 @@ const PRESS_LEFT = answer('merge left', [{ action_type: 'PRESS', parameters: { k
 const MB50 = 50 * 1024 * 1024;
 
 const obs = (): Observation => frameObservation(0);
-const ctx = (signal = new AbortController().signal) => ({ space: 'gui' as const, game: g2048, signal });
+const ctx = (signal = new AbortController().signal) => ({ actionSpace: 'gui' as const, game: g2048, signal });
 const agent = (extra: Record<string, unknown> = {}) =>
-  new VlmAgent({ model: 'test-vlm', baseURL: server.baseURL, apiKey: 'k', maxRetries: 0, repairs: 0, ...extra });
+  new VlmAgent({ model: 'test-vlm', baseUrl: server.baseURL, apiKey: 'k', maxRetries: 0, repairs: 0, ...extra });
 
 async function timed<T>(p: Promise<T>): Promise<[T, number]> {
   const t0 = performance.now();
@@ -183,7 +183,7 @@ describe('model calls against a hostile server', () => {
     const closed = await new HostileOpenAI(() => ({ kind: 'garbage' })).start();
     const url = closed.baseURL;
     await closed.close();
-    const d = await new VlmAgent({ model: 'm', baseURL: url, maxRetries: 1, repairs: 0 }).decide(obs(), ctx());
+    const d = await new VlmAgent({ model: 'm', baseUrl: url, maxRetries: 1, repairs: 0 }).decide(obs(), ctx());
     expect(d.error).toMatch(/^model call failed: connection error: .*ECONNREFUSED/);
     expect(d.calls).toHaveLength(2);
   });

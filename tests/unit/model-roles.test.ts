@@ -50,7 +50,7 @@ type RoleRun = (signal: AbortSignal, calls: RoleCallRecord[]) => Promise<string 
 function endpoint(calls: RoleCallRecord[]) {
   return {
     model: 'test-vlm',
-    baseURL: server.baseURL,
+    baseUrl: server.baseURL,
     apiKey: 'k',
     timeoutMs: LIMIT_MS,
     onCall: (r: RoleCallRecord) => calls.push(r),
@@ -80,22 +80,22 @@ const ROLES: Record<ModelRole, RoleRun> = {
   player: async (signal, calls) => {
     const agent = new VlmAgent({
       model: 'test-vlm',
-      baseURL: server.baseURL,
+      baseUrl: server.baseURL,
       apiKey: 'k',
       timeoutMs: LIMIT_MS,
       maxRetries: 0,
       repairs: 0,
     });
-    const d = await agent.decide(frameObservation(0), { space: 'gui', game: g2048, signal });
+    const d = await agent.decide(frameObservation(0), { actionSpace: 'gui', game: g2048, signal });
     calls.push(...(d.calls ?? []));
     return d.error;
   },
   'memory-review': async (signal, calls) => {
     const agent = new MemoryAgent(
-      { model: 'test-vlm', baseURL: server.baseURL, apiKey: 'k', timeoutMs: LIMIT_MS, maxRetries: 0, repairs: 0 },
+      { model: 'test-vlm', baseUrl: server.baseURL, apiKey: 'k', timeoutMs: LIMIT_MS, maxRetries: 0, repairs: 0 },
       { scope: 'roles', configDir: mkdtempSync(path.join(tmpdir(), 'gp-roles-')), embeddingModel: null },
     );
-    const d = await agent.decide(frameObservation(0), { space: 'gui', game: g2048, signal });
+    const d = await agent.decide(frameObservation(0), { actionSpace: 'gui', game: g2048, signal });
     calls.push(...(d.calls ?? []));
     return d.error;
   },
@@ -103,7 +103,7 @@ const ROLES: Record<ModelRole, RoleRun> = {
     settle(
       new ModelClient({
         model: 'test-vlm',
-        baseURL: server.baseURL,
+        baseUrl: server.baseURL,
         apiKey: 'k',
         timeoutMs: LIMIT_MS,
         idleTimeoutMs: 30_000,
@@ -154,7 +154,7 @@ const ROLES: Record<ModelRole, RoleRun> = {
   'milestone-judge': (signal, calls) => askJson('milestone-judge', signal, calls),
   'test-connection': (signal, calls) =>
     settle(
-      new ModelCaller({ model: 'test-vlm', baseURL: server.baseURL, apiKey: 'k' }, 'test-connection', {
+      new ModelCaller({ model: 'test-vlm', baseUrl: server.baseURL, apiKey: 'k' }, 'test-connection', {
         limits: { timeoutMs: LIMIT_MS },
         onCall: (r) => calls.push(r),
       }).listModels({ signal }),
@@ -200,10 +200,10 @@ describe('every role against a server that stalls after its headers', () => {
 describe('the factory', () => {
   it('fills the endpoint from the environment in one order: what was given, then the environment', () => {
     const env = { GAMEPILOT_MODEL: 'env-model', OPENAI_BASE_URL: 'http://env/v1', OPENAI_API_KEY: 'env-key' };
-    expect(resolveEndpoint({}, env)).toEqual({ model: 'env-model', baseURL: 'http://env/v1', apiKey: 'env-key' });
-    expect(resolveEndpoint({ model: 'm', baseURL: 'http://given/v1', apiKey: 'g' }, env)).toEqual({
+    expect(resolveEndpoint({}, env)).toEqual({ model: 'env-model', baseUrl: 'http://env/v1', apiKey: 'env-key' });
+    expect(resolveEndpoint({ model: 'm', baseUrl: 'http://given/v1', apiKey: 'g' }, env)).toEqual({
       model: 'm',
-      baseURL: 'http://given/v1',
+      baseUrl: 'http://given/v1',
       apiKey: 'g',
     });
     expect(resolveEndpoint({ model: '  ' }, {})).toEqual({});
@@ -235,8 +235,8 @@ describe('the factory', () => {
     expect(RUN_SPEC_FIELDS.maxTokens.description).toContain(`default: ${ROLE_LIMITS.player.maxTokens}`);
     server.setBehaviour(() => ({ kind: 'answer', text: 'ok' }));
     try {
-      await new ModelCaller({ model: 'm', baseURL: server.baseURL }, 'screen-reader').chat({ messages: [] });
-      await new ModelCaller({ model: 'm', baseURL: server.baseURL }, 'screen-reader', {
+      await new ModelCaller({ model: 'm', baseUrl: server.baseURL }, 'screen-reader').chat({ messages: [] });
+      await new ModelCaller({ model: 'm', baseUrl: server.baseURL }, 'screen-reader', {
         limits: { maxTokens: 9000 },
       }).chat({
         messages: [],

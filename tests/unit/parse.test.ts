@@ -15,19 +15,19 @@ describe('model output parser', () => {
       { action_type: 'CLICK', parameters: { x: 10, y: 20 } },
     ];
     const whole = `### Reasoning\nslide left, then click the cell.\n\n### Actions\n${JSON.stringify(actions)}`;
-    const full = parseModelOutput(whole, { space: 'gui' });
+    const full = parseModelOutput(whole, { actionSpace: 'gui' });
     expect(full.ok).toBe(true);
     if (full.ok) expect(full.actions.map(toWire)).toEqual(actions);
     // A stream that stopped early is never completed into a plan, not even a shorter one.
     for (let n = whole.indexOf('[') + 1; n < whole.length; n++) {
-      const cut = parseModelOutput(whole.slice(0, n), { space: 'gui' });
+      const cut = parseModelOutput(whole.slice(0, n), { actionSpace: 'gui' });
       expect(cut.ok, whole.slice(0, n)).toBe(false);
     }
   });
 
   for (const c of MALFORMED) {
     it(`rejects: ${c.name}`, () => {
-      const r = parseModelOutput(c.raw, { space: 'gui' });
+      const r = parseModelOutput(c.raw, { actionSpace: 'gui' });
       if (c.stage === 'parse') {
         expect(r.ok).toBe(false);
         if (!r.ok) expect(r.error).toMatch(c.expect);
@@ -46,7 +46,7 @@ describe('model output parser', () => {
 
   for (const c of REPAIRABLE) {
     it(`repairs without touching string contents: ${c.name}`, () => {
-      const r = parseModelOutput(c.raw, { space: 'gui' });
+      const r = parseModelOutput(c.raw, { actionSpace: 'gui' });
       expect(r.ok, r.ok ? '' : r.error).toBe(true);
       if (r.ok) expect(r.actions.map(toWire)).toEqual(c.actions);
     });
@@ -55,7 +55,7 @@ describe('model output parser', () => {
   it('accepts the house format with prose and a fenced block', () => {
     const raw =
       'Sure! Here you go.\n### Reasoning\nThe 8s can merge.\n\n### Actions\nI will do this:\n```json\n[{"action_type": "press", "parameters": {"key": "ArrowLeft"}}]\n```\nGood luck.';
-    const r = parseModelOutput(raw, { space: 'gui' });
+    const r = parseModelOutput(raw, { actionSpace: 'gui' });
     expect(r).toMatchObject({
       ok: true,
       reasoning: 'The 8s can merge.',
@@ -65,28 +65,30 @@ describe('model output parser', () => {
 
   it('accepts flat parameters, a single object, trailing commas and bold headers', () => {
     const raw = '**Reasoning:** go\n**Actions:**\n{"action_type": "CLICK", "x": 10, "y": 20,}';
-    const r = parseModelOutput(raw, { space: 'gui' });
+    const r = parseModelOutput(raw, { actionSpace: 'gui' });
     expect(r).toMatchObject({ ok: true, actions: [{ type: 'CLICK', params: { x: 10, y: 20 } }] });
   });
 
   it('accepts {"actions": [...]} wrappers and inline "Actions:" lines', () => {
     const r = parseModelOutput(
       'Reasoning: fine\nActions: {"actions": [{"action_type": "WAIT", "parameters": {"duration": 0.5}}]}',
-      { space: 'gui' },
+      { actionSpace: 'gui' },
     );
     expect(r).toMatchObject({ ok: true, actions: [{ type: 'WAIT', params: { duration: 0.5 } }] });
   });
 
   it('parses semantic moves through the game and rejects non-moves', () => {
     expect(
-      parseModelOutput('### Actions\n[{"action": "b2"}]', { space: 'semantic', parseMove: tictactoe.parseMove }),
+      parseModelOutput('### Actions\n[{"action": "b2"}]', { actionSpace: 'semantic', parseMove: tictactoe.parseMove }),
     ).toMatchObject({ ok: true, actions: [{ kind: 'semantic', move: 'B2' }] });
-    expect(parseModelOutput('### Actions\nLeft', { space: 'semantic', parseMove: g2048.parseMove })).toMatchObject({
+    expect(
+      parseModelOutput('### Actions\nLeft', { actionSpace: 'semantic', parseMove: g2048.parseMove }),
+    ).toMatchObject({
       ok: true,
       actions: [{ move: 'left' }],
     });
     const bad = parseModelOutput('### Actions\n[{"action": "Z9"}]', {
-      space: 'semantic',
+      actionSpace: 'semantic',
       parseMove: tictactoe.parseMove,
     });
     expect(bad).toMatchObject({ ok: false });

@@ -185,7 +185,7 @@ const obs: Observation = {
 };
 
 describe('prompt assembly', () => {
-  const agent = new VlmAgent({ model: 'm', baseURL: 'http://127.0.0.1:9/v1' });
+  const agent = new VlmAgent({ model: 'm', baseUrl: 'http://127.0.0.1:9/v1' });
 
   it.each(catalog.entries.map((e) => [e.profile.id, e.profile] as const))(
     '%s: its parts reach the prompt',
@@ -402,7 +402,7 @@ describe('the screen reader', () => {
     const p = byId('angry-birds');
     const reader = new ScreenScoreReader(p, screen('angry-birds'), {
       model: 'reader',
-      baseURL: server.baseURL,
+      baseUrl: server.baseURL,
       apiKey: 'k',
     });
     for (const [value, level] of [

@@ -31,7 +31,7 @@ describe('reflector lessons', () => {
     ].join('\n');
     const r = new Reflector({
       model: 'test-vlm',
-      baseURL: server.baseURL,
+      baseUrl: server.baseURL,
       apiKey: 'k',
       maxWords: 25,
       timeoutMs: 5000,

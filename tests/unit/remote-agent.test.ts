@@ -14,7 +14,7 @@ describe('RemoteAgent', () => {
     const abort = new AbortController();
     const tokens: string[] = [];
     const obs = frameObservation(3);
-    const decided = agent.decide(obs, { space: 'gui', signal: abort.signal, onToken: (t) => tokens.push(t) });
+    const decided = agent.decide(obs, { actionSpace: 'gui', signal: abort.signal, onToken: (t) => tokens.push(t) });
     const turn = await agent.waitTurn(new AbortController().signal);
     expect(turn?.obs).toBe(obs);
     expect(turn!.briefing()).toMatch(/call the `act` tool once/);
@@ -30,7 +30,7 @@ describe('RemoteAgent', () => {
 
   it('refuses a list that does not parse, and the turn still waits', async () => {
     const agent = new RemoteAgent('mcp:test');
-    const decided = agent.decide(frameObservation(), { space: 'gui', signal: new AbortController().signal });
+    const decided = agent.decide(frameObservation(), { actionSpace: 'gui', signal: new AbortController().signal });
     const turn = (await agent.waitTurn(new AbortController().signal))!;
     expect(() => agent.submit(turn, [{ action_type: 'PRESS', parameters: { key: 'nosuchkey' } }])).toThrow(
       /unknown key name "nosuchkey"/,
@@ -49,7 +49,7 @@ describe('RemoteAgent', () => {
     const agent = new RemoteAgent('mcp:test');
     const game = getGame('2048');
     const obs = { ...frameObservation(), validMoves: ['up', 'down', 'left', 'right'] };
-    const decided = agent.decide(obs, { space: 'semantic', game, signal: new AbortController().signal });
+    const decided = agent.decide(obs, { actionSpace: 'semantic', game, signal: new AbortController().signal });
     const turn = (await agent.waitTurn(new AbortController().signal))!;
     expect(() => agent.submit(turn, ['sideways'])).toThrow(/action 1/);
     agent.submit(turn, ['left']);
@@ -59,14 +59,14 @@ describe('RemoteAgent', () => {
   it('a turn taken back before the client answered (a person took over) is said so until it observes again', async () => {
     const agent = new RemoteAgent('mcp:test');
     const step = new AbortController();
-    const decided = agent.decide(frameObservation(), { space: 'gui', signal: step.signal });
+    const decided = agent.decide(frameObservation(), { actionSpace: 'gui', signal: step.signal });
     await agent.waitTurn(new AbortController().signal);
     agent.observed();
     expect(agent.answerWithdrawn).toBe(false);
     step.abort(); // the person takes the controls
     await expect(decided).rejects.toThrow();
     expect(agent.answerWithdrawn).toBe(true);
-    const next = agent.decide(frameObservation(4), { space: 'gui', signal: new AbortController().signal });
+    const next = agent.decide(frameObservation(4), { actionSpace: 'gui', signal: new AbortController().signal });
     expect(agent.answerWithdrawn).toBe(true); // a new turn waits, but the client has not seen it
     const turn = (await agent.waitTurn(new AbortController().signal))!;
     agent.observed();
@@ -77,7 +77,7 @@ describe('RemoteAgent', () => {
   it('a stop ends the decision and every wait at once', async () => {
     const agent = new RemoteAgent('mcp:test');
     const abort = new AbortController();
-    const decided = agent.decide(frameObservation(), { space: 'gui', signal: abort.signal });
+    const decided = agent.decide(frameObservation(), { actionSpace: 'gui', signal: abort.signal });
     abort.abort();
     await expect(decided).rejects.toThrow(/stopping/);
     const waiting = agent.waitTurn(new AbortController().signal);

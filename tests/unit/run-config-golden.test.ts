@@ -105,7 +105,7 @@ const appCtx: RunContext = {
   emit: () => {},
   phase: () => {},
   hotkeys: DEFAULT_HOTKEYS,
-  model: () => ({ model: 'player-vlm', baseURL: 'http://127.0.0.1:9/v1', history: 3 }),
+  model: () => ({ model: 'player-vlm', baseUrl: 'http://127.0.0.1:9/v1', history: 3 }),
   imageSize: 1024,
   runsDir: outDir,
   capturer,
@@ -253,13 +253,13 @@ const CASES: Record<string, () => Promise<unknown>> = {
       game: 'tictactoe-pvp',
       agents: ['vlm:player-vlm', 'solver'],
       latency: 'stop' as const,
-      space: 'semantic' as const,
+      actionSpace: 'semantic' as const,
       seed: 3,
       maxSteps: 12,
       dir: outDir,
-      vlm: { baseURL: 'http://127.0.0.1:9/v1' },
+      vlm: { baseUrl: 'http://127.0.0.1:9/v1' },
       capture: 'auto' as const,
-      encode: { longSide: 1024, format: 'jpeg' as const, quality: 70 },
+      encode: { imageSize: 1024, format: 'jpeg' as const, quality: 70 },
       log: () => {},
     };
     const match = matchRun(
@@ -286,7 +286,7 @@ const CASES: Record<string, () => Promise<unknown>> = {
     const spec = idcPlaySpec(
       {
         game: '2048',
-        player: { model: 'player-vlm', baseURL: 'http://127.0.0.1:9/v1', temperature: 0.7 },
+        player: { model: 'player-vlm', baseUrl: 'http://127.0.0.1:9/v1', temperature: 0.7 },
         maxSteps: 30,
       },
       { episodes: 5, seed: 17 },

@@ -239,7 +239,7 @@ describe('answers and prompts', () => {
   const moves = semanticMoves({ profile })!;
 
   it('the answer parser reads calls as objects, call strings and bare lines', () => {
-    const parse = (answer: string) => parseModelOutput(answer, { space: 'semantic', parseMove: moves.parse });
+    const parse = (answer: string) => parseModelOutput(answer, { actionSpace: 'semantic', parseMove: moves.parse });
     const json =
       '### Reasoning\nx\n### Actions\n[{"action": "slide", "row": 2, "column": 3}, {"action": "nudge", "parameters": {"direction": "up"}}]';
     expect(parse(json)).toMatchObject({
@@ -271,7 +271,7 @@ describe('answers and prompts', () => {
       geometry: fullSizeGeometry({ x: 0, y: 0, width: 1000, height: 500 }),
       tCapture: 0,
     };
-    const system = new VlmAgent({ model: 'm', baseURL: 'http://127.0.0.1:9/v1' }).systemPrompt(
+    const system = new VlmAgent({ model: 'm', baseUrl: 'http://127.0.0.1:9/v1' }).systemPrompt(
       obs,
       'semantic',
       undefined,
@@ -288,7 +288,7 @@ describe('answers and prompts', () => {
 
   it('the random baseline draws well-formed calls', async () => {
     const agent = new RandomAgent(7);
-    const ctx = { space: 'semantic' as const, profile, signal: new AbortController().signal };
+    const ctx = { actionSpace: 'semantic' as const, profile, signal: new AbortController().signal };
     const obs = { step: 0, episode: 0 } as Observation;
     for (let i = 0; i < 50; i++) {
       const d = await agent.decide(obs, ctx);

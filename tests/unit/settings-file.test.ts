@@ -152,7 +152,7 @@ describe('the settings file the shells share', () => {
     const old: Settings = {
       ...DEFAULT_SETTINGS,
       provider: 'custom',
-      baseURL: 'http://127.0.0.1:8000/v1',
+      baseUrl: 'http://127.0.0.1:8000/v1',
       model: 'qwen',
       history: 5,
     };
@@ -164,6 +164,36 @@ describe('the settings file the shells share', () => {
     web.save({ ...old, imageSize: 768 });
     expect(onDisk(file)).toEqual({ settings: { ...old, imageSize: 768 } });
     expect(new AppSettingsStore(dir).load()).toEqual({ ...old, imageSize: 768 });
+  });
+
+  it('reads the base URL saved under its former name (`baseURL`), in both layouts, and saves it as `baseUrl`', () => {
+    const { dir, file } = tmp();
+    const former = { ...DEFAULT_SETTINGS, provider: 'custom', model: 'qwen' } as Record<string, unknown>;
+    delete former.baseUrl;
+    writeFileSync(
+      file,
+      JSON.stringify({ settings: { ...former, baseURL: 'http://127.0.0.1:8000/v1' }, apiKeyEncrypted: 'k' }),
+    );
+    const expected: Settings = {
+      ...DEFAULT_SETTINGS,
+      provider: 'custom',
+      model: 'qwen',
+      baseUrl: 'http://127.0.0.1:8000/v1',
+    };
+    const web = webShellStore(dir);
+    expect(web.load()).toEqual(expected);
+    expect(web.warning).toBeNull();
+    expect(new AppSettingsStore(dir).load()).toEqual(expected);
+    web.save({ ...expected, history: 5 });
+    expect(onDisk(file)).toEqual({ settings: { ...expected, history: 5 }, apiKeyEncrypted: 'k' });
+
+    const bare = tmp();
+    writeFileSync(bare.file, JSON.stringify({ ...former, baseURL: 'http://bare/v1' }, null, 2));
+    expect(webShellStore(bare.dir).load()).toEqual({ ...expected, baseUrl: 'http://bare/v1' });
+    // Both names: the new one is what a newer version saved last.
+    const both = tmp();
+    writeFileSync(both.file, JSON.stringify({ settings: { ...expected, baseURL: 'http://old/v1' } }));
+    expect(webShellStore(both.dir).load()).toEqual(expected);
   });
 
   it('reads a file both layouts left behind: the top-level fields when `settings` holds only the defaults an older app filled in', () => {

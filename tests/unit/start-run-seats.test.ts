@@ -9,7 +9,7 @@ import { parseParams, type Params } from '../../electron/api/contract.ts';
 import { runFromRequest, specFromRequest, type RunContext } from '../../electron/api/run-activity.ts';
 
 const ctx = {
-  model: () => ({ model: 'settings-vlm', baseURL: 'http://127.0.0.1:9/v1', apiKey: 'sk-test' }),
+  model: () => ({ model: 'settings-vlm', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-test' }),
   imageSize: 1280,
   runsDir: 'runs',
 };

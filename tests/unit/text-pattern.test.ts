@@ -74,7 +74,7 @@ describe('the IDC explorer’s grep', () => {
   it('runs the model’s catastrophic pattern in linear time and answers a bad one as the tool’s result', async () => {
     const root = mkdtempSync(path.join(tmpdir(), 'gp-grep-'));
     writeFileSync(path.join(root, 'steps.jsonl'), `${'x'.repeat(5000)}\n`.repeat(20));
-    const caller = new ModelCaller({ model: 'test-vlm', baseURL: server.baseURL, apiKey: 'k' }, 'idc-explorer');
+    const caller = new ModelCaller({ model: 'test-vlm', baseUrl: server.baseURL, apiKey: 'k' }, 'idc-explorer');
     const t0 = performance.now();
     const r = await explore(caller, root, 'explore', '');
     expect(performance.now() - t0).toBeLessThan(10_000);

@@ -25,14 +25,14 @@ const obs = (step = 0): Observation => ({
   gameText: '2 . . .',
   validMoves: ['up', 'down', 'left', 'right'],
 });
-const ctx = (space: 'gui' | 'semantic' = 'gui', onToken?: (t: string, c: 'answer' | 'thinking') => void) => ({
-  space,
+const ctx = (actionSpace: 'gui' | 'semantic' = 'gui', onToken?: (t: string, c: 'answer' | 'thinking') => void) => ({
+  actionSpace,
   game: g2048,
   signal: new AbortController().signal,
   ...(onToken ? { onToken } : {}),
 });
 const agent = (extra: Record<string, unknown> = {}) =>
-  new VlmAgent({ model: 'gpt-4o', baseURL: server.baseURL, apiKey: 'k', maxRetries: 2, timeoutMs: 5000, ...extra });
+  new VlmAgent({ model: 'gpt-4o', baseUrl: server.baseURL, apiKey: 'k', maxRetries: 2, timeoutMs: 5000, ...extra });
 const PRESS_LEFT = answer('merge left', [{ action_type: 'PRESS', parameters: { key: 'left' } }]);
 
 describe('VlmAgent', () => {

@@ -183,7 +183,9 @@ export function RunsView({
               {board.map((r) => {
                 const top = Math.max(...board.filter((b) => b.game === r.game).map((b) => b.mean), 1e-9);
                 return (
-                  <tr key={[r.game, r.player, r.model, r.assisted, r.vr, r.lessons, r.space, r.latency].join('|')}>
+                  <tr
+                    key={[r.game, r.player, r.model, r.assisted, r.vr, r.lessons, r.actionSpace, r.latency].join('|')}
+                  >
                     <td title={r.game}>
                       {r.title}
                       {r.kind === 'unprofiled' ? ' (unprofiled window)' : ''}
@@ -192,7 +194,7 @@ export function RunsView({
                     <td>{r.assisted ? `${r.player} (assisted)` : r.player}</td>
                     <td>{r.model ?? '–'}</td>
                     <td>{r.vr === 'Yes' && r.lessons ? `Yes (${r.lessons})` : r.vr}</td>
-                    <td>{r.space}</td>
+                    <td>{r.actionSpace}</td>
                     <td>{r.latency}</td>
                     <td>{r.runs}</td>
                     <td>{r.episodes}</td>
@@ -251,7 +253,7 @@ export function RunsView({
               </td>
               <td>{r.kind === 'human' ? 'human' : r.agent}</td>
               <td>{r.model ?? '–'}</td>
-              <td>{r.space}</td>
+              <td>{r.actionSpace}</td>
               <td>{r.mean === null ? '–' : `${r.mean}${r.std ? ` ± ${r.std}` : ''}`}</td>
               <td>{r.episodes}</td>
               <td>{r.steps}</td>

@@ -20,11 +20,11 @@ export function SettingsView({ client, onSaved }: { client: ApiClient; onSaved: 
   }, [client]);
   if (!s) return <section className="settings">Loading…</section>;
   const set = <K extends keyof Settings>(k: K, v: Settings[K]) => setS({ ...s, [k]: v });
-  const baseURL = s.baseURL || PROVIDERS[s.provider].baseURL;
+  const baseUrl = s.baseUrl || PROVIDERS[s.provider].baseUrl;
 
   const save = async () => {
     try {
-      const r = await client.request('saveSettings', { settings: { ...s, baseURL }, ...(apiKey ? { apiKey } : {}) });
+      const r = await client.request('saveSettings', { settings: { ...s, baseUrl }, ...(apiKey ? { apiKey } : {}) });
       setS(r.settings);
       setKeySet(r.apiKeySet);
       setApiKey('');
@@ -41,7 +41,7 @@ export function SettingsView({ client, onSaved }: { client: ApiClient; onSaved: 
   };
   const test = async () => {
     setNote({ ok: true, text: 'Testing…' });
-    const r = await client.request('testConnection', { settings: { ...s, baseURL }, ...(apiKey ? { apiKey } : {}) });
+    const r = await client.request('testConnection', { settings: { ...s, baseUrl }, ...(apiKey ? { apiKey } : {}) });
     setNote({
       ok: r.ok && !r.error,
       text: r.ok
@@ -62,7 +62,7 @@ export function SettingsView({ client, onSaved }: { client: ApiClient; onSaved: 
               setS({
                 ...s,
                 provider: e.target.value as Provider,
-                baseURL: PROVIDERS[e.target.value as Provider].baseURL,
+                baseUrl: PROVIDERS[e.target.value as Provider].baseUrl,
               })
             }
             data-testid="provider"
@@ -77,8 +77,8 @@ export function SettingsView({ client, onSaved }: { client: ApiClient; onSaved: 
         <label>
           Base URL{' '}
           <input
-            value={baseURL}
-            onChange={(e) => setS({ ...s, provider: 'custom', baseURL: e.target.value })}
+            value={baseUrl}
+            onChange={(e) => setS({ ...s, provider: 'custom', baseUrl: e.target.value })}
             data-testid="base-url"
             placeholder="https://…/v1"
           />
