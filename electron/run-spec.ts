@@ -500,6 +500,26 @@ export const RECORDED_MODEL_FIELDS = [
 ] as const satisfies readonly RunSpecField[];
 export type RecordedField = (typeof RECORDED_FIELDS)[number] | (typeof RECORDED_MODEL_FIELDS)[number];
 
+/**
+ * The settings the loop (session/session-config.ts) takes as the spec gives them; the composition
+ * root resolves the rest (episodes, steps and latency from the profile and the game, the model
+ * from the endpoint). A setting the loop reads is added here, beside its declaration.
+ */
+export const SESSION_FIELDS = [
+  'actionSpace',
+  'imageSize',
+  'format',
+  'quality',
+  'settleMs',
+  'maxErrors',
+  'paceMs',
+  'takeOverOnInput',
+  'keepFrames',
+  'maxRunMb',
+  'minFreeMb',
+] as const satisfies readonly RunSpecField[];
+export type SessionField = (typeof SESSION_FIELDS)[number];
+
 /** The settings as run.json records them: record keys, absent values left out (a field with no limit: null). */
 export function specRecord(values: Partial<Pick<RunSpec, RecordedField>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};

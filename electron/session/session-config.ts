@@ -4,7 +4,7 @@
  */
 import type { EncodeOptions } from '../capture/encode.ts';
 import { DEFAULT_LATENCY } from '../latency/clock-policy.ts';
-import { RUN_SPEC_DEFAULTS, type RunSpec, type RunSpecField } from '../run-spec.ts';
+import { RUN_SPEC_DEFAULTS, type RunSpec, SESSION_FIELDS, type SessionField } from '../run-spec.ts';
 import type { EpisodeSummary } from '../store/run-store.ts';
 import type { Session } from './session.ts';
 
@@ -14,7 +14,7 @@ import type { Session } from './session.ts';
  * the window's drawing can be followed (X11), the longest wait for it to start drawing;
  * elsewhere, and for a window that animates by itself, a fixed wait.
  */
-export type SessionConfig = Pick<RunSpec, SessionSetting | 'seed'> &
+export type SessionConfig = Pick<RunSpec, SessionField | 'seed'> &
   Required<Pick<RunSpec, 'episodes' | 'maxSteps' | 'latency' | 'stopIntervalMs' | 'slowBufferMs'>> & {
     /** Once the window draws: it must then hold still this long (ms)… */
     settleQuietMs: number;
@@ -26,25 +26,9 @@ export type SessionConfig = Pick<RunSpec, SessionSetting | 'seed'> &
     maxSeconds?: number;
   };
 
-/** The spec's settings the session takes as they are (the composition root copies them; the rest it resolves). */
-export const SESSION_SETTINGS = [
-  'actionSpace',
-  'imageSize',
-  'format',
-  'quality',
-  'settleMs',
-  'maxErrors',
-  'paceMs',
-  'takeOverOnInput',
-  'keepFrames',
-  'maxRunMb',
-  'minFreeMb',
-] as const satisfies readonly RunSpecField[];
-type SessionSetting = (typeof SESSION_SETTINGS)[number];
-
-/** The session's settings as a spec (or the spec's defaults) gives them. */
-export function sessionSettingsOf(s: Pick<RunSpec, SessionSetting>): Pick<RunSpec, SessionSetting> {
-  return Object.fromEntries(SESSION_SETTINGS.map((k) => [k, s[k]])) as Pick<RunSpec, SessionSetting>;
+/** The session's settings as a spec (or the spec's defaults) gives them: run-spec.ts's SESSION_FIELDS. */
+export function sessionSettingsOf(s: Pick<RunSpec, SessionField>): Pick<RunSpec, SessionField> {
+  return Object.fromEntries(SESSION_FIELDS.map((k) => [k, s[k]])) as Pick<RunSpec, SessionField>;
 }
 
 /** How the session's frames are encoded: its image size, format and quality as the encoder takes them. */
