@@ -279,9 +279,10 @@ export const ProfileEditSchema = z
     controls: z.string().trim().min(1).max(8000),
     /** Empty: any key. */
     allowedKeys: z.array(z.string().min(1).max(40)).max(200),
-    maxSteps: z.number().int().min(1).max(100000),
-    trials: z.number().int().min(1).max(10000),
-    latency: z.enum(LATENCY_MODES),
+    maxSteps: F.maxSteps.unwrap(),
+    /** The profile's trials: a run's episodes when it names none. */
+    trials: F.episodes.unwrap(),
+    latency: F.latency.unwrap(),
     freeze: z.enum(['engine', 'process', 'pause-key', 'none']),
     pauseKey: z.string().max(40),
     /** A milestone-scored profile's list (absent: unchanged; a profile scored `none` becomes milestone-scored). */
@@ -345,7 +346,7 @@ export const SweepMatrixSchema = z
     /** vlm plays the model in Settings. */
     agents: z.array(z.enum(SWEEP_FORM_AGENTS)).min(1, 'pick at least one agent'),
     trials: z.number().int().min(1).max(1000).default(1),
-    maxSteps: z.number().int().min(1).max(100000).optional(),
+    maxSteps: F.maxSteps,
   })
   .strict();
 export type SweepMatrix = z.infer<typeof SweepMatrixSchema>;
@@ -388,10 +389,10 @@ export const REQUESTS = {
     game: z.string().min(1),
     actionSpace: RUN_SPEC_FIELDS.actionSpace,
     rounds: z.number().int().min(1).max(50).default(10),
-    episodes: z.number().int().min(1).max(100).default(5),
-    maxSteps: z.number().int().min(1).max(10000).optional(),
+    episodes: F.episodes.unwrap().default(5),
+    maxSteps: F.maxSteps,
     heldOut: z.number().int().min(1).max(100).optional(),
-    latency: z.enum(LATENCY_MODES).default('stop'),
+    latency: F.latency.unwrap().default('stop'),
   }),
   startRecording: z.object({
     target: z.union([z.object({ game: z.string().min(1) }), z.object({ windowId: z.string().min(1) })]),

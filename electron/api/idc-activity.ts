@@ -6,7 +6,7 @@ import type { WindowManager } from '../../native/types.ts';
 import type { CoreEvent, CoreState, ParamsOut } from './contract.ts';
 import type { Activity } from './activity.ts';
 import type { RunModelSettings } from './settings-service.ts';
-import { runIdc } from '../reflection/idc.ts';
+import { IDC_DEFAULTS, runIdc } from '../reflection/idc.ts';
 import type { Session } from '../session/session.ts';
 import type { ViewLauncher } from '../session/targets.ts';
 
@@ -45,9 +45,9 @@ export class IdcActivity implements Activity {
         outDir: ctx.runsDir,
         player: vlm,
         reflector,
-        maxWords: 120,
-        rollbackDrop: 0.25,
-        judgeTries: 5,
+        maxWords: IDC_DEFAULTS.maxWords,
+        rollbackDrop: IDC_DEFAULTS.rollbackDrop,
+        judgeTries: IDC_DEFAULTS.judgeTries,
         log: () => {},
         signal: this.abort.signal,
         ...(ctx.launchView ? { launch: ctx.launchView } : {}),

@@ -12,13 +12,18 @@
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CodedError, type ActionSpace, type LatencyMode } from '../domain.ts';
+import { CodedError } from '../domain.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 import { tryLock } from '../util/file-lock.ts';
 import type { WindowManager } from '../../native/types.ts';
-import type { CaptureBackend } from '../capture/index.ts';
-import type { EncodeOptions } from '../capture/encode.ts';
-import { parseAgentSpec, parseRunSpec, seatLabel, type RunSpec, type SeatSpec } from '../run-spec.ts';
+import {
+  parseAgentSpec,
+  parseRunSpec,
+  seatLabel,
+  type RunSpec,
+  type RunSpecField,
+  type SeatSpec,
+} from '../run-spec.ts';
 import { prepareSeatedRun, twoSeatGame, type SeatedRunPlace } from '../session/seated-compose.ts';
 import { frontDoor } from '../session/front-door.ts';
 import type { ViewLauncher } from '../session/targets.ts';
@@ -34,29 +39,38 @@ import {
   type ArenaTables,
 } from './tables.ts';
 
-export interface ArenaOptions {
-  game: string;
-  /** Agent specs (parseAgentSpec), at least two for PvP, one for co-op. */
-  agents: string[];
-  /** Episodes of each match (default: half the game's trials, at least 1: both sides together make its count). */
-  trials?: number;
-  /** Co-op: pair different agents too, not only each with a copy of itself. */
-  mixed?: boolean;
-  maxSteps?: number;
-  latency: LatencyMode;
-  actionSpace: ActionSpace;
-  seed: number;
-  /** The arena folder: created, or resumed when it holds this arena already. */
-  dir: string;
-  vlm?: { baseUrl?: string; apiKey?: string };
-  capture: CaptureBackend;
-  encode: EncodeOptions;
-  launch?: ViewLauncher;
-  log: (s: string) => void;
-  /** Each match's session as it starts, so a caller can stop it. */
-  onSession?: (s: SeatedSession) => void;
-  signal?: AbortSignal;
-}
+/** The settings every match of an arena is played with, under the spec's names (run-spec.ts). */
+const MATCH_SETTINGS = [
+  'actionSpace',
+  'maxSteps',
+  'seed',
+  'latency',
+  'capture',
+  'imageSize',
+  'format',
+  'quality',
+  'baseUrl',
+  'apiKey',
+] as const satisfies readonly RunSpecField[];
+
+/** An arena: its matches' settings (what is left out takes the spec's default), and the arena's own. */
+export type ArenaOptions = Partial<Pick<RunSpec, (typeof MATCH_SETTINGS)[number]>> &
+  Required<Pick<RunSpec, 'latency' | 'actionSpace' | 'seed'>> & {
+    game: string;
+    /** Agent specs (parseAgentSpec), at least two for PvP, one for co-op. */
+    agents: string[];
+    /** Episodes of each match (default: half the game's trials, at least 1: both sides together make its count). */
+    trials?: number;
+    /** Co-op: pair different agents too, not only each with a copy of itself. */
+    mixed?: boolean;
+    /** The arena folder: created, or resumed when it holds this arena already. */
+    dir: string;
+    launch?: ViewLauncher;
+    log: (s: string) => void;
+    /** Each match's session as it starts, so a caller can stop it. */
+    onSession?: (s: SeatedSession) => void;
+    signal?: AbortSignal;
+  };
 
 export interface ArenaResult extends ArenaTables {
   dir: string;
@@ -77,21 +91,8 @@ export function matchRun(
   m: { id: string; p1: string; p2: string },
   runsDir: string,
 ): { spec: RunSpec; seats: readonly [SeatSpec, SeatSpec]; place: SeatedRunPlace } {
-  const spec = parseRunSpec({
-    game: arena.game,
-    seats: [m.p1, m.p2],
-    actionSpace: o.actionSpace,
-    episodes: arena.trials,
-    ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}),
-    seed: o.seed,
-    capture: o.capture,
-    imageSize: o.encode.imageSize,
-    format: o.encode.format,
-    quality: o.encode.quality,
-    latency: o.latency,
-    ...(o.vlm?.baseUrl ? { baseUrl: o.vlm.baseUrl } : {}),
-    ...(o.vlm?.apiKey ? { apiKey: o.vlm.apiKey } : {}),
-  });
+  const settings = Object.fromEntries(MATCH_SETTINGS.flatMap((k) => (o[k] === undefined ? [] : [[k, o[k]]])));
+  const spec = parseRunSpec({ ...settings, game: arena.game, seats: [m.p1, m.p2], episodes: arena.trials });
   return {
     spec,
     seats: frontDoor(spec).seats!,

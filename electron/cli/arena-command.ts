@@ -31,9 +31,10 @@ export async function arenaCommand(o: ArenaFlags): Promise<number> {
         actionSpace: o.actionSpace,
         seed: o.seed,
         dir: path.join(o.out, `arena-${name}`),
-        vlm: { ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}), ...(o.apiKey ? { apiKey: o.apiKey } : {}) },
+        ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
+        ...(o.apiKey ? { apiKey: o.apiKey } : {}),
         capture: o.capture,
-        encode: { imageSize: o.imageSize, format: 'jpeg', quality: 80 },
+        imageSize: o.imageSize,
         log: io.log,
         onSession: (s) => {
           session = s;

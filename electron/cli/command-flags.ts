@@ -2,7 +2,7 @@
  * What each `gamepilot` command's action receives: its flags as commander parses them
  * (program.ts declares them), and the actions a shell gives the program (Actions).
  */
-import type { ActionSpace, KeepFrames, LatencyMode } from '../domain.ts';
+import type { KeepFrames } from '../domain.ts';
 import type { RunSpec } from '../run-spec.ts';
 
 export interface TargetFlags {
@@ -41,44 +41,30 @@ export interface RecordFlags extends TargetFlags {
   quiet?: boolean;
 }
 
-export interface IdcFlags {
-  game: string;
-  actionSpace: ActionSpace;
-  model: string;
-  rounds: number;
-  episodes: number;
-  maxSteps?: number;
-  seed: number;
-  baseUrl?: string;
-  apiKey?: string;
-  reflectorModel?: string;
-  maxWords: number;
-  rollbackDrop: number;
-  heldOut?: number;
-  judgeTries: number;
-  latency: LatencyMode;
-  stopIntervalMs: number;
-  out: string;
-  json?: boolean;
-}
+/** `gamepilot idc`'s options: the spec's settings it offers (program.ts declares them from the spec), and its own. */
+export type IdcFlags = Pick<RunSpec, 'actionSpace' | 'seed' | 'maxSteps' | 'baseUrl' | 'apiKey' | 'reflectorModel'> &
+  Required<Pick<RunSpec, 'game' | 'model' | 'episodes' | 'maxWords' | 'latency' | 'stopIntervalMs'>> & {
+    rounds: number;
+    rollbackDrop: number;
+    heldOut?: number;
+    judgeTries: number;
+    out: string;
+    json?: boolean;
+  };
 
-export interface ArenaFlags {
-  game: string;
-  agents: string[];
-  trials?: number;
-  mixed?: boolean;
-  maxSteps?: number;
-  seed: number;
-  latency: LatencyMode;
-  actionSpace: ActionSpace;
-  baseUrl?: string;
-  apiKey?: string;
-  capture: RunSpec['capture'];
-  imageSize: number;
-  out: string;
-  name?: string;
-  json?: boolean;
-}
+/** `gamepilot arena`'s options: the spec's settings of its matches, and the arena's own. */
+export type ArenaFlags = Pick<
+  RunSpec,
+  'maxSteps' | 'seed' | 'actionSpace' | 'baseUrl' | 'apiKey' | 'capture' | 'imageSize'
+> &
+  Required<Pick<RunSpec, 'game' | 'latency'>> & {
+    agents: string[];
+    trials?: number;
+    mixed?: boolean;
+    out: string;
+    name?: string;
+    json?: boolean;
+  };
 
 export interface BenchFlags {
   json?: boolean;

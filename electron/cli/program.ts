@@ -728,16 +728,20 @@ export function idcCommand(parent: Command): Command {
     .addOption(specOption('baseUrl'))
     .addOption(specOption('apiKey'))
     .addOption(specOption('reflectorModel', { description: 'the reflecting and judging model (default: --model)' }))
-    .addOption(specOption('maxWords', { description: 'longest skill, in words', default: { value: 120 } }))
+    .addOption(
+      specOption('maxWords', { description: 'longest skill, in words', default: { value: IDC_DEFAULTS.maxWords } }),
+    )
     .addOption(
       numberOption('--rollback-drop <f>', 'a round below best × (1 − f) rolls back to the best skill', {
         min: 0,
         max: 1,
-      }).default(0.25),
+      }).default(IDC_DEFAULTS.rollbackDrop),
     )
     .addOption(intOption('--held-out <n>', 'held-out episodes for the best skill (default: --episodes)', { min: 1 }))
     .addOption(
-      intOption('--judge-tries <n>', 'skills proposed per round until the judge accepts one', { min: 1 }).default(5),
+      intOption('--judge-tries <n>', 'skills proposed per round until the judge accepts one', { min: 1 }).default(
+        IDC_DEFAULTS.judgeTries,
+      ),
     )
     .addOption(
       specOption('latency', {

@@ -10,7 +10,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { GamepilotCore } from '../api/core.ts';
 import { parseParams, type StepEventData, type WindowSummary } from '../api/contract.ts';
-import { ACTION_SPACES, CodedError, LATENCY_MODES } from '../domain.ts';
+import { CodedError, LATENCY_MODES } from '../domain.ts';
 import { RUN_SPEC_FIELDS } from '../run-spec.ts';
 import { describePrevious, taskOf } from '../agents/vlm.ts';
 import { MAX_REMOTE_REASONING, type Turn } from '../agents/remote-agent.ts';
@@ -206,16 +206,12 @@ export function createMcpServer(host: McpHost, connectionOf: string | (() => str
       inputSchema: {
         game: z.string().min(1).max(64).optional().describe('a built-in game id from list_targets'),
         window_id: z.string().min(1).max(40).optional().describe('a window id from list_targets'),
-        latency: z
-          .enum(LATENCY_MODES)
-          .optional()
-          .describe(
-            'stop: the game is frozen while you think, and runs while your actions play; slow and normal: it keeps running (default: the profile’s, else normal)',
-          ),
-        action_space: z
-          .enum(ACTION_SPACES)
-          .default('gui')
-          .describe('gui: keys and pointer; semantic: the game’s own named moves (a built-in’s or the profile’s)'),
+        latency: F.latency.describe(
+          'stop: the game is frozen while you think, and runs while your actions play; slow and normal: it keeps running (default: the profile’s, else normal)',
+        ),
+        action_space: F.actionSpace.describe(
+          'gui: keys and pointer; semantic: the game’s own named moves (a built-in’s or the profile’s)',
+        ),
         profile: z
           .string()
           .min(1)
@@ -224,7 +220,7 @@ export function createMcpServer(host: McpHost, connectionOf: string | (() => str
           .optional()
           .describe('a profile id to follow; null: none; absent: the one that fits the target'),
         max_steps: F.maxSteps.describe('steps per episode (default: the profile’s or the game’s)'),
-        episodes: z.number().int().min(1).max(100).default(1).describe('episodes to play'),
+        episodes: F.episodes.unwrap().default(1).describe('episodes to play'),
         seed: F.seed.describe('seed of a built-in game'),
       },
     },

@@ -4,7 +4,7 @@
  * (scripts/profile-schema.ts) and a test keeps the two in step.
  */
 import { z } from 'zod';
-import { LATENCY_MODES } from '../domain.ts';
+import { RUN_SPEC_FIELDS } from '../run-spec.ts';
 import { resolveKeyName } from '../actions/keys.ts';
 import { KeyPolicy } from '../input/key-policy.ts';
 import { textPattern } from '../util/text-pattern.ts';
@@ -97,11 +97,11 @@ export const ActionsSchema = z
 
 export const EpisodeSchema = z.strictObject({
   /** Steps per episode (a step = one decision of the agent). */
-  maxSteps: z.number().int().min(1).max(100000),
+  maxSteps: RUN_SPEC_FIELDS.maxSteps.unwrap(),
   /** A time limit per episode instead of (or beside) a step limit, in seconds (Forza: 3 minutes). */
   maxSeconds: z.number().positive().max(86400).optional(),
   /** Episodes of one evaluation. */
-  trials: z.number().int().min(1).max(10000),
+  trials: RUN_SPEC_FIELDS.episodes.unwrap(),
   /** An episode scoring below this failed (reflect-and-retry). */
   successScore: z.number().min(0).max(100).default(100),
   agent: z.enum(PROFILE_AGENTS).default('zero-shot'),
@@ -112,7 +112,7 @@ export const EpisodeSchema = z.strictObject({
 export const LatencySchema = z
   .strictObject({
     /** The latency mode a run starts in unless one is given. */
-    mode: z.enum(LATENCY_MODES).default('normal'),
+    mode: RUN_SPEC_FIELDS.latency.unwrap().default('normal'),
     freeze: z.enum(FREEZE_METHODS).default('process'),
     /** The title's own pause key (freeze: pause-key). */
     pauseKey: keyName.optional(),

@@ -35,37 +35,43 @@ import { round2, type ActionSpace, type LatencyMode } from '../domain.ts';
  * its own Stop setting), so the world runs only while the action plays out and the next frame
  * is taken.
  */
-export const IDC_DEFAULTS = { rounds: 10, episodes: 5, latency: 'stop' as LatencyMode, stopIntervalMs: 0 };
+export const IDC_DEFAULTS = {
+  rounds: 10,
+  episodes: 5,
+  latency: 'stop' as LatencyMode,
+  stopIntervalMs: 0,
+  /** The longest skill, in words. */
+  maxWords: 120,
+  rollbackDrop: 0.25,
+  judgeTries: 5,
+};
 
-export interface IdcOptions {
-  game: string;
-  /** GUI input on the game's window (default), or the game's own semantic moves. */
-  actionSpace?: ActionSpace;
-  rounds: number;
-  episodes: number;
-  maxSteps?: number;
-  seed: number;
-  heldOutEpisodes: number;
-  outDir: string;
-  player: Partial<VlmSettings> & { model: string };
-  reflector: { model: string; baseUrl?: string; apiKey?: string };
-  maxWords: number;
-  /** How the world waits for the model (default stop = PDQ); lcrt charges compute time. */
-  latency?: LatencyMode;
-  latencySettings?: Partial<LatencySettings>;
-  /** A round below best × (1 − this) rolls back to the best skill. */
-  rollbackDrop: number;
-  judgeTries: number;
-  log: (s: string) => void;
-  /** Opens built-in views (the app passes its BrowserWindow launcher). */
-  launch?: ViewLauncher;
-  /** Each finished round, with the curve so far (for live charts). */
-  onRound?: (round: IdcRound, curve: number[]) => void;
-  /** Each session as it starts, so a caller can stop it. */
-  onSession?: (session: Session) => void;
-  /** Set to stop between (and, through onSession, within) rounds. */
-  signal?: AbortSignal;
-}
+/**
+ * An IDC: the spec's settings of its play under their own names (actionSpace: GUI input by
+ * default, or the game's own moves; latency: stop = PDQ by default, lcrt charges compute time),
+ * and the curve's own.
+ */
+export type IdcOptions = Partial<Pick<RunSpec, 'actionSpace' | 'maxSteps' | 'latency'>> &
+  Required<Pick<RunSpec, 'game' | 'episodes' | 'seed' | 'maxWords'>> & {
+    rounds: number;
+    heldOutEpisodes: number;
+    outDir: string;
+    player: Partial<VlmSettings> & { model: string };
+    reflector: { model: string; baseUrl?: string; apiKey?: string };
+    latencySettings?: Partial<LatencySettings>;
+    /** A round below best × (1 − this) rolls back to the best skill. */
+    rollbackDrop: number;
+    judgeTries: number;
+    log: (s: string) => void;
+    /** Opens built-in views (the app passes its BrowserWindow launcher). */
+    launch?: ViewLauncher;
+    /** Each finished round, with the curve so far (for live charts). */
+    onRound?: (round: IdcRound, curve: number[]) => void;
+    /** Each session as it starts, so a caller can stop it. */
+    onSession?: (session: Session) => void;
+    /** Set to stop between (and, through onSession, within) rounds. */
+    signal?: AbortSignal;
+  };
 
 export interface IdcRound {
   round: number;

@@ -16,7 +16,7 @@ const options = (dir: string, extra: Partial<ArenaOptions> = {}): ArenaOptions =
   seed: 0,
   dir,
   capture: 'auto',
-  encode: { imageSize: 1280, format: 'jpeg', quality: 80 },
+  imageSize: 1280,
   log: () => {},
   ...extra,
 });

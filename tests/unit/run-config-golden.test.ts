@@ -257,9 +257,11 @@ const CASES: Record<string, () => Promise<unknown>> = {
       seed: 3,
       maxSteps: 12,
       dir: outDir,
-      vlm: { baseUrl: 'http://127.0.0.1:9/v1' },
+      baseUrl: 'http://127.0.0.1:9/v1',
       capture: 'auto' as const,
-      encode: { imageSize: 1024, format: 'jpeg' as const, quality: 70 },
+      imageSize: 1024,
+      format: 'jpeg' as const,
+      quality: 70,
       log: () => {},
     };
     const match = matchRun(
