@@ -363,6 +363,15 @@ export function sayFields(message: string, name: FieldNamer): string {
 
 const isModelKind = (a: RunAgent) => a === 'vlm' || a === 'memory' || a === 'model';
 
+/** A model agent's rule, once (the run's front door, the agents' factory and the ING-VP suite say it). */
+export const modelRule = (agent: string): string => `{agent} ${agent} needs a model: {model} NAME (or GAMEPILOT_MODEL)`;
+
+/** The reflection modes that learn from a tutorial (GameVerse's self-t, and self). */
+export const needsTutorial = (mode: string): boolean => mode === 'self-t' || mode === 'self';
+/** The rule for them, once: each way in says its fields its own way (sayFields). */
+export const tutorialRule = (mode: string): string =>
+  `{reflection} ${mode} needs {tutorial} (a video, a folder of frames, a run or session folder, or "solver")`;
+
 type SpecValues = z.output<z.ZodObject<typeof RUN_SPEC_FIELDS>>;
 
 /**
@@ -385,11 +394,7 @@ export function runSpecRules(s: SpecValues, ctx: z.RefinementCtx): void {
       issue('reflectorModel', '{reflectorModel} needs {reflection} (other, for a model different from the player)');
   } else {
     if (!isModelKind(s.agent)) issue('reflection', '{reflection} needs a model agent ({agent} vlm, memory or model)');
-    if ((s.reflection === 'self-t' || s.reflection === 'self') && s.tutorial === undefined)
-      issue(
-        'tutorial',
-        `{reflection} ${s.reflection} needs {tutorial} (a video, a folder of frames, or a run/session folder)`,
-      );
+    if (needsTutorial(s.reflection) && s.tutorial === undefined) issue('tutorial', tutorialRule(s.reflection));
   }
 }
 

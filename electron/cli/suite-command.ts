@@ -17,12 +17,13 @@ import { formatTable } from '../ingvp/table.ts';
 import { runSuite, type SuiteProgress } from '../ingvp/suite.ts';
 import { io } from './io.ts';
 import { UsageError } from './options.ts';
+import { modelRule, namedAsFlags, sayFields } from '../run-spec.ts';
 import type { SuiteFlags } from './command-flags.ts';
 
 export function playerFrom(o: SuiteFlags): Player {
   if (o.agent === 'solver') return new SolverPlayer();
   if (o.agent === 'random') return new RandomPlayer(o.seed);
-  if (!o.model) throw new UsageError('--agent vlm needs a model: --model NAME (or GAMEPILOT_MODEL)');
+  if (!o.model) throw new UsageError(sayFields(modelRule('vlm'), namedAsFlags));
   addSecret(o.apiKey);
   return new VlmPlayer({
     ...DEFAULT_VLM,

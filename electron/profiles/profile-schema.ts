@@ -298,6 +298,18 @@ export function semanticApiOf(p: Profile | undefined): SemanticApi | undefined {
   return api ?? undefined;
 }
 export type ProfileInput = z.input<typeof ProfileSchema>;
+
+/**
+ * The semantic action space plays named moves: a built-in game's own, or the calls a profile
+ * declares in its semantic section. Why a target has none (undefined: it has them) — the one
+ * statement of the rule, asked by a sweep file, the composition root and the loop alike.
+ */
+export function semanticMovesProblem(builtin: boolean, profile: Profile | undefined): string | undefined {
+  if (builtin || semanticApiOf(profile)) return undefined;
+  return profile
+    ? `the semantic action space needs moves: the profile "${profile.id}" declares none (add a semantic section to it), and the target is not a built-in game`
+    : 'the semantic action space needs moves: a built-in game, or a window whose profile declares them in a semantic section';
+}
 export type ScoringSpec = Profile['scoring'];
 export type ScreenScoring = Extract<ScoringSpec, { kind: 'screen' }>;
 export type MilestoneScoring = Extract<ScoringSpec, { kind: 'milestones' }>;

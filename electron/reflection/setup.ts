@@ -12,7 +12,7 @@ import { loadTutorial, type Trajectory } from '../scoring/trajectory.ts';
 import { reflectionSample, type ReflectionSampling } from './sampling.ts';
 import { solverDemonstration } from './demonstration.ts';
 import { checkFramesFor, framesStarved, reflectionReadsFrames } from '../store/frame-budget.ts';
-import { RunSpecError, type RunSpec } from '../run-spec.ts';
+import { namedAsWords, needsTutorial, RunSpecError, sayFields, tutorialRule, type RunSpec } from '../run-spec.ts';
 import { frontDoor, type CheckedRun } from '../session/front-door.ts';
 import type { RunPlace } from '../session/compose.ts';
 
@@ -39,10 +39,7 @@ export function checkReflectionRequest(
   req: Pick<ReflectionRequest, 'mode' | 'tutorial' | 'reflector'>,
   playerModel: string,
 ): void {
-  if ((req.mode === 'self-t' || req.mode === 'self') && !req.tutorial)
-    throw new Error(
-      `reflection ${req.mode} needs a tutorial (a video, a folder of frames, a run or session folder, or "solver")`,
-    );
+  if (needsTutorial(req.mode) && !req.tutorial) throw new Error(sayFields(tutorialRule(req.mode), namedAsWords));
   reflectorModelFor(req.mode, playerModel, req.reflector.model);
 }
 

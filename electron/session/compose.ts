@@ -17,7 +17,6 @@ import { RunStore, type RunJob, type RunWorker } from '../store/run-store.ts';
 import { BuiltinTarget, WindowTarget, type Target, type ViewLauncher } from './targets.ts';
 import { Session } from './session.ts';
 import { sessionSettingsOf, type SessionConfig } from './session-config.ts';
-import { noMovesMessage } from './semantic-calls.ts';
 import { DEFAULT_LATENCY, type LatencySettings } from '../latency/clock-policy.ts';
 import { PauseKeyWorld, ProcessWorld, UnfreezableWorld, type World } from '../latency/world.ts';
 import { refusal } from '../../native/process.ts';
@@ -28,12 +27,12 @@ import type { GamepilotHotkeys } from '../input/accelerator.ts';
 import { defaultConfigDir } from '../util/paths.ts';
 import { textPattern, type TextPattern } from '../util/text-pattern.ts';
 import { CodedError, isModelAgent, type AgentKind, type LatencyMode } from '../domain.ts';
-import type { RunSpec } from '../run-spec.ts';
+import { modelRule, namedAsWords, sayFields, type RunSpec } from '../run-spec.ts';
 import { checkFramesFor } from '../store/frame-budget.ts';
 import { builtinProfile, pickForWindow, type ProfileEntry } from '../profiles/registry.ts';
 import { profileRecord } from './profile-record.ts';
 import { executableOf } from '../profiles/executable.ts';
-import { semanticApiOf, type Profile } from '../profiles/profile-schema.ts';
+import { semanticMovesProblem, type Profile } from '../profiles/profile-schema.ts';
 import { ScreenScoreReader } from '../scoring/screen-reader.ts';
 import { attachLiveJudge } from './live-judge.ts';
 import { priceOf, runConfig, type Resolved } from './run-config.ts';
@@ -127,8 +126,7 @@ export function makeAgent(opts: AgentChoice): Agent {
   if (opts.agent === 'random') return new RandomAgent(opts.seed);
   if (opts.agent === 'solver') return new SolverAgent();
   const model = runModel({ model: opts.vlm?.model });
-  if (!model)
-    throw new CodedError('bad-input', `the ${opts.agent} agent needs a model: give its name (or set GAMEPILOT_MODEL)`);
+  if (!model) throw new CodedError('bad-input', sayFields(modelRule(opts.agent), namedAsWords));
   if (opts.agent === 'memory') {
     const scope = opts.memory?.scope;
     if (scope !== undefined) memoryFile(opts.memory?.configDir ?? defaultConfigDir(), scope); // a bad scope fails here, before any window opens
@@ -263,8 +261,8 @@ export function wireSession(
 ): { session: Session; store: RunStore; profile: ProfileEntry | undefined; notices: string[] } {
   const entry = resolveProfile(place.profile, target);
   const profile = entry?.profile;
-  if (spec.actionSpace === 'semantic' && !target.game && !semanticApiOf(profile))
-    throw new CodedError('bad-input', noMovesMessage(profile)); // before the run folder exists
+  const noMoves = spec.actionSpace === 'semantic' ? semanticMovesProblem(!!target.game, profile) : undefined;
+  if (noMoves) throw new CodedError('bad-input', noMoves); // before the run folder exists
   const agent = profileAgent(spec, place, given, profile);
   const notices: string[] = [];
   const def = target.game?.def;

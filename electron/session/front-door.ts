@@ -8,7 +8,7 @@ import { INGVP_GAME_IDS } from '../../games/ingvp/games.ts';
 import { TWO_SEAT_GAMES } from '../../games/index.ts';
 import { resolveEndpoint } from '../agents/model-endpoint.ts';
 import { isModelAgent, type AgentKind } from '../domain.ts';
-import { parseAgentSpec, RunSpecError, type RunSpec, type SeatSpec } from '../run-spec.ts';
+import { modelRule, parseAgentSpec, RunSpecError, type RunSpec, type SeatSpec } from '../run-spec.ts';
 
 /** A spec that passed the front door, with what it resolved. */
 export interface CheckedRun {
@@ -40,8 +40,7 @@ export function frontDoor(s: RunSpec): CheckedRun {
   // A baseline (or a client over MCP) given a model plays without it; the model reads a window's
   // score off the screen and judges milestones, as it would for a model agent.
   const model = modelAgent ? runModel(s) : s.model;
-  if (modelAgent && !model)
-    throw new RunSpecError('model', `{agent} ${s.agent} needs a model: {model} NAME (or GAMEPILOT_MODEL)`);
+  if (modelAgent && !model) throw new RunSpecError('model', modelRule(s.agent));
   if (s.level !== undefined && !(s.game && INGVP_GAME_IDS.includes(s.game)))
     throw new RunSpecError('level', `{level} needs an ING-VP {game} (${INGVP_GAME_IDS.join(', ')})`);
   const seats = seatsOf(s);

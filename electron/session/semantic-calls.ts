@@ -7,7 +7,7 @@
 import { toWire, type GuiAction } from '../actions/schema.ts';
 import { windowToImage, type FrameGeometry } from '../input/coordinates.ts';
 import type { ActionExecutor, ActionOutcome } from '../input/executor.ts';
-import { semanticApiOf, type Profile } from '../profiles/profile-schema.ts';
+import { semanticApiOf, semanticMovesProblem, type Profile } from '../profiles/profile-schema.ts';
 import type { ExpansionResult, SemanticApi } from '../profiles/semantic-api.ts';
 
 export function expandOnFrame(api: SemanticApi, call: string, g: FrameGeometry): ExpansionResult {
@@ -45,7 +45,7 @@ export async function performCall(
   signal: AbortSignal,
 ): Promise<ActionOutcome> {
   const api = semanticApiOf(profile);
-  if (!api) return { action: call, ok: false, error: noMovesMessage(profile) };
+  if (!api) return { action: call, ok: false, error: semanticMovesProblem(false, profile)! };
   const exp = expandOnFrame(api, call, geometry);
   if (!exp.ok) return { action: call, ok: false, error: `${exp.error}; nothing was sent` };
   const expanded = exp.actions.map(toWire);

@@ -21,8 +21,7 @@ import { now, sleep } from '../util/time.ts';
 import { CodedError, round2, type LatencyMode, type RunStatus, type WorldState } from '../domain.ts';
 import type { ReflectionRecord } from './reflection-records.ts';
 import { capMoves, profileMoveCap } from './move-cap.ts';
-import { semanticApiOf } from '../profiles/profile-schema.ts';
-import { noMovesMessage } from './semantic-calls.ts';
+import { semanticMovesProblem } from '../profiles/profile-schema.ts';
 import type { MilestoneProgress } from '../scoring/milestone-judging.ts';
 import { EngineWorld, UnfreezableWorld, type World } from '../latency/world.ts';
 import { logSession } from './session-log.ts';
@@ -117,8 +116,9 @@ export class Session extends EventEmitter<SessionEvents> {
     this.worldClock = new WorldClock(world, this.config.latency, this.config, deps.target.game, (event, state) =>
       this.emit(event, state),
     );
-    if (this.config.actionSpace === 'semantic' && !deps.target.game && !semanticApiOf(deps.profile))
-      throw new CodedError('bad-input', noMovesMessage(deps.profile));
+    const noMoves =
+      this.config.actionSpace === 'semantic' ? semanticMovesProblem(!!deps.target.game, deps.profile) : undefined;
+    if (noMoves) throw new CodedError('bad-input', noMoves);
     logSession(this, deps.store);
   }
 

@@ -11,9 +11,19 @@ import { z } from 'zod';
 import { BUILTIN_GAMES } from '../../games/index.ts';
 import type { ACTION_SPACES, LATENCY_MODES, REFLECTION_MODES } from '../domain.ts';
 import { isModelAgent } from '../domain.ts';
-import { flagOf, parseAgentSpec, RUN_SPEC_FIELDS as F, type RunSpecInput } from '../run-spec.ts';
+import {
+  flagOf,
+  needsTutorial,
+  parseAgentSpec,
+  RUN_SPEC_FIELDS as F,
+  recordKeyOf,
+  type RunSpecInput,
+  sayFields,
+  tutorialRule,
+} from '../run-spec.ts';
 import { ArenaEntrySchema, arenaEntryRefusal, entryMatches } from './arena-entry.ts';
 import { loadCatalog, type ProfileCatalog } from '../profiles/registry.ts';
+import { semanticMovesProblem } from '../profiles/profile-schema.ts';
 import { FileRefusal, issuePath, parseYamlMapping, readSourceFile } from '../util/yaml-file.ts';
 
 export const SWEEP_AGENTS = ['random', 'solver', 'vlm', 'memory'] as const;
@@ -245,22 +255,16 @@ export function parseSweep(
   if (modelAgents.length && !spec.models)
     refuse(['agents'], 'agents', `${modelAgents.join(', ')} needs models: [NAME, …]`);
   if (spec.action_space.includes('semantic')) {
-    const noMoves = games.find(
-      (g) => !BUILTIN_GAMES[g] && !catalog.entries.find((e) => e.profile.id === g)?.profile.semantic,
-    );
-    if (noMoves)
-      refuse(
-        ['action_space'],
-        'action_space',
-        `semantic needs moves: "${noMoves}" is neither a built-in game nor a profile with a semantic section`,
+    for (const g of games) {
+      const problem = semanticMovesProblem(
+        !!BUILTIN_GAMES[g],
+        catalog.entries.find((e) => e.profile.id === g)?.profile,
       );
+      if (problem) refuse(['action_space'], 'action_space', `"${g}": ${problem}`);
+    }
   }
-  if (spec.reflection.some((m) => m === 'self-t' || m === 'self') && !spec.tutorial)
-    refuse(
-      ['reflection'],
-      'reflection',
-      'self-t and self need a tutorial: (a video, frames folder, run folder or "solver")',
-    );
+  const untaught = spec.tutorial ? undefined : spec.reflection.find(needsTutorial);
+  if (untaught) refuse(['reflection'], 'reflection', sayFields(tutorialRule(untaught), recordKeyOf));
   if (spec.agents.includes('solver')) {
     const noSolver = games.find((g) => !BUILTIN_GAMES[g]);
     if (noSolver) refuse(['agents'], 'agents', `solver plays built-in games only ("${noSolver}" is not)`);

@@ -71,7 +71,7 @@ describe('sweep files', () => {
     expect(refusal('games: [2048\n').message).toContain('not valid YAML');
     const space = refusal('games: [2048, sgt-fifteen]\naction_space: [gui, semantic]\n');
     expect([space.line, space.field]).toEqual([2, 'action_space']);
-    expect(space.message).toContain('"sgt-fifteen" is neither a built-in game nor a profile with a semantic section');
+    expect(space.message).toContain('"sgt-fifteen": the semantic action space needs moves');
   });
 });
 
