@@ -421,3 +421,21 @@ export const OWN_TITLE = /^Gamepilot( [·—-]|$)/;
 export function round2(n: number): number {
   return Math.round(n * 100) / 100;
 }
+
+/**
+ * OmniGameArena's protocol: 10 reflection rounds × 5 episodes each (Fig. 5), played under PDQ —
+ * the world frozen for the whole model call, the action applied from the observed state. PDQ
+ * is the stop mode here; it gets no extra interval after acting (GameVerse's 2 s belongs to
+ * its own Stop setting), so the world runs only while the action plays out and the next frame
+ * is taken.
+ */
+export const IDC_DEFAULTS = {
+  rounds: 10,
+  episodes: 5,
+  latency: 'stop' as LatencyMode,
+  stopIntervalMs: 0,
+  /** The longest skill, in words. */
+  maxWords: 120,
+  rollbackDrop: 0.25,
+  judgeTries: 5,
+};

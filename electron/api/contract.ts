@@ -13,6 +13,7 @@ import {
   CONTROL_ACTIONS,
   INGVP_SETTINGS,
   isErrorCode,
+  IDC_DEFAULTS,
   LATENCY_MODES,
   REFLECTION_MODES,
   ROLES,
@@ -388,11 +389,11 @@ export const REQUESTS = {
   startIdc: z.object({
     game: z.string().min(1),
     actionSpace: RUN_SPEC_FIELDS.actionSpace,
-    rounds: z.number().int().min(1).max(50).default(10),
-    episodes: F.episodes.unwrap().default(5),
+    rounds: z.number().int().min(1).max(50).default(IDC_DEFAULTS.rounds),
+    episodes: F.episodes.unwrap().default(IDC_DEFAULTS.episodes),
     maxSteps: F.maxSteps,
     heldOut: z.number().int().min(1).max(100).optional(),
-    latency: F.latency.unwrap().default('stop'),
+    latency: F.latency.unwrap().default(IDC_DEFAULTS.latency),
   }),
   startRecording: z.object({
     target: z.union([z.object({ game: z.string().min(1) }), z.object({ windowId: z.string().min(1) })]),

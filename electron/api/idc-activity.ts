@@ -6,7 +6,8 @@ import type { WindowManager } from '../../native/types.ts';
 import type { CoreEvent, CoreState, ParamsOut } from './contract.ts';
 import type { Activity } from './activity.ts';
 import type { RunModelSettings } from './settings-service.ts';
-import { IDC_DEFAULTS, runIdc } from '../reflection/idc.ts';
+import { IDC_DEFAULTS } from '../domain.ts';
+import { runIdc } from '../reflection/idc.ts';
 import type { Session } from '../session/session.ts';
 import type { ViewLauncher } from '../session/targets.ts';
 

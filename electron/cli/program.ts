@@ -6,10 +6,9 @@
  */
 import { Command, Option, type OutputConfiguration } from 'commander';
 import { BUILTIN_GAMES, TWO_SEAT_GAMES } from '../../games/index.ts';
-import { KEEP_FRAMES_ALLOWED, KEEP_FRAMES_PATTERN, ROLES } from '../domain.ts';
+import { IDC_DEFAULTS, KEEP_FRAMES_ALLOWED, KEEP_FRAMES_PATTERN, ROLES } from '../domain.ts';
 import { DEFAULT_JOB_LIMIT } from '../sweep/spec.ts';
 import { DEFAULT_EXTRACT } from '../scoring/extract.ts';
-import { IDC_DEFAULTS } from '../reflection/idc.ts';
 import { DEFAULT_RECORDER } from '../recording/recorder.ts';
 import { defaultConfigDir } from '../util/paths.ts';
 import { appVersion } from '../util/resources.ts';

@@ -26,25 +26,7 @@ import { DEFAULT_REFLECTION_SAMPLING, reflectionSample } from './sampling.ts';
 import { runTrajectory } from '../scoring/trajectory.ts';
 import { mean } from '../util/time.ts';
 import type { LatencySettings } from '../latency/clock-policy.ts';
-import { round2, type ActionSpace, type LatencyMode } from '../domain.ts';
-
-/**
- * OmniGameArena's protocol: 10 reflection rounds × 5 episodes each (Fig. 5), played under PDQ —
- * the world frozen for the whole model call, the action applied from the observed state. PDQ
- * is the stop mode here; it gets no extra interval after acting (GameVerse's 2 s belongs to
- * its own Stop setting), so the world runs only while the action plays out and the next frame
- * is taken.
- */
-export const IDC_DEFAULTS = {
-  rounds: 10,
-  episodes: 5,
-  latency: 'stop' as LatencyMode,
-  stopIntervalMs: 0,
-  /** The longest skill, in words. */
-  maxWords: 120,
-  rollbackDrop: 0.25,
-  judgeTries: 5,
-};
+import { IDC_DEFAULTS, round2, type ActionSpace } from '../domain.ts';
 
 /**
  * An IDC: the spec's settings of its play under their own names (actionSpace: GUI input by
