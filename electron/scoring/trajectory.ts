@@ -5,7 +5,7 @@
  * may take is reflection/sampling.ts.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadSharp } from '../util/sharp.ts';
@@ -151,21 +151,9 @@ async function folderTrajectory(dir: string, opts: SampleOptions): Promise<Traje
   );
 }
 
-/**
- * A video decoded with ffmpeg at the sampling rate into a temporary folder; the sampled frames
- * are read into memory, and the folder is removed whatever happens (it used to stay in the
- * system's temp folder, one per tutorial loaded).
- */
+/** A video decoded with ffmpeg at the sampling rate into a temporary folder. */
 async function videoTrajectory(file: string, opts: SampleOptions): Promise<Trajectory> {
   const out = mkdtempSync(path.join(tmpdir(), 'gamepilot-tutorial-'));
-  try {
-    return await decodedTrajectory(file, out, opts);
-  } finally {
-    rmSync(out, { recursive: true, force: true });
-  }
-}
-
-async function decodedTrajectory(file: string, out: string, opts: SampleOptions): Promise<Trajectory> {
   await new Promise<void>((resolve, reject) => {
     execFile(
       'ffmpeg',

@@ -177,24 +177,7 @@ describe('reflect-and-retry', () => {
   });
 
   it('sends tutorial frames at the requested rate and within the frame and size budget', async () => {
-    // The decoded frames go to a temporary folder of this process's own temp dir, removed once read.
-    const temp = tmp();
-    // A video ffmpeg cannot decode leaves nothing behind either.
-    const corrupt = path.join(tmp(), 'corrupt.mp4');
-    writeFileSync(corrupt, Buffer.alloc(4096, 7));
-    const systemTemp = process.env.TMPDIR;
-    process.env.TMPDIR = temp;
-    let a: Awaited<ReturnType<typeof loadTutorial>>;
-    try {
-      a = await loadTutorial(video, { fps: 0.5, maxFrames: 16, maxSide: 200 });
-      await expect(loadTutorial(corrupt, { fps: 1, maxFrames: 4, maxSide: 100 })).rejects.toThrow(
-        /cannot decode|has no frames/,
-      );
-    } finally {
-      if (systemTemp === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = systemTemp;
-    }
-    expect(readdirSync(temp)).toEqual([]);
+    const a = await loadTutorial(video, { fps: 0.5, maxFrames: 16, maxSide: 200 });
     expect(a.frames.map((f) => f.at)).toEqual([0, 2, 4, 6, 8]);
     const b = await loadTutorial(video, { fps: 1, maxFrames: 6, maxSide: 200 });
     expect(b.frames).toHaveLength(6);
