@@ -19,6 +19,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync } from 'node
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { writeFileAtomic } from '../util/atomic-file.ts';
+import { readFormerNames } from '../util/former-names.ts';
 import { lockFileOf, lockSync, LockTimeoutError, type FileLock } from '../util/file-lock.ts';
 import { DEFAULT_SETTINGS, SettingsSchema, type Settings } from './contract.ts';
 
@@ -141,21 +142,11 @@ function legacyPart(doc: SettingsDoc): SettingsDoc {
 export function settingsPart(doc: SettingsDoc): unknown {
   const legacy = legacyPart(doc);
   const hasLegacy = Object.keys(legacy).length > 0;
-  if (!('settings' in doc)) return renamed(legacy);
-  if (hasLegacy && isDeepStrictEqual(SettingsSchema.safeParse(renamed(doc.settings)).data, DEFAULT_SETTINGS))
-    return renamed(legacy);
-  return renamed(doc.settings);
-}
-
-/** Stored settings with each former name read as its name (a field saved under both keeps the new one). */
-function renamed(part: unknown): unknown {
-  if (!part || typeof part !== 'object' || Array.isArray(part)) return part;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(part)) {
-    const name = Object.hasOwn(FORMER_NAMES, k) ? FORMER_NAMES[k]! : k;
-    if (name === k || !Object.hasOwn(part, name)) out[name] = v;
-  }
-  return out;
+  if (!('settings' in doc)) return readFormerNames(legacy, FORMER_NAMES);
+  const settings = readFormerNames(doc.settings, FORMER_NAMES);
+  if (hasLegacy && isDeepStrictEqual(SettingsSchema.safeParse(settings).data, DEFAULT_SETTINGS))
+    return readFormerNames(legacy, FORMER_NAMES);
+  return settings;
 }
 
 /** `doc` with `settings` replaced and the old top-level copy dropped; every other part as it was. */

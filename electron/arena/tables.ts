@@ -9,20 +9,13 @@ import path from 'node:path';
 import { z } from 'zod';
 import { CodedError, LATENCY_MODES, round2, type MatrixCell, type Standing, type TeamScore } from '../domain.ts';
 import { parseRunMeta, type RunMeta } from '../store/run-store.ts';
+import { readFormerNames } from '../util/former-names.ts';
 
 export const ARENA_FILE = 'arena.json';
 
-/** An arena.json written before the action space had its spec's name held it as `space`. */
-function formerNames(spec: unknown): unknown {
-  if (!spec || typeof spec !== 'object' || Array.isArray(spec) || !('space' in spec) || 'action_space' in spec)
-    return spec;
-  const { space, ...rest } = spec as Record<string, unknown>;
-  return { ...rest, action_space: space };
-}
-
-/** arena.json's `spec`: snake_case like run.json's records. */
+/** arena.json's `spec`: snake_case like run.json's records; files written before held the action space as `space`. */
 export const ArenaSpecSchema = z.preprocess(
-  formerNames,
+  (spec) => readFormerNames(spec, { space: 'action_space' }),
   z.object({
     game: z.string(),
     mode: z.enum(['pvp', 'coop']),
