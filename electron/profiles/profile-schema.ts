@@ -4,6 +4,7 @@
  * (scripts/profile-schema.ts) and a test keeps the two in step.
  */
 import { z } from 'zod';
+import type { ActionSpace } from '../domain.ts';
 import { RUN_SPEC_FIELDS } from '../run-spec.ts';
 import { resolveKeyName } from '../actions/keys.ts';
 import { KeyPolicy } from '../input/key-policy.ts';
@@ -304,8 +305,12 @@ export type ProfileInput = z.input<typeof ProfileSchema>;
  * declares in its semantic section. Why a target has none (undefined: it has them) — the one
  * statement of the rule, asked by a sweep file, the composition root and the loop alike.
  */
-export function semanticMovesProblem(builtin: boolean, profile: Profile | undefined): string | undefined {
-  if (builtin || semanticApiOf(profile)) return undefined;
+export function semanticMovesProblem(
+  actionSpace: ActionSpace,
+  builtin: boolean,
+  profile: Profile | undefined,
+): string | undefined {
+  if (actionSpace !== 'semantic' || builtin || semanticApiOf(profile)) return undefined;
   return profile
     ? `the semantic action space needs moves: the profile "${profile.id}" declares none (add a semantic section to it), and the target is not a built-in game`
     : 'the semantic action space needs moves: a built-in game, or a window whose profile declares them in a semantic section';

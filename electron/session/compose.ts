@@ -261,7 +261,7 @@ export function wireSession(
 ): { session: Session; store: RunStore; profile: ProfileEntry | undefined; notices: string[] } {
   const entry = resolveProfile(place.profile, target);
   const profile = entry?.profile;
-  const noMoves = spec.actionSpace === 'semantic' ? semanticMovesProblem(!!target.game, profile) : undefined;
+  const noMoves = semanticMovesProblem(spec.actionSpace, !!target.game, profile);
   if (noMoves) throw new CodedError('bad-input', noMoves); // before the run folder exists
   const agent = profileAgent(spec, place, given, profile);
   const notices: string[] = [];

@@ -45,7 +45,7 @@ export async function performCall(
   signal: AbortSignal,
 ): Promise<ActionOutcome> {
   const api = semanticApiOf(profile);
-  if (!api) return { action: call, ok: false, error: semanticMovesProblem(false, profile)! };
+  if (!api) return { action: call, ok: false, error: semanticMovesProblem('semantic', false, profile)! };
   const exp = expandOnFrame(api, call, geometry);
   if (!exp.ok) return { action: call, ok: false, error: `${exp.error}; nothing was sent` };
   const expanded = exp.actions.map(toWire);

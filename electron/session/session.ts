@@ -116,8 +116,7 @@ export class Session extends EventEmitter<SessionEvents> {
     this.worldClock = new WorldClock(world, this.config.latency, this.config, deps.target.game, (event, state) =>
       this.emit(event, state),
     );
-    const noMoves =
-      this.config.actionSpace === 'semantic' ? semanticMovesProblem(!!deps.target.game, deps.profile) : undefined;
+    const noMoves = semanticMovesProblem(this.config.actionSpace, !!deps.target.game, deps.profile);
     if (noMoves) throw new CodedError('bad-input', noMoves);
     logSession(this, deps.store);
   }

@@ -256,10 +256,8 @@ export function parseSweep(
     refuse(['agents'], 'agents', `${modelAgents.join(', ')} needs models: [NAME, …]`);
   if (spec.action_space.includes('semantic')) {
     for (const g of games) {
-      const problem = semanticMovesProblem(
-        !!BUILTIN_GAMES[g],
-        catalog.entries.find((e) => e.profile.id === g)?.profile,
-      );
+      const profile = catalog.entries.find((e) => e.profile.id === g)?.profile;
+      const problem = semanticMovesProblem('semantic', !!BUILTIN_GAMES[g], profile);
       if (problem) refuse(['action_space'], 'action_space', `"${g}": ${problem}`);
     }
   }
