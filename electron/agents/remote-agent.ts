@@ -130,12 +130,12 @@ export class RemoteAgent implements Agent {
 
 /** The system prompt a model would get for this observation, answering through the `act` tool. */
 function briefingFor(obs: Observation, ctx: DecideContext): string {
-  const { actionSpace: space, game, profile } = ctx;
-  const format = space === 'gui' ? render('format-gui') : semanticFormat({ game, profile }, obs.validMoves);
+  const { actionSpace, game, profile } = ctx;
+  const format = actionSpace === 'gui' ? render('format-gui') : semanticFormat({ game, profile }, obs.validMoves);
   return systemPromptText({
     template: 'system',
     obs,
-    actionSpace: space,
+    actionSpace,
     game,
     profile,
     answerFormat: render('remote-act', { action_format: format }),

@@ -215,10 +215,10 @@ export function systemPromptText(args: {
   profile?: Profile | undefined;
   answerFormat?: string | undefined;
 }): string {
-  const { obs, actionSpace: space, game, profile, answerFormat } = args;
+  const { obs, game, profile, answerFormat } = args;
   const experience = args.experience?.trim() ?? '';
   const template = loadTemplate(args.template);
-  const gui = space === 'gui';
+  const gui = args.actionSpace === 'gui';
   const p = profile?.prompt;
   const moves = gui ? undefined : semanticMoves({ game, profile }, obs.validMoves);
   const controls = gui

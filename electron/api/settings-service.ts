@@ -15,14 +15,14 @@ import { sameEndpoint } from '../util/endpoint.ts';
 export type RunModelSettings = Partial<VlmSettings> & { model: string };
 
 /** The base URL a settings patch points at: explicit, else the chosen provider's preset, else the current one. */
-function effectiveBaseURL(s: Settings, patch: Partial<Settings>): string {
+function effectiveBaseUrl(s: Settings, patch: Partial<Settings>): string {
   if (patch.baseUrl) return patch.baseUrl;
   if (patch.provider && patch.provider !== 'custom' && patch.baseUrl === undefined)
     return PROVIDERS[patch.provider].baseUrl;
-  return baseURLOf(s);
+  return baseUrlOf(s);
 }
 
-function baseURLOf(s: Settings): string {
+function baseUrlOf(s: Settings): string {
   return s.baseUrl || PROVIDERS[s.provider].baseUrl;
 }
 
@@ -43,7 +43,7 @@ export class SettingsService {
   /** A note from loading (a corrupt file kept aside), if there was one. */
   /** The endpoint the saved key is for (the chosen provider's, or the custom base URL). */
   get endpoint(): string {
-    return baseURLOf(this.current);
+    return baseUrlOf(this.current);
   }
 
   get warning(): string | null {
@@ -74,7 +74,7 @@ export class SettingsService {
     // A stored key belongs to its endpoint: moving to another one without a new key drops it,
     // so a page holding the token cannot point the key at a server of its own.
     const keyCleared =
-      apiKey === undefined && !sameEndpoint(baseURLOf(this.current), baseURLOf(next)) && !!this.secrets.getApiKey();
+      apiKey === undefined && !sameEndpoint(baseUrlOf(this.current), baseUrlOf(next)) && !!this.secrets.getApiKey();
     this.store.save(next);
     this.current = next;
     if (apiKey !== undefined) this.secrets.setApiKey(apiKey);
@@ -97,8 +97,8 @@ export class SettingsService {
   ): Promise<Results['testConnection']> {
     const t0 = performance.now();
     const s = { ...this.current, ...patch };
-    const baseUrl = effectiveBaseURL(s, patch);
-    const apiKey = givenKey || (sameEndpoint(baseUrl, baseURLOf(this.current)) ? this.secrets.getApiKey() : undefined);
+    const baseUrl = effectiveBaseUrl(s, patch);
+    const apiKey = givenKey || (sameEndpoint(baseUrl, baseUrlOf(this.current)) ? this.secrets.getApiKey() : undefined);
     try {
       if (!baseUrl) throw new Error('no base URL: pick a provider or enter a base URL');
       const caller = new ModelCaller(
@@ -130,7 +130,7 @@ export class SettingsService {
     const apiKey = this.secrets.getApiKey();
     return {
       model: s.model,
-      baseUrl: baseURLOf(s),
+      baseUrl: baseUrlOf(s),
       ...(apiKey ? { apiKey } : {}),
       detail: s.detail,
       history: s.history,
