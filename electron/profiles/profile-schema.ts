@@ -263,9 +263,12 @@ export const ProfileSchema = z
     message: 'needs match (a window title pattern and/or an executable) unless it describes a built-in game',
     path: ['match'],
   })
-  .refine((p) => !p.actions.semantic || p.builtin !== undefined || p.semantic !== undefined, {
-    message: 'the semantic action space needs moves: declare them in a semantic section (or describe a built-in game)',
-    path: ['actions', 'semantic'],
+  .superRefine((p, ctx) => {
+    // A broken semantic section is reported by its own issues (below), not as missing moves.
+    const problem = p.semantic
+      ? undefined
+      : semanticMovesProblem(p.actions.semantic ? 'semantic' : 'gui', !!p.builtin, p);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['actions', 'semantic'], message: problem });
   })
   .refine((p) => p.semantic === undefined || p.actions.semantic, {
     message: 'declares semantic actions but does not offer them: set actions.semantic: true',
@@ -312,7 +315,7 @@ export function semanticMovesProblem(
 ): string | undefined {
   if (actionSpace !== 'semantic' || builtin || semanticApiOf(profile)) return undefined;
   return profile
-    ? `the semantic action space needs moves: the profile "${profile.id}" declares none (add a semantic section to it), and the target is not a built-in game`
+    ? `the semantic action space needs moves: the profile "${profile.id}" declares none (add a semantic section to it; a built-in game has its own)`
     : 'the semantic action space needs moves: a built-in game, or a window whose profile declares them in a semantic section';
 }
 export type ScoringSpec = Profile['scoring'];

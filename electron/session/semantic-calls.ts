@@ -23,13 +23,6 @@ export function expandOnFrame(api: SemanticApi, call: string, g: FrameGeometry):
   };
 }
 
-/** Why a run cannot play in the semantic space: neither a built-in game nor a profile declares moves. */
-export function noMovesMessage(profile: Profile | undefined): string {
-  return profile
-    ? `the semantic action space needs moves: the profile "${profile.id}" declares none (add a semantic section to it), and the target is not a built-in game`
-    : 'the semantic action space needs moves: a built-in game, or a window whose profile declares them in a semantic section';
-}
-
 /**
  * A profile's semantic call: expanded whole before anything is sent (a call that lands
  * outside the window sends nothing), then its GUI actions through the executor like any
