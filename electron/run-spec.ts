@@ -82,6 +82,8 @@ const plainName = z
  */
 /** The most episodes one run plays (a soak asks for this many and stops by time). */
 export const MAX_EPISODES = 10_000;
+/** A sweep's runs of each cell (its file's `trials`, the app's form): each run its own folder. */
+export const SWEEP_TRIALS = int(1, 10_000).default(1);
 
 export const RUN_SPEC_FIELDS = {
   game: z

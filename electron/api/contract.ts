@@ -22,7 +22,7 @@ import {
   TUTORIAL_VIDEO_ID,
   type ErrorCode,
 } from '../domain.ts';
-import { noCredentials, RUN_SPEC_FIELDS } from '../run-spec.ts';
+import { noCredentials, RUN_SPEC_FIELDS, SWEEP_TRIALS } from '../run-spec.ts';
 import type { Results, CoreEvent } from './wire-shapes.ts';
 
 export type {
@@ -346,11 +346,16 @@ export const SweepMatrixSchema = z
       .max(40),
     /** vlm plays the model in Settings. */
     agents: z.array(z.enum(SWEEP_FORM_AGENTS)).min(1, 'pick at least one agent'),
-    trials: z.number().int().min(1).max(1000).default(1),
+    trials: SWEEP_TRIALS,
     maxSteps: F.maxSteps,
   })
   .strict();
 export type SweepMatrix = z.infer<typeof SweepMatrixSchema>;
+/** The form's upper bounds: the schema's own, so the form and a sweep file allow the same. */
+export const SWEEP_MATRIX_MAX = {
+  trials: SWEEP_TRIALS.unwrap().maxValue ?? 1,
+  maxSteps: F.maxSteps.unwrap().maxValue ?? 1,
+};
 
 /** Starts (or resumes) a sweep on this machine's pool: a sweep file picked by name, or a matrix from the form. */
 export const StartSweepSchema = z

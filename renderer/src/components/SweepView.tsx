@@ -5,7 +5,7 @@
  * run), the failures with their errors. Stop ends it at once; starting the same sweep resumes.
  */
 import { useCallback, useEffect, useState } from 'react';
-import type { Results, SweepFolder, SweepJobWire } from '../../../electron/api/contract.ts';
+import { SWEEP_MATRIX_MAX, type Results, type SweepFolder, type SweepJobWire } from '../../../electron/api/contract.ts';
 import type { CoreTabProps } from '../useCore.ts';
 import { CheckList, GameCheckList, toggle } from './CheckList.tsx';
 import { CountInput } from './CountInput.tsx';
@@ -119,14 +119,14 @@ export function SweepView({
               </label>
               <CountInput
                 label="Trials per cell"
-                max={1000}
+                max={SWEEP_MATRIX_MAX.trials}
                 value={trials}
                 onChange={setTrials}
                 testId="sweep-trials"
               />
               <CountInput
                 label="Max steps per episode"
-                max={100000}
+                max={SWEEP_MATRIX_MAX.maxSteps}
                 value={maxSteps}
                 onChange={setMaxSteps}
                 testId="sweep-max-steps"
