@@ -30,8 +30,11 @@ import {
   type KeepFrames,
 } from './domain.ts';
 
-/** Who plays: the agent kinds, and `model` (the kind the title's profile names). */
-export const RUN_AGENTS = [...AGENT_KINDS, 'model'] as const;
+/**
+ * Who plays: the agent kinds, `model` (the kind the title's profile names), and `mcp` (a client
+ * of `gamepilot mcp` plays from outside the process; its start_session asks for it).
+ */
+export const RUN_AGENTS = [...AGENT_KINDS, 'model', 'mcp'] as const;
 export type RunAgent = (typeof RUN_AGENTS)[number];
 
 /** Who sits in a seat of a two-seat game: a baseline, a model agent and its model, or a person (`human`). */
@@ -103,7 +106,7 @@ export const RUN_SPEC_FIELDS = {
     .enum(RUN_AGENTS)
     .default('random')
     .describe(
-      'who plays: a model zero-shot (vlm), with memory (memory: history summary and long-term store), or as the title’s profile says (model: memory for story titles, else vlm); the game’s solver; or uniformly random valid actions',
+      'who plays: a model zero-shot (vlm), with memory (memory: history summary and long-term store), or as the title’s profile says (model: memory for story titles, else vlm); the game’s solver; uniformly random valid actions; or an MCP client (mcp: only through `gamepilot mcp`, whose start_session starts the run)',
     ),
   seats: z
     .array(text(200))

@@ -7,7 +7,6 @@
 import { z } from 'zod';
 import {
   DEFAULT_HOTKEYS,
-  AGENT_KINDS,
   ARENA_RUN_ID,
   CodedError,
   CONTROL_ACTIONS,
@@ -167,64 +166,61 @@ const ProfileChoiceField = z.string().min(1).max(64).nullable().optional();
 
 const F = RUN_SPEC_FIELDS;
 /**
- * A run as the app starts it: the settings the app offers, declared once in run-spec.ts (their
- * bounds, defaults and help); the model settings come from Settings. The core turns it into a
- * RunSpec, so a run started here and one started with `gamepilot run` with the same settings
- * are the same run.
+ * A run as the app starts it: the target and the settings the app offers, each the RunSpec's
+ * own field (run-spec.ts: its name, bounds, default and help); the model settings come from
+ * Settings. The core makes a RunSpec of it (specFromRequest), so a run started here and one
+ * started with `gamepilot run` with the same settings are the same run.
  */
-const startRunFields = z.object({
-  target: z.union([z.object({ game: z.string().min(1) }), z.object({ windowId: z.string().min(1) })]),
-  /** Who plays a one-seat run; a two-seat game names its `seats` instead. */
-  agent: z.enum(AGENT_KINDS).optional(),
-  /** A two-seat game: player 1's agent, then player 2's (solver, random or vlm:<model>); model seats play at the endpoint in Settings. */
-  seats: F.seats,
-  actionSpace: F.actionSpace,
-  /** The app always asks for a count; a request without one plays one episode. */
-  episodes: F.episodes.unwrap().default(1),
-  maxSteps: F.maxSteps,
-  seed: F.seed,
-  paceMs: F.paceMs,
-  /** A person's input in the window takes the controls from the agent. */
-  takeOverOnInput: F.takeOverOnInput,
-  /** Play a window although an anti-cheat system runs there (the person's choice, never a client's). */
-  acceptAnticheatRisk: F.acceptAnticheatRisk,
-  /** Default: the profile's, else normal. */
-  latency: F.latency,
-  /** Which step frames the run writes to frames/: all, every:N, changed or none (domain.ts KeepFrames). */
-  keepFrames: F.keepFrames,
-  /** The most the run folder may hold (MB); the run stops as `disk budget` before passing it. Default: no limit of its own. */
-  maxRunMb: F.maxRunMb,
-  profile: ProfileChoiceField,
-  reflection: z
-    .object({
-      mode: F.reflection.unwrap(),
-      /** "solver" (a demonstration by the game's solver) or the id of a run or session in the runs folder. */
-      tutorial: tutorialRef('"solver", ').optional(),
-      after: F.reflectAfter,
-      maxWords: F.maxWords,
-      /** The model that reflects in mode "other": required there, and different from the player's. */
-      reflectorModel: F.reflectorModel,
-      /** The reflector's frames as one MP4 (`video_url`): off, on, or auto (frames where the provider refuses it). */
-      video: F.reflectVideo,
-      /** Pause after each reflection so a person can edit the lessons before the retry. */
-      review: z.boolean().default(false),
-    })
-    .optional(),
-  /** The memory agent's store (default: the game's id) and embedding model (null: lexical retrieval). */
-  memory: z
-    .object({
-      scope: F.memoryScope,
-      embeddingModel: F.embeddingModel.unwrap().nullable().optional(),
-    })
-    .optional(),
-});
+const startRunFields = z
+  .object(F)
+  .pick({
+    seats: true,
+    actionSpace: true,
+    maxSteps: true,
+    seed: true,
+    paceMs: true,
+    takeOverOnInput: true,
+    acceptAnticheatRisk: true,
+    latency: true,
+    keepFrames: true,
+    maxRunMb: true,
+    reflection: true,
+    reflectAfter: true,
+    maxWords: true,
+    reflectorModel: true,
+    reflectVideo: true,
+    memoryScope: true,
+  })
+  .extend({
+    target: z.union([z.object({ game: z.string().min(1) }), z.object({ windowId: z.string().min(1) })]),
+    profile: ProfileChoiceField,
+    /** Who plays a one-seat run (no default: a request says who); a two-seat game names its `seats`. */
+    agent: F.agent.unwrap().optional(),
+    /** The app always asks for a count; a request without one plays one episode. */
+    episodes: F.episodes.unwrap().default(1),
+    /** "solver" (a demonstration by the game's solver) or the id of a run or session in the runs folder: never a path. */
+    tutorial: tutorialRef('"solver", ').optional(),
+    /** Absent: the spec's default; given, it asks for the memory agent. */
+    embeddingModel: F.embeddingModel.unwrap().optional(),
+    /** Pause after each reflection so a person can edit the lessons before the retry (the app's own). */
+    review: z.boolean().default(false),
+  });
 export const StartRunSchema = startRunFields.superRefine(seatRules);
 export type StartRun = z.infer<typeof StartRunSchema>;
 
-/** A one-seat run names its agent; a two-seat run its seats (run-spec.ts checks them against the rest). */
-function seatRules(r: { agent?: unknown; seats?: unknown }, ctx: z.RefinementCtx) {
+/**
+ * A one-seat run names its agent; a two-seat run its seats (run-spec.ts checks them against the
+ * rest). The spec defaults the embedding model, so only the request can tell it was asked for.
+ */
+function seatRules(r: { agent?: string; seats?: unknown; embeddingModel?: string }, ctx: z.RefinementCtx) {
   if (r.agent === undefined && r.seats === undefined)
     ctx.addIssue({ code: 'custom', path: ['agent'], message: 'is needed: who plays (or seats, for a two-seat game)' });
+  if (r.embeddingModel !== undefined && r.agent !== 'memory' && r.agent !== 'model')
+    ctx.addIssue({
+      code: 'custom',
+      path: ['embeddingModel'],
+      message: 'needs the memory agent (agent memory or model)',
+    });
 }
 
 const empty = z.object({}).strict();

@@ -20,6 +20,7 @@ import {
   type Results,
   type Settings,
   type StartRun,
+  StartRunSchema,
   type TakeoverWire,
   type WindowSummary,
 } from './contract.ts';
@@ -260,18 +261,14 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
   async startDemo(): Promise<void> {
     if (this.settings.settings.model || this.slot.phase !== 'idle') return;
     await this.startRun(
-      {
+      StartRunSchema.parse({
         target: { game: '2048' },
         agent: 'solver',
-        actionSpace: 'gui',
         episodes: 1000,
         seed: Date.now() % 100000,
         paceMs: 500,
-        takeOverOnInput: false,
-        acceptAnticheatRisk: false,
         latency: 'normal',
-        keepFrames: 'all',
-      },
+      }),
       { demo: true },
     );
   }

@@ -20,6 +20,7 @@ import { hotkeyKeys, type GamepilotHotkeys } from '../input/accelerator.ts';
 import type { Activity } from './activity.ts';
 import type { RunModelSettings } from './settings-service.ts';
 import { agentFor, openTarget, wireSession } from '../session/compose.ts';
+import { agentKind } from '../session/front-door.ts';
 import {
   namedAsWords,
   parseAgentSpec,
@@ -117,49 +118,28 @@ function reflectionRequest(
 }
 
 /**
- * The RunSpec a start-run request asks for: the request's settings under the spec's names, the
- * model settings from Settings, the tutorial as a path inside the runs folder.
+ * The RunSpec a start-run request asks for: its settings are already the spec's fields; the
+ * target becomes `game` or `windowId`, the model settings come from Settings, and the tutorial
+ * becomes a path inside the runs folder.
  */
 export function specFromRequest(req: StartRun, ctx: Pick<RunContext, 'model' | 'imageSize' | 'runsDir'>): RunSpec {
+  const { target, profile: _profile, review: _review, tutorial, ...settings } = req;
   const modelSeat = req.seats?.some((s) => isModelAgent(parseAgentSpec(s).agent));
   // A model player needs the configured model; any other one-seat player gets it, when there is
   // one, for what a model does beside playing (reading a window's score, judging milestones).
   const vlm =
-    (req.agent && isModelAgent(req.agent)) || modelSeat ? ctx.model() : req.seats ? undefined : configured(ctx);
-  const r = req.reflection;
-  // Only the runs folder is ever read.
-  const tutorial =
-    r?.tutorial === undefined || r.tutorial === 'solver' ? r?.tutorial : tutorialSourcePath(ctx.runsDir, r.tutorial);
+    (req.agent && isModelAgent(agentKind({ agent: req.agent }))) || modelSeat
+      ? ctx.model()
+      : req.seats
+        ? undefined
+        : configured(ctx);
   const input: RunSpecInput = {
-    ...('game' in req.target ? { game: req.target.game } : { windowId: req.target.windowId }),
-    ...(req.agent ? { agent: req.agent } : {}),
-    ...(req.seats ? { seats: req.seats } : {}),
-    actionSpace: req.actionSpace,
-    episodes: req.episodes,
-    ...(req.maxSteps !== undefined ? { maxSteps: req.maxSteps } : {}),
-    seed: req.seed,
-    paceMs: req.paceMs,
-    takeOverOnInput: req.takeOverOnInput,
-    acceptAnticheatRisk: req.acceptAnticheatRisk,
-    ...(req.latency ? { latency: req.latency } : {}),
-    keepFrames: req.keepFrames,
-    ...(req.maxRunMb !== undefined ? { maxRunMb: req.maxRunMb } : {}),
+    ...settings,
+    ...target,
+    // Only the runs folder is ever read.
+    ...(tutorial ? { tutorial: tutorial === 'solver' ? tutorial : tutorialSourcePath(ctx.runsDir, tutorial) } : {}),
     imageSize: ctx.imageSize,
     ...(vlm ? modelSpecFields(vlm) : {}),
-    ...(r && r.mode !== 'none'
-      ? {
-          reflection: r.mode,
-          ...(tutorial ? { tutorial } : {}),
-          reflectAfter: r.after,
-          maxWords: r.maxWords,
-          ...(r.reflectorModel ? { reflectorModel: r.reflectorModel } : {}),
-          reflectVideo: r.video,
-        }
-      : {}),
-    ...(req.memory?.scope ? { memoryScope: req.memory.scope } : {}),
-    ...(req.memory?.embeddingModel !== undefined
-      ? { embeddingModel: req.memory.embeddingModel === null ? 'none' : req.memory.embeddingModel }
-      : {}),
   };
   return badInput(() => parseRunSpec(input));
 }
@@ -237,10 +217,10 @@ export class RunActivity implements Activity {
       costUsd: null,
       latency: session.latency,
       reflection:
-        req.agent && isModelAgent(req.agent)
+        session.agent instanceof VlmAgent
           ? {
               mode: reflection?.opts.mode ?? 'none',
-              review: !!req.reflection?.review,
+              review: req.review,
               lessons: '',
               reflectorModel: reflection && reflection.opts.mode !== 'none' ? reflection.opts.reflector.model : null,
             }
@@ -271,9 +251,10 @@ export class RunActivity implements Activity {
     let target: Target | undefined;
     let store: RunStore | undefined;
     try {
-      if (req.memory && req.agent !== 'memory')
-        throw new CodedError('bad-input', 'memory settings need the memory agent');
       const { spec, place, reflection: reflectionReq } = runFromRequest(req, ctx);
+      // A player from outside plays only a run that says so (without one, agentFor refuses mcp).
+      if (opts.agent && spec.agent !== 'mcp')
+        throw new CodedError('bad-input', `an MCP client plays only a run of agent mcp, not ${spec.agent}`);
       const agent = opts.agent ?? agentFor(spec, place);
       target = await openTarget(req.target, ctx.wm, ctx.launchView);
       const wired = wireSession(spec, place, target, agent, ctx.wm);

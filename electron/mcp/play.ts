@@ -9,11 +9,13 @@
  * frozen world.
  */
 import path from 'node:path';
+import { z } from 'zod';
 import type { GamepilotCore } from '../api/core.ts';
-import type { CoreEvent, StartRun, StepEventData } from '../api/contract.ts';
+import { parseParams, type CoreEvent, type StartRun, type StepEventData } from '../api/contract.ts';
 import { RemoteAgent, type Turn } from '../agents/remote-agent.ts';
 import { readRun } from '../store/run-store.ts';
 import { CodedError } from '../domain.ts';
+import { RUN_SPEC_FIELDS } from '../run-spec.ts';
 import { tryLock, type FileLock } from '../util/file-lock.ts';
 import { defaultConfigDir } from '../util/paths.ts';
 
@@ -60,6 +62,48 @@ export function playerName(clientName: string | undefined): string {
     .replace(/^-+|-+$/g, '')
     .slice(0, 64);
   return `mcp:${slug || 'client'}`;
+}
+
+const F = RUN_SPEC_FIELDS;
+/** start_session's arguments, under their MCP names: the spec's own fields where they are settings. */
+export const START_SESSION_ARGS = {
+  game: z.string().min(1).max(64).optional().describe('a built-in game id from list_targets'),
+  window_id: z.string().min(1).max(40).optional().describe('a window id from list_targets'),
+  latency: F.latency.describe(
+    'stop: the game is frozen while you think, and runs while your actions play; slow and normal: it keeps running (default: the profile’s, else normal)',
+  ),
+  action_space: F.actionSpace.describe(
+    'gui: keys and pointer; semantic: the game’s own named moves (a built-in’s or the profile’s)',
+  ),
+  profile: z
+    .string()
+    .min(1)
+    .max(64)
+    .nullable()
+    .optional()
+    .describe('a profile id to follow; null: none; absent: the one that fits the target'),
+  max_steps: F.maxSteps.describe('steps per episode (default: the profile’s or the game’s)'),
+  episodes: F.episodes.unwrap().default(1).describe('episodes to play'),
+  seed: F.seed.describe('seed of a built-in game'),
+};
+export type StartSessionArgs = z.output<z.ZodObject<typeof START_SESSION_ARGS>>;
+
+/**
+ * The run start_session asks for: the client plays (agent mcp); whether an anti-cheat risk is
+ * taken is the person's choice, given when `gamepilot mcp` started, never the client's.
+ */
+export function startSessionRequest(a: StartSessionArgs, acceptAnticheatRisk: boolean): StartRun {
+  return parseParams('startRun', {
+    target: a.game !== undefined ? { game: a.game } : { windowId: a.window_id },
+    agent: 'mcp',
+    actionSpace: a.action_space,
+    episodes: a.episodes,
+    ...(a.max_steps !== undefined ? { maxSteps: a.max_steps } : {}),
+    seed: a.seed,
+    ...(a.latency ? { latency: a.latency } : {}),
+    ...(a.profile !== undefined ? { profile: a.profile } : {}),
+    acceptAnticheatRisk,
+  });
 }
 
 export class McpPlay {

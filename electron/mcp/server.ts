@@ -9,13 +9,12 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { GamepilotCore } from '../api/core.ts';
-import { parseParams, type StepEventData, type WindowSummary } from '../api/contract.ts';
+import type { StepEventData, WindowSummary } from '../api/contract.ts';
 import { CodedError, LATENCY_MODES } from '../domain.ts';
-import { RUN_SPEC_FIELDS } from '../run-spec.ts';
 import { describePrevious, taskOf } from '../agents/vlm.ts';
 import { MAX_REMOTE_REASONING, type Turn } from '../agents/remote-agent.ts';
 import { readRun } from '../store/run-store.ts';
-import { McpPlay, playerName, type PlayResult } from './play.ts';
+import { McpPlay, playerName, START_SESSION_ARGS, startSessionRequest, type PlayResult } from './play.ts';
 import { neverRule, WindowConsent, type WindowFacts } from './consent.ts';
 import { executableOf } from '../profiles/executable.ts';
 
@@ -196,33 +195,13 @@ export function createMcpServer(host: McpHost, connectionOf: string | (() => str
     }),
   );
 
-  const F = RUN_SPEC_FIELDS;
   server.registerTool(
     'start_session',
     {
       title: 'Start a session',
       description:
         'Starts a run on one target with you as its player: the run is recorded and scored like any Gamepilot run, under your client name (mcp:<name>). Give game (a built-in id) or window_id (from list_targets); a window no profile fits waits for the person to allow it (up to 2 min). A profile you name must fit the window. One session at a time.',
-      inputSchema: {
-        game: z.string().min(1).max(64).optional().describe('a built-in game id from list_targets'),
-        window_id: z.string().min(1).max(40).optional().describe('a window id from list_targets'),
-        latency: F.latency.describe(
-          'stop: the game is frozen while you think, and runs while your actions play; slow and normal: it keeps running (default: the profile’s, else normal)',
-        ),
-        action_space: F.actionSpace.describe(
-          'gui: keys and pointer; semantic: the game’s own named moves (a built-in’s or the profile’s)',
-        ),
-        profile: z
-          .string()
-          .min(1)
-          .max(64)
-          .nullable()
-          .optional()
-          .describe('a profile id to follow; null: none; absent: the one that fits the target'),
-        max_steps: F.maxSteps.describe('steps per episode (default: the profile’s or the game’s)'),
-        episodes: F.episodes.unwrap().default(1).describe('episodes to play'),
-        seed: F.seed.describe('seed of a built-in game'),
-      },
+      inputSchema: START_SESSION_ARGS,
     },
     tool(async (a, signal) => {
       if (host.play && !host.play.ended)
@@ -235,18 +214,7 @@ export function createMcpServer(host: McpHost, connectionOf: string | (() => str
       if ((a.game === undefined) === (a.window_id === undefined))
         throw new CodedError('bad-input', 'give one target: game or window_id');
       if (a.window_id !== undefined) await mayPlayWindow(a.window_id, a.profile, signal);
-      const req = parseParams('startRun', {
-        target: a.game !== undefined ? { game: a.game } : { windowId: a.window_id },
-        actionSpace: a.action_space,
-        episodes: a.episodes,
-        ...(a.max_steps !== undefined ? { maxSteps: a.max_steps } : {}),
-        seed: a.seed,
-        ...(a.latency ? { latency: a.latency } : {}),
-        ...(a.profile !== undefined ? { profile: a.profile } : {}),
-        acceptAnticheatRisk: host.opts.acceptAnticheatRisk ?? false, // never the client's to give
-        // The player is the client (a RemoteAgent), not this kind; it only satisfies the request's shape.
-        agent: 'random',
-      });
+      const req = startSessionRequest(a, host.opts.acceptAnticheatRisk ?? false);
       const play = await McpPlay.start(core, me(), clientName(), req, host.opts);
       host.play = play;
       const run = core.state().run;

@@ -113,7 +113,17 @@ export interface AgentChoice {
 }
 
 /** The agent a spec asks for (`model`: the zero-shot one; the profile may change it once the target is known). */
-export function agentFor(s: RunSpec, place: Pick<RunPlace, 'configDir'>, kind: AgentKind = agentKind(s)): Agent {
+export function agentFor(
+  s: RunSpec,
+  place: Pick<RunPlace, 'configDir'>,
+  kind: AgentKind | 'mcp' = agentKind(s),
+): Agent {
+  // Its player is the client, handed to the session by the MCP shell (mcp/play.ts).
+  if (kind === 'mcp')
+    throw new CodedError(
+      'bad-input',
+      sayFields('{agent} mcp is an MCP client: connect one to `gamepilot mcp` and call start_session', namedAsWords),
+    );
   return makeAgent({
     agent: kind,
     seed: runSeed(s),

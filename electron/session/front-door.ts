@@ -25,7 +25,7 @@ export function runModel(s: Pick<RunSpec, 'model'>): string | undefined {
 }
 
 /** The agent kind a spec plays with: `model` is the zero-shot model agent unless the title's profile names memory. */
-export function agentKind(s: Pick<RunSpec, 'agent'>): AgentKind {
+export function agentKind(s: Pick<RunSpec, 'agent'>): AgentKind | 'mcp' {
   return s.agent === 'model' ? 'vlm' : s.agent;
 }
 

@@ -159,7 +159,8 @@ for (const transport of ['websocket', 'ipc'] as const) {
           client().request('startRun', {
             target: { game: '2048' },
             agent: 'vlm',
-            reflection: { mode: 'other', ...(reflectorModel ? { reflectorModel } : {}) },
+            reflection: 'other',
+            ...(reflectorModel ? { reflectorModel } : {}),
           });
         await expect(start()).rejects.toThrow(
           /"other" learns from another model's reflection: give a reflector model different from the player's \("player-vlm"\)/,
@@ -169,7 +170,8 @@ for (const transport of ['websocket', 'ipc'] as const) {
           client().request('startRun', {
             target: { game: '2048' },
             agent: 'vlm',
-            reflection: { mode: 'self-f', reflectorModel: 'judge-vlm' },
+            reflection: 'self-f',
+            reflectorModel: 'judge-vlm',
           }),
         ).rejects.toThrow(/"self-f" reflects with the player's own model/);
         expect((await client().request('listRuns')).runs.length).toBe(before);

@@ -251,7 +251,7 @@ describe('gamepilot run --keep-frames', () => {
           target: { game: '2048' },
           agent: 'vlm',
           keepFrames: 'none',
-          reflection: { mode: 'self-f' },
+          reflection: 'self-f',
         }),
       ).rejects.toMatchObject({
         code: 'bad-input',

@@ -40,14 +40,15 @@ afterAll(async () => {
 describe('memory over the contract', () => {
   it('runs the memory agent, lists and clears its store, and will not clear the store a run is using', async () => {
     await expect(
-      core.handle('startRun', { target: { game: '2048' }, agent: 'vlm', memory: { scope: 'x' } }),
-    ).rejects.toMatchObject({ code: 'bad-input', message: /memory settings need the memory agent/ });
+      core.handle('startRun', { target: { game: '2048' }, agent: 'vlm', memoryScope: 'x' }),
+    ).rejects.toMatchObject({ code: 'bad-input', message: /memory scope needs agent memory/ });
     await core.handle('startRun', {
       target: { game: '2048' },
       agent: 'memory',
       maxSteps: 200,
       paceMs: 200,
-      memory: { scope: 'contract.p01', embeddingModel: 'test-embed' },
+      memoryScope: 'contract.p01',
+      embeddingModel: 'test-embed',
     });
     await expect.poll(() => events.filter((e) => e.type === 'step').length, { timeout: 30000 }).toBeGreaterThan(1);
     const state = (await core.handle('state', {})) as { run: { agent: string; memory: unknown } };

@@ -67,7 +67,11 @@ async function failAStart(tutorial: string) {
     api.request('startRun', {
       target: { game: '2048' },
       agent: 'vlm',
-      reflection: { mode: 'self-t', tutorial, after: 'failed', maxWords: 150, review: false },
+      reflection: 'self-t',
+      tutorial,
+      reflectAfter: 'failed',
+      maxWords: 150,
+      review: false,
     }),
   ).rejects.toThrow(new RegExp(tutorial));
 }

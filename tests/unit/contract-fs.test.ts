@@ -205,10 +205,10 @@ describe('tutorials over the contract', () => {
     });
     const before = readdirSync(runsDir).length;
     const start = (tutorial: string) =>
-      c.handle('startRun', { target: { game: '2048' }, agent: 'vlm', reflection: { mode: 'self-t', tutorial } });
+      c.handle('startRun', { target: { game: '2048' }, agent: 'vlm', reflection: 'self-t', tutorial });
     for (const tutorial of ['/etc/passwd', '/home/user/secret.mp4', '../runs', 'runs/x', '-version']) {
       await expect(start(tutorial), tutorial).rejects.toThrow(
-        /startRun: reflection\.tutorial must be "solver", the id of a run or session in the runs folder, or of a video in its tutorials folder/,
+        /startRun: tutorial must be "solver", the id of a run or session in the runs folder, or of a video in its tutorials folder/,
       );
     }
     await expect(start('no-such-run')).rejects.toThrow(/no run "no-such-run"/);

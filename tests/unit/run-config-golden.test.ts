@@ -33,6 +33,9 @@ import { wireSeatedSession } from '../../electron/session/seated-compose.ts';
 import { idcPlaySpec } from '../../electron/reflection/idc.ts';
 import type { BuiltinTarget } from '../../electron/session/targets.ts';
 import { ROOT } from '../helpers/cli.ts';
+import { playerName, startSessionRequest } from '../../electron/mcp/play.ts';
+import { RemoteAgent } from '../../electron/agents/remote-agent.ts';
+import type { Agent } from '../../electron/agents/agent-types.ts';
 import { runFlags } from '../helpers/run-flags.ts';
 
 const GOLDEN = path.join(ROOT, 'tests/fixtures/run-config-golden.json');
@@ -71,9 +74,10 @@ async function targetOf(t: { game?: string; windowId?: string }): Promise<Target
 }
 
 /** What the run records, through the composition root, for the run an entry point made. */
-async function recorded(run: ReadyRun) {
+async function recorded(run: ReadyRun, player?: Agent) {
   const place = { ...run.place, outDir, capturer };
-  const { store } = wireSession(run.spec, place, await targetOf(run.spec), agentFor(run.spec, place), wm);
+  const agent = player ?? agentFor(run.spec, place);
+  const { store } = wireSession(run.spec, place, await targetOf(run.spec), agent, wm);
   return record(store.meta);
 }
 
@@ -235,19 +239,22 @@ const CASES: Record<string, () => Promise<unknown>> = {
     const job = sweep.jobs[0]!;
     return fromCli(['--game', job.cell.game, ...runArgs(job.cell, sweep.spec)]);
   },
-  // As mcp/server.ts's start_session builds it: the client is the player; the kind only fills the request.
-  'mcp: start_session on a window with a profile': () =>
-    fromApp({
-      target: { windowId: WINDOW.id },
-      actionSpace: 'gui',
-      episodes: 1,
-      maxSteps: 12,
-      seed: 0,
-      latency: 'stop',
-      profile: 'sgt-mines',
-      acceptAnticheatRisk: false,
-      agent: 'random',
-    }),
+  // Through start_session's own request, with the client as the player (as McpPlay.start gives it).
+  'mcp: start_session on a window with a profile': () => {
+    const req = startSessionRequest(
+      {
+        window_id: WINDOW.id,
+        action_space: 'gui',
+        episodes: 1,
+        max_steps: 12,
+        seed: 0,
+        latency: 'stop',
+        profile: 'sgt-mines',
+      },
+      false,
+    );
+    return recorded(runFromRequest(req, appCtx), new RemoteAgent(playerName('golden')));
+  },
   'arena: a PvP match of a model against the solver': async () => {
     const arena = {
       game: 'tictactoe-pvp',

@@ -235,25 +235,16 @@ export function TargetPicker({
         actionSpace: choice.kind === 'window' ? 'gui' : space,
         latency,
         episodes,
-        ...(!seatNames && agent === 'memory' && (memoryScope || embeddingModel)
-          ? {
-              memory: {
-                ...(memoryScope ? { scope: memoryScope } : {}),
-                ...(embeddingModel ? { embeddingModel: embeddingModel === 'none' ? null : embeddingModel } : {}),
-              },
-            }
+        ...(!seatNames && agent === 'memory'
+          ? { ...(memoryScope ? { memoryScope } : {}), ...(embeddingModel ? { embeddingModel } : {}) }
           : {}),
         ...(modelAgent && reflection !== 'none'
           ? {
-              reflection: {
-                mode: reflection,
-                after: 'failed' as const,
-                maxWords: 150,
-                review,
-                video: reflectVideo,
-                ...(tutorial ? { tutorial } : {}),
-                ...(reflection === 'other' && reflectorModel ? { reflectorModel } : {}),
-              },
+              reflection,
+              review,
+              reflectVideo,
+              ...(tutorial ? { tutorial } : {}),
+              ...(reflection === 'other' && reflectorModel ? { reflectorModel } : {}),
             }
           : {}),
         ...(maxSteps ? { maxSteps } : {}),
