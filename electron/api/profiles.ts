@@ -26,7 +26,7 @@ import type { GamepilotHotkeys } from '../input/accelerator.ts';
 import { guardAntiCheat } from '../safety/anticheat.ts';
 import { fullSizeGeometry, inputScaleFor, visiblePart } from '../input/coordinates.ts';
 import { toWire } from '../actions/schema.ts';
-import { parseProfile } from '../profiles/load.ts';
+import { parseProfileSource } from '../profiles/load.ts';
 import { applyMilestonesEdit, milestonesEditOf } from '../scoring/milestone-edit.ts';
 import { readEvidence, resolveEvidence } from '../profiles/evidence.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
@@ -233,10 +233,10 @@ export function profileHandlers(
           throw new CodedError('bad-input', `the profile was not saved: ${i.path.join('.')}: ${i.message}`);
         }
         const text = `# Edited in Gamepilot's New run tab (from ${base.file}).\n${stringify(checked.data, { lineWidth: 110 })}`;
-        const profile = parseProfile(text, file); // what is written must load
-        copyKeptEvidence(base, file, profile);
+        const loaded = parseProfileSource(text, file); // what is written must load
+        copyKeptEvidence(base, file, loaded.profile);
         writeFileAtomic(file, text);
-        return { profile: profileSummary({ profile, file, source: 'user' }) };
+        return { profile: profileSummary({ ...loaded, file, source: 'user' }) };
       });
     },
 

@@ -14,7 +14,7 @@ import {
   type ProfileCatalog,
   type ProfileEntry,
 } from '../profiles/registry.ts';
-import { loadProfileFile } from '../profiles/load.ts';
+import { describePlaceholders, loadProfileFile } from '../profiles/load.ts';
 import { idFromTitle, starterProfile } from '../profiles/starter.ts';
 import { milestoneList } from '../scoring/normalise.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
@@ -83,8 +83,7 @@ export function profileChoiceFrom(ref: string | false | undefined): ProfileChoic
 export function profileEntryFrom(ref: string): ProfileEntry {
   try {
     if (!looksLikeFile(ref)) return profileById(catalogWithWarnings(), ref);
-    const { profile, file } = loadProfileFile(path.resolve(ref));
-    return { profile, file, source: 'given' };
+    return { ...loadProfileFile(path.resolve(ref)), source: 'given' };
   } catch (err) {
     throw new UsageError(`--profile: ${(err as Error).message}`);
   }
@@ -137,8 +136,9 @@ export async function profileNewCommand(o: { window: string; out?: string; id?: 
     writeFileAtomic(file, yaml);
   });
   io.out(file);
+  const { placeholders } = loadProfileFile(file);
   io.log(
-    `starter profile for "${win.title}" written; fill in its TODOs, then: gamepilot run --window … --profile ${file}`,
+    `starter profile for "${win.title}" written; a run refuses it until you fill in ${describePlaceholders(placeholders)}; then: gamepilot run --window … --profile ${file}`,
   );
   return 0;
 }

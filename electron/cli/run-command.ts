@@ -18,7 +18,7 @@ import { configuredHotkeys } from './configured-hotkeys.ts';
 import { openPersonInput } from '../recording/person-input.ts';
 import type { MemoryStepRecord } from '../domain.ts';
 import { profileChoiceFrom } from './profile-command.ts';
-import type { ProfileEntry } from '../profiles/registry.ts';
+import { UnfilledProfileError, type ProfileEntry } from '../profiles/registry.ts';
 import { sweepContextFromEnv } from '../sweep/job-env.ts';
 import { FramesStarvedError } from '../store/frame-budget.ts';
 
@@ -150,6 +150,7 @@ export async function runCommand(o: RunFlags): Promise<number> {
           throw new UsageError(
             `${err.reader} reads the run's frames, but --keep-frames ${err.keep} ${err.why}: keep more (all, changed or every:N), or give --no-judge`,
           );
+        if (err instanceof UnfilledProfileError) throw new UsageError(`${err.message} (--no-profile)`);
         throw err;
       });
   if (!o.quiet) {

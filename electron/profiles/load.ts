@@ -17,7 +17,16 @@ export interface LoadedProfile {
   profile: Profile;
   /** The file it came from (absolute). */
   file: string;
+  /** Fields still to fill in (a starter's TODOs): a run refuses the profile until there are none. */
+  placeholders: Placeholder[];
 }
+
+/** A field whose text still says TODO, as `gamepilot profile new` writes what only a person can. */
+export interface Placeholder {
+  field: string;
+  line: number | undefined;
+}
+const TODO = /\bTODO\b/;
 
 /** Largest profile file read: prompts are text, not media. */
 const MAX_PROFILE_BYTES = 1024 * 1024;
@@ -26,11 +35,16 @@ export function loadProfileFile(file: string): LoadedProfile {
   const buf = readSourceFile(file, 'profile');
   if (buf.length > MAX_PROFILE_BYTES)
     throw new ProfileError(file, undefined, undefined, `is ${buf.length} bytes; a profile is at most 1 MiB`);
-  return { profile: parseProfile(buf.toString('utf8'), file), file };
+  return { ...parseProfileSource(buf.toString('utf8'), file), file };
 }
 
 /** Parses and validates profile text; `file` names it in errors. */
 export function parseProfile(source: string, file: string): Profile {
+  return parseProfileSource(source, file).profile;
+}
+
+/** The profile and the fields it leaves to fill in (comments are never fields: a TODO there is no placeholder). */
+export function parseProfileSource(source: string, file: string): Omit<LoadedProfile, 'file'> {
   const refuse = (line: number | undefined, reason: string, field?: string): never => {
     throw new ProfileError(file, line, field || undefined, reason);
   };
@@ -40,8 +54,25 @@ export function parseProfile(source: string, file: string): Profile {
     refuse,
   );
   const r = ProfileSchema.safeParse(data);
-  if (r.success) return r.data;
+  if (r.success) return { profile: r.data, placeholders: placeholdersIn(data, lineOf) };
   const issue = r.error.issues[0]!;
   const { path, field } = issuePath(issue);
   return refuse(lineOf(path), issue.message, field);
+}
+
+function placeholdersIn(data: unknown, lineOf: (path: PropertyKey[]) => number | undefined): Placeholder[] {
+  const found: Placeholder[] = [];
+  const walk = (v: unknown, at: PropertyKey[]): void => {
+    if (typeof v === 'string') {
+      if (TODO.test(v)) found.push({ field: at.join('.'), line: lineOf(at) });
+    } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...at, i]));
+    else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, [...at, k]);
+  };
+  walk(data, []);
+  return found;
+}
+
+/** "setup.start (line 12), prompt.task (line 15)": the placeholders as a person finds them. */
+export function describePlaceholders(list: Placeholder[]): string {
+  return list.map((p) => (p.line === undefined ? p.field : `${p.field} (line ${p.line})`)).join(', ');
 }

@@ -10,15 +10,13 @@ import path from 'node:path';
 import { CodedError } from '../domain.ts';
 import { resources } from '../util/resources.ts';
 import { textPattern, type TextPattern } from '../util/text-pattern.ts';
-import { loadProfileFile, ProfileError } from './load.ts';
+import { describePlaceholders, loadProfileFile, ProfileError, type LoadedProfile } from './load.ts';
 import type { Profile } from './profile-schema.ts';
 
 export type ProfileSource = 'shipped' | 'user' | 'given';
 
-export interface ProfileEntry {
-  profile: Profile;
-  /** The file it was read from (absolute). */
-  file: string;
+/** A profile as loaded (its file absolute), and where it came from. */
+export interface ProfileEntry extends LoadedProfile {
   source: ProfileSource;
 }
 
@@ -104,11 +102,12 @@ export function loadCatalog(opts: { configDir?: string; shippedDir?: string; fil
   const errors: CodedError[] = [];
   const add = (file: string, source: ProfileSource) => {
     try {
-      const { profile } = loadProfileFile(file);
+      const loaded = loadProfileFile(file);
+      const { profile } = loaded;
       const prior = byId.get(profile.id);
       if (prior && prior.source === source)
         throw new ProfileError(file, undefined, 'id', `"${profile.id}" is already the id of ${prior.file}`);
-      byId.set(profile.id, { profile, file, source });
+      byId.set(profile.id, { ...loaded, source });
     } catch (err) {
       errors.push(err instanceof CodedError ? err : new CodedError('bad-input', (err as Error).message));
     }
@@ -200,4 +199,23 @@ export function pickForWindow(entries: ProfileEntry[], w: WindowFacts): ProfileE
   const found = matchWindow(entries, w);
   if (found.length > 1) throw new AmbiguousProfileError(w.title, found);
   return found[0];
+}
+
+/**
+ * A profile with fields still to fill in (a starter's TODOs): refused for runs, naming its file
+ * and lines, since its placeholder text would reach the model as the title's task and rules.
+ */
+export class UnfilledProfileError extends CodedError {
+  constructor(readonly entry: ProfileEntry) {
+    super(
+      'bad-input',
+      `the profile "${entry.profile.id}" (${entry.file}) still has placeholders to fill in: ${describePlaceholders(entry.placeholders)}; replace each TODO (docs/profiles.md), or run without a profile`,
+    );
+  }
+}
+
+/** The profile itself when it is ready for a run; an UnfilledProfileError when it is not. */
+export function readyForRun(entry: ProfileEntry | undefined): ProfileEntry | undefined {
+  if (entry?.placeholders.length) throw new UnfilledProfileError(entry);
+  return entry;
 }

@@ -29,7 +29,7 @@ import { textPattern, type TextPattern } from '../util/text-pattern.ts';
 import { CodedError, isModelAgent, type AgentKind, type LatencyMode } from '../domain.ts';
 import { modelRule, namedAsWords, sayFields, type RunSpec } from '../run-spec.ts';
 import { checkFramesFor } from '../store/frame-budget.ts';
-import { builtinProfile, pickForWindow, type ProfileEntry } from '../profiles/registry.ts';
+import { builtinProfile, pickForWindow, readyForRun, type ProfileEntry } from '../profiles/registry.ts';
 import { profileRecord } from './profile-record.ts';
 import { executableOf } from '../profiles/executable.ts';
 import { semanticMovesProblem, type Profile } from '../profiles/profile-schema.ts';
@@ -269,7 +269,8 @@ export function wireSession(
   given: Agent,
   wm: WindowManager,
 ): { session: Session; store: RunStore; profile: ProfileEntry | undefined; notices: string[] } {
-  const entry = resolveProfile(place.profile, target);
+  // A person's session may follow a starter profile; a model run may not (its TODOs would be the rules).
+  const entry = readyForRun(resolveProfile(place.profile, target));
   const profile = entry?.profile;
   const noMoves = semanticMovesProblem(spec.actionSpace, !!target.game, profile);
   if (noMoves) throw new CodedError('bad-input', noMoves); // before the run folder exists

@@ -264,6 +264,15 @@ describe('gamepilot profiles and profile new', () => {
     const png = readFileSync(path.join(folder, 'mines-starter.png'));
     expect(png.subarray(1, 4).toString()).toBe('PNG');
     expect(png.readUInt32BE(16)).toBe(mines.window.bounds.width);
+    // It says what to fill in, and a run refuses it until then: exit 2 naming the file and its
+    // lines, before a run folder is made or a key is sent.
+    expect(r.stderr).toMatch(/a run refuses it until you fill in setup\.start \(line \d+\), prompt\.task \(line \d+\)/);
+    const runs = tmp('gp-starter-runs-');
+    const refused = await runCli(['run', '--window', '^Mines$', '--profile', file, '--agent', 'random', '--out', runs]);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain(`the profile "mines" (${file}) still has placeholders to fill in: setup.start (line`);
+    expect(refused.stderr).toMatch(/prompt\.controls \(line \d+\); replace each TODO .*\(--no-profile\)/);
+    expect(readdirSync(runs)).toEqual([]);
     // Never overwrites.
     const again = await runCli(['profile', 'new', '--window', '^Mines$', '--out', file]);
     expect(again.code).toBe(2);

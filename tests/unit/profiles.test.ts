@@ -9,12 +9,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.ts';
 import { FakeOpenAI } from '../helpers/fake-openai.ts';
-import { loadProfileFile, parseProfile, ProfileError } from '../../electron/profiles/load.ts';
+import { loadProfileFile, parseProfile, parseProfileSource, ProfileError } from '../../electron/profiles/load.ts';
 import {
   AmbiguousProfileError,
   loadCatalog,
   matchWindow,
   pickForWindow,
+  readyForRun,
   type ProfileEntry,
 } from '../../electron/profiles/registry.ts';
 import { profileJsonSchemaText } from '../../electron/profiles/json-schema.ts';
@@ -441,5 +442,28 @@ describe('starter profiles', () => {
     expect(p.match).toEqual({ title: '^Super \\(Tux\\) 2$', executable: 'supertux2' });
     expect(new RegExp(p.match!.title!, 'i').test('Super (Tux) 2')).toBe(true);
     expect(text).toContain('s.png');
+  });
+
+  it('name the fields still to fill in, with their lines; a run refuses the profile until none is left', () => {
+    const text = starterProfile({ title: 'Mines', width: 240, height: 300 });
+    const { placeholders } = parseProfileSource(text, 'starter.yaml');
+    const lines = text.split('\n');
+    expect(placeholders.map((p) => p.field)).toEqual([
+      'setup.start',
+      'prompt.task',
+      'prompt.rules',
+      'prompt.screen',
+      'prompt.controls',
+    ]);
+    // Each line named is the field's own; the comment that says "Replace every TODO" is not a field.
+    for (const p of placeholders) expect(lines[p.line! - 1]).toMatch(new RegExp(`${p.field.split('.').pop()}: "TODO`));
+    const entry = { ...parseProfileSource(text, '/p/mines.yaml'), file: '/p/mines.yaml', source: 'user' as const };
+    expect(() => readyForRun(entry)).toThrow(
+      /the profile "mines" \(\/p\/mines\.yaml\) still has placeholders to fill in: setup\.start \(line \d+\), prompt\.task \(line \d+\),/,
+    );
+    const filled = text.replace(/"TODO:[^"]*"/g, '"filled in"');
+    const done = { ...parseProfileSource(filled, '/p/mines.yaml'), file: '/p/mines.yaml', source: 'user' as const };
+    expect(done.placeholders).toEqual([]);
+    expect(readyForRun(done)).toBe(done);
   });
 });
