@@ -9,6 +9,7 @@ import { semanticApiOf } from '../profiles/profile-schema.ts';
 import type { Agent, DecideContext, Decision, Observation } from './agent-types.ts';
 
 const GENERIC_KEYS = ['up', 'down', 'left', 'right', 'space', 'enter'];
+const WHOLE = { x: 0, y: 0, width: 1, height: 1 };
 
 /** The GUI action that performs a semantic move in a built-in game's view. */
 function guiForMove(move: string, obs: Observation, ctx: DecideContext): Action | undefined {
@@ -57,8 +58,9 @@ export class RandomAgent implements Agent {
       return { reasoning: 'random move', actions: [{ kind: 'semantic', move: pick(this.rng, space.semantic) }] };
     }
     if (space && 'press' in space.gui) return this.press(space.gui.press);
-    if (space || this.rng() < 0.5) return this.clickAnywhere(obs);
-    return this.press(GENERIC_KEYS);
+    if (space || this.rng() < 0.5) return this.clickAnywhere(obs, ctx.profile?.actions.pointerArea);
+    // A window: the keys its profile allows (the title's own), else a few common ones.
+    return this.press(ctx.profile?.actions.allowedKeys ?? GENERIC_KEYS);
   }
 
   private press(keys: readonly string[]): Decision {
@@ -68,10 +70,15 @@ export class RandomAgent implements Agent {
     };
   }
 
-  /** A left click at a uniformly random pixel of the image the agent saw (the window's visible part). */
-  private clickAnywhere(obs: Observation): Decision {
-    const x = Math.floor(this.rng() * obs.frame.width);
-    const y = Math.floor(this.rng() * obs.frame.height);
+  /**
+   * A left click at a uniformly random pixel of the image the agent saw (the window's visible
+   * part), inside the profile's pointer area when it has one.
+   */
+  private clickAnywhere(obs: Observation, area = WHOLE): Decision {
+    const at = (start: number, share: number, size: number) =>
+      Math.min(size - 1, Math.floor((start + this.rng() * share) * size));
+    const x = at(area.x, area.width, obs.frame.width);
+    const y = at(area.y, area.height, obs.frame.height);
     return { reasoning: 'random click', actions: [{ kind: 'gui', type: 'CLICK', params: { x, y } }] };
   }
 }

@@ -17,6 +17,20 @@ export interface FrameGeometry {
   imageHeight: number;
   /** Physical pixels per input unit: the HiDPI factor on macOS, 1 elsewhere. */
   inputScale: number;
+  /** Where pointer actions may land, in physical screen pixels (a profile's actions.pointerArea; default: all the window). */
+  pointerArea?: Rect | undefined;
+}
+
+/** A rectangle given in fractions of a window, in the window's own pixels on the screen. */
+export function fractionOfWindow(window: Rect, f: Rect): Rect {
+  const x = window.x + Math.round(f.x * window.width);
+  const y = window.y + Math.round(f.y * window.height);
+  return {
+    x,
+    y,
+    width: Math.max(1, Math.min(window.x + window.width, x + Math.round(f.width * window.width)) - x),
+    height: Math.max(1, Math.min(window.y + window.height, y + Math.round(f.height * window.height)) - y),
+  };
 }
 
 /** A frame of the whole window at its own size: image pixel = window pixel = input unit. */
@@ -54,6 +68,11 @@ export function imageToScreen(g: FrameGeometry, x: number, y: number): MappedPoi
   if (!contains(g.window, px, py)) return { ok: false, error: `point (${x}, ${y}) maps outside the target window` };
   if (!contains(region, px, py))
     return { ok: false, error: `point (${x}, ${y}) maps to the part of the window that is off the screen` };
+  if (g.pointerArea && !contains(g.pointerArea, px, py))
+    return {
+      ok: false,
+      error: `point (${x}, ${y}) is outside the part of the window the profile lets the pointer act in (actions.pointerArea)`,
+    };
   return { ok: true, x: px / g.inputScale, y: py / g.inputScale };
 }
 
@@ -70,9 +89,10 @@ export function windowToImage(g: FrameGeometry, wx: number, wy: number): { x: nu
   };
 }
 
-/** The captured region in input units (points on macOS HiDPI): where the pointer may act. */
+/** The captured region, within the pointer area if there is one, in input units (points on macOS HiDPI): where the pointer may act. */
 export function inputRegion(g: FrameGeometry): Rect {
-  const r = capturedRegion(g);
+  const shown = capturedRegion(g);
+  const r = g.pointerArea ? (intersect(shown, g.pointerArea) ?? { ...shown, width: 0, height: 0 }) : shown;
   return {
     x: r.x / g.inputScale,
     y: r.y / g.inputScale,

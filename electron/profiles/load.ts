@@ -65,7 +65,7 @@ function placeholdersIn(data: unknown, lineOf: (path: PropertyKey[]) => number |
   const walk = (v: unknown, at: PropertyKey[]): void => {
     if (typeof v === 'string') {
       if (TODO.test(v)) found.push({ field: at.join('.'), line: lineOf(at) });
-    } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...at, i]));
+    } else if (Array.isArray(v)) for (const [i, x] of v.entries()) walk(x, [...at, i]);
     else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, [...at, k]);
   };
   walk(data, []);

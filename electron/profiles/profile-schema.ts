@@ -82,6 +82,15 @@ export const PromptSchema = z.strictObject({
   examples: z.array(text(2000)).max(20).optional(),
 });
 
+const fraction = z.number().min(0).max(1);
+/** A rectangle in fractions of the window (0–1 from the left and the top), so a resized window still fits. */
+export const RegionSchema = z
+  .strictObject({ x: fraction, y: fraction, width: fraction.positive(), height: fraction.positive() })
+  .refine((r) => r.x + r.width <= 1.0001 && r.y + r.height <= 1.0001, {
+    message: 'the region must lie inside the window: x + width and y + height at most 1',
+  });
+export type Region = z.output<typeof RegionSchema>;
+
 export const ActionsSchema = z
   .strictObject({
     /** GUI (keys and pointer) and/or semantic (a built-in's own moves, or the moves of the profile's `semantic` section). */
@@ -93,6 +102,11 @@ export const ActionsSchema = z
     allowedHotkeys: z.array(hotkey).max(50).optional(),
     /** Moves one step may make; inputs past it are dropped, not executed. */
     maxActionsPerStep: z.number().int().min(1).max(100).optional(),
+    /**
+     * Where pointer actions may land (default: anywhere in the window): leave out a menu bar or a
+     * header bar, whose items (Quit, New game) are no part of play. Outside it they are refused.
+     */
+    pointerArea: RegionSchema.optional(),
   })
   .refine((a) => a.gui || a.semantic, { message: 'allows no action space: set gui or semantic' });
 
@@ -152,15 +166,6 @@ const MilestoneSchema = z.union([
     evidence: besideFile.optional(),
   }),
 ]);
-
-const fraction = z.number().min(0).max(1);
-/** A rectangle in fractions of the window (0–1 from the left and the top), so a resized window still fits. */
-export const RegionSchema = z
-  .strictObject({ x: fraction, y: fraction, width: fraction.positive(), height: fraction.positive() })
-  .refine((r) => r.x + r.width <= 1.0001 && r.y + r.height <= 1.0001, {
-    message: 'the region must lie inside the window: x + width and y + height at most 1',
-  });
-export type Region = z.output<typeof RegionSchema>;
 
 const scoringCommon = {
   /** The paper's formula in words, for people (e.g. "Σ3 levels / 133000 × 100"). */

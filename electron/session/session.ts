@@ -15,7 +15,7 @@ import { describeAction, isTerminal, type Action } from '../actions/schema.ts';
 import type { Decision, PreviousStep } from '../agents/agent-types.ts';
 import { encodeFrame, type EncodedFrame } from '../capture/encode.ts';
 import { ActionExecutor, type ActionOutcome } from '../input/executor.ts';
-import { inputScaleFor, isClipped, type FrameGeometry } from '../input/coordinates.ts';
+import { fractionOfWindow, inputScaleFor, isClipped, type FrameGeometry } from '../input/coordinates.ts';
 import type { EpisodeSummary } from '../store/run-store.ts';
 import { now, sleep } from '../util/time.ts';
 import { CodedError, round2, type LatencyMode, type RunStatus, type WorldState } from '../domain.ts';
@@ -428,6 +428,7 @@ export class Session extends EventEmitter<SessionEvents> {
   /** Encode: the image the model sees, written to the run folder and shown live. */
   protected async encode(trace: StepTrace, shot: Shot): Promise<SeenFrame> {
     const { win, visible } = trace.seen;
+    const pointerArea = this.deps.profile?.actions.pointerArea;
     const frame = await encodeFrame(shot.raw, encodeOptions(this.config));
     trace.times.encoded = now();
     const file = this.keeper.shouldKeep(trace.episode, trace.step, shot.raw)
@@ -440,6 +441,7 @@ export class Session extends EventEmitter<SessionEvents> {
       imageWidth: frame.width,
       imageHeight: frame.height,
       inputScale: inputScaleFor(process.platform, win.scaleFactor),
+      ...(pointerArea ? { pointerArea: fractionOfWindow(win.bounds, pointerArea) } : {}),
     };
     this.view.noticeClipping(geometry);
     this.emit('frame', {

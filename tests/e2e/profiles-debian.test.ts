@@ -2,7 +2,8 @@
  * The whole profile path on real Debian games (sgt-puzzles' Fifteen and Mines): a user-written
  * profile file picked with --profile, its rules in the model's system prompt, its key list
  * refusing a key before it reaches the window, its screen score in run.json; matching a window
- * to a shipped profile, refusing two that fit, and a starter profile from a live window.
+ * to a shipped profile, refusing two that fit, the random baseline inside the profile's action
+ * space, and a starter profile from a live window (refused for runs until its TODOs are filled).
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -202,6 +203,37 @@ describe('matching a window to a profile', () => {
     expect(readRun(json(bare).run_dir).meta.profile).toBeUndefined();
   });
 
+  it("plays the random baseline in the title's own action space: 100 steps, nothing refused", async () => {
+    reading = '{"value": 0, "level": null}';
+    const r = await runCli([
+      'run',
+      '--window',
+      '^Mines$',
+      '--agent',
+      'random',
+      '--seed',
+      '3',
+      '--model',
+      'test-vlm', // reads the score off the screen
+      '--base-url',
+      server.baseURL,
+      '--max-steps',
+      '100',
+      '--settle-ms',
+      '20',
+      '--out',
+      tmp('gp-prof-random-'),
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const { steps } = readRun(json(r).run_dir);
+    const outcomes = steps.flatMap((s) => (s.outcomes ?? []) as { action: string; ok: boolean; error?: string }[]);
+    expect(steps).toHaveLength(100);
+    expect(outcomes.filter((o) => !o.ok)).toEqual([]);
+    const kinds = new Set(outcomes.map((o) => o.action));
+    expect([...kinds].sort()).toEqual(['CLICK', 'PRESS']); // both: the profile allows keys and the pointer
+  });
+
   it('refuses two profiles that fit one window, listing both and suggesting --profile', async () => {
     const config = tmp('gp-prof-config-');
     mkdirSync(path.join(config, 'profiles'));
@@ -270,7 +302,9 @@ describe('gamepilot profiles and profile new', () => {
     const runs = tmp('gp-starter-runs-');
     const refused = await runCli(['run', '--window', '^Mines$', '--profile', file, '--agent', 'random', '--out', runs]);
     expect(refused.code, refused.stderr).toBe(2);
-    expect(refused.stderr).toContain(`the profile "mines" (${file}) still has placeholders to fill in: setup.start (line`);
+    expect(refused.stderr).toContain(
+      `the profile "mines" (${file}) still has placeholders to fill in: setup.start (line`,
+    );
     expect(refused.stderr).toMatch(/prompt\.controls \(line \d+\); replace each TODO .*\(--no-profile\)/);
     expect(readdirSync(runs)).toEqual([]);
     // Never overwrites.

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ActionExecutor } from '../../electron/input/executor.ts';
-import { fullSizeGeometry } from '../../electron/input/coordinates.ts';
+import { fractionOfWindow, fullSizeGeometry } from '../../electron/input/coordinates.ts';
 import { HeldInputTracker, heldInputRegistry } from '../../electron/safety/held-input.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -98,5 +98,30 @@ describe("ActionExecutor: a semantic move cannot press Gamepilot's hotkeys", () 
     const out = await new ActionExecutor({ input, heldInput: inMemory() }).execute(expanded.actions, geometry);
     expect(out).toEqual([{ action: 'HOTKEY', ok: false, error: expect.stringMatching(/stop hotkey/) }]);
     expect(input.sent).toEqual([]);
+  });
+});
+
+describe("ActionExecutor: the profile's pointer area", () => {
+  it('a click outside it (a menu bar) is refused and nothing is sent; inside it, it clicks', async () => {
+    const input = recordingInput();
+    const ex = new ActionExecutor({ input, heldInput: inMemory() });
+    // The window at (100, 50), 240×300; the area leaves out its top tenth (the menu bar).
+    const window = { x: 100, y: 50, width: 240, height: 300 };
+    const g = {
+      ...fullSizeGeometry(window),
+      pointerArea: fractionOfWindow(window, { x: 0, y: 0.1, width: 1, height: 0.9 }),
+    };
+    expect(g.pointerArea).toEqual({ x: 100, y: 80, width: 240, height: 270 });
+    const [menu] = await ex.execute([gui('CLICK', { x: 20, y: 10 })], g);
+    expect(menu).toMatchObject({ action: 'CLICK', ok: false, error: expect.stringMatching(/actions\.pointerArea/) });
+    expect(input.sent).toEqual([]);
+    // Scrolling or pressing a button where the pointer rests in the menu bar is refused too.
+    await input.move(120, 60);
+    const [scroll] = await ex.execute([gui('SCROLL', { dx: 0, dy: 1 })], g);
+    expect(scroll).toMatchObject({ ok: false });
+    expect(input.sent).toEqual([]);
+    const [board] = await ex.execute([gui('CLICK', { x: 120, y: 150 })], g);
+    expect(board).toMatchObject({ action: 'CLICK', ok: true, at: { x: 220, y: 200 } });
+    expect(input.sent).toEqual(['down mouse:left', 'up mouse:left']);
   });
 });

@@ -24,6 +24,7 @@ import type { MilestoneScoring, Profile, ScreenScoring } from '../../electron/pr
 import { combineReadings, milestoneList, milestoneScore, normalise } from '../../electron/scoring/normalise.ts';
 import { parseReading, ScreenScoreReader } from '../../electron/scoring/screen-reader.ts';
 import { VlmAgent } from '../../electron/agents/vlm.ts';
+import { RandomAgent } from '../../electron/agents/baselines.ts';
 import type { Observation } from '../../electron/agents/agent-types.ts';
 import { KeyPolicy } from '../../electron/input/key-policy.ts';
 import { capMoves } from '../../electron/session/move-cap.ts';
@@ -465,5 +466,31 @@ describe('starter profiles', () => {
     const done = { ...parseProfileSource(filled, '/p/mines.yaml'), file: '/p/mines.yaml', source: 'user' as const };
     expect(done.placeholders).toEqual([]);
     expect(readyForRun(done)).toBe(done);
+  });
+});
+
+describe('the random baseline on a profiled window', () => {
+  it("presses only the profile's keys and clicks only inside its pointer area", async () => {
+    const { profile } = loadProfileFile(path.join(ROOT, 'games/sgt-mines/profile.yaml'));
+    expect(profile.actions.allowedKeys).toEqual(['space', 'enter']);
+    expect(profile.actions.pointerArea).toEqual({ x: 0, y: 0.1, width: 1, height: 0.9 });
+    const agent = new RandomAgent(11);
+    const frame = { data: Buffer.alloc(0), mime: 'image/png' as const, width: 240, height: 300, scale: 1 };
+    const obs = { step: 0, episode: 0, frame } as unknown as Observation;
+    const ctx = { actionSpace: 'gui' as const, profile, signal: new AbortController().signal };
+    const kinds = new Set<string>();
+    for (let i = 0; i < 200; i++) {
+      const a = (await agent.decide(obs, ctx)).actions[0]!;
+      expect(a.kind).toBe('gui');
+      if (a.kind !== 'gui') continue;
+      kinds.add(a.type);
+      if (a.type === 'PRESS') expect(profile.actions.allowedKeys).toContain((a.params as { key: string }).key);
+      else {
+        const { x, y } = a.params as { x: number; y: number };
+        // Below the menu bar: inside the profile's pointer area (y from 0.1 of the height).
+        expect(x >= 0 && x < frame.width && y >= 30 && y < frame.height, `${x},${y}`).toBe(true);
+      }
+    }
+    expect([...kinds].sort()).toEqual(['CLICK', 'PRESS']);
   });
 });
