@@ -217,7 +217,8 @@ export class RunActivity implements Activity {
       costUsd: null,
       latency: session.latency,
       reflection:
-        session.agent instanceof VlmAgent
+        // One model player (a two-seat session's agent is only its first seat's).
+        !store.meta.seats && session.agent instanceof VlmAgent
           ? {
               mode: reflection?.opts.mode ?? 'none',
               review: req.review,
