@@ -165,15 +165,23 @@ export const RUN_SPEC_FIELDS = {
     .optional()
     .describe('longest answer in tokens (default: 2048, the player role’s output limit)'),
   repairs: int(0, 10).default(1).describe('re-asks after an unusable answer'),
-  timeoutMs: num(1, 3_600_000).default(120_000).describe('total time limit of one model call, streaming included'),
-  idleTimeoutMs: num(1, 3_600_000).default(30_000).describe('longest silence while an answer streams'),
+  timeoutMs: num(1, 3_600_000)
+    .default(120_000)
+    .describe(
+      "the player's model calls (and the memory agent's): total time limit of one, streaming included; other roles keep their own (--dry-run lists them)",
+    ),
+  idleTimeoutMs: num(1, 3_600_000)
+    .default(30_000)
+    .describe("the player's model calls: longest silence while an answer arrives, streamed or whole"),
   maxRetries: int(0, 20)
     .default(3)
-    .describe('retries after 429/5xx/time-outs/connection errors (exponential backoff with jitter)'),
-  retryAfterCapMs: num(0, 3_600_000).default(20_000).describe('longest Retry-After honoured'),
+    .describe(
+      "the player's model calls: retries after 429/5xx/time-outs/connection errors (exponential backoff with jitter)",
+    ),
+  retryAfterCapMs: num(0, 3_600_000).default(20_000).describe("the player's model calls: longest Retry-After honoured"),
   maxAnswerBytes: int(1024, 1024 * MIB)
     .default(16 * MIB)
-    .describe('largest answer, counted in response bytes as they arrive'),
+    .describe("the player's model calls: largest answer, counted in response bytes as they arrive"),
   priceIn: num(0, 10_000).optional().describe('USD per million input tokens (for cost)'),
   priceOut: num(0, 10_000).optional().describe('USD per million output tokens (for cost)'),
   gameText: z.boolean().optional().describe("send the built-in game's text rendering with the frame"),

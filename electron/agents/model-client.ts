@@ -7,7 +7,7 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import { costOf, priceFor, type Price } from './pricing.ts';
 import type { ComputeTime, DecideContext, Decision, TokenUsage } from './agent-types.ts';
 import { describeCallError } from './model-call-error.ts';
-import { ModelCaller, type ModelRole, type RoleCallRecord } from './model-endpoint.ts';
+import { ModelCaller, type CallLimits, type ModelRole, type RoleCallRecord } from './model-endpoint.ts';
 import { render } from './prompts.ts';
 
 export interface ModelClientSettings {
@@ -72,6 +72,21 @@ export type AskOutcome<T> =
   | { ok: true; parsed: { ok: true; reasoning: string } & T; answer: string }
   | { ok: false; error: string; reasoning: string };
 
+/** The roles whose calls a run's model flags govern (--timeout-ms, --max-retries, …); the others keep their own limits. */
+export const CLIENT_ROLES = ['player', 'memory-review', 'embeddings'] as const satisfies readonly ModelRole[];
+
+/** The limits a client's settings give its roles' calls (an embedding model has no output limit). */
+export function clientLimits(s: Partial<ModelClientSettings>, role: ModelRole): Partial<CallLimits> {
+  return {
+    timeoutMs: s.timeoutMs,
+    idleTimeoutMs: s.idleTimeoutMs,
+    maxAnswerBytes: s.maxAnswerBytes,
+    maxRetries: s.maxRetries,
+    retryAfterCapMs: s.retryAfterCapMs,
+    ...(s.maxTokens !== undefined && role !== 'embeddings' ? { maxTokens: s.maxTokens } : {}),
+  };
+}
+
 export class ModelClient {
   private readonly callers = new Map<ModelRole, ModelCaller>();
   /** The last measured network round trip to the endpoint. */
@@ -92,14 +107,7 @@ export class ModelClient {
         { model, ...(s.baseUrl ? { baseUrl: s.baseUrl } : {}), ...(s.apiKey ? { apiKey: s.apiKey } : {}) },
         role,
         {
-          limits: {
-            timeoutMs: s.timeoutMs,
-            idleTimeoutMs: s.idleTimeoutMs,
-            maxAnswerBytes: s.maxAnswerBytes,
-            maxRetries: s.maxRetries,
-            retryAfterCapMs: s.retryAfterCapMs,
-            ...(s.maxTokens !== undefined && role !== 'embeddings' ? { maxTokens: s.maxTokens } : {}),
-          },
+          limits: clientLimits(s, role),
           // The player's price and temperature are the chat model's; an embedding model is priced by its own name.
           ...(s.price && role !== 'embeddings' ? { price: s.price } : {}),
           ...(s.temperature !== undefined && role !== 'embeddings' ? { temperature: s.temperature } : {}),

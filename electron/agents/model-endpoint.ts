@@ -134,6 +134,27 @@ export function parseLimitOverrides(
   return out;
 }
 
+/** A role's limits: its defaults, then what its owner gives, then the person's GAMEPILOT_MODEL_LIMITS. */
+export function roleLimits(role: ModelRole, given: Partial<CallLimits> = {}): CallLimits {
+  const defined = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
+  const personal = parseLimitOverrides(process.env.GAMEPILOT_MODEL_LIMITS ?? '')[role];
+  return { ...ROLE_LIMITS[role], ...defined, ...personal };
+}
+
+/**
+ * The longest one call under these limits can take before it gives up: every attempt to its
+ * time limit, every wait before a retry to its longest (backoff, or a capped Retry-After).
+ */
+export function worstCaseMs(l: CallLimits): number {
+  let waits = 0;
+  for (let attempt = 1; attempt <= l.maxRetries; attempt++)
+    waits += Math.max(
+      Math.min(DEFAULT_RETRY.maxDelayMs, DEFAULT_RETRY.baseDelayMs * 2 ** (attempt - 1)),
+      l.retryAfterCapMs,
+    );
+  return (l.maxRetries + 1) * l.timeoutMs + waits;
+}
+
 /** One attempt of one call, as written to steps.jsonl and model-calls.jsonl. */
 export interface RoleCallRecord extends ModelCallRecord {
   role: ModelRole;
@@ -240,9 +261,7 @@ export class ModelCaller {
   ) {
     this.endpoint = { ...resolveEndpoint(given), model: given.model };
     const endpoint = this.endpoint;
-    const defined = Object.fromEntries(Object.entries(options.limits ?? {}).filter(([, v]) => v !== undefined));
-    const personal = parseLimitOverrides(process.env.GAMEPILOT_MODEL_LIMITS ?? '')[role];
-    this.limits = { ...ROLE_LIMITS[role], ...defined, ...personal };
+    this.limits = roleLimits(role, options.limits);
     const l = this.limits;
     this.openai = new OpenAI({
       baseURL: endpoint.baseUrl ?? OPENAI_BASE_URL,

@@ -16,6 +16,8 @@ export type RunFlags = RunSpec & {
   out: string;
   json?: boolean;
   quiet?: boolean;
+  /** Check the flags and print every model role's limits; open nothing. */
+  dryRun?: boolean;
 };
 
 export interface MemoryFlags {

@@ -193,6 +193,12 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     run,
     RUN_SPEC_FIELD_NAMES.filter((f) => !declared.has(f)),
   )
+    .addOption(
+      new Option(
+        '--dry-run',
+        "check the flags, print every model role's limits and the longest one call may take, then exit: nothing opens",
+      ),
+    )
     .addOption(jsonFlag())
     .addOption(quietFlag())
     .action(act((o: RunFlags) => actions.run(o)));

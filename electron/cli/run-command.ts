@@ -3,6 +3,8 @@ import { prepareRun, type RunPlace } from '../session/compose.ts';
 import type { ReflectionRecord } from '../session/reflection-records.ts';
 import { attachReflection, readyRun, type ReadyRun, type ReflectionRequest } from '../reflection/setup.ts';
 import { namedAsFlags, parseRunSpec, RunSpecError, seatLabel, type RunSpec, type SeatSpec } from '../run-spec.ts';
+import { runCallLimits } from '../session/call-limits.ts';
+import { formatSeconds } from '../agents/model-call-error.ts';
 import { prepareSeatedRun } from '../session/seated-compose.ts';
 import { type HumanSeat, humanSeats } from '../recording/human-seat.ts';
 import { matchId } from '../arena/tables.ts';
@@ -36,7 +38,7 @@ export function targetFrom(o: TargetFlags): Pick<RunSpec, 'game' | 'window' | 'w
 
 /** The run spec the flags give; a rule between them is a usage error naming the flags. */
 export function specFrom(o: RunFlags): RunSpec {
-  const { out: _out, json: _json, quiet: _quiet, ...given } = o;
+  const { out: _out, json: _json, quiet: _quiet, dryRun: _dryRun, ...given } = o;
   const spec = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
   return usage(() => parseRunSpec(spec));
 }
@@ -139,6 +141,7 @@ export async function runCommand(o: RunFlags): Promise<number> {
     hotkeys: configuredHotkeys(),
     ...sweepContextFromEnv(),
   });
+  if (o.dryRun) return printDryRun(run.spec, !!o.json);
   const { seats, reflection: reflectionReq } = run;
   const { session, target, profile, notices } = seats
     ? await prepareSeated(run, seats, people).catch(async (err: unknown) => {
@@ -259,4 +262,37 @@ export async function runCommand(o: RunFlags): Promise<number> {
     }
     await target.close();
   }
+}
+
+/** `run --dry-run`: the flags made a valid run; each role's limits, and the longest one call may take. */
+function printDryRun(spec: RunSpec, json: boolean): number {
+  const rows = runCallLimits(spec);
+  if (json) {
+    io.out(
+      JSON.stringify({
+        dry_run: true,
+        model_calls: rows.map((r) => ({
+          role: r.role,
+          timeout_ms: r.limits.timeoutMs,
+          idle_timeout_ms: r.limits.idleTimeoutMs,
+          max_retries: r.limits.maxRetries,
+          retry_after_cap_ms: r.limits.retryAfterCapMs,
+          max_tokens: r.limits.maxTokens ?? null,
+          worst_case_ms: r.worstCaseMs,
+          from: r.from,
+        })),
+      }),
+    );
+    return 0;
+  }
+  io.out(
+    'the flags make a valid run; nothing was opened. Model calls, by role (GAMEPILOT_MODEL_LIMITS overrides any):',
+  );
+  io.out('  role             time limit  idle    retries  max tokens  longest call  limits from');
+  for (const r of rows)
+    io.out(
+      `  ${r.role.padEnd(16)} ${formatSeconds(r.limits.timeoutMs).padEnd(11)} ${formatSeconds(r.limits.idleTimeoutMs).padEnd(7)} ${String(r.limits.maxRetries).padEnd(8)} ${String(r.limits.maxTokens ?? '-').padEnd(11)} ${formatSeconds(r.worstCaseMs).padEnd(13)} ${r.from === 'run flags' ? "this run's flags (--timeout-ms, --idle-timeout-ms, --max-retries, …)" : "the role's own"}`,
+    );
+  io.out(`  the player asks again up to ${spec.repairs} time(s) after an unusable answer, each a call as above`);
+  return 0;
 }

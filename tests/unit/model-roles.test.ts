@@ -4,7 +4,7 @@
  * a stop ends it at once, and every attempt is recorded with its role. The same factory
  * (agents/model-endpoint.ts) serves them all, so a guard added there holds for each.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -21,6 +21,7 @@ import {
   parseLimitOverrides,
   ROLE_LIMITS,
   resolveEndpoint,
+  worstCaseMs,
   type ModelRole,
   type RoleCallRecord,
 } from '../../electron/agents/model-endpoint.ts';
@@ -30,7 +31,7 @@ import { explore } from '../../electron/reflection/explorer.ts';
 import { JsonAsker } from '../../electron/scoring/json-ask.ts';
 import { ScreenScoreReader } from '../../electron/scoring/screen-reader.ts';
 import { loadCatalog } from '../../electron/profiles/registry.ts';
-import { ROOT } from '../helpers/cli.ts';
+import { ROOT, json, runCli } from '../helpers/cli.ts';
 import type { ScreenScoring } from '../../electron/profiles/profile-schema.ts';
 import { g2048 } from '../../games/g2048/index.ts';
 
@@ -245,5 +246,88 @@ describe('the factory', () => {
     } finally {
       server.setBehaviour(() => ({ kind: 'stall-after-headers', firstChunk: true }));
     }
+  });
+});
+
+describe('idle limits and the longest wait', () => {
+  it('a whole (non-streamed) reflector call that stalls after its headers ends in its idle limit, not its time limit', async () => {
+    server.setBehaviour(() => ({ kind: 'stall-after-headers' })); // headers flushed, then not a byte
+    try {
+      const calls: RoleCallRecord[] = [];
+      const caller = new ModelCaller({ model: 'test-vlm', baseUrl: server.baseURL, apiKey: 'k' }, 'reflector', {
+        limits: { idleTimeoutMs: 600, timeoutMs: 60_000, maxRetries: 0 },
+        onCall: (r) => calls.push(r),
+      });
+      const t0 = performance.now();
+      await expect(caller.chat({ messages: [{ role: 'user', content: 'x' }], stream: false })).rejects.toThrow(
+        /timed out: no data for 0\.6 s/,
+      );
+      const ms = performance.now() - t0;
+      expect(ms).toBeGreaterThanOrEqual(550);
+      expect(ms).toBeLessThan(10_000); // far below the 60 s time limit, on a busy machine too
+      expect(calls).toMatchObject([{ role: 'reflector', ok: false }]);
+    } finally {
+      server.setBehaviour(() => ({ kind: 'stall-after-headers', firstChunk: true }));
+    }
+  });
+
+  it('worst case of one call: every attempt to its time limit, every wait to its longest', () => {
+    const l = { ...ROLE_LIMITS.player, timeoutMs: 60_000, maxRetries: 2, retryAfterCapMs: 20_000 };
+    expect(worstCaseMs(l)).toBe(3 * 60_000 + 2 * 20_000);
+    expect(worstCaseMs({ ...l, retryAfterCapMs: 0 })).toBe(3 * 60_000 + 500 + 1000); // the backoff alone
+    expect(worstCaseMs({ ...l, maxRetries: 0 })).toBe(60_000);
+  });
+
+  it('`run --dry-run` prints each role the run may call, the flags governing only the client roles; nothing opens', async () => {
+    const out = mkdtempSync(path.join(tmpdir(), 'gp-dry-run-'));
+    const r = await runCli(
+      [
+        'run',
+        '--game',
+        '2048',
+        '--agent',
+        'vlm',
+        '--model',
+        'm',
+        '--timeout-ms',
+        '60000',
+        '--max-retries',
+        '1',
+        '--dry-run',
+        '--json',
+        '--out',
+        out,
+      ],
+      { env: { GAMEPILOT_MODEL_LIMITS: 'reflector.timeoutMs=300000' } },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const rows = json(r).model_calls as {
+      role: string;
+      timeout_ms: number;
+      max_retries: number;
+      worst_case_ms: number;
+      from: string;
+    }[];
+    expect(rows.map((x) => x.role)).toEqual([
+      'player',
+      'memory-review',
+      'embeddings',
+      'reflector',
+      'screen-reader',
+      'milestone-judge',
+    ]);
+    expect(rows[0]).toMatchObject({
+      timeout_ms: 60_000,
+      max_retries: 1,
+      worst_case_ms: 2 * 60_000 + 20_000,
+      from: 'run flags',
+    });
+    // The reflector keeps its own limits, under the person's override.
+    expect(rows[3]).toMatchObject({
+      timeout_ms: 300_000,
+      max_retries: ROLE_LIMITS.reflector.maxRetries,
+      from: 'role defaults',
+    });
+    expect(readdirSync(out)).toEqual([]);
   });
 });
