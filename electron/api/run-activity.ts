@@ -238,6 +238,7 @@ export class RunActivity implements Activity {
         : {}),
       ...(store.meta.seats ? { seats: store.meta.seats.map((s) => ({ ...s })) } : {}),
       ...(store.meta.seats ? {} : { takeover: takeoverWire(session.takeover.state) }),
+      pausedBecause: null,
     };
     if (!store.meta.seats) session.takeover.accept(openPersonInput, { ignoreKeys: hotkeyKeys(ctx.hotkeys) });
     this.relay();
@@ -292,7 +293,7 @@ export class RunActivity implements Activity {
 
   /** Pause, resume, a single step, take over, hand back; stopping goes through the activity slot. */
   async control(action: Exclude<ControlAction, 'stop'>) {
-    if (action === 'pause') this.session.gate.pause();
+    if (action === 'pause') this.session.gate.pause('paused from the controls');
     if (action === 'resume') this.session.gate.resume();
     if (action === 'step') this.session.gate.stepOnce();
     if (action === 'takeover') await this.takeOver('button');
@@ -438,7 +439,8 @@ export class RunActivity implements Activity {
       const text = rec.lesson?.text ?? '';
       if (text && run.reflection) run.reflection.lessons = text;
       const review = !!run.reflection?.review && !!text;
-      if (review) session.gate.pause(); // a person reads and edits the lessons before the retry
+      // A person reads and edits the lessons before the retry.
+      if (review) session.gate.pause('waiting for you to review the lessons: Resume retries with them');
       ctx.emit({
         type: 'lessons',
         runId: run.id,
@@ -456,8 +458,10 @@ export class RunActivity implements Activity {
       ctx.emit({ type: 'takeover', runId: run.id, takeover: run.takeover });
     });
     session.on('milestones', (p) => ctx.emit({ type: 'milestones', runId: run.id, ...p }));
-    session.on('status', (s) => {
-      if (s === 'paused' || s === 'running') ctx.phase(this, s);
+    session.on('status', (s, why) => {
+      if (s !== 'paused' && s !== 'running') return;
+      run.pausedBecause = s === 'paused' ? (why ?? 'paused') : null;
+      ctx.phase(this, s);
     });
   }
 }

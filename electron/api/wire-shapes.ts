@@ -152,6 +152,8 @@ export interface LiveRun {
   seatScores?: number[];
   /** Who has the controls: a person (`active`, since a takeover by `trigger`) or the agent. Absent in two-seat runs. */
   takeover?: TakeoverWire;
+  /** Why the run is paused (a person paused it, its window is minimized…); null while it runs. */
+  pausedBecause: string | null;
 }
 
 export interface TakeoverWire {

@@ -5,6 +5,8 @@
  */
 export class RunGate {
   private paused = false;
+  /** Why a person (or the app for them) paused the run. */
+  private pausedBecause = '';
   private waiters: (() => void)[] = [];
   private singleSteps = 0;
   /** Why the run waits for its window; undefined while it is shown. */
@@ -15,7 +17,8 @@ export class RunGate {
   constructor(
     /** The run's stop: a paused run lets it through. */
     private readonly signal: AbortSignal,
-    private readonly say: { status(s: 'running' | 'paused'): void; warn(message: string): void },
+    /** Every state it enters; a pause with its reason, which the UI shows beside it. */
+    private readonly say: { status(s: 'running' | 'paused', why?: string): void; warn(message: string): void },
   ) {}
 
   get isPaused() {
@@ -27,9 +30,11 @@ export class RunGate {
     return this.hiddenBecause !== undefined;
   }
 
-  pause() {
+  /** `why` is shown beside PAUSED (a window that cannot be seen says its own reason instead). */
+  pause(why = 'paused by a person') {
     this.paused = true;
-    this.say.status('paused');
+    this.pausedBecause = why;
+    if (!this.hiddenBecause) this.say.status('paused', why);
   }
 
   /** Resumes a paused run; while its window is hidden, resuming first asks for the window to be shown again. */
@@ -70,7 +75,7 @@ export class RunGate {
     if (!this.hiddenBecause) {
       this.hiddenBecause = why;
       this.say.warn(`${why}: the run is paused until the window is shown again (or the run is stopped)`);
-      this.say.status('paused');
+      this.say.status('paused', why);
     }
     const restore = this.restoreRequested;
     this.restoreRequested = false;
@@ -79,7 +84,8 @@ export class RunGate {
 
   /** The window is shown again: the run goes on unless a person paused it. */
   shown() {
+    if (!this.hiddenBecause) return;
     this.hiddenBecause = undefined;
-    if (!this.paused) this.say.status('running');
+    this.say.status(this.paused ? 'paused' : 'running', this.paused ? this.pausedBecause : undefined);
   }
 }

@@ -115,7 +115,8 @@ export type SessionStatus = 'running' | 'paused' | RunStatus;
 
 /** Everything a Session emits, with its arguments. */
 export interface SessionEvents {
-  status: [SessionStatus];
+  /** `why`: the reason of a pause (a person paused it, the window is minimized…). */
+  status: [SessionStatus, string?];
   'step-start': [{ episode: number; step: number }];
   frame: [FrameEvent];
   /** `seat`: which seat's model streams, in a two-seat game. */

@@ -97,7 +97,7 @@ export class Session extends EventEmitter<SessionEvents> {
     this.executor = deps.executor ?? new ActionExecutor();
     this.keeper = new FrameKeeper(this.config.keepFrames);
     this.gate = new RunGate(this.abort.signal, {
-      status: (st) => this.emit('status', st),
+      status: (st, why) => this.emit('status', st, why),
       warn: (m) => this.emit('warning', m),
     });
     this.view = new TargetView(deps, this.abort.signal, (m) => this.emit('warning', m));

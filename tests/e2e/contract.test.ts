@@ -261,6 +261,8 @@ for (const transport of ['websocket', 'ipc'] as const) {
               (events.at(-1) as { state: { status: string } }).state.status === 'paused') ||
             false,
         );
+        // The state says why: the UI shows it beside PAUSED.
+        expect((await client().request('state')).run?.pausedBecause).toBe('paused from the controls');
         await new Promise((r) => setTimeout(r, 400));
         const stepsPaused = events.filter((e) => e.type === 'step').length;
         await new Promise((r) => setTimeout(r, 600));
@@ -269,6 +271,7 @@ for (const transport of ['websocket', 'ipc'] as const) {
         await until(() => events.filter((e) => e.type === 'step').length === stepsPaused + 1);
         await client().request('control', { action: 'resume' });
         await until(() => events.filter((e) => e.type === 'step').length >= stepsPaused + 3);
+        expect((await client().request('state')).run?.pausedBecause).toBeNull();
 
         const r = await client().request('control', { action: 'stop' });
         expect(r.status).toBe('idle');

@@ -37,6 +37,11 @@ export function Controls({
       <span className={`status status-${status}`} data-testid="status">
         {status}
       </span>
+      {status === 'paused' && core?.run?.pausedBecause && (
+        <span className="pause-reason" role="status" data-testid="pause-reason">
+          {core.run.pausedBecause}
+        </span>
+      )}
       {status === 'running' && pausable && (
         <button type="button" onClick={() => act('pause')} title="Pause (P)">
           ❚❚ Pause
