@@ -109,6 +109,11 @@ async function attemptWithin<T>(
   }
 }
 
+/** The backoff before retry `attempt` (1-based) at its longest: doubled per attempt up to the cap; jitter only shortens it. */
+export function longestBackoffMs(attempt: number, r: Pick<RetrySettings, 'baseDelayMs' | 'maxDelayMs'>): number {
+  return Math.min(r.maxDelayMs, r.baseDelayMs * 2 ** (attempt - 1));
+}
+
 /** Whether and how long to wait before the next attempt, or undefined when retrying cannot help. */
 export function retryPlan(
   err: unknown,
@@ -116,7 +121,7 @@ export function retryPlan(
   r: RetrySettings,
   random: () => number,
 ): { waitMs: number; retryAfterMs?: number } | undefined {
-  const backoff = () => Math.round(Math.min(r.maxDelayMs, r.baseDelayMs * 2 ** (attempt - 1)) * (1 - random() * 0.25));
+  const backoff = () => Math.round(longestBackoffMs(attempt, r) * (1 - random() * 0.25));
   if (err instanceof ModelCallError) return err.retryable ? { waitMs: backoff() } : undefined;
   if (err instanceof OpenAI.APIUserAbortError) return undefined;
   if (err instanceof OpenAI.APIConnectionError) return { waitMs: backoff() };

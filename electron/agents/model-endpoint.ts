@@ -13,7 +13,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
-import { callWithRetries, DEFAULT_RETRY, type ModelCallRecord } from './model-call.ts';
+import { callWithRetries, DEFAULT_RETRY, longestBackoffMs, type ModelCallRecord } from './model-call.ts';
 import { ModelCallError, describeCallError } from './model-call-error.ts';
 import { guardedFetch, MAX_STREAM_LINE_BYTES } from './guarded-fetch.ts';
 import { costOf, priceFor, type Price } from './pricing.ts';
@@ -148,10 +148,7 @@ export function roleLimits(role: ModelRole, given: Partial<CallLimits> = {}): Ca
 export function worstCaseMs(l: CallLimits): number {
   let waits = 0;
   for (let attempt = 1; attempt <= l.maxRetries; attempt++)
-    waits += Math.max(
-      Math.min(DEFAULT_RETRY.maxDelayMs, DEFAULT_RETRY.baseDelayMs * 2 ** (attempt - 1)),
-      l.retryAfterCapMs,
-    );
+    waits += Math.max(longestBackoffMs(attempt, DEFAULT_RETRY), l.retryAfterCapMs);
   return (l.maxRetries + 1) * l.timeoutMs + waits;
 }
 
