@@ -21,16 +21,23 @@ export interface FrameGeometry {
   pointerArea?: Rect | undefined;
 }
 
-/** A rectangle given in fractions of a window, in the window's own pixels on the screen. */
-export function fractionOfWindow(window: Rect, f: Rect): Rect {
-  const x = window.x + Math.round(f.x * window.width);
-  const y = window.y + Math.round(f.y * window.height);
+/** A rectangle given in fractions of a width × height area, in whole pixels inside it (at least one). */
+export function fractionInPixels(area: { width: number; height: number }, f: Rect): Rect {
+  const { width: W, height: H } = area;
+  const x = Math.min(W - 1, Math.max(0, Math.round(f.x * W)));
+  const y = Math.min(H - 1, Math.max(0, Math.round(f.y * H)));
   return {
     x,
     y,
-    width: Math.max(1, Math.min(window.x + window.width, x + Math.round(f.width * window.width)) - x),
-    height: Math.max(1, Math.min(window.y + window.height, y + Math.round(f.height * window.height)) - y),
+    width: Math.max(1, Math.min(W - x, Math.round(f.width * W))),
+    height: Math.max(1, Math.min(H - y, Math.round(f.height * H))),
   };
+}
+
+/** A rectangle given in fractions of a window, in the window's own pixels on the screen. */
+export function fractionOfWindow(window: Rect, f: Rect): Rect {
+  const r = fractionInPixels(window, f);
+  return { ...r, x: window.x + r.x, y: window.y + r.y };
 }
 
 /** A frame of the whole window at its own size: image pixel = window pixel = input unit. */

@@ -10,6 +10,7 @@ import type { Worker } from 'tesseract.js';
 import type { EncodedFrame } from '../capture/encode.ts';
 import type { Region } from '../profiles/profile-schema.ts';
 import { loadSharp } from '../util/sharp.ts';
+import { fractionInPixels } from '../input/coordinates.ts';
 
 export interface OcrReading {
   /** What OCR saw in the region, as it saw it. */
@@ -34,12 +35,7 @@ const PAD = 12;
 /** The region of the frame as tesseract reads it best: cut, greyscale, scaled, stretched, padded. */
 export async function regionImage(frame: EncodedFrame, region: Region): Promise<Buffer> {
   const sharp = await loadSharp();
-  const W = frame.width;
-  const H = frame.height;
-  const left = Math.min(W - 1, Math.max(0, Math.round(region.x * W)));
-  const top = Math.min(H - 1, Math.max(0, Math.round(region.y * H)));
-  const width = Math.max(1, Math.min(W - left, Math.round(region.width * W)));
-  const height = Math.max(1, Math.min(H - top, Math.round(region.height * H)));
+  const { x: left, y: top, width, height } = fractionInPixels(frame, region);
   const scale = Math.min(8, Math.max(1, TEXT_HEIGHT / height));
   return sharp(frame.data)
     .extract({ left, top, width, height })
