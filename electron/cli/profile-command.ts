@@ -14,7 +14,7 @@ import {
   type ProfileCatalog,
   type ProfileEntry,
 } from '../profiles/registry.ts';
-import { describePlaceholders, loadProfileFile } from '../profiles/load.ts';
+import { describePlaceholders, loadProfileFile, parseProfileSource } from '../profiles/load.ts';
 import { idFromTitle, starterProfile } from '../profiles/starter.ts';
 import { milestoneList } from '../scoring/normalise.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
@@ -117,7 +117,7 @@ export async function profileNewCommand(o: { window: string; out?: string; id?: 
   const executable = executableOf(win.pid);
   // Under the profile file's lock (the one the app's saves take), checked again: two starters
   // for one id at once, or a save from the app meanwhile, never overwrite each other.
-  await withFileLock(file, () => {
+  const yaml = await withFileLock(file, () => {
     for (const f of [file, shot])
       if (existsSync(f)) throw new UsageError(`${f} exists; give another --out (a starter never overwrites a file)`);
     let screenshot: string | undefined;
@@ -129,14 +129,15 @@ export async function profileNewCommand(o: { window: string; out?: string; id?: 
         io.log(`warning: no first screenshot (${(err as Error).message}); the profile is written without one`);
       }
     }
-    const yaml = starterProfile(
+    const text = starterProfile(
       { title: win.title, width: win.bounds.width, height: win.bounds.height, executable, screenshot },
       id,
     );
-    writeFileAtomic(file, yaml);
+    writeFileAtomic(file, text);
+    return text;
   });
   io.out(file);
-  const { placeholders } = loadProfileFile(file);
+  const { placeholders } = parseProfileSource(yaml, file);
   io.log(
     `starter profile for "${win.title}" written; a run refuses it until you fill in ${describePlaceholders(placeholders)}; then: gamepilot run --window … --profile ${file}`,
   );
