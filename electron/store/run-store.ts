@@ -37,6 +37,9 @@ import { parseJsonFile, readJsonLines } from './json-rows.ts';
 import { derivedTitle, type RunTitle } from './run-title.ts';
 import { readRunConfig } from '../run-spec.ts';
 
+export const STEP_EFFECTS = ['changed', 'none', 'unknown'] as const;
+export type StepEffect = (typeof STEP_EFFECTS)[number];
+
 export interface StepRecord {
   step: number;
   episode: number;
@@ -62,6 +65,14 @@ export interface StepRecord {
   cost_usd?: number | null;
   score?: number | null;
   game_state?: unknown;
+  /**
+   * What the step's actions did to the target window: `changed` (it drew, or a built-in's state
+   * changed), `none` (nothing within the settle limit), `unknown` (the harness could not follow
+   * it, or nothing was sent). Absent in runs made before it.
+   */
+  effect?: StepEffect;
+  /** Milliseconds from the first injected input to the window's first change; null when none was seen. */
+  effect_ms?: number | null;
   [extra: string]: unknown;
 }
 
@@ -77,6 +88,26 @@ export interface EpisodeSummary {
   /** A two-seat game: each seat's score (PvP 100 win, 50 draw, 0 loss; co-op the team's), and the winning seat (null: a draw). */
   seat_scores?: number[];
   winner?: number | null;
+  /**
+   * Why the episode does not count (most of its steps had no model answer): it is listed, never
+   * pooled into a mean, a table or an export. Its `score` stays what the game said.
+   */
+  invalid?: string;
+}
+
+/**
+ * How far a run's record can be trusted (run.json `quality`): of the agent's steps, how many
+ * changed nothing in the target window and how many brought invalid actions (unparseable or
+ * refused), and how many model calls failed. Rates are fractions (0–1), null with no steps.
+ */
+export interface RunQuality {
+  steps: number;
+  no_effect_steps: number;
+  no_effect_rate: number | null;
+  invalid_actions: number;
+  invalid_rate: number | null;
+  model_calls: number;
+  model_call_failures: number;
 }
 
 export interface RunMeta {
@@ -130,6 +161,8 @@ export interface RunMeta {
   takeovers?: TakeoverSpan[];
   human_steps?: number;
   human_ms?: number;
+  /** What the steps did and how the model answered (absent in runs made before it). */
+  quality?: RunQuality;
 }
 
 /** One seat of a two-seat run: its name in the game, and its agent. */
