@@ -40,6 +40,11 @@ export interface WindowManager {
    */
   watchChanges?(id: string): ChangeWatch | undefined;
   /**
+   * Whether a window manager runs (X11: one announces itself on the root window). Without one
+   * the backend gives windows the focus itself. Absent where the question does not arise.
+   */
+  windowManagerRunning?(): Promise<boolean>;
+  /**
    * Follows what the window system says about a window (moved, resized, minimized, retitled,
    * reparented, closed), so that a look at the window can be reused until one of these
    * happens. Absent (or undefined for a window) where the backend cannot: then every look asks.
@@ -75,6 +80,12 @@ export interface ChangeWatch {
     maxMs: number;
     signal?: AbortSignal;
   }): Promise<{ changed: boolean; still: boolean; ms: number; draws: number }>;
+  /**
+   * When the window first drew at or after `t` (performance.now()'s clock), among its recent
+   * draws; undefined when it has not. The time is the display server's own stamp of the draw
+   * where it can be read, so it does not depend on when this process got to read it.
+   */
+  drawnSince(t: number): number | undefined;
   /** Stops following the window. */
   close(): void;
 }

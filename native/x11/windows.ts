@@ -60,6 +60,7 @@ export class XlibWindowManager implements WindowManager {
   async focus(id: string): Promise<void> {
     const c = this.c;
     const w = windowNumber(id);
+    if (!this.managed(c)) return this.focusUnmanaged(c, w);
     // Active is not enough: a window may have been raised above the one that kept the focus.
     if (this.active(c) === w && this.onTop(c, w)) return;
     this.activate(c, w);
@@ -70,8 +71,35 @@ export class XlibWindowManager implements WindowManager {
   }
 
   async activeId(): Promise<string | undefined> {
-    const w = this.active(this.c);
+    const c = this.c;
+    const w = this.managed(c) ? this.active(c) : this.inputFocus(c);
     return w ? normId(w) : undefined;
+  }
+
+  async windowManagerRunning(): Promise<boolean> {
+    return this.managed(this.c);
+  }
+
+  /** A window manager announces itself on the root window (EWMH `_NET_SUPPORTING_WM_CHECK`). */
+  private managed(c: XConnection): boolean {
+    return !!getProperty(c, c.root, '_NET_SUPPORTING_WM_CHECK')?.longs()[0];
+  }
+
+  /**
+   * With no window manager nobody gives the focus: left alone it follows the pointer, so keys
+   * land wherever the pointer is. The window is raised and given the focus directly.
+   */
+  private focusUnmanaged(c: XConnection, w: number) {
+    c.lib.fn.XRaiseWindow(c.display, w);
+    c.lib.fn.XSetInputFocus(c.display, w, X.RevertToParent, X.CurrentTime);
+    c.lib.fn.XSync(c.display, X.False);
+  }
+
+  /** The window holding the keyboard focus (none, or PointerRoot: 0/1, undefined). */
+  private inputFocus(c: XConnection): number | undefined {
+    const focus = [0];
+    c.lib.fn.XGetInputFocus(c.display, focus, [0]);
+    return focus[0]! > 1 ? focus[0] : undefined;
   }
 
   watchChanges(id: string): ChangeWatch | undefined {

@@ -63,6 +63,8 @@ export interface XlibFunctions {
   XQueryTree(d: Ptr, w: number, root: number[], parent: number[], children: (Ptr | null)[], n: number[]): number;
   XSendEvent(d: Ptr, w: number, propagate: number, mask: number, event: ClientMessage): number;
   XRaiseWindow(d: Ptr, w: number): number;
+  XSetInputFocus(d: Ptr, w: number, revertTo: number, time: number): number;
+  XGetInputFocus(d: Ptr, focus: number[], revertTo: number[]): number;
   XSelectInput(d: Ptr, w: number, mask: number): number;
   XFlush(d: Ptr): number;
   XSync(d: Ptr, discard: number): number;
@@ -178,6 +180,8 @@ export const X = {
   Success: 0,
   AnyPropertyType: 0,
   IsViewable: 2,
+  RevertToParent: 2,
+  CurrentTime: 0,
   ZPixmap: 2,
   LSBFirst: 0,
   AllPlanes: 0xffffffff,
@@ -340,6 +344,8 @@ function bind(): Xlib {
     XQueryTree: f(x11, 'XQueryTree', 'int', [D, ul, outUl, outUl, outPtr, outUint]),
     XSendEvent: f(x11, 'XSendEvent', 'int', [D, ul, 'int', 'long', koffi.pointer(ClientMessageT)]),
     XRaiseWindow: f(x11, 'XRaiseWindow', 'int', [D, ul]),
+    XSetInputFocus: f(x11, 'XSetInputFocus', 'int', [D, ul, 'int', ul]),
+    XGetInputFocus: f(x11, 'XGetInputFocus', 'int', [D, outUl, outInt]),
     XSelectInput: f(x11, 'XSelectInput', 'int', [D, ul, 'long']),
     XFlush: f(x11, 'XFlush', 'int', [D]),
     XSync: f(x11, 'XSync', 'int', [D, 'int']),
