@@ -217,6 +217,9 @@ export const RUN_SPEC_FIELDS = {
   maxErrors: int(1, 1000)
     .default(5)
     .describe('consecutive unusable steps (no usable answer, or every action refused) before the run fails'),
+  effectWarnAfter: int(1, 1000)
+    .default(5)
+    .describe('steps in a row whose actions changed nothing in the window before the run warns, saying why'),
   paceMs: num(0, 60_000).default(0).describe('minimum time per step, to watch fast agents'),
   latency: z.enum(LATENCY_MODES).optional().describe('how the world waits for the model'),
   stopIntervalMs: num(0, 60_000).optional().describe('stop: the world runs this long after acting'),
@@ -326,6 +329,7 @@ export const RUN_SPEC_HELP: Partial<Record<RunSpecField, { arg?: string; default
   capture: { arg: '<backend>' },
   settleMs: { arg: '<ms>' },
   maxErrors: { arg: '<n>' },
+  effectWarnAfter: { arg: '<n>' },
   paceMs: { arg: '<ms>' },
   latency: { arg: '<mode>', defaultText: "the profile's, else normal" },
   stopIntervalMs: { arg: '<ms>', defaultText: "the profile's, else 2000" },
@@ -489,6 +493,7 @@ export const RECORDED_FIELDS = [
   'quality',
   'settleMs',
   'maxErrors',
+  'effectWarnAfter',
   'paceMs',
   'takeOverOnInput',
   'acceptAnticheatRisk',
@@ -530,6 +535,7 @@ export const SESSION_FIELDS = [
   'quality',
   'settleMs',
   'maxErrors',
+  'effectWarnAfter',
   'paceMs',
   'takeOverOnInput',
   'keepFrames',

@@ -175,6 +175,7 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     'capture',
     'settleMs',
     'maxErrors',
+    'effectWarnAfter',
     'paceMs',
     'latency',
     'stopIntervalMs',

@@ -196,7 +196,7 @@ export async function runCommand(o: RunFlags): Promise<number> {
       }
       const err = r.errors.length ? `  ! ${r.errors.join('; ')}` : '';
       io.progress(
-        `ep ${r.episode + 1} step ${r.step + 1}: ${r.actionsText.join(', ') || '(no action)'}  [${r.latency_ms.total} ms, ${r.latency_mode}${r.drift_ticks !== undefined ? `, drift ${r.drift_ticks}` : ''}]${r.score !== null && r.score !== undefined ? `  score ${r.score}` : ''}${err}`,
+        `ep ${r.episode + 1} step ${r.step + 1}: ${r.actionsText.join(', ') || '(no action)'}  [${r.latency_ms.total} ms, ${r.latency_mode}${r.drift_ticks !== undefined ? `, drift ${r.drift_ticks}` : ''}${r.effect === 'none' ? ', no effect' : ''}]${r.score !== null && r.score !== undefined ? `  score ${r.score}` : ''}${err}`,
       );
       const m = r.memory as MemoryStepRecord | undefined;
       if (m)

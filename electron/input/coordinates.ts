@@ -111,3 +111,25 @@ export function inputRegion(g: FrameGeometry): Rect {
 export function inputScaleFor(platform: NodeJS.Platform, scaleFactor: number): number {
   return platform === 'darwin' ? scaleFactor : 1;
 }
+
+/**
+ * How a frame maps to the screen: the window's bounds, the part of it captured, the image's
+ * scale and size, the input scale of this platform, and the pointer area (fractions of the
+ * window) where the title's profile confines the pointer.
+ */
+export function frameGeometryOf(
+  win: { bounds: Rect; scaleFactor: number },
+  visible: Rect,
+  image: { scale: number; width: number; height: number },
+  pointerArea?: Rect,
+): FrameGeometry {
+  return {
+    window: win.bounds,
+    visible,
+    imageScale: image.scale,
+    imageWidth: image.width,
+    imageHeight: image.height,
+    inputScale: inputScaleFor(process.platform, win.scaleFactor),
+    ...(pointerArea ? { pointerArea: fractionOfWindow(win.bounds, pointerArea) } : {}),
+  };
+}

@@ -11,6 +11,7 @@
  * executor refuses keys the game gives the other seat.
  */
 import type { Action } from '../actions/schema.ts';
+import { UNKNOWN_EFFECT } from './step-effect.ts';
 import { describeAction, toWire } from '../actions/schema.ts';
 import type { Agent, Decision, Observation, PreviousStep } from '../agents/agent-types.ts';
 import type { ActionExecutor, ActionOutcome } from '../input/executor.ts';
@@ -277,6 +278,7 @@ export class SeatedSession extends Session {
       ...clockRecord(trace, clock, this.world, this.deps.target),
       ...(shot.freezeVerified !== undefined ? { freeze_verified: shot.freezeVerified } : {}),
       ...(trace.settle ? { settle: trace.settle } : {}),
+      ...(trace.effect ?? UNKNOWN_EFFECT),
       ...(tokensIn || tokensOut ? { tokens: { input: tokensIn, output: tokensOut } } : {}),
       ...(costs.length ? { cost_usd: costs.reduce((a, b) => a + b, 0) } : {}),
       seats,
@@ -287,6 +289,7 @@ export class SeatedSession extends Session {
       for (const call of x.decision.calls ?? [])
         this.deps.store.recordModelCall(call, { episode: rec.episode, step: rec.step });
     this.deps.store.appendStep(rec);
+    this.audit.noteStep(rec, trace.seen.win);
     this.emit('step', { ...rec, actionsText: allActions.map(describeAction) });
     const refused = outcomes.some((o) => !o.ok);
     return {

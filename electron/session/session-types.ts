@@ -20,6 +20,7 @@ import type { ScreenScoreReader } from '../scoring/screen-reader.ts';
 import type { MilestoneProgress } from '../scoring/milestone-judging.ts';
 import type { World } from '../latency/world.ts';
 import type { TakeoverTrigger } from './takeover.ts';
+import type { EffectRecord } from './step-effect.ts';
 
 export interface SessionResult {
   runDir: string;
@@ -175,6 +176,8 @@ export interface StepTrace {
     settled?: number;
   };
   settle?: SessionStepRecord['settle'];
+  /** What the step's actions did to the target (step-effect.ts); absent when nothing was acted. */
+  effect?: EffectRecord;
 }
 
 /** The clock of this step: the latency mode and its policy, and how long the world had been frozen before. */

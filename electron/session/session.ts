@@ -15,7 +15,7 @@ import { describeAction, isTerminal, type Action } from '../actions/schema.ts';
 import type { Decision, PreviousStep } from '../agents/agent-types.ts';
 import { encodeFrame, type EncodedFrame } from '../capture/encode.ts';
 import { ActionExecutor, type ActionOutcome } from '../input/executor.ts';
-import { fractionOfWindow, inputScaleFor, isClipped, type FrameGeometry } from '../input/coordinates.ts';
+import { frameGeometryOf, type FrameGeometry } from '../input/coordinates.ts';
 import type { EpisodeSummary } from '../store/run-store.ts';
 import { now, sleep } from '../util/time.ts';
 import { CodedError, round2, type LatencyMode, type RunStatus, type WorldState } from '../domain.ts';
@@ -43,7 +43,7 @@ import type {
   StepTrace,
 } from './session-types.ts';
 import { isUnusable, observationOf, previousStep, scoreSummary } from './step-outcomes.ts';
-import { agentStepRecord, frameHead } from './step-record.ts';
+import { agentStepRecord, frameEvent, frameHead } from './step-record.ts';
 import { TargetView } from './target-view.ts';
 import { SettleWait } from './settle-wait.ts';
 import { ActionSender } from './action-sender.ts';
@@ -52,6 +52,7 @@ import { WorldClock } from './world-clock.ts';
 import { RunGate } from './run-gate.ts';
 import { closeRun } from './run-end.ts';
 import { readEpisodeScore } from './episode-screen-score.ts';
+import { RunAudit } from './run-audit.ts';
 
 export class Session extends EventEmitter<SessionEvents> {
   readonly config: SessionConfig;
@@ -87,6 +88,8 @@ export class Session extends EventEmitter<SessionEvents> {
   readonly takeover: TakeoverDesk;
   /** Pause, resume and single steps, and the wait for a hidden window. */
   readonly gate: RunGate;
+  /** What the steps did and how the model answered: run.json's quality, invalid episodes, no-effect warnings. */
+  protected readonly audit: RunAudit;
 
   constructor(
     protected readonly deps: SessionDeps,
@@ -103,6 +106,9 @@ export class Session extends EventEmitter<SessionEvents> {
     this.view = new TargetView(deps, this.abort.signal, (m) => this.emit('warning', m));
     this.sender = new ActionSender(deps, this.view);
     this.settleWait = new SettleWait(deps, this.config);
+    this.audit = new RunAudit({ ...deps, label: deps.target.label }, this.config.effectWarnAfter, (m) =>
+      this.emit('warning', m),
+    );
     this.takeover = new TakeoverDesk(this.takeoverHost(), deps, this.config);
     this.budget = new DiskBudget(deps.store.dir, {
       maxRunMb: this.config.maxRunMb,
@@ -268,6 +274,7 @@ export class Session extends EventEmitter<SessionEvents> {
           steps,
           end,
           ...(screen ? { raw_score: screen.value, screen_readings: screen.readings } : {}),
+          ...this.audit.episodeVerdict(e),
           ...this.episodeExtras(),
         };
         episodes.push(played);
@@ -292,8 +299,9 @@ export class Session extends EventEmitter<SessionEvents> {
       this.settleWait.close();
       await this.deps.scorer?.close();
     }
-    const result = await closeRun(store, this.finishers, { status, error, episodes }, (m) => this.emit('warning', m));
-    this.emit('status', status);
+    const end = { status, error, episodes, audit: this.audit };
+    const result = await closeRun(store, this.finishers, end, (m) => this.emit('warning', m));
+    this.emit('status', result.status);
     return result;
   }
 
@@ -428,34 +436,16 @@ export class Session extends EventEmitter<SessionEvents> {
   /** Encode: the image the model sees, written to the run folder and shown live. */
   protected async encode(trace: StepTrace, shot: Shot): Promise<SeenFrame> {
     const { win, visible } = trace.seen;
-    const pointerArea = this.deps.profile?.actions.pointerArea;
     const frame = await encodeFrame(shot.raw, encodeOptions(this.config));
     trace.times.encoded = now();
     const file = this.keeper.shouldKeep(trace.episode, trace.step, shot.raw)
       ? this.deps.store.writeFrame(trace.episode, trace.step, frame.data, frame.mime === 'image/png' ? 'png' : 'jpg')
       : null;
-    const geometry: FrameGeometry = {
-      window: win.bounds,
-      visible,
-      imageScale: frame.scale,
-      imageWidth: frame.width,
-      imageHeight: frame.height,
-      inputScale: inputScaleFor(process.platform, win.scaleFactor),
-      ...(pointerArea ? { pointerArea: fractionOfWindow(win.bounds, pointerArea) } : {}),
-    };
+    const geometry = frameGeometryOf(win, visible, frame, this.deps.profile?.actions.pointerArea);
     this.view.noticeClipping(geometry);
-    this.emit('frame', {
-      episode: trace.episode,
-      step: trace.step,
-      frame: file,
-      mime: frame.mime,
-      data: frame.data,
-      width: frame.width,
-      height: frame.height,
-      window: win.bounds,
-      ...(isClipped(geometry) ? { captured: visible } : {}),
-    });
-    return { frame, file, geometry, tCapture: shot.tCapture };
+    const seen = { frame, file, geometry, tCapture: shot.tCapture };
+    this.emit('frame', frameEvent(trace, seen));
+    return seen;
   }
 
   /** Decide: the agent's answer for this observation, its moves capped at the game's per-step limit. */
@@ -535,7 +525,11 @@ export class Session extends EventEmitter<SessionEvents> {
     await clock.policy.afterAct(this.world, signal);
     this.worldClock.sayWorld();
     if (choice.actions.length && !signal.aborted)
-      trace.settle = await this.settleWait.wait(choice.actions, acted.outcomes, signal);
+      ({ settle: trace.settle, effect: trace.effect } = await this.settleWait.wait(
+        choice.actions,
+        acted.outcomes,
+        signal,
+      ));
     trace.times.settled = now();
   }
 
@@ -554,6 +548,7 @@ export class Session extends EventEmitter<SessionEvents> {
     for (const call of decision.calls ?? [])
       this.deps.store.recordModelCall(call, { episode: rec.episode, step: rec.step });
     this.deps.store.appendStep(rec);
+    this.audit.noteStep(rec, trace.seen.win);
     this.takeover.agentStep(rec);
     this.emit('step', { ...rec, actionsText: actions.map(describeAction) });
     const terminal = actions.find(isTerminal);

@@ -11,6 +11,7 @@ import { sleep } from '../util/time.ts';
 import { VIEW_SETTLE_MAX_MS, type SessionConfig } from './session-config.ts';
 import type { SessionStepRecord } from './session-types.ts';
 import { viewInputsSent } from './step-outcomes.ts';
+import { builtinEffect, inputsSent, windowEffect, type EffectRecord } from './step-effect.ts';
 import type { Target } from './targets.ts';
 
 export type SettleRecord = NonNullable<SessionStepRecord['settle']>;
@@ -22,6 +23,9 @@ export class SettleWait {
    * whether it was drawing when this step acted.
    */
   private drawing: { id: string; watch: ChangeWatch | undefined; busy: boolean; quiet: boolean } | undefined;
+  /** When this step's first input went out (performance.now()), and a built-in's state version then. */
+  private actedAt = 0;
+  private versionBefore: number | undefined;
 
   constructor(
     private readonly deps: { target: Target; wm: WindowManager },
@@ -34,6 +38,8 @@ export class SettleWait {
    */
   prepare(id: string) {
     const { target, wm } = this.deps;
+    this.actedAt = performance.now();
+    this.versionBefore = target.game?.version;
     if (target.game || !wm.watchChanges) return;
     try {
       if (this.drawing?.id !== id) {
@@ -46,20 +52,40 @@ export class SettleWait {
     }
   }
 
-  /** After acting: waits for the target's answer to the actions that ran. */
-  async wait(actions: Action[], outcomes: ActionOutcome[], signal: AbortSignal): Promise<SettleRecord> {
+  /**
+   * After acting: waits for the target's answer to the actions that ran, and says what they
+   * did to it (step-effect.ts).
+   */
+  async wait(
+    actions: Action[],
+    outcomes: ActionOutcome[],
+    signal: AbortSignal,
+  ): Promise<{ settle: SettleRecord; effect: EffectRecord }> {
     const game = this.deps.target.game;
-    if (!game) return this.windowAnswer(signal);
-    const deadline = performance.now() + VIEW_SETTLE_MAX_MS;
-    const expected = viewInputsSent(actions, outcomes);
-    const arrived = expected === 0 || (await game.waitForInputs(expected, VIEW_SETTLE_MAX_MS, signal));
-    const shown = await game.shows(Math.max(0, deadline - performance.now()), signal);
-    return { by: 'view', inputs_arrived: arrived, ...shown };
+    const settle = game ? await this.viewAnswer(actions, outcomes, signal) : await this.windowAnswer(signal);
+    const sent = inputsSent(actions, outcomes);
+    const effect = game
+      ? builtinEffect({ sent, stateChanged: game.version !== this.versionBefore, drawing: game.drawing }, this.actedAt)
+      : windowEffect(
+          { sent, settle, quietBefore: this.drawing?.quiet ?? true, drawing: this.drawing?.watch },
+          this.actedAt,
+        );
+    return { settle, effect };
   }
 
   close() {
     this.drawing?.watch?.close();
     this.drawing = undefined;
+  }
+
+  /** A built-in's view: until every input it was sent arrived and the new state is drawn. */
+  private async viewAnswer(actions: Action[], outcomes: ActionOutcome[], signal: AbortSignal): Promise<SettleRecord> {
+    const game = this.deps.target.game!;
+    const deadline = performance.now() + VIEW_SETTLE_MAX_MS;
+    const expected = viewInputsSent(actions, outcomes);
+    const arrived = expected === 0 || (await game.waitForInputs(expected, VIEW_SETTLE_MAX_MS, signal));
+    const shown = await game.shows(Math.max(0, deadline - performance.now()), signal);
+    return { by: 'view', inputs_arrived: arrived, ...shown };
   }
 
   /**

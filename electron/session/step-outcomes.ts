@@ -104,9 +104,12 @@ export function previousStep(decision: Decision, dropped: Action[], outcomes: Ac
   };
 }
 
-/** The mean and standard deviation of the episodes' scores (episodes without a score left out). */
+/** The mean and standard deviation of the episodes' scores (episodes without a score, and invalid ones, left out). */
 export function scoreSummary(episodes: EpisodeSummary[]): { mean: number | null; std: number | null } {
-  const scores = episodes.map((e) => e.score).filter((s): s is number => s !== null);
+  const scores = episodes
+    .filter((e) => !e.invalid)
+    .map((e) => e.score)
+    .filter((s): s is number => s !== null);
   if (!scores.length) return { mean: null, std: null };
   return { mean: round2(mean(scores)), std: round2(std(scores)) };
 }

@@ -10,6 +10,7 @@ import { round2 } from '../domain.ts';
 import type {
   Acted,
   Choice,
+  FrameEvent,
   FrameHead,
   SeenFrame,
   SessionStepRecord,
@@ -18,6 +19,7 @@ import type {
   StepTrace,
 } from './session-types.ts';
 import { computeRecord } from './step-outcomes.ts';
+import { UNKNOWN_EFFECT } from './step-effect.ts';
 import type { Target } from './targets.ts';
 
 /** What a step record says first: which step, its frame and where the window was. */
@@ -31,6 +33,22 @@ export function frameHead(trace: StepTrace, seen: SeenFrame): FrameHead {
     frame_size: { width: frame.width, height: frame.height, scale: frame.scale },
     window: trace.seen.win.bounds,
     ...(isClipped(geometry) ? { captured: trace.seen.visible } : {}),
+  };
+}
+
+/** The frame the model is about to see, for the live view. */
+export function frameEvent(trace: StepTrace, seen: SeenFrame): FrameEvent {
+  const { frame, file, geometry } = seen;
+  return {
+    episode: trace.episode,
+    step: trace.step,
+    frame: file,
+    mime: frame.mime,
+    data: frame.data,
+    width: frame.width,
+    height: frame.height,
+    window: geometry.window,
+    ...(isClipped(geometry) ? { captured: geometry.visible } : {}),
   };
 }
 
@@ -95,6 +113,7 @@ export function agentStepRecord(
     ...(clock.mode === 'lcrt' ? computeRecord(computeMs, decision) : {}),
     ...(shot.freezeVerified !== undefined ? { freeze_verified: shot.freezeVerified } : {}),
     ...(trace.settle ? { settle: trace.settle } : {}),
+    ...(trace.effect ?? UNKNOWN_EFFECT),
     ...(decision.usage ? { tokens: decision.usage } : {}),
     ...(decision.costUsd !== undefined ? { cost_usd: decision.costUsd } : {}),
     ...(decision.attempts ? { attempts: decision.attempts } : {}),

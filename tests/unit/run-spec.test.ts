@@ -103,6 +103,7 @@ describe('one spec, three entry points, one run.json config', () => {
       quality: 80,
       settle_ms: 150,
       max_errors: 5,
+      effect_warn_after: 5,
       pace_ms: 0,
       take_over_on_input: false,
       accept_anticheat_risk: false,
