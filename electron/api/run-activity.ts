@@ -4,15 +4,16 @@
  * stream, and the live controls (pause, step, latency mode, reflection, lessons).
  */
 import type { WindowManager } from '../../native/types.ts';
-import type {
-  CoreEvent,
-  LiveRun,
-  ParamsOut,
-  Results,
-  StartRun,
-  StepEventData,
-  TakeoverWire,
-  WorldState,
+import {
+  liveScore,
+  type CoreEvent,
+  type LiveRun,
+  type ParamsOut,
+  type Results,
+  type StartRun,
+  type StepEventData,
+  type TakeoverWire,
+  type WorldState,
 } from './contract.ts';
 import type { TakeoverState } from '../session/session-types.ts';
 import { openPersonInput } from '../recording/person-input.ts';
@@ -30,6 +31,8 @@ import {
   type RunSpecInput,
 } from '../run-spec.ts';
 import { profileChoice } from './profiles.ts';
+import { profileFormula } from '../scoring/normalise.ts';
+import type { Profile } from '../profiles/profile-schema.ts';
 import type { Session } from '../session/session.ts';
 import type { SessionEvents } from '../session/session-types.ts';
 import type { Target, ViewLauncher } from '../session/targets.ts';
@@ -198,6 +201,7 @@ export class RunActivity implements Activity {
     demo: boolean,
     private reflection: ReflectAndRetry | undefined,
     private readonly ctx: RunContext,
+    profile?: Profile,
   ) {
     this.run = {
       id: store.meta.id,
@@ -213,6 +217,8 @@ export class RunActivity implements Activity {
       episodes: req.episodes,
       maxSteps: Number(store.meta.config.max_steps),
       score: null,
+      gameScore: null,
+      scoreFormula: profile ? profileFormula(profile.scoring) : null,
       tokens: { input: 0, output: 0 },
       costUsd: null,
       latency: session.latency,
@@ -270,7 +276,7 @@ export class RunActivity implements Activity {
             )
           ).loop
         : undefined;
-      return new RunActivity(wired.session, target, store, req, !!opts.demo, loop, ctx);
+      return new RunActivity(wired.session, target, store, req, !!opts.demo, loop, ctx, wired.profile?.profile);
     } catch (err) {
       store?.close('failed', (err as Error).message);
       await target?.close().catch(() => {});
@@ -387,6 +393,7 @@ export class RunActivity implements Activity {
       ...(r.tokens ? { tokens: r.tokens } : {}),
       ...(r.cost_usd !== undefined ? { cost_usd: r.cost_usd } : {}),
       score: r.score ?? null,
+      ...(r.score_formula !== undefined ? { game_score: r.game_score ?? null, score_formula: r.score_formula } : {}),
       ...(r.frame_size ? { frame_size: r.frame_size } : {}),
       latency_mode: r.latency_mode,
       paused_ms: r.paused_ms,
@@ -413,7 +420,7 @@ export class RunActivity implements Activity {
     });
     session.on('token', (t) => ctx.emit({ type: 'token', runId: run.id, ...t }));
     session.on('step', (r) => {
-      run.score = r.score ?? null;
+      Object.assign(run, liveScore(run, r));
       run.tokens.input += r.tokens?.input ?? 0;
       run.tokens.output += r.tokens?.output ?? 0;
       if (typeof r.cost_usd === 'number') run.costUsd = (run.costUsd ?? 0) + r.cost_usd;
@@ -427,7 +434,10 @@ export class RunActivity implements Activity {
       session.agent.events.on('retrieval', (r) => {
         if (run.memory) run.memory = { ...run.memory, retrieval: r.retrieval, ...(r.reason ? { note: r.reason } : {}) };
       });
-    session.on('episode', (e) => ctx.emit({ type: 'episode', runId: run.id, ...e }));
+    session.on('episode', (e) => {
+      Object.assign(run, liveScore(run, e));
+      ctx.emit({ type: 'episode', runId: run.id, ...e });
+    });
     const onWorld = (w: WorldState) => {
       run.latency = w;
       ctx.emit({ type: 'world', runId: run.id, latency: w });

@@ -17,6 +17,7 @@ import {
   profileFormula,
 } from '../../electron/scoring/normalise.ts';
 import { loadCatalog } from '../../electron/profiles/registry.ts';
+import { liveScore } from '../../electron/api/contract.ts';
 import { ROOT } from '../helpers/cli.ts';
 
 /** The score a formula's text gives `value`, reading it as a person would. */
@@ -123,5 +124,23 @@ describe('a shipped profile’s formula', () => {
       } else expect(text, profile.id).toBeNull();
     }
     expect(checked).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe('the live run’s score', () => {
+  const none = { score: null, gameScore: null, scoreFormula: null };
+  it('follows a built-in’s steps: both numbers and the formula', () => {
+    const formula = 'score = merge score / 20000 × 100, clipped to 0–100';
+    const s = liveScore(none, { score: 1.64, game_score: 328, score_formula: formula });
+    expect(s).toEqual({ score: 1.64, gameScore: 328, scoreFormula: formula });
+    expect(liveScore(s, { score: 0, game_score: 0, score_formula: formula }).gameScore).toBe(0);
+  });
+
+  it('keeps a screen-scored window’s episode score through the next steps, which read nothing', () => {
+    const formula = 'score = the number read last / 133000 × 100, clipped to 0–100';
+    const after = liveScore({ ...none, scoreFormula: formula }, { score: 30, raw_score: 39900 });
+    expect(after).toEqual({ score: 30, gameScore: 39900, scoreFormula: formula });
+    expect(liveScore(after, { score: null })).toEqual(after);
+    expect(liveScore(after, { score: null, raw_score: null })).toEqual({ ...after, score: null, gameScore: null });
   });
 });
