@@ -33,6 +33,8 @@ import {
 import { profileChoice } from './profiles.ts';
 import { profileFormula } from '../scoring/normalise.ts';
 import type { Profile } from '../profiles/profile-schema.ts';
+import type { ScreenScoreReader } from '../scoring/screen-reader.ts';
+import { withScreenScoreSoFar } from './screen-score-so-far.ts';
 import type { Session } from '../session/session.ts';
 import type { SessionEvents } from '../session/session-types.ts';
 import type { Target, ViewLauncher } from '../session/targets.ts';
@@ -192,6 +194,8 @@ export class RunActivity implements Activity {
   readonly finished: Promise<string | null>;
   /** What the live view shows of this run; a copy goes out with every state. */
   readonly run: LiveRun;
+  /** A window scored off its screen: what it read so far this episode. */
+  private readonly scorer: ScreenScoreReader | undefined;
 
   protected constructor(
     readonly session: Session,
@@ -201,8 +205,10 @@ export class RunActivity implements Activity {
     demo: boolean,
     private reflection: ReflectAndRetry | undefined,
     private readonly ctx: RunContext,
-    profile?: Profile,
+    scoring: { profile?: Profile | undefined; scorer?: ScreenScoreReader | undefined } = {},
   ) {
+    const profile = scoring.profile;
+    this.scorer = scoring.scorer;
     this.run = {
       id: store.meta.id,
       dir: store.dir,
@@ -276,7 +282,10 @@ export class RunActivity implements Activity {
             )
           ).loop
         : undefined;
-      return new RunActivity(wired.session, target, store, req, !!opts.demo, loop, ctx, wired.profile?.profile);
+      return new RunActivity(wired.session, target, store, req, !!opts.demo, loop, ctx, {
+        profile: wired.profile?.profile,
+        scorer: wired.scorer,
+      });
     } catch (err) {
       store?.close('failed', (err as Error).message);
       await target?.close().catch(() => {});
@@ -419,7 +428,8 @@ export class RunActivity implements Activity {
       });
     });
     session.on('token', (t) => ctx.emit({ type: 'token', runId: run.id, ...t }));
-    session.on('step', (r) => {
+    session.on('step', (step) => {
+      const r = this.scorer ? withScreenScoreSoFar(step, this.scorer, run.scoreFormula) : step;
       Object.assign(run, liveScore(run, r));
       run.tokens.input += r.tokens?.input ?? 0;
       run.tokens.output += r.tokens?.output ?? 0;

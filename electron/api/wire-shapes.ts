@@ -477,6 +477,7 @@ export interface StepEventData extends Partial<GameScoreFields> {
   latency_ms: Record<string, number>;
   tokens?: { input: number; output: number };
   cost_usd?: number | null;
+  /** On 0–100: a built-in's after the step; a window scored off its screen, its episode so far as read (null: nothing yet). */
   score: number | null;
   frame_size?: { width: number; height: number; scale: number };
   latency_mode?: LatencyMode;

@@ -18,6 +18,7 @@ import {
 } from '../../electron/scoring/normalise.ts';
 import { loadCatalog } from '../../electron/profiles/registry.ts';
 import { liveScore } from '../../electron/api/contract.ts';
+import { withScreenScoreSoFar } from '../../electron/api/screen-score-so-far.ts';
 import { ROOT } from '../helpers/cli.ts';
 
 /** The score a formula's text gives `value`, reading it as a person would. */
@@ -142,5 +143,22 @@ describe('the live run’s score', () => {
     expect(after).toEqual({ score: 30, gameScore: 39900, scoreFormula: formula });
     expect(liveScore(after, { score: null })).toEqual(after);
     expect(liveScore(after, { score: null, raw_score: null })).toEqual({ ...after, score: null, gameScore: null });
+  });
+});
+
+describe('a screen-scored window’s live step', () => {
+  const formula = 'score = the number read last / 500 × 100, clipped to 0–100';
+  const read = (value: number | null) => ({ result: () => ({ value, score: value === null ? null : value / 5 }) });
+  it('says the episode so far, as read after earlier steps, with the number read', () => {
+    expect(withScreenScoreSoFar({ step: 3, score: null }, read(120), formula)).toEqual({
+      step: 3,
+      score: 24,
+      game_score: 120,
+      score_formula: formula,
+    });
+  });
+  it('says nothing before the first reading, and leaves a built-in’s step as its engine scored it', () => {
+    expect(withScreenScoreSoFar({ step: 0, score: null }, read(null), formula)).toEqual({ step: 0, score: null });
+    expect(withScreenScoreSoFar({ step: 0, score: 1.64 }, read(120), formula)).toEqual({ step: 0, score: 1.64 });
   });
 });
