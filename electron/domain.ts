@@ -95,6 +95,18 @@ export interface MemoryStepRecord {
   errors?: string[];
 }
 
+/**
+ * A step's score in the game's own units beside the papers' 0–100 `score`: steps.jsonl and the
+ * live step event. Absent where the harness has no such number (a window, read off its screen
+ * at the episode's end; a two-seat game, scored by seat).
+ */
+export interface GameScoreFields {
+  /** The game's own number after the step (2048's merge score, food eaten); null past what it counts. */
+  game_score: number | null;
+  /** How that number becomes `score`, in words ("score = merge score / 20000 × 100, clipped to 0–100"). */
+  score_formula: string;
+}
+
 /** The image detail hint sent to providers that honour it. */
 export const IMAGE_DETAILS = ['low', 'high', 'auto'] as const;
 export type ImageDetail = (typeof IMAGE_DETAILS)[number];

@@ -4,6 +4,7 @@
  * captured and driven by real OS input like any other game.
  */
 import type { Rng } from './shared/rng.ts';
+import type { GameScoring } from './shared/score-rule.ts';
 import type { LatencyMode } from '../electron/domain.ts';
 
 /** A rectangle of an interactive element in the view, in window pixels. */
@@ -32,6 +33,11 @@ export interface GameInstance {
   isOver(): boolean;
   /** Score on the game's 0–100 scale as defined by the benchmark. */
   score(): number;
+  /**
+   * A one-seat game's own number (what its window shows: 2048's score, food eaten) and the rule
+   * `score()` applies to it (shared/score-rule.ts). Two-seat games score by seat instead.
+   */
+  scoring?(): GameScoring;
   /** Text rendering of the state (for text-modality prompts and logs). */
   text(): string;
   /** HTML for the view; elements with `data-hit` report their rectangles back. */

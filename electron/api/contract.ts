@@ -20,9 +20,10 @@ import {
   SUITE_AGENTS,
   TUTORIAL_VIDEO_ID,
   type ErrorCode,
+  type GameScoreFields,
 } from '../domain.ts';
 import { noCredentials, RUN_SPEC_FIELDS, SWEEP_TRIALS } from '../run-spec.ts';
-import type { Results, CoreEvent } from './wire-shapes.ts';
+import type { Results, CoreEvent, LiveRun } from './wire-shapes.ts';
 
 export type {
   WindowSummary,
@@ -76,6 +77,7 @@ export type {
   ArenaSummary,
   ControlAction,
   ErrorCode,
+  GameScoreFields,
   IngvpSetting,
   KeepFrames,
   LatencyMode,
@@ -548,4 +550,22 @@ export function parseParams<M extends Method>(method: M, params: unknown): Param
 export interface ApiClient {
   request<M extends Method>(method: M, params?: Params<M>): Promise<Results[M]>;
   onEvent(listener: (e: CoreEvent) => void): () => void;
+}
+
+/** The live run's score fields. */
+export type LiveScore = Pick<LiveRun, 'score' | 'gameScore' | 'scoreFormula'>;
+
+/**
+ * The live run's score after a step or an episode, as the core keeps it and the renderer folds
+ * it: a built-in's step says both numbers and the formula; a window's steps say nothing (its
+ * score stays), its episode the number read off the screen and its 0–100 value.
+ */
+export function liveScore(
+  was: LiveScore,
+  e: Partial<GameScoreFields> & { score?: number | null; raw_score?: number | null },
+): LiveScore {
+  const score = e.score ?? was.score;
+  if (e.score_formula !== undefined) return { score, gameScore: e.game_score ?? null, scoreFormula: e.score_formula };
+  if (e.raw_score !== undefined) return { ...was, score: e.score ?? null, gameScore: e.raw_score };
+  return { ...was, score };
 }

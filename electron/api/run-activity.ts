@@ -4,15 +4,16 @@
  * stream, and the live controls (pause, step, latency mode, reflection, lessons).
  */
 import type { WindowManager } from '../../native/types.ts';
-import type {
-  CoreEvent,
-  LiveRun,
-  ParamsOut,
-  Results,
-  StartRun,
-  StepEventData,
-  TakeoverWire,
-  WorldState,
+import {
+  liveScore,
+  type CoreEvent,
+  type LiveRun,
+  type ParamsOut,
+  type Results,
+  type StartRun,
+  type StepEventData,
+  type TakeoverWire,
+  type WorldState,
 } from './contract.ts';
 import type { TakeoverState } from '../session/session-types.ts';
 import { openPersonInput } from '../recording/person-input.ts';
@@ -30,6 +31,10 @@ import {
   type RunSpecInput,
 } from '../run-spec.ts';
 import { profileChoice } from './profiles.ts';
+import { profileFormula } from '../scoring/normalise.ts';
+import type { Profile } from '../profiles/profile-schema.ts';
+import type { ScreenScoreReader } from '../scoring/screen-reader.ts';
+import { withScreenScoreSoFar } from './screen-score-so-far.ts';
 import type { Session } from '../session/session.ts';
 import type { SessionEvents } from '../session/session-types.ts';
 import type { Target, ViewLauncher } from '../session/targets.ts';
@@ -189,6 +194,8 @@ export class RunActivity implements Activity {
   readonly finished: Promise<string | null>;
   /** What the live view shows of this run; a copy goes out with every state. */
   readonly run: LiveRun;
+  /** A window scored off its screen: what it read so far this episode. */
+  private readonly scorer: ScreenScoreReader | undefined;
 
   protected constructor(
     readonly session: Session,
@@ -198,7 +205,10 @@ export class RunActivity implements Activity {
     demo: boolean,
     private reflection: ReflectAndRetry | undefined,
     private readonly ctx: RunContext,
+    scoring: { profile?: Profile | undefined; scorer?: ScreenScoreReader | undefined } = {},
   ) {
+    const profile = scoring.profile;
+    this.scorer = scoring.scorer;
     this.run = {
       id: store.meta.id,
       dir: store.dir,
@@ -213,6 +223,8 @@ export class RunActivity implements Activity {
       episodes: req.episodes,
       maxSteps: Number(store.meta.config.max_steps),
       score: null,
+      gameScore: null,
+      scoreFormula: profile ? profileFormula(profile.scoring) : null,
       tokens: { input: 0, output: 0 },
       costUsd: null,
       latency: session.latency,
@@ -270,7 +282,10 @@ export class RunActivity implements Activity {
             )
           ).loop
         : undefined;
-      return new RunActivity(wired.session, target, store, req, !!opts.demo, loop, ctx);
+      return new RunActivity(wired.session, target, store, req, !!opts.demo, loop, ctx, {
+        profile: wired.profile?.profile,
+        scorer: wired.scorer,
+      });
     } catch (err) {
       store?.close('failed', (err as Error).message);
       await target?.close().catch(() => {});
@@ -387,6 +402,7 @@ export class RunActivity implements Activity {
       ...(r.tokens ? { tokens: r.tokens } : {}),
       ...(r.cost_usd !== undefined ? { cost_usd: r.cost_usd } : {}),
       score: r.score ?? null,
+      ...(r.score_formula !== undefined ? { game_score: r.game_score ?? null, score_formula: r.score_formula } : {}),
       ...(r.frame_size ? { frame_size: r.frame_size } : {}),
       latency_mode: r.latency_mode,
       paused_ms: r.paused_ms,
@@ -412,8 +428,9 @@ export class RunActivity implements Activity {
       });
     });
     session.on('token', (t) => ctx.emit({ type: 'token', runId: run.id, ...t }));
-    session.on('step', (r) => {
-      run.score = r.score ?? null;
+    session.on('step', (step) => {
+      const r = this.scorer ? withScreenScoreSoFar(step, this.scorer, run.scoreFormula) : step;
+      Object.assign(run, liveScore(run, r));
       run.tokens.input += r.tokens?.input ?? 0;
       run.tokens.output += r.tokens?.output ?? 0;
       if (typeof r.cost_usd === 'number') run.costUsd = (run.costUsd ?? 0) + r.cost_usd;
@@ -427,7 +444,10 @@ export class RunActivity implements Activity {
       session.agent.events.on('retrieval', (r) => {
         if (run.memory) run.memory = { ...run.memory, retrieval: r.retrieval, ...(r.reason ? { note: r.reason } : {}) };
       });
-    session.on('episode', (e) => ctx.emit({ type: 'episode', runId: run.id, ...e }));
+    session.on('episode', (e) => {
+      Object.assign(run, liveScore(run, e));
+      ctx.emit({ type: 'episode', runId: run.id, ...e });
+    });
     const onWorld = (w: WorldState) => {
       run.latency = w;
       ctx.emit({ type: 'world', runId: run.id, latency: w });

@@ -5,6 +5,7 @@
  */
 import type {
   ArenaSummary,
+  GameScoreFields,
   IngvpSetting,
   LatencyMode,
   LeaderboardRow,
@@ -140,7 +141,12 @@ export interface LiveRun {
   step: number;
   episodes: number;
   maxSteps: number;
+  /** On the papers' 0–100 scale: a built-in's after the last step, a window's after its last episode. */
   score: number | null;
+  /** The game's own number beside it: a built-in's engine's, or the number read off a window's screen. */
+  gameScore: number | null;
+  /** How gameScore becomes score, in words (the hover text); null where nothing scores. */
+  scoreFormula: string | null;
   tokens: { input: number; output: number };
   costUsd: number | null;
   latency: WorldState;
@@ -457,7 +463,7 @@ export interface MilestoneLabelWire {
   at: string;
 }
 
-export interface StepEventData {
+export interface StepEventData extends Partial<GameScoreFields> {
   runId: string;
   episode: number;
   step: number;
@@ -471,6 +477,7 @@ export interface StepEventData {
   latency_ms: Record<string, number>;
   tokens?: { input: number; output: number };
   cost_usd?: number | null;
+  /** On 0–100: a built-in's after the step; a window scored off its screen, its episode so far as read (null: nothing yet). */
   score: number | null;
   frame_size?: { width: number; height: number; scale: number };
   latency_mode?: LatencyMode;
@@ -505,6 +512,8 @@ export type CoreEvent =
       score: number | null;
       steps: number;
       end: string;
+      /** A window scored off its screen: the number read, before normalising. */
+      raw_score?: number | null;
       seat_scores?: number[];
       winner?: number | null;
     }

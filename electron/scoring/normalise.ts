@@ -4,12 +4,37 @@
  */
 import type { MilestoneScoring, Profile, ScreenScoring } from '../profiles/profile-schema.ts';
 
-type Normaliser = ScreenScoring['normaliser'];
+/** A normaliser as a profile declares it (its defaults filled in or not). */
+type Normaliser = Pick<ScreenScoring['normaliser'], 'divisor'> & Partial<ScreenScoring['normaliser']>;
 
 /** (value − offset) / divisor × multiplier, clipped to 0–100 unless the normaliser says not to. */
 export function normalise(value: number, n: Normaliser): number {
   const score = ((value - (n.offset ?? 0)) / n.divisor) * (n.multiplier ?? 100);
   return n.clip === false ? score : Math.min(100, Math.max(0, score));
+}
+
+/** `normalise` in words, naming the number it is applied to: "score = points / 133000 × 100, clipped to 0–100". */
+export function normaliserText(n: Normaliser, number: string): string {
+  const offset = n.offset ?? 0;
+  const value = offset === 0 ? number : `(${number} ${offset > 0 ? '−' : '+'} ${Math.abs(offset)})`;
+  return `score = ${value} / ${n.divisor} × ${n.multiplier ?? 100}${n.clip === false ? '' : ', clipped to 0–100'}`;
+}
+
+/** What a screen-scored episode's number is, as its readings combine. */
+const COMBINED: Record<ScreenScoring['combine'], string> = {
+  last: 'the number read last',
+  max: 'the highest number read',
+  'sum-levels': 'the sum of each level’s highest number read',
+};
+
+/**
+ * A profile's score formula in words, from the declaration the scorers compute with; null where
+ * the game's engine says it step by step (a built-in's `scoring()`) or nothing scores.
+ */
+export function profileFormula(s: Profile['scoring']): string | null {
+  if (s.kind === 'screen') return normaliserText(s.normaliser, COMBINED[s.combine]);
+  if (s.kind === 'milestones') return `score = milestones reached / ${milestoneList(s).length} × 100`;
+  return null;
 }
 
 /** One milestone as scoring sees it: the profile's entry, with its level when the title has levels. */

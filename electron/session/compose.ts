@@ -268,7 +268,14 @@ export function wireSession(
   target: Target,
   given: Agent,
   wm: WindowManager,
-): { session: Session; store: RunStore; profile: ProfileEntry | undefined; notices: string[] } {
+): {
+  session: Session;
+  store: RunStore;
+  profile: ProfileEntry | undefined;
+  notices: string[];
+  /** A window scored off its screen: its reader (the live view shows what it read so far). */
+  scorer?: ScreenScoreReader;
+} {
   // A person's session may follow a starter profile; a model run may not (its TODOs would be the rules).
   const entry = readyForRun(resolveProfile(place.profile, target));
   const profile = entry?.profile;
@@ -373,7 +380,7 @@ export function wireSession(
         episodes,
       },
     );
-  return { session, store, profile: entry, notices };
+  return { session, store, profile: entry, notices, ...(scorer ? { scorer } : {}) };
 }
 
 /** The agent of the kind the profile names, when the run asked for that (`model`); else the one given. */

@@ -6,7 +6,8 @@
 import { toWire } from '../actions/schema.ts';
 import { isClipped } from '../input/coordinates.ts';
 import type { World } from '../latency/world.ts';
-import { round2 } from '../domain.ts';
+import { round2, type GameScoreFields } from '../domain.ts';
+import { scoreRuleText, type GameScoring } from '../../games/shared/score-rule.ts';
 import type {
   Acted,
   Choice,
@@ -76,15 +77,25 @@ export function clockRecord(trace: StepTrace, clock: StepClock, world: World, ta
   };
 }
 
-/** What a built-in's engine says after the step (the inputs its view received, score, state); a window has no score yet. */
+/**
+ * What a built-in's engine says after the step (the inputs its view received, score, the game's
+ * own number and the formula between them, state); a window has no score yet.
+ */
 export function gameFields(target: Target) {
   const game = target.game;
   if (!game) return { score: null };
   return {
     view_inputs: game.drainInputs().map((i) => ({ ...i.input, ...(i.result.ok ? {} : { error: i.result.error }) })),
     score: round2(game.instance.score()),
+    ...gameScoreFields(game.instance.scoring?.()),
     game_state: game.instance.snapshot(),
   };
+}
+
+/** A one-seat game's own number and its formula (a two-seat game has none: it scores by seat). */
+function gameScoreFields(s: GameScoring | undefined): GameScoreFields | Record<string, never> {
+  if (!s) return {};
+  return { game_score: Number.isFinite(s.value) ? s.value : null, score_formula: scoreRuleText(s.rule) };
 }
 
 /** The agent's step: every stage's part of it, the model's calls and costs included. */

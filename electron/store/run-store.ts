@@ -4,7 +4,7 @@
  * `frames/`. A crash loses at most the step in flight; readers skip a torn last line. A full
  * disk ends the run as failed with a message naming the folder, and leaves no partial file.
  */
-import type { TakeoverSpan } from '../domain.ts';
+import type { GameScoreFields, TakeoverSpan } from '../domain.ts';
 import {
   appendFileSync,
   closeSync,
@@ -40,7 +40,7 @@ import { readRunConfig } from '../run-spec.ts';
 export const STEP_EFFECTS = ['changed', 'none', 'unknown'] as const;
 export type StepEffect = (typeof STEP_EFFECTS)[number];
 
-export interface StepRecord {
+export interface StepRecord extends Partial<GameScoreFields> {
   step: number;
   episode: number;
   t_capture: number;

@@ -8,6 +8,7 @@ import type { Rng } from '../shared/rng.ts';
 import { ARROW_KEY_DIRECTIONS, directionKeyInput, parseDirection } from '../shared/direction.ts';
 import { canMove, DIRECTIONS, slide, type Direction, type Grid } from './rules.ts';
 import { expectimaxMove } from './solver.ts';
+import { scoreOf, type ScoreRule } from '../shared/score-rule.ts';
 
 const KEY_TO_DIR: Record<string, Direction> = {
   ...ARROW_KEY_DIRECTIONS,
@@ -22,6 +23,7 @@ const KEY_TO_DIR: Record<string, Direction> = {
 };
 const DIR_TO_KEY: Record<Direction, string> = { up: 'up', down: 'down', left: 'left', right: 'right' };
 export const MAX_NOOPS = 5;
+const RULE: ScoreRule = { kind: 'scaled', number: 'merge score', divisor: 20000, multiplier: 100 };
 
 export const g2048: GameDefinition = {
   id: '2048',
@@ -143,8 +145,12 @@ class Game2048 implements GameInstance {
     return this.noops >= MAX_NOOPS || !canMove(this.grid);
   }
 
+  scoring() {
+    return { rule: RULE, value: this.merged };
+  }
+
   score() {
-    return Math.min(100, Math.max(0, (this.merged / 20000) * 100));
+    return scoreOf(this.scoring());
   }
 
   status() {

@@ -14,7 +14,7 @@ import type {
   ViewInput,
   WindowGesture,
 } from '../types.ts';
-import { completionDegree, type Puzzle, type PuzzleSpec } from './puzzle.ts';
+import { completionDegree, completionScoring, type Puzzle, type PuzzleSpec } from './puzzle.ts';
 
 /** The authors' code's step limit (`MAX_STEPS = 50`); the paper leaves it open. */
 export const INGVP_MAX_STEPS = 50;
@@ -139,6 +139,10 @@ export class PuzzleInstance implements GameInstance {
 
   isOver() {
     return this.puzzle.solved();
+  }
+
+  scoring() {
+    return completionScoring(this.spec, this.puzzle);
   }
 
   score() {

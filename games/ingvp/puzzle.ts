@@ -6,7 +6,7 @@
  * ordinary built-in game with a view window as well.
  */
 import type { Rng } from '../shared/rng.ts';
-import { round2 } from '../../electron/domain.ts';
+import { scoreOf, type GameScoring, type ScoreRule } from '../shared/score-rule.ts';
 
 export interface Puzzle {
   /** Applies a canonical move; returns whether the state changed (a move against the rules changes nothing). */
@@ -79,12 +79,21 @@ export interface PuzzleSpec<L = unknown> {
 
 /** Completion degree (0–100) of a state under its game's rule. */
 export function completionDegree(spec: Pick<PuzzleSpec, 'completion'>, puzzle: Puzzle): number {
-  if (puzzle.solved()) return 100;
-  const perStep = spec.completion.kind === 'steps' ? 100 / 8 : spec.completion.kind === 'queens' ? 100 / 7 : 10;
-  const bound = spec.completion.kind === 'cells' ? 81 : 8;
-  const left = puzzle.remaining(bound);
-  return Math.max(0, round2(100 - perStep * left));
+  return scoreOf(completionScoring(spec, puzzle));
 }
+
+/** What is still missing (0 once solved) and the rule that prices it. */
+export function completionScoring(spec: Pick<PuzzleSpec, 'completion'>, puzzle: Puzzle): GameScoring {
+  const c = COMPLETION[spec.completion.kind];
+  return { rule: c.rule, value: puzzle.solved() ? 0 : puzzle.remaining(c.bound) };
+}
+
+/** Each completion rule: the price of what is missing, and how far the count goes. */
+const COMPLETION: Record<CompletionRule['kind'], { rule: ScoreRule; bound: number }> = {
+  steps: { rule: { kind: 'shortfall', number: 'optimal moves still needed', points: 100, per: 8 }, bound: 8 },
+  queens: { rule: { kind: 'shortfall', number: 'queens still missing', points: 100, per: 7 }, bound: 8 },
+  cells: { rule: { kind: 'shortfall', number: 'cells that differ from the solution', points: 10, per: 1 }, bound: 81 },
+};
 
 /** A uniformly random element (the random player). */
 export function randomOf<T>(rng: Rng, items: readonly T[]): T {

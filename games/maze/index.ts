@@ -24,7 +24,7 @@ import {
   type Maze,
   type MazeSettings,
 } from './engine.ts';
-import { gameVerseMazeScore } from './score.ts';
+import { gameVerseMazeScore, mazeRule } from './score.ts';
 import { mazeHtml } from './view.ts';
 
 /** Side of GameVerse's maze in cells: the authors' `size: 4` (the paper leaves `maze_size` open). */
@@ -134,6 +134,10 @@ export class MazeGame implements GameInstance {
 
   isOver() {
     return sameCell(this.ball, this.maze.target);
+  }
+
+  scoring() {
+    return { rule: mazeRule(this.dBegin), value: this.distance() };
   }
 
   score() {

@@ -4,9 +4,15 @@
  * away than it began; Gamepilot takes the authors' code's reading — shortest-path moves over path
  * cells, clipped to [0, 100], and 100 once the ball has reached the target.
  */
+import { applyScoreRule, type ScoreRule } from '../shared/score-rule.ts';
+
 export function gameVerseMazeScore(dBegin: number, dEnd: number): number {
   if (!(dBegin > 0)) throw new Error(`D_begin must be a positive distance (got ${dBegin})`);
   if (!(dEnd >= 0)) throw new Error(`D_end must be a distance ≥ 0 (got ${dEnd})`);
-  if (dEnd === 0) return 100;
-  return Math.min(100, Math.max(0, (1 - dEnd / dBegin) * 100));
+  return applyScoreRule(mazeRule(dBegin), dEnd);
+}
+
+/** The rule of an episode that starts `dBegin` moves from the target. */
+export function mazeRule(dBegin: number): ScoreRule {
+  return { kind: 'progress', number: 'moves left to the target', start: dBegin };
 }

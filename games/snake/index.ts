@@ -9,6 +9,7 @@
  */
 import type { GameDefinition, GameInstance, HitRect, MoveResult, ViewInput } from '../types.ts';
 import type { Rng } from '../shared/rng.ts';
+import { scoreOf, type ScoreRule } from '../shared/score-rule.ts';
 import {
   ARROW_KEY_DIRECTIONS,
   DIRECTIONS,
@@ -80,6 +81,7 @@ export const snake: GameDefinition = {
 
 /** Points on the 0–100 scale per food eaten. */
 export const POINTS_PER_FOOD = 10;
+const RULE: ScoreRule = { kind: 'scaled', number: 'food eaten', divisor: 1, multiplier: POINTS_PER_FOOD };
 
 class SnakeGame implements GameInstance {
   private body: [number, number][];
@@ -174,8 +176,12 @@ class SnakeGame implements GameInstance {
     return this.dead !== null;
   }
 
+  scoring() {
+    return { rule: RULE, value: this.eaten };
+  }
+
   score() {
-    return Math.min(100, this.eaten * POINTS_PER_FOOD);
+    return scoreOf(this.scoring());
   }
 
   status() {

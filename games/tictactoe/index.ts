@@ -6,6 +6,7 @@
  */
 import type { GameDefinition, GameInstance, HitRect, MoveResult, ViewInput } from '../types.ts';
 import { pick, type Rng } from '../shared/rng.ts';
+import { scoreOf, type GameScoring } from '../shared/score-rule.ts';
 import { bestMoves, cellName, emptyCells, isFull, other, parseCell, winner, type Board, type Mark } from './rules.ts';
 
 const ALL_CELLS = Array.from({ length: 9 }, (_, i) => cellName(i));
@@ -121,11 +122,20 @@ class TicTacToeGame implements GameInstance {
     return isFull(this.board) ? 'draw' : 'playing';
   }
 
-  score() {
+  /** The marks the agent placed; what they are worth depends on how the game ended. */
+  scoring(): GameScoring {
+    const number = 'your marks placed';
     const o = this.outcome();
-    if (o === 'win' || o === 'draw') return 100;
-    if (o === 'playing') return 0;
-    return (100 * this.placed) / (this.agent === 'X' ? 5 : 4);
+    const value = this.placed;
+    if (o === 'win' || o === 'draw') return { rule: { kind: 'fixed', number, score: 100, when: `a ${o}` }, value };
+    if (o === 'playing') return { rule: { kind: 'fixed', number, score: 0, when: 'until the game ends' }, value };
+    const divisor = this.agent === 'X' ? 5 : 4;
+    const when = `a loss playing ${this.agent}`;
+    return { rule: { kind: 'scaled', number, divisor, multiplier: 100, when }, value };
+  }
+
+  score() {
+    return scoreOf(this.scoring());
   }
 
   status() {

@@ -160,6 +160,7 @@ export function App({
             key={openRun ?? ''}
             client={client}
             refreshKey={runsKey}
+            liveRun={core?.run ?? null}
             {...(openRun ? { openRun } : {})}
             onClosedRun={() => setOpenRun(null)}
           />

@@ -1,20 +1,21 @@
 /** Live state of the core, folded from the contract's event stream. */
 import { useEffect, useReducer } from 'react';
-import type {
-  ApiClient,
-  CoreEvent,
-  CoreState,
-  IdcRoundSummary,
-  MemoryStepRecord,
-  RecordingResult,
-  SeatStepWire,
-  StepEventData,
-  SuiteLevelRef,
-  SuiteLevelResult,
-  SuiteProgressWire,
-  SuiteTableWire,
-  SweepJobWire,
-  SweepProgressWire,
+import {
+  liveScore,
+  type ApiClient,
+  type CoreEvent,
+  type CoreState,
+  type IdcRoundSummary,
+  type MemoryStepRecord,
+  type RecordingResult,
+  type SeatStepWire,
+  type StepEventData,
+  type SuiteLevelRef,
+  type SuiteLevelResult,
+  type SuiteProgressWire,
+  type SuiteTableWire,
+  type SweepJobWire,
+  type SweepProgressWire,
 } from '../../electron/api/contract.ts';
 
 export interface LiveFrame {
@@ -171,7 +172,7 @@ function reduce(s: LiveState, a: Action): LiveState {
       const d = e.data;
       const core = withRun(s.core, (r) => ({
         ...r,
-        score: d.score,
+        ...liveScore(r, d),
         tokens: { input: r.tokens.input + (d.tokens?.input ?? 0), output: r.tokens.output + (d.tokens?.output ?? 0) },
         costUsd: typeof d.cost_usd === 'number' ? (r.costUsd ?? 0) + d.cost_usd : r.costUsd,
         ...(d.seat_scores ? { seatScores: d.seat_scores } : {}),
@@ -182,7 +183,7 @@ function reduce(s: LiveState, a: Action): LiveState {
       return { ...s, core, step: d, lastStep: d, seatTurns };
     }
     case 'episode':
-      return { ...s, episodes: [...s.episodes, e] };
+      return { ...s, core: withRun(s.core, (r) => ({ ...r, ...liveScore(r, e) })), episodes: [...s.episodes, e] };
     case 'released':
       return { ...s, released: e.inputs };
     case 'takeover':

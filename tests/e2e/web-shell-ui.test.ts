@@ -107,6 +107,35 @@ describe('first launch', () => {
     expect(ui.shell.web.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{20,}$/);
   });
 
+  it('shows 2048’s own score beside the paper scale with the formula on hover, and the Runs tab’s live row follows it', async () => {
+    const { page } = ui;
+    await expect.poll(ui.status, { timeout: 30000 }).toBe('running');
+    const line = page.getByTestId('score');
+    /** The line's two numbers, read at once: the game's own and the paper scale's. */
+    const numbers = async (text: string | null) => {
+      const m = /^Score ([\d,]+) · ([\d.]+) \(paper scale\)$/.exec(text ?? '');
+      return m ? { game: Number(m[1]!.replaceAll(',', '')), paper: Number(m[2]) } : null;
+    };
+    // The solver merges tiles within a few moves; 2048 counts every merge's sum.
+    await expect
+      .poll(async () => (await numbers(await line.textContent()))?.game ?? 0, { timeout: 60000 })
+      .toBeGreaterThan(0);
+    const shown = (await numbers(await line.textContent()))!;
+    // GameVerse's 2048 normalisation (App. D.3), to the 2 decimals a step records.
+    expect(Math.abs(shown.paper - shown.game / 200)).toBeLessThanOrEqual(0.005);
+    expect(await line.getAttribute('title')).toMatch(/^score = merge score \/ 20000 × 100, clipped to 0–100 /);
+    await ui.shot('01b-live-score');
+
+    await page.getByTestId('tab-runs').click();
+    const live = page.getByTestId('live-run-score');
+    await expect
+      .poll(async () => (await numbers(await live.textContent()))?.game ?? 0, { timeout: 30000 })
+      .toBeGreaterThan(0);
+    expect((await numbers(await live.textContent()))!.paper).toBeGreaterThan(0);
+    expect(await page.getByTestId('run-row').filter({ has: live }).textContent()).toMatch(/\(demo\)/);
+    await page.getByTestId('tab-live').click();
+  });
+
   it('a baseline already plays a built-in game, and the page says how to add a model', async () => {
     const { page } = ui;
     try {

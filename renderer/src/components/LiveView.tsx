@@ -11,6 +11,9 @@ import { ActionList, ErrorList } from './StepLists.tsx';
 import type { ApiClient } from '../../../electron/api/contract.ts';
 import { SeatColumns, episodeResult } from './SeatColumns.tsx';
 import { seatColour, seatOverlay } from './seats.ts';
+import { LiveScoreText } from './LiveScore.tsx';
+
+const NO_SCORE = { score: null, gameScore: null, scoreFormula: null };
 
 export function LiveView({
   live,
@@ -96,9 +99,7 @@ export function LiveView({
               </span>
             ))
           ) : (
-            <span>
-              score <b data-testid="score">{run?.score ?? '–'}</b>
-            </span>
+            <LiveScoreText score={run ?? NO_SCORE} testId="score" />
           )}
           <span>
             tokens{' '}

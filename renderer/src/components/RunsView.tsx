@@ -2,12 +2,14 @@
 import { useEffect, useState } from 'react';
 import type {
   ApiClient,
+  LiveScore,
   MilestoneItemWire,
   MilestoneLabelWire,
   Results,
   RunSummary,
 } from '../../../electron/api/contract.ts';
 import { MilestoneChecklist } from './MilestoneChecklist.tsx';
+import { LiveScoreText } from './LiveScore.tsx';
 import { Overlay } from './Overlay.tsx';
 import { stepOverlay } from './seats.ts';
 import { LatencyBar } from './LatencyBar.tsx';
@@ -29,6 +31,8 @@ interface StepRow {
   latency_ms: Record<string, number>;
   frame_size?: { width: number; height: number };
   score?: number | null;
+  game_score?: number | null;
+  score_formula?: string;
   memory?: unknown;
   /** Who played it: a person during a takeover (absent in runs before takeovers: the agent). */
   actor?: 'agent' | 'human';
@@ -89,9 +93,12 @@ export function RunsView({
   refreshKey,
   openRun,
   onClosedRun,
+  liveRun,
 }: {
   client: ApiClient;
   refreshKey: number;
+  /** The run going now: its row shows the live score instead of the mean of its finished episodes. */
+  liveRun?: (LiveScore & { id: string }) | null;
   /** A run to open at once (a sweep job's run link). */
   openRun?: string;
   onClosedRun?: () => void;
@@ -254,7 +261,15 @@ export function RunsView({
               <td>{r.kind === 'human' ? 'human' : r.agent}</td>
               <td>{r.model ?? '–'}</td>
               <td>{r.actionSpace}</td>
-              <td>{r.mean === null ? '–' : `${r.mean}${r.std ? ` ± ${r.std}` : ''}`}</td>
+              <td>
+                {liveRun?.id === r.id ? (
+                  <LiveScoreText score={liveRun} testId="live-run-score" />
+                ) : r.mean === null ? (
+                  '–'
+                ) : (
+                  `${r.mean}${r.std ? ` ± ${r.std}` : ''}`
+                )}
+              </td>
               <td>{r.episodes}</td>
               <td>{r.steps}</td>
               <td className={r.status === 'crashed' || r.status === 'failed' ? 'bad' : ''}>
@@ -453,7 +468,15 @@ export function Replay({
               )}
               {s!.score !== undefined && (
                 <p>
-                  score after this step: <b>{s!.score ?? 'n/a'}</b>
+                  score after this step:{' '}
+                  <LiveScoreText
+                    score={{
+                      score: s!.score,
+                      gameScore: s!.game_score ?? null,
+                      scoreFormula: s!.score_formula ?? null,
+                    }}
+                    testId="replay-score"
+                  />
                 </p>
               )}
               {memoryInfo(meta) && <MemoryPanel info={memoryInfo(meta)!} memory={stepMemory(s!)} />}
