@@ -501,7 +501,7 @@ export class Session extends EventEmitter<SessionEvents> {
     this.worldClock.sayWorld();
     const ticksAtAct = this.world.ticks();
     game?.drainInputs();
-    if (choice.actions.length) this.settleWait.prepare(trace.seen.win.id);
+    if (choice.actions.length) await this.settleWait.prepare(trace.seen.win.id, signal);
     const outcomes = signal.aborted ? [] : await this.performHeard(choice.actions, seen.geometry, trace.seen.win.id);
     const ticksActed = this.world.ticks();
     const refused = outcomes.find((o) => !o.ok);

@@ -34,22 +34,28 @@ export class SettleWait {
 
   /**
    * Just before acting: what the target draws from here on is its answer; noted whether it had
-   * held still until now.
+   * held still until now. A window still finishing its last answer (a slide, then the new tile)
+   * gets to finish first, for at most `settleMaxMs`, so that its drawing is not taken for this
+   * step's answer; one that animates by itself is not waited for.
    */
-  prepare(id: string) {
+  async prepare(id: string, signal: AbortSignal) {
     const { target, wm } = this.deps;
-    this.actedAt = performance.now();
     this.versionBefore = target.game?.version;
-    if (target.game || !wm.watchChanges) return;
-    try {
-      if (this.drawing?.id !== id) {
-        this.drawing?.watch?.close();
-        this.drawing = { id, watch: wm.watchChanges(id), busy: false, quiet: true };
+    if (!target.game && wm.watchChanges) {
+      try {
+        if (this.drawing?.id !== id) {
+          this.drawing?.watch?.close();
+          this.drawing = { id, watch: wm.watchChanges(id), busy: false, quiet: true };
+        }
+        const { watch, busy } = this.drawing;
+        const quietMs = this.config.settleQuietMs;
+        if (watch && !busy) await watch.settled({ quietMs, firstMs: 0, maxMs: this.config.settleMaxMs, signal });
+        this.drawing.quiet = watch?.reset(quietMs).quiet ?? true;
+      } catch {
+        this.drawing = { id, watch: undefined, busy: false, quiet: true }; // the fixed wait, then
       }
-      this.drawing.quiet = this.drawing.watch?.reset(this.config.settleQuietMs).quiet ?? true;
-    } catch {
-      this.drawing = { id, watch: undefined, busy: false, quiet: true }; // the fixed wait, then
     }
+    this.actedAt = performance.now();
   }
 
   /**

@@ -82,6 +82,14 @@ describe('gamepilot run --window (third-party game)', () => {
     }
     // The keys moved the tiles: the game's own pixels changed between steps.
     expect(hashes.size).toBeGreaterThanOrEqual(3);
+    // Each step whose next frame differs from its own is recorded as having changed the window
+    // (nothing in gnome-2048 moves by itself), with the time to the window's first draw.
+    const frames = steps.map((s) => readFileSync(path.join(res.run_dir, s.frame!)).toString('base64'));
+    for (let i = 0; i + 1 < steps.length; i++) {
+      if (frames[i] === frames[i + 1]) continue;
+      expect(steps[i]!.effect, `step ${i}: ${JSON.stringify(steps[i]!.settle)}`).toBe('changed');
+      expect(steps[i]!.effect_ms).toBeGreaterThanOrEqual(0);
+    }
     // Each request carried a frame of exactly that window.
     expect(server.requests).toHaveLength(6);
   });
