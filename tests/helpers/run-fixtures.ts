@@ -50,6 +50,10 @@ export function finishedRun(
     end: 'game_over',
     ...(typeof e === 'number' ? {} : { invalid: e.invalid }),
   }));
-  s.close(o.status ?? 'completed', o.error, { episodes, ...o.patch });
+  const scores = episodes.map((e) => e.score as number);
+  const mean = scores.reduce((a, b) => a + b, 0) / scores.length;
+  const std = Math.sqrt(scores.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, scores.length - 1));
+  const round2 = (n: number) => Math.round(n * 100) / 100;
+  s.close(o.status ?? 'completed', o.error, { episodes, mean: round2(mean), std: round2(std), ...o.patch });
   return s;
 }

@@ -304,7 +304,6 @@ export function RunsView({
             <th>Title</th>
             <th>Agent</th>
             <th>Model</th>
-            <th>VR</th>
             <th>Mode</th>
             <th>Score</th>
             <th>Episodes</th>
