@@ -625,7 +625,9 @@ describe('gamepilot report', () => {
     const jsonFile = path.join(out, 'quality.json');
     const csvDir = path.join(out, 'quality-csv');
     const r = await cli(['report', '--runs', folder, '--out', html, '--json', jsonFile, '--csv', csvDir]);
-    expect(r.stderr).toMatch(/report: 2 run\(s\) counted, 1 left out/);
+    expect(r.stderr).toMatch(
+      /report: 2 run\(s\) counted, 1 left out \(1 failed\), 0 damaged; 1 invalid episode\(s\) not pooled/,
+    );
     const data = ReportDataSchema.parse(JSON.parse(readFileSync(jsonFile, 'utf8')));
     expect(data.gameverse.rows.map((x) => [x.label, x.cells['2048']])).toEqual([
       [
