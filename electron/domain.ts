@@ -462,6 +462,9 @@ export function round2(n: number): number {
   return Math.round(n * 100) / 100;
 }
 
+/** A pooled rate (0–1) as tables print it: a percentage to one place, or "n/a" for runs that do not record it. */
+export const rateText = (r: number | null) => (r === null ? 'n/a' : `${(r * 100).toFixed(1)} %`);
+
 /**
  * OmniGameArena's protocol: 10 reflection rounds × 5 episodes each (Fig. 5), played under PDQ —
  * the world frozen for the whole model call, the action applied from the observed state. PDQ

@@ -6,7 +6,7 @@
 import type { ReportChart, ReportTable } from '../domain.ts';
 import type { Player, ReportData, ReportView, Stat } from './model.ts';
 import { arenaReportTables } from './arena-view.ts';
-import { rateText } from '../store/run-quality.ts';
+import { rateText } from '../domain.ts';
 
 const CATEGORY_NAMES: Record<string, string> = {
   'markov-grid': 'Markov Grid',

@@ -27,14 +27,13 @@ import { scanRuns } from './run-library.ts';
 import type { RunMeta } from './run-store.ts';
 import { mean, std } from '../util/time.ts';
 import { titleOf } from './run-title.ts';
-import { round2, type FailedRun, type InvalidEpisode, type LeaderboardRow } from '../domain.ts';
+import { rateText, round2, type FailedRun, type InvalidEpisode, type LeaderboardRow } from '../domain.ts';
 import {
   addQuality,
   failedRuns,
   invalidEpisodes,
   noQuality,
   pooledRates,
-  rateText,
   runsSpread,
   type QualitySums,
 } from './run-quality.ts';

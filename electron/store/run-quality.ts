@@ -49,9 +49,6 @@ export function pooledRates(s: QualitySums): {
   };
 }
 
-/** A rate as tables print it: a percentage to one place, or "n/a" for runs without quality figures. */
-export const rateText = (r: number | null) => (r === null ? 'n/a' : `${(r * 100).toFixed(1)} %`);
-
 /** The spread over reruns: the sample std of each run's mean (two runs or more), else null. */
 export function runsSpread(perRun: number[][]): number | null {
   const means = perRun.filter((s) => s.length).map(mean);

@@ -7,6 +7,7 @@ import type {
   Results,
   RunSummary,
 } from '../../../electron/api/contract.ts';
+import { rateText } from '../../../electron/api/contract.ts';
 import { MilestoneChecklist } from './MilestoneChecklist.tsx';
 import { Overlay } from './Overlay.tsx';
 import { stepOverlay } from './seats.ts';
@@ -83,9 +84,6 @@ function stepMemory(s: StepRow): (MemoryStepRecord & { step: number }) | null {
     step: s.step,
   };
 }
-
-/** A pooled rate (0–1) as a percentage; n/a for runs made before the record kept it. */
-const rateText = (r: number | null) => (r === null ? 'n/a' : `${(r * 100).toFixed(1)} %`);
 
 export function RunsView({
   client,
