@@ -175,6 +175,10 @@ export interface RunSummary {
   steps: number;
   /** The web shell's first-launch demonstration (never scored). */
   demo?: boolean;
+  /** Why the run failed (run.json `error`). */
+  error?: string;
+  /** Episodes marked invalid, with their reasons: left out of `mean` and `std`. */
+  invalid?: { episode: number; reason: string }[];
 }
 
 /** What a finished recording of a person reports. */
@@ -277,6 +281,42 @@ export interface LeaderboardRow {
   mean: number;
   std: number;
   best: number;
+  /** The spread over reruns: sample std of the runs' own means in this row; null with one run. */
+  runs_std: number | null;
+  /** Episodes of this row's runs marked invalid (no model answer for most steps): counted here, never pooled. */
+  invalid_episodes: number;
+  /**
+   * Of the row's runs that record `quality`: steps that changed nothing, and steps with invalid
+   * actions, over all their steps (0–1, summed over runs, not a mean of rates); null when none does.
+   */
+  no_effect_rate: number | null;
+  invalid_rate: number | null;
+  /** The row's runs that record `quality` (the rates cover these). */
+  quality_runs: number;
+}
+
+/** A run that ended `failed` (e.g. its model never answered): listed apart with its error, never pooled. */
+export interface FailedRun {
+  /** Its folder name. */
+  run: string;
+  created: string;
+  /** The title id it would count under. */
+  game: string;
+  player: string;
+  model: string | null;
+  error: string | null;
+}
+
+/** An episode marked invalid in run.json (most of its steps had no model answer): listed with its reason, never pooled. */
+export interface InvalidEpisode {
+  run: string;
+  game: string;
+  player: string;
+  model: string | null;
+  episode: number;
+  /** What the game said; kept, not counted. */
+  score: number | null;
+  reason: string;
 }
 
 /** A report table as the page, the app and the CSV files draw it: columns, rows of plain values, what to say when empty. */
@@ -433,6 +473,9 @@ export const OWN_TITLE = /^Gamepilot( [·—-]|$)/;
 export function round2(n: number): number {
   return Math.round(n * 100) / 100;
 }
+
+/** A pooled rate (0–1) as tables print it: a percentage to one place, or "n/a" for runs that do not record it. */
+export const rateText = (r: number | null) => (r === null ? 'n/a' : `${(r * 100).toFixed(1)} %`);
 
 /**
  * OmniGameArena's protocol: 10 reflection rounds × 5 episodes each (Fig. 5), played under PDQ —

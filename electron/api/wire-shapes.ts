@@ -5,8 +5,10 @@
  */
 import type {
   ArenaSummary,
+  FailedRun,
   GameScoreFields,
   IngvpSetting,
+  InvalidEpisode,
   LatencyMode,
   LeaderboardRow,
   LevelScore,
@@ -422,7 +424,8 @@ export interface Results {
   /** `warnings`: run folders skipped because their run.json is damaged, each naming the file. */
   listRuns: { runs: RunSummary[]; warnings: string[] };
   /** vr: the papers' VR column (No / Yes / — for human experts); lessons: where a Yes row's lessons came from. */
-  leaderboard: { warnings: string[]; rows: LeaderboardRow[] };
+  /** The pooled rows, and what was left out of them: failed runs with their errors, invalid episodes with their reasons. */
+  leaderboard: { warnings: string[]; rows: LeaderboardRow[]; failed: FailedRun[]; invalid: InvalidEpisode[] };
   /** The same tables and charts as `gamepilot report`'s page; charts are chart.js configurations. */
   report: {
     generated: string;

@@ -1,7 +1,8 @@
 /**
  * An arena folder's tables, computed from its run folders alone: `arena.json`'s spec says which
  * matches are played, each completed run in `runs/` (its run.json's `arena.match`) fills its
- * cell, and the cell names that run. `gamepilot arena`, the report and the Runs tab all read
+ * cell with its valid episodes (a failed run fills none; invalid episodes count nowhere), and
+ * the cell names that run. `gamepilot arena`, the report and the Runs tab all read
  * an arena through here.
  */
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
@@ -115,7 +116,8 @@ export function runsTables(runsDir: string, spec: ArenaSpec): ArenaTables & { mi
   const runs = completedRuns(runsDir, spec.game);
   const matches = arenaMatches(spec.mode, spec.agents, spec.mixed);
   const missing = matches.filter((m) => !runs.has(m.id)).map((m) => m.id);
-  const eps = (id: string) => runs.get(id)?.meta.episodes ?? [];
+  // An episode marked invalid (no model answers) decides no match and adds to no team score.
+  const eps = (id: string) => (runs.get(id)?.meta.episodes ?? []).filter((e) => e.invalid === undefined);
   if (spec.mode === 'coop') {
     return {
       missing,

@@ -4,6 +4,7 @@ import { createWindowManager } from '../../native/index.ts';
 import { BUILTIN_GAMES } from '../../games/index.ts';
 import { exportVideo } from '../recording/video.ts';
 import { formatLeaderboard, leaderboard } from '../store/leaderboard.ts';
+import { leftOutLines } from '../store/run-quality.ts';
 import { formatBench, formatRecordBench, runBench, runRecordBench } from './bench.ts';
 import { io } from './io.ts';
 import { formatStartupBench, runStartupBench } from './bench-startup.ts';
@@ -39,10 +40,22 @@ export function gamesCommand(o: { json?: boolean }): number {
   return 0;
 }
 
+/**
+ * The leaderboard, and under it what it left out (failed runs with their errors, invalid
+ * episodes with their reasons); with --json the rows stay the whole of stdout and what was left
+ * out goes to stderr.
+ */
 export function leaderboardCommand(o: LeaderboardFlags): number {
-  const { rows, warnings } = leaderboard(path.resolve(o.runsDir), o.game ? { game: o.game } : {});
+  const { rows, failed, invalid, warnings } = leaderboard(path.resolve(o.runsDir), o.game ? { game: o.game } : {});
   for (const w of warnings) io.log(`warning: ${w}`);
-  io.out(o.json ? JSON.stringify(rows) : formatLeaderboard(rows));
+  const apart = leftOutLines(failed, invalid);
+  if (o.json) {
+    io.out(JSON.stringify(rows));
+    for (const line of apart) io.log(`not pooled: ${line}`);
+  } else
+    io.out(
+      [formatLeaderboard(rows), ...(apart.length ? ['', 'not pooled:', ...apart.map((l) => `  ${l}`)] : [])].join('\n'),
+    );
   return 0;
 }
 

@@ -406,7 +406,7 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
   program
     .command('leaderboard')
     .description(
-      'scores pooled per title (a built-in game, a window’s profile, or an unprofiled window) × player × VR × action space × latency (completed runs only)',
+      'scores pooled per title (a built-in game, a window’s profile, or an unprofiled window) × player × VR × action space × latency, with no-effect and invalid-action rates (completed runs only; failed runs and invalid episodes listed apart, never pooled)',
     )
     .addOption(new Option('--game <id>', 'only this title: a game or profile id, or window:<title>'))
     .addOption(new Option('--runs-dir <dir>', 'the runs folder').default('runs'))

@@ -35,8 +35,9 @@ export function reportCommand(o: ReportFlags): number {
     }
   }
   const { counted, left_out, damaged } = view.data.runs;
+  const { failed, invalid } = view.data;
   io.progress(
-    `report: ${counted} run(s) counted, ${left_out} left out, ${damaged} damaged; ${view.data.arenas.length} arena(s)`,
+    `report: ${counted} run(s) counted, ${left_out} left out${failed.length ? ` (${failed.length} failed)` : ''}, ${damaged} damaged${invalid.length ? `; ${invalid.length} invalid episode(s) not pooled` : ''}; ${view.data.arenas.length} arena(s)`,
   );
   return 0;
 }

@@ -142,7 +142,7 @@ the frame is the window.
     o.filter.game || o.filter.player || o.filter.minScore !== undefined || o.filter.maxScore !== undefined
       ? ` Filters: ${JSON.stringify(o.filter)}.`
       : ''
-  }${s.skipped.length ? ` Left out: ${s.skipped.length} run(s) (listed in export.json).` : ''}${
+  }${s.skipped.length ? ` Left out: ${s.skipped.length} run(s) or invalid episode(s) (listed in export.json).` : ''}${
     s.withoutFrame ? ` ${s.withoutFrame} decision(s) had no kept frame and are not rows.` : ''
   }
 

@@ -60,7 +60,7 @@ export interface ExportSummary {
   rows: { train: number; validation: number };
   /** Decisions with no frame in their run folder (frames not kept): not exported. */
   withoutFrame: number;
-  /** Runs the filters or their state left out, and why, and folders that are no run. */
+  /** Runs the filters or their state left out, and why (a failed run with its error), invalid episodes left out, and folders that are no run. */
   skipped: string[];
   warnings: string[];
   /** With redactText: frames with text blurred, and the boxes blurred (this call's runs). */
@@ -124,6 +124,7 @@ function collect(sources: string[]): { runs: { id: string; dir: string; meta: Ru
 
 /** Why a run is not exported, or null when it is. */
 function leftOut(meta: RunMeta, f: ExportFilter): string | null {
+  if (meta.status === 'failed') return `failed, not completed: ${meta.error ?? 'no error recorded'}`;
   if (meta.status !== 'completed') return `${meta.status}, not completed`;
   if (meta.demo) return 'the demo';
   if (meta.seats?.length) return 'a two-seat match (its score is a seat’s)';
@@ -194,6 +195,9 @@ async function exportWith(o: ExportOptions, redactor: TextRedactor | undefined):
     if (why) skipped.push(`${r.id}: ${why}`);
     return !why;
   });
+  for (const r of chosen)
+    for (const e of r.meta.episodes)
+      if (e.invalid !== undefined) skipped.push(`${r.id}: episode ${e.episode} left out, invalid: ${e.invalid}`);
   let resumed = 0;
   const done: Part[] = [];
   for (const [i, r] of chosen.entries()) {
@@ -272,7 +276,10 @@ async function exportRun(
       warnings: [runWarning(id, dir, `not exported: ${(err as Error).message}`)],
     };
   }
-  const { rows, withoutFrame, problems } = source;
+  const { withoutFrame, problems } = source;
+  // An invalid episode (no model answers) teaches nothing: its rows stay out (listed in `skipped`).
+  const invalid = new Set(meta.episodes.filter((e) => e.invalid !== undefined).map((e) => e.episode));
+  const rows = source.rows.filter((r) => !invalid.has(r.row.episode));
   const made: Part['rows'] = [];
   for (const split of ['train', 'validation'] as const)
     rmSync(path.join(out, split, 'images', id), { recursive: true, force: true });

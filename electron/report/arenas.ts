@@ -6,7 +6,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { ARENA_FILE, arenaTables, isArenaFolder, readArenaSpec } from '../arena/tables.ts';
-import type { ArenaSummary } from '../domain.ts';
+import { round2, type ArenaSummary } from '../domain.ts';
+import { mean } from '../util/time.ts';
 import type { RunMeta } from '../store/run-store.ts';
 import type { ReportData } from './model.ts';
 
@@ -58,12 +59,13 @@ export function readArenas(root: string, warnings: string[]): ArenaSummary[] {
   return out;
 }
 
-/** Two-seat runs among ordinary ones (a run with `seats`), each with its wins per seat or its team score. */
+/** Two-seat runs among ordinary ones (a run with `seats`), each with its wins per seat or its team score, over its valid episodes. */
 export function twoSeatRuns(runs: { id: string; meta: RunMeta }[]): ReportData['two_seat'] {
   return runs
     .filter((r) => r.meta.seats?.length)
     .map(({ id, meta }) => {
-      const e = meta.episodes;
+      const e = meta.episodes.filter((x) => x.invalid === undefined);
+      const scores = e.flatMap((x) => (typeof x.score === 'number' ? [x.score] : []));
       const decided = e.some((x) => x.winner !== undefined);
       const p1 = e.filter((x) => x.winner === 0).length;
       const p2 = e.filter((x) => x.winner === 1).length;
@@ -76,7 +78,7 @@ export function twoSeatRuns(runs: { id: string; meta: RunMeta }[]): ReportData['
         p1_wins: decided ? p1 : null,
         p2_wins: decided ? p2 : null,
         draws: decided ? e.length - p1 - p2 : null,
-        mean: meta.mean,
+        mean: e.length === meta.episodes.length ? meta.mean : scores.length ? round2(mean(scores)) : null,
       };
     })
     .sort((a, b) => a.run.localeCompare(b.run));

@@ -4,7 +4,8 @@
  * each game's category and tier from its profile; ING-VP level runs (in the runs folder, or in
  * the runs/ of a suite folder in it), IDC folders, latency pairs and cost per score point are
  * read from the same scan. A damaged run.json is skipped with a warning. Arena folders and
- * two-seat runs are reported apart (arenas.ts).
+ * two-seat runs are reported apart (arenas.ts); failed runs and invalid episodes are listed
+ * apart, never pooled (store/run-quality.ts).
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -23,6 +24,7 @@ import { INGVP_GAME_IDS } from '../../games/ingvp/games.ts';
 import type { ReportData } from './model.ts';
 import { readArenas, twoSeatRuns } from './arenas.ts';
 import { round2 } from '../domain.ts';
+import { failedRuns, invalidEpisodes, isCountedEpisode } from '../store/run-quality.ts';
 
 export interface ReportOptions {
   /** Profiles for games whose runs do not name their category and tier (default: the shipped ones). */
@@ -61,6 +63,8 @@ export function buildReport(root: string, opts: ReportOptions = {}): ReportData 
     cost: costRows(played),
     arenas: existsSync(dir) ? readArenas(dir, warnings) : [],
     two_seat: twoSeatRuns(runs),
+    failed: failedRuns(runs),
+    invalid: invalidEpisodes(runs.filter((r) => isScoredRun(r.meta) || isIngvp(r.meta))),
   };
 }
 
@@ -74,7 +78,7 @@ function costRows(metas: RunMeta[]): ReportData['cost'] {
   }
   return [...groups.values()]
     .map((runs) => {
-      const scores = runs.flatMap((m) => m.episodes.flatMap((e) => (typeof e.score === 'number' ? [e.score] : [])));
+      const scores = runs.flatMap((m) => m.episodes.filter(isCountedEpisode).map((e) => e.score));
       const points = scores.reduce((a, b) => a + b, 0);
       const tokensIn = runs.reduce((a, m) => a + m.totals.tokens_in, 0);
       const tokensOut = runs.reduce((a, m) => a + m.totals.tokens_out, 0);
@@ -142,6 +146,8 @@ function ingvpTable(metas: RunMeta[], warnings: string[]): { rows: ReportData['i
   let counted = 0;
   for (const m of metas) {
     if (m.status !== 'completed' || m.demo) continue;
+    // A level played without model answers is listed among the invalid episodes, not scored.
+    if (m.episodes.some((e) => e.invalid !== undefined)) continue;
     const parsed = IngvpLevelSchema.safeParse((m as { ingvp?: unknown }).ingvp);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];

@@ -38,7 +38,24 @@ export function reportCsv(d: ReportData): Record<string, string> {
   const games = new Map(d.gameverse.games.map((g) => [g.id, g]));
   return {
     'gameverse.csv': csv(
-      ['game', 'title', 'kind', 'category', 'tier', ...WHO, 'mean', 'std', 'n', 'runs', 'avg_rank'],
+      [
+        'game',
+        'title',
+        'kind',
+        'category',
+        'tier',
+        ...WHO,
+        'mean',
+        'std',
+        'n',
+        'runs',
+        'avg_rank',
+        'runs_std',
+        'invalid_episodes',
+        'no_effect_rate',
+        'invalid_rate',
+        'quality_runs',
+      ],
       d.gameverse.rows.flatMap((r) =>
         Object.entries(r.cells).map(([game, s]) => {
           const g = games.get(game);
@@ -54,6 +71,11 @@ export function reportCsv(d: ReportData): Record<string, string> {
             s.n,
             s.runs,
             r.avg_rank,
+            s.runs_std,
+            s.invalid,
+            s.no_effect_rate,
+            s.invalid_rate,
+            s.quality_runs,
           ];
         }),
       ),
@@ -245,6 +267,14 @@ export function reportCsv(d: ReportData): Record<string, string> {
         r.draws,
         r.mean,
       ]),
+    ),
+    'failed.csv': csv(
+      ['run', 'created', 'game', 'player', 'model', 'error'],
+      d.failed.map((f) => [f.run, f.created, f.game, f.player, f.model, f.error]),
+    ),
+    'invalid.csv': csv(
+      ['run', 'game', 'player', 'model', 'episode', 'score', 'reason'],
+      d.invalid.map((e) => [e.run, e.game, e.player, e.model, e.episode, e.score, e.reason]),
     ),
     'cost.csv': csv(
       [

@@ -70,7 +70,17 @@ export function playerOf(r: LeaderboardRow): Player {
 
 export const playerKey = (p: Omit<Player, 'label' | 'baseline'>) =>
   [p.player, p.model ?? '', p.assisted ? 'assisted' : '', p.vr, p.lessons ?? '', p.actionSpace, p.latency].join('|');
-const statOf = (r: LeaderboardRow): Stat => ({ mean: r.mean, std: r.std, n: r.episodes, runs: r.runs });
+const statOf = (r: LeaderboardRow): Stat => ({
+  mean: r.mean,
+  std: r.std,
+  n: r.episodes,
+  runs: r.runs,
+  runs_std: r.runs_std,
+  invalid: r.invalid_episodes,
+  no_effect_rate: r.no_effect_rate,
+  invalid_rate: r.invalid_rate,
+  quality_runs: r.quality_runs,
+});
 
 /** Random, the human expert and the rookie first (as in GameVerse's Tab. 3), then agents by name; VR = No before Yes. */
 function comparePlayers(a: Player, b: Player): number {
@@ -123,7 +133,10 @@ function titles(board: LeaderboardRow[], catalog: ProfileCatalog): GameInfo[] {
  * positions they span. A row's Avg Rank is the mean of its ranks over the titles it played; a
  * title it did not play is left out rather than ranked last.
  */
-export function averageRanks(rows: { cells: Record<string, Stat> }[], games: string[]): (number | null)[] {
+export function averageRanks(
+  rows: { cells: Record<string, Pick<Stat, 'mean'>> }[],
+  games: string[],
+): (number | null)[] {
   const ranks: number[][] = rows.map(() => []);
   for (const g of games) {
     const played = rows.flatMap((r, i) => (r.cells[g] ? [{ i, mean: round2(r.cells[g]!.mean) }] : []));

@@ -6,8 +6,25 @@ import { z } from 'zod';
 import type { ReportChart, ReportTable } from '../domain.ts';
 
 const num = z.number().finite();
-/** A mean over trials: sample std, n = trials (episodes), runs = run folders pooled. */
-export const StatSchema = z.object({ mean: num, std: num, n: z.number().int().nonnegative(), runs: z.number().int() });
+const rate = num.min(0).max(1).nullable().default(null);
+/**
+ * A mean over trials: sample std, n = trials (episodes), runs = run folders pooled; runs_std =
+ * the spread over reruns (sample std of the runs' means, null with one run); invalid = episodes
+ * of its runs marked invalid (counted, not pooled); the no-effect and invalid-action rates of its
+ * runs' steps (0–1, null when none records them) over `quality_runs` runs. Reports written before
+ * issue 37 lack the last five.
+ */
+export const StatSchema = z.object({
+  mean: num,
+  std: num,
+  n: z.number().int().nonnegative(),
+  runs: z.number().int(),
+  runs_std: num.nullable().default(null),
+  invalid: z.number().int().nonnegative().default(0),
+  no_effect_rate: rate,
+  invalid_rate: rate,
+  quality_runs: z.number().int().nonnegative().default(0),
+});
 export type Stat = z.output<typeof StatSchema>;
 
 /** Who played a GameVerse row: the random baseline, a human role, or an agent (model or solver). */
@@ -235,6 +252,27 @@ export const TwoSeatRunSchema = z.object({
   mean: num.nullable(),
 });
 
+/** A failed run (domain.ts FailedRun): listed apart with its error, never pooled. */
+export const FailedRunSchema = z.object({
+  run: z.string(),
+  created: z.string(),
+  game: z.string(),
+  player: z.string(),
+  model: z.string().nullable(),
+  error: z.string().nullable(),
+});
+
+/** An invalid episode (domain.ts InvalidEpisode): listed with its reason, never pooled. */
+export const InvalidEpisodeSchema = z.object({
+  run: z.string(),
+  game: z.string(),
+  player: z.string(),
+  model: z.string().nullable(),
+  episode: z.number().int(),
+  score: num.nullable(),
+  reason: z.string(),
+});
+
 export const ReportDataSchema = z.object({
   generated: z.string(),
   runs_dir: z.string(),
@@ -260,6 +298,9 @@ export const ReportDataSchema = z.object({
   /** Arena folders in the report's folder (or the folder itself): win-rate matrices, standings, team scores. */
   arenas: z.array(ArenaSchema).default([]),
   two_seat: z.array(TwoSeatRunSchema).default([]),
+  /** What no table pools: failed runs with their errors, invalid episodes with their reasons. */
+  failed: z.array(FailedRunSchema).default([]),
+  invalid: z.array(InvalidEpisodeSchema).default([]),
 });
 export type ReportData = z.output<typeof ReportDataSchema>;
 

@@ -6,6 +6,7 @@
 import type { ReportChart, ReportTable } from '../domain.ts';
 import type { Player, ReportData, ReportView, Stat } from './model.ts';
 import { arenaReportTables } from './arena-view.ts';
+import { rateText } from '../domain.ts';
 
 const CATEGORY_NAMES: Record<string, string> = {
   'markov-grid': 'Markov Grid',
@@ -22,7 +23,12 @@ export const WHISKER_SUFFIX = ' ± std';
 const fix = (n: number) => n.toFixed(1);
 /** ING-VP's metrics to two places, as the paper and the suite's own table print them. */
 const fix2 = (n: number) => n.toFixed(2);
-export const statText = (s: Stat) => `${fix(s.mean)} ± ${fix(s.std)} (${s.n})`;
+/**
+ * A cell: mean ± std over trials (trials); where runs were pooled, the spread over those reruns
+ * (the std of their means, and how many); and the invalid episodes left out of it.
+ */
+export const statText = (s: Stat) =>
+  `${fix(s.mean)} ± ${fix(s.std)} (${s.n})${s.runs_std === null ? '' : `; ${s.runs} runs ± ${fix(s.runs_std)}`}${s.invalid ? `; ${s.invalid} invalid` : ''}`;
 const vrText = (p: Pick<Player, 'vr' | 'lessons'>) => (p.vr === 'Yes' && p.lessons ? `Yes (${p.lessons})` : p.vr);
 const who = (p: Player): Record<string, string | number | null> => ({
   player: p.label,
@@ -107,7 +113,7 @@ export function reportTables(d: ReportData): ReportTable[] {
     {
       id: 'gameverse',
       title: 'GameVerse Table 3: title × player, GUI actions',
-      note: 'Mean ± sample std over trials on 0–100 (trials in brackets), completed runs only. GameVerse’s fifteen titles in the paper’s order, then the other titles played (a window’s profile; an unprofiled window apart, under its window title); grouped by cognitive category, tier under each title. VR = Yes: played with lessons from reflection (a rookie: after the tutorial); — : a human expert. Avg Rank: in each title the rows are ranked by mean (1 = best, ties share the mean of their places), averaged over the titles a row played.',
+      note: 'Mean ± sample std over trials on 0–100 (trials in brackets), completed runs only; where a cell pools several runs (reruns, seeds), the spread of their means follows (“3 runs ± 4.1”), and invalid episodes left out are counted (“2 invalid”). GameVerse’s fifteen titles in the paper’s order, then the other titles played (a window’s profile; an unprofiled window apart, under its window title); grouped by cognitive category, tier under each title. VR = Yes: played with lessons from reflection (a rookie: after the tutorial); — : a human expert. Avg Rank: in each title the rows are ranked by mean (1 = best, ties share the mean of their places), averaged over the titles a row played.',
       groups: categoryGroups(WHO_COLUMNS.length, gv.games, 1, 1),
       columns: [
         ...WHO_COLUMNS,
@@ -378,8 +384,91 @@ export function reportTables(d: ReportData): ReportTable[] {
       })),
       empty: NO_RUNS,
     },
+    qualityTable(d),
+    {
+      id: 'failed',
+      title: 'Failed runs (not pooled)',
+      note: 'Runs that ended failed (e.g. the model never answered), with the error their run.json gives. No table counts them.',
+      columns: [
+        { key: 'run', label: 'Run' },
+        { key: 'game', label: 'Title' },
+        { key: 'player', label: 'Player' },
+        { key: 'model', label: 'Model' },
+        { key: 'error', label: 'Error' },
+      ],
+      rows: d.failed.map((f) => ({
+        run: f.run,
+        game: f.game,
+        player: f.player,
+        model: f.model,
+        error: f.error ?? 'no error recorded',
+      })),
+      empty: NO_RUNS,
+    },
+    {
+      id: 'invalid',
+      title: 'Invalid episodes (not pooled)',
+      note: 'Episodes of counted runs marked invalid (most of their steps had no model answer), counted from 1, with the reason and the score the game gave, which no mean includes.',
+      columns: [
+        { key: 'run', label: 'Run' },
+        { key: 'game', label: 'Title' },
+        { key: 'player', label: 'Player' },
+        { key: 'episode', label: 'Episode' },
+        { key: 'score', label: 'Game’s score' },
+        { key: 'reason', label: 'Reason' },
+      ],
+      rows: d.invalid.map((e) => ({
+        run: e.run,
+        game: e.game,
+        player: e.model ? `${e.model} (${e.player})` : e.player,
+        episode: e.episode + 1,
+        score: e.score === null ? null : fix(e.score),
+        reason: e.reason,
+      })),
+      empty: NO_RUNS,
+    },
     ...arenaReportTables(d, NO_RUNS),
   ];
+}
+
+/** Every score cell of the GameVerse rows (any action space) beside its runs' no-effect and invalid-action rates. */
+function qualityTable(d: ReportData): ReportTable {
+  const gv = d.gameverse;
+  return {
+    id: 'quality',
+    title: 'Scores and the record’s quality',
+    note: 'Each title × player cell: its score (as in Table 3), the invalid episodes left out of it, and over its runs’ steps the share that changed nothing in the game window (no effect) and the share with invalid actions (unparseable or refused) — summed over the runs’ steps, not a mean of their rates; n/a for runs made before Gamepilot recorded it (quality runs: how many of the runs the rates cover).',
+    columns: [
+      { key: 'game', label: 'Title' },
+      ...WHO_COLUMNS,
+      { key: 'score', label: 'Score' },
+      { key: 'runs', label: 'Runs' },
+      { key: 'invalid_episodes', label: 'Invalid episodes' },
+      { key: 'no_effect', label: 'No effect' },
+      { key: 'invalid_actions', label: 'Invalid actions' },
+      { key: 'quality_runs', label: 'Quality runs' },
+    ],
+    rows: gv.games.flatMap((g) =>
+      gv.rows.flatMap((r) => {
+        const c = r.cells[g.id];
+        return c
+          ? [
+              {
+                game: g.id,
+                ...who(r),
+                score: statText(c),
+                runs: c.runs,
+                invalid_episodes: c.invalid,
+                no_effect: rateText(c.no_effect_rate),
+                invalid_actions: rateText(c.invalid_rate),
+                quality_runs: c.quality_runs,
+              },
+            ]
+          : [];
+      }),
+    ),
+    empty: NO_RUNS,
+  };
 }
 
 const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1', '#ff9da7', '#9c755f'];

@@ -18,30 +18,47 @@
  *
  * A run in which a person took the controls (session/takeover.ts) is assisted: its episodes form
  * rows of their own, marked so, and are never pooled with the agent's unassisted play.
+ *
+ * What is left out is said, not dropped (store/run-quality.ts): failed runs with their errors,
+ * invalid episodes with their reasons (and counted in their row); each row carries its runs'
+ * pooled no-effect and invalid-action rates and the spread of its runs' means.
  */
 import { scanRuns } from './run-library.ts';
 import type { RunMeta } from './run-store.ts';
 import { mean, std } from '../util/time.ts';
 import { titleOf } from './run-title.ts';
-import { round2, type LeaderboardRow } from '../domain.ts';
+import { rateText, round2, type FailedRun, type InvalidEpisode, type LeaderboardRow } from '../domain.ts';
+import {
+  addQuality,
+  failedRuns,
+  invalidEpisodes,
+  noQuality,
+  pooledRates,
+  runsSpread,
+  type QualitySums,
+} from './run-quality.ts';
 
 type Cell = Pick<LeaderboardRow, 'vr' | 'lessons'>;
 
-/** Each scored episode of a run with the VR cell it belongs to; empty when the run is no play. */
-export function episodeCells(meta: RunMeta): { score: number; cell: Cell }[] {
+/**
+ * Each scored episode of a run with the VR cell it belongs to, and whether it is marked invalid
+ * (then only counted in its row, never pooled); empty when the run is no play.
+ */
+export function episodeCells(meta: RunMeta): { score: number; cell: Cell; invalid: boolean }[] {
   const scored = meta.episodes.filter((e): e is typeof e & { score: number } => typeof e.score === 'number');
+  const of = (e: (typeof scored)[number], cell: Cell) => ({ score: e.score, cell, invalid: e.invalid !== undefined });
   if (meta.kind === 'human') {
     const role = meta.config.role ?? meta.agent.replace(/^human-/, '');
     const stage = String(meta.stage ?? meta.config.stage ?? '');
-    if (role === 'expert') return scored.map((e) => ({ score: e.score, cell: { vr: '—', lessons: null } }));
+    if (role === 'expert') return scored.map((e) => of(e, { vr: '—', lessons: null }));
     if (stage === 'tutorial') return [];
     const cell: Cell = stage === 'play-2' ? { vr: 'Yes', lessons: 'tutorial' } : { vr: 'No', lessons: null };
-    return scored.map((e) => ({ score: e.score, cell }));
+    return scored.map((e) => of(e, cell));
   }
   const taught = new Map((meta.reflection?.lessons ?? []).map((l) => [l.episode, l.source]));
   return scored.map((e) => {
     const source = taught.get(e.episode);
-    return { score: e.score, cell: source ? { vr: 'Yes', lessons: source } : { vr: 'No', lessons: null } };
+    return of(e, source ? { vr: 'Yes', lessons: source } : { vr: 'No', lessons: null });
   });
 }
 
@@ -63,30 +80,49 @@ export function isScoredRun(meta: RunMeta): boolean {
 export function leaderboard(
   root: string,
   filter: { game?: string } = {},
-): { rows: LeaderboardRow[]; warnings: string[] } {
+): { rows: LeaderboardRow[]; failed: FailedRun[]; invalid: InvalidEpisode[]; warnings: string[] } {
   const { runs, warnings } = scanRuns(root);
+  const mine = runs.filter((r) => !filter.game || titleOf(r.meta).id === filter.game);
   return {
-    rows: leaderboardRows(runs.map((r) => r.meta).filter((m) => !filter.game || titleOf(m).id === filter.game)),
+    rows: leaderboardRows(mine.map((r) => r.meta)),
+    failed: failedRuns(mine),
+    invalid: invalidEpisodes(mine.filter((r) => isScoredRun(r.meta))),
     warnings,
   };
 }
+
+type PooledFields =
+  | 'mean'
+  | 'std'
+  | 'best'
+  | 'episodes'
+  | 'runs'
+  | 'profile_versions'
+  | 'runs_std'
+  | 'invalid_episodes'
+  | 'no_effect_rate'
+  | 'invalid_rate'
+  | 'quality_runs';
 
 /** The leaderboard of runs already read (the report reads the folder once for all its tables). */
 export function leaderboardRows(metas: RunMeta[]): LeaderboardRow[] {
   const groups = new Map<
     string,
     {
-      row: Omit<LeaderboardRow, 'mean' | 'std' | 'best' | 'episodes' | 'runs' | 'profile_versions'>;
-      runs: Set<string>;
+      row: Omit<LeaderboardRow, PooledFields>;
+      /** Each pooled run's counted scores in this row (its mean is one rerun of the cell). */
+      runs: Map<string, number[]>;
       hashes: Set<string>;
       scores: number[];
+      invalid: number;
+      quality: QualitySums;
     }
   >();
   for (const meta of metas) {
     if (!isScoredRun(meta)) continue;
     const title = titleOf(meta);
     const latency = String(meta.config.latency ?? 'normal');
-    for (const { score, cell } of episodeCells(meta)) {
+    for (const { score, cell, invalid } of episodeCells(meta)) {
       const key = [
         title.id,
         meta.agent,
@@ -111,25 +147,39 @@ export function leaderboardRows(metas: RunMeta[]): LeaderboardRow[] {
           actionSpace: meta.action_space,
           latency,
         },
-        runs: new Set(),
-        hashes: new Set(),
-        scores: [],
+        runs: new Map(),
+        hashes: new Set<string>(),
+        scores: [] as number[],
+        invalid: 0,
+        quality: noQuality(),
       };
-      g.runs.add(meta.id);
+      groups.set(key, g);
+      if (invalid) {
+        g.invalid++;
+        continue;
+      }
+      // A run's quality figures go once into each row it adds episodes to.
+      if (!g.runs.has(meta.id)) addQuality(g.quality, meta.quality);
+      g.runs.set(meta.id, [...(g.runs.get(meta.id) ?? []), score]);
       if (title.profile_hash) g.hashes.add(title.profile_hash);
       g.scores.push(score);
-      groups.set(key, g);
     }
   }
-  const rows: LeaderboardRow[] = [...groups.values()].map(({ row, runs: r, hashes, scores }) => ({
-    ...row,
-    profile_versions: hashes.size,
-    runs: r.size,
-    episodes: scores.length,
-    mean: round2(mean(scores)),
-    std: round2(std(scores)),
-    best: round2(Math.max(...scores)),
-  }));
+  // A row of invalid episodes only has no score: its episodes are in the list of those left out.
+  const rows: LeaderboardRow[] = [...groups.values()]
+    .filter((g) => g.scores.length)
+    .map(({ row, runs: r, hashes, scores, invalid, quality }) => ({
+      ...row,
+      profile_versions: hashes.size,
+      runs: r.size,
+      episodes: scores.length,
+      mean: round2(mean(scores)),
+      std: round2(std(scores)),
+      best: round2(Math.max(...scores)),
+      runs_std: runsSpread([...r.values()]),
+      invalid_episodes: invalid,
+      ...pooledRates(quality),
+    }));
   // Ranked by the player's best cell in each game; a player's VR = No row comes before its Yes rows, as in the papers' tables.
   const player = (r: LeaderboardRow) =>
     [r.game, r.player, r.model ?? '', r.assisted ? 'assisted' : '', r.actionSpace, r.latency].join('|');
@@ -149,7 +199,20 @@ export function leaderboardRows(metas: RunMeta[]): LeaderboardRow[] {
 
 export function formatLeaderboard(rows: LeaderboardRow[]): string {
   if (!rows.length) return 'no scored runs yet';
-  const head = ['title', 'player', 'model', 'VR', 'space', 'latency', 'runs', 'episodes', 'mean ± std', 'best'];
+  const head = [
+    'title',
+    'player',
+    'model',
+    'VR',
+    'space',
+    'latency',
+    'runs',
+    'episodes',
+    'mean ± std',
+    'best',
+    'no effect',
+    'invalid acts',
+  ];
   const body = rows.map((r) => [
     titleText(r),
     playerText(r),
@@ -157,10 +220,12 @@ export function formatLeaderboard(rows: LeaderboardRow[]): string {
     r.vr === 'Yes' && r.lessons ? `Yes (${r.lessons})` : r.vr,
     r.actionSpace,
     r.latency,
-    String(r.runs),
-    String(r.episodes),
+    r.runs_std === null ? String(r.runs) : `${r.runs} (± ${r.runs_std})`,
+    r.invalid_episodes ? `${r.episodes} (${r.invalid_episodes} invalid)` : String(r.episodes),
     `${r.mean} ± ${r.std}`,
     String(r.best),
+    rateText(r.no_effect_rate),
+    rateText(r.invalid_rate),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');

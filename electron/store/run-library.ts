@@ -8,7 +8,9 @@ import path from 'node:path';
 import { listedStatus, readRun, readRunMeta, type RunMeta, type StepRecord } from './run-store.ts';
 import { resolveRunFile, RunFileError } from './run-files.ts';
 import { titleOf } from './run-title.ts';
-import { ARENA_RUN_ID, CodedError, RUN_ID, type ListedStatus, type RunSummary } from '../domain.ts';
+import { ARENA_RUN_ID, CodedError, round2, RUN_ID, type ListedStatus, type RunSummary } from '../domain.ts';
+import { isCountedEpisode } from './run-quality.ts';
+import { mean, std } from '../util/time.ts';
 
 /**
  * The folder of the run `id` names (a folder name, or an arena's `<arena>/runs/<run>`; never any
@@ -38,6 +40,14 @@ function refuseLinkedFolder(root: string, dir: string) {
 
 export function summarize(meta: RunMeta, id = meta.id): RunSummary {
   const { id: titleId, name, kind } = titleOf(meta);
+  const invalid = meta.episodes.flatMap((e) =>
+    e.invalid === undefined ? [] : [{ episode: e.episode, reason: e.invalid }],
+  );
+  // With invalid episodes the run's score is that of the others, as the tables count it.
+  const counted = meta.episodes.filter(isCountedEpisode).map((e) => e.score);
+  const score = invalid.length
+    ? { mean: counted.length ? round2(mean(counted)) : null, std: counted.length ? round2(std(counted)) : null }
+    : { mean: meta.mean, std: meta.std };
   return {
     id,
     created: meta.created,
@@ -49,11 +59,12 @@ export function summarize(meta: RunMeta, id = meta.id): RunSummary {
     agent: meta.agent,
     model: meta.model,
     actionSpace: meta.action_space,
-    mean: meta.mean,
-    std: meta.std,
+    ...score,
     episodes: meta.episodes.length,
     steps: meta.totals.steps,
     ...(meta.demo ? { demo: true } : {}),
+    ...(meta.error !== undefined ? { error: meta.error } : {}),
+    ...(invalid.length ? { invalid } : {}),
   };
 }
 

@@ -261,11 +261,28 @@ export const RunMetaSchema = z.looseObject({
   model: z.string().nullable(),
   action_space: z.string(),
   config: z.record(z.string(), z.unknown()),
-  episodes: z.array(z.looseObject({ episode: num, seed: num, score: score.nullable(), steps: num, end: z.string() })),
+  episodes: z.array(
+    z.looseObject({
+      episode: num,
+      seed: num,
+      score: score.nullable(),
+      steps: num,
+      end: z.string(),
+      invalid: z.string().optional(),
+    }),
+  ),
   mean: score.nullable(),
   std: score.nullable(),
   totals: z.looseObject({ steps: num, tokens_in: num, tokens_out: num, cost_usd: num.nullable() }),
   error: z.string().optional(),
+  /** The tables pool these as sums: a count that is not one is refused, not added. */
+  quality: z
+    .looseObject({
+      steps: num.int().nonnegative(),
+      no_effect_steps: num.int().nonnegative(),
+      invalid_actions: num.int().nonnegative(),
+    })
+    .optional(),
   owner: z.looseObject({ pid: num, started: num, host: z.string() }).optional(),
   demo: z.boolean().optional(),
   reflection: z

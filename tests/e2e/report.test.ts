@@ -8,6 +8,9 @@
  * the runs folder, where the suite puts them. The page is opened in Chromium: every table holds
  * the numbers computed here from the run.json files (ING-VP's: the suites' own table.json),
  * charts are drawn, nothing is fetched, no console error, and the injected script never runs.
+ * Run folders written here as a run loop leaves them (quality figures, an invalid episode, a
+ * failed run) show that `leaderboard --json` and the report pool neither the failed run nor the
+ * invalid episode, list both, and give the rates and the spread over reruns.
  */
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,10 +18,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
-import { ROOT, runCli } from '../helpers/cli.ts';
+import { json, ROOT, runCli } from '../helpers/cli.ts';
 import { startUiShell, TEST_BROWSER_FLAGS } from '../helpers/web-ui.ts';
 import { ReportDataSchema } from '../../electron/report/model.ts';
 import { GAMEVERSE_TITLES } from '../../electron/report/gameverse.ts';
+import type { LeaderboardRow } from '../../electron/domain.ts';
+import { finishedRun } from '../helpers/run-fixtures.ts';
 
 const TABLES = [
   'gameverse',
@@ -537,7 +542,7 @@ describe('gamepilot report', () => {
     // The CSV files hold the same numbers, one row a cell.
     const csv = readFileSync(path.join(csvDir, 'gameverse.csv'), 'utf8').trim().split('\r\n');
     expect(csv[0]).toBe(
-      'game,title,kind,category,tier,player,label,model,vr,lessons,space,latency,mean,std,n,runs,avg_rank',
+      'game,title,kind,category,tier,player,label,model,vr,lessons,space,latency,mean,std,n,runs,avg_rank,runs_std,invalid_episodes,no_effect_rate,invalid_rate,quality_runs',
     );
     expect(csv).toHaveLength(1 + cells.length);
     const solverLine = csv.find((l) => l.startsWith('tictactoe,Tic-Tac-Toe,builtin,markov-grid,easy,solver,'))!;
@@ -573,6 +578,109 @@ describe('gamepilot report', () => {
     expect(missing.stderr).toMatch(/no runs folder .*nope/);
     expect(existsSync(path.join(out, 'x.html'))).toBe(false);
   });
+
+  it('keeps a failed run and an invalid episode out of `leaderboard --json` and the report, with rates and the spread over reruns', async () => {
+    // Run folders as a run loop leaves them (issue 37): quality figures, an invalid episode, a failed run.
+    const folder = mkdtempSync(path.join(tmpdir(), 'gp-report-quality-'));
+    const counts = (steps: number, noEffect: number, invalid: number) => ({
+      steps,
+      no_effect_steps: noEffect,
+      no_effect_rate: noEffect / steps,
+      invalid_actions: invalid,
+      invalid_rate: invalid / steps,
+      model_calls: steps,
+      model_call_failures: 0,
+    });
+    const reason = 'no model answer in 8 of 10 steps';
+    const error = 'the model never answered: 401 Incorrect API key provided';
+    finishedRun(folder, { scores: [30, 50], patch: { quality: counts(40, 4, 2) } });
+    const rerun = finishedRun(folder, {
+      scores: [70, { score: 5, invalid: reason }],
+      patch: { quality: counts(60, 36, 0) },
+    }).meta.id;
+    const failed = finishedRun(folder, { scores: [0, 0], status: 'failed', error }).meta.id;
+
+    const board = await cli(['leaderboard', '--runs-dir', folder, '--json']);
+    const rows = json<LeaderboardRow[]>(board);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      player: 'vlm',
+      model: 'test-vlm',
+      runs: 2,
+      episodes: 3,
+      mean: 50,
+      invalid_episodes: 1,
+      runs_std: 21.21, // the runs’ means: 40 and 70
+      no_effect_rate: 0.4, // (4 + 36) / (40 + 60), not the mean of 0.1 and 0.6
+      invalid_rate: 0.02,
+      quality_runs: 2,
+    });
+    expect(board.stderr).toContain(`not pooled: failed run ${failed} (2048, vlm (test-vlm)): ${error}`);
+    expect(board.stderr).toContain(`not pooled: invalid episode 2 of ${rerun}`);
+    const text = (await cli(['leaderboard', '--runs-dir', folder])).stdout;
+    expect(text).toMatch(/2 \(± 21\.21\) +3 \(1 invalid\) +50 ± 20 +70 +40\.0 % +2\.0 %/);
+    expect(text).toContain(`failed run ${failed}`);
+
+    const html = path.join(out, 'quality.html');
+    const jsonFile = path.join(out, 'quality.json');
+    const csvDir = path.join(out, 'quality-csv');
+    const r = await cli(['report', '--runs', folder, '--out', html, '--json', jsonFile, '--csv', csvDir]);
+    expect(r.stderr).toMatch(
+      /report: 2 run\(s\) counted, 1 left out \(1 failed\), 0 damaged; 1 invalid episode\(s\) not pooled/,
+    );
+    const data = ReportDataSchema.parse(JSON.parse(readFileSync(jsonFile, 'utf8')));
+    expect(data.gameverse.rows.map((x) => [x.label, x.cells['2048']])).toEqual([
+      [
+        'test-vlm',
+        {
+          mean: 50,
+          std: 20,
+          n: 3,
+          runs: 2,
+          runs_std: 21.21,
+          invalid: 1,
+          no_effect_rate: 0.4,
+          invalid_rate: 0.02,
+          quality_runs: 2,
+        },
+      ],
+    ]);
+    expect(data.failed.map((f) => [f.run, f.error])).toEqual([[failed, error]]);
+    expect(data.invalid.map((e) => [e.run, e.episode, e.score, e.reason])).toEqual([[rerun, 1, 5, reason]]);
+    const page = readFileSync(html, 'utf8');
+    for (const id of ['quality', 'failed', 'invalid']) expect(page, id).toContain(`id="table-${id}"`);
+    expect(page).toContain('50.0 ± 20.0 (3); 2 runs ± 21.2; 1 invalid');
+    expect(page).toContain('40.0 %');
+    expect(page).toContain(error);
+    expect(page).toContain(reason);
+    expect(readFileSync(path.join(csvDir, 'gameverse.csv'), 'utf8')).toMatch(
+      /,50,20,3,2,[\d.]+,21\.21,1,0\.4,0\.02,2\r\n/,
+    );
+    expect(readFileSync(path.join(csvDir, 'failed.csv'), 'utf8')).toContain(error);
+    expect(readFileSync(path.join(csvDir, 'invalid.csv'), 'utf8')).toContain(
+      `${rerun},2048,vlm,test-vlm,1,5,${reason}`,
+    );
+    // The app's Runs tab over the same folder: rates beside the score, the failed run apart with its error.
+    const shell = await startUiShell({ runsDir: folder });
+    const tab = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    try {
+      await tab.goto(shell.web.url);
+      await tab.getByTestId('tab-runs').click();
+      const scores = tab.getByTestId('leaderboard');
+      await expect.poll(() => scores.textContent(), { timeout: 60_000 }).toMatch(/3 \(1 invalid\)/);
+      expect(await scores.locator('td[data-key="no_effect"]').textContent()).toBe('40.0 %');
+      expect(await scores.locator('td[data-key="invalid_rate"]').textContent()).toBe('2.0 %');
+      expect(await tab.getByTestId('leaderboard-not-pooled').textContent()).toContain(reason);
+      expect(await tab.getByTestId('failed-run-row').textContent()).toContain(error);
+      expect(await tab.getByTestId('run-row').count()).toBe(2);
+      expect(await tab.getByTestId('run-invalid').textContent()).toContain(`#2 ${reason}`);
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await tab.locator('section.runs').screenshot({ path: path.join(ARTIFACTS, 'runs-tab-quality.png') });
+    } finally {
+      await tab.close();
+      await shell.close();
+    }
+  }, 240_000);
 
   it('the Runs tab shows the same report: its tables and charts, over the contract', async () => {
     expect(pageTables.size).toBe(TABLES.length); // the page test ran first

@@ -53,7 +53,7 @@ describe('the report', () => {
     });
     const csv = reportCsv(buildReport(root))['gameverse.csv']!.split('\r\n');
     expect(csv[1]).toBe(
-      `tictactoe,Tic-Tac-Toe,builtin,markov-grid,easy,vlm,"'=HYPERLINK(""http://x"",""y""), z","'=HYPERLINK(""http://x"",""y""), z",No,,gui,normal,50,14.14,2,1,1`,
+      `tictactoe,Tic-Tac-Toe,builtin,markov-grid,easy,vlm,"'=HYPERLINK(""http://x"",""y""), z","'=HYPERLINK(""http://x"",""y""), z",No,,gui,normal,50,14.14,2,1,1,,0,,,0`,
     );
   });
 
@@ -137,6 +137,8 @@ describe('the report', () => {
       'idc-transfer',
       'latency',
       'cost',
+      'failed',
+      'invalid',
       'arenas',
     ]);
   });

@@ -8,6 +8,7 @@ import type {
   Results,
   RunSummary,
 } from '../../../electron/api/contract.ts';
+import { rateText } from '../../../electron/api/contract.ts';
 import { MilestoneChecklist } from './MilestoneChecklist.tsx';
 import { LiveScoreText } from './LiveScore.tsx';
 import { Overlay } from './Overlay.tsx';
@@ -106,6 +107,10 @@ export function RunsView({
   const [runs, setRuns] = useState<RunSummary[]>([]);
   const [warnings, setWarnings] = useState<string[]>([]);
   const [board, setBoard] = useState<Results['leaderboard']['rows']>([]);
+  const [notPooled, setNotPooled] = useState<Pick<Results['leaderboard'], 'failed' | 'invalid'>>({
+    failed: [],
+    invalid: [],
+  });
   const [agreement, setAgreement] = useState<Results['milestoneAgreement']['games']>([]);
   const [open, setOpen] = useState<string | null>(openRun ?? null);
   const [reportOpen, setReportOpen] = useState(false);
@@ -119,7 +124,10 @@ export function RunsView({
       (e: Error) => setWarnings([`cannot list the runs: ${e.message}`]),
     );
     client.request('leaderboard', {}).then(
-      (r) => setBoard(r.rows),
+      (r) => {
+        setBoard(r.rows);
+        setNotPooled({ failed: r.failed, invalid: r.invalid });
+      },
       () => {},
     );
     client.request('milestoneAgreement').then(
@@ -127,6 +135,8 @@ export function RunsView({
       () => {},
     );
   }, [client, refreshKey, open]);
+  const failed = runs.filter((r) => r.status === 'failed');
+  const played = runs.filter((r) => r.status !== 'failed');
   if (open)
     return (
       <Replay
@@ -183,6 +193,10 @@ export function RunsView({
                 <th>Episodes</th>
                 <th>Mean ± std</th>
                 <th>Best</th>
+                <th title="steps that changed nothing in the game window, over the runs' steps">No effect</th>
+                <th title="steps with invalid actions (unparseable or refused), over the runs' steps">
+                  Invalid actions
+                </th>
                 <th></th>
               </tr>
             </thead>
@@ -203,12 +217,19 @@ export function RunsView({
                     <td>{r.vr === 'Yes' && r.lessons ? `Yes (${r.lessons})` : r.vr}</td>
                     <td>{r.actionSpace}</td>
                     <td>{r.latency}</td>
-                    <td>{r.runs}</td>
-                    <td>{r.episodes}</td>
+                    <td title={r.runs_std === null ? undefined : 'the spread (std) of the runs’ own means'}>
+                      {r.runs_std === null ? r.runs : `${r.runs} (± ${r.runs_std})`}
+                    </td>
+                    <td>
+                      {r.episodes}
+                      {r.invalid_episodes > 0 && <span className="bad"> ({r.invalid_episodes} invalid)</span>}
+                    </td>
                     <td>
                       {r.mean} ± {r.std}
                     </td>
                     <td>{r.best}</td>
+                    <td data-key="no_effect">{rateText(r.no_effect_rate)}</td>
+                    <td data-key="invalid_rate">{rateText(r.invalid_rate)}</td>
                     <td style={{ width: 160 }}>
                       <div className="score-bar" style={{ width: `${(r.mean / top) * 100}%` }} />
                     </td>
@@ -219,6 +240,25 @@ export function RunsView({
           </table>
         </>
       )}
+      {(notPooled.failed.length > 0 || notPooled.invalid.length > 0) && (
+        <>
+          <h3>Not pooled</h3>
+          <ul className="not-pooled" data-testid="leaderboard-not-pooled">
+            {notPooled.failed.map((f) => (
+              <li key={`f-${f.run}`}>
+                failed run {f.run} ({f.game}, {f.player}
+                {f.model ? ` ${f.model}` : ''}): <span className="bad">{f.error ?? 'no error recorded'}</span>
+              </li>
+            ))}
+            {notPooled.invalid.map((e) => (
+              <li key={`i-${e.run}-${e.episode}`}>
+                invalid episode {e.episode + 1} of {e.run} ({e.game}, {e.player}
+                {e.model ? ` ${e.model}` : ''}; the game said {e.score ?? 'no score'}): {e.reason}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
       <ArenaPanel client={client} refreshKey={refreshKey} onOpenRun={setOpen} />
       <details className="report-details" open={reportOpen} onToggle={(e) => setReportOpen(e.currentTarget.open)}>
         <summary>Report</summary>
@@ -227,6 +267,41 @@ export function RunsView({
       <h2>Runs</h2>
       <ErrorList items={warnings} testId="runs-warnings" />
       {runs.length === 0 && <p className="muted">No runs yet.</p>}
+      {failed.length > 0 && (
+        <>
+          <h3>Failed runs (never pooled)</h3>
+          <table className="run-table" data-testid="failed-runs">
+            <thead>
+              <tr>
+                <th>Date</th>
+                <th>Title</th>
+                <th>Agent</th>
+                <th>Model</th>
+                <th>Steps</th>
+                <th>Error</th>
+              </tr>
+            </thead>
+            <tbody>
+              {failed.map((r) => (
+                <tr
+                  key={r.id}
+                  tabIndex={0}
+                  onClick={() => setOpen(r.id)}
+                  onKeyDown={(e) => e.key === 'Enter' && setOpen(r.id)}
+                  data-testid="failed-run-row"
+                >
+                  <td>{new Date(r.created).toLocaleString()}</td>
+                  <td title={r.title.id}>{r.title.name}</td>
+                  <td>{r.agent}</td>
+                  <td>{r.model ?? '–'}</td>
+                  <td>{r.steps}</td>
+                  <td className="bad">{r.error ?? 'no error recorded'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
       <table className="run-table">
         <thead>
           <tr>
@@ -234,7 +309,6 @@ export function RunsView({
             <th>Title</th>
             <th>Agent</th>
             <th>Model</th>
-            <th>VR</th>
             <th>Mode</th>
             <th>Score</th>
             <th>Episodes</th>
@@ -243,7 +317,7 @@ export function RunsView({
           </tr>
         </thead>
         <tbody>
-          {runs.map((r) => (
+          {played.map((r) => (
             <tr
               key={r.id}
               tabIndex={0}
@@ -270,7 +344,15 @@ export function RunsView({
                   `${r.mean}${r.std ? ` ± ${r.std}` : ''}`
                 )}
               </td>
-              <td>{r.episodes}</td>
+              <td>
+                {r.episodes}
+                {r.invalid && (
+                  <span className="bad" data-testid="run-invalid">
+                    {' '}
+                    ({r.invalid.length} invalid: {r.invalid.map((e) => `#${e.episode + 1} ${e.reason}`).join('; ')})
+                  </span>
+                )}
+              </td>
               <td>{r.steps}</td>
               <td className={r.status === 'crashed' || r.status === 'failed' ? 'bad' : ''}>
                 {r.status}
