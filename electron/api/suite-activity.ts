@@ -207,7 +207,7 @@ export class SuiteActivity implements Activity {
       throw new CodedError('bad-input', `startSuite: levels ${(err as Error).message}`);
     }
     const player = playerOf(p, ctx);
-    if (p.preflight) await preflight(suitePlan(player instanceof VlmPlayer ? player.settings : undefined), ctx.wm);
+    if (p.preflight && player instanceof VlmPlayer) await preflight(suitePlan(player.settings), ctx.wm);
     const out = path.join(ctx.runsDir, p.name);
     const prior = readSuiteFile(out);
     if (prior && (prior.agent !== player.name || prior.model !== player.model))

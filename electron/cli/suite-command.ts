@@ -75,9 +75,9 @@ export async function suiteCommand(name: string, o: SuiteFlags): Promise<number>
   const levels = parsed(() => parseLevels(o.levels));
   const player = playerFrom(o);
   const wm = createWindowManager();
-  if (o.preflight) {
-    const model = player instanceof VlmPlayer ? player.settings : undefined;
-    const refused = await preflightExit(() => preflight(suitePlan(model), wm));
+  // Only a model's suite is checked first; the solver's and random moves' need nothing but windows.
+  if (o.preflight && player instanceof VlmPlayer) {
+    const refused = await preflightExit(() => preflight(suitePlan(player.settings), wm));
     if (refused !== undefined) return refused;
   }
   const abort = new AbortController();

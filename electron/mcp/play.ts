@@ -86,7 +86,7 @@ export const START_SESSION_ARGS = {
   episodes: F.episodes.unwrap().default(1).describe('episodes to play'),
   seed: F.seed.describe('seed of a built-in game'),
   preflight: F.preflight.describe(
-    'check before anything opens that the window is there and visible, and the endpoints of any model the run calls answer (false: skip)',
+    'a run that calls a model first checks its endpoints, the display and the window, before anything opens (false: skip)',
   ),
 };
 export type StartSessionArgs = z.output<z.ZodObject<typeof START_SESSION_ARGS>>;

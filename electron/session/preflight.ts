@@ -1,12 +1,12 @@
 /**
  * Pre-flight: what must hold before a run touches any window or writes anything — the keys its
  * endpoints need, those endpoints answering and serving its models, a display, and the target
- * window there and visible. Run, IDC, suites, the app's runs, MCP sessions and (as child runs)
+ * window there. Run, IDC, suites, the app's runs, MCP sessions and (as child runs)
  * sweep jobs all pass through it; `preflight: false` (`--no-preflight`) skips it. A failure is a
  * PreflightError: one line naming what is wrong and how to fix it, in well under 5 s even when
  * an endpoint hangs.
  */
-import type { WindowInfo, WindowManager } from '../../native/types.ts';
+import type { WindowManager } from '../../native/types.ts';
 import { findWindows } from '../../native/types.ts';
 import { missingKey, unservedEndpoint, type EndpointUse } from '../agents/endpoint-check.ts';
 import { CodedError, isModelAgent, type ErrorCode } from '../domain.ts';
@@ -56,7 +56,8 @@ type PreflightCheck = (c: CheckContext) => Promise<PreflightError | undefined>;
 const CHECKS: readonly PreflightCheck[] = [
   keyCheck,
   displayCheck,
-  // Whether a window manager runs (issue 37) is checked here, once the display opens.
+  // Whether a window manager runs (issue 37) is checked here, once the display opens: it is what
+  // restores a minimised target and gives the game the keyboard.
   targetCheck,
   endpointCheck,
 ];
@@ -98,37 +99,28 @@ async function displayCheck(c: CheckContext) {
   }
 }
 
-/** A window target: there, one of it, and not minimised. A built-in game opens its own window later. */
+/**
+ * A window target: there, and one of it. A minimised one passes: the run restores it before its
+ * first step (target-view.ts showMinimized), or fails at once saying why it could not.
+ */
 async function targetCheck(c: CheckContext) {
   const t = c.plan.target;
-  let w: WindowInfo | undefined;
-  if (t.windowId !== undefined) {
-    w = await c.wm.get(t.windowId);
-    if (!w)
-      return new PreflightError(
-        'target',
-        `no window has the id ${t.windowId}: \`gamepilot windows\` lists the open ones ({windowId})`,
-        'not-found',
-      );
-  } else if (t.window !== undefined) {
-    const found = await findWindows(c.wm, textPattern(t.window));
-    if (found.length !== 1)
-      return new PreflightError(
-        'target',
-        found.length
-          ? `${found.length} windows match the title "${t.window}": pick one by id ({windowId}; \`gamepilot windows\` lists them)`
-          : `no window title matches "${t.window}": open the game first, or check {window} (\`gamepilot windows\` lists the open ones)`,
-        found.length ? 'bad-input' : 'not-found',
-      );
-    w = found[0]!;
-  }
-  if (w?.minimized)
+  if (t.windowId !== undefined && !(await c.wm.get(t.windowId)))
     return new PreflightError(
       'target',
-      `the target window ${w.id} "${w.title}" is minimised: restore it, then start again`,
-      'bad-input',
+      `no window has the id ${t.windowId}: \`gamepilot windows\` lists the open ones ({windowId})`,
+      'not-found',
     );
-  return undefined;
+  if (t.window === undefined) return undefined;
+  const found = await findWindows(c.wm, textPattern(t.window));
+  if (found.length === 1) return undefined;
+  return new PreflightError(
+    'target',
+    found.length
+      ? `${found.length} windows match the title "${t.window}": pick one by id ({windowId}; \`gamepilot windows\` lists them)`
+      : `no window title matches "${t.window}": open the game first, or check {window} (\`gamepilot windows\` lists the open ones)`,
+    found.length ? 'bad-input' : 'not-found',
+  );
 }
 
 /** A run past its front door, with the reflection it asked for (reflection/setup.ts ReadyRun). */
@@ -190,17 +182,19 @@ export function idcPlan(o: { game: string; player: HeldEndpoint; reflector: Held
   };
 }
 
-/** The ING-VP suite: its model player, if it has one; its built-in games open their own windows. */
-export function suitePlan(player: HeldEndpoint | undefined): PreflightPlan {
+/** The ING-VP suite of a model player; its built-in games open their own windows. */
+export function suitePlan(player: HeldEndpoint): PreflightPlan {
   return {
-    uses: player
-      ? [{ role: 'player', field: 'model', model: player.model, baseUrl: player.baseUrl, apiKey: player.apiKey }]
-      : [],
+    uses: [{ role: 'player', field: 'model', model: player.model, baseUrl: player.baseUrl, apiKey: player.apiKey }],
     target: {},
   };
 }
 
-/** A ready run's pre-flight, unless its spec turns it off. */
+/**
+ * A ready run's pre-flight, unless its spec turns it off. A run that calls no model (a baseline,
+ * an MCP client's play, the app's demo) has nothing to check that its start would not find at once.
+ */
 export async function preflightRun(run: PlannedRun, wm: WindowManager): Promise<void> {
-  if (run.spec.preflight) await preflight(runPlan(run), wm);
+  const plan = runPlan(run);
+  if (run.spec.preflight && plan.uses.length) await preflight(plan, wm);
 }

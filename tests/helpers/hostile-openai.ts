@@ -44,13 +44,16 @@ export class HostileOpenAI {
   private timers = new Set<NodeJS.Timeout>();
   port = 0;
 
-  /** GET /models calls, kept apart: they are answered as a well-behaved server would (the pre-flight asks first). */
+  /** GET /models calls answered from `models`, kept apart from the hostile requests. */
   readonly modelListings: number[] = [];
 
   constructor(
     private behave: (index: number, body: any) => Hostility,
-    /** The models GET /models lists. */
-    readonly models: readonly string[] = ['test-vlm'],
+    /**
+     * The models GET /models lists, as a well-behaved server would (the pre-flight asks before a
+     * run); without them /models is one more request that gets the hostile behaviour.
+     */
+    readonly models?: readonly string[],
   ) {
     this.server = http.createServer((req, res) => void this.handle(req, res));
   }
@@ -88,7 +91,7 @@ export class HostileOpenAI {
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
-    if (req.method === 'GET' && req.url?.endsWith('/models')) {
+    if (this.models && req.method === 'GET' && req.url?.endsWith('/models')) {
       this.modelListings.push(Date.now());
       res
         .writeHead(200, { 'content-type': 'application/json' })
