@@ -12,6 +12,7 @@ import { missingKey, unservedEndpoint, type EndpointUse } from '../agents/endpoi
 import { CodedError, isModelAgent, type ErrorCode } from '../domain.ts';
 import { namedAsWords, sayFields, type FieldNamer, type RunSpec } from '../run-spec.ts';
 import { textPattern } from '../util/text-pattern.ts';
+import { log } from '../util/log.ts';
 import { agentKind, type CheckedRun } from './front-door.ts';
 
 /** The longest the endpoint checks may take together; the local checks take milliseconds. */
@@ -65,10 +66,20 @@ const CHECKS: readonly PreflightCheck[] = [
 /** Runs every check; throws the first failure. */
 export async function preflight(plan: PreflightPlan, wm: WindowManager, o: { budgetMs?: number } = {}): Promise<void> {
   const c: CheckContext = { plan, wm, budgetMs: o.budgetMs ?? ENDPOINT_BUDGET_MS };
+  const started = performance.now();
+  const logged = (failed?: PreflightError) =>
+    log().info(
+      { ms: Math.round(performance.now() - started), ...(failed ? { failed: failed.check } : {}) },
+      'pre-flight',
+    );
   for (const check of CHECKS) {
     const problem = await check(c);
-    if (problem) throw problem;
+    if (problem) {
+      logged(problem);
+      throw problem;
+    }
   }
+  logged();
 }
 
 async function keyCheck(c: CheckContext) {
