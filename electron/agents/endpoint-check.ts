@@ -179,7 +179,7 @@ function unreachable(where: string, err: unknown, signal: AbortSignal, budgetMs:
     if (code === 'ECONNREFUSED')
       return `${where} refused the connection: no server listens there; start it, or check {baseUrl}`;
     if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
-      return `${where}: its host ${new URL(where).hostname} was not found (DNS): check {baseUrl} and the network`;
+      return `${where}: its host was not found (DNS): check {baseUrl} and the network`;
     // fetch's own refusals (a blocked port such as 1 or 9) say why in the message.
     return `${where} cannot be reached (${code ?? cause?.message ?? err.message}): check {baseUrl} and the network`;
   }

@@ -192,6 +192,16 @@ describe('the endpoint checks', () => {
     );
   });
 
+  it('says when the host is not found', async () => {
+    // `.invalid` never resolves (RFC 2606); a key is given so the key check passes.
+    const f = await failure(
+      plan({ role: 'player', model: 'm', field: 'model', baseUrl: 'http://gamepilot-test.invalid/v1', apiKey: 'k' }),
+    );
+    expect(f.line).toBe(
+      'pre-flight: http://gamepilot-test.invalid/v1: its host was not found (DNS): check --base-url and the network',
+    );
+  });
+
   it('refuses a hosted endpoint without a key before any call is made', async () => {
     const fetch = vi.spyOn(globalThis, 'fetch');
     vi.stubEnv('OPENAI_API_KEY', '');
