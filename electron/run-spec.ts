@@ -197,6 +197,12 @@ export const RUN_SPEC_FIELDS = {
     .describe(
       'play a window although an anti-cheat system (Easy Anti-Cheat, BattlEye, Vanguard, …) runs or the title’s profile names one: it may ban the account that plays',
     ),
+  preflight: z
+    .boolean()
+    .default(true)
+    .describe(
+      'the pre-flight check before anything opens: the keys, endpoints and models the run calls, the display and a window target, each failure one line (docs/models.md)',
+    ),
   allowKeys: z
     .array(text(60))
     .max(200)
@@ -362,6 +368,8 @@ export const RUN_SPEC_HELP: Partial<Record<RunSpecField, { arg?: string; default
 
 /** `maxSteps` → `--max-steps`: a field's flag. */
 export const flagOf = (field: string): string => `--${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+/** `preflight` → `--no-preflight`: the flag that turns off a setting that is on by default. */
+export const noFlagOf = (field: string): string => `--no-${flagOf(field).slice(2)}`;
 /** `maxSteps` → `max_steps`: a field's key in run.json and in a sweep file. */
 export const recordKeyOf = (field: string): string => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 

@@ -186,6 +186,7 @@ const startRunFields = z
     paceMs: true,
     takeOverOnInput: true,
     acceptAnticheatRisk: true,
+    preflight: true,
     latency: true,
     keepFrames: true,
     maxRunMb: true,
@@ -322,6 +323,7 @@ export const StartSuiteSchema = z
     paceMs: F.paceMs,
     /** Let the model think before its JSON answer (the paper asks for the answer only). */
     thinking: z.boolean().default(false),
+    preflight: F.preflight,
     /** The suite folder; the same name again resumes it (finished levels are skipped). */
     name: suiteName.default('ingvp'),
   })
@@ -400,6 +402,7 @@ export const REQUESTS = {
     maxSteps: F.maxSteps,
     heldOut: z.number().int().min(1).max(100).optional(),
     latency: F.latency.unwrap().default(IDC_DEFAULTS.latency),
+    preflight: F.preflight,
   }),
   startRecording: z.object({
     target: z.union([z.object({ game: z.string().min(1) }), z.object({ windowId: z.string().min(1) })]),

@@ -8,6 +8,7 @@ import type { Activity } from './activity.ts';
 import type { RunModelSettings } from './settings-service.ts';
 import { IDC_DEFAULTS } from '../domain.ts';
 import { runIdc } from '../reflection/idc.ts';
+import { idcPlan, preflight } from '../session/preflight.ts';
 import type { Session } from '../session/session.ts';
 import type { ViewLauncher } from '../session/targets.ts';
 
@@ -94,7 +95,9 @@ export class IdcActivity implements Activity {
 
   /** Starts the curve with the configured model (refused when none is). */
   static async open(p: ParamsOut<'startIdc'>, ctx: IdcContext): Promise<IdcActivity> {
-    return new IdcActivity(p, ctx.model(), ctx);
+    const vlm = ctx.model();
+    if (p.preflight) await preflight(idcPlan({ game: p.game, player: vlm, reflector: vlm }), ctx.wm);
+    return new IdcActivity(p, vlm, ctx);
   }
 
   stop() {

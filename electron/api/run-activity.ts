@@ -22,6 +22,7 @@ import type { Activity } from './activity.ts';
 import type { RunModelSettings } from './settings-service.ts';
 import { agentFor, openTarget, wireSession } from '../session/compose.ts';
 import { agentKind } from '../session/front-door.ts';
+import { preflightRun } from '../session/preflight.ts';
 import {
   namedAsWords,
   parseAgentSpec,
@@ -265,11 +266,13 @@ export class RunActivity implements Activity {
     let target: Target | undefined;
     let store: RunStore | undefined;
     try {
-      const { spec, place, reflection: reflectionReq } = runFromRequest(req, ctx);
+      const run = runFromRequest(req, ctx);
+      const { spec, place, reflection: reflectionReq } = run;
       // A player from outside plays only a run that says so (without one, agentFor refuses mcp).
       if (opts.agent && spec.agent !== 'mcp')
         throw new CodedError('bad-input', `an MCP client plays only a run of agent mcp, not ${spec.agent}`);
       const agent = opts.agent ?? agentFor(spec, place);
+      await preflightRun(run, ctx.wm);
       target = await openTarget(req.target, ctx.wm, ctx.launchView);
       const wired = wireSession(spec, place, target, agent, ctx.wm);
       store = wired.store;

@@ -7,6 +7,7 @@
 import type { SeatStepWire, StartRun, StepEventData } from './contract.ts';
 import { CodedError } from '../domain.ts';
 import { prepareSeatedRun } from '../session/seated-compose.ts';
+import { preflightRun } from '../session/preflight.ts';
 import type { SessionEvents } from '../session/session-types.ts';
 import { RunActivity, runFromRequest, type RunContext } from './run-activity.ts';
 
@@ -14,8 +15,10 @@ export class SeatedRunActivity extends RunActivity {
   /** Opens the game's window with an agent per seat and starts the run (prepareSeatedRun closes what it opened when it fails). */
   static async openSeated(req: StartRun, ctx: RunContext): Promise<SeatedRunActivity> {
     if (typeof req.profile === 'string') throw new CodedError('bad-input', 'a two-seat game plays without a profile');
-    const { spec, seats, place } = runFromRequest(req, ctx);
+    const run = runFromRequest(req, ctx);
+    const { spec, seats, place } = run;
     if (!seats) throw new CodedError('bad-input', 'seats need a two-seat built-in game');
+    await preflightRun(run, ctx.wm);
     const { session, target, store } = await prepareSeatedRun(
       spec,
       seats,

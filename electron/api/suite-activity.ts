@@ -28,6 +28,7 @@ import { INGVP_SETTINGS, parseLevels } from '../ingvp/ingvp-settings.ts';
 import { RandomPlayer, SolverPlayer, VlmPlayer, type Player } from '../ingvp/players.ts';
 import { readSuiteFile, runSuite, type LevelResult } from '../ingvp/suite.ts';
 import { tableOf } from '../ingvp/table.ts';
+import { preflight, suitePlan } from '../session/preflight.ts';
 
 export interface SuiteContext {
   wm: WindowManager;
@@ -206,6 +207,7 @@ export class SuiteActivity implements Activity {
       throw new CodedError('bad-input', `startSuite: levels ${(err as Error).message}`);
     }
     const player = playerOf(p, ctx);
+    if (p.preflight && player instanceof VlmPlayer) await preflight(suitePlan(player.settings), ctx.wm);
     const out = path.join(ctx.runsDir, p.name);
     const prior = readSuiteFile(out);
     if (prior && (prior.agent !== player.name || prior.model !== player.model))

@@ -45,7 +45,7 @@ export interface RecordFlags extends TargetFlags {
 
 /** `gamepilot idc`'s options: the spec's settings it offers (program.ts declares them from the spec), and its own. */
 export type IdcFlags = Pick<RunSpec, 'actionSpace' | 'seed' | 'maxSteps' | 'baseUrl' | 'apiKey' | 'reflectorModel'> &
-  Required<Pick<RunSpec, 'game' | 'model' | 'episodes' | 'maxWords' | 'latency' | 'stopIntervalMs'>> & {
+  Required<Pick<RunSpec, 'game' | 'model' | 'episodes' | 'maxWords' | 'latency' | 'stopIntervalMs' | 'preflight'>> & {
     rounds: number;
     rollbackDrop: number;
     heldOut?: number;
@@ -118,6 +118,7 @@ export interface SuiteFlags {
   maxTokens?: number;
   timeoutMs: number;
   maxRetries: number;
+  preflight: boolean;
   games?: string;
   settings: string;
   levels: string;

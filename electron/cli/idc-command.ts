@@ -4,6 +4,8 @@ import { runIdc, type IdcOptions } from '../reflection/idc.ts';
 import { addSecret } from '../util/log.ts';
 import { io } from './io.ts';
 import type { IdcFlags } from './command-flags.ts';
+import { idcPlan, preflight } from '../session/preflight.ts';
+import { preflightExit } from './preflight-exit.ts';
 
 /** The IDC run the flags ask for. */
 export function idcOptionsFrom(o: IdcFlags): Omit<IdcOptions, 'log'> {
@@ -31,7 +33,13 @@ export function idcOptionsFrom(o: IdcFlags): Omit<IdcOptions, 'log'> {
 const signed = (n: number) => `${n >= 0 ? '+' : ''}${n}`;
 
 export async function idcCommandAction(o: IdcFlags): Promise<number> {
-  const result = await runIdc({ ...idcOptionsFrom(o), log: io.log }, createWindowManager());
+  const options = idcOptionsFrom(o);
+  const wm = createWindowManager();
+  if (o.preflight) {
+    const refused = await preflightExit(() => preflight(idcPlan(options), wm));
+    if (refused !== undefined) return refused;
+  }
+  const result = await runIdc({ ...options, log: io.log }, wm);
   if (o.json) io.out(JSON.stringify(result));
   else {
     io.log(

@@ -679,6 +679,7 @@ export function suiteCommand(parent: Command): Command {
     .addOption(specOption('maxTokens'))
     .addOption(specOption('timeoutMs'))
     .addOption(specOption('maxRetries'))
+    .addOption(specOption('preflight'))
     .addOption(
       new Option(
         '--games <list>',
@@ -734,6 +735,7 @@ export function idcCommand(parent: Command): Command {
     .addOption(specOption('baseUrl'))
     .addOption(specOption('apiKey'))
     .addOption(specOption('reflectorModel', { description: 'the reflecting and judging model (default: --model)' }))
+    .addOption(specOption('preflight'))
     .addOption(
       specOption('maxWords', { description: 'longest skill, in words', default: { value: IDC_DEFAULTS.maxWords } }),
     )

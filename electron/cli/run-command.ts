@@ -23,6 +23,9 @@ import { profileChoiceFrom } from './profile-command.ts';
 import { UnfilledProfileError, type ProfileEntry } from '../profiles/registry.ts';
 import { sweepContextFromEnv } from '../sweep/job-env.ts';
 import { FramesStarvedError } from '../store/frame-budget.ts';
+import { createWindowManager, type WindowManager } from '../../native/index.ts';
+import { preflightRun } from '../session/preflight.ts';
+import { preflightExit } from './preflight-exit.ts';
 
 /** Exactly one target, under the spec's names. */
 export function targetFrom(o: TargetFlags): Pick<RunSpec, 'game' | 'window' | 'windowId'> {
@@ -97,13 +100,23 @@ export function describeProfile(e: ProfileEntry | undefined, refused: boolean): 
  * A two-seat game's run: one world, a seat for each agent. Its run folder says which match it is
  * (`arena`), so arena tables can be computed over any folder of such runs (a sweep's too).
  */
-async function prepareSeated(run: ReadyRun, seats: readonly [SeatSpec, SeatSpec], people: HumanSeat[]) {
+async function prepareSeated(
+  run: ReadyRun,
+  seats: readonly [SeatSpec, SeatSpec],
+  people: HumanSeat[],
+  wm: WindowManager,
+) {
   const [p1, p2] = seats.map(seatLabel) as [string, string];
-  const { session, target } = await prepareSeatedRun(run.spec, seats, {
-    ...run.place,
-    meta: { arena: { match: matchId(p1, p2), p1, p2 } },
-    humanSeat: humanSeats(people),
-  });
+  const { session, target } = await prepareSeatedRun(
+    run.spec,
+    seats,
+    {
+      ...run.place,
+      meta: { arena: { match: matchId(p1, p2), p1, p2 } },
+      humanSeat: humanSeats(people),
+    },
+    wm,
+  );
   return { session, target, profile: undefined, notices: [] as string[] };
 }
 
@@ -142,13 +155,16 @@ export async function runCommand(o: RunFlags): Promise<number> {
     ...sweepContextFromEnv(),
   });
   if (o.dryRun) return printDryRun(run.spec, !!o.json);
+  const wm = createWindowManager();
+  const refused = await preflightExit(() => preflightRun(run, wm));
+  if (refused !== undefined) return refused;
   const { seats, reflection: reflectionReq } = run;
   const { session, target, profile, notices } = seats
-    ? await prepareSeated(run, seats, people).catch(async (err: unknown) => {
+    ? await prepareSeated(run, seats, people, wm).catch(async (err: unknown) => {
         for (const p of people) await p.close();
         throw err;
       })
-    : await prepareRun(run.spec, run.place).catch((err: unknown) => {
+    : await prepareRun(run.spec, run.place, wm).catch((err: unknown) => {
         if (err instanceof FramesStarvedError)
           throw new UsageError(
             `${err.reader} reads the run's frames, but --keep-frames ${err.keep} ${err.why}: keep more (all, changed or every:N), or give --no-judge`,

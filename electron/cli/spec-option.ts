@@ -5,7 +5,7 @@
  */
 import { InvalidArgumentError, Option } from 'commander';
 import type { z } from 'zod';
-import { flagOf, RUN_SPEC_FIELDS, RUN_SPEC_HELP, type RunSpecField } from '../run-spec.ts';
+import { flagOf, noFlagOf, RUN_SPEC_FIELDS, RUN_SPEC_HELP, type RunSpecField } from '../run-spec.ts';
 
 interface Shape {
   kind: 'number' | 'enum' | 'boolean' | 'string' | 'other';
@@ -77,8 +77,16 @@ export function specOption(field: RunSpecField, o: SpecOptionOverrides = {}): Op
   const schema = RUN_SPEC_FIELDS[field] as z.ZodType;
   const sh = fieldShape(schema);
   const help = RUN_SPEC_HELP[field] ?? {};
-  const flags = sh.kind === 'boolean' ? flagOf(field) : `${flagOf(field)} ${help.arg ?? '<value>'}`;
-  const opt = new Option(flags, o.description ?? sh.description ?? '');
+  // A setting on by default is turned off: `--no-preflight` ("skip the pre-flight check…").
+  const onByDefault = sh.kind === 'boolean' && sh.default === true;
+  const flags =
+    sh.kind === 'boolean'
+      ? onByDefault
+        ? noFlagOf(field)
+        : flagOf(field)
+      : `${flagOf(field)} ${help.arg ?? '<value>'}`;
+  const described = o.description ?? sh.description ?? '';
+  const opt = new Option(flags, onByDefault && !o.description ? `skip ${described}` : described);
   const choices = o.choices ?? sh.choices;
   if (choices) opt.choices(choices);
   else if (o.parse) {

@@ -19,6 +19,8 @@ import { io } from './io.ts';
 import { UsageError } from './options.ts';
 import { modelRule, namedAsFlags, sayFields } from '../run-spec.ts';
 import type { SuiteFlags } from './command-flags.ts';
+import { preflight, suitePlan } from '../session/preflight.ts';
+import { preflightExit } from './preflight-exit.ts';
 
 export function playerFrom(o: SuiteFlags): Player {
   if (o.agent === 'solver') return new SolverPlayer();
@@ -73,6 +75,11 @@ export async function suiteCommand(name: string, o: SuiteFlags): Promise<number>
   const levels = parsed(() => parseLevels(o.levels));
   const player = playerFrom(o);
   const wm = createWindowManager();
+  // Only a model's suite is checked first; the solver's and random moves' need nothing but windows.
+  if (o.preflight && player instanceof VlmPlayer) {
+    const refused = await preflightExit(() => preflight(suitePlan(player.settings), wm));
+    if (refused !== undefined) return refused;
+  }
   const abort = new AbortController();
   const onSignal = () => {
     io.log('stopping the suite: the level in play is dropped and played again on resume');

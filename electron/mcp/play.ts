@@ -85,6 +85,9 @@ export const START_SESSION_ARGS = {
   max_steps: F.maxSteps.describe('steps per episode (default: the profile’s or the game’s)'),
   episodes: F.episodes.unwrap().default(1).describe('episodes to play'),
   seed: F.seed.describe('seed of a built-in game'),
+  preflight: F.preflight.describe(
+    'a run that calls a model first checks its endpoints, the display and the window, before anything opens (false: skip)',
+  ),
 };
 export type StartSessionArgs = z.output<z.ZodObject<typeof START_SESSION_ARGS>>;
 
@@ -92,7 +95,10 @@ export type StartSessionArgs = z.output<z.ZodObject<typeof START_SESSION_ARGS>>;
  * The run start_session asks for: the client plays (agent mcp); whether an anti-cheat risk is
  * taken is the person's choice, given when `gamepilot mcp` started, never the client's.
  */
-export function startSessionRequest(a: StartSessionArgs, acceptAnticheatRisk: boolean): StartRun {
+export function startSessionRequest(
+  a: Omit<StartSessionArgs, 'preflight'> & Partial<Pick<StartSessionArgs, 'preflight'>>,
+  acceptAnticheatRisk: boolean,
+): StartRun {
   return parseParams('startRun', {
     target: a.game !== undefined ? { game: a.game } : { windowId: a.window_id },
     agent: 'mcp',
@@ -100,6 +106,7 @@ export function startSessionRequest(a: StartSessionArgs, acceptAnticheatRisk: bo
     episodes: a.episodes,
     ...(a.max_steps !== undefined ? { maxSteps: a.max_steps } : {}),
     seed: a.seed,
+    ...(a.preflight !== undefined ? { preflight: a.preflight } : {}),
     ...(a.latency ? { latency: a.latency } : {}),
     ...(a.profile !== undefined ? { profile: a.profile } : {}),
     acceptAnticheatRisk,

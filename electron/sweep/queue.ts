@@ -60,8 +60,9 @@ export function connect(url: string, onState?: (s: 'down' | 'up', detail?: strin
 }
 
 function settingsOf(sweep: Sweep): RunSettings {
-  const { base_url, price_in, price_out, max_tokens, history, game_text, tutorial, job_timeout_s } = sweep.spec;
-  return { base_url, price_in, price_out, max_tokens, history, game_text, tutorial, job_timeout_s };
+  const { base_url, price_in, price_out, max_tokens, history, game_text, tutorial, job_timeout_s, preflight } =
+    sweep.spec;
+  return { base_url, price_in, price_out, max_tokens, history, game_text, tutorial, job_timeout_s, preflight };
 }
 
 /** Adds the sweep's jobs (existing ids are left alone; failed ones get another round). */

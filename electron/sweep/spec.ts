@@ -13,10 +13,13 @@ import type { ACTION_SPACES, LATENCY_MODES, REFLECTION_MODES } from '../domain.t
 import { isModelAgent } from '../domain.ts';
 import {
   flagOf,
+  noFlagOf,
   needsTutorial,
   parseAgentSpec,
   RUN_SPEC_FIELDS as F,
   recordKeyOf,
+  RUN_SPEC_DEFAULTS,
+  type RunSpecField,
   SWEEP_TRIALS,
   type RunSpecInput,
   sayFields,
@@ -82,6 +85,8 @@ export const SweepFileSchema = z.strictObject({
    * It does not shape the run, so it is not part of the job id.
    */
   job_timeout_s: posInt.max(JOB_TIMEOUT_MAX_S).optional(),
+  /** `false`: the jobs' runs skip their pre-flight check. How a run is checked does not shape it: not part of the job id. */
+  preflight: F.preflight.unwrap().optional(),
   budget_usd: z.number().positive().optional(),
   /** Per provider (the base URL's host, or "default"): requests and tokens per minute. */
   rate_limits: z.record(z.string().min(1), limits).optional(),
@@ -155,6 +160,7 @@ export const RunSettingsSchema = SweepFileSchema.pick({
   game_text: true,
   tutorial: true,
   job_timeout_s: true,
+  preflight: true,
 });
 
 export interface Sweep {
@@ -362,7 +368,15 @@ export function jobId(cell: Cell, spec: SweepFile): string {
 /** The `gamepilot run` arguments for a job (the target comes separately: built-in or launched window). */
 export type RunSettings = Pick<
   SweepFile,
-  'base_url' | 'price_in' | 'price_out' | 'max_tokens' | 'history' | 'game_text' | 'tutorial' | 'job_timeout_s'
+  | 'base_url'
+  | 'price_in'
+  | 'price_out'
+  | 'max_tokens'
+  | 'history'
+  | 'game_text'
+  | 'tutorial'
+  | 'job_timeout_s'
+  | 'preflight'
 >;
 
 /** A job's run as a RunSpec (the target aside): the cell and the file's settings under the spec's names. */
@@ -384,13 +398,15 @@ export function cellSpec(cell: Cell, spec: RunSettings): RunSpecInput {
     ...(spec.max_tokens !== undefined ? { maxTokens: spec.max_tokens } : {}),
     ...(spec.history !== undefined ? { history: spec.history } : {}),
     ...(spec.game_text ? { gameText: true } : {}),
+    ...(spec.preflight === false ? { preflight: false } : {}),
   };
 }
 
 /** A spec as `gamepilot run` arguments: each field as its flag (`maxSteps` → `--max-steps`). */
 export function specArgv(input: RunSpecInput): string[] {
   return Object.entries(input).flatMap(([field, v]) => {
-    if (v === undefined || v === false) return [];
+    if (v === false) return RUN_SPEC_DEFAULTS[field as RunSpecField] === true ? [noFlagOf(field)] : [];
+    if (v === undefined) return [];
     if (v === true) return [flagOf(field)];
     return [flagOf(field), Array.isArray(v) ? v.join(',') : String(v)];
   });

@@ -430,7 +430,7 @@ for (const transport of ['websocket', 'ipc'] as const) {
       const hanoi = ingvpGame('hanoi')!.spec;
       const start = hanoi.load(hanoi.levels[0]!);
       const plan = hanoi.formatPlan(start.solution());
-      const server = await new FakeOpenAI(() => ({ text: JSON.stringify({ output: plan }) })).start();
+      const server = await new FakeOpenAI(() => ({ text: JSON.stringify({ output: plan }) }), ['suite-model']).start();
       const name = `suite-vlm-${transport}`;
       const events: CoreEvent[] = [];
       const off = client().onEvent((e) => events.push(e));

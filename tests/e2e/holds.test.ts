@@ -143,7 +143,7 @@ async function holdRun(server: FakeOpenAI, win: WindowInfo, key: string, thinkMs
       '--agent',
       'vlm',
       '--model',
-      't',
+      'test-vlm',
       '--base-url',
       server.baseURL,
       '--latency',

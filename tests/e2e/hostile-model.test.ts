@@ -24,7 +24,7 @@ const tmp = () => mkdtempSync(path.join(tmpdir(), 'gp-hostile-'));
 
 let server: HostileOpenAI;
 beforeAll(async () => {
-  server = await new HostileOpenAI(() => ({ kind: 'garbage' })).start();
+  server = await new HostileOpenAI(() => ({ kind: 'garbage' }), ['test-vlm']).start();
 });
 afterAll(() => server.close());
 

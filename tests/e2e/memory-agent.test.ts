@@ -50,7 +50,7 @@ function script(body: any) {
 }
 
 beforeAll(async () => {
-  server = await new FakeOpenAI((b) => script(b)).start();
+  server = await new FakeOpenAI((b) => script(b), ['test-vlm', 'test-embed']).start();
 });
 afterAll(() => server.close());
 

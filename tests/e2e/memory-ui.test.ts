@@ -31,19 +31,22 @@ const userText = (body: any) =>
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  server = await new FakeOpenAI((body) => {
-    const m = /Step (\d+) of episode (\d+)/.exec(userText(body));
-    const step = Number(m?.[1] ?? 1);
-    const episode = Number(m?.[2] ?? 1);
-    if (String(body.messages[0].content).includes('### History_summary'))
+  server = await new FakeOpenAI(
+    (body) => {
+      const m = /Step (\d+) of episode (\d+)/.exec(userText(body));
+      const step = Number(m?.[1] ?? 1);
+      const episode = Number(m?.[2] ?? 1);
+      if (String(body.messages[0].content).includes('### History_summary'))
+        return {
+          text: `### Observation\n${episode === 2 ? 'The biggest tile is in the bottom-left corner' : 'Small tiles'}\n### History_summary\n[CRITICAL] UI-SUMMARY episode ${episode} step ${step}\n### Reasoning\nslide\n### Plan\npress left`,
+        };
+      const save = episode === 1 && step === 1;
       return {
-        text: `### Observation\n${episode === 2 ? 'The biggest tile is in the bottom-left corner' : 'Small tiles'}\n### History_summary\n[CRITICAL] UI-SUMMARY episode ${episode} step ${step}\n### Reasoning\nslide\n### Plan\npress left`,
+        text: `${answer('slide left', [{ action_type: 'PRESS', parameters: { key: 'left' } }])}\n### New_memory\n${save ? FACT : 'None'}\n### Should_save\n${save ? 'Yes' : 'No'}`,
       };
-    const save = episode === 1 && step === 1;
-    return {
-      text: `${answer('slide left', [{ action_type: 'PRESS', parameters: { key: 'left' } }])}\n### New_memory\n${save ? FACT : 'None'}\n### Should_save\n${save ? 'Yes' : 'No'}`,
-    };
-  }).start();
+    },
+    ['test-vlm', 'test-embed'],
+  ).start();
   ({ browser } = await launchUiBrowser(PLACE));
   shell = await startUiShell({ model: { baseUrl: server.baseURL, model: 'test-vlm' } });
   page = await openControlPage(browser, PLACE, shell.web.url);

@@ -19,8 +19,9 @@ const PRESS = answer('slide', [{ action_type: 'PRESS', parameters: { key: 'left'
 let server: HostileOpenAI;
 beforeAll(async () => {
   // The player streams; the reflector, the IDC's explorer and judge and the screen reader do not.
-  server = await new HostileOpenAI((_i, body) =>
-    body?.stream ? { kind: 'answer', text: PRESS } : { kind: 'stall-after-headers' },
+  server = await new HostileOpenAI(
+    (_i, body) => (body?.stream ? { kind: 'answer', text: PRESS } : { kind: 'stall-after-headers' }),
+    ['test-vlm'],
   ).start();
 });
 afterAll(() => server.close());

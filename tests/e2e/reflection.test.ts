@@ -23,7 +23,10 @@ let server: FakeOpenAI;
 let video = '';
 
 beforeAll(async () => {
-  server = await new FakeOpenAI((body) => ({ text: isReflection(body) ? reflectorReply : PLAY })).start();
+  server = await new FakeOpenAI(
+    (body) => ({ text: isReflection(body) ? reflectorReply : PLAY }),
+    ['test-vlm', 'judge-vlm'],
+  ).start();
   video = path.join(tmp(), 'tutorial.mp4');
   execFileSync('ffmpeg', [
     '-v',

@@ -70,19 +70,22 @@ let plays = 0;
 const pageTables = new Map<string, Record<string, string>[]>();
 
 beforeAll(async () => {
-  server = await new FakeOpenAI((body) => {
-    const system = String(body.messages[0].content);
-    const user = JSON.stringify(body.messages.at(-1).content);
-    if (body.tools) return { status: 400 }; // no tool calling: the IDC reflects in stages
-    if (system.includes('strict, independent judge')) return { text: '{"accept": true, "reason": "general"}' };
-    if (user.includes('Write an improved skill')) return { text: '### Skill\nAlternate down and left.' };
-    if (system.includes('You review gameplay'))
-      return { text: '### Diagnosis\nThe board filled.\n### Lessons\nKeep the largest tile in a corner.' };
-    return {
-      text: answer('slide', [{ action_type: 'PRESS', parameters: { key: KEYS[plays++ % KEYS.length] } }]),
-      usage: { prompt_tokens: 1200, completion_tokens: 80 },
-    };
-  }).start();
+  server = await new FakeOpenAI(
+    (body) => {
+      const system = String(body.messages[0].content);
+      const user = JSON.stringify(body.messages.at(-1).content);
+      if (body.tools) return { status: 400 }; // no tool calling: the IDC reflects in stages
+      if (system.includes('strict, independent judge')) return { text: '{"accept": true, "reason": "general"}' };
+      if (user.includes('Write an improved skill')) return { text: '### Skill\nAlternate down and left.' };
+      if (system.includes('You review gameplay'))
+        return { text: '### Diagnosis\nThe board filled.\n### Lessons\nKeep the largest tile in a corner.' };
+      return {
+        text: answer('slide', [{ action_type: 'PRESS', parameters: { key: KEYS[plays++ % KEYS.length] } }]),
+        usage: { prompt_tokens: 1200, completion_tokens: 80 },
+      };
+    },
+    [EVIL_MODEL, 'idc-vlm'],
+  ).start();
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: TEST_BROWSER_FLAGS });
 });
 afterAll(async () => {

@@ -36,22 +36,25 @@ const turns = new Map<string, number>();
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  server = await new FakeOpenAI((body) => {
-    const system = String(body.messages[0].content);
-    const side = /You play X/.test(system) ? 'X' : 'O';
-    const first = !body.messages.some((m: { role: string }) => m.role === 'assistant');
-    const n = first ? 0 : (turns.get(body.model) ?? 0);
-    turns.set(body.model, n + 1);
-    const cell = MOVES[side][Math.min(n, 2)]!;
-    const at = cellAt.get(cell);
-    return {
-      text: answer(
-        `${side} (${body.model}) takes ${cell}. ${FILLER}`,
-        at ? [{ action_type: 'CLICK', parameters: at }] : [],
-      ),
-      chunkDelayMs: 90,
-    };
-  }).start();
+  server = await new FakeOpenAI(
+    (body) => {
+      const system = String(body.messages[0].content);
+      const side = /You play X/.test(system) ? 'X' : 'O';
+      const first = !body.messages.some((m: { role: string }) => m.role === 'assistant');
+      const n = first ? 0 : (turns.get(body.model) ?? 0);
+      turns.set(body.model, n + 1);
+      const cell = MOVES[side][Math.min(n, 2)]!;
+      const at = cellAt.get(cell);
+      return {
+        text: answer(
+          `${side} (${body.model}) takes ${cell}. ${FILLER}`,
+          at ? [{ action_type: 'CLICK', parameters: at }] : [],
+        ),
+        chunkDelayMs: 90,
+      };
+    },
+    ['model-a', 'model-b'],
+  ).start();
   shell = await startUiShell({ model: { baseUrl: server.baseURL, model: 'model-a' } });
   ({ browser } = await launchUiBrowser(PLACE));
   page = await openControlPage(browser, PLACE, shell.web.url);

@@ -40,7 +40,17 @@ export class FakeOpenAI {
   /** Answer /embeddings with this status instead (e.g. 404: an endpoint that serves none). */
   embeddingsStatus: number | undefined;
 
-  constructor(private responder: Responder) {
+  /**
+   * The models GET /models lists. A test that calls another model says so here, as a real
+   * server would list it; the pre-flight refuses a model the endpoint does not list.
+   */
+  models: string[];
+
+  constructor(
+    private responder: Responder,
+    models: readonly string[] = ['test-vlm'],
+  ) {
+    this.models = [...models];
     this.server = http.createServer((req, res) => void this.handle(req, res));
   }
 
@@ -77,7 +87,7 @@ export class FakeOpenAI {
       this.modelListings.push({ body: null, headers: req.headers, at: Date.now() });
       res
         .writeHead(200, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ object: 'list', data: [{ id: 'test-vlm', object: 'model' }] }));
+        .end(JSON.stringify({ object: 'list', data: this.models.map((id) => ({ id, object: 'model' })) }));
       return;
     }
     const chunks: Buffer[] = [];

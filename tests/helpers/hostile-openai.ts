@@ -44,7 +44,17 @@ export class HostileOpenAI {
   private timers = new Set<NodeJS.Timeout>();
   port = 0;
 
-  constructor(private behave: (index: number, body: any) => Hostility) {
+  /** GET /models calls answered from `models`, kept apart from the hostile requests. */
+  readonly modelListings: number[] = [];
+
+  constructor(
+    private behave: (index: number, body: any) => Hostility,
+    /**
+     * The models GET /models lists, as a well-behaved server would (the pre-flight asks before a
+     * run); without them /models is one more request that gets the hostile behaviour.
+     */
+    readonly models?: readonly string[],
+  ) {
     this.server = http.createServer((req, res) => void this.handle(req, res));
   }
 
@@ -81,6 +91,13 @@ export class HostileOpenAI {
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    if (this.models && req.method === 'GET' && req.url?.endsWith('/models')) {
+      this.modelListings.push(Date.now());
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ object: 'list', data: this.models.map((id) => ({ id, object: 'model' })) }));
+      return;
+    }
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     let body: any = null;

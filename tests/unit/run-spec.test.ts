@@ -36,6 +36,7 @@ import {
   type RunSpec,
 } from '../../electron/run-spec.ts';
 import { isModelAgent } from '../../electron/domain.ts';
+import { startSessionRequest } from '../../electron/mcp/play.ts';
 import { getGame } from '../../games/index.ts';
 
 const ctx = { model: () => ({ model: 'player-vlm' }), imageSize: 1280, runsDir: '/tmp/runs' };
@@ -47,6 +48,33 @@ function configOf(s: RunSpec): Record<string, unknown> {
 }
 
 describe('one spec, three entry points, one run.json config', () => {
+  it('turns the pre-flight off under one name: --no-preflight, a sweep file, the app, MCP', async () => {
+    const spec = async (args: string[]) => {
+      const r = await runFlags(['--game', '2048', '--agent', 'vlm', '--model', 'm', ...args]);
+      expect(r.code, r.stderr).toBe(0);
+      return runFrom(r.flags!).spec;
+    };
+    expect((await spec([])).preflight).toBe(true);
+    expect((await spec(['--no-preflight'])).preflight).toBe(false);
+    const src = 'games: [2048]\nagents: [vlm]\nmodels: [m]\n';
+    const on = parseSweep(src, 's.yaml');
+    const off = parseSweep(`${src}preflight: false\n`, 's.yaml');
+    expect(off.jobs.map((j) => j.id)).toEqual(on.jobs.map((j) => j.id)); // how a run is checked does not change it
+    const args = runArgs(off.jobs[0]!.cell, off.spec);
+    expect(args).toContain('--no-preflight');
+    expect(runArgs(on.jobs[0]!.cell, on.spec)).not.toContain('--no-preflight');
+    expect((await spec(args.filter((a) => a === '--no-preflight'))).preflight).toBe(false);
+    const app = parseParams('startRun', { target: { game: '2048' }, agent: 'vlm', preflight: false });
+    expect(specFromRequest(app, ctx).preflight).toBe(false);
+    expect(
+      startSessionRequest({ game: '2048', action_space: 'gui', episodes: 1, seed: 0, preflight: false }, false)
+        .preflight,
+    ).toBe(false);
+    expect(startSessionRequest({ game: '2048', action_space: 'gui', episodes: 1, seed: 0 }, false).preflight).toBe(
+      true,
+    );
+  });
+
   it('the CLI, the app and a sweep cell with the same settings write the same config', async () => {
     const fromCli = await runFlags([
       '--game',
