@@ -112,6 +112,7 @@ describe('the effect of every step', () => {
       '--game',
       '2048',
       ...testModelArgs(`http://127.0.0.1:${await closedPort()}/v1`),
+      '--no-preflight',
       '--max-retries',
       '0',
       '--episodes',
