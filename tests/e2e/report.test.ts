@@ -23,7 +23,7 @@ import { startUiShell, TEST_BROWSER_FLAGS } from '../helpers/web-ui.ts';
 import { ReportDataSchema } from '../../electron/report/model.ts';
 import { GAMEVERSE_TITLES } from '../../electron/report/gameverse.ts';
 import type { LeaderboardRow } from '../../electron/domain.ts';
-import { finishedRun } from '../helpers/run-fixtures.ts';
+import { finishedRun, qualityFigures } from '../helpers/run-fixtures.ts';
 
 const TABLES = [
   'gameverse',
@@ -585,15 +585,7 @@ describe('gamepilot report', () => {
   it('keeps a failed run and an invalid episode out of `leaderboard --json` and the report, with rates and the spread over reruns', async () => {
     // Run folders as a run loop leaves them (issue 37): quality figures, an invalid episode, a failed run.
     const folder = mkdtempSync(path.join(tmpdir(), 'gp-report-quality-'));
-    const counts = (steps: number, noEffect: number, invalid: number) => ({
-      steps,
-      no_effect_steps: noEffect,
-      no_effect_rate: noEffect / steps,
-      invalid_actions: invalid,
-      invalid_rate: invalid / steps,
-      model_calls: steps,
-      model_call_failures: 0,
-    });
+    const counts = qualityFigures;
     const reason = 'no model answer in 8 of 10 steps';
     const error = 'the model never answered: 401 Incorrect API key provided';
     finishedRun(folder, { scores: [30, 50], patch: { quality: counts(40, 4, 2) } });

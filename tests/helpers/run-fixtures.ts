@@ -1,6 +1,6 @@
 /** Runs the tests write by hand, without playing. */
 import type { RunStatus } from '../../electron/domain.ts';
-import { RunStore, type EpisodeSummary, type RunMeta } from '../../electron/store/run-store.ts';
+import { RunStore, type EpisodeSummary, type RunMeta, type RunQuality } from '../../electron/store/run-store.ts';
 
 /** A new run folder under `root`: the random agent on built-in 2048, nothing written yet but run.json. */
 export function randomRun(root: string): RunStore {
@@ -17,6 +17,19 @@ export function randomRun(root: string): RunStore {
 
 /** An episode's score, or a score with the reason the episode does not count. */
 export type EpisodeFixture = number | { score: number; invalid: string };
+
+/** run.json `quality` of a run with these counts (every step one model call, none failed). */
+export function qualityFigures(steps: number, noEffect: number, invalid: number): RunQuality {
+  return {
+    steps,
+    no_effect_steps: noEffect,
+    no_effect_rate: noEffect / steps,
+    invalid_actions: invalid,
+    invalid_rate: invalid / steps,
+    model_calls: steps,
+    model_call_failures: 0,
+  };
+}
 
 /**
  * A finished run folder of an agent on built-in 2048 (GUI, latency normal): its episodes'

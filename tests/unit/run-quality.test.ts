@@ -18,18 +18,10 @@ import { reportCsv } from '../../electron/report/csv.ts';
 import { listRuns } from '../../electron/store/run-library.ts';
 import { exportDataset } from '../../electron/dataset/export.ts';
 import { runsTables, type ArenaSpec } from '../../electron/arena/tables.ts';
-import type { RunQuality, StepRecord } from '../../electron/store/run-store.ts';
-import { finishedRun } from '../helpers/run-fixtures.ts';
+import type { StepRecord } from '../../electron/store/run-store.ts';
+import { finishedRun, qualityFigures } from '../helpers/run-fixtures.ts';
 
-const quality = (steps: number, noEffect: number, invalid: number): RunQuality => ({
-  steps,
-  no_effect_steps: noEffect,
-  no_effect_rate: noEffect / steps,
-  invalid_actions: invalid,
-  invalid_rate: invalid / steps,
-  model_calls: steps,
-  model_call_failures: 0,
-});
+const quality = qualityFigures;
 const NO_ANSWER = 'no model answer in 9 of 10 steps';
 const NEVER = 'the model never answered: connect ECONNREFUSED 127.0.0.1:9';
 

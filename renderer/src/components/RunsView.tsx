@@ -148,6 +148,12 @@ export function RunsView({
         }}
       />
     );
+  /** A row that opens its run's replay, by click or Enter. */
+  const opens = (id: string) => ({
+    tabIndex: 0,
+    onClick: () => setOpen(id),
+    onKeyDown: (e: React.KeyboardEvent) => e.key === 'Enter' && setOpen(id),
+  });
   return (
     <section className="runs" aria-label="runs">
       {agreement.length > 0 && (
@@ -283,13 +289,7 @@ export function RunsView({
             </thead>
             <tbody>
               {failed.map((r) => (
-                <tr
-                  key={r.id}
-                  tabIndex={0}
-                  onClick={() => setOpen(r.id)}
-                  onKeyDown={(e) => e.key === 'Enter' && setOpen(r.id)}
-                  data-testid="failed-run-row"
-                >
+                <tr key={r.id} {...opens(r.id)} data-testid="failed-run-row">
                   <td>{new Date(r.created).toLocaleString()}</td>
                   <td title={r.title.id}>{r.title.name}</td>
                   <td>{r.agent}</td>
@@ -318,13 +318,7 @@ export function RunsView({
         </thead>
         <tbody>
           {played.map((r) => (
-            <tr
-              key={r.id}
-              tabIndex={0}
-              onClick={() => setOpen(r.id)}
-              onKeyDown={(e) => e.key === 'Enter' && setOpen(r.id)}
-              data-testid="run-row"
-            >
+            <tr key={r.id} {...opens(r.id)} data-testid="run-row">
               <td>{new Date(r.created).toLocaleString()}</td>
               <td
                 title={r.title.kind === 'unprofiled' ? 'no profile: listed apart under the window title' : r.title.id}
