@@ -114,6 +114,11 @@ export class VlmAgent implements Agent {
     return this.settings.model;
   }
 
+  /** The run's cost meter its calls are admitted by (reflection between its episodes spends from it too). */
+  get meter() {
+    return this.settings.meter;
+  }
+
   /**
    * The system prompt: the profile's parts in the title's own terms, else the built-in's, else a
    * generic one. `answerFormat` replaces the answer-format section (the memory agent's sections).

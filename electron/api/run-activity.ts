@@ -19,7 +19,7 @@ import { openPersonInput } from '../recording/person-input.ts';
 import { hotkeyKeys, type GamepilotHotkeys } from '../input/accelerator.ts';
 import type { Activity } from './activity.ts';
 import type { RunModelSettings } from './settings-service.ts';
-import { agentFor, openTarget, wireSession } from '../session/compose.ts';
+import { agentFor, metered, openTarget, wireSession } from '../session/compose.ts';
 import { agentKind } from '../session/front-door.ts';
 import {
   namedAsWords,
@@ -253,7 +253,8 @@ export class RunActivity implements Activity {
     let target: Target | undefined;
     let store: RunStore | undefined;
     try {
-      const { spec, place, reflection: reflectionReq } = runFromRequest(req, ctx);
+      const { spec, place: given, reflection: reflectionReq } = runFromRequest(req, ctx);
+      const place = metered(spec, given);
       // A player from outside plays only a run that says so (without one, agentFor refuses mcp).
       if (opts.agent && spec.agent !== 'mcp')
         throw new CodedError('bad-input', `an MCP client plays only a run of agent mcp, not ${spec.agent}`);
