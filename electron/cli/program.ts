@@ -527,7 +527,12 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
       intOption('--workers <n>', 'parallel workers, each on its own private display', { min: 1, max: 64 }).default(2),
     )
     .addOption(new Option('--out <dir>', 'folder for run folders (finished jobs there are not rerun)').default('runs'))
-    .addOption(numberOption('--budget-usd <usd>', 'start no new job once this much has been spent', { min: 0 }))
+    .addOption(
+      specOption('budgetUsd', {
+        description:
+          "the most the sweep may spend on model calls, in USD (default: the sweep file's budget_usd): each job runs with a share of what is left as its own --budget-usd, so the sweep never passes it",
+      }),
+    )
     .addOption(new Option('--queue <url>', 'enqueue the jobs on a Redis queue (redis://…) for `gamepilot worker`s'))
     .addOption(queueName())
     .addOption(new Option('--wait', 'with --queue: follow the jobs until all are done'))
