@@ -1,5 +1,7 @@
 /**
- * A sweep of model runs against the local OpenAI-compatible server: the sweep's per-provider
+ * Cost caps and a sweep's limits against the local OpenAI-compatible server (priced by
+ * --price-in/--price-out): a run stops before a call that could pass its --budget-usd, and a cap
+ * on an unpriced model is refused; the sweep's per-provider
  * request limit holds across its two workers (requests beyond a minute's worth are spaced by
  * 60/rpm s), each run records the real provider behind the gate, and the cost budget is shared
  * out among the jobs as their runs' own caps.
@@ -34,6 +36,45 @@ function sweepFile(name: string, body: string): string {
   );
   return f;
 }
+
+describe('a run under a cost cap', () => {
+  // Each call costs 1000 × $1/M + 20 × $2/M = $0.00104; at worst (1000 in, 2048 out) $0.005096.
+  const worstCall = (1000 * 1 + 2048 * 2) / 1e6;
+  const priced = ['--agent', 'vlm', '--model', 'test-vlm', '--price-in', '1', '--price-out', '2'];
+
+  it('stops before the call that could pass it: stopped, budget, its spend within the cap', async () => {
+    const out = path.join(tmp, 'capped-run');
+    const before = server.requests.length;
+    const cap = ['--budget-usd', '0.012', '--max-steps', '40', '--out', out];
+    const r = await runCli(['run', '--game', '2048', ...priced, '--base-url', server.baseURL, ...cap], {
+      env: { OPENAI_API_KEY: 'sk-cap-test' },
+      timeoutMs: 120_000,
+    });
+    expect(r.code, r.stderr).toBe(0); // a stopped run is not a failed one (docs/cli.md)
+    expect(r.stderr).toMatch(
+      /done \(stopped: budget\).* — budget: \$[\d.]+ of \$0\.012 spent; the next player call could cost/,
+    );
+    const [dir] = readdirSync(out);
+    const meta = JSON.parse(readFileSync(path.join(out, dir!, 'run.json'), 'utf8'));
+    expect(meta.status).toBe('stopped');
+    expect(meta.error).toMatch(/^budget: /);
+    expect(meta.episodes.at(-1).end).toBe('budget');
+    expect(meta.config.budget_usd).toBe(0.012);
+    expect(meta.spent_usd).toBeLessThanOrEqual(0.012);
+    expect(meta.spent_usd).toBeGreaterThan(0.012 - worstCall);
+    const calls = meta.model_usage.player.calls;
+    expect(calls).toBeGreaterThanOrEqual(6);
+    expect(server.requests.length - before).toBe(calls);
+  }, 120_000);
+
+  it('refuses a cap on a model with no known price, before any window opens', async () => {
+    const r = await runCli(['run', '--game', '2048', '--agent', 'vlm', '--model', 'test-vlm', '--budget-usd', '1'], {
+      env: { OPENAI_BASE_URL: server.baseURL },
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--budget-usd needs the price of test-vlm.*give --price-in and --price-out/);
+  });
+});
 
 describe('sweep limits', () => {
   it('spaces requests beyond the per-minute limit across both workers', async () => {
@@ -74,7 +115,10 @@ describe('sweep limits', () => {
       env: { OPENAI_API_KEY: 'sk-sweep-test', OPENAI_BASE_URL: server.baseURL },
       timeoutMs: 300_000,
     });
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const summary = lines.at(-1).summary;
     expect(summary.budget_reached, r.stderr).toBe(true);
     expect(summary.budget_usd).toBe(0.02);
