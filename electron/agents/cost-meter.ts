@@ -39,6 +39,7 @@ export class CostMeter {
   spentUsd = 0;
   /** Why a call was refused; once set, the run stops before its next step. */
   refusal: string | undefined;
+  private readonly refusedCtl = new AbortController();
   /** Each role's last attempt admitted, to foresee its next one. */
   private readonly lastAsk = new Map<string, CallAsk>();
   /** Each role and model's last measured request: its estimated size and the input tokens the server counted. */
@@ -56,6 +57,11 @@ export class CostMeter {
   /** The price the person gave for this model, if any. */
   givenPrice(model: string): Price | undefined {
     return Object.hasOwn(this.prices, model) ? this.prices[model] : undefined;
+  }
+
+  /** Aborted (reason: BudgetReached) when a call is first refused: a command playing many runs stops on it. */
+  get refused(): AbortSignal {
+    return this.refusedCtl.signal;
   }
 
   /** The cap left, never below 0 (undefined: none). */
@@ -94,6 +100,7 @@ export class CostMeter {
           : undefined;
     if (!why) return;
     this.refusal = why;
+    this.refusedCtl.abort(new BudgetReached(why));
     throw new BudgetReached(why);
   }
 

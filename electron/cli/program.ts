@@ -683,6 +683,14 @@ export function suiteCommand(parent: Command): Command {
     .addOption(specOption('maxTokens'))
     .addOption(specOption('timeoutMs'))
     .addOption(specOption('maxRetries'))
+    .addOption(specOption('priceIn'))
+    .addOption(specOption('priceOut'))
+    .addOption(
+      specOption('budgetUsd', {
+        description:
+          "the most the whole suite may spend on model calls (every level's run), in USD: it stops before a call that could pass it; needs the model's price (--price-in/--price-out, else a known list price)",
+      }),
+    )
     .addOption(
       new Option(
         '--games <list>',
@@ -738,6 +746,14 @@ export function idcCommand(parent: Command): Command {
     .addOption(specOption('baseUrl'))
     .addOption(specOption('apiKey'))
     .addOption(specOption('reflectorModel', { description: 'the reflecting and judging model (default: --model)' }))
+    .addOption(specOption('priceIn'))
+    .addOption(specOption('priceOut'))
+    .addOption(
+      specOption('budgetUsd', {
+        description:
+          "the most the whole IDC may spend on model calls (every round's runs, the reflector and the judge), in USD: it stops before a call that could pass it; needs a price for each model (--price-in/--price-out, else a known list price)",
+      }),
+    )
     .addOption(
       specOption('maxWords', { description: 'longest skill, in words', default: { value: IDC_DEFAULTS.maxWords } }),
     )

@@ -85,6 +85,9 @@ export const START_SESSION_ARGS = {
   max_steps: F.maxSteps.describe('steps per episode (default: the profile’s or the game’s)'),
   episodes: F.episodes.unwrap().default(1).describe('episodes to play'),
   seed: F.seed.describe('seed of a built-in game'),
+  budget_usd: F.budgetUsd.describe(
+    'the most the session may spend on the model calls Gamepilot makes for it (reading a score, judging milestones), in USD: it stops (stopped, budget) before a call that could pass it',
+  ),
 };
 export type StartSessionArgs = z.output<z.ZodObject<typeof START_SESSION_ARGS>>;
 
@@ -102,6 +105,7 @@ export function startSessionRequest(a: StartSessionArgs, acceptAnticheatRisk: bo
     seed: a.seed,
     ...(a.latency ? { latency: a.latency } : {}),
     ...(a.profile !== undefined ? { profile: a.profile } : {}),
+    ...(a.budget_usd !== undefined ? { budgetUsd: a.budget_usd } : {}),
     acceptAnticheatRisk,
   });
 }

@@ -15,6 +15,8 @@ export interface BudgetStop {
 
 export class RunBudgets {
   private readonly disk: DiskBudget;
+  /** The first budget that stopped the run, if one did. */
+  stop: BudgetStop | undefined;
 
   constructor(
     dir: string,
@@ -27,12 +29,15 @@ export class RunBudgets {
   /** The cost cap refused a call, or would refuse the next player call as big as the last: the run stops before its next step. */
   spent(): BudgetStop | undefined {
     if (!this.meter?.foresees('player')) return undefined;
-    return { end: 'budget', reason: this.meter.refusal! };
+    this.stop ??= { end: 'budget', reason: this.meter.refusal! };
+    return this.stop;
   }
 
   /** Why the run must stop before its next step (`written`: bytes so far; `stepBytes`: the most one step wrote). */
   check(written: number, stepBytes: number): BudgetStop | undefined {
     const disk = this.disk.check(written, stepBytes);
-    return disk ? { end: 'disk_budget', reason: disk } : this.spent();
+    if (!disk) return this.spent();
+    this.stop ??= { end: 'disk_budget', reason: disk };
+    return this.stop;
   }
 }

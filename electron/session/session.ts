@@ -67,9 +67,8 @@ export class Session extends EventEmitter<SessionEvents> {
   private readonly finishers: RunFinisher[] = [];
   private readonly keeper: FrameKeeper;
   private readonly budgets: RunBudgets;
-  /** The most one step has written so far (bytes): what the disk budget expects of the next; why a budget (disk or cost) ended the run. */
+  /** The most one step has written so far (bytes): what the disk budget expects of the next. */
   private stepBytes = 0;
-  private budgetStop: BudgetStop | undefined;
   /** Aborted on stop, and when a person takes over mid-step: the step's model call and waits end. */
   private stepAbort = new AbortController();
   /** The executor is carrying out a plan (performHeard). */
@@ -270,9 +269,9 @@ export class Session extends EventEmitter<SessionEvents> {
         episodes.push(played);
         this.emit('episode', played);
         store.update({ episodes, ...scoreSummary(episodes) });
-        if (this.budgetStop) {
+        if (this.budgets.stop) {
           status = 'stopped';
-          error = this.budgetStop.reason;
+          error = this.budgets.stop.reason;
           break;
         }
         if (this.config.afterEpisode && e + 1 < this.config.episodes && !this.abort.signal.aborted)
@@ -306,7 +305,8 @@ export class Session extends EventEmitter<SessionEvents> {
     for (let agentSteps = 0; agentSteps < this.config.maxSteps; ) {
       if (now() >= deadline) return { steps: s, end: 'max_time' };
       const written = this.deps.store.bytesWritten;
-      if (this.overBudget(this.budgets.check(written, this.stepBytes))) return { steps: s, end: this.budgetStop!.end };
+      if (this.overBudget(this.budgets.check(written, this.stepBytes)))
+        return { steps: s, end: this.budgets.stop!.end };
       const seen = await this.locate();
       if (!seen) return { steps: s, end: 'stopped' };
       if (this.takeover.open) {
@@ -336,9 +336,8 @@ export class Session extends EventEmitter<SessionEvents> {
     return { steps: s, end: 'max_steps' };
   }
 
-  /** A budget stops the run: said once, kept for run.json. */
+  /** A budget stops the run (RunBudgets keeps why, for run.json): said once. */
   private overBudget(stop: BudgetStop | undefined): boolean {
-    this.budgetStop ??= stop;
     if (stop) this.emit('warning', stop.reason);
     return !!stop;
   }
