@@ -408,7 +408,8 @@ export class ModelCaller {
       this.totals.tokens.input += rec.tokens.input;
       this.totals.tokens.output += rec.tokens.output;
     }
-    if (size && tally)
+    // An attempt that brought nothing back (an HTTP error, no connection) cost nothing.
+    if (size && tally && rec.tokens)
       this.options.meter?.charge(
         { role: this.role, model: this.endpoint.model, size, price: this.price },
         tally.reported ? tally : { output: tokensOf(tally).output },

@@ -205,6 +205,7 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
     for (let r = 0; r <= o.rounds && !halted(); r++) {
       o.log(`IDC round ${r}: ${o.episodes} episode(s) ${skill ? 'with' : 'without'} a skill`);
       const played = await play(`round ${r}`, skill, o.seed, o.episodes);
+      if (o.meter?.refusal) break; // a round the cost cap cut short is no point of the curve
       const round: IdcRound = {
         round: r,
         run_dir: played.dir,
@@ -360,6 +361,7 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
       const variant = v.id === 'unseen-seeds' ? undefined : v.id;
       const baseline = await play(`held-out ${v.id} baseline`, '', heldSeed, o.heldOutEpisodes, variant);
       const skilled = await play(`held-out ${v.id}`, best.skill, heldSeed, o.heldOutEpisodes, variant);
+      if (o.meter?.refusal) break;
       const b = round2(mean(baseline.scores));
       const s = round2(mean(skilled.scores));
       splits.push({
