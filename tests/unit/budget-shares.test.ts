@@ -1,12 +1,15 @@
 /**
  * A sweep's budget as its jobs' caps: each starting job gets what is left (less what running
  * jobs hold) split among the idle workers, so the shares handed out never add up past the
- * budget, and what a job leaves unspent comes back when it ends. The IDC's own cap is one meter
- * for all its rounds, refused up front for a model without a price.
+ * budget, and what a job leaves unspent comes back when it ends. An IDC's and a suite's cap is one
+ * meter for the whole command, refused up front for a model without a price.
  */
 import { describe, expect, it } from 'vitest';
 import { BudgetShares } from '../../electron/sweep/budget-share.ts';
 import { parseIdcArgs } from '../../electron/cli/main.ts';
+import { playerFrom } from '../../electron/cli/suite-command.ts';
+import type { VlmPlayer } from '../../electron/ingvp/players.ts';
+import { CostMeter } from '../../electron/agents/cost-meter.ts';
 
 describe('BudgetShares', () => {
   it('splits what is left among the idle workers, never handing out more than the budget', () => {
@@ -53,5 +56,28 @@ describe("the IDC's cap", () => {
     expect(() =>
       parseIdcArgs(['--game', '2048', '--model', 'gpt-4o', '--reflector-model', 'local-x', '--budget-usd', '1']),
     ).toThrow(/--reflector-model local-x has no known list price/);
+  });
+});
+
+describe("a suite's cap", () => {
+  const flags = {
+    agent: 'vlm',
+    model: 'm',
+    timeoutMs: 1000,
+    maxRetries: 0,
+    settings: 'all',
+    levels: '1',
+    seed: 0,
+    out: 'x',
+  } as const;
+
+  it('is refused for a model without a known price, and counted by the one meter with one', () => {
+    expect(() => playerFrom({ ...flags, budgetUsd: 1 })).toThrow(
+      /--budget-usd needs the price of m.*--price-in and --price-out/,
+    );
+    const meter = new CostMeter(1);
+    const player = playerFrom({ ...flags, budgetUsd: 1, priceIn: 1, priceOut: 2 }, meter) as VlmPlayer;
+    expect(player.settings.meter).toBe(meter);
+    expect(player.settings.price).toEqual({ inputPerM: 1, outputPerM: 2 });
   });
 });
