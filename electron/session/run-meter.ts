@@ -19,15 +19,16 @@ export function priceOf(
 
 type PricedSpec = Pick<RunSpec, 'priceIn' | 'priceOut' | 'budgetUsd'>;
 
-/** The prices the person gave, by model: the run's model at `priceIn/priceOut`. */
-export function givenPrices(s: PricedSpec, model: string | undefined): Record<string, Price> {
+/** The prices the person gave, by model: `priceIn/priceOut` price the run's model (a two-seat run's: each seat's). */
+export function givenPrices(s: PricedSpec, ...models: (string | undefined)[]): Record<string, Price> {
   const price = priceOf(s);
-  return model && price ? { [model]: price } : {};
+  if (!price) return {};
+  return Object.fromEntries(models.filter((m): m is string => !!m).map((m) => [m, price]));
 }
 
-/** A fresh meter for one run (or one command whose runs share it: an IDC, a suite, an MCP server's sessions). */
-export function meterFor(s: PricedSpec, model: string | undefined): CostMeter {
-  return new CostMeter(s.budgetUsd, givenPrices(s, model));
+/** A fresh meter for one run (or one command whose runs share it: an IDC, a suite), pricing these models as given. */
+export function meterFor(s: PricedSpec, ...models: (string | undefined)[]): CostMeter {
+  return new CostMeter(s.budgetUsd, givenPrices(s, ...models));
 }
 
 /**
@@ -36,14 +37,19 @@ export function meterFor(s: PricedSpec, model: string | undefined): CostMeter {
  */
 export function checkCapPriced(s: PricedSpec, models: readonly { field: RunSpecField; model: string | undefined }[]) {
   if (s.budgetUsd === undefined) return;
-  const prices = givenPrices(s, models[0]?.model);
+  const prices = givenPrices(
+    s,
+    ...models.filter((m) => m.field === 'model' || m.field === 'seats').map((m) => m.model),
+  );
   for (const { field, model } of models) {
     if (!model || priceFor(model, prices[model])) continue;
     throw new RunSpecError(
       field === 'model' ? 'priceIn' : field,
       field === 'model'
         ? `{budgetUsd} needs the price of ${model}, which has no known list price: give {priceIn} and {priceOut} (USD per million tokens)`
-        : `{budgetUsd} needs the price of every model the run calls: {${field}} ${model} has no known list price ({priceIn} and {priceOut} price {model} only)`,
+        : field === 'seats'
+          ? `{budgetUsd} needs the price of every model the run calls: the seat's ${model} has no known list price: give {priceIn} and {priceOut}`
+          : `{budgetUsd} needs the price of every model the run calls: {${field}} ${model} has no known list price ({priceIn} and {priceOut} price {model} only)`,
     );
   }
 }

@@ -37,45 +37,6 @@ function sweepFile(name: string, body: string): string {
   return f;
 }
 
-describe('a run under a cost cap', () => {
-  // Each call costs 1000 × $1/M + 20 × $2/M = $0.00104; at worst (1000 in, 2048 out) $0.005096.
-  const worstCall = (1000 * 1 + 2048 * 2) / 1e6;
-  const priced = ['--agent', 'vlm', '--model', 'test-vlm', '--price-in', '1', '--price-out', '2'];
-
-  it('stops before the call that could pass it: stopped, budget, its spend within the cap', async () => {
-    const out = path.join(tmp, 'capped-run');
-    const before = server.requests.length;
-    const cap = ['--budget-usd', '0.012', '--max-steps', '40', '--out', out];
-    const r = await runCli(['run', '--game', '2048', ...priced, '--base-url', server.baseURL, ...cap], {
-      env: { OPENAI_API_KEY: 'sk-cap-test' },
-      timeoutMs: 120_000,
-    });
-    expect(r.code, r.stderr).toBe(0); // a stopped run is not a failed one (docs/cli.md)
-    expect(r.stderr).toMatch(
-      /done \(stopped: budget\).* — budget: \$[\d.]+ of \$0\.012 spent; the next player call could cost/,
-    );
-    const [dir] = readdirSync(out);
-    const meta = JSON.parse(readFileSync(path.join(out, dir!, 'run.json'), 'utf8'));
-    expect(meta.status).toBe('stopped');
-    expect(meta.error).toMatch(/^budget: /);
-    expect(meta.episodes.at(-1).end).toBe('budget');
-    expect(meta.config.budget_usd).toBe(0.012);
-    expect(meta.spent_usd).toBeLessThanOrEqual(0.012);
-    expect(meta.spent_usd).toBeGreaterThan(0.012 - worstCall);
-    const calls = meta.model_usage.player.calls;
-    expect(calls).toBeGreaterThanOrEqual(6);
-    expect(server.requests.length - before).toBe(calls);
-  }, 120_000);
-
-  it('refuses a cap on a model with no known price, before any window opens', async () => {
-    const r = await runCli(['run', '--game', '2048', '--agent', 'vlm', '--model', 'test-vlm', '--budget-usd', '1'], {
-      env: { OPENAI_BASE_URL: server.baseURL },
-    });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--budget-usd needs the price of test-vlm.*give --price-in and --price-out/);
-  });
-});
-
 describe('sweep limits', () => {
   it('spaces requests beyond the per-minute limit across both workers', async () => {
     const host = new URL(server.baseURL).host;
@@ -144,4 +105,44 @@ describe('sweep limits', () => {
     }
     expect(server.requests.length - before).toBe(runs.reduce((n, m) => n + m.model_usage.player.calls, 0));
   }, 300_000);
+});
+
+// After the sweeps: the rate-limit test counts every request the shared server had.
+describe('a run under a cost cap', () => {
+  // Each call costs 1000 × $1/M + 20 × $2/M = $0.00104; at worst (1000 in, 2048 out) $0.005096.
+  const worstCall = (1000 * 1 + 2048 * 2) / 1e6;
+  const priced = ['--agent', 'vlm', '--model', 'test-vlm', '--price-in', '1', '--price-out', '2'];
+
+  it('stops before the call that could pass it: stopped, budget, its spend within the cap', async () => {
+    const out = path.join(tmp, 'capped-run');
+    const before = server.requests.length;
+    const cap = ['--budget-usd', '0.012', '--max-steps', '40', '--out', out];
+    const r = await runCli(['run', '--game', '2048', ...priced, '--base-url', server.baseURL, ...cap], {
+      env: { OPENAI_API_KEY: 'sk-cap-test' },
+      timeoutMs: 120_000,
+    });
+    expect(r.code, r.stderr).toBe(0); // a stopped run is not a failed one (docs/cli.md)
+    expect(r.stderr).toMatch(
+      /done \(stopped: budget\).* — budget: \$[\d.]+ of \$0\.012 spent; the next player call could cost/,
+    );
+    const [dir] = readdirSync(out);
+    const meta = JSON.parse(readFileSync(path.join(out, dir!, 'run.json'), 'utf8'));
+    expect(meta.status).toBe('stopped');
+    expect(meta.error).toMatch(/^budget: /);
+    expect(meta.episodes.at(-1).end).toBe('budget');
+    expect(meta.config.budget_usd).toBe(0.012);
+    expect(meta.spent_usd).toBeLessThanOrEqual(0.012);
+    expect(meta.spent_usd).toBeGreaterThan(0.012 - worstCall);
+    const calls = meta.model_usage.player.calls;
+    expect(calls).toBeGreaterThanOrEqual(6);
+    expect(server.requests.length - before).toBe(calls);
+  }, 120_000);
+
+  it('refuses a cap on a model with no known price, before any window opens', async () => {
+    const r = await runCli(['run', '--game', '2048', '--agent', 'vlm', '--model', 'test-vlm', '--budget-usd', '1'], {
+      env: { OPENAI_BASE_URL: server.baseURL },
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--budget-usd needs the price of test-vlm.*give --price-in and --price-out/);
+  });
 });

@@ -116,4 +116,13 @@ describe('a cap at the front door', () => {
     );
     expect(() => frontDoor(spec({ priceIn: 1, priceOut: 2, agent: 'memory' }))).not.toThrow(); // text-embedding-3-small's list price
   });
+
+  it("prices a two-seat run's seats by the price flags, and refuses a seat's unpriced model", () => {
+    const seated = (extra: Record<string, unknown>) =>
+      parseRunSpec({ game: 'tictactoe-pvp', seats: ['vlm:seat-model', 'solver'], budgetUsd: 1, ...extra });
+    expect(() => frontDoor(seated({ priceIn: 1, priceOut: 2 }))).not.toThrow();
+    expect(() => frontDoor(seated({}))).toThrow(
+      /the seat's seat-model has no known list price: give priceIn and priceOut/,
+    );
+  });
 });
