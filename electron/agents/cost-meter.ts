@@ -64,11 +64,6 @@ export class CostMeter {
     return this.refusedCtl.signal;
   }
 
-  /** The cap left, never below 0 (undefined: none). */
-  get leftUsd(): number | undefined {
-    return this.capUsd === undefined ? undefined : Math.max(0, this.capUsd - this.spentUsd);
-  }
-
   /**
    * An attempt's input tokens at worst: the request's size scaled by how the server counted
    * this role's last request (a provider counting images its own way is learnt after one
