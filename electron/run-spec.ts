@@ -184,6 +184,14 @@ export const RUN_SPEC_FIELDS = {
     .describe("the player's model calls: largest answer, counted in response bytes as they arrive"),
   priceIn: num(0, 10_000).optional().describe('USD per million input tokens (for cost)'),
   priceOut: num(0, 10_000).optional().describe('USD per million output tokens (for cost)'),
+  budgetUsd: z
+    .number()
+    .positive()
+    .max(1_000_000)
+    .optional()
+    .describe(
+      "the most the run may spend on model calls, every role's, in USD: it stops (stopped, budget) before a call whose worst case (its input and whole output limit, priced) could pass it; needs a price for each model it calls (--price-in/--price-out, else a known list price)",
+    ),
   gameText: z.boolean().optional().describe("send the built-in game's text rendering with the frame"),
   takeOverOnInput: z
     .boolean()
@@ -328,6 +336,7 @@ export const RUN_SPEC_HELP: Partial<Record<RunSpecField, { arg?: string; default
   maxAnswerBytes: { arg: '<n>', defaultText: '16 MiB' },
   priceIn: { arg: '<usd>' },
   priceOut: { arg: '<usd>' },
+  budgetUsd: { arg: '<usd>' },
   allowKeys: { arg: '<list>' },
   imageSize: { arg: '<px>' },
   format: { arg: '<format>' },
@@ -527,6 +536,7 @@ export const RECORDED_MODEL_FIELDS = [
   'maxAnswerBytes',
   'priceIn',
   'priceOut',
+  'budgetUsd',
   'gameText',
 ] as const satisfies readonly RunSpecField[];
 export type RecordedField = (typeof RECORDED_FIELDS)[number] | (typeof RECORDED_MODEL_FIELDS)[number];

@@ -47,11 +47,14 @@ export interface CallOptions {
   /** Attempts are appended here, also when the call finally fails. */
   calls: ModelCallRecord[];
   random?: () => number;
+  /** Before each attempt: a throw ends the call unsent and unrecorded (the run's cost cap). */
+  beforeAttempt?: () => void;
 }
 
 export async function callWithRetries<T>(run: (signal: AbortSignal) => Promise<T>, o: CallOptions): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     if (o.signal.aborted) throw new CallStopped();
+    o.beforeAttempt?.();
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     try {

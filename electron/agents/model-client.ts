@@ -9,6 +9,7 @@ import type { ComputeTime, DecideContext, Decision, TokenUsage } from './agent-t
 import { describeCallError } from './model-call-error.ts';
 import { ModelCaller, type CallLimits, type ModelRole, type RoleCallRecord } from './model-endpoint.ts';
 import { render } from './prompts.ts';
+import type { CostMeter } from './cost-meter.ts';
 
 export interface ModelClientSettings {
   baseUrl?: string;
@@ -27,6 +28,8 @@ export interface ModelClientSettings {
   /** Longest wait a server's Retry-After may impose (ms). */
   retryAfterCapMs: number;
   price?: Partial<Price>;
+  /** The run's spend and cap, shared by every role's calls (cost-meter.ts). */
+  meter?: CostMeter;
 }
 
 /** Most of one answer kept in a step record; the parser always sees all of it. */
@@ -111,6 +114,7 @@ export class ModelClient {
           // The player's price and temperature are the chat model's; an embedding model is priced by its own name.
           ...(s.price && role !== 'embeddings' ? { price: s.price } : {}),
           ...(s.temperature !== undefined && role !== 'embeddings' ? { temperature: s.temperature } : {}),
+          ...(s.meter ? { meter: s.meter } : {}),
         },
       );
       this.callers.set(role, c);

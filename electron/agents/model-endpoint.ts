@@ -17,6 +17,7 @@ import { callWithRetries, DEFAULT_RETRY, longestBackoffMs, type ModelCallRecord 
 import { ModelCallError, describeCallError } from './model-call-error.ts';
 import { guardedFetch, MAX_STREAM_LINE_BYTES } from './guarded-fetch.ts';
 import { costOf, priceFor, type Price } from './pricing.ts';
+import { chatRequestSize, textsSize, type CostMeter, type RequestSize } from './cost-meter.ts';
 import { OPENAI_BASE_URL } from '../util/endpoint.ts';
 import { endpointUrlProblem } from '../domain.ts';
 
@@ -210,7 +211,15 @@ export interface CallerOptions {
   temperature?: number;
   /** Every attempt of every call, as it ends (the run's model-calls.jsonl). */
   onCall?: (rec: RoleCallRecord) => void;
+  /** The run's spend and cap: every attempt is admitted by it first, and charged to it after. */
+  meter?: CostMeter;
 }
+
+/**
+ * The output a chat call may bill when no limit is sent: more than any model of today writes
+ * in one answer. Every role sends a limit (ROLE_LIMITS) but embeddings, which bill no output.
+ */
+const UNLIMITED_OUTPUT_TOKENS = 128_000;
 
 /** Per attempt: what the server reported and what text arrived. */
 interface AttemptTally {
@@ -227,6 +236,8 @@ export interface RoleEndpoint {
   apiKey?: string | undefined;
   timeoutMs?: number;
   onCall?: (rec: RoleCallRecord) => void;
+  /** The run's spend and cap (CallerOptions.meter). */
+  meter?: CostMeter;
 }
 
 /** The caller of a role for an endpoint as passed on. */
@@ -238,6 +249,7 @@ export function callerFor(e: RoleEndpoint, role: ModelRole, options: Omit<Caller
       ...options,
       limits: { ...options.limits, ...(e.timeoutMs !== undefined ? { timeoutMs: e.timeoutMs } : {}) },
       ...(e.onCall ? { onCall: e.onCall } : {}),
+      ...(e.meter ? { meter: e.meter } : {}),
     },
   );
 }
@@ -249,6 +261,8 @@ export class ModelCaller {
   readonly totals: CallTotals = { calls: 0, tokens: { input: 0, output: 0 }, cost_usd: null };
 
   readonly endpoint: ModelEndpoint;
+  /** USD a million tokens: the owner's, else the run's given price for this model, else the list price. */
+  readonly price: Price | undefined;
 
   /** `given` is completed from the environment (resolveEndpoint); a model is required. */
   constructor(
@@ -259,6 +273,7 @@ export class ModelCaller {
     this.endpoint = { ...resolveEndpoint(given), model: given.model };
     const endpoint = this.endpoint;
     this.limits = roleLimits(role, options.limits);
+    this.price = priceFor(given.model, options.price ?? options.meter?.givenPrice(given.model));
     const l = this.limits;
     this.openai = new OpenAI({
       baseURL: endpoint.baseUrl ?? OPENAI_BASE_URL,
@@ -284,7 +299,11 @@ export class ModelCaller {
   /** A chat completion: streamed (tokens reach `onToken`), or whole when asked or when tools are offered. */
   async chat(req: ChatRequest, ctx: CallContext = {}): Promise<ChatResult> {
     const whole = req.tools !== undefined || req.stream === false;
-    return this.attempts(ctx, (signal, tally) =>
+    const size = chatRequestSize(
+      req.tools ? [...req.messages, { role: 'system', content: JSON.stringify(req.tools) }] : req.messages,
+    );
+    const maxOutput = req.maxTokens ?? this.limits.maxTokens ?? UNLIMITED_OUTPUT_TOKENS;
+    return this.attempts(ctx, { size, maxOutput }, (signal, tally) =>
       whole ? this.whole(req, signal, tally) : this.stream(req, ctx, signal, tally),
     );
   }
@@ -294,7 +313,7 @@ export class ModelCaller {
    * same limits. Throws when the endpoint has none or answers something unusable.
    */
   async embed(inputs: string[], ctx: CallContext = {}): Promise<number[][]> {
-    return this.attempts(ctx, async (signal, tally) => {
+    return this.attempts(ctx, { size: textsSize(inputs), maxOutput: 0 }, async (signal, tally) => {
       const res = await this.openai.embeddings.create(
         { model: this.endpoint.model, input: inputs, encoding_format: 'float' },
         { signal },
@@ -319,7 +338,7 @@ export class ModelCaller {
 
   /** The ids of the endpoint's models (at most `max`). */
   async listModels(ctx: CallContext = {}, max = 200): Promise<string[]> {
-    return this.attempts(ctx, async (signal) => {
+    return this.attempts(ctx, undefined, async (signal) => {
       const models: string[] = [];
       for await (const m of this.openai.models.list({ signal })) {
         models.push(m.id);
@@ -329,11 +348,20 @@ export class ModelCaller {
     });
   }
 
-  /** Runs one call under the role's retry policy and time limits, recording each attempt. */
-  private async attempts<T>(ctx: CallContext, run: (signal: AbortSignal, tally: AttemptTally) => Promise<T>) {
+  /**
+   * Runs one call under the role's retry policy and time limits, recording each attempt. A
+   * request's `bill` (its size and output limit) is what the run's meter admits it by; a model
+   * listing is free.
+   */
+  private async attempts<T>(
+    ctx: CallContext,
+    bill: { size: RequestSize; maxOutput: number } | undefined,
+    run: (signal: AbortSignal, tally: AttemptTally) => Promise<T>,
+  ) {
     const records: ModelCallRecord[] = [];
     const tallies: AttemptTally[] = [];
     const l = this.limits;
+    const meter = this.options.meter;
     try {
       return await callWithRetries(
         (signal) => {
@@ -346,21 +374,33 @@ export class ModelCaller {
           retry: { ...DEFAULT_RETRY, maxRetries: l.maxRetries, retryAfterCapMs: l.retryAfterCapMs },
           signal: ctx.signal ?? new AbortController().signal,
           calls: records,
+          ...(bill && meter
+            ? {
+                beforeAttempt: () =>
+                  meter.admit({
+                    role: this.role,
+                    model: this.endpoint.model,
+                    size: bill.size,
+                    maxOutputTokens: bill.maxOutput,
+                    price: this.price,
+                  }),
+              }
+            : {}),
         },
       );
     } finally {
-      for (const [i, r] of records.entries()) this.record(r, tallies[i], ctx);
+      for (const [i, r] of records.entries()) this.record(r, tallies[i], ctx, bill?.size);
     }
   }
 
-  private record(base: ModelCallRecord, tally: AttemptTally | undefined, ctx: CallContext) {
+  private record(base: ModelCallRecord, tally: AttemptTally | undefined, ctx: CallContext, size?: RequestSize) {
     const rec: RoleCallRecord = { ...base, role: this.role, model: this.endpoint.model };
     if (tally) {
       const tokens = tokensOf(tally);
       if (tally.reported || tokens.output > 0) rec.tokens = tokens;
     }
     if (rec.tokens) {
-      const cost = costOf(rec.tokens, priceFor(this.endpoint.model, this.options.price));
+      const cost = costOf(rec.tokens, this.price);
       if (cost !== null) {
         rec.cost_usd = cost;
         this.totals.cost_usd = (this.totals.cost_usd ?? 0) + cost;
@@ -368,6 +408,12 @@ export class ModelCaller {
       this.totals.tokens.input += rec.tokens.input;
       this.totals.tokens.output += rec.tokens.output;
     }
+    // An attempt that brought nothing back (an HTTP error, no connection) cost nothing.
+    if (size && tally && rec.tokens)
+      this.options.meter?.charge(
+        { role: this.role, model: this.endpoint.model, size, price: this.price },
+        tally.reported ? tally : { output: tokensOf(tally).output },
+      );
     this.totals.calls++;
     ctx.calls?.push(rec);
     this.options.onCall?.(rec);

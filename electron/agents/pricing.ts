@@ -14,6 +14,8 @@ const KNOWN: [RegExp, Price][] = [
   [/^gpt-4\.1/, { inputPerM: 2, outputPerM: 8 }],
   [/gemini-2\.5-pro/, { inputPerM: 1.25, outputPerM: 10 }],
   [/gemini-2\.5-flash/, { inputPerM: 0.3, outputPerM: 2.5 }],
+  [/^text-embedding-3-small/, { inputPerM: 0.02, outputPerM: 0 }],
+  [/^text-embedding-3-large/, { inputPerM: 0.13, outputPerM: 0 }],
 ];
 
 export function priceFor(model: string, override?: Partial<Price>): Price | undefined {

@@ -46,7 +46,7 @@ export interface VlmSettings extends ModelClientSettings {
  */
 export function modelSpecFields(
   m: Partial<VlmSettings> & { model: string },
-): Pick<RunSpecInput, 'model' | 'baseUrl' | 'apiKey' | 'detail' | 'history' | 'temperature'> {
+): Pick<RunSpecInput, 'model' | 'baseUrl' | 'apiKey' | 'detail' | 'history' | 'temperature' | 'priceIn' | 'priceOut'> {
   return {
     model: m.model,
     ...(m.baseUrl ? { baseUrl: m.baseUrl } : {}),
@@ -54,6 +54,8 @@ export function modelSpecFields(
     ...(m.detail ? { detail: m.detail } : {}),
     ...(m.history !== undefined ? { history: m.history } : {}),
     ...(m.temperature !== undefined ? { temperature: m.temperature } : {}),
+    ...(m.price?.inputPerM !== undefined ? { priceIn: m.price.inputPerM } : {}),
+    ...(m.price?.outputPerM !== undefined ? { priceOut: m.price.outputPerM } : {}),
   };
 }
 
@@ -112,6 +114,11 @@ export class VlmAgent implements Agent {
 
   get model() {
     return this.settings.model;
+  }
+
+  /** The run's cost meter its calls are admitted by (reflection between its episodes spends from it too). */
+  get meter() {
+    return this.settings.meter;
   }
 
   /**

@@ -118,6 +118,9 @@ const settingsFields = {
   detail: RUN_SPEC_FIELDS.detail.unwrap(),
   history: RUN_SPEC_FIELDS.history.unwrap(),
   temperature: RUN_SPEC_FIELDS.temperature.unwrap().nullable(),
+  /** The model's price (USD a million tokens) for cost and a run's cap; null: its list price, if known. */
+  priceIn: RUN_SPEC_FIELDS.priceIn.unwrap().nullable(),
+  priceOut: RUN_SPEC_FIELDS.priceOut.unwrap().nullable(),
   stopHotkey: z.string().min(1).max(60),
   takeoverHotkey: z.string().min(1).max(60),
 };
@@ -129,6 +132,8 @@ export const SettingsSchema = z.object({
   detail: settingsFields.detail.default('auto'),
   history: settingsFields.history.default(2),
   temperature: settingsFields.temperature.default(null),
+  priceIn: settingsFields.priceIn.default(null),
+  priceOut: settingsFields.priceOut.default(null),
   stopHotkey: settingsFields.stopHotkey.default(DEFAULT_HOTKEYS.stop),
   takeoverHotkey: settingsFields.takeoverHotkey.default(DEFAULT_HOTKEYS.takeover),
 });
@@ -196,6 +201,7 @@ const startRunFields = z
     reflectorModel: true,
     reflectVideo: true,
     memoryScope: true,
+    budgetUsd: true,
   })
   .extend({
     target: z.union([z.object({ game: z.string().min(1) }), z.object({ windowId: z.string().min(1) })]),

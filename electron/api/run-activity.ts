@@ -20,7 +20,7 @@ import { openPersonInput } from '../recording/person-input.ts';
 import { hotkeyKeys, type GamepilotHotkeys } from '../input/accelerator.ts';
 import type { Activity } from './activity.ts';
 import type { RunModelSettings } from './settings-service.ts';
-import { agentFor, openTarget, wireSession } from '../session/compose.ts';
+import { agentFor, metered, openTarget, wireSession } from '../session/compose.ts';
 import { agentKind } from '../session/front-door.ts';
 import { preflightRun } from '../session/preflight.ts';
 import {
@@ -267,7 +267,8 @@ export class RunActivity implements Activity {
     let store: RunStore | undefined;
     try {
       const run = runFromRequest(req, ctx);
-      const { spec, place, reflection: reflectionReq } = run;
+      const { spec, reflection: reflectionReq } = run;
+      const place = metered(spec, run.place);
       // A player from outside plays only a run that says so (without one, agentFor refuses mcp).
       if (opts.agent && spec.agent !== 'mcp')
         throw new CodedError('bad-input', `an MCP client plays only a run of agent mcp, not ${spec.agent}`);

@@ -135,6 +135,9 @@ export class SettingsService {
       detail: s.detail,
       history: s.history,
       ...(s.temperature !== null ? { temperature: s.temperature } : {}),
+      ...(s.priceIn !== null || s.priceOut !== null
+        ? { price: { inputPerM: s.priceIn ?? 0, outputPerM: s.priceOut ?? 0 } }
+        : {}),
     };
   }
 }

@@ -44,7 +44,10 @@ export interface RecordFlags extends TargetFlags {
 }
 
 /** `gamepilot idc`'s options: the spec's settings it offers (program.ts declares them from the spec), and its own. */
-export type IdcFlags = Pick<RunSpec, 'actionSpace' | 'seed' | 'maxSteps' | 'baseUrl' | 'apiKey' | 'reflectorModel'> &
+export type IdcFlags = Pick<
+  RunSpec,
+  'actionSpace' | 'seed' | 'maxSteps' | 'baseUrl' | 'apiKey' | 'reflectorModel' | 'priceIn' | 'priceOut' | 'budgetUsd'
+> &
   Required<Pick<RunSpec, 'game' | 'model' | 'episodes' | 'maxWords' | 'latency' | 'stopIntervalMs' | 'preflight'>> & {
     rounds: number;
     rollbackDrop: number;
@@ -109,7 +112,7 @@ export interface McpFlags {
   acceptAnticheatRisk?: boolean;
 }
 
-export interface SuiteFlags {
+export interface SuiteFlags extends Pick<RunSpec, 'priceIn' | 'priceOut' | 'budgetUsd'> {
   agent: 'vlm' | 'solver' | 'random';
   model?: string;
   baseUrl?: string;

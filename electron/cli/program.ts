@@ -528,7 +528,12 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
       intOption('--workers <n>', 'parallel workers, each on its own private display', { min: 1, max: 64 }).default(2),
     )
     .addOption(new Option('--out <dir>', 'folder for run folders (finished jobs there are not rerun)').default('runs'))
-    .addOption(numberOption('--budget-usd <usd>', 'start no new job once this much has been spent', { min: 0 }))
+    .addOption(
+      specOption('budgetUsd', {
+        description:
+          "the most the sweep may spend on model calls, in USD (default: the sweep file's budget_usd): each job runs with a share of what is left as its own --budget-usd, so the sweep never passes it",
+      }),
+    )
     .addOption(new Option('--queue <url>', 'enqueue the jobs on a Redis queue (redis://…) for `gamepilot worker`s'))
     .addOption(queueName())
     .addOption(new Option('--wait', 'with --queue: follow the jobs until all are done'))
@@ -680,6 +685,14 @@ export function suiteCommand(parent: Command): Command {
     .addOption(specOption('timeoutMs'))
     .addOption(specOption('maxRetries'))
     .addOption(specOption('preflight'))
+    .addOption(specOption('priceIn'))
+    .addOption(specOption('priceOut'))
+    .addOption(
+      specOption('budgetUsd', {
+        description:
+          "the most the whole suite may spend on model calls (every level's run), in USD: it stops before a call that could pass it; needs the model's price (--price-in/--price-out, else a known list price)",
+      }),
+    )
     .addOption(
       new Option(
         '--games <list>',
@@ -736,6 +749,14 @@ export function idcCommand(parent: Command): Command {
     .addOption(specOption('apiKey'))
     .addOption(specOption('reflectorModel', { description: 'the reflecting and judging model (default: --model)' }))
     .addOption(specOption('preflight'))
+    .addOption(specOption('priceIn'))
+    .addOption(specOption('priceOut'))
+    .addOption(
+      specOption('budgetUsd', {
+        description:
+          "the most the whole IDC may spend on model calls (every round's runs, the reflector and the judge), in USD: it stops before a call that could pass it; needs a price for each model (--price-in/--price-out, else a known list price)",
+      }),
+    )
     .addOption(
       specOption('maxWords', { description: 'longest skill, in words', default: { value: IDC_DEFAULTS.maxWords } }),
     )

@@ -264,7 +264,7 @@ export async function runCommand(o: RunFlags): Promise<number> {
     if (o.json) io.out(JSON.stringify(summary));
     else
       io.progress(
-        `done (${result.status}): mean ${result.mean ?? 'n/a'} ± ${result.std ?? 'n/a'} over ${result.episodes.length} episode(s)${result.error ? ` — ${result.error}` : ''}`,
+        `done (${result.status === 'stopped' && result.episodes.at(-1)?.end === 'budget' ? 'stopped: budget' : result.status}): mean ${result.mean ?? 'n/a'} ± ${result.std ?? 'n/a'} over ${result.episodes.length} episode(s)${result.error ? ` — ${result.error}` : ''}`,
       );
     return result.status === 'failed' ? 1 : 0;
   } finally {

@@ -17,16 +17,26 @@ import { formatTable } from '../ingvp/table.ts';
 import { runSuite, type SuiteProgress } from '../ingvp/suite.ts';
 import { io } from './io.ts';
 import { UsageError } from './options.ts';
-import { modelRule, namedAsFlags, sayFields } from '../run-spec.ts';
+import { modelRule, namedAsFlags, RunSpecError, sayFields } from '../run-spec.ts';
 import type { SuiteFlags } from './command-flags.ts';
 import { preflight, suitePlan } from '../session/preflight.ts';
 import { preflightExit } from './preflight-exit.ts';
+import { usd, type CostMeter } from '../agents/cost-meter.ts';
+import { checkCapPriced, meterFor, priceOf } from '../session/run-meter.ts';
 
-export function playerFrom(o: SuiteFlags): Player {
+/** The suite's player; a model player counts every call on `meter` (the suite's cap covers all its levels). */
+export function playerFrom(o: SuiteFlags, meter?: CostMeter): Player {
   if (o.agent === 'solver') return new SolverPlayer();
   if (o.agent === 'random') return new RandomPlayer(o.seed);
   if (!o.model) throw new UsageError(sayFields(modelRule('vlm'), namedAsFlags));
   addSecret(o.apiKey);
+  try {
+    checkCapPriced(o, [{ field: 'model', model: o.model }]);
+  } catch (err) {
+    if (err instanceof RunSpecError) throw new UsageError(err.as(namedAsFlags));
+    throw err;
+  }
+  const price = priceOf(o);
   return new VlmPlayer({
     ...DEFAULT_VLM,
     model: o.model,
@@ -37,6 +47,8 @@ export function playerFrom(o: SuiteFlags): Player {
     timeoutMs: o.timeoutMs,
     maxRetries: o.maxRetries,
     thinking: o.thinking ?? false,
+    ...(price ? { price } : {}),
+    ...(meter ? { meter } : {}),
   });
 }
 
@@ -73,7 +85,8 @@ export async function suiteCommand(name: string, o: SuiteFlags): Promise<number>
   const games = suiteGames(o.games);
   const settings = parsed(() => parseSettings(o.settings));
   const levels = parsed(() => parseLevels(o.levels));
-  const player = playerFrom(o);
+  const meter = meterFor(o, o.model);
+  const player = playerFrom(o, meter);
   const wm = createWindowManager();
   // Only a model's suite is checked first; the solver's and random moves' need nothing but windows.
   if (o.preflight && player instanceof VlmPlayer) {
@@ -97,7 +110,8 @@ export async function suiteCommand(name: string, o: SuiteFlags): Promise<number>
       player,
       capturer: createCapturer('auto'),
       openView: (g) => BuiltinTarget.open(g.def, wm),
-      signal: abort.signal,
+      // A refused call ends the suite as Ctrl+C does: the level in play is dropped, played again on resume.
+      signal: AbortSignal.any([abort.signal, meter.refused]),
       onProgress: (p) => {
         if (o.quiet) return;
         if (!p.last && !p.current)
@@ -117,6 +131,8 @@ export async function suiteCommand(name: string, o: SuiteFlags): Promise<number>
           played: r.played,
           resumed: r.resumed,
           stopped: r.stopped,
+          ...(meter.refusal ? { stopped_by: meter.refusal } : {}),
+          spent_usd: usd(meter.spentUsd),
           wall_ms: r.wallMs,
           table: r.table,
         }),
@@ -127,7 +143,7 @@ export async function suiteCommand(name: string, o: SuiteFlags): Promise<number>
     }
     if (!o.quiet)
       io.progress(
-        `${r.stopped ? 'stopped' : 'done'}: ${r.played} levels played, ${r.resumed} resumed, in ${minutes(performance.now() - uptime)}`,
+        `${r.stopped ? `stopped${meter.refusal ? ': budget' : ''}` : 'done'}: ${r.played} levels played, ${r.resumed} resumed, in ${minutes(performance.now() - uptime)}; spent $${usd(meter.spentUsd)}${meter.refusal ? ` — ${meter.refusal}` : ''}`,
       );
     return r.stopped ? 1 : 0;
   } finally {

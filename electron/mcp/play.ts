@@ -88,6 +88,9 @@ export const START_SESSION_ARGS = {
   preflight: F.preflight.describe(
     'a run that calls a model first checks its endpoints, the display and the window, before anything opens (false: skip)',
   ),
+  budget_usd: F.budgetUsd.describe(
+    'the most the session may spend on the model calls Gamepilot makes for it (reading a score, judging milestones), in USD: it stops (stopped, budget) before a call that could pass it',
+  ),
 };
 export type StartSessionArgs = z.output<z.ZodObject<typeof START_SESSION_ARGS>>;
 
@@ -109,6 +112,7 @@ export function startSessionRequest(
     ...(a.preflight !== undefined ? { preflight: a.preflight } : {}),
     ...(a.latency ? { latency: a.latency } : {}),
     ...(a.profile !== undefined ? { profile: a.profile } : {}),
+    ...(a.budget_usd !== undefined ? { budgetUsd: a.budget_usd } : {}),
     acceptAnticheatRisk,
   });
 }

@@ -27,6 +27,7 @@ import { runTrajectory } from '../scoring/trajectory.ts';
 import { mean } from '../util/time.ts';
 import type { LatencySettings } from '../latency/clock-policy.ts';
 import { IDC_DEFAULTS, round2, type ActionSpace } from '../domain.ts';
+import { usd, type CostMeter } from '../agents/cost-meter.ts';
 
 /**
  * An IDC: the spec's settings of its play under their own names (actionSpace: GUI input by
@@ -53,6 +54,11 @@ export type IdcOptions = Partial<Pick<RunSpec, 'actionSpace' | 'maxSteps' | 'lat
     onSession?: (session: Session) => void;
     /** Set to stop between (and, through onSession, within) rounds. */
     signal?: AbortSignal;
+    /**
+     * The IDC's cost meter and cap (`--budget-usd`), shared by every round's run, the reflector
+     * and the judge: once a call is refused, the IDC stops where it is and says why.
+     */
+    meter?: CostMeter;
   };
 
 export interface IdcRound {
@@ -100,6 +106,10 @@ export interface IdcResult {
   /** The best skill and no skill on each held-out split (the rounds used `IdcOptions.seed`). */
   transfer: { episodes: number; splits: IdcTransferSplit[] };
   rounds: IdcRound[];
+  /** What every model call of the IDC cost (USD), rounds, reflector and judge together. */
+  spent_usd?: number;
+  /** Why the IDC ended before its rounds and held-out splits were all played (the cost cap). */
+  stopped?: string;
 }
 
 /** The seed held-out splits are played on: far from the rounds' own. */
@@ -121,7 +131,7 @@ function judgement(raw: string): { accept: boolean; reason: string } {
 
 /** The run of one IDC round or held-out split: the player's model on the game, in the IDC's latency. */
 export function idcPlaySpec(
-  o: Pick<IdcOptions, 'game' | 'actionSpace' | 'maxSteps' | 'player' | 'latency' | 'latencySettings'>,
+  o: Pick<IdcOptions, 'game' | 'actionSpace' | 'maxSteps' | 'player' | 'latency' | 'latencySettings' | 'meter'>,
   play: { episodes: number; seed: number },
 ): RunSpec {
   const latency = { stopIntervalMs: IDC_DEFAULTS.stopIntervalMs, ...o.latencySettings };
@@ -136,6 +146,7 @@ export function idcPlaySpec(
     latency: o.latency ?? IDC_DEFAULTS.latency,
     stopIntervalMs: latency.stopIntervalMs,
     ...(latency.slowBufferMs !== undefined ? { slowBufferMs: latency.slowBufferMs } : {}),
+    ...(o.meter?.capUsd !== undefined ? { budgetUsd: o.meter.capUsd } : {}),
   });
 }
 
@@ -147,7 +158,9 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
   // Every reflector call of the IDC (explorer, proposal, judge) ends on stop and is kept in model-calls.jsonl.
   const onCall = (rec: RoleCallRecord) =>
     appendFileSync(path.join(dir, 'model-calls.jsonl'), `${JSON.stringify(rec)}\n`);
-  const reflector = { ...o.reflector, onCall };
+  const reflector = { ...o.reflector, onCall, ...(o.meter ? { meter: o.meter } : {}) };
+  // Stopped, or the cost cap refused a call: the IDC ends where it is.
+  const halted = () => !!o.signal?.aborted || !!o.meter?.refusal;
   const proposer = callerFor(reflector, 'reflector');
   const judge = callerFor(reflector, 'idc-judge');
   const explorer = callerFor(reflector, 'idc-explorer');
@@ -172,8 +185,13 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
   let best = { round: 0, skill: '', score: Number.NEGATIVE_INFINITY };
 
   const play = async (label: string, withSkill: string, seed: number, episodes: number, variant?: string) => {
-    const agent = new VlmAgent({ ...o.player, ...(withSkill ? { experience: withSkill } : {}) });
-    const { session } = wireSession(idcPlaySpec(o, { episodes, seed }), { outDir: dir }, target, agent, wm);
+    const agent = new VlmAgent({
+      ...o.player,
+      ...(withSkill ? { experience: withSkill } : {}),
+      ...(o.meter ? { meter: o.meter } : {}),
+    });
+    const place = { outDir: dir, ...(o.meter ? { meter: o.meter } : {}) };
+    const { session } = wireSession(idcPlaySpec(o, { episodes, seed }), place, target, agent, wm);
     session.store.update({
       config: { ...session.store.meta.config, idc: label, skill: withSkill, ...(variant ? { variant } : {}) },
     });
@@ -184,9 +202,10 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
   };
 
   try {
-    for (let r = 0; r <= o.rounds && !o.signal?.aborted; r++) {
+    for (let r = 0; r <= o.rounds && !halted(); r++) {
       o.log(`IDC round ${r}: ${o.episodes} episode(s) ${skill ? 'with' : 'without'} a skill`);
       const played = await play(`round ${r}`, skill, o.seed, o.episodes);
+      if (o.meter?.refusal) break; // a round the cost cap cut short is no point of the curve
       const round: IdcRound = {
         round: r,
         run_dir: played.dir,
@@ -203,7 +222,7 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
           `round ${r} fell to ${round.mean} (best ${best.score} in round ${best.round}): rolling back to the best skill`,
         );
       }
-      if (r === o.rounds || o.signal?.aborted) {
+      if (r === o.rounds || halted()) {
         o.onRound?.(
           round,
           rounds.map((x) => x.mean),
@@ -333,7 +352,7 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
       : [{ id: 'unseen-seeds', description: 'the game itself on seeds the rounds never saw', game: def }];
     const splits: IdcTransferSplit[] = [];
     for (const v of variants) {
-      if (o.signal?.aborted) break;
+      if (halted()) break;
       await target.close();
       target = await open(v.game);
       o.log(
@@ -342,6 +361,7 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
       const variant = v.id === 'unseen-seeds' ? undefined : v.id;
       const baseline = await play(`held-out ${v.id} baseline`, '', heldSeed, o.heldOutEpisodes, variant);
       const skilled = await play(`held-out ${v.id}`, best.skill, heldSeed, o.heldOutEpisodes, variant);
+      if (o.meter?.refusal) break;
       const b = round2(mean(baseline.scores));
       const s = round2(mean(skilled.scores));
       splits.push({
@@ -367,6 +387,8 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
       best_vs_final: round2((curve[best.round] ?? 0) - (curve.at(-1) ?? 0)),
       transfer: { episodes: o.heldOutEpisodes, splits },
       rounds,
+      ...(o.meter ? { spent_usd: usd(o.meter.spentUsd) } : {}),
+      ...(o.meter?.refusal ? { stopped: o.meter.refusal } : {}),
     };
     writeFileAtomic(path.join(dir, 'idc.json'), JSON.stringify(result, null, 2));
     return result;

@@ -82,6 +82,7 @@ export async function attachReflection(
         ...req.reflector,
         model: reflectorModelFor(mode, vlm.model, req.reflector.model),
         onCall: (rec) => session.store.recordModelCall(rec),
+        ...(vlm.meter ? { meter: vlm.meter } : {}),
       },
     },
     vlm,

@@ -35,7 +35,9 @@ import { executableOf } from '../profiles/executable.ts';
 import { semanticMovesProblem, type Profile } from '../profiles/profile-schema.ts';
 import { ScreenScoreReader } from '../scoring/screen-reader.ts';
 import { attachLiveJudge } from './live-judge.ts';
-import { priceOf, runConfig, type Resolved } from './run-config.ts';
+import { runConfig, type Resolved } from './run-config.ts';
+import { meterFor, priceOf } from './run-meter.ts';
+import { usd, type CostMeter } from '../agents/cost-meter.ts';
 import { agentKind, runModel, runSeed } from './front-door.ts';
 import { DEFAULT_JUDGING } from '../scoring/milestone-judging.ts';
 
@@ -64,6 +66,23 @@ export interface RunPlace {
   worker?: RunWorker;
   /** The person's stop and take-over hotkeys (Settings): the agent never presses them (default: the defaults). */
   hotkeys?: GamepilotHotkeys;
+  /**
+   * What the run spends and may spend (`budgetUsd`): one meter for every model call of the run,
+   * or of a whole command (an IDC's rounds, a suite's levels). `metered` gives a run its own.
+   */
+  meter?: CostMeter;
+}
+
+/** The place with the run's meter: the one it has, else a fresh one from the spec. */
+export function metered<P extends RunPlace>(spec: RunSpec, place: P): P & { meter: CostMeter } {
+  return { ...place, meter: place.meter ?? meterFor(spec, runModel(spec)) };
+}
+
+/** A capped run's parts must share its meter: one made without it would call uncounted. */
+function meterOf(spec: RunSpec, place: Pick<RunPlace, 'meter'>): CostMeter | undefined {
+  if (spec.budgetUsd !== undefined && !place.meter)
+    throw new CodedError('internal', 'a run with a cost cap was composed without its meter (compose.ts metered)');
+  return place.meter;
 }
 
 /** The player's settings a spec gives a model agent (its model resolved by runModel). */
@@ -115,7 +134,7 @@ export interface AgentChoice {
 /** The agent a spec asks for (`model`: the zero-shot one; the profile may change it once the target is known). */
 export function agentFor(
   s: RunSpec,
-  place: Pick<RunPlace, 'configDir'>,
+  place: Pick<RunPlace, 'configDir' | 'meter'>,
   kind: AgentKind | 'mcp' = agentKind(s),
 ): Agent {
   // Its player is the client, handed to the session by the MCP shell (mcp/play.ts).
@@ -124,10 +143,11 @@ export function agentFor(
       'bad-input',
       sayFields('{agent} mcp is an MCP client: connect one to `gamepilot mcp` and call start_session', namedAsWords),
     );
+  const meter = meterOf(s, place);
   return makeAgent({
     agent: kind,
     seed: runSeed(s),
-    vlm: vlmSettingsOf(s),
+    vlm: { ...vlmSettingsOf(s), ...(meter ? { meter } : {}) },
     ...(kind === 'memory' ? { memory: memorySettingsOf(s, place) } : {}),
   });
 }
@@ -251,10 +271,11 @@ export async function prepareRun(
   place: RunPlace,
   wm: WindowManager = createWindowManager(),
 ): Promise<PreparedRun> {
-  const agent = agentFor(spec, place);
+  const placed = metered(spec, place);
+  const agent = agentFor(spec, placed);
   const target = await openTarget(spec, wm);
   try {
-    return { ...wireSession(spec, place, target, agent, wm), target };
+    return { ...wireSession(spec, placed, target, agent, wm), target };
   } catch (err) {
     await target.close();
     throw err;
@@ -296,6 +317,7 @@ export function wireSession(
     target instanceof WindowTarget
       ? guardAntiCheat({ accepted: spec.acceptAnticheatRisk, profileAntiCheat: profile?.antiCheat })
       : undefined;
+  const meter = meterOf(spec, place);
   const judge = profile ? judgeSettings(profile, spec, notices) : undefined;
   if (judge) checkFramesFor('the milestone judge', spec.keepFrames, maxSteps); // before the run folder exists
   const modelAgent = isModelAgent(agentKind(spec));
@@ -342,7 +364,7 @@ export function wireSession(
     ...(profile?.episode.maxSeconds !== undefined ? { maxSeconds: profile.episode.maxSeconds } : {}),
   });
   const world = target.game ? undefined : windowWorld(target, spec.pauseKey ?? profilePauseKey(profile), profile);
-  const scorer = target.game || !profile ? undefined : screenScorer(profile, spec, notices, store);
+  const scorer = target.game || !profile ? undefined : screenScorer(profile, spec, notices, store, meter);
   if (judge) store.update({ config: { ...store.meta.config, judge: judge.record } });
   const session = new Session(
     {
@@ -355,6 +377,7 @@ export function wireSession(
       ...(world ? { world } : {}),
       ...(profile ? { profile } : {}),
       ...(scorer ? { scorer } : {}),
+      ...(meter ? { meter } : {}),
     },
     config,
   );
@@ -372,7 +395,7 @@ export function wireSession(
     attachLiveJudge(
       session,
       profile,
-      { ...judge.model, onCall: (rec) => store.recordModelCall(rec) },
+      { ...judge.model, onCall: (rec) => store.recordModelCall(rec), ...(meter ? { meter } : {}) },
       {
         ...DEFAULT_JUDGING,
         everySteps: judge.record.every_steps,
@@ -380,7 +403,18 @@ export function wireSession(
         episodes,
       },
     );
+  if (meter) recordSpend(session, meter);
   return { session, store, profile: entry, notices, ...(scorer ? { scorer } : {}) };
+}
+
+/**
+ * run.json's `spent_usd`: what this run's model calls of every role cost, as its meter counted
+ * them (a meter shared by a command's runs counts from this run's start). Registered last, so
+ * the milestone judge's final calls are in it.
+ */
+export function recordSpend(session: Session, meter: CostMeter) {
+  const from = meter.spentUsd;
+  session.beforeClose(async (_stopped, episodes) => ({ episodes, patch: { spent_usd: usd(meter.spentUsd - from) } }));
 }
 
 /** The agent of the kind the profile names, when the run asked for that (`model`); else the one given. */
@@ -444,7 +478,13 @@ function profilePauseKey(p: Profile | undefined): string | undefined {
 }
 
 /** The screen reader of a profile that scores off the screen; it asks the run's model (none: no score, and a notice). */
-function screenScorer(p: Profile, spec: RunSpec, notices: string[], store: RunStore): ScreenScoreReader | undefined {
+function screenScorer(
+  p: Profile,
+  spec: RunSpec,
+  notices: string[],
+  store: RunStore,
+  meter: CostMeter | undefined,
+): ScreenScoreReader | undefined {
   if (p.scoring.kind !== 'screen') return undefined;
   if (p.scoring.reader === 'ocr') return new ScreenScoreReader(p, p.scoring);
   const model = runModel(spec);
@@ -459,6 +499,7 @@ function screenScorer(p: Profile, spec: RunSpec, notices: string[], store: RunSt
     ...(spec.baseUrl ? { baseUrl: spec.baseUrl } : {}),
     ...(spec.apiKey ? { apiKey: spec.apiKey } : {}),
     onCall: (rec) => store.recordModelCall(rec),
+    ...(meter ? { meter } : {}),
   });
 }
 

@@ -8,6 +8,7 @@ import { INGVP_GAME_IDS } from '../../games/ingvp/games.ts';
 import { TWO_SEAT_GAMES } from '../../games/index.ts';
 import { resolveEndpoint } from '../agents/model-endpoint.ts';
 import { isModelAgent, type AgentKind } from '../domain.ts';
+import { cappedModels, checkCapPriced } from './run-meter.ts';
 import { modelRule, parseAgentSpec, RunSpecError, type RunSpec, type SeatSpec } from '../run-spec.ts';
 
 /** A spec that passed the front door, with what it resolved. */
@@ -44,6 +45,7 @@ export function frontDoor(s: RunSpec): CheckedRun {
   if (s.level !== undefined && !(s.game && INGVP_GAME_IDS.includes(s.game)))
     throw new RunSpecError('level', `{level} needs an ING-VP {game} (${INGVP_GAME_IDS.join(', ')})`);
   const seats = seatsOf(s);
+  checkCapPriced(s, cappedModels(s, model, seats));
   return { spec: s, model, ...(seats ? { seats } : {}) };
 }
 

@@ -10,6 +10,7 @@ import type { LatencyMode } from '../domain.ts';
 import type { LatencySettings } from '../latency/clock-policy.ts';
 import { RECORDED_FIELDS, RECORDED_MODEL_FIELDS, specRecord, type RecordedField, type RunSpec } from '../run-spec.ts';
 import { runSeed } from './front-door.ts';
+import { priceOf } from './run-meter.ts';
 
 /** What the profile and the game decided. */
 export interface Resolved {
@@ -19,15 +20,6 @@ export interface Resolved {
   latencySettings: LatencySettings;
   /** The player's frames per request when the spec leaves it to the profile. */
   history?: number;
-}
-
-/** The price a spec gives its model's tokens (USD a million): a price given on one side only counts the other as free. */
-export function priceOf(
-  s: Pick<RunSpec, 'priceIn' | 'priceOut'>,
-): { inputPerM: number; outputPerM: number } | undefined {
-  return s.priceIn !== undefined || s.priceOut !== undefined
-    ? { inputPerM: s.priceIn ?? 0, outputPerM: s.priceOut ?? 0 }
-    : undefined;
 }
 
 /** `modelSettings`: record the model agent's settings too (a model plays, in a seat or alone). */

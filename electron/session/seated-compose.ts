@@ -13,7 +13,8 @@ import { createCapturer } from '../capture/index.ts';
 import { RunStore, type RunMeta, type RunSeat } from '../store/run-store.ts';
 import { TWO_SEAT_GAMES } from '../../games/index.ts';
 import type { GameDefinition } from '../../games/types.ts';
-import { makeAgent, runSettings, sessionConfig, vlmSettingsOf, type RunPlace } from './compose.ts';
+import { makeAgent, recordSpend, runSettings, sessionConfig, vlmSettingsOf, type RunPlace } from './compose.ts';
+import { meterFor } from './run-meter.ts';
 import { runSeed } from './front-door.ts';
 import { runConfig } from './run-config.ts';
 import { SeatedSession } from './seated-session.ts';
@@ -70,7 +71,8 @@ export async function prepareSeatedRun(
         : `a person plays with the keyboard, and ${def.id} is played by clicking`,
     );
   // Agents first: a seat without its model fails before any window opens.
-  const vlm = vlmSettingsOf(run);
+  const meter = place.meter ?? meterFor(run, ...seats.map((s) => s.model));
+  const vlm = { ...vlmSettingsOf(run), meter };
   const agents: (Agent | undefined)[] = seats.map((s, i) =>
     s.agent === 'human'
       ? undefined
@@ -78,7 +80,7 @@ export async function prepareSeatedRun(
   );
   const target = await BuiltinTarget.open(def, wm, place.launch ? { launch: place.launch } : {});
   try {
-    return await wireSeatedSession(run, seats, place, target, agents, wm);
+    return await wireSeatedSession(run, seats, { ...place, meter }, target, agents, wm);
   } catch (err) {
     await target.close();
     throw err;
@@ -159,8 +161,10 @@ export async function wireSeatedSession(
         { agent: agents[0]!, executor: executors[0]! },
         { agent: agents[1]!, executor: executors[1]! },
       ],
+      ...(place.meter ? { meter: place.meter } : {}),
     },
     sessionConfig(run, { episodes, maxSteps, latency, latencySettings }),
   );
+  if (place.meter) recordSpend(session, place.meter);
   return { session, target, store };
 }

@@ -21,6 +21,7 @@ import type { MilestoneProgress } from '../scoring/milestone-judging.ts';
 import type { World } from '../latency/world.ts';
 import type { TakeoverTrigger } from './takeover.ts';
 import type { EffectRecord } from './step-effect.ts';
+import type { CostMeter } from '../agents/cost-meter.ts';
 
 export interface SessionResult {
   runDir: string;
@@ -44,10 +45,21 @@ export interface SessionDeps {
   profile?: Profile;
   /** Scores a window by reading its screen (a profile's `scoring.kind: screen`). */
   scorer?: ScreenScoreReader;
+  /** What the run's model calls spend, and its cap: every caller of the run holds it. */
+  meter?: CostMeter;
 }
 
 /** Why an episode ended. */
-export type EndReason = 'game_over' | 'done' | 'fail' | 'max_steps' | 'max_time' | 'stopped' | 'disk_budget';
+export type EndReason =
+  | 'game_over'
+  | 'done'
+  | 'fail'
+  | 'max_steps'
+  | 'max_time'
+  | 'stopped'
+  | 'disk_budget'
+  /** The cost cap (`budgetUsd`): the next model call could pass it. */
+  | 'budget';
 
 /** A step as it happens, for the live view: the frame the model is about to see. */
 export interface FrameEvent {

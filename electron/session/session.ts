@@ -25,7 +25,8 @@ import { semanticMovesProblem } from '../profiles/profile-schema.ts';
 import type { MilestoneProgress } from '../scoring/milestone-judging.ts';
 import { EngineWorld, UnfreezableWorld, type World } from '../latency/world.ts';
 import { logSession } from './session-log.ts';
-import { DiskBudget, FrameKeeper } from '../store/frame-budget.ts';
+import { FrameKeeper } from '../store/frame-budget.ts';
+import { RunBudgets, type BudgetStop } from './run-budgets.ts';
 import { DEFAULT_SESSION, encodeOptions, VIEW_SETTLE_MAX_MS, type SessionConfig } from './session-config.ts';
 import type {
   Acted,
@@ -66,11 +67,9 @@ export class Session extends EventEmitter<SessionEvents> {
   protected lastFrame: EncodedFrame | undefined;
   private readonly finishers: RunFinisher[] = [];
   private readonly keeper: FrameKeeper;
-  private readonly budget: DiskBudget;
+  private readonly budgets: RunBudgets;
   /** The most one step has written so far (bytes): what the disk budget expects of the next. */
   private stepBytes = 0;
-  /** Why the disk budget ended the run. */
-  private budgetReason: string | undefined;
   /** Aborted on stop, and when a person takes over mid-step: the step's model call and waits end. */
   private stepAbort = new AbortController();
   /** The executor is carrying out a plan (performHeard). */
@@ -110,10 +109,7 @@ export class Session extends EventEmitter<SessionEvents> {
       this.emit('warning', m),
     );
     this.takeover = new TakeoverDesk(this.takeoverHost(), deps, this.config);
-    this.budget = new DiskBudget(deps.store.dir, {
-      maxRunMb: this.config.maxRunMb,
-      minFreeMb: this.config.minFreeMb,
-    });
+    this.budgets = new RunBudgets(deps.store.dir, this.config, deps.meter);
     const world =
       deps.world ??
       (deps.target.game
@@ -280,9 +276,9 @@ export class Session extends EventEmitter<SessionEvents> {
         episodes.push(played);
         this.emit('episode', played);
         store.update({ episodes, ...scoreSummary(episodes) });
-        if (end === 'disk_budget') {
+        if (this.budgets.stop) {
           status = 'stopped';
-          error = this.budgetReason;
+          error = this.budgets.stop.reason;
           break;
         }
         if (this.config.afterEpisode && e + 1 < this.config.episodes && !this.abort.signal.aborted)
@@ -317,11 +313,8 @@ export class Session extends EventEmitter<SessionEvents> {
     for (let agentSteps = 0; agentSteps < this.config.maxSteps; ) {
       if (now() >= deadline) return { steps: s, end: 'max_time' };
       const written = this.deps.store.bytesWritten;
-      this.budgetReason = this.budget.check(written, this.stepBytes);
-      if (this.budgetReason) {
-        this.emit('warning', this.budgetReason);
-        return { steps: s, end: 'disk_budget' };
-      }
+      if (this.overBudget(this.budgets.check(written, this.stepBytes)))
+        return { steps: s, end: this.budgets.stop!.end };
       const seen = await this.locate();
       if (!seen) return { steps: s, end: 'stopped' };
       if (this.takeover.open) {
@@ -337,6 +330,7 @@ export class Session extends EventEmitter<SessionEvents> {
       if (this.deps.scorer?.dueAfter(s) && this.lastFrame && !this.abort.signal.aborted)
         await this.deps.scorer.read(this.lastFrame, s, this.abort.signal);
       s++;
+      if (this.overBudget(this.budgets.spent())) return { steps: s, end: 'budget' }; // before a refused call counts as an error
       const spare = this.config.paceMs - (now() - started);
       if (spare > 0) await sleep(spare, this.abort.signal);
       consecutiveErrors = unusable ? consecutiveErrors + 1 : 0;
@@ -348,6 +342,12 @@ export class Session extends EventEmitter<SessionEvents> {
       if (terminal && !refused) return { steps: s, end: terminal === 'DONE' ? 'done' : 'fail' };
     }
     return { steps: s, end: 'max_steps' };
+  }
+
+  /** A budget stops the run (RunBudgets keeps why, for run.json): said once. */
+  private overBudget(stop: BudgetStop | undefined): boolean {
+    if (stop) this.emit('warning', stop.reason);
+    return !!stop;
   }
 
   /**

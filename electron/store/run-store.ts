@@ -149,6 +149,11 @@ export interface RunMeta {
   worker?: RunWorker;
   /** What the store wrote into the run folder (frames, steps.jsonl, run.json, reflections.jsonl), in bytes. */
   bytes_written?: number;
+  /**
+   * What the run's model calls of every role cost (USD), as its cost meter counted them against
+   * `config.budget_usd` (an attempt whose input the server did not count: at its worst case).
+   */
+  spent_usd?: number;
   /** Every role's model calls summed (model-calls.jsonl holds each attempt); absent in older runs. */
   model_usage?: Record<string, RoleUsage>;
   /** A two-seat game: who sat where (`agent` then reads `A vs B`). */

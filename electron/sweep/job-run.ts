@@ -40,6 +40,8 @@ export interface JobOutcome {
   ended: string;
   worker: RunWorker;
   error?: string;
+  /** The run stopped at its share of the sweep's budget (budget-share.ts): not retried, and no new job starts. */
+  stopped_by?: 'budget';
 }
 
 const score = z.number().min(0).max(100);
@@ -65,6 +67,7 @@ export const JobOutcomeSchema = z.object({
   ended: z.string(),
   worker: z.object({ host: z.string(), pid: z.number(), display: z.string().nullable() }),
   error: z.string().optional(),
+  stopped_by: z.literal('budget').optional(),
 });
 
 /** The outcome in `v`, or why it is not one. */
@@ -92,6 +95,8 @@ export interface JobContext {
   /** Model requests go through this gate when the sweep sets rate limits for their provider. */
   gate?: Pick<ModelGate, 'route'>;
   rateLimits?: Record<string, ProviderLimits> | undefined;
+  /** The job's share of the sweep's budget (budget-share.ts): the run's own cap, `--budget-usd`. */
+  budgetUsd?: number;
 }
 
 /** The settings a job runs with: its provider reached through the gate when limits apply to it. */
@@ -212,7 +217,8 @@ async function attempt(job: SweepJob, ctx: JobContext): Promise<AttemptResult> {
       if (!found) return fail(`${entry.profile.launch.join(' ')} opened no window matching /${title}/ within 20 s`);
       target = ['--window-id', found, '--profile', entry.profile.id];
     }
-    const args = ['run', ...target, ...runArgs(job.cell, spec), '--out', dir, '--json', '--quiet'];
+    const cap = ctx.budgetUsd !== undefined ? ['--budget-usd', String(ctx.budgetUsd)] : [];
+    const args = ['run', ...target, ...runArgs(job.cell, spec), ...cap, '--out', dir, '--json', '--quiet'];
     const { code, signal, stdout, stderrTail } = await runChild(args, env, path.join(dir, 'run.log'), ctx.signal);
     const runDir = findRunDir(dir);
     if (!runDir)
@@ -220,6 +226,8 @@ async function attempt(job: SweepJob, ctx: JobContext): Promise<AttemptResult> {
     const meta = parseRunMeta(readFileSync(path.join(runDir, 'run.json'), 'utf8'), path.join(runDir, 'run.json'));
     if (meta.status === 'completed' && code === 0)
       return { outcome: { ...fromMeta(job, ctx.attempt, started, worker, meta), status: 'completed' }, runDir };
+    if (meta.status === 'stopped' && meta.episodes.at(-1)?.end === 'budget')
+      return { outcome: { ...fail(meta.error ?? 'budget', runDir).outcome, stopped_by: 'budget' }, runDir };
     const why =
       meta.error ??
       (signal ? `the run was killed (${signal})` : `the run ended ${meta.status} (exit ${code})`) +
@@ -272,8 +280,18 @@ function fromMeta(
     steps: meta.totals.steps,
     tokens_in: meta.totals.tokens_in,
     tokens_out: meta.totals.tokens_out,
-    cost_usd: meta.totals.cost_usd,
+    cost_usd: spendOf(meta),
   };
+}
+
+/**
+ * What a run spent: every role's calls as its cost meter counted them at its end, else (a run
+ * killed before it, or an older one) its roles' sums, else its steps' cost.
+ */
+function spendOf(meta: ReturnType<typeof parseRunMeta>): number | null {
+  if (meta.spent_usd !== undefined) return meta.spent_usd;
+  const roles = Object.values(meta.model_usage ?? {}).filter((u) => u.cost_usd !== null);
+  return roles.length ? roles.reduce((n, u) => n + u.cost_usd!, 0) : meta.totals.cost_usd;
 }
 
 /** Tokens and cost a failed attempt spent still count against the budget. */
@@ -285,7 +303,7 @@ function readTotals(runDir: string): Partial<JobOutcome> {
       steps: meta.totals.steps,
       tokens_in: meta.totals.tokens_in,
       tokens_out: meta.totals.tokens_out,
-      cost_usd: meta.totals.cost_usd,
+      cost_usd: spendOf(meta),
     };
   } catch {
     return {};

@@ -3,7 +3,8 @@
  * sweep's jobs one at a time. Finished jobs (their outcome and run in the out folder) are not
  * run again, so a sweep that was stopped or killed resumes where it was; a failed attempt is
  * retried (by whichever worker is free) up to the sweep's `retries`, then the job is marked
- * failed with its error. No new job starts once the cost budget is spent.
+ * failed with its error. With a cost budget, each job is handed a share of what is left as its
+ * run's own cap (budget-share.ts); no new job starts once it is spent or a job stopped at its share.
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -17,6 +18,7 @@ import { DirStorage } from './storage.ts';
 import { ModelGate } from './model-gate.ts';
 import { LocalRateLimiter } from './rate-limit.ts';
 import { jobEndEvent, Progress, type SweepEvent, type SweepSummary } from './progress.ts';
+import { BudgetShares } from './budget-share.ts';
 
 export interface LocalSweepOptions {
   sweep: Sweep;
@@ -57,6 +59,7 @@ export async function runLocalSweep(opts: LocalSweepOptions): Promise<SweepSumma
     const gate = sweep.spec.rate_limits ? new ModelGate(new LocalRateLimiter()) : undefined;
     await gate?.start();
     const progress = new Progress(sweep, storage.where, opts.budgetUsd);
+    const shares = new BudgetShares(opts.budgetUsd);
     const pending: { job: SweepJob; attempt: number }[] = [];
     for (const job of sweep.jobs) {
       const prior = await storage.finished(job.id);
@@ -83,7 +86,15 @@ export async function runLocalSweep(opts: LocalSweepOptions): Promise<SweepSumma
             await Promise.race([changed, aborted(opts.signal)]);
             continue;
           }
-          if (progress.budgetReached()) {
+          const share = progress.budgetReached() ? 0 : shares.take(progress.costUsd, opts.workers - inFlight);
+          if (share === 0) {
+            shares.release(share);
+            if (inFlight > 0 && !progress.budgetReached()) {
+              // Running jobs hold the rest: what they leave unspent comes back when they end.
+              pending.unshift(next);
+              await Promise.race([changed, aborted(opts.signal)]);
+              continue;
+            }
             progress.skip(next.job, 'the cost budget was spent before it started');
             emit(jobEndEvent(next.job.id, 'skipped', next.attempt, n, null));
             continue;
@@ -104,6 +115,7 @@ export async function runLocalSweep(opts: LocalSweepOptions): Promise<SweepSumma
               ...(opts.signal ? { signal: opts.signal } : {}),
               ...(opts.env ? { env: opts.env } : {}),
               ...(gate ? { gate, rateLimits: sweep.spec.rate_limits } : {}),
+              ...(share !== undefined ? { budgetUsd: share } : {}),
             });
             // A job killed on its display (timed out) may have left keys held there: the next one gets a new display.
             if (freshDisplay) await display.close();
@@ -112,6 +124,9 @@ export async function runLocalSweep(opts: LocalSweepOptions): Promise<SweepSumma
               rmSync(path.join(work, 'work', next.job.id), { recursive: true, force: true });
               progress.completed(stored);
               emit(jobEndEvent(next.job.id, 'completed', next.attempt, n, stored));
+            } else if (outcome.stopped_by === 'budget') {
+              progress.stoppedByBudget(outcome);
+              emit(jobEndEvent(next.job.id, 'skipped', next.attempt, n, outcome));
             } else if (opts.signal?.aborted) {
               progress.interrupted(outcome);
               emit(jobEndEvent(next.job.id, 'interrupted', next.attempt, n, outcome));
@@ -138,6 +153,7 @@ export async function runLocalSweep(opts: LocalSweepOptions): Promise<SweepSumma
               emit(jobEndEvent(next.job.id, 'failed', next.attempt, n, outcome));
             }
           } finally {
+            shares.release(share);
             inFlight--;
             emit(progress.progressEvent(inFlight));
             notify();

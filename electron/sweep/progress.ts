@@ -57,6 +57,8 @@ export interface ProgressEvent {
   failed: number;
   running: number;
   cost_usd: number;
+  /** The sweep's budget, if it has one. */
+  budget_usd: number | null;
   elapsed_s: number;
   eta_s: number | null;
 }
@@ -91,6 +93,8 @@ export class Progress {
   private doneNow = 0;
   private failedCount = 0;
   private cost = 0;
+  /** A job stopped at its share of the budget: no new job starts. */
+  private budgetStopped = false;
 
   constructor(
     private readonly sweep: Sweep,
@@ -143,12 +147,24 @@ export class Progress {
       ...(o.error ? { error: o.error } : {}),
     });
   }
+  /** A job that stopped at its share of the budget (not retried): its spending counts, and no new job starts. */
+  stoppedByBudget(o: JobOutcome) {
+    this.budgetStopped = true;
+    this.cost += o.cost_usd ?? 0;
+    this.jobs.set(o.job_id, {
+      id: o.job_id,
+      status: 'skipped',
+      run_id: o.run_id,
+      mean: null,
+      error: o.error ?? 'stopped by the budget',
+    });
+  }
   skip(job: SweepJob, why: string) {
     if (!this.jobs.has(job.id))
       this.jobs.set(job.id, { id: job.id, status: 'skipped', run_id: null, mean: null, error: why });
   }
   budgetReached(): boolean {
-    return this.budgetUsd !== undefined && this.cost >= this.budgetUsd;
+    return this.budgetStopped || (this.budgetUsd !== undefined && this.cost >= this.budgetUsd);
   }
 
   startEvent(workers: number): SweepEvent {
@@ -175,6 +191,7 @@ export class Progress {
       failed: this.failedCount,
       running,
       cost_usd: round(this.cost),
+      budget_usd: this.budgetUsd ?? null,
       elapsed_s: Math.round(elapsed),
       // Throughput of this session (parallel workers included) over what is left.
       eta_s:
@@ -227,10 +244,10 @@ export function formatEvent(e: SweepEvent): string | undefined {
     case 'job-end':
       return `  ${e.status.padEnd(11)} ${e.job} (attempt ${e.attempt}, worker ${e.worker})${e.mean !== null ? `  mean ${e.mean}` : ''}${e.error ? `  — ${e.error}` : ''}`;
     case 'progress':
-      return `[${e.done}/${e.total}] failed ${e.failed}, running ${e.running}, cost $${e.cost_usd.toFixed(4)}, elapsed ${duration(e.elapsed_s)}, ETA ${duration(e.eta_s)}`;
+      return `[${e.done}/${e.total}] failed ${e.failed}, running ${e.running}, cost $${e.cost_usd.toFixed(4)}${e.budget_usd !== null ? ` of $${e.budget_usd}` : ''}, elapsed ${duration(e.elapsed_s)}, ETA ${duration(e.eta_s)}`;
     case 'end': {
       const s = e.summary;
-      return `sweep ${s.sweep} ${s.stopped ? 'stopped' : 'done'}: ${s.completed}/${s.total} completed (${s.resumed} from before), ${s.failed} failed, ${s.skipped} not run${s.budget_reached ? ' (budget reached)' : ''}; cost $${s.cost_usd.toFixed(4)}; ${s.wall_s} s`;
+      return `sweep ${s.sweep} ${s.stopped ? 'stopped' : 'done'}: ${s.completed}/${s.total} completed (${s.resumed} from before), ${s.failed} failed, ${s.skipped} not run${s.budget_reached ? ' (budget reached)' : ''}; cost $${s.cost_usd.toFixed(4)}${s.budget_usd !== null ? ` of $${s.budget_usd}` : ''}; ${s.wall_s} s`;
     }
   }
 }

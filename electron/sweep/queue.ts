@@ -40,6 +40,25 @@ export function costKey(sweep: string): string {
   return `gamepilot:sweep:${sweep}:cost_usd`;
 }
 
+/** The budget shares running jobs hold (budget-share.ts), and the mark that a job stopped at its share. */
+const heldKey = (sweep: string) => `gamepilot:sweep:${sweep}:budget_held_usd`;
+const budgetStoppedKey = (sweep: string) => `gamepilot:sweep:${sweep}:budget_stopped`;
+
+/**
+ * Takes a job's share of what is left, atomically across workers: the budget less what was spent
+ * and what running jobs hold, split among this worker's idle displays (ARGV[2]), to a millionth
+ * of a dollar; nothing once a job stopped at its share. Returns [share, held before].
+ */
+const TAKE_SHARE = `
+if redis.call('EXISTS', KEYS[3]) == 1 then return {'0', '0'} end
+local held = tonumber(redis.call('GET', KEYS[2]) or '0')
+local left = tonumber(ARGV[1]) - tonumber(redis.call('GET', KEYS[1]) or '0') - held
+if left <= 0 then return {'0', tostring(held)} end
+local share = math.floor(left / tonumber(ARGV[2]) * 1e6) / 1e6
+if share > 0 then redis.call('INCRBYFLOAT', KEYS[2], share) end
+return {tostring(share), tostring(held)}
+`;
+
 /** A connection that waits out Redis restarts: backoff 0.2 s … 5 s, commands held meanwhile. */
 export function connect(url: string, onState?: (s: 'down' | 'up', detail?: string) => void): Redis {
   const redis = new Redis(url, {
@@ -277,6 +296,7 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
     }
     const slot = free.pop()!;
     const attempt = job.attemptsStarted || 1;
+    let share: number | undefined;
     try {
       if (!groupAlive(slot.d.pgid)) {
         // Its Xvfb died (it happens): a fresh display before the next job.
@@ -290,11 +310,25 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
         return prior; // a retried job whose run is already stored is not run again
       }
       if (budgetUsd !== undefined) {
-        const spent = Number(await connection.get(costKey(sweepJob.sweep))) || 0;
-        if (spent >= budgetUsd)
-          throw new UnrecoverableError(
-            `the sweep's budget of $${budgetUsd} is spent ($${spent.toFixed(4)}); not started`,
-          );
+        const [taken, held] = (await connection.eval(
+          TAKE_SHARE,
+          3,
+          costKey(sweepJob.sweep),
+          heldKey(sweepJob.sweep),
+          budgetStoppedKey(sweepJob.sweep),
+          budgetUsd,
+          free.length + 1,
+        )) as [string, string];
+        share = Number(taken);
+        if (!(share > 0)) {
+          share = undefined;
+          if (Number(held) > 0) {
+            // Running jobs hold the rest: what they leave unspent comes back when they end.
+            await job.moveToDelayed(Date.now() + 5000, token);
+            throw new DelayedError();
+          }
+          throw new UnrecoverableError(`the sweep's budget of $${budgetUsd} is spent; not started`);
+        }
       }
       opts.emit({ type: 'job-start', job: sweepJob.id, attempt, worker: slot.n, display: slot.d.display });
       const { outcome, runDir, freshDisplay } = await runJobAttempt(sweepJob, {
@@ -305,10 +339,16 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
         signal: stop.signal,
         gate,
         rateLimits,
+        ...(share !== undefined ? { budgetUsd: share } : {}),
       });
       // A job killed on its display (timed out) may have left keys held there: the next one gets a new display.
       if (freshDisplay) await slot.d.close();
       if (outcome.cost_usd) await connection.incrbyfloat(costKey(sweepJob.sweep), outcome.cost_usd);
+      if (outcome.stopped_by === 'budget') {
+        await connection.set(budgetStoppedKey(sweepJob.sweep), '1');
+        opts.emit(jobEndEvent(sweepJob.id, 'skipped', attempt, slot.n, outcome));
+        throw new UnrecoverableError(outcome.error ?? 'stopped by the budget');
+      }
       if (outcome.status === 'completed' && runDir) {
         const stored = await opts.storage.put(runDir, outcome); // stored before the queue job completes
         rmSync(path.join(staging, sweepJob.id), { recursive: true, force: true });
@@ -324,6 +364,7 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
       opts.emit(jobEndEvent(sweepJob.id, status, attempt, slot.n, { ...outcome, mean: null }));
       throw new Error(outcome.error ?? 'the run failed');
     } finally {
+      if (share !== undefined) await connection.incrbyfloat(heldKey(sweepJob.sweep), -share);
       free.push(slot);
     }
   };

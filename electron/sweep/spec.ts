@@ -87,7 +87,8 @@ export const SweepFileSchema = z.strictObject({
   job_timeout_s: posInt.max(JOB_TIMEOUT_MAX_S).optional(),
   /** `false`: the jobs' runs skip their pre-flight check. How a run is checked does not shape it: not part of the job id. */
   preflight: F.preflight.unwrap().optional(),
-  budget_usd: z.number().positive().optional(),
+  /** The sweep's cost cap: each job runs with a share of what is left as its own (budget-share.ts). */
+  budget_usd: F.budgetUsd,
   /** Per provider (the base URL's host, or "default"): requests and tokens per minute. */
   rate_limits: z.record(z.string().min(1), limits).optional(),
 });

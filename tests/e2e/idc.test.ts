@@ -193,6 +193,36 @@ describe('gamepilot idc', () => {
     );
   });
 
+  it('keeps one cost cap over the whole IDC: rounds, reflector and judge', async () => {
+    const server = await new FakeOpenAI(scripted({ tools: false })).start();
+    servers.push(server);
+    const out = mkdtempSync(path.join(tmpdir(), 'gp-idc-'));
+    const cap = ['--price-in', '1', '--price-out', '2', '--budget-usd', '0.012'];
+    const flags = ['--game', '2048', '--rounds', '3', '--episodes', '1', '--max-steps', '4', '--held-out', '1'];
+    const r = await runIdc(server, [...flags, ...cap], out);
+    expect(r.code, r.stderr).toBe(0);
+    const res = json(r);
+    expect(res.stopped).toMatch(/^budget: \$[\d.]+ of \$0\.012 spent; the next \S+ call could cost/);
+    expect(res.spent_usd).toBeGreaterThan(0);
+    expect(res.spent_usd).toBeLessThanOrEqual(0.012);
+    // Round 0 was played whole; the cap came before the rounds and held-out splits a run of them needs.
+    expect(res.curve.length).toBeGreaterThanOrEqual(1);
+    expect(res.curve.length).toBeLessThan(4);
+    expect(res.transfer.splits).toEqual([]);
+    const runs = readdirSync(res.run_dir)
+      .filter((n) => existsSync(path.join(res.run_dir, n, 'run.json')))
+      .map((n) => JSON.parse(readFileSync(path.join(res.run_dir, n, 'run.json'), 'utf8')));
+    expect(runs.every((m) => m.config.budget_usd === 0.012)).toBe(true);
+    // The rounds' runs and the reflector's calls together are what the IDC spent.
+    const reflector = readFileSync(path.join(res.run_dir, 'model-calls.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).cost_usd ?? 0)
+      .reduce((a: number, b: number) => a + b, 0);
+    const played = runs.reduce((n, m) => n + m.spent_usd, 0);
+    expect(played + reflector).toBeCloseTo(res.spent_usd, 6);
+  });
+
   it('falls back to a staged reflection without tools, and says so', async () => {
     const server = await new FakeOpenAI(scripted({ tools: false })).start();
     servers.push(server);

@@ -57,3 +57,14 @@ export function OptionalCountInput(props: NumberProps<number | ''>) {
 export function AmountInput(props: Omit<NumberProps<number>, 'placeholder'> & { min: number; step?: number }) {
   return <NumberField {...props} read={(text) => clamp(Number(text) || props.min, props.min, props.max)} />;
 }
+
+/** An amount above 0 that may be left blank ('': none, which `placeholder` can name), e.g. a cost cap in USD. */
+export function OptionalAmountInput(props: NumberProps<number | ''> & { step?: number }) {
+  return (
+    <NumberField
+      {...props}
+      min={0}
+      read={(text) => (text && Number(text) > 0 ? clamp(Number(text), 0, props.max) : '')}
+    />
+  );
+}

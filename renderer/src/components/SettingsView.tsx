@@ -144,6 +144,20 @@ export function SettingsView({ client, onSaved }: { client: ApiClient; onSaved: 
             onChange={(e) => set('temperature', e.target.value === '' ? null : Number(e.target.value))}
           />
         </label>
+        {(['priceIn', 'priceOut'] as const).map((key) => (
+          <label key={key} title="For the cost of runs and their cost cap; blank: the model's list price, if known">
+            {key === 'priceIn' ? 'Price in' : 'Price out'} (USD / million tokens){' '}
+            <input
+              type="number"
+              min={0}
+              step={0.01}
+              value={s[key] ?? ''}
+              placeholder="list price"
+              data-testid={key === 'priceIn' ? 'price-in' : 'price-out'}
+              onChange={(e) => set(key, e.target.value === '' ? null : Number(e.target.value))}
+            />
+          </label>
+        ))}
         <label>
           Stop hotkey <input value={s.stopHotkey} onChange={(e) => set('stopHotkey', e.target.value)} />
         </label>

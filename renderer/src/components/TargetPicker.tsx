@@ -15,7 +15,7 @@ import type {
   WindowSummary,
   WindowThumbnail,
 } from '../../../electron/api/contract.ts';
-import { AmountInput, CountInput, OptionalCountInput } from './CountInput.tsx';
+import { AmountInput, CountInput, OptionalAmountInput, OptionalCountInput } from './CountInput.tsx';
 import { SeatPicker, seatSpecOf, type SeatForm } from './SeatPicker.tsx';
 import { Checkbox } from './Checkbox.tsx';
 
@@ -186,6 +186,7 @@ export function TargetPicker({
   const [acceptAnticheatRisk, setAcceptAnticheatRisk] = useState(false);
   const [keepFrames, setKeepFrames] = useState<KeepFrames>('all');
   const [maxRunMb, setMaxRunMb] = useState<number | ''>('');
+  const [budgetUsd, setBudgetUsd] = useState<number | ''>('');
   const [latency, setLatency] = useState<StartRun['latency']>('normal');
   const [reflection, setReflection] = useState<ReflectionMode>('none');
   const [tutorial, setTutorial] = useState('');
@@ -253,6 +254,7 @@ export function TargetPicker({
         ...(choice.kind === 'window' && acceptAnticheatRisk ? { acceptAnticheatRisk } : {}),
         keepFrames,
         ...(maxRunMb ? { maxRunMb } : {}),
+        ...(budgetUsd ? { budgetUsd } : {}),
         seed: Math.floor(Math.random() * 1e6),
       });
       onStarted();
@@ -448,6 +450,14 @@ export function TargetPicker({
           onChange={setMaxRunMb}
           placeholder="no limit"
           testId="max-run-mb"
+        />
+        <OptionalAmountInput
+          label="Cost cap (USD)"
+          step={0.01}
+          value={budgetUsd}
+          onChange={setBudgetUsd}
+          placeholder="no cap"
+          testId="budget-usd"
         />
         {profile && (
           <button type="button" onClick={adoptProfile} data-testid="profile-adopt">
