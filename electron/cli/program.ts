@@ -664,7 +664,7 @@ function milestonesCommands(program: Command, act: Act, actions: Actions) {
 
 /** `gamepilot suite ingvp`: ING-VP's six games × six settings × 50 levels. */
 export function suiteCommand(parent: Command): Command {
-  return parent
+  const cmd = parent
     .command('suite')
     .description(
       "ING-VP's matrix (games × settings × levels), one run per level, resumable; prints the paper-style table",
@@ -684,15 +684,9 @@ export function suiteCommand(parent: Command): Command {
     .addOption(specOption('maxTokens'))
     .addOption(specOption('timeoutMs'))
     .addOption(specOption('maxRetries'))
-    .addOption(specOption('preflight'))
-    .addOption(specOption('priceIn'))
-    .addOption(specOption('priceOut'))
-    .addOption(
-      specOption('budgetUsd', {
-        description:
-          "the most the whole suite may spend on model calls (every level's run), in USD: it stops before a call that could pass it; needs the model's price (--price-in/--price-out, else a known list price)",
-      }),
-    )
+    .addOption(specOption('preflight'));
+  costCapOptions(cmd, "the whole suite (every level's run)", "the model's price");
+  return cmd
     .addOption(
       new Option(
         '--games <list>',
@@ -724,7 +718,7 @@ export function suiteCommand(parent: Command): Command {
 
 /** `gamepilot idc`: OmniGameArena's defaults (10 rounds × 5 episodes under PDQ). */
 export function idcCommand(parent: Command): Command {
-  return parent
+  const cmd = parent
     .command('idc')
     .description(
       'Improvement Dynamics Curve: rounds of play → tool-using reflection → judged skill, then held-out variants',
@@ -748,15 +742,9 @@ export function idcCommand(parent: Command): Command {
     .addOption(specOption('baseUrl'))
     .addOption(specOption('apiKey'))
     .addOption(specOption('reflectorModel', { description: 'the reflecting and judging model (default: --model)' }))
-    .addOption(specOption('preflight'))
-    .addOption(specOption('priceIn'))
-    .addOption(specOption('priceOut'))
-    .addOption(
-      specOption('budgetUsd', {
-        description:
-          "the most the whole IDC may spend on model calls (every round's runs, the reflector and the judge), in USD: it stops before a call that could pass it; needs a price for each model (--price-in/--price-out, else a known list price)",
-      }),
-    )
+    .addOption(specOption('preflight'));
+  costCapOptions(cmd, "the whole IDC (every round's runs, the reflector and the judge)", 'a price for each model');
+  return cmd
     .addOption(
       specOption('maxWords', { description: 'longest skill, in words', default: { value: IDC_DEFAULTS.maxWords } }),
     )
@@ -781,6 +769,18 @@ export function idcCommand(parent: Command): Command {
     .addOption(specOption('stopIntervalMs', { default: { value: IDC_DEFAULTS.stopIntervalMs } }))
     .addOption(outDir('the IDC folder'))
     .addOption(jsonFlag());
+}
+
+/** The model's price and the cost cap of a command that runs many runs under one cap. */
+function costCapOptions(cmd: Command, whole: string, needs: string): Command {
+  return cmd
+    .addOption(specOption('priceIn'))
+    .addOption(specOption('priceOut'))
+    .addOption(
+      specOption('budgetUsd', {
+        description: `the most ${whole} may spend on model calls, in USD: it stops before a call that could pass it; needs ${needs} (--price-in/--price-out, else a known list price)`,
+      }),
+    );
 }
 
 /** The options of a command that serves the UI on loopback (`web`, `mcp`): port, folders, opening it. */
