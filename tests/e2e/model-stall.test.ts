@@ -27,9 +27,11 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const LIMIT_MS = 1500;
-const limits = (...roles: string[]) => ({
-  GAMEPILOT_MODEL_LIMITS: roles.map((r) => `${r}.timeoutMs=${LIMIT_MS};${r}.maxRetries=0`).join(';'),
+/** The roles' limit (the whole call's, or the idle one between bytes) at LIMIT_MS, with no retries. */
+const limitsOf = (limit: 'timeoutMs' | 'idleTimeoutMs', ...roles: string[]) => ({
+  GAMEPILOT_MODEL_LIMITS: roles.map((r) => `${r}.${limit}=${LIMIT_MS};${r}.maxRetries=0`).join(';'),
 });
+const limits = (...roles: string[]) => limitsOf('timeoutMs', ...roles);
 const model = () => ['--model', 'test-vlm', '--base-url', server.baseURL];
 const tmp = (p: string) => mkdtempSync(path.join(tmpdir(), p));
 const readJsonLines = (file: string): any[] =>
@@ -66,22 +68,32 @@ async function timed<T>(p: Promise<T>): Promise<[T, number]> {
 }
 
 describe('a stalled role ends within its limit', () => {
-  it('reflection: the reflector’s stalled call is recorded and the run goes on to its next episode', async () => {
-    const out = tmp('gp-stall-reflect-');
-    const [r, ms] = await timed(runCli([...reflectingRun(out), '--json'], { env: limits('reflector') }));
-    expect(r.code, r.stderr).toBe(0);
-    const res = json(r);
-    expect(res.episodes).toHaveLength(2);
-    const dir = res.run_dir as string;
-    const reflections = readJsonLines(path.join(dir, 'reflections.jsonl'));
-    expect(reflections).toEqual([{ after_episode: 0, error: expect.stringMatching(/timed out/) }]);
-    const reflector = calls(dir).filter((c) => c.role === 'reflector');
-    expect(reflector).toEqual([expect.objectContaining({ ok: false, error: expect.stringMatching(/timed out/) })]);
-    expect(reflector[0].ms).toBeLessThan(LIMIT_MS + 2000);
-    const meta = JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8'));
-    expect(meta.model_usage).toMatchObject({ player: { calls: 4, failed: 0 }, reflector: { calls: 1, failed: 1 } });
-    console.log(`reflection run with a stalled reflector: ${Math.round(ms)} ms, reflector call ${reflector[0].ms} ms`);
-  });
+  // The whole-call limit, and the idle limit alone (the whole call's stays at its 180 s default):
+  // a non-streamed call that sent its headers and then nothing ends at whichever is set low.
+  it.each([
+    ['timeoutMs', /timed out/],
+    ['idleTimeoutMs', /timed out: no data for/],
+  ] as const)(
+    'reflection: the reflector’s stalled call ends at its %s, is recorded, and the run goes on to its next episode',
+    async (limit, says) => {
+      const out = tmp('gp-stall-reflect-');
+      const [r, ms] = await timed(runCli([...reflectingRun(out), '--json'], { env: limitsOf(limit, 'reflector') }));
+      expect(r.code, r.stderr).toBe(0);
+      const res = json(r);
+      expect(res.episodes).toHaveLength(2);
+      const dir = res.run_dir as string;
+      const reflections = readJsonLines(path.join(dir, 'reflections.jsonl'));
+      expect(reflections).toEqual([{ after_episode: 0, error: expect.stringMatching(says) }]);
+      const reflector = calls(dir).filter((c) => c.role === 'reflector');
+      expect(reflector).toEqual([expect.objectContaining({ ok: false, error: expect.stringMatching(says) })]);
+      expect(reflector[0].ms).toBeLessThan(LIMIT_MS + 2000);
+      const meta = JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8'));
+      expect(meta.model_usage).toMatchObject({ player: { calls: 4, failed: 0 }, reflector: { calls: 1, failed: 1 } });
+      console.log(
+        `reflection run, reflector stalled (${limit}): ${Math.round(ms)} ms, reflector call ${reflector[0].ms} ms`,
+      );
+    },
+  );
 
   it('reflection: Ctrl+C during the reflector’s call exits at once', async () => {
     const out = tmp('gp-stall-sigint-');
