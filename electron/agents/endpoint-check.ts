@@ -120,44 +120,52 @@ async function checkEndpoint(
         limits: { timeoutMs: budgetMs, idleTimeoutMs: budgetMs, maxRetries: 0 },
       },
     );
+  /** A one-token call: whether the endpoint serves the model by that name. */
+  const probe = async (u: EndpointUse): Promise<unknown> => {
+    try {
+      await caller(u).chat({ messages: [{ role: 'user', content: 'ping' }], stream: false, maxTokens: 1 }, { signal });
+      return undefined;
+    } catch (err) {
+      return err ?? new Error('failed');
+    }
+  };
   let served: string[];
   try {
     served = await caller(uses[0]!).listModels({ signal });
   } catch (err) {
     if (!noModelList(err)) return { check: 'endpoint', template: unreachable(where, err, signal, budgetMs) };
     // No /models here: each model gets a one-token call instead.
-    for (const u of distinctModels(uses)) {
-      try {
-        if (u.role === 'embeddings') await caller(u).embed(['ping'], { signal });
-        else
-          await caller(u).chat(
-            { messages: [{ role: 'user', content: 'ping' }], stream: false, maxTokens: 1 },
-            { signal },
-          );
-      } catch (callErr) {
+    for (const u of required(uses)) {
+      const callErr = await probe(u);
+      if (callErr)
         return {
           check: 'endpoint',
           template: `${unreachable(where, callErr, signal, budgetMs)} (model "${u.model}", {${u.field}})`,
         };
-      }
     }
     return undefined;
   }
   if (!served.length) return undefined; // lists nothing: cannot tell
-  const missing = distinctModels(uses).find((u) => !served.includes(u.model));
-  if (!missing) return undefined;
-  const some = served.slice(0, LISTED).join(', ') + (served.length > LISTED ? `, … (${served.length} in all)` : '');
-  return {
-    check: 'model',
-    template: `${where} does not serve the model "${missing.model}" ({${missing.field}}, the ${missing.role}'s); it serves: ${some}`,
-  };
+  // A model not listed is asked for by name once: some servers list one model under a file name and
+  // serve it under any (llama.cpp's llama-server); others refuse a name they do not serve.
+  for (const missing of required(uses).filter((u) => !served.includes(u.model))) {
+    if (!(await probe(missing))) continue;
+    const some = served.slice(0, LISTED).join(', ') + (served.length > LISTED ? `, … (${served.length} in all)` : '');
+    return {
+      check: 'model',
+      template: `${where} does not serve the model "${missing.model}" ({${missing.field}}, the ${missing.role}'s); it serves: ${some}`,
+    };
+  }
+  return undefined;
 }
 
-function distinctModels<T extends EndpointUse>(uses: T[]): T[] {
-  return uses.filter(
-    (u, i) =>
-      uses.findIndex((v) => v.model === u.model && (v.role === 'embeddings') === (u.role === 'embeddings')) === i,
-  );
+/**
+ * The models a run cannot do without, each once: not the memory agent's embeddings, whose
+ * absence makes retrieval lexical (the run says so) rather than failing it.
+ */
+function required<T extends EndpointUse>(uses: T[]): T[] {
+  const chat = uses.filter((u) => u.role !== 'embeddings');
+  return chat.filter((u, i) => chat.findIndex((v) => v.model === u.model) === i);
 }
 
 /** A server without a model list answers it 404 or 405. */

@@ -254,12 +254,13 @@ for (const transport of ['websocket', 'ipc'] as const) {
           ),
         ).toMatchObject({ code: 'busy' });
 
+        // The step in flight when the pause came may still end (and say so) after the paused state.
+        const beforePause = events.length;
         await client().request('control', { action: 'pause' });
-        await until(
-          () =>
-            (events.at(-1)?.type === 'state' &&
-              (events.at(-1) as { state: { status: string } }).state.status === 'paused') ||
-            false,
+        await until(() =>
+          events
+            .slice(beforePause)
+            .some((e) => e.type === 'state' && (e as { state: { status: string } }).state.status === 'paused'),
         );
         // The state says why: the UI shows it beside PAUSED.
         expect((await client().request('state')).run?.pausedBecause).toBe('paused from the controls');

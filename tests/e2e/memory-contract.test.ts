@@ -19,13 +19,15 @@ let core: GamepilotCore;
 const events: CoreEvent[] = [];
 
 beforeAll(async () => {
-  server = await new FakeOpenAI((body) =>
-    String(body.messages[0].content).includes('### History_summary')
-      ? { text: '### History_summary\n[HIGH] moving\n### Reasoning\ngo\n### Plan\nleft' }
-      : {
-          text: `${answer('go', [{ action_type: 'PRESS', parameters: { key: 'left' } }])}\n### New_memory\nLeft merges tiles on this board\n### Should_save\nYes`,
-          delayMs: 150,
-        },
+  server = await new FakeOpenAI(
+    (body) =>
+      String(body.messages[0].content).includes('### History_summary')
+        ? { text: '### History_summary\n[HIGH] moving\n### Reasoning\ngo\n### Plan\nleft' }
+        : {
+            text: `${answer('go', [{ action_type: 'PRESS', parameters: { key: 'left' } }])}\n### New_memory\nLeft merges tiles on this board\n### Should_save\nYes`,
+            delayMs: 150,
+          },
+    ['test-vlm', 'test-embed'],
   ).start();
   core = coreIn(tmp);
   core.on('event', (e) => events.push(e));

@@ -125,15 +125,19 @@ describe('pre-flight on `gamepilot run`', () => {
     expect(r.inetConnects).toEqual([]);
   });
 
-  it('refuses a model the endpoint does not list, naming the ones it does', async () => {
-    const r = await tracedRun('unlisted', [...vlm('other-vlm', server.baseURL), '--out', out('unlisted')]);
+  it('refuses a model the endpoint does not list and will not serve, naming the ones it does', async () => {
+    server.refuseUnlisted = true; // as OpenAI does; llama-server serves any name (the unit test)
+    const r = await tracedRun('unlisted', [...vlm('other-vlm', server.baseURL), '--out', out('unlisted')]).finally(
+      () => (server.refuseUnlisted = false),
+    );
     expectRefused(
       r,
       out('unlisted'),
       /^error: pre-flight: http:\/\/127\.0\.0\.1:\d+\/v1 does not serve the model "other-vlm" \(--model, the player's\); it serves: test-vlm$/,
     );
-    expect(server.requests).toEqual([]); // only the model list was asked
+    // The model list, then the model asked for by name once (one token), which the server refused.
     expect(server.modelListings.length).toBeGreaterThan(0);
+    expect(server.requests.map((q) => [q.body.model, q.body.max_tokens])).toEqual([['other-vlm', 1]]);
   });
 
   it('--no-preflight skips it: the run starts against the closed port', async () => {

@@ -45,6 +45,8 @@ export class FakeOpenAI {
    * server would list it; the pre-flight refuses a model the endpoint does not list.
    */
   models: string[];
+  /** Refuse (404, as OpenAI does) a chat or embeddings request for a model `models` does not list. */
+  refuseUnlisted = false;
 
   constructor(
     private responder: Responder,
@@ -81,6 +83,17 @@ export class FakeOpenAI {
       .map((p: any) => p.image_url.url);
   }
 
+  /** With `refuseUnlisted`: a request for a model not listed is answered 404 (recorded first). */
+  private refusedUnlisted(body: any, res: http.ServerResponse): boolean {
+    if (!this.refuseUnlisted || this.models.includes(body.model)) return false;
+    res
+      .writeHead(404, { 'content-type': 'application/json' })
+      .end(
+        JSON.stringify({ error: { message: `The model \`${body.model}\` does not exist`, code: 'model_not_found' } }),
+      );
+    return true;
+  }
+
   private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
     if (this.networkMs) await new Promise((r) => setTimeout(r, this.networkMs));
     if (req.method === 'GET' && req.url?.endsWith('/models')) {
@@ -101,6 +114,7 @@ export class FakeOpenAI {
     }
     if (req.url?.endsWith('/embeddings')) {
       this.embeddingRequests.push({ body, headers: req.headers, at: Date.now() });
+      if (this.refusedUnlisted(body, res)) return;
       if (this.embeddingsStatus) {
         res
           .writeHead(this.embeddingsStatus, { 'content-type': 'application/json' })
@@ -120,6 +134,7 @@ export class FakeOpenAI {
     }
     const index = this.requests.length;
     this.requests.push({ body, headers: req.headers, at: Date.now() });
+    if (this.refusedUnlisted(body, res)) return;
     const reply = await this.responder(body, index);
     if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
     if (res.destroyed) return;

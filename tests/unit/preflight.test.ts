@@ -37,6 +37,8 @@ beforeAll(async () => {
       if (kind === 'denied') return json(401, { error: { message: 'invalid api key' } });
       if (req.url!.endsWith('/models')) {
         if (kind === 'nolist') return json(404, { error: { message: 'not found' } });
+        // llama.cpp's llama-server: one model listed under its file name, served under any name.
+        if (kind === 'onefile') return json(200, { object: 'list', data: [{ id: '/models/x.gguf', object: 'model' }] });
         return json(200, { object: 'list', data: ['alpha', 'beta'].map((id) => ({ id, object: 'model' })) });
       }
       if (req.url!.endsWith('/chat/completions')) {
@@ -151,6 +153,13 @@ describe('the endpoint checks', () => {
     expect(f.line).toBe(
       `pre-flight: ${base}/list/v1 does not serve the model "gamma" (--judge-model, the milestone-judge's); it serves: alpha, beta`,
     );
+  });
+
+  it('asks a model it does not list for by name once: a server that serves it anyway passes', async () => {
+    await preflight(plan(use('onefile')), noWindows, {});
+    const chat = hits.filter((h) => h.url.endsWith('/chat/completions'));
+    expect(chat).toHaveLength(1);
+    expect(JSON.parse(chat[0]!.body)).toMatchObject({ model: 'alpha', max_tokens: 1 });
   });
 
   it('makes a one-token call where /models is missing, and names a model that call refuses', async () => {
