@@ -4,11 +4,8 @@
  * keys pressed are the title's controls. Each finding says what was checked; what cannot be
  * checked here is left out, not assumed.
  */
-import type { Rect, WindowInfo, WindowManager } from '../../native/types.ts';
+import { intersect, type WindowInfo, type WindowManager } from '../../native/types.ts';
 import type { Profile } from '../profiles/profile-schema.ts';
-
-const overlaps = (a: Rect, b: Rect) =>
-  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 /** The keys a step's wire actions pressed (PRESS, KEY_DOWN, HOTKEY), by name. */
 export function keysPressed(actions: unknown[]): string[] {
@@ -53,7 +50,7 @@ export async function noEffectCauses(
     const above = order.slice(order.indexOf(win.id) + 1);
     for (const id of above) {
       const w = await ask(() => wm.get(id));
-      if (w && !w.minimized && overlaps(w.frame ?? w.bounds, now.bounds)) {
+      if (w && !w.minimized && intersect(w.frame ?? w.bounds, now.bounds)) {
         found.push(`the window is covered by ${id} "${w.title}"`);
         break;
       }

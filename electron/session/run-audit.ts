@@ -7,6 +7,7 @@
 import type { WindowInfo, WindowManager } from '../../native/types.ts';
 import type { Profile } from '../profiles/profile-schema.ts';
 import type { RoleUsage, RunQuality } from '../store/run-store.ts';
+import { rate } from '../store/run-quality.ts';
 import type { SessionStepRecord } from './session-types.ts';
 import { keysPressed, noEffectCauses } from './no-effect-causes.ts';
 
@@ -23,8 +24,6 @@ function invalidIn(rec: SessionStepRecord): { invalid: number; chosen: number } 
   const unreadable = rec.actions.length === 0 && rec.errors.some((e) => e.startsWith('parse:')) ? 1 : 0;
   return { invalid: refused + unreadable, chosen: rec.actions.length + unreadable };
 }
-
-const rate = (n: number, of: number) => (of ? Math.round((n / of) * 1e4) / 1e4 : null);
 
 export class RunAudit {
   private steps = 0;

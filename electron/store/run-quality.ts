@@ -34,7 +34,8 @@ export function addQuality(sums: QualitySums, q: RunQuality | undefined): void {
   sums.invalid_actions += q.invalid_actions;
 }
 
-const rate = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1e4) / 1e4 : null);
+/** A share (0–1, to four decimals) of a count; null with nothing to count. */
+export const rate = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1e4) / 1e4 : null);
 
 /** The pooled rates (0–1; null when no run of the row records its steps) and how many runs they cover. */
 export function pooledRates(s: QualitySums): {
