@@ -3,8 +3,10 @@
  * positions) and validates it whole: a profile that fails is refused with its file, line and
  * field, never half-loaded.
  */
+import { dirname } from 'node:path';
 import { FileRefusal, issuePath, parseYamlMapping, readSourceFile } from '../util/yaml-file.ts';
 import { ProfileSchema, type Profile } from './profile-schema.ts';
+import { templateProblems } from './end-templates.ts';
 
 /** A profile that cannot be used: where (file, line) and which field, in the message too. */
 export class ProfileError extends FileRefusal {
@@ -54,7 +56,12 @@ export function parseProfileSource(source: string, file: string): Omit<LoadedPro
     refuse,
   );
   const r = ProfileSchema.safeParse(data);
-  if (r.success) return { profile: r.data, placeholders: placeholdersIn(data, lineOf) };
+  if (r.success) {
+    // Templates are files beside the profile: missing or unreadable ones are refused now, not mid-run.
+    const bad = templateProblems(r.data, dirname(file))[0];
+    if (bad) return refuse(lineOf(bad.path), bad.message, bad.path.join('.'));
+    return { profile: r.data, placeholders: placeholdersIn(data, lineOf) };
+  }
   const issue = r.error.issues[0]!;
   const { path, field } = issuePath(issue);
   return refuse(lineOf(path), issue.message, field);

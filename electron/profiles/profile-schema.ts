@@ -8,7 +8,9 @@ import type { ActionSpace } from '../domain.ts';
 import { RUN_SPEC_FIELDS } from '../run-spec.ts';
 import { resolveKeyName } from '../actions/keys.ts';
 import { KeyPolicy } from '../input/key-policy.ts';
-import { textPattern } from '../util/text-pattern.ts';
+import { besideFile, RegionSchema, regexText, text } from './schema-parts.ts';
+import { EPISODE_END_FIELDS } from './episode-end-schema.ts';
+import { episodeEndIssues } from './episode-reset.ts';
 import { SemanticSectionSchema } from './semantic-schema.ts';
 import { compileSemanticSection, type SemanticApi } from './semantic-api.ts';
 
@@ -26,17 +28,6 @@ export const PROFILE_AGENTS = ['zero-shot', 'memory'] as const;
 /** How the world is frozen while the model thinks: a built-in's engine clock, the process, the game's pause key, or not at all. */
 export const FREEZE_METHODS = ['engine', 'process', 'pause-key', 'none'] as const;
 export const SCORING_KINDS = ['intrinsic', 'screen', 'milestones', 'none'] as const;
-
-const text = (max = 8000) => z.string().trim().min(1).max(max);
-
-/** A title pattern: compiled by the linear-time engine, so no profile can make matching hang. */
-const regexText = text(500).superRefine((v, ctx) => {
-  try {
-    textPattern(v);
-  } catch (err) {
-    ctx.addIssue({ code: 'custom', message: `is not a usable regular expression: ${(err as Error).message}` });
-  }
-});
 
 const keyName = z
   .string()
@@ -82,14 +73,7 @@ export const PromptSchema = z.strictObject({
   examples: z.array(text(2000)).max(20).optional(),
 });
 
-const fraction = z.number().min(0).max(1);
-/** A rectangle in fractions of the window (0–1 from the left and the top), so a resized window still fits. */
-export const RegionSchema = z
-  .strictObject({ x: fraction, y: fraction, width: fraction.positive(), height: fraction.positive() })
-  .refine((r) => r.x + r.width <= 1.0001 && r.y + r.height <= 1.0001, {
-    message: 'the region must lie inside the window: x + width and y + height at most 1',
-  });
-export type Region = z.output<typeof RegionSchema>;
+export { RegionSchema, type Region } from './schema-parts.ts';
 
 export const ActionsSchema = z
   .strictObject({
@@ -122,6 +106,7 @@ export const EpisodeSchema = z.strictObject({
   agent: z.enum(PROFILE_AGENTS).default('zero-shot'),
   /** Frames per request: 2 = the current frame plus the previous step's (zero-shot); the memory agent uses 5 pairs. */
   history: z.number().int().min(1).max(16).default(2),
+  ...EPISODE_END_FIELDS,
 });
 
 export const LatencySchema = z
@@ -147,11 +132,6 @@ export const NormaliserSchema = z.strictObject({
   multiplier: z.number().positive().default(100),
   offset: z.number().default(0),
   clip: z.boolean().default(true),
-});
-
-/** A file beside the profile (an evidence frame): a plain relative path, never absolute or through `..`. */
-const besideFile = text(300).refine((v) => !/^([\\/]|[a-zA-Z]:)/.test(v) && !v.split(/[\\/]/).includes('..'), {
-  message: 'must be a path relative to the profile file, without ..',
 });
 
 const MilestoneSchema = z.union([
@@ -287,6 +267,9 @@ export const ProfileSchema = z
     if (!p.semantic) return;
     for (const issue of compileSemanticSection(p.semantic, p.actions.allowedKeys).issues)
       ctx.addIssue({ code: 'custom', path: ['semantic', ...issue.path], message: issue.message });
+  })
+  .superRefine((p, ctx) => {
+    for (const issue of episodeEndIssues(p)) ctx.addIssue({ code: 'custom', ...issue });
   })
   .refine((p) => p.scoring.kind !== 'intrinsic' || p.builtin !== undefined, {
     message: 'intrinsic scoring needs a built-in engine: read the score off the screen (kind: screen) instead',

@@ -93,6 +93,12 @@ export interface EpisodeSummary {
    * pooled into a mean, a table or an export. Its `score` stays what the game said.
    */
   invalid?: string;
+  /** A profile's end detector ended it (end: game_over): which one, and what it saw. */
+  end_detector?: string;
+  /** The frame that detector fired on, in the run folder (frames/e000-end.png). */
+  end_frame?: string;
+  /** End detectors that could not look during the episode (each once): they ended nothing. */
+  detector_errors?: string[];
 }
 
 /**
@@ -470,7 +476,21 @@ export class RunStore {
 
   /** Writes a frame file and returns its path relative to the run folder; a failed write leaves nothing behind. */
   writeFrame(episode: number, step: number, data: Buffer, ext: 'jpg' | 'png'): string {
-    const rel = `frames/e${String(episode).padStart(3, '0')}-s${String(step).padStart(5, '0')}.${ext}`;
+    return this.writeFrameFile(
+      `frames/e${String(episode).padStart(3, '0')}-s${String(step).padStart(5, '0')}.${ext}`,
+      data,
+    );
+  }
+
+  /**
+   * A frame kept as evidence of what happened between steps (`end`: the frame that ended the
+   * episode; `reset-failed`: the window when the next game did not start): frames/e000-end.png.
+   */
+  writeEvidenceFrame(episode: number, what: 'end' | 'reset-failed', data: Buffer, ext: 'jpg' | 'png'): string {
+    return this.writeFrameFile(`frames/e${String(episode).padStart(3, '0')}-${what}.${ext}`, data);
+  }
+
+  private writeFrameFile(rel: string, data: Buffer): string {
     const file = path.join(this.dir, rel);
     try {
       writeFileSync(file, data, { flag: 'wx' }); // never through a planted symlink, never over another frame

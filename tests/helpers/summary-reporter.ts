@@ -6,10 +6,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Reporter, TestModule } from 'vitest/node';
+import type { Reporter, SerializedError, TestModule } from 'vitest/node';
 
 export default class SummaryReporter implements Reporter {
-  onTestRunEnd(modules: ReadonlyArray<TestModule>) {
+  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError> = []) {
     let passed = 0;
     let failed = 0;
     let skipped = 0;
@@ -26,12 +26,19 @@ export default class SummaryReporter implements Reporter {
           failures.push(`${file} › ${t.fullName}: ${firstLine(result.errors)}`);
         } else skipped++;
       }
-      // A file that failed outside its tests (an import, a beforeAll) counts once, even when
-      // its tests only show as skipped.
+      // A file that failed outside its tests (an import, a hook) counts once, even when its
+      // tests only show as skipped. A describe's beforeAll or afterAll error is the describe's,
+      // not the module's: it is looked for there too, so the line names what failed.
       if (m.state() === 'failed' && ![...m.children.allTests()].some((t) => t.result().state === 'failed')) {
         failed++;
-        failures.push(`${file}: ${firstLine(m.errors())}`);
+        const suite = [...m.children.allSuites()].find((s) => s.errors().length);
+        const where = suite && !m.errors().length ? ` › ${suite.fullName} (a hook)` : '';
+        failures.push(`${file}${where}: ${firstLine(m.errors().length ? m.errors() : suite?.errors())}`);
       }
+    }
+    for (const e of unhandledErrors) {
+      failed++;
+      failures.push(`unhandled error: ${firstLine([e])}`);
     }
     process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
     const out = process.env.GAMEPILOT_TEST_FAILURES;
