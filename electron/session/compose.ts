@@ -5,6 +5,9 @@
  * the core's own runs (the API, IDC rounds, solver demonstrations), so everything plays the
  * same way. The settings keep the spec's names all the way to the session and run.json.
  */
+import path from 'node:path';
+import type { RoleEndpoint } from '../agents/model-endpoint.ts';
+import type { SessionDeps } from './session-types.ts';
 import { createWindowManager, type WindowManager } from '../../native/index.ts';
 import { getGame, type GameDefinition } from '../../games/index.ts';
 import { createCapturer, type ScreenCapturer } from '../capture/index.ts';
@@ -365,6 +368,8 @@ export function wireSession(
   });
   const world = target.game ? undefined : windowWorld(target, spec.pauseKey ?? profilePauseKey(profile), profile);
   const scorer = target.game || !profile ? undefined : screenScorer(profile, spec, notices, store, meter);
+  const episodeEnd =
+    entry && !target.game ? episodeEndOf(entry, spec, { store, meter, hotkeys: place.hotkeys, notices }) : undefined;
   if (judge) store.update({ config: { ...store.meta.config, judge: judge.record } });
   const session = new Session(
     {
@@ -378,6 +383,7 @@ export function wireSession(
       ...(profile ? { profile } : {}),
       ...(scorer ? { scorer } : {}),
       ...(meter ? { meter } : {}),
+      ...(episodeEnd ? { episodeEnd } : {}),
     },
     config,
   );
@@ -487,20 +493,46 @@ function screenScorer(
 ): ScreenScoreReader | undefined {
   if (p.scoring.kind !== 'screen') return undefined;
   if (p.scoring.reader === 'ocr') return new ScreenScoreReader(p, p.scoring);
-  const model = runModel(spec);
+  const model = screenReaderModel(spec, store, meter);
   if (!model) {
     notices.push(
       `the profile "${p.id}" scores by reading the screen with a model; no model is set, so episodes score null`,
     );
     return undefined;
   }
-  return new ScreenScoreReader(p, p.scoring, {
+  return new ScreenScoreReader(p, p.scoring, model);
+}
+
+/** The screen reader's endpoint (the run's model), its calls recorded and metered; undefined without a model. */
+function screenReaderModel(spec: RunSpec, store: RunStore, meter: CostMeter | undefined): RoleEndpoint | undefined {
+  const model = runModel(spec);
+  if (!model) return undefined;
+  return {
     model,
     ...(spec.baseUrl ? { baseUrl: spec.baseUrl } : {}),
     ...(spec.apiKey ? { apiKey: spec.apiKey } : {}),
     onCall: (rec) => store.recordModelCall(rec),
     ...(meter ? { meter } : {}),
-  });
+  };
+}
+
+/**
+ * What a profiled window's episode end and reset need: the profile's folder (templates), the
+ * judge detectors' model, and an executor for the reset that holds the key policy but not the
+ * profile's allowedKeys (they are the model's keys; the reset is the person's).
+ */
+function episodeEndOf(
+  entry: ProfileEntry,
+  spec: RunSpec,
+  o: { store: RunStore; meter: CostMeter | undefined; hotkeys: RunPlace['hotkeys']; notices: string[] },
+): SessionDeps['episodeEnd'] {
+  const p = entry.profile;
+  if (!p.episode.end && !p.episode.reset) return undefined;
+  const judge = screenReaderModel(spec, o.store, o.meter);
+  if (!judge && p.episode.end?.some((d) => d.judge !== undefined))
+    o.notices.push(`the profile "${p.id}" has judge end detectors; no model is set, so they cannot end an episode`);
+  const executor = new ActionExecutor({ allowedKeys: p.actions.allowedHotkeys ?? [], hotkeys: o.hotkeys });
+  return { profileDir: path.dirname(entry.file), judge, executor };
 }
 
 /** Settles the memory agent's scope for this target and records its store and settings in run.json. */

@@ -10,7 +10,13 @@
  */
 import type { GuiAction } from '../actions/schema.ts';
 import type { EncodedFrame } from '../capture/encode.ts';
-import type { ActionOutcome } from '../input/executor.ts';
+import type { ActionExecutor, ActionOutcome } from '../input/executor.ts';
+import type { EncodeOptions } from '../capture/encode.ts';
+import { frameGeometryOf } from '../input/coordinates.ts';
+import type { SessionDeps } from './session-types.ts';
+import type { TargetView } from './target-view.ts';
+import type { ActionSender } from './action-sender.ts';
+import type { TakeoverDesk } from './takeover-desk.ts';
 import type { Profile } from '../profiles/profile-schema.ts';
 import { resetActions } from '../profiles/episode-reset.ts';
 import { Detectors, type DetectorResult, type WindowNow } from '../scoring/end-detectors.ts';
@@ -214,4 +220,71 @@ async function changedShare(a: EncodedFrame, b: EncodedFrame): Promise<number> {
   let n = 0;
   for (let i = 0; i < x.length; i++) if (Math.abs(x[i]! - y[i]!) > 16) n++;
   return x.length ? n / x.length : 0;
+}
+
+/** What a session hands over to follow its window's episode ends. */
+export interface WindowParts {
+  /** The profile's folder: its templates are beside it. */
+  profileDir: string;
+  judge?: RoleEndpoint | undefined;
+  /** Sends the reset: an executor without the profile's allowedKeys (they bind the model). */
+  executor: ActionExecutor;
+}
+
+/**
+ * The episode ends of a profiled window (not a built-in game), or undefined when its profile
+ * declares neither end nor reset.
+ */
+export function windowEpisodeEnds(
+  deps: Pick<SessionDeps, 'profile' | 'episodeEnd' | 'target' | 'store'>,
+  s: {
+    view: TargetView;
+    sender: ActionSender;
+    takeover: TakeoverDesk;
+    encode: EncodeOptions;
+    warn: (m: string) => void;
+  },
+): EpisodeEnds | undefined {
+  const { profile, episodeEnd, target, store } = deps;
+  if (!profile || !episodeEnd || target.game) return undefined;
+  const ep = profile.episode;
+  if (!ep.end && !ep.reset) return undefined;
+  const p = { ...s, ...episodeEnd, target };
+  const look = async (): Promise<WindowNow> => {
+    let title: string;
+    try {
+      title = (await p.target.locate()).title;
+    } catch {
+      return { frame: undefined, title: undefined, gone: true };
+    }
+    if (p.target.pid && !processAlive(p.target.pid)) return { frame: undefined, title, gone: true };
+    return { frame: await p.view.frameNow(p.encode), title, gone: false };
+  };
+  const send = async (actions: GuiAction[], signal: AbortSignal) => {
+    const w = await p.target.locate();
+    const { width, height } = w.bounds;
+    // Window pixels are the image's: the reset is laid out on the window, not on a model's frame.
+    const geometry = frameGeometryOf(w, w.bounds, { scale: 1, width, height });
+    // The person's input path is told this input is Gamepilot's, as an agent step's is.
+    const done = p.takeover.agentActs(Date.now());
+    try {
+      return await p.sender.perform(actions, geometry, w.id, p.executor, signal);
+    } finally {
+      done(Date.now());
+    }
+  };
+  const windowSize = async () => {
+    const { width, height } = (await p.target.locate()).bounds;
+    return { width, height };
+  };
+  return new EpisodeEnds({ profile, profileDir: p.profileDir, judge: p.judge, look, send, windowSize }, store, p.warn);
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

@@ -3,6 +3,7 @@
  * (SessionEvents), what it writes for a step (SessionStepRecord), and what each stage of a step
  * hands the next (SeenTarget → StepTrace, StepClock, Shot, SeenFrame, Choice, Acted → StepResult).
  */
+import type { WindowParts } from './episode-ends.ts';
 import type { Action } from '../actions/schema.ts';
 import type { Agent, Decision } from '../agents/agent-types.ts';
 import type { RawFrame, ScreenCapturer } from '../capture/capturer.ts';
@@ -47,6 +48,8 @@ export interface SessionDeps {
   scorer?: ScreenScoreReader;
   /** What the run's model calls spend, and its cap: every caller of the run holds it. */
   meter?: CostMeter;
+  /** A profiled window's episode end and reset (the profile's folder, the judge's model, the reset's executor). */
+  episodeEnd?: Pick<WindowParts, 'profileDir' | 'judge' | 'executor'>;
 }
 
 /** Why an episode ended. */

@@ -54,6 +54,7 @@ import { RunGate } from './run-gate.ts';
 import { closeRun } from './run-end.ts';
 import { readEpisodeScore } from './episode-screen-score.ts';
 import { RunAudit } from './run-audit.ts';
+import { type EpisodeEnds, windowEpisodeEnds } from './episode-ends.ts';
 
 export class Session extends EventEmitter<SessionEvents> {
   readonly config: SessionConfig;
@@ -89,6 +90,8 @@ export class Session extends EventEmitter<SessionEvents> {
   readonly gate: RunGate;
   /** What the steps did and how the model answered: run.json's quality, invalid episodes, no-effect warnings. */
   protected readonly audit: RunAudit;
+  /** A profiled window's game end and reset (its profile's episode.end, episode.reset). */
+  private readonly ends: EpisodeEnds | undefined;
 
   constructor(
     protected readonly deps: SessionDeps,
@@ -120,6 +123,8 @@ export class Session extends EventEmitter<SessionEvents> {
     );
     const noMoves = semanticMovesProblem(this.config.actionSpace, !!deps.target.game, deps.profile);
     if (noMoves) throw new CodedError('bad-input', noMoves);
+    const parts = { view: this.view, sender: this.sender, takeover: this.takeover, encode: encodeOptions(this.config) };
+    this.ends = windowEpisodeEnds(deps, { ...parts, warn: (m) => this.emit('warning', m) });
     logSession(this, deps.store);
   }
 
@@ -128,12 +133,10 @@ export class Session extends EventEmitter<SessionEvents> {
     this.config.afterEpisode = work;
   }
 
-  /** Reports a reflection made between episodes to whoever follows this run. */
+  /** Reports a reflection made between episodes, or an episode's milestone checklist, to whoever follows this run. */
   reportReflection(rec: ReflectionRecord) {
     this.emit('reflection', rec);
   }
-
-  /** Reports an episode's milestone checklist to whoever follows this run. */
   reportMilestones(p: MilestoneProgress) {
     this.emit('milestones', p);
   }
@@ -252,16 +255,16 @@ export class Session extends EventEmitter<SessionEvents> {
         this.previous = undefined;
         if (target.game) await target.game.shows(VIEW_SETTLE_MAX_MS, this.abort.signal);
         this.worldClock.applyIdleLimit();
+        await this.ends?.beforeEpisode(e, this.lastFrame, this.abort.signal);
         const { steps, end } = await this.episode(e);
-        const screen =
-          target.game || !this.deps.scorer
-            ? undefined
-            : await readEpisodeScore(this.deps.scorer, {
-                frame: (await this.view.frameNow(encodeOptions(this.config))) ?? this.lastFrame,
-                steps,
-                signal: this.abort.signal,
-                warn: (m) => this.emit('warning', m),
-              });
+        const screen = await readEpisodeScore(target.game ? undefined : this.deps.scorer, {
+          // The frame that ended the game, else the window now: the episode's final state.
+          frame: async () =>
+            this.ends?.endFrame ?? (await this.view.frameNow(encodeOptions(this.config))) ?? this.lastFrame,
+          steps,
+          signal: this.abort.signal,
+          warn: (m) => this.emit('warning', m),
+        });
         const score = target.game ? round2(target.game.instance.score()) : (screen?.score ?? null);
         const played: EpisodeSummary = {
           episode: e,
@@ -271,6 +274,7 @@ export class Session extends EventEmitter<SessionEvents> {
           end,
           ...(screen ? { raw_score: screen.value, screen_readings: screen.readings } : {}),
           ...this.audit.episodeVerdict(e),
+          ...this.ends?.record(),
           ...this.episodeExtras(),
         };
         episodes.push(played);
@@ -293,7 +297,7 @@ export class Session extends EventEmitter<SessionEvents> {
       await this.takeover.close();
       await this.makeSafe();
       this.settleWait.close();
-      await this.deps.scorer?.close();
+      await Promise.all([this.deps.scorer?.close(), this.ends?.close()]);
     }
     const end = { status, error, episodes, audit: this.audit };
     const result = await closeRun(store, this.finishers, end, (m) => this.emit('warning', m));
@@ -339,6 +343,7 @@ export class Session extends EventEmitter<SessionEvents> {
       }
       if (this.abort.signal.aborted) return { steps: s, end: 'stopped' };
       if (this.deps.target.game?.instance.isOver()) return { steps: s, end: 'game_over' };
+      if (await this.ends?.afterStep(e, s - 1, this.abort.signal)) return { steps: s, end: 'game_over' };
       if (terminal && !refused) return { steps: s, end: terminal === 'DONE' ? 'done' : 'fail' };
     }
     return { steps: s, end: 'max_steps' };

@@ -205,10 +205,19 @@ describe('matching a window to a profile', () => {
 
   it("plays the random baseline in the title's own action space: 100 steps, nothing refused", async () => {
     reading = '{"value": 0, "level": null}';
+    // The shipped profile ends an episode on DEAD! (episode-end.test.ts); here the game plays on
+    // for all 100 steps, so its end detector and reset are left out.
+    const file = path.join(tmp('gp-prof-noend-'), 'mines-no-end.yaml');
+    const shipped = readFileSync(path.join(ROOT, 'games', 'sgt-mines', 'profile.yaml'), 'utf8');
+    const noEnd = shipped.replace('id: sgt-mines', 'id: mines-no-end').replace(/ {2}end:\n[\s\S]*?timeout: 10\n/, '');
+    expect(noEnd).not.toMatch(/end:|reset:/);
+    writeFileSync(file, noEnd);
     const r = await runCli([
       'run',
       '--window',
       '^Mines$',
+      '--profile',
+      file,
       '--agent',
       'random',
       '--seed',
