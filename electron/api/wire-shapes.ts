@@ -519,6 +519,8 @@ export type CoreEvent =
       raw_score?: number | null;
       seat_scores?: number[];
       winner?: number | null;
+      /** A profile's end detector ended it: which one, and what it saw. */
+      end_detector?: string;
     }
   | { type: 'released'; runId: string; inputs: string[] }
   | { type: 'takeover'; runId: string; takeover: TakeoverWire }

@@ -227,7 +227,9 @@ export async function runCommand(o: RunFlags): Promise<number> {
       paused = st === 'paused';
     });
     session.on('episode', (e) =>
-      io.progress(`episode ${e.episode + 1}: score ${e.score ?? 'n/a'} after ${e.steps} steps (${e.end})`),
+      io.progress(
+        `episode ${e.episode + 1}: score ${e.score ?? 'n/a'} after ${e.steps} steps (${e.end}${e.end_detector ? `: ${e.end_detector}` : ''})`,
+      ),
     );
     session.on('milestones', (p) =>
       io.progress(

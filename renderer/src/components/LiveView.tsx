@@ -160,7 +160,10 @@ export function LiveView({
                     <td>#{e.episode + 1}</td>
                     <td>{seats ? episodeResult(e, seats) : (e.score ?? 'n/a')}</td>
                     <td>{e.steps} steps</td>
-                    <td>{e.end}</td>
+                    <td title={e.end_detector}>
+                      {e.end}
+                      {e.end_detector ? ` — ${e.end_detector}` : ''}
+                    </td>
                   </tr>
                 ))}
               </tbody>
