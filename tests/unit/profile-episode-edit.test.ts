@@ -255,6 +255,15 @@ describe('saving the episode section', () => {
     expect(profile.episode.startWithReset).toBe(true);
   });
 
+  it('without detectors given, "check" runs the saved profile’s own on the window', async () => {
+    d.reset();
+    const r = await h.checkEndDetectors({ id: 'sgt-fifteen', windowId: WINDOW.id });
+    expect(r.results.map((x) => [x.label, x.fired])).toEqual([
+      ['end[0] pixels', true],
+      ['end[1] image', true],
+    ]);
+  });
+
   it('refuses a detector of two kinds, naming the field, and keeps the file as it was', async () => {
     const file = path.join(userProfilesDir(configDir), 'sgt-fifteen.yaml');
     const before = readFileSync(file, 'utf8');
