@@ -154,7 +154,7 @@ describe('the profile form’s episode end and reset', () => {
     await page.getByTestId('profile-edit').click();
     await page.getByTestId('end-add-kind').selectOption('pixels');
     await page.getByTestId('end-add').click();
-    expect(await page.getByTestId('end-detector').getAttribute('data-kind')).toBe('pixels');
+    expect(await page.getByTestId('detector').getAttribute('data-kind')).toBe('pixels');
 
     await drawOn('end-0-region', { x: 0.2, y: 0.25 }, { x: 0.75, y: 0.6 });
     const region = await regionOf('end-0-region');

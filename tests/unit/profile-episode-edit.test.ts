@@ -202,6 +202,22 @@ describe('try reset', () => {
     expect(r.frame).toMatch(/^data:image\/jpeg/);
   });
 
+  it('with ready detectors, ready once one of them fires, saying which', async () => {
+    d.reset();
+    const r = await h.tryReset({
+      id: 'sgt-fifteen',
+      windowId: WINDOW.id,
+      reset: {
+        do: [{ press: 'n' }],
+        ready: [{ pixels: { region: LEFT, colour: '#00c800', tolerance: 10, share: 0.9 } }],
+        timeout: 5,
+      },
+      end: [],
+    });
+    if (!r.ok) throw new Error(r.error);
+    expect(r.detail).toBe('ready[0] pixels: 100.0 % of the region within 10 of #00c800');
+  });
+
   it('a key the game ignores: not ready within the timeout, saying the window still shows the same', async () => {
     d.reset();
     const r = await h.tryReset({

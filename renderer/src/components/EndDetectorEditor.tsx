@@ -39,7 +39,23 @@ type TryNote =
   | { state: 'fired' | 'quiet'; detail: string; seen: string | null }
   | { state: 'error'; detail: string; seen: string | null };
 
+/** The two lists of detectors a profile has, as the form titles and explains them. */
+const LISTS = {
+  end: {
+    legend: 'Episode end',
+    about:
+      'After each step the detectors look at the window; the first that fires ends the episode, and the frame it fired on is kept and scored.',
+    none: 'None yet: an episode ends only at its step or time limit.',
+  },
+  ready: {
+    legend: 'Ready when (optional)',
+    about: 'After the reset steps, the new game is ready once one of these fires (and no end detector does).',
+    none: 'None: ready once no end detector fires and the window differs from the end frame.',
+  },
+} as const;
+
 export function EndDetectorEditor({
+  list = 'end',
   client,
   profileId,
   windowId,
@@ -47,6 +63,8 @@ export function EndDetectorEditor({
   value,
   onChange,
 }: {
+  /** `end` (episode.end) or `ready` (episode.reset.ready): the titles and the test ids. */
+  list?: keyof typeof LISTS;
   client: ApiClient;
   profileId: string;
   windowId: string | undefined;
@@ -59,17 +77,16 @@ export function EndDetectorEditor({
   const [generation, setGeneration] = useState(0);
   const set = (i: number, d: DetectorEdit) => onChange(value.map((x, j) => (j === i ? d : x)));
   return (
-    <fieldset className="episode-edit" data-testid="episode-end">
-      <legend>Episode end</legend>
+    <fieldset className="episode-edit" data-testid={`episode-${list}`}>
+      <legend>{LISTS[list].legend}</legend>
       <p className="muted">
-        After each step the detectors look at the window; the first that fires ends the episode, and the frame it fired
-        on is kept and scored. {value.length === 0 && 'None yet: an episode ends only at its step or time limit.'}
+        {LISTS[list].about} {value.length === 0 && LISTS[list].none}
       </p>
       <ol>
         {value.map((d, i) => (
           <DetectorRow
             key={`${generation}-${i}`}
-            index={i}
+            id={`${list}-${i}`}
             client={client}
             profileId={profileId}
             windowId={windowId}
@@ -84,7 +101,7 @@ export function EndDetectorEditor({
         ))}
       </ol>
       <div className="row">
-        <select value={adding} onChange={(e) => setAdding(e.target.value as Kind)} data-testid="end-add-kind">
+        <select value={adding} onChange={(e) => setAdding(e.target.value as Kind)} data-testid={`${list}-add-kind`}>
           {KINDS.map((k) => (
             <option key={k} value={k}>
               {k}: {KIND_HELP[k]}
@@ -95,7 +112,7 @@ export function EndDetectorEditor({
           type="button"
           onClick={() => onChange([...value, NEW[adding]()])}
           disabled={value.length >= 20}
-          data-testid="end-add"
+          data-testid={`${list}-add`}
         >
           Add detector
         </button>
@@ -106,7 +123,7 @@ export function EndDetectorEditor({
 }
 
 function DetectorRow({
-  index,
+  id,
   client,
   profileId,
   windowId,
@@ -115,7 +132,8 @@ function DetectorRow({
   onChange: change,
   onRemove,
 }: {
-  index: number;
+  /** The row's test id prefix: `end-0`, `ready-1`. */
+  id: string;
   client: ApiClient;
   profileId: string;
   windowId: string | undefined;
@@ -125,7 +143,6 @@ function DetectorRow({
   onRemove: () => void;
 }) {
   const kind = detectorKind(value);
-  const id = `end-${index}`;
   const [note, setNote] = useState<TryNote | null>(null);
   // A result is of the detector as it was tried: a change clears it.
   const onChange = (v: DetectorEdit) => {
@@ -185,7 +202,7 @@ function DetectorRow({
   const num = (text: string) => (text.trim() === '' ? undefined : Number(text));
 
   return (
-    <li data-testid="end-detector" data-kind={kind}>
+    <li data-testid="detector" data-list={id.split('-')[0]} data-kind={kind}>
       <div className="row">
         <strong>{kind}</strong> <span className="muted">{KIND_HELP[kind]}</span>
         <button type="button" onClick={onRemove} data-testid={`${id}-remove`}>

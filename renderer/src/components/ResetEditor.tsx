@@ -1,7 +1,8 @@
 /**
  * A profile's reset in the profile form: the steps that start the next game (a verb and its value
  * each; a click's point drawn on the window's live thumbnail), how long the new game may take, and
- * whether the first episode starts with them too. "Try reset" sends the steps once to the window,
+ * whether the first episode starts with them too, and optionally the detectors that show the new
+ * game is ready. "Try reset" sends the steps once to the window,
  * as a run does between episodes, and says whether a new game was ready (in how long, and how
  * that was known) or why not, with the window before and after.
  */
@@ -16,6 +17,7 @@ import type {
   WindowThumbnail,
 } from '../../../electron/api/contract.ts';
 import { Checkbox } from './Checkbox.tsx';
+import { EndDetectorEditor } from './EndDetectorEditor.tsx';
 import { RegionDraw } from './RegionPicker.tsx';
 import { OFFERED_VERBS, POINT_VERBS, stepPoint, stepText, stepVerb, withPoint, withStepText } from './reset-steps.ts';
 
@@ -161,6 +163,18 @@ export function ResetEditor({
               No reset
             </button>
           </div>
+          <EndDetectorEditor
+            list="ready"
+            client={client}
+            profileId={profileId}
+            windowId={windowId}
+            thumb={thumb}
+            value={reset.ready ?? []}
+            onChange={(ready) => {
+              const { ready: _old, ...rest } = reset;
+              setReset(ready.length ? { ...rest, ready } : rest);
+            }}
+          />
           <div className="row">
             <button type="button" onClick={tryReset} disabled={busy || !!cannot} data-testid="reset-try">
               Try reset
