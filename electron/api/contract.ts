@@ -280,6 +280,83 @@ export const ScreenScoreEditSchema = z
   .strict();
 export type ScreenScoreEdit = z.infer<typeof ScreenScoreEditSchema>;
 
+const fractionRegion = z
+  .object({
+    x: z.number().min(0).max(1),
+    y: z.number().min(0).max(1),
+    width: z.number().min(0).max(1),
+    height: z.number().min(0).max(1),
+  })
+  .strict();
+
+/** A template picture as a detector names it: a PNG beside the profile, relative, never through `..`. */
+const templateName = z
+  .string()
+  .max(300)
+  .regex(/^(?!.*\.\.)[\w-][\w.-]*(\/[\w-][\w.-]*)*\.png$/i, 'must be a PNG file beside the profile (no ..)');
+
+/**
+ * One episode end detector as the editor edits it (episode-end-schema.ts is the profile's own
+ * shape: the core checks it there, so exactly one kind and a usable pattern are checked on save).
+ */
+export const DetectorEditSchema = z
+  .object({
+    ocr: z
+      .object({ region: fractionRegion, text: z.string().max(500) })
+      .strict()
+      .optional(),
+    image: z
+      .object({ region: fractionRegion, template: templateName, threshold: z.number().min(0).max(1) })
+      .strict()
+      .optional(),
+    pixels: z
+      .object({
+        region: fractionRegion,
+        colour: z.string().max(7),
+        tolerance: z.number().int().min(0).max(255),
+        share: z.number().min(0).max(1),
+      })
+      .strict()
+      .optional(),
+    title: z.string().max(500).optional(),
+    exit: z.literal(true).optional(),
+    judge: z.string().max(2000).optional(),
+    checkEvery: z.number().int().min(1).max(10000).optional(),
+  })
+  .strict();
+export type DetectorEdit = z.infer<typeof DetectorEditSchema>;
+
+/**
+ * A reset step in the semantic moves' vocabulary: one verb and its value (`{press: "n"}`,
+ * `{click: {x: 0.5, y: 0.1}}`, `{wait: 1}`); the core checks the verbs and the key policy.
+ */
+const ResetStepEditSchema = z.record(z.string().min(1).max(20), z.json()).refine((s) => Object.keys(s).length <= 4, {
+  message: 'is one step: a verb and at most its options',
+});
+export type ResetStepEdit = z.infer<typeof ResetStepEditSchema>;
+
+export const ResetEditSchema = z
+  .object({
+    do: z.array(ResetStepEditSchema).max(50),
+    ready: z.array(DetectorEditSchema).max(20).optional(),
+    /** Seconds. */
+    timeout: z.number().positive().max(600),
+  })
+  .strict();
+export type ResetEdit = z.infer<typeof ResetEditSchema>;
+
+/** A profile's `episode.end`, `episode.reset` and `episode.startWithReset` as the form edits them. */
+export const EpisodeEndEditSchema = z
+  .object({
+    /** Empty: none (the episode ends at its step or time limit). */
+    end: z.array(DetectorEditSchema).max(20),
+    /** null: none. */
+    reset: ResetEditSchema.nullable(),
+    startWithReset: z.boolean(),
+  })
+  .strict();
+export type EpisodeEndEdit = z.infer<typeof EpisodeEndEditSchema>;
+
 /** The main fields of a profile as the New run tab edits them; the core checks the whole profile. */
 export const ProfileEditSchema = z
   .object({
@@ -298,6 +375,8 @@ export const ProfileEditSchema = z
     milestones: MilestonesEditSchema.optional(),
     /** A screen-scored profile's reader and region (absent: unchanged; other scoring kinds ignore it). */
     screenScore: ScreenScoreEditSchema.optional(),
+    /** How an episode ends and the next game starts (absent: unchanged). */
+    episodeEnd: EpisodeEndEditSchema.optional(),
   })
   .strict();
 export type ProfileEdit = z.infer<typeof ProfileEditSchema>;
@@ -467,6 +546,45 @@ export const REQUESTS = {
       id: profileId,
       windowId: z.string().min(1).max(64),
       call: z.string().trim().min(1, 'needs a call like name(param=value, …)').max(500),
+    })
+    .strict(),
+  /**
+   * Runs episode end detectors on the window's current frame and says which fire: the given ones
+   * (the form's, unsaved) or else the profile's `episode.end`. Nothing is sent to the window.
+   */
+  checkEndDetectors: z
+    .object({
+      id: profileId,
+      windowId: z.string().min(1).max(64),
+      detectors: z.array(DetectorEditSchema).min(1).max(20).optional(),
+    })
+    .strict(),
+  /**
+   * Cuts a template picture from the window's current frame at a region, saved beside the user's
+   * profile as `<id>.templates/<name>.png` (a plain name, never a path); answers the name an image
+   * detector gives it.
+   */
+  cutEndTemplate: z
+    .object({
+      id: profileId,
+      windowId: z.string().min(1).max(64),
+      region: fractionRegion,
+      name: z
+        .string()
+        .regex(/^[a-z0-9][a-z0-9_-]{0,39}$/i, 'must be a plain name (letters, digits, - and _), not a path'),
+    })
+    .strict(),
+  /**
+   * Sends the form's reset steps once to the window, as a run does between episodes, and waits for
+   * the new game: ready once no end detector (the form's) fires and the window differs from how it
+   * was before the steps (or a `ready` detector fires), within the reset's timeout.
+   */
+  tryReset: z
+    .object({
+      id: profileId,
+      windowId: z.string().min(1).max(64),
+      reset: ResetEditSchema,
+      end: z.array(DetectorEditSchema).max(20),
     })
     .strict(),
   /** Written into the exports folder (or where the app's save dialog says); `name` defaults to `<id>.mp4`. */

@@ -43,6 +43,7 @@ import type { ScreenCapturer } from '../capture/capturer.ts';
 import { CodedError, type ControlAction, type TakeoverTrigger } from '../domain.ts';
 import type { GamepilotHotkeys } from '../input/accelerator.ts';
 import { clearScope, listScopes } from '../agents/memory-store.ts';
+import type { RoleEndpoint } from '../agents/model-endpoint.ts';
 
 export interface CoreDeps extends LibraryDeps {
   wm: WindowManager;
@@ -105,6 +106,8 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
         withInput: (send) => this.withInput(send),
         screenBounds: () => this.capturer.screenBounds(),
         hotkeys: () => this.hotkeys(),
+        capturer: this.capturer,
+        judgeModel: () => this.judgeModel(),
       }),
       startRun: (p) => this.startRun(p),
       control: (p) => this.control(p.action),
@@ -279,6 +282,13 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
       return Promise.reject(new CodedError('busy', 'an action is being tried on a window; start again in a moment'));
     if (this.slot.phase === 'idle') this.lastError = null;
     return this.slot.start(kind, open);
+  }
+
+  /** Settings' model as a tried `judge` end detector asks it; undefined when none is configured. */
+  private judgeModel(): RoleEndpoint | undefined {
+    if (!this.settings.settings.model) return undefined;
+    const { model, baseUrl, apiKey } = this.settings.model();
+    return { model, ...(baseUrl ? { baseUrl } : {}), ...(apiKey ? { apiKey } : {}) };
   }
 
   /** The person's stop and take-over hotkeys, as Settings holds them now. */

@@ -1,13 +1,11 @@
 /**
  * Profiles over the contract: the list, the ones that fit a target, saving an edited profile as
  * the user's own (the New run tab's form) — validated whole before it is written — and trying
- * one of a profile's semantic actions on a window.
+ * one of a profile's semantic actions on a window (its episode section's tries: profile-episode.ts).
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import type { InputBackend, Rect, WindowManager } from '../../native/types.ts';
-import type { ProcInfo } from '../../native/process.ts';
 import type { Handlers, ProfileEdit, ProfileSummary, SemanticLayoutView } from './contract.ts';
 import {
   loadCatalog,
@@ -21,10 +19,9 @@ import type { ProfileChoice } from '../session/compose.ts';
 import { executableOf } from '../profiles/executable.ts';
 import { ProfileSchema, semanticApiOf, type Profile } from '../profiles/profile-schema.ts';
 import { callText } from '../profiles/semantic-api.ts';
-import { ActionExecutor, type ActionOutcome } from '../input/executor.ts';
-import type { GamepilotHotkeys } from '../input/accelerator.ts';
-import { guardAntiCheat } from '../safety/anticheat.ts';
-import { fullSizeGeometry, inputScaleFor, visiblePart } from '../input/coordinates.ts';
+import type { RoleEndpoint } from '../agents/model-endpoint.ts';
+import type { ScreenCapturer } from '../capture/capturer.ts';
+import { createCapturer } from '../capture/index.ts';
 import { toWire } from '../actions/schema.ts';
 import { parseProfileSource } from '../profiles/load.ts';
 import { applyMilestonesEdit, milestonesEditOf } from '../scoring/milestone-edit.ts';
@@ -32,6 +29,8 @@ import { readEvidence, resolveEvidence } from '../profiles/evidence.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 import { withFileLock } from '../util/file-lock.ts';
 import { CodedError } from '../domain.ts';
+import { applyEpisodeEndEdit, copyKeptTemplates, episodeEditHandlers, episodeEndEditOf } from './profile-episode.ts';
+import { openWindowInput, type WindowInputDeps } from './window-input.ts';
 
 /** A profile id, null (none) or absent (the one that fits the target), as the composition root takes it. */
 export function profileChoice(id: string | null | undefined, configDir: string | undefined): ProfileChoice {
@@ -62,6 +61,7 @@ export function profileSummary(e: ProfileEntry): ProfileSummary {
       latency: p.latency.mode,
       freeze: p.latency.freeze,
       pauseKey: p.latency.pauseKey ?? '',
+      episodeEnd: episodeEndEditOf(p),
       ...(p.scoring.kind === 'milestones' ? { milestones: milestonesEditOf(p)! } : {}),
       ...(p.scoring.kind === 'screen'
         ? {
@@ -123,7 +123,11 @@ export function applyEdit(p: Profile, edit: ProfileEdit): Profile {
       ...p.actions,
       ...(edit.allowedKeys.length ? { allowedKeys: edit.allowedKeys } : { allowedKeys: undefined }),
     },
-    episode: { ...p.episode, maxSteps: edit.maxSteps, trials: edit.trials },
+    episode: {
+      ...(edit.episodeEnd ? applyEpisodeEndEdit(p.episode, edit.episodeEnd) : p.episode),
+      maxSteps: edit.maxSteps,
+      trials: edit.trials,
+    },
     latency: {
       ...latency,
       mode: edit.latency,
@@ -163,28 +167,33 @@ function copyKeptEvidence(from: ProfileEntry, toFile: string, profile: Profile) 
   }
 }
 
-export interface ProfileDeps {
+export interface ProfileDeps extends WindowInputDeps {
   configDir: string;
-  wm: WindowManager;
   /**
    * Runs `send` with the desktop's input to itself; refuses (busy) while a run, recording or
    * anything else holds the activity slot, or another action is being tried (the core's; by
    * default only one tried action at a time).
    */
   withInput?: <T>(send: (signal: AbortSignal) => Promise<T>) => Promise<T>;
-  /** The OS input a tried action goes through (default: this OS's). */
-  input?: InputBackend;
-  /** The screen a tried action's window must lie on whole (the capturer's); unset: not checked. */
-  screenBounds?: () => Promise<Rect>;
-  /** The person's stop and take-over hotkeys from Settings, never pressed by a tried action. */
-  hotkeys?: () => GamepilotHotkeys;
-  /** The machine's processes, for the anti-cheat guard (default: this machine's). */
-  procs?: () => readonly ProcInfo[];
+  /** What the episode section's tries look at the window with (default: this OS's). */
+  capturer?: ScreenCapturer;
+  /** The model a tried `judge` end detector asks (Settings'); unset: none. */
+  judgeModel?: () => RoleEndpoint | undefined;
 }
 
 export function profileHandlers(
   deps: ProfileDeps,
-): Pick<Handlers, 'listProfiles' | 'matchProfile' | 'saveProfile' | 'profileEvidence' | 'trySemanticAction'> {
+): Pick<
+  Handlers,
+  | 'listProfiles'
+  | 'matchProfile'
+  | 'saveProfile'
+  | 'profileEvidence'
+  | 'trySemanticAction'
+  | 'checkEndDetectors'
+  | 'cutEndTemplate'
+  | 'tryReset'
+> {
   const catalog = () => loadCatalog({ configDir: deps.configDir });
   let trying = false;
   const withInput =
@@ -199,6 +208,8 @@ export function profileHandlers(
       }
     });
   return {
+    ...episodeEditHandlers({ ...deps, capturer: deps.capturer ?? createCapturer() }, withInput),
+
     listProfiles: async () => {
       const c = catalog();
       return { profiles: c.entries.map(profileSummary), errors: c.errors.map((e) => e.message) };
@@ -233,6 +244,7 @@ export function profileHandlers(
           throw new CodedError('bad-input', `the profile was not saved: ${i.path.join('.')}: ${i.message}`);
         }
         const text = `# Edited in Gamepilot's New run tab (from ${base.file}).\n${stringify(checked.data, { lineWidth: 110 })}`;
+        copyKeptTemplates(base, file, checked.data); // before the load below checks they are there
         const loaded = parseProfileSource(text, file); // what is written must load
         copyKeptEvidence(base, file, loaded.profile);
         writeFileAtomic(file, text);
@@ -264,52 +276,12 @@ export function profileHandlers(
           if (!r.ok) throw new CodedError('bad-input', `${r.error}; nothing was sent`);
           return r.actions;
         };
-        const before = await deps.wm.get(windowId);
-        if (!before) throw new CodedError('not-found', `window ${windowId} is gone`);
-        // Refused before anything reaches the window: not even focus. A try has no way to accept
-        // the anti-cheat risk: a run does (--accept-anticheat-risk, New run's box).
-        expand(before.bounds);
-        try {
-          guardAntiCheat({
-            accepted: false,
-            profileAntiCheat: profile.antiCheat,
-            ...(deps.procs ? { procs: deps.procs } : {}),
-          });
-        } catch (err) {
-          throw new CodedError(
-            'bad-input',
-            `${(err as Error).message}. A tried action is never sent there; nothing was sent`,
-          );
-        }
-        await deps.wm.focus(windowId);
-        // Where it is now: a minimized window was restored, and a window manager may have moved it.
-        const w = await deps.wm.get(windowId);
-        if (!w) throw new CodedError('not-found', `window ${windowId} is gone`);
-        if (w.minimized) throw new CodedError('bad-input', `window ${windowId} stayed minimized; nothing was sent`);
-        // The expansion is in the whole window's pixels: a window partly off the screen would take
-        // clicks meant for its hidden part at the screen's edge.
-        const screen = await deps.screenBounds?.();
-        const shown = screen && visiblePart(w.bounds, screen);
-        if (screen && (shown?.width !== w.bounds.width || shown?.height !== w.bounds.height))
-          throw new CodedError(
-            'bad-input',
-            `window ${windowId} is partly off the screen: move it onto the screen to try an action; nothing was sent`,
-          );
-        const actions = expand(w.bounds);
-        const executor = new ActionExecutor({
-          allowedKeys: profile.actions.allowedHotkeys ?? [],
+        const { window: w, send } = await openWindowInput(deps, profile, windowId, {
+          check: expand,
           onlyKeys: profile.actions.allowedKeys,
-          hotkeys: deps.hotkeys?.(),
-          ...(deps.input ? { input: deps.input } : {}),
         });
-        // Image pixel = window pixel: the expansion is in the window's own pixels.
-        const geometry = { ...fullSizeGeometry(w.bounds), inputScale: inputScaleFor(process.platform, w.scaleFactor) };
-        let outcomes: ActionOutcome[];
-        try {
-          outcomes = await executor.execute(actions, geometry, signal);
-        } finally {
-          await executor.releaseAll();
-        }
+        const actions = expand(w.bounds);
+        const outcomes = await send(actions, signal);
         return {
           call: parsed.move,
           window: { width: w.bounds.width, height: w.bounds.height },

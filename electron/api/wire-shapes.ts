@@ -112,6 +112,16 @@ export interface GuiActionWire {
 }
 
 /** What happened to one GUI action sent to the window. */
+/** One episode end detector's answer on a frame: `label` names it (`end[0] pixels`), `detail` what it saw. */
+export interface DetectorResultWire {
+  label: string;
+  /** ocr, image, pixels, title, exit or judge. */
+  kind: string;
+  fired: boolean;
+  detail: string;
+  error?: string;
+}
+
 export interface ActionOutcomeWire {
   action: string;
   ok: boolean;
@@ -416,6 +426,17 @@ export interface Results {
     outcomes: ActionOutcomeWire[];
     ok: boolean;
   };
+  /** `seen`: why the window could not be seen (its frame is then missing), else null; `frame`: the frame looked at. */
+  checkEndDetectors: { results: DetectorResultWire[]; frame: string | null; seen: string | null };
+  /** `template`: the name an image detector gives it (beside the profile); `dataUrl`: the picture. */
+  cutEndTemplate: { template: string; width: number; height: number; dataUrl: string };
+  /**
+   * `ok`: the new game was ready in `ms` (`detail` says how it was known), or else `error` says why
+   * not; `before` and `frame`: the window before the steps and as it was last seen after them.
+   */
+  tryReset:
+    | { ok: true; ms: number; detail: string; before: string | null; frame: string | null }
+    | { ok: false; error: string; before: string | null; frame: string | null };
   exportVideo: { path: string };
   getSettings: { settings: Settings; apiKeySet: boolean; secretStorage: string };
   /** `keyCleared`: the endpoint changed without a new key, so the stored key was dropped. */

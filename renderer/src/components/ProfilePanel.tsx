@@ -1,14 +1,17 @@
 /**
  * The New run tab's profile: which profile fits the chosen target (one, several to choose from,
  * or none), what it expects before a run, and a form to edit its main fields, its milestone
- * list and a screen score's region in place — saved as the user's own profile in the config folder —
- * with its semantic actions drawn on the window and tried there.
+ * list, a screen score's region, and how an episode ends and the next game starts, in place — saved
+ * as the user's own profile in the config folder — with its semantic actions, end detectors and
+ * reset tried on the window.
  */
 import { useEffect, useState } from 'react';
 import type { ApiClient, LatencyMode, ProfileEdit, ProfileSummary } from '../../../electron/api/contract.ts';
 import { MilestoneEditor } from './MilestoneEditor.tsx';
 import { CountInput } from './CountInput.tsx';
-import { RegionPicker } from './RegionPicker.tsx';
+import { RegionPicker, useWindowThumbnail } from './RegionPicker.tsx';
+import { EndDetectorEditor } from './EndDetectorEditor.tsx';
+import { ResetEditor } from './ResetEditor.tsx';
 import { SemanticLayout } from './SemanticLayout.tsx';
 
 type Target = { game: string } | { windowId: string };
@@ -148,6 +151,8 @@ function ProfileForm({
 }) {
   const [edit, setEdit] = useState<ProfileEdit>(profile.edit);
   const [keys, setKeys] = useState(profile.edit.allowedKeys.join(', '));
+  const thumb = useWindowThumbnail(client, windowId);
+  const episode = edit.episodeEnd ?? { end: [], reset: null, startWithReset: false };
   const set = <K extends keyof ProfileEdit>(k: K, v: ProfileEdit[K]) => setEdit((e) => ({ ...e, [k]: v }));
   const save = async () => {
     try {
@@ -229,6 +234,23 @@ function ProfileForm({
           onChange={(m) => set('milestones', m)}
         />
       )}
+      <EndDetectorEditor
+        client={client}
+        profileId={profile.id}
+        windowId={windowId}
+        thumb={thumb}
+        value={episode.end}
+        onChange={(end) => set('episodeEnd', { ...episode, end })}
+      />
+      <ResetEditor
+        client={client}
+        profileId={profile.id}
+        windowId={windowId}
+        thumb={thumb}
+        value={episode}
+        end={episode.end}
+        onChange={(v) => set('episodeEnd', v)}
+      />
       <button type="button" className="primary" onClick={save} data-testid="profile-save">
         Save as my profile
       </button>{' '}
