@@ -7,7 +7,7 @@
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { EncodedFrame } from '../capture/encode.ts';
-import { encodeFrame } from '../capture/encode.ts';
+import { DEFAULT_ENCODE, encodeFrame } from '../capture/encode.ts';
 import type { RoleEndpoint } from '../agents/model-endpoint.ts';
 import type { ScreenCapturer } from '../capture/capturer.ts';
 import { windowsOver } from '../capture/occlusion.ts';
@@ -94,12 +94,11 @@ async function lookAt(deps: EpisodeEditDeps, windowId: string): Promise<{ now: W
     return unseen('the window is not wholly on the screen');
   const over = await windowsOver(deps.wm, w, visible);
   if (over?.length) return unseen(`another window covers it (${over.map((o) => o.title).join(', ')})`);
-  // Lossless at the window's own size: a pixel rule sees the pixels the window shows.
-  const frame = await encodeFrame(await deps.capturer.grab(w.bounds), {
-    imageSize: Math.max(w.bounds.width, w.bounds.height),
-    format: 'png',
-    quality: 100,
-  });
+  // Encoded as a run's frames are by default: a try looks at the picture a run's detectors see.
+  const frame = await encodeFrame(
+    await deps.capturer.grab(w.bounds, { maxLongSide: DEFAULT_ENCODE.imageSize }),
+    DEFAULT_ENCODE,
+  );
   return { now: { frame, title: w.title, gone: false }, seen: null };
 }
 

@@ -110,15 +110,19 @@ describe("the editor's end detectors on a window now", () => {
     const r = await h.checkEndDetectors({
       id: 'sgt-fifteen',
       windowId: WINDOW.id,
-      detectors: [pixels(LEFT, 0.9), pixels(MIDDLE, 0.9), pixels(MIDDLE, 0.5)],
+      detectors: [pixels(LEFT, 0.9), pixels(MIDDLE, 0.9), pixels(MIDDLE, 0.45)],
     });
     expect(r.seen).toBeNull();
     expect(r.frame).toMatch(/^data:image\/jpeg;base64,/);
-    expect(r.results.map((x) => [x.label, x.fired, x.detail])).toEqual([
-      ['end[0] pixels', true, '100.0 % of the region within 10 of #ff0000'],
-      ['end[1] pixels', false, '50.0 % of the region within 10 of #ff0000'],
-      ['end[2] pixels', true, '50.0 % of the region within 10 of #ff0000'],
+    expect(r.results.map((x) => [x.label, x.fired])).toEqual([
+      ['end[0] pixels', true],
+      ['end[1] pixels', false],
+      ['end[2] pixels', true],
     ]);
+    // The detectors look at the frame a run sees (a JPEG): the red/blue edge blurs a little.
+    const shares = r.results.map((x) => Number(/^([\d.]+) % of the region within 10 of #ff0000$/.exec(x.detail)?.[1]));
+    expect(shares[0]).toBeGreaterThanOrEqual(97);
+    for (const s of shares.slice(1)) expect(Math.abs(s - 50)).toBeLessThan(3);
   });
 
   it('a judge detector asks the model in Settings with the frame, and says what it answered', async () => {
@@ -166,7 +170,8 @@ describe('a template cut from the current frame', () => {
     const file = path.join(userProfilesDir(configDir), cut.template);
     const px = await sharp(file).raw().toBuffer({ resolveWithObject: true });
     expect([px.info.width, px.info.height]).toEqual([100, 100]);
-    expect([...px.data.subarray(0, 3)]).toEqual(RED); // its left half is the window's red
+    // Its left half is the window's red (as the run's JPEG frame shows it).
+    for (const [i, c] of [...px.data.subarray(0, 3)].entries()) expect(Math.abs(c - RED[i]!)).toBeLessThan(4);
     const r = await h.checkEndDetectors({
       id: 'sgt-fifteen',
       windowId: WINDOW.id,
