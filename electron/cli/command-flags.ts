@@ -200,6 +200,7 @@ export interface Actions {
   memoryClear(scope: string, o: MemoryFlags): Promise<number> | number;
   profiles(o: { json?: boolean }): Promise<number> | number;
   profileNew(o: ProfileNewFlags): Promise<number>;
+  profileCheck(profile: string, o: ProfileCheckFlags): Promise<number>;
   milestonesExtract(o: MilestonesExtractFlags): Promise<number>;
   milestonesJudge(run: string, o: MilestonesJudgeFlags): Promise<number>;
   milestonesLabel(run: string, o: MilestonesLabelFlags): Promise<number> | number;
@@ -242,6 +243,13 @@ export interface MilestonesLabelFlags {
 
 export interface MilestonesAgreementFlags {
   runsDir: string;
+  json?: boolean;
+}
+
+export interface ProfileCheckFlags extends JudgeModelFlags {
+  window?: string;
+  windowId?: string;
+  frame?: string;
   json?: boolean;
 }
 

@@ -50,6 +50,7 @@ import type {
   MilestonesLabelFlags,
   MilestonesAgreementFlags,
   ProfileNewFlags,
+  ProfileCheckFlags,
   Done,
 } from './command-flags.ts';
 
@@ -378,9 +379,8 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .addOption(jsonFlag())
     .action(act((o: { json?: boolean }) => actions.profiles(o)));
 
-  program
-    .command('profile')
-    .description('work on profiles')
+  const profile = program.command('profile').description('work on profiles');
+  profile
     .command('new')
     .description('write a starter profile from a live window (title, size, executable, a first screenshot beside it)')
     .addOption(
@@ -400,6 +400,27 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
       ),
     )
     .action(act((o: ProfileNewFlags) => actions.profileNew(o)));
+
+  judgeModelOptions(
+    profile
+      .command('check')
+      .description(
+        "run a profile's episode-end and reset-ready detectors once on a window as it is now (or a saved frame) and say which fire; sends nothing to the window",
+      )
+      .argument('<profile>', 'the profile: an id (`gamepilot profiles`) or a YAML/JSON file')
+      .addOption(specOption('window', { parse: parseTitlePattern }))
+      .addOption(specOption('windowId'))
+      .addOption(
+        new Option(
+          '--frame <file>',
+          "a saved PNG or JPEG frame instead of a window (e.g. a run's frames/e000-end.png)",
+        ),
+      ),
+    'the model a `judge` detector asks (without one, a judge detector reports an error)',
+    { mandatory: false },
+  )
+    .addOption(jsonFlag())
+    .action(act((ref: string, o: ProfileCheckFlags) => actions.profileCheck(ref, o)));
 
   milestonesCommands(program, act, actions);
 
@@ -578,9 +599,9 @@ function judgeOptions(cmd: Command): Command {
     .addOption(specOption('judgeEvery'));
 }
 
-function judgeModelOptions(cmd: Command, what: string): Command {
+function judgeModelOptions(cmd: Command, what: string, o: { mandatory: boolean } = { mandatory: true }): Command {
   return cmd
-    .addOption(new Option('--model <name>', what).env('GAMEPILOT_MODEL').makeOptionMandatory())
+    .addOption(new Option('--model <name>', what).env('GAMEPILOT_MODEL').makeOptionMandatory(o.mandatory))
     .addOption(new Option('--base-url <url>', 'an OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)'))
     .addOption(
       new Option('--api-key <key>', 'API key (default: OPENAI_API_KEY); never written to run files or the log'),
