@@ -39,8 +39,16 @@ async function savedFrame(win: WindowInfo, name: string, unlike?: Buffer): Promi
   }
 }
 
+interface Result {
+  label: string;
+  kind: string;
+  fired: boolean;
+  detail: string;
+  error?: string;
+}
 interface Check {
-  end: { label: string; kind: string; fired: boolean; detail: string; error?: string }[];
+  end: Result[];
+  ready: Result[];
   window?: { title: string };
 }
 
@@ -93,25 +101,29 @@ describe('gamepilot profile check (sgt-fifteen)', () => {
     expect(text.stdout).toMatch(/^ {2}end\[0\] ocr +fires +OCR read "COMPLETED! Moves: 1"$/m);
   });
 
-  it('says a title detector needs the window when given a saved frame', async () => {
+  it('says a title detector needs the window when given a saved frame; checks reset.ready too', async () => {
     const file = path.join(dir, 'titled.yaml');
     const shipped = readFileSync(path.join(ROOT, 'games', 'sgt-fifteen', 'profile.yaml'), 'utf8');
     const ocr = /^ {4}- ocr: .*$/m;
+    const timeout = /^ {4}timeout: 10$/m;
     expect(shipped).toMatch(ocr);
+    expect(shipped).toMatch(timeout);
     writeFileSync(
       file,
-      shipped.replace('id: sgt-fifteen', 'id: titled-fifteen').replace(ocr, '    - title: "^Fifteen$"'),
+      shipped
+        .replace('id: sgt-fifteen', 'id: titled-fifteen')
+        .replace(ocr, '    - title: "^Fifteen$"')
+        .replace(
+          timeout,
+          '    ready:\n      - ocr: { region: { x: 0.02, y: 0.88, width: 0.9, height: 0.11 }, text: "^moves: 0$" }',
+        ),
     );
-    const onFile = await check(file, '--frame', end.file);
-    expect(onFile.end).toEqual([
-      {
-        label: 'end[0] title',
-        kind: 'title',
-        fired: false,
-        detail: '',
-        error: expect.stringMatching(/needs a live window/),
-      },
-    ]);
+    const onEnd = await check(file, '--frame', end.file);
+    const needsWindow = expect.stringMatching(/needs a live window/);
+    expect(onEnd.end).toEqual([{ label: 'end[0] title', kind: 'title', fired: false, detail: '', error: needsWindow }]);
+    expect(onEnd.ready).toEqual([expect.objectContaining({ label: 'ready[0] ocr', fired: false })]);
+    const onPlay = await check(file, '--frame', play.file);
+    expect(onPlay.ready).toEqual([expect.objectContaining({ label: 'ready[0] ocr', fired: true })]);
   });
 
   it('refuses to look at two things, or at a file that is no picture (exit 2)', async () => {
