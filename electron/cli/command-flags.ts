@@ -259,5 +259,8 @@ export interface ProfileNewFlags {
   id?: string;
 }
 
+/** Wraps a command's action: its exit code goes to Done, a UsageError becomes commander's usage error (program.ts). */
+export type Act = <A extends unknown[]>(fn: (...args: A) => Promise<number> | number) => (...args: A) => Promise<void>;
+
 /** Called with each command's exit code once its action is done. */
 export type Done = (code: number) => void;
