@@ -10,6 +10,9 @@ import { createWindowManager } from '../../native/index.ts';
 import type { RoleEndpoint } from '../agents/model-endpoint.ts';
 import { createCapturer } from '../capture/index.ts';
 import { DEFAULT_ENCODE, type EncodedFrame, encodeFrame } from '../capture/encode.ts';
+import { windowsOver } from '../capture/occlusion.ts';
+import { CoverRepaint, REPAINT_MAX_MS } from '../session/cover-repaint.ts';
+import { DEFAULT_SESSION } from '../session/session-config.ts';
 import { WindowTarget } from '../session/targets.ts';
 import { type DetectorResult, Detectors, type WindowNow } from '../scoring/end-detectors.ts';
 import { addSecret } from '../util/log.ts';
@@ -71,7 +74,7 @@ function judgeEndpoint(o: ProfileCheckFlags): RoleEndpoint | undefined {
   return { model: o.model, ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}), ...(o.apiKey ? { apiKey: o.apiKey } : {}) };
 }
 
-/** The window now, its frame encoded as a run's frames are (it is raised first, as a run does). */
+/** The window now, its frame encoded as a run's frames are (raised first, as a run raises it). */
 async function liveWindow(o: ProfileCheckFlags): Promise<{ now: WindowNow; looked: Looked }> {
   const wm = createWindowManager();
   let target: WindowTarget;
@@ -85,7 +88,18 @@ async function liveWindow(o: ProfileCheckFlags): Promise<{ now: WindowNow; looke
   }
   const win = await target.locate();
   if (win.minimized) throw new UsageError(`the window "${win.title}" is minimized: show it and check again`);
-  if ((await wm.activeId()) !== win.id) await wm.focus(win.id);
+  if ((await wm.activeId()) !== win.id) {
+    // Raised as a run raises it: what covered it stays on the screen until the game repaints.
+    const covered = !!(await windowsOver(wm, win, win.bounds).catch(() => undefined))?.length;
+    const repaint = covered ? new CoverRepaint(wm) : undefined;
+    repaint?.covered(win.id);
+    try {
+      await wm.focus(win.id);
+      await repaint?.uncovered(DEFAULT_SESSION.settleQuietMs, AbortSignal.timeout(REPAINT_MAX_MS));
+    } finally {
+      repaint?.close();
+    }
+  }
   const raw = await createCapturer().grab(win.bounds, { maxLongSide: DEFAULT_ENCODE.imageSize });
   const frame = await encodeFrame(raw, DEFAULT_ENCODE);
   return { now: { frame, title: win.title, gone: false }, looked: { window: { id: win.id, title: win.title } } };
