@@ -200,6 +200,7 @@ export interface Actions {
   memoryClear(scope: string, o: MemoryFlags): Promise<number> | number;
   profiles(o: { json?: boolean }): Promise<number> | number;
   profileNew(o: ProfileNewFlags): Promise<number>;
+  profileCheck(profile: string, o: ProfileCheckFlags): Promise<number>;
   milestonesExtract(o: MilestonesExtractFlags): Promise<number>;
   milestonesJudge(run: string, o: MilestonesJudgeFlags): Promise<number>;
   milestonesLabel(run: string, o: MilestonesLabelFlags): Promise<number> | number;
@@ -245,11 +246,21 @@ export interface MilestonesAgreementFlags {
   json?: boolean;
 }
 
+export interface ProfileCheckFlags extends JudgeModelFlags {
+  window?: string;
+  windowId?: string;
+  frame?: string;
+  json?: boolean;
+}
+
 export interface ProfileNewFlags {
   window: string;
   out?: string;
   id?: string;
 }
+
+/** Wraps a command's action: its exit code goes to Done, a UsageError becomes commander's usage error (program.ts). */
+export type Act = <A extends unknown[]>(fn: (...args: A) => Promise<number> | number) => (...args: A) => Promise<void>;
 
 /** Called with each command's exit code once its action is done. */
 export type Done = (code: number) => void;

@@ -45,6 +45,7 @@ const ACTIONS: Actions = {
   memoryClear: later(async () => (await import('./memory-command.ts')).memoryClearCommand),
   profiles: later(async () => (await import('./profile-command.ts')).profilesCommand),
   profileNew: later(async () => (await import('./profile-command.ts')).profileNewCommand),
+  profileCheck: later(async () => (await import('./profile-check-command.ts')).profileCheckCommand),
   milestonesExtract: later(async () => (await import('./milestones-command.ts')).milestonesExtractCommand),
   milestonesJudge: later(async () => (await import('./milestones-command.ts')).milestonesJudgeCommand),
   milestonesLabel: later(async () => (await import('./milestones-command.ts')).milestonesLabelCommand),

@@ -4,7 +4,7 @@
  * commander turns a bad value into "option '--x <n>' argument 'y' is invalid. Allowed: …",
  * printed with the command's usage (exit code 2, see main.ts).
  */
-import { InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { textPattern } from '../util/text-pattern.ts';
 
 /** A mistake in how a command was called (not a failure while it ran): exit code 2 with its usage. */
@@ -111,4 +111,21 @@ export function profileOption(): Option {
 /** `--no-profile`, with what it means for this command. */
 export function noProfileOption(description: string): Option {
   return new Option('--no-profile', description);
+}
+
+/** `--json`: the command's result as one JSON object on stdout. */
+export const jsonFlag = () => new Option('--json', 'print one JSON object on stdout (progress stays on stderr)');
+
+/** `--model`, `--base-url`, `--api-key`: the model a command asks (the milestone judge, a judge detector). */
+export function judgeModelOptions(
+  cmd: Command,
+  what: string,
+  o: { mandatory: boolean } = { mandatory: true },
+): Command {
+  return cmd
+    .addOption(new Option('--model <name>', what).env('GAMEPILOT_MODEL').makeOptionMandatory(o.mandatory))
+    .addOption(new Option('--base-url <url>', 'an OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)'))
+    .addOption(
+      new Option('--api-key <key>', 'API key (default: OPENAI_API_KEY); never written to run files or the log'),
+    );
 }

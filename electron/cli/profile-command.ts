@@ -79,13 +79,13 @@ export function profileChoiceFrom(ref: string | false | undefined): ProfileChoic
   return { kind: 'chosen', entry: profileEntryFrom(ref) };
 }
 
-/** `--profile ID|FILE`: a profile of the catalog by id, or a file given for this command. */
-export function profileEntryFrom(ref: string): ProfileEntry {
+/** `--profile ID|FILE` (or the argument `what`): a profile of the catalog by id, or a file given for this command. */
+export function profileEntryFrom(ref: string, what = '--profile'): ProfileEntry {
   try {
     if (!looksLikeFile(ref)) return profileById(catalogWithWarnings(), ref);
     return { ...loadProfileFile(path.resolve(ref)), source: 'given' };
   } catch (err) {
-    throw new UsageError(`--profile: ${(err as Error).message}`);
+    throw new UsageError(`${what}: ${(err as Error).message}`);
   }
 }
 

@@ -2,7 +2,8 @@
  * The `gamepilot` command line as one declaration (commander): every command, its options,
  * their defaults, allowed values and help. `--help` on any command prints this; docs/cli.md's
  * option reference is generated from it (reference.ts) and a test keeps the two in step.
- * The commands' work lives beside it in *-command.ts (and bench*.ts); this file only says what they accept.
+ * The commands' work lives beside it in *-command.ts (and bench*.ts); this file only says what they accept
+ * (the profile commands' part of the declaration is profile-program.ts).
  */
 import { Command, Option, type OutputConfiguration } from 'commander';
 import { BUILTIN_GAMES, TWO_SEAT_GAMES } from '../../games/index.ts';
@@ -26,8 +27,11 @@ import {
   parseWindowSize,
   patternOption,
   profileOption,
+  jsonFlag,
+  judgeModelOptions,
   UsageError,
 } from './options.ts';
+import { profileCommands } from './profile-program.ts';
 import { textPattern } from '../util/text-pattern.ts';
 import type {
   RunFlags,
@@ -49,13 +53,12 @@ import type {
   MilestonesJudgeFlags,
   MilestonesLabelFlags,
   MilestonesAgreementFlags,
-  ProfileNewFlags,
   Done,
+  Act,
 } from './command-flags.ts';
 
 export const GAME_IDS = Object.keys(BUILTIN_GAMES);
 
-const jsonFlag = () => new Option('--json', 'print one JSON object on stdout (progress stays on stderr)');
 const quietFlag = () => new Option('--quiet', 'no progress lines on stderr');
 const outDir = (what: string) => new Option('--out <dir>', `folder for ${what}`).default('runs');
 
@@ -372,34 +375,7 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .addOption(jsonFlag())
     .action(act((scope: string, o: MemoryFlags) => actions.memoryClear(scope, o)));
 
-  program
-    .command('profiles')
-    .description("list the titles' profiles: shipped, the user's (<config>/profiles), with category, tier and scoring")
-    .addOption(jsonFlag())
-    .action(act((o: { json?: boolean }) => actions.profiles(o)));
-
-  program
-    .command('profile')
-    .description('work on profiles')
-    .command('new')
-    .description('write a starter profile from a live window (title, size, executable, a first screenshot beside it)')
-    .addOption(
-      checkedOption(
-        '--window <regex>',
-        'the window whose title matches (case-insensitive); it must match exactly one',
-        parseTitlePattern,
-      ).makeOptionMandatory(),
-    )
-    .addOption(new Option('--out <file>', 'where to write it (default: <config>/profiles/<id>.yaml)'))
-    .addOption(
-      patternOption(
-        '--id <id>',
-        'the profile id (default: from the title)',
-        /^[a-z0-9][a-z0-9-]{0,63}$/,
-        'lower-case letters, digits and dashes',
-      ),
-    )
-    .action(act((o: ProfileNewFlags) => actions.profileNew(o)));
+  profileCommands(program, act, actions);
 
   milestonesCommands(program, act, actions);
 
@@ -577,17 +553,6 @@ function judgeOptions(cmd: Command): Command {
     .addOption(specOption('judgeBudget'))
     .addOption(specOption('judgeEvery'));
 }
-
-function judgeModelOptions(cmd: Command, what: string): Command {
-  return cmd
-    .addOption(new Option('--model <name>', what).env('GAMEPILOT_MODEL').makeOptionMandatory())
-    .addOption(new Option('--base-url <url>', 'an OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)'))
-    .addOption(
-      new Option('--api-key <key>', 'API key (default: OPENAI_API_KEY); never written to run files or the log'),
-    );
-}
-
-type Act = <A extends unknown[]>(fn: (...args: A) => Promise<number> | number) => (...args: A) => Promise<void>;
 
 /** `gamepilot milestones extract|judge|label|agreement`. */
 function milestonesCommands(program: Command, act: Act, actions: Actions) {

@@ -49,10 +49,12 @@ describe('gamepilot run --window (third-party game)', () => {
     expect(await magentaShare(png)).toBeGreaterThan(0.05);
 
     const out = mkdtempSync(path.join(tmpdir(), 'gp-ext-'));
+    // Unprofiled (gnome-2048 has a shipped profile): a window no profile describes scores null.
     const r = await runCli([
       'run',
       '--window',
       '^GNOME 2048$',
+      '--no-profile',
       ...testModelArgs(server.baseURL),
       '--max-steps',
       '6',
