@@ -24,7 +24,7 @@ export const DetectorSchema = z
     ocr: z.strictObject({ region: RegionSchema, text: regexText }).optional(),
     /**
      * The region looks like the template: a picture of the same region cut from a frame where it
-     * fired (the editor's "use this frame"). Similarity 0–1 (1 − mean grey difference), at least `threshold`.
+     * fired (the editor's "use this frame"). Similarity 0–1 (1 − the mean colour difference), at least `threshold`.
      */
     image: z
       .strictObject({ region: RegionSchema, template: templateFile, threshold: fraction.default(0.9) })

@@ -52,8 +52,8 @@ export interface DetectorOptions {
 
 const JudgeAnswer = z.object({ yes: z.boolean(), why: z.string().max(2000).optional() });
 
-/** Grey pixels of a picture (one byte each) with its size. */
-interface Grey {
+/** A picture's pixels, three bytes (RGB) each, with its size. */
+interface Pixels {
   data: Buffer;
   width: number;
   height: number;
@@ -62,7 +62,7 @@ interface Grey {
 export class Detectors {
   private ocr: RegionOcr | undefined;
   private caller: ModelCaller | undefined;
-  private readonly templates = new Map<string, Promise<Grey>>();
+  private readonly templates = new Map<string, Promise<Pixels>>();
   private readonly list: string;
 
   constructor(
@@ -188,13 +188,13 @@ export class Detectors {
     };
   }
 
-  private template(file: string): Promise<Grey> {
+  private template(file: string): Promise<Pixels> {
     let t = this.templates.get(file);
     if (!t) {
       t = (async () => {
         const sharp = await loadSharp();
         const { data, info } = await sharp(path.join(this.o.profileDir, file))
-          .greyscale()
+          .removeAlpha()
           .raw()
           .toBuffer({ resolveWithObject: true });
         return { data, width: info.width, height: info.height };
@@ -241,10 +241,10 @@ const ASPECT_SLACK = 0.15;
 
 /**
  * How alike the region is to the template (0–1): the region, scaled to the template's size, against
- * it in grey, 1 − the mean difference. The template is the same region cut from another frame, so
+ * it in colour, 1 − the mean difference of every channel (grey alone takes a blue gone black for alike). The template is the same region cut from another frame, so
  * any window size compares; a template of another shape is an error, not a miss.
  */
-export async function regionSimilarity(frame: EncodedFrame, region: Region, t: Grey): Promise<number> {
+export async function regionSimilarity(frame: EncodedFrame, region: Region, t: Pixels): Promise<number> {
   const sharp = await loadSharp();
   const r = fractionInPixels(frame, region);
   const aspect = r.width / r.height;
@@ -255,7 +255,7 @@ export async function regionSimilarity(frame: EncodedFrame, region: Region, t: G
     );
   const data = await sharp(frame.data)
     .extract({ left: r.x, top: r.y, width: r.width, height: r.height })
-    .greyscale()
+    .removeAlpha()
     .resize(t.width, t.height, { fit: 'fill' })
     .raw()
     .toBuffer();

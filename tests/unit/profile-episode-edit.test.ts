@@ -259,7 +259,13 @@ describe('saving the episode section', () => {
 
   it('writes end, reset and startWithReset to the user’s profile, which loads with them', async () => {
     const edit = await base();
-    expect(edit.episodeEnd).toEqual({ end: [], reset: null, startWithReset: false });
+    // The form starts from the profile's own: sgt-fifteen ships an OCR end and the n reset.
+    const shipped = loadProfileFile(path.join(ROOT, 'games', 'sgt-fifteen', 'profile.yaml')).profile.episode;
+    expect(edit.episodeEnd).toEqual({
+      end: shipped.end,
+      reset: { do: shipped.reset!.do, timeout: shipped.reset!.timeout },
+      startWithReset: false,
+    });
     const episodeEnd: EpisodeEndEdit = {
       end: [
         pixels(LEFT, 0.9),
