@@ -84,8 +84,13 @@ describe('gnome-2048 played by the random baseline with the shipped end detector
     }
     // The second episode's first frame is a new board, not the game-over one before it.
     const first = steps.find((s) => s.episode === 1)!;
-    const fromEnd = await differ(path.join(dir, meta.episodes[0]!.end_frame as string), path.join(dir, first.frame as string));
-    process.stdout.write(`episode 1's first frame differs from episode 0's end frame in ${(fromEnd * 100).toFixed(1)} %\n`);
+    const fromEnd = await differ(
+      path.join(dir, meta.episodes[0]!.end_frame as string),
+      path.join(dir, first.frame as string),
+    );
+    process.stdout.write(
+      `episode 1's first frame differs from episode 0's end frame in ${(fromEnd * 100).toFixed(1)} %\n`,
+    );
     expect(fromEnd).toBeGreaterThan(0.05);
   });
 });
