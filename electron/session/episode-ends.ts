@@ -24,6 +24,7 @@ import type { RoleEndpoint } from '../agents/model-endpoint.ts';
 import type { EpisodeSummary, RunStore } from '../store/run-store.ts';
 import { loadSharp } from '../util/sharp.ts';
 import { sleep } from '../util/time.ts';
+import { pidAlive } from '../util/owner.ts';
 
 export interface EpisodeEndsDeps {
   profile: Profile;
@@ -257,7 +258,7 @@ export function windowEpisodeEnds(
     } catch {
       return { frame: undefined, title: undefined, gone: true };
     }
-    if (p.target.pid && !processAlive(p.target.pid)) return { frame: undefined, title, gone: true };
+    if (p.target.pid && !pidAlive(p.target.pid)) return { frame: undefined, title, gone: true };
     return { frame: await p.view.frameNow(p.encode), title, gone: false };
   };
   const send = async (actions: GuiAction[], signal: AbortSignal) => {
@@ -278,13 +279,4 @@ export function windowEpisodeEnds(
     return { width, height };
   };
   return new EpisodeEnds({ profile, profileDir: p.profileDir, judge: p.judge, look, send, windowSize }, store, p.warn);
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

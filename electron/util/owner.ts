@@ -51,7 +51,8 @@ export function currentOwner(): Owner {
   return self;
 }
 
-function pidAlive(pid: number): boolean {
+/** Whether a process with this pid is running (one we may not signal counts). */
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -3,6 +3,7 @@
  * the detectors answer on frames drawn here — a colour's share of a region, a region against a
  * template cut from a frame, the window's title and its going away, a model's yes or no.
  */
+import { profileRefusal } from '../helpers/profile-refusal.ts';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -33,15 +34,7 @@ const withReset = (steps: string) => {
   return shipped.replace(RESET, `  reset:\n    do:\n${steps}\n`);
 };
 
-function refusal(text: string, file = 'x.yaml'): ProfileError {
-  try {
-    parseProfile(text, file);
-  } catch (err) {
-    expect(err).toBeInstanceOf(ProfileError);
-    return err as ProfileError;
-  }
-  throw new Error('the profile was accepted');
-}
+const refusal = profileRefusal;
 
 /** Loads `text` as a profile file in its own folder, beside which `files` are written. */
 function refusalBeside(text: string, files: Record<string, Buffer | string>): ProfileError {

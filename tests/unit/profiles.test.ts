@@ -3,13 +3,14 @@
  * arithmetic, prompt assembly, window matching, the key list, and bad input refused whole with
  * its file, line and field.
  */
+import { profileRefusal } from '../helpers/profile-refusal.ts';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.ts';
 import { FakeOpenAI } from '../helpers/fake-openai.ts';
-import { loadProfileFile, parseProfile, parseProfileSource, ProfileError } from '../../electron/profiles/load.ts';
+import { loadProfileFile, parseProfile, parseProfileSource } from '../../electron/profiles/load.ts';
 import {
   AmbiguousProfileError,
   loadCatalog,
@@ -224,15 +225,7 @@ describe('prompt assembly', () => {
 
 describe('bad profiles are refused whole, with file, line and field', () => {
   const good = readFileSync(path.join(ROOT, 'games', 'sgt-fifteen', 'profile.yaml'), 'utf8');
-  const refusal = (text: string, file = 'x.yaml') => {
-    try {
-      parseProfile(text, file);
-    } catch (err) {
-      expect(err).toBeInstanceOf(ProfileError);
-      return err as ProfileError;
-    }
-    throw new Error('the profile was accepted');
-  };
+  const refusal = profileRefusal;
   const lineOf = (text: string, needle: string) => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
 
   it('a wrong value names its line and field', () => {
