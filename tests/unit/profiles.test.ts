@@ -436,6 +436,13 @@ describe('starter profiles', () => {
     expect(p.match).toEqual({ title: '^Super \\(Tux\\) 2$', executable: 'supertux2' });
     expect(new RegExp(p.match!.title!, 'i').test('Super (Tux) 2')).toBe(true);
     expect(text).toContain('s.png');
+    // Its commented episode end and reset are a working example once uncommented.
+    const example = text.replace(/^ {2}# {1,3}(end:|reset:| {2}- ocr| {2}do:| {4}- press| {2}timeout)/gm, '  $1');
+    const q = parseProfile(example, 'starter.yaml');
+    expect(q.episode.end).toEqual([
+      { ocr: { region: { x: 0.3, y: 0.4, width: 0.4, height: 0.1 }, text: 'game over' } },
+    ]);
+    expect(q.episode.reset).toEqual({ do: [{ press: 'enter' }], timeout: 20 });
   });
 
   it('name the fields still to fill in, with their lines; a run refuses the profile until none is left', () => {
