@@ -9,7 +9,8 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import path from 'node:path';
 import { processStartMs } from '../util/owner.ts';
 
-const folder = () => process.env.GAMEPILOT_WINDOW_GROUPS;
+const ENV_NAME = 'GAMEPILOT_WINDOW_GROUPS';
+const folder = () => process.env[ENV_NAME];
 
 /** Lists a host's group for the supervisor; returns how to take it off the list. */
 export function listWindowGroup(pgid: number | undefined): () => void {
@@ -63,7 +64,8 @@ export async function endProcessGroup(pgid: number, graceMs = 3000): Promise<voi
  * The supervisor's side, for a child given `folder` as GAMEPILOT_WINDOW_GROUPS: ends the window
  * hosts it left listed (a child killed outright cannot close its windows), then removes the
  * folder. A listed group whose leader lives with another start time belongs to a process that got
- * the pid since: left alone. Returns the groups it ended.
+ * the pid since: left alone. On Linux the groups of processes whose environment names the folder
+ * are ended too (a host started just before the kill was never listed). Returns the groups it ended.
  */
 export async function endListedWindowGroups(folder: string): Promise<number[]> {
   let names: string[];
@@ -87,7 +89,41 @@ export async function endListedWindowGroups(folder: string): Promise<number[]> {
       /* half written or gone: not ours to end */
     }
   }
+  for (const g of groupsNaming(folder)) if (!groups.includes(g)) groups.push(g);
   await Promise.all(groups.map((g) => endProcessGroup(g)));
   rmSync(folder, { recursive: true, force: true });
   return groups;
+}
+
+/**
+ * Linux: the process groups of processes whose environment names `folder` (a host inherits it
+ * from the child that started it), other than the caller's own group. A child killed between
+ * starting a host and listing its group leaves it unlisted; this still finds it.
+ */
+function groupsNaming(folder: string): number[] {
+  if (process.platform !== 'linux') return [];
+  const needle = `\0${ENV_NAME}=${folder}\0`;
+  const groupOf = (pid: string) => {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]); // field 5, pgrp
+  };
+  let own: number;
+  let pids: string[];
+  try {
+    own = groupOf('self');
+    pids = readdirSync('/proc').filter((n) => /^\d+$/.test(n));
+  } catch {
+    return [];
+  }
+  const found = new Set<number>();
+  for (const pid of pids) {
+    try {
+      if (!`\0${readFileSync(`/proc/${pid}/environ`, 'latin1')}`.includes(needle)) continue;
+      const pgid = groupOf(pid);
+      if (Number.isInteger(pgid) && pgid > 1 && pgid !== own) found.add(pgid);
+    } catch {
+      /* gone, or not ours to read */
+    }
+  }
+  return [...found];
 }

@@ -37,7 +37,9 @@ export function markedProcesses(match: { mark?: string; file?: string }, except:
       const state = processState(pid);
       if (state === undefined || state === 'Z') continue; // gone, or exited and not yet reaped
       const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0+$/, '').replace(/\0/g, ' ');
-      out.push({ pid, mark, state, command: command.slice(0, 160) });
+      // The head names the program, the tail its target (a view's --app URL, a run's folder).
+      const shown = command.length > 320 ? `${command.slice(0, 160)} … ${command.slice(-160)}` : command;
+      out.push({ pid, mark, state, command: shown });
     } catch {
       // gone while we looked, or not ours to read
     }
