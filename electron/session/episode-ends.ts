@@ -261,7 +261,10 @@ export function windowEpisodeEnds(
     if (p.target.pid && !pidAlive(p.target.pid)) return { frame: undefined, title, gone: true };
     return { frame: await p.view.frameNow(p.encode), title, gone: false };
   };
-  const send = async (actions: GuiAction[], signal: AbortSignal) => {
+  const send = async (actions: GuiAction[], signal: AbortSignal): Promise<ActionOutcome[]> => {
+    // A person holding the controls (an episode can end on its time limit during a takeover) is
+    // never pressed over: the reset is not sent, and the run says why.
+    if (p.takeover.open) return [{ action: 'input', ok: false, error: 'a person has the controls' }];
     const w = await p.target.locate();
     const { width, height } = w.bounds;
     // Window pixels are the image's: the reset is laid out on the window, not on a model's frame.
