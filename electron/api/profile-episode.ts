@@ -13,9 +13,9 @@ import type { ScreenCapturer } from '../capture/capturer.ts';
 import { windowsOver } from '../capture/occlusion.ts';
 import { visiblePart } from '../input/coordinates.ts';
 import { type Detector, DetectorSchema } from '../profiles/episode-end-schema.ts';
-import { MAX_TEMPLATE_SIDE } from '../profiles/end-templates.ts';
+import { MAX_TEMPLATE_SIDE, templatesOf } from '../profiles/end-templates.ts';
 import { resetActions } from '../profiles/episode-reset.ts';
-import { ProfileSchema, type Profile } from '../profiles/profile-schema.ts';
+import { ProfileSchema, RegionSchema, type Profile } from '../profiles/profile-schema.ts';
 import { loadCatalog, userProfilesDir, type ProfileEntry } from '../profiles/registry.ts';
 import { cutTemplate, Detectors, type WindowNow } from '../scoring/end-detectors.ts';
 import { resetGame } from '../session/episode-ends.ts';
@@ -47,12 +47,6 @@ export function applyEpisodeEndEdit(episode: Profile['episode'], edit: EpisodeEn
     ...(edit.reset ? { reset: edit.reset as NonNullable<Profile['episode']['reset']> } : {}),
     startWithReset: edit.startWithReset,
   };
-}
-
-/** The templates a profile's image detectors name (end and ready). */
-function templatesOf(p: Pick<Profile, 'episode'>): string[] {
-  const ds = [...(p.episode.end ?? []), ...(p.episode.reset?.ready ?? [])];
-  return ds.flatMap((d) => (d.image ? [d.image.template] : []));
 }
 
 /**
@@ -134,11 +128,7 @@ export function episodeEditHandlers(
   };
   const detectorsFor = (entry: ProfileEntry, defs: Detector[], list: string) =>
     new Detectors(defs, {
-      profileDir: templateDir(
-        entry,
-        deps.configDir,
-        defs.flatMap((d) => (d.image ? [d.image.template] : [])),
-      ),
+      profileDir: templateDir(entry, deps.configDir, templatesOf({ episode: { end: defs } })),
       gameTitle: entry.profile.title,
       judge: deps.judgeModel?.(),
       list,
@@ -169,8 +159,8 @@ export function episodeEditHandlers(
       entryOf(id);
       const { now, seen } = await lookAt(deps, windowId);
       if (!now.frame) throw new CodedError('bad-input', `no template was cut: ${seen}`);
-      if (region.x + region.width > 1.0001 || region.y + region.height > 1.0001 || !region.width || !region.height)
-        throw new CodedError('bad-input', 'region: must lie inside the window (x + width and y + height at most 1)');
+      const fits = RegionSchema.safeParse(region);
+      if (!fits.success) throw new CodedError('bad-input', `region: ${fits.error.issues[0]!.message}`);
       const png = await cutTemplate(now.frame, region);
       const size = await (await loadSharp())(png).metadata();
       const [width, height] = [size.width ?? 0, size.height ?? 0];

@@ -29,10 +29,12 @@ export function pngSize(file: string): { width: number; height: number } | { err
   return { width: head.readUInt32BE(16), height: head.readUInt32BE(20) };
 }
 
-/** The image detectors of the profile's episode section, each with its path in the profile. */
-function imageDetectors(p: {
+type EpisodeDetectors = {
   episode: { end?: Detector[] | undefined; reset?: { ready?: Detector[] | undefined } | undefined };
-}) {
+};
+
+/** The image detectors of the profile's episode section (end, then reset.ready), each with its path in the profile. */
+function imageDetectors(p: EpisodeDetectors) {
   const out: { path: (string | number)[]; template: string }[] = [];
   for (const [i, d] of (p.episode.end ?? []).entries())
     if (d.image) out.push({ path: ['episode', 'end', i, 'image', 'template'], template: d.image.template });
@@ -41,11 +43,13 @@ function imageDetectors(p: {
   return out;
 }
 
+/** The templates a profile's image detectors name (end and ready), as files relative to the profile. */
+export function templatesOf(p: EpisodeDetectors): string[] {
+  return imageDetectors(p).map((d) => d.template);
+}
+
 /** Why each template cannot be used (missing, not a PNG, empty or too large), with its path. */
-export function templateProblems(
-  p: Parameters<typeof imageDetectors>[0],
-  dir: string,
-): { path: (string | number)[]; message: string }[] {
+export function templateProblems(p: EpisodeDetectors, dir: string): { path: (string | number)[]; message: string }[] {
   const problems: { path: (string | number)[]; message: string }[] = [];
   for (const d of imageDetectors(p)) {
     const size = pngSize(path.join(dir, d.template));
