@@ -11,6 +11,7 @@
  * after the warm-up (the first minute, or the first third of a shorter soak) by at most
  * SOAK_RSS_BOUND_MB; more fails the bench (exit 1), as does a run that failed or crashed.
  */
+import { procStatFields } from '../util/owner.ts';
 import { MAX_EPISODES } from '../run-spec.ts';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -129,8 +130,7 @@ function windowRssMb(folder: string): number | null {
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const pgrp = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+      const pgrp = Number(procStatFields(Number(name))[2]); // field 5, pgrp
       if (groups.has(pgrp)) total += rssMb(Number(name)) ?? 0;
     } catch {
       /* gone meanwhile */

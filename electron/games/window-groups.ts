@@ -7,7 +7,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { processStartMs } from '../util/owner.ts';
+import { processStartMs, procStatFields } from '../util/owner.ts';
 
 const ENV_NAME = 'GAMEPILOT_WINDOW_GROUPS';
 const folder = () => process.env[ENV_NAME];
@@ -103,10 +103,7 @@ export async function endListedWindowGroups(folder: string): Promise<number[]> {
 function groupsNaming(folder: string): number[] {
   if (process.platform !== 'linux') return [];
   const needle = `\0${ENV_NAME}=${folder}\0`;
-  const groupOf = (pid: string) => {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]); // field 5, pgrp
-  };
+  const groupOf = (pid: number | 'self') => Number(procStatFields(pid)[2]); // field 5, pgrp
   let own: number;
   let pids: string[];
   try {
@@ -119,7 +116,7 @@ function groupsNaming(folder: string): number[] {
   for (const pid of pids) {
     try {
       if (!`\0${readFileSync(`/proc/${pid}/environ`, 'latin1')}`.includes(needle)) continue;
-      const pgid = groupOf(pid);
+      const pgid = groupOf(Number(pid));
       if (Number.isInteger(pgid) && pgid > 1 && pgid !== own) found.add(pgid);
     } catch {
       /* gone, or not ours to read */

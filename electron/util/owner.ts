@@ -24,13 +24,20 @@ function linuxBootMs(): number {
   return bootMs;
 }
 
+/**
+ * Linux: the fields of /proc/PID/stat after the command name (field 3, state, first), which may
+ * hold spaces and parentheses; throws when the process is gone.
+ */
+export function procStatFields(pid: number | 'self'): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
 /** Start time of a process in epoch ms, or undefined when it does not exist (or cannot be read). */
 export function processStartMs(pid: number): number | undefined {
   if (process.platform === 'linux') {
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const ticks = Number(fields[19]); // field 22 (starttime), in clock ticks since boot
+      const ticks = Number(procStatFields(pid)[19]); // field 22 (starttime), in clock ticks since boot
       return linuxBootMs() + (ticks * 1000) / 100; // USER_HZ is 100 on every Linux ABI Node supports
     } catch {
       return undefined;
