@@ -195,6 +195,7 @@ export class Detectors {
         const sharp = await loadSharp();
         const { data, info } = await sharp(path.join(this.o.profileDir, file))
           .removeAlpha()
+          .toColourspace('srgb') // a grey PNG too: three channels, as the region is compared
           .raw()
           .toBuffer({ resolveWithObject: true });
         return { data, width: info.width, height: info.height };
@@ -206,15 +207,19 @@ export class Detectors {
   }
 }
 
-/** The region of the frame in its own pixels, decoded to raw channels. */
-async function regionPixels(frame: EncodedFrame, region: Region) {
+/** The region of the frame, in the frame's pixels: its rectangle and the picture cut to it, alpha dropped. */
+async function crop(frame: EncodedFrame, region: Region) {
   const sharp = await loadSharp();
   const r = fractionInPixels(frame, region);
-  const { data, info } = await sharp(frame.data)
-    .extract({ left: r.x, top: r.y, width: r.width, height: r.height })
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  return {
+    r,
+    image: sharp(frame.data).extract({ left: r.x, top: r.y, width: r.width, height: r.height }).removeAlpha(),
+  };
+}
+
+/** The region of the frame in its own pixels, decoded to raw channels. */
+async function regionPixels(frame: EncodedFrame, region: Region) {
+  const { data, info } = await (await crop(frame, region)).image.raw().toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height, channels: info.channels };
 }
 
@@ -241,24 +246,19 @@ const ASPECT_SLACK = 0.15;
 
 /**
  * How alike the region is to the template (0–1): the region, scaled to the template's size, against
- * it in colour, 1 − the mean difference of every channel (grey alone takes a blue gone black for alike). The template is the same region cut from another frame, so
- * any window size compares; a template of another shape is an error, not a miss.
+ * it in colour, 1 − the mean difference of every channel (grey alone takes a blue gone black for
+ * alike). The template is the same region cut from another frame, so any window size compares; a
+ * template of another shape is an error, not a miss.
  */
 export async function regionSimilarity(frame: EncodedFrame, region: Region, t: Pixels): Promise<number> {
-  const sharp = await loadSharp();
-  const r = fractionInPixels(frame, region);
+  const { r, image } = await crop(frame, region);
   const aspect = r.width / r.height;
   const tAspect = t.width / t.height;
   if (Math.abs(aspect / tAspect - 1) > ASPECT_SLACK)
     throw new Error(
       `the template is ${t.width}×${t.height} and the region ${r.width}×${r.height} in this frame: not the same shape; cut the template from this region`,
     );
-  const data = await sharp(frame.data)
-    .extract({ left: r.x, top: r.y, width: r.width, height: r.height })
-    .removeAlpha()
-    .resize(t.width, t.height, { fit: 'fill' })
-    .raw()
-    .toBuffer();
+  const data = await image.toColourspace('srgb').resize(t.width, t.height, { fit: 'fill' }).raw().toBuffer();
   let diff = 0;
   for (let i = 0; i < t.data.length; i++) diff += Math.abs(data[i]! - t.data[i]!);
   return 1 - diff / (t.data.length * 255);
@@ -266,7 +266,5 @@ export async function regionSimilarity(frame: EncodedFrame, region: Region, t: P
 
 /** The template a detector would use, cut from this frame at the region (the editor's "use this frame"). */
 export async function cutTemplate(frame: EncodedFrame, region: Region): Promise<Buffer> {
-  const sharp = await loadSharp();
-  const r = fractionInPixels(frame, region);
-  return sharp(frame.data).extract({ left: r.x, top: r.y, width: r.width, height: r.height }).png().toBuffer();
+  return (await crop(frame, region)).image.png().toBuffer();
 }
