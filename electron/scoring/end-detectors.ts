@@ -81,21 +81,24 @@ export class Detectors {
     return d.checkEvery === undefined || (step + 1) % d.checkEvery === 0;
   }
 
-  /** The first due detector that fires, in the profile's order (later ones are not run); undefined: none. */
-  async first(now: WindowNow, step: number | undefined, signal?: AbortSignal): Promise<DetectorResult | undefined> {
+  /**
+   * The first due detector that fires, in the profile's order (later ones are not run), and the
+   * errors of those before it that could not look; `hit` undefined: none fired.
+   */
+  async first(
+    now: WindowNow,
+    step: number | undefined,
+    signal?: AbortSignal,
+  ): Promise<{ hit?: DetectorResult; errors: DetectorResult[] }> {
     const errors: DetectorResult[] = [];
     for (const [i, d] of this.defs.entries()) {
       if (step !== undefined && !this.dueAt(d, step)) continue;
       const r = await this.run(i, d, now, signal);
-      if (r.fired) return r;
+      if (r.fired) return { hit: r, errors };
       if (r.error) errors.push(r);
     }
-    this.lastErrors = errors;
-    return undefined;
+    return { errors };
   }
-
-  /** The errors of the last `first()` that fired nothing (a detector that could not look). */
-  lastErrors: DetectorResult[] = [];
 
   /** Every detector's answer on this window (`profile check`, the editor's "try it"). */
   async all(now: WindowNow, signal?: AbortSignal): Promise<DetectorResult[]> {

@@ -79,11 +79,11 @@ export class EpisodeEnds {
   async afterStep(episode: number, step: number, signal: AbortSignal): Promise<boolean> {
     if (!this.end?.due(step) || signal.aborted) return false;
     const now = await this.d.look(signal);
-    const hit = await this.end.first(now, step, signal).catch((err) => {
-      if (signal.aborted) return undefined;
+    const { hit, errors } = await this.end.first(now, step, signal).catch((err) => {
+      if (signal.aborted) return { hit: undefined, errors: [] };
       throw err;
     });
-    for (const e of this.end.lastErrors) this.noteError(`${e.label}: ${e.error}`);
+    for (const e of errors) this.noteError(`${e.label}: ${e.error}`);
     if (!hit) return false;
     const frame = now.frame;
     this.ended = { result: hit, frame, file: frame ? this.keep(episode, 'end', frame) : undefined };
@@ -191,15 +191,15 @@ async function readyNow(
 ): Promise<{ ready: boolean; why: string }> {
   if (now.gone) return { ready: false, why: 'the window is gone' };
   if (!now.frame) return { ready: false, why: 'the window cannot be seen' };
-  const over = await detectors.end?.first(now, undefined, signal);
+  const over = (await detectors.end?.first(now, undefined, signal))?.hit;
   if (over) return { ready: false, why: `the end detector ${over.label} still fires (${over.detail})` };
   if (detectors.ready) {
-    const hit = await detectors.ready.first(now, undefined, signal);
+    const { hit, errors } = await detectors.ready.first(now, undefined, signal);
     return hit
       ? { ready: true, why: `${hit.label}: ${hit.detail}` }
       : {
           ready: false,
-          why: `no ready detector fires${detectors.ready.lastErrors.length ? ` (${detectors.ready.lastErrors.map((e) => `${e.label}: ${e.error}`).join('; ')})` : ''}`,
+          why: `no ready detector fires${errors.length ? ` (${errors.map((e) => `${e.label}: ${e.error}`).join('; ')})` : ''}`,
         };
   }
   if (!endFrame) return { ready: true, why: 'no end detector fires' };

@@ -38,7 +38,7 @@ describe('a judge end detector', () => {
   it('sends the frame and the question, and fires on yes with the reason it gave', async () => {
     server.requests.length = 0;
     reply = () => ({ text: '{"yes": true, "why": "GAME OVER in large letters"}' });
-    const hit = await judge().first(now(), 0);
+    const { hit } = await judge().first(now(), 0);
     expect(hit).toMatchObject({
       label: 'end[0] judge',
       fired: true,
@@ -53,14 +53,17 @@ describe('a judge end detector', () => {
   it('a no fires nothing; a failed call or an unreadable answer is an error, not an end', async () => {
     reply = () => ({ text: '{"yes": false, "why": "a board in play"}' });
     const d = judge();
-    expect(await d.first(now(), 0)).toBeUndefined();
-    expect(d.lastErrors).toEqual([]);
+    const no = await d.first(now(), 0);
+    expect(no.hit).toBeUndefined();
+    expect(no.errors).toEqual([]);
     reply = () => ({ status: 500, text: 'boom' });
-    expect(await d.first(now(), 1)).toBeUndefined();
-    expect(d.lastErrors[0]!.error).toMatch(/^the judge's call failed: /);
+    const failed = await d.first(now(), 1);
+    expect(failed.hit).toBeUndefined();
+    expect(failed.errors[0]!.error).toMatch(/^the judge's call failed: /);
     reply = () => ({ text: 'certainly looks over to me' });
-    expect(await d.first(now(), 2)).toBeUndefined();
-    expect(d.lastErrors[0]!.error).toMatch(/^the judge's answer could not be read: /);
+    const unread = await d.first(now(), 2);
+    expect(unread.hit).toBeUndefined();
+    expect(unread.errors[0]!.error).toMatch(/^the judge's answer could not be read: /);
   });
 
   it('asks every checkEvery steps only, and not at all without a model', async () => {
@@ -72,7 +75,8 @@ describe('a judge end detector', () => {
     for (const s of [0, 1, 2, 3, 4, 5]) await d.first(now(), s);
     expect(server.requests).toHaveLength(2);
     const none = new Detectors([DetectorSchema.parse({ judge: 'Over?' })], { profileDir: '.', gameTitle: 'T' });
-    expect(await none.first(now(), 0)).toBeUndefined();
-    expect(none.lastErrors[0]!.error).toMatch(/needs a model/);
+    const without = await none.first(now(), 0);
+    expect(without.hit).toBeUndefined();
+    expect(without.errors[0]!.error).toMatch(/needs a model/);
   });
 });

@@ -257,8 +257,8 @@ describe('detectors on drawn frames', () => {
       { title: '^Game$' },
     ];
     const d = new Detectors(defs, { profileDir: dir, gameTitle: 'Drawn' });
-    expect((await d.first(seen(f), 0))?.label).toBe('end[1] title');
-    expect((await d.first(seen(f), 2))?.label).toBe('end[0] pixels');
+    expect((await d.first(seen(f), 0)).hit?.label).toBe('end[1] title');
+    expect((await d.first(seen(f), 2)).hit?.label).toBe('end[0] pixels');
     expect(d.due(0)).toBe(true);
     const costly = new Detectors([defs[0]!], { profileDir: dir, gameTitle: 'Drawn' });
     expect([0, 1, 2, 5].map((s) => costly.due(s))).toEqual([false, false, true, true]);
