@@ -9,9 +9,8 @@ import path from 'node:path';
 import { createWindowManager } from '../../native/index.ts';
 import type { RoleEndpoint } from '../agents/model-endpoint.ts';
 import { createCapturer } from '../capture/index.ts';
-import { DEFAULT_ENCODE, type EncodedFrame, encodeFrame } from '../capture/encode.ts';
-import { windowsOver } from '../capture/occlusion.ts';
-import { CoverRepaint, REPAINT_MAX_MS } from '../session/cover-repaint.ts';
+import { DEFAULT_ENCODE, type EncodedFrame } from '../capture/encode.ts';
+import { TargetView } from '../session/target-view.ts';
 import { DEFAULT_SESSION } from '../session/session-config.ts';
 import { WindowTarget } from '../session/targets.ts';
 import { type DetectorResult, Detectors, type WindowNow } from '../scoring/end-detectors.ts';
@@ -88,20 +87,14 @@ async function liveWindow(o: ProfileCheckFlags): Promise<{ now: WindowNow; looke
   }
   const win = await target.locate();
   if (win.minimized) throw new UsageError(`the window "${win.title}" is minimized: show it and check again`);
-  if ((await wm.activeId()) !== win.id) {
-    // Raised as a run raises it: what covered it stays on the screen until the game repaints.
-    const covered = !!(await windowsOver(wm, win, win.bounds).catch(() => undefined))?.length;
-    const repaint = covered ? new CoverRepaint(wm) : undefined;
-    repaint?.covered(win.id);
-    try {
-      await wm.focus(win.id);
-      await repaint?.uncovered(DEFAULT_SESSION.settleQuietMs, AbortSignal.timeout(REPAINT_MAX_MS));
-    } finally {
-      repaint?.close();
-    }
-  }
-  const raw = await createCapturer().grab(win.bounds, { maxLongSide: DEFAULT_ENCODE.imageSize });
-  const frame = await encodeFrame(raw, DEFAULT_ENCODE);
+  // Raised and captured as a run's step does it (what covered the window stays on the screen until
+  // the game repaints it); each wait there has its own bound, so nothing here needs to stop it.
+  const view = new TargetView({ target, wm, capturer: createCapturer() }, new AbortController().signal, (m) =>
+    io.log(`warning: ${m}`),
+  );
+  await view.raise(win.id, DEFAULT_SESSION.settleQuietMs);
+  const frame = await view.frameNow(DEFAULT_ENCODE);
+  if (!frame) throw new UsageError(`the window "${win.title}" cannot be seen on the screen: show it and check again`);
   return { now: { frame, title: win.title, gone: false }, looked: { window: { id: win.id, title: win.title } } };
 }
 
