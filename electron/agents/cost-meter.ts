@@ -6,6 +6,7 @@
  * the attempt's worst case (its input tokens, estimated, plus its whole output limit, priced);
  * after it, `charge` adds what the attempt cost. A refused attempt is never sent.
  */
+import { pngHeaderSize } from '../util/png-header.ts';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { costOf, type Price } from './pricing.ts';
 
@@ -172,10 +173,7 @@ export function dataUrlDimensions(url: string): { width: number; height: number 
   if (!m) return undefined;
   // A JPEG's frame header comes after its tables: 64 KiB of the file is far more than they take.
   const head = Buffer.from(url.slice(m[0].length, m[0].length + 87_384), 'base64');
-  if (m[1] === 'png')
-    return head.length >= 24 && head.toString('latin1', 12, 16) === 'IHDR'
-      ? { width: head.readUInt32BE(16), height: head.readUInt32BE(20) }
-      : undefined;
+  if (m[1] === 'png') return pngHeaderSize(head);
   if (head[0] !== 0xff || head[1] !== 0xd8) return undefined;
   for (let i = 2; i + 9 < head.length; ) {
     if (head[i] !== 0xff) return undefined;

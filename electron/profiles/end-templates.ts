@@ -5,6 +5,7 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
+import { pngHeaderSize } from '../util/png-header.ts';
 import type { Detector } from './episode-end-schema.ts';
 
 /** Largest template side (pixels): a template is a region of a game's frame, not a screenshot archive. */
@@ -24,9 +25,8 @@ export function pngSize(file: string): { width: number; height: number } | { err
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
-  if (!head.subarray(0, 8).equals(PNG_SIGNATURE) || head.toString('latin1', 12, 16) !== 'IHDR')
-    return { error: 'is not a PNG picture' };
-  return { width: head.readUInt32BE(16), height: head.readUInt32BE(20) };
+  const size = head.subarray(0, 8).equals(PNG_SIGNATURE) ? pngHeaderSize(head) : undefined;
+  return size ?? { error: 'is not a PNG picture' };
 }
 
 type EpisodeDetectors = {
