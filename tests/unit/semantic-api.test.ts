@@ -4,11 +4,12 @@
  * drags, offsets, repeats, keys from parameters) pinned in pixels; the expression sandbox; and
  * the prompt that lists the moves.
  */
+import { profileRefusal } from '../helpers/profile-refusal.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.ts';
-import { parseProfile, ProfileError } from '../../electron/profiles/load.ts';
+import { parseProfile } from '../../electron/profiles/load.ts';
 import { semanticApiOf, type Profile } from '../../electron/profiles/profile-schema.ts';
 import { compileExpr } from '../../electron/profiles/semantic-expr.ts';
 import { parseModelOutput } from '../../electron/actions/parse.ts';
@@ -64,20 +65,14 @@ const SECTION = `semantic:
         - click: {from: tray, dx: 0.1, dy: -0.05}
 `;
 
-function profileWith(section: string, edit: (t: string) => string = (t) => t): Profile {
-  const text = edit(base.replace('actions:\n  gui: true\n', 'actions:\n  gui: true\n  semantic: true\n')) + section;
-  return parseProfile(text, 'p.yaml');
+const textWith = (section: string, edit: (t: string) => string = (t) => t) =>
+  edit(base.replace('actions:\n  gui: true\n', 'actions:\n  gui: true\n  semantic: true\n')) + section;
+
+function profileWith(section: string, edit?: (t: string) => string): Profile {
+  return parseProfile(textWith(section, edit), 'p.yaml');
 }
 
-function refusal(section: string, edit?: (t: string) => string) {
-  try {
-    profileWith(section, edit);
-  } catch (err) {
-    expect(err).toBeInstanceOf(ProfileError);
-    return err as ProfileError;
-  }
-  throw new Error('the profile was accepted');
-}
+const refusal = (section: string, edit?: (t: string) => string) => profileRefusal(textWith(section, edit), 'p.yaml');
 
 const profile = profileWith(SECTION);
 const api = semanticApiOf(profile)!;
