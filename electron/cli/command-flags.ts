@@ -153,7 +153,8 @@ export interface ExportFlags {
   maxScore?: number;
   assisted?: 'yes' | 'no';
   validation: number;
-  seed: number;
+  /** Draws which episodes land in validation. */
+  splitSeed: number;
   redactText?: string;
   json?: boolean;
 }

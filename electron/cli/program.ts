@@ -399,7 +399,7 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .addOption(jsonFlag())
     .action(act((o: LeaderboardFlags) => actions.leaderboard(o)));
 
-  program
+  const exportCmd = program
     .command('export')
     .description(
       'runs and human sessions as a training dataset (Hugging Face imagefolder: images, metadata.jsonl per split, a dataset card); resumable',
@@ -435,21 +435,25 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
         max: 0.9,
       }).default(0.1),
     )
-    .addOption(intOption('--seed <n>', 'which episodes land in validation', { min: 0, max: 2 ** 31 - 1 }).default(0))
     .addOption(
       new Option(
         '--redact-text <regex>',
         'blur text matching this pattern (OCR, case-insensitive) in every frame, e.g. names in a chat',
       ),
     )
-    .addOption(jsonFlag())
-    .action(
-      act((sources: string[], o: ExportFlags, cmd: Command) => {
-        if (sources.length && cmd.getOptionValueSource('runsDir') === 'cli')
-          throw new UsageError('give run folders or --runs-dir, not both');
-        return actions.export(sources.length ? sources : [o.runsDir], o);
-      }),
-    );
+    .addOption(jsonFlag());
+  // Not --seed: that is the seed of the games played; this one only draws the split.
+  renamedOption(
+    exportCmd,
+    intOption('--split-seed <n>', 'which episodes land in validation', { min: 0, max: 2 ** 31 - 1 }).default(0),
+    '--seed <n>',
+  ).action(
+    act((sources: string[], o: ExportFlags, cmd: Command) => {
+      if (sources.length && cmd.getOptionValueSource('runsDir') === 'cli')
+        throw new UsageError('give run folders or --runs-dir, not both');
+      return actions.export(sources.length ? sources : [o.runsDir], o);
+    }),
+  );
 
   const report = program
     .command('report')
