@@ -195,6 +195,11 @@ the frame is the window.
 **Semantic space.** Each action is the game's own move (\`"left"\`, \`"B3"\`) or a profile's call
 (\`"shoot(angle=35, power=0.9)"\`).
 
+**ING-VP space** (\`ingvp:<setting>\`, a suite level). Each action is a move in the puzzle's own
+notation, as read from the model's answer (a one-step answer: the whole plan, a move each), or
+\`undo N\` (back to the state after step N). Where no move could be read, the action is the
+text that was read (empty when none was), its error in \`outcomes\`.
+
 ## What it holds, and what it leaves out
 
 **Included:** completed runs, sessions, ING-VP suite levels and arena matches, except the web shell's
