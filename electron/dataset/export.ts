@@ -119,7 +119,7 @@ function leftOut(meta: RunMeta, f: ExportFilter): string | null {
   if (meta.status !== 'completed')
     return listedStatus(meta) === 'crashed'
       ? 'crashed, not completed (it says running, and the process that wrote it is gone)'
-      : `${meta.status}, not completed`;
+      : `${meta.status}, not completed${meta.error ? `: ${meta.error}` : ''}`;
   if (meta.demo) return 'the demo';
   const text = textSetting(meta);
   if (text)

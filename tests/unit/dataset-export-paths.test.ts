@@ -113,4 +113,31 @@ describe('an export', () => {
     expect(written).not.toContain(tmpdir());
     expect(JSON.parse(readFileSync(path.join(out, 'export.json'), 'utf8')).out).toBe('.');
   });
+
+  it('finds runs at any depth, a sweep’s work folders too, and names each left out by its path', async () => {
+    const root = path.join(tmp, 'deep');
+    const work = path.join(root, 'sweep-a', '.sweep', 'work', 'job-1');
+    mkdirSync(work, { recursive: true });
+    const stopped = randomRun(work);
+    stopped.close('stopped', 'stopped by a person');
+    const deep = await makeRun(path.join(root, 'sweep-a'));
+    const out = path.join(root, 'dataset');
+    const summary = await exportDataset({
+      sources: [root],
+      out,
+      format: 'hf-imagefolder',
+      filter: {},
+      validation: 0,
+      seed: 0,
+    });
+    expect(summary.runs).toBe(1);
+    const rows = readFileSync(path.join(out, 'train', 'metadata.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(new Set(rows.map((r) => r.run_id))).toEqual(new Set([`sweep-a/${path.basename(deep.dir)}`]));
+    expect(summary.skipped).toEqual([
+      `sweep-a/.sweep/work/job-1/${path.basename(stopped.dir)}: stopped, not completed: stopped by a person`,
+    ]);
+  });
 });
