@@ -14,8 +14,7 @@ import { writeFileAtomic } from '../util/atomic-file.ts';
 import { listedStatus, type RunMeta } from '../store/run-store.ts';
 import { titleOf } from '../store/run-title.ts';
 import { settingSpec } from '../ingvp/ingvp-settings.ts';
-import { INGVP_SETTINGS, type IngvpSetting } from '../domain.ts';
-import { CodedError } from '../domain.ts';
+import { CodedError, INGVP_SETTINGS, type IngvpSetting } from '../domain.ts';
 import { rowsOf, type DatasetRow } from './rows.ts';
 import { COLUMNS, datasetCard } from './card.ts';
 import { TextRedactor } from './redact.ts';
@@ -66,8 +65,8 @@ export interface ExportSummary {
   withoutFrame: number;
   /**
    * Every run-like folder found and not exported, and why (`<run>: <why>`): left out by a filter
-   * or by its state (a failed run with its error), one that has no frames to show, one that
-   * cannot be read (no run.json, a damaged one); and invalid episodes left out.
+   * or by its state (a failed run with its error), an ING-VP level played on text (no frame), one
+   * that cannot be read (no run.json, a damaged one, a link); and invalid episodes left out.
    */
   skipped: string[];
   warnings: string[];
