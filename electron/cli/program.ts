@@ -491,7 +491,7 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .addOption(
       new Option(
         '--print-config [client]',
-        "print the client's configuration that starts this server (absolute paths, the env it needs) and exit; where it goes on stderr",
+        "print the client's configuration that starts this server (absolute paths, the env it needs; claude-desktop when no client is named) and exit; where it goes on stderr",
       )
         .choices(MCP_CLIENTS)
         .preset('claude-desktop'),
