@@ -83,9 +83,15 @@ function secretEquals(expected: string, given: string | null | undefined): boole
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function reply(res: http.ServerResponse, status: number, body: string, type = 'text/plain; charset=utf-8') {
+function reply(
+  res: http.ServerResponse,
+  status: number,
+  body: string,
+  type = 'text/plain; charset=utf-8',
+  headers: Record<string, string> = {},
+) {
   if (res.headersSent) return void res.destroy();
-  res.writeHead(status, { ...COMMON_HEADERS, 'content-type': type }).end(body);
+  res.writeHead(status, { ...COMMON_HEADERS, ...headers, 'content-type': type }).end(body);
 }
 
 /** Refuses an upgrade on the raw socket with a plain HTTP answer. */
@@ -173,20 +179,10 @@ export async function startWebShell(core: GamepilotCore, opts: WebShellOptions):
     if (url.pathname.startsWith('/api/')) {
       const presented = given(req, url);
       if (!secretEquals(token, presented)) {
-        if (res.headersSent) return void res.destroy();
-        res
-          .writeHead(401, {
-            ...COMMON_HEADERS,
-            'content-type': 'application/json',
-            'www-authenticate': bearerChallenge(origin, !!presented),
-          })
-          .end(
-            JSON.stringify({
-              error: presented ? 'invalid_token' : 'token required',
-              error_description: TOKEN_ADVICE,
-            }),
-          );
-        return;
+        const body = { error: presented ? 'invalid_token' : 'token required', error_description: TOKEN_ADVICE };
+        return reply(res, 401, JSON.stringify(body), 'application/json', {
+          'www-authenticate': bearerChallenge(origin, !!presented),
+        });
       }
       if (url.pathname === '/api/health')
         return reply(res, 200, JSON.stringify(await core.handle('health', {})), 'application/json');
