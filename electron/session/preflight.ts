@@ -13,6 +13,7 @@ import { CodedError, isModelAgent, type ErrorCode } from '../domain.ts';
 import { namedAsWords, sayFields, type FieldNamer, type RunSpec } from '../run-spec.ts';
 import { textPattern } from '../util/text-pattern.ts';
 import { log } from '../util/log.ts';
+import { TERMINAL_DISPLAY_ADVICE } from './display-advice.ts';
 import { agentKind, type CheckedRun } from './front-door.ts';
 
 /** The longest the endpoint checks may take together; the local checks take milliseconds. */
@@ -105,7 +106,7 @@ async function displayCheck(c: CheckContext) {
     const display = process.env.DISPLAY;
     return new PreflightError(
       'display',
-      `${display ? `the X display ${display} cannot be opened` : 'no X display: DISPLAY is not set'} (${(err as Error).message}): start an X server (e.g. \`Xvfb :99 &\`) and set DISPLAY to it`,
+      `${display ? `the X display ${display} cannot be opened` : 'no X display: DISPLAY is not set'} (${(err as Error).message}): ${TERMINAL_DISPLAY_ADVICE}`,
       'bad-input',
     );
   }
