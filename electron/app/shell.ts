@@ -4,7 +4,7 @@
  * built-in games as their own locked-down windows beside the control window, refuses every
  * permission request, keeps its own window out of captures, brings its window forward when the
  * app is launched again, and registers the global stop hotkey. The decisions live in plain
- * modules (window-policy.ts, placement.ts, startup.ts, app-settings-store.ts, secret-storage.ts,
+ * modules (window-policy.ts, ../util/placement.ts, startup.ts, app-settings-store.ts, secret-storage.ts,
  * ../api/ipc-transport.ts) that the tests check without Electron; main.ts loads this module once
  * the app may start.
  */
@@ -32,7 +32,7 @@ import {
   gameWindowOptions,
   guardContents,
 } from './window-policy.ts';
-import { controlWindowBounds, outerSize, placeBeside } from './placement.ts';
+import { controlWindowBounds, outerSize, placeBeside } from '../util/placement.ts';
 import { aboutPanelOptions, appMenuTemplate, appTitle } from './startup.ts';
 
 const CSP =
