@@ -34,7 +34,8 @@ async function windowOf(wm: WindowManager, pid: number, timeoutMs: number): Prom
 }
 
 /**
- * The layout on a screen (`screen`: the root window, in pixels) for games of outer size `room`.
+ * The layout on a screen (`screen`: the root window, in pixels) that leaves room for a game of
+ * size `room` beside the UI window (its frame's few pixels come out of the gap between them).
  * A browser is given the position of its content, and the window manager puts its frame around
  * it: a game is asked for the spot that puts its frame, as large as the UI window's, beside it.
  */
