@@ -12,7 +12,8 @@ import { app, BrowserWindow, globalShortcut, ipcMain, Menu, screen, session } fr
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createWindowManager } from '../../native/index.ts';
-import { GamepilotCore } from '../api/core.ts';
+import { DEMO_GAME, GamepilotCore } from '../api/core.ts';
+import { getGame } from '../../games/index.ts';
 import { bindHotkeys } from '../api/hotkey-bindings.ts';
 import { personOnly } from '../input/key-ledger.ts';
 import { fromMainFrameOf, serveIpc } from '../api/ipc-transport.ts';
@@ -155,7 +156,12 @@ async function start() {
 
   const paths = resources();
   const rendererPage = path.join(paths.renderer, 'index.html');
-  const bounds = controlWindowBounds(screen.getPrimaryDisplay().workArea, CONTROL_WINDOW_SIZE);
+  // Narrowed where needed so that the demo's game window fits beside it (1280- and 1366-wide screens).
+  const bounds = controlWindowBounds(
+    screen.getPrimaryDisplay().workArea,
+    CONTROL_WINDOW_SIZE,
+    getGame(DEMO_GAME).viewSize,
+  );
   control = new BrowserWindow(
     controlWindowOptions(path.join(paths.bundleDir, 'preload.cjs'), appTitle(version), bounds),
   );
