@@ -47,7 +47,7 @@ describe('the docs screenshots', () => {
     expect(linked).toContain('docs/ui-live.png');
     expect(DOC_SCREENSHOTS.map((s) => s.doc).sort()).toEqual(linked);
     for (const s of DOC_SCREENSHOTS) {
-      expect(readFileSync(path.join(ROOT, s.test), 'utf8'), s.doc).toContain(path.basename(s.artifact));
+      expect(readFileSync(path.join(ROOT, s.test), 'utf8'), s.doc).toContain(path.basename(s.artifact, '.png'));
       for (const source of s.shows) expect(existsSync(path.join(ROOT, source)), source).toBe(true);
     }
   });

@@ -151,7 +151,7 @@ describe('the built Electron app', () => {
     expect(readFileSync(path.join(app.configDir, 'gamepilot.log'), 'utf8')).toMatch(/"msg":"app quit"/);
   });
 
-  it('on a 1280×800 screen: the control window narrows so the demo's game window opens beside it, not over it', {
+  it('on a 1280×800 screen: the control window narrows so the demo’s game window opens beside it, not over it', {
     timeout: 60_000,
   }, async () => {
     const app = launch({ env: { FAKE_ELECTRON_SCREEN: '1280x800' } });
