@@ -26,14 +26,13 @@ import { defaultConfigDir } from '../util/paths.ts';
 import { closeLog, errorFields, log, openLogFile } from '../util/log.ts';
 import { appVersion, resources } from '../util/resources.ts';
 import {
-  CONTROL_WINDOW_SIZE,
   controlWindowOptions,
   denyPermissionCheck,
   denyPermissionRequest,
   gameWindowOptions,
   guardContents,
 } from './window-policy.ts';
-import { controlWindowBounds, outerSize, placeBeside } from '../util/placement.ts';
+import { CONTROL_WINDOW_SIZE, controlWindowBounds, outerSize, placeBeside } from '../util/placement.ts';
 import { aboutPanelOptions, appMenuTemplate, appTitle } from './startup.ts';
 
 const CSP =

@@ -6,6 +6,7 @@ import { getGame } from '../../games/index.ts';
 import { runWebShell } from '../web/web-shell.ts';
 import { openUiInBrowser } from '../web/open-ui.ts';
 import { uiLayout, type UiLayout } from '../web/ui-layout.ts';
+import { CONTROL_WINDOW_SIZE } from '../util/placement.ts';
 import { log } from '../util/log.ts';
 import { io } from './io.ts';
 import type { WebFlags } from './command-flags.ts';
@@ -42,7 +43,7 @@ export async function webCommand(o: WebFlags): Promise<number> {
   ); // never the token
   let ui: ReturnType<typeof openUiInBrowser> | undefined;
   try {
-    ui = o.open ? openUiInBrowser(shell, layout?.ui ?? { width: 1360, height: 860, x: 0, y: 0 }, io.log) : undefined;
+    ui = o.open ? openUiInBrowser(shell, layout?.ui ?? { ...CONTROL_WINDOW_SIZE, x: 0, y: 0 }, io.log) : undefined;
   } finally {
     layout?.uiOpened(ui);
   }

@@ -58,9 +58,13 @@ export function outerSize(content: Size, anchorOuter: Rect, anchorContent: Rect)
   };
 }
 
+/** The control window's size when the screen has room for it (the app's window, the web shell's browser window). */
+export const CONTROL_WINDOW_SIZE: Size = { width: 1360, height: 880 };
+
 /**
- * The narrowest the control window is made to leave room for a game beside it: its tab bar,
- * the live frame and the side pane still fit (checked at 1280×800 by tests/e2e/start-layout.test.ts).
+ * The narrowest the control window is made to leave room for a game beside it: the tab bar
+ * still fits on one row and the live frame beside its side pane (748 px at 1280×800:
+ * test-artifacts/ui/start-1280x800.png).
  */
 export const MIN_CONTROL_WIDTH = 720;
 

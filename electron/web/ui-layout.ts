@@ -4,15 +4,18 @@
  * right, and every built-in game window the shell opens placed beside the UI window's frame as
  * the window manager drew it — never over it.
  */
-import type { Rect, Size } from '../util/placement.ts';
-import { controlWindowBounds, outerSize, placeBeside } from '../util/placement.ts';
+import {
+  CONTROL_WINDOW_SIZE,
+  controlWindowBounds,
+  outerSize,
+  placeBeside,
+  type Rect,
+  type Size,
+} from '../util/placement.ts';
 import type { WindowInfo, WindowManager } from '../../native/types.ts';
 import { launchViewWindow, type LaunchedWindow, type LaunchOptions } from '../games/launcher.ts';
 import type { ViewLauncher } from '../session/targets.ts';
 import { sleep } from '../util/time.ts';
-
-/** The UI window's size where the screen has room for it (the Electron app's control window's). */
-export const UI_WINDOW_SIZE: Size = { width: 1360, height: 880 };
 
 export interface UiLayout {
   /** Where the UI window opens (its outer frame). */
@@ -40,7 +43,7 @@ async function windowOf(wm: WindowManager, pid: number, timeoutMs: number): Prom
  * it: a game is asked for the spot that puts its frame, as large as the UI window's, beside it.
  */
 export function uiLayout(wm: WindowManager, screen: Rect, room: Size, timeoutMs = 20_000): UiLayout {
-  const ui = controlWindowBounds(screen, UI_WINDOW_SIZE, room);
+  const ui = controlWindowBounds(screen, CONTROL_WINDOW_SIZE, room);
   let opened!: (ui: LaunchedWindow | undefined) => void;
   const launched = new Promise<LaunchedWindow | undefined>((resolve) => (opened = resolve));
   const launchView = async (url: string, opts: LaunchOptions) => {
