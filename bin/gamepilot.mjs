@@ -6,11 +6,11 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import module from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { nodeFloor } from './check-node.mjs';
+import { nodeFloor, nodeHelp } from './check-node.mjs';
 
 const node = nodeFloor();
 if (!node.ok) {
-  process.stderr.write(`gamepilot: needs Node.js ${node.floor} or newer; this is ${process.version}\n`);
+  process.stderr.write(`gamepilot: ${nodeHelp()}\n`);
   process.exit(2);
 }
 

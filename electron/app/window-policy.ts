@@ -4,6 +4,7 @@
  * window, where a window may navigate, and the answer to every permission request (no).
  */
 import type { LaunchOptions } from '../games/launcher.ts';
+import { CONTROL_WINDOW_SIZE } from '../util/placement.ts';
 
 export const SAFE_PREFS = {
   contextIsolation: true,
@@ -33,8 +34,6 @@ export function gameWindowOptions(opts: LaunchOptions) {
  * The control window: the renderer with the contract's preload and nothing else. `title` (the
  * product and version) stays: the app keeps the page's own <title> from replacing it.
  */
-/** The control window's size when the screen has room for it. */
-export const CONTROL_WINDOW_SIZE = { width: 1360, height: 880 };
 
 export function controlWindowOptions(
   preload: string,

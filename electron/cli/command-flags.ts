@@ -4,6 +4,7 @@
  */
 import type { KeepFrames } from '../domain.ts';
 import type { RunSpec } from '../run-spec.ts';
+import type { McpClientName } from './mcp-client-config.ts';
 
 export interface TargetFlags {
   game?: string;
@@ -112,6 +113,8 @@ export interface McpFlags {
   windows?: string;
   /** Clients may play windows where an anti-cheat system runs (the person's choice). */
   acceptAnticheatRisk?: boolean;
+  /** Print this client's configuration for the server instead of serving. */
+  printConfig?: McpClientName;
 }
 
 export interface SuiteFlags extends Pick<RunSpec, 'priceIn' | 'priceOut' | 'budgetUsd'> {

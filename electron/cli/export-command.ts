@@ -1,7 +1,13 @@
 /** `gamepilot export`: runs and sessions as a training dataset, with a progress line per run. */
-import { exportDataset } from '../dataset/export.ts';
+import { exportDataset, type ExportSummary } from '../dataset/export.ts';
 import { io } from './io.ts';
 import type { ExportFlags } from './command-flags.ts';
+
+/** ` (1 run, 2 suite, 2 arena)`: the runs exported of each origin there is. */
+function byOrigin(origins: ExportSummary['origins']): string {
+  const some = Object.entries(origins).filter(([, n]) => n > 0);
+  return some.length ? ` (${some.map(([k, n]) => `${n} ${k}`).join(', ')})` : '';
+}
 
 export async function exportCommand(sources: string[], o: ExportFlags): Promise<number> {
   const summary = await exportDataset({
@@ -27,7 +33,7 @@ export async function exportCommand(sources: string[], o: ExportFlags): Promise<
   if (o.json) io.out(JSON.stringify(summary));
   else
     io.out(
-      `${summary.out}: ${summary.runs} run(s), ${summary.rows.train} train + ${summary.rows.validation} validation rows` +
+      `${summary.out}: ${summary.runs} run(s)${byOrigin(summary.origins)}, ${summary.rows.train} train + ${summary.rows.validation} validation rows` +
         `${summary.resumed ? ` (${summary.resumed} run(s) from before)` : ''}` +
         `${summary.redacted ? `; text blurred in ${summary.redacted.frames} frame(s)` : ''}${summary.skipped.length ? `; ${summary.skipped.length} left out (export.json says why)` : ''}`,
     );

@@ -4,6 +4,11 @@
  * goes to stderr. The web shell runs beside it on loopback (its URL on stderr) so a person can
  * watch the client play in the Live view and stop it; the same server offers MCP over
  * streamable HTTP at /api/mcp with the shell's token. `--http` serves only that (no stdio).
+ * `--print-config` prints a client's configuration for this server instead (mcp-client-config.ts).
+ *
+ * Clients start stdio servers without the desktop's environment, so on Linux DISPLAY is often
+ * missing: the server says so on stderr at start, and every tool error that comes from the
+ * missing display names the `env` entry to add (display-advice.ts).
  */
 import { Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -12,7 +17,10 @@ import { openUiInBrowser } from '../web/open-ui.ts';
 import { createMcpServer, McpHost } from '../mcp/server.ts';
 import { mcpHttp } from '../mcp/http.ts';
 import { WindowConsent } from '../mcp/consent.ts';
-import { appVersion } from '../util/resources.ts';
+import { appVersion, cliCommand } from '../util/resources.ts';
+import { localXDisplays, mcpDisplayAdvice, withMcpDisplayAdvice } from '../session/display-advice.ts';
+import type { GamepilotCore } from '../api/core.ts';
+import { clientConfig, MCP_IDLE_TIMEOUT_S, serverLaunch } from './mcp-client-config.ts';
 import { log } from '../util/log.ts';
 import { io } from './io.ts';
 import type { McpFlags } from './command-flags.ts';
@@ -28,7 +36,66 @@ function takeStdout(): Writable {
   });
 }
 
+/** `--print-config`: the client's configuration on stdout, where it goes (and any guess) on stderr. */
+function printConfig(o: McpFlags & { printConfig: NonNullable<McpFlags['printConfig']> }): number {
+  if (o.http) {
+    io.log(
+      'mcp: --print-config is for clients that start the server (stdio); give an HTTP client the URL `gamepilot mcp --http` prints',
+    );
+    return 2;
+  }
+  const node = cliCommand();
+  if ('refused' in node) {
+    io.log(`mcp: ${node.refused}`);
+    return 2;
+  }
+  const options = [
+    ...(o.windows ? ['--windows', o.windows] : []),
+    ...(o.idleTimeout !== MCP_IDLE_TIMEOUT_S ? ['--idle-timeout', String(o.idleTimeout)] : []),
+    ...(o.acceptAnticheatRisk ? ['--accept-anticheat-risk'] : []),
+    ...(o.port !== undefined ? ['--port', String(o.port)] : []),
+    ...(o.open ? ['--open'] : []),
+  ];
+  const { launch, notes } = serverLaunch({
+    node,
+    runsDir: o.runsDir,
+    configDir: o.configDir,
+    options,
+    env: process.env,
+    platform: process.platform,
+  });
+  const config = clientConfig(o.printConfig, launch, process.platform);
+  io.out(JSON.stringify(config.document, null, 2));
+  for (const line of [...config.where, ...notes.map((n) => `note: ${n}`)]) io.progress(line);
+  return 0;
+}
+
+/**
+ * The core as the MCP tools see it: an error from the missing display names the `env` entry a
+ * client's configuration needs. Every call the tools make goes through it.
+ */
+function withDisplayAdvice(core: GamepilotCore, displays: string[]): GamepilotCore {
+  const explain = (err: unknown) => withMcpDisplayAdvice(err, displays);
+  return new Proxy(core, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key, target);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        try {
+          const result: unknown = value.apply(target, args);
+          return result instanceof Promise ? result.catch((err: unknown) => Promise.reject(explain(err))) : result;
+        } catch (err) {
+          throw explain(err);
+        }
+      };
+    },
+  });
+}
+
 export async function mcpCommand(o: McpFlags): Promise<number> {
+  if (o.printConfig) return printConfig({ ...o, printConfig: o.printConfig });
+  const displays = process.platform === 'linux' ? localXDisplays() : [];
+  const noDisplay = process.platform === 'linux' && !process.env.DISPLAY;
   const protocolOut = o.http ? undefined : takeStdout();
   let host: McpHost | undefined;
   let http: ReturnType<typeof mcpHttp> | undefined;
@@ -43,7 +110,7 @@ export async function mcpCommand(o: McpFlags): Promise<number> {
         ...(o.windows ? { windows: o.windows } : {}),
         ask: (q, signal) => c.askConsent(q, signal),
       });
-      host = new McpHost(c, {
+      host = new McpHost(noDisplay ? withDisplayAdvice(c, displays) : c, {
         idleMs: o.idleTimeout * 1000,
         log: io.log,
         version: appVersion(),
@@ -65,6 +132,7 @@ export async function mcpCommand(o: McpFlags): Promise<number> {
     io.progress(`Gamepilot MCP server on stdio; also on ${endpoint} with the token.`);
   }
   io.progress(`Watch and stop the client's game in the Live view: ${shell.url}`);
+  if (noDisplay) io.log(`warning: no X display: DISPLAY is not set: ${mcpDisplayAdvice(displays)}`);
   const ui = o.open ? openUiInBrowser(shell, { width: 1360, height: 860, x: 0, y: 0 }, io.log) : undefined;
 
   await new Promise<void>((resolve) => {

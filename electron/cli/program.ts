@@ -36,6 +36,7 @@ import {
 import { profileCommands } from './profile-program.ts';
 import { commandsPlaying } from './games-played.ts';
 import { textPattern } from '../util/text-pattern.ts';
+import { MCP_CLIENTS, MCP_IDLE_TIMEOUT_S } from './mcp-client-config.ts';
 import type {
   RunFlags,
   MemoryFlags,
@@ -497,7 +498,7 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
       intOption('--idle-timeout <seconds>', 'end a session whose client calls no tool for this long (keys released)', {
         min: 5,
         max: 86400,
-      }).default(300),
+      }).default(MCP_IDLE_TIMEOUT_S),
     )
     .addOption(
       checkedOption(
@@ -507,6 +508,14 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
       ),
     )
     .addOption(specOption('acceptAnticheatRisk'))
+    .addOption(
+      new Option(
+        '--print-config [client]',
+        "print the client's configuration that starts this server (absolute paths, the env it needs; claude-desktop when no client is named) and exit; where it goes on stderr",
+      )
+        .choices(MCP_CLIENTS)
+        .preset('claude-desktop'),
+    )
     .action(act((o: McpFlags) => actions.mcp(o)));
 
   const queueName = () =>

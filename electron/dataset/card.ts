@@ -5,6 +5,15 @@
  */
 import type { DatasetRow } from './rows.ts';
 import type { ExportOptions, ExportSummary } from './export.ts';
+import type { Origin } from './walk.ts';
+
+/** How the card counts the runs of each origin. */
+const ORIGIN_NAMES: Record<Origin, [string, string]> = {
+  run: ['plain run', 'plain runs'],
+  session: ['person’s session', 'people’s sessions'],
+  suite: ['ING-VP suite level', 'ING-VP suite levels'],
+  arena: ['arena match', 'arena matches'],
+};
 
 type Dtype = 'string' | 'int64' | 'float64' | 'bool';
 
@@ -15,7 +24,17 @@ export const COLUMNS: { name: keyof DatasetRow | 'file_name'; dtype: Dtype; null
     dtype: 'string',
     about: 'the frame the player saw, relative to the split folder (the `image` column once loaded)',
   },
-  { name: 'run_id', dtype: 'string', about: 'the run or session folder it comes from' },
+  {
+    name: 'run_id',
+    dtype: 'string',
+    about: 'the run or session folder it comes from, as a path under the exported folder (`arena-duel/runs/<run>`)',
+  },
+  {
+    name: 'origin',
+    dtype: 'string',
+    about:
+      '`run` (a plain run), `session` (a person’s recording), `suite` (a level of an ING-VP suite), `arena` (a two-seat match)',
+  },
   { name: 'episode', dtype: 'int64', about: 'episode in the run, from 0' },
   { name: 'step', dtype: 'int64', about: 'step in the episode (a person’s session: the input event’s index), from 0' },
   { name: 'game', dtype: 'string', about: 'the title’s id: a built-in game, a profile, or `window:<title>`' },
@@ -33,10 +52,40 @@ export const COLUMNS: { name: keyof DatasetRow | 'file_name'; dtype: Dtype; null
   {
     name: 'player',
     dtype: 'string',
-    about: 'the player as the leaderboard names it (`vlm`, `solver`, `mcp:<client>`, `human-expert`, …)',
+    about:
+      'the player as the leaderboard names it (`vlm`, `solver`, `mcp:<client>`, `human-expert`, …); a match: the seat’s player',
   },
-  { name: 'model', dtype: 'string', nullable: true, about: 'the model of a model agent' },
-  { name: 'action_space', dtype: 'string', about: '`gui` (keys and pointer) or `semantic` (the game’s own moves)' },
+  {
+    name: 'seat',
+    dtype: 'int64',
+    nullable: true,
+    about: 'a two-seat match: the seat that decided (0: player 1, 1: player 2); a row per seat that acted on the frame',
+  },
+  {
+    name: 'seat_name',
+    dtype: 'string',
+    nullable: true,
+    about: 'a two-seat match: the seat’s name in the game (`X`, …)',
+  },
+  {
+    name: 'other_player',
+    dtype: 'string',
+    nullable: true,
+    about: 'a two-seat match: the other seat’s player (the opponent in PvP, the partner in co-op)',
+  },
+  {
+    name: 'level',
+    dtype: 'int64',
+    nullable: true,
+    about: 'an ING-VP suite’s level run: the level played (the setting is in `action_space`: `ingvp:<setting>`)',
+  },
+  { name: 'model', dtype: 'string', nullable: true, about: 'the model of a model agent (a match: the seat’s)' },
+  {
+    name: 'action_space',
+    dtype: 'string',
+    about:
+      '`gui` (keys and pointer), `semantic` (the game’s own moves), or `ingvp:<setting>` (an ING-VP level’s moves)',
+  },
   { name: 'actions', dtype: 'string', about: 'the actions as JSON text: see the action schema below' },
   { name: 'reasoning', dtype: 'string', about: 'the player’s reasoning for the step (empty when it gave none)' },
   {
@@ -48,9 +97,14 @@ export const COLUMNS: { name: keyof DatasetRow | 'file_name'; dtype: Dtype; null
     name: 'step_score',
     dtype: 'float64',
     nullable: true,
-    about: 'the score after the step (0–100) where the run records one',
+    about: 'the score after the step (0–100) where the run records one; a match: the seat’s',
   },
-  { name: 'episode_score', dtype: 'float64', nullable: true, about: 'the episode’s score (0–100), as run.json has it' },
+  {
+    name: 'episode_score',
+    dtype: 'float64',
+    nullable: true,
+    about: 'the episode’s score (0–100), as run.json has it; a match: the seat’s (PvP 100 win, 50 draw, 0 loss)',
+  },
   { name: 'episode_end', dtype: 'string', about: 'how the episode ended (`max_steps`, `game_over`, `stopped`, …)' },
   {
     name: 'participant',
@@ -73,6 +127,9 @@ export const COLUMNS: { name: keyof DatasetRow | 'file_name'; dtype: Dtype; null
 export function datasetCard(s: ExportSummary, rows: DatasetRow[], o: ExportOptions): string {
   const players = [...new Set(rows.map((r) => r.player))].sort();
   const games = [...new Set(rows.map((r) => r.game))].sort();
+  const origins = (Object.keys(ORIGIN_NAMES) as Origin[])
+    .map((k) => `${s.origins[k]} ${ORIGIN_NAMES[k][s.origins[k] === 1 ? 0 : 1]}`)
+    .join(', ');
   const features = COLUMNS.filter((c) => c.name !== 'file_name')
     .map((c) => `  - name: ${c.name}\n    dtype: ${c.dtype}`)
     .join('\n');
@@ -97,7 +154,7 @@ ${features}
 
 # Gamepilot trajectories
 
-Exported by \`gamepilot export\` from ${s.runs} run(s) and session(s): ${s.rows.train} train and
+Exported by \`gamepilot export\` from ${s.runs} run(s): ${origins}. ${s.rows.train} train and
 ${s.rows.validation} validation rows. Titles: ${games.join(', ') || 'none'}. Players: ${players.join(', ') || 'none'}.
 
 Load it with \`datasets.load_dataset("imagefolder", data_dir="<this folder>")\`: each split
@@ -106,7 +163,9 @@ folder holds its images and a \`metadata.jsonl\` whose \`file_name\` names each 
 ## A row
 
 One decision: the frame the player saw, and what it did then.
-- **An agent run:** one row per recorded step that kept its frame.
+- **An agent run** (an ING-VP suite's level too): one row per recorded step that kept its frame.
+- **A two-seat match** (an arena's, or \`run --seats\`): one row per seat that acted in a step, with that
+  seat's player, actions, reasoning and score; both seats' rows show the same frame.
 - **A person's session:** one row per input event, with the last frame captured before it.
 
 Whole episodes go to one split. Which split is decided by a hash of the run, the episode and the
@@ -136,13 +195,17 @@ the frame is the window.
 **Semantic space.** Each action is the game's own move (\`"left"\`, \`"B3"\`) or a profile's call
 (\`"shoot(angle=35, power=0.9)"\`).
 
+**ING-VP space** (\`ingvp:<setting>\`, a suite level). Each action is a move in the puzzle's own
+notation, as read from the model's answer (a one-step answer: the whole plan, a move each), or
+\`undo N\` (back to the state after step N). Where no move could be read, the action is the
+text that was read (empty when none was), its error in \`outcomes\`.
+
 ## What it holds, and what it leaves out
 
-**Included:** completed runs, except the web shell's demo and two-seat matches.${
-    o.filter.game || o.filter.player || o.filter.minScore !== undefined || o.filter.maxScore !== undefined
-      ? ` Filters: ${JSON.stringify(o.filter)}.`
-      : ''
-  }${s.skipped.length ? ` Left out: ${s.skipped.length} run(s) or invalid episode(s) (listed in export.json).` : ''}${
+**Included:** completed runs, sessions, ING-VP suite levels and arena matches, except the web shell's
+demo and suite levels played on the puzzle's text (no frame).${
+    Object.keys(o.filter).length ? ` Filters: ${JSON.stringify(o.filter)}.` : ''
+  }${s.skipped.length ? ` Left out: ${s.skipped.length} run(s), folder(s) or invalid episode(s), each with its reason in export.json's \`skipped\`.` : ''}${
     s.withoutFrame ? ` ${s.withoutFrame} decision(s) had no kept frame and are not rows.` : ''
   }
 

@@ -11,14 +11,15 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSyn
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomic-file.ts';
-import { readRunMeta, type RunMeta } from '../store/run-store.ts';
-import { scanRuns } from '../store/run-library.ts';
+import { listedStatus, type RunMeta } from '../store/run-store.ts';
 import { titleOf } from '../store/run-title.ts';
-import { CodedError } from '../domain.ts';
+import { settingSpec } from '../ingvp/ingvp-settings.ts';
+import { CodedError, INGVP_SETTINGS, type IngvpSetting } from '../domain.ts';
 import { rowsOf, type DatasetRow } from './rows.ts';
-import { datasetCard } from './card.ts';
+import { COLUMNS, datasetCard } from './card.ts';
 import { TextRedactor } from './redact.ts';
 import { textPattern } from '../util/text-pattern.ts';
+import { ORIGINS, originOf, walkSources, withoutPath, type FoundRun, type Origin } from './walk.ts';
 
 export const EXPORT_FORMATS = ['hf-imagefolder'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -36,7 +37,7 @@ export interface ExportFilter {
 }
 
 export interface ExportOptions {
-  /** Run or session folders, or folders holding them (one level down). */
+  /** Run or session folders, or folders holding them at any depth (a runs folder, a suite's, an arena's). */
   sources: string[];
   out: string;
   format: ExportFormat;
@@ -55,12 +56,18 @@ export interface ExportSummary {
   out: string;
   format: ExportFormat;
   runs: number;
+  /** The runs exported, by origin (plain runs, sessions, ING-VP suite levels, arena matches). */
+  origins: Record<Origin, number>;
   /** Runs already exported by an earlier call, taken as they were. */
   resumed: number;
   rows: { train: number; validation: number };
   /** Decisions with no frame in their run folder (frames not kept): not exported. */
   withoutFrame: number;
-  /** Runs the filters or their state left out, and why (a failed run with its error), invalid episodes left out, and folders that are no run. */
+  /**
+   * Every run-like folder found and not exported, and why (`<run>: <why>`): left out by a filter
+   * or by its state (a failed run with its error), an ING-VP level played on text (no frame), one
+   * that cannot be read (no run.json, a damaged one, a link); and invalid episodes left out.
+   */
   skipped: string[];
   warnings: string[];
   /** With redactText: frames with text blurred, and the boxes blurred (this call's runs). */
@@ -70,74 +77,71 @@ export interface ExportSummary {
 type Split = 'train' | 'validation';
 interface Part {
   run: string;
+  origin: Origin;
   rows: (DatasetRow & { file_name: string; split: Split })[];
   withoutFrame: number;
-  /** The run's lines that could not be read, or why none of it could be (named as runWarning does). */
+  /** The run's lines that could not be read (named as runWarning does). */
   warnings?: string[];
 }
 
-/**
- * A warning as a dataset keeps it: it names the run, and no absolute path (a home folder names
- * its user): the run folder's own path is cut from the message.
- */
+/** A warning as a dataset keeps it: it names the run, and no path of the machine. */
 function runWarning(run: string, dir: string, message: string): string {
-  return `run ${run}: ${message
-    .split(dir + path.sep)
-    .join('')
-    .split(dir)
-    .join('.')}`;
+  return `run ${run}: ${withoutPath(message, dir)}`;
 }
 
-/** The runs the sources name: a folder with run.json, or the run folders one level inside. */
-function collect(sources: string[]): { runs: { id: string; dir: string; meta: RunMeta }[]; warnings: string[] } {
-  const runs: { id: string; dir: string; meta: RunMeta }[] = [];
-  const warnings: string[] = [];
-  for (const src of sources) {
-    const dir = path.resolve(src);
-    if (!existsSync(dir)) throw new CodedError('not-found', `${src}: no such folder`);
-    if (existsSync(path.join(dir, 'run.json'))) {
-      const id = path.basename(dir);
-      try {
-        runs.push({ id, dir, meta: readRunMeta(dir) });
-      } catch (err) {
-        warnings.push(runWarning(id, dir, `skipped: ${(err as Error).message}`));
-      }
-      continue;
-    }
-    const scanned = scanRuns(dir);
-    runs.push(...scanned.runs);
-    // scanRuns names each run by its folder: `skipped <dir>…`, cut to the folder's own name.
-    warnings.push(...scanned.warnings.map((w) => w.split(dir + path.sep).join('')));
-  }
+/** The runs the sources hold, each once (by its id); the run-like folders that cannot be read, with why. */
+function collect(sources: string[], out: string): { runs: FoundRun[]; skipped: string[] } {
+  const { runs, unreadable } = walkSources(sources, out);
+  const skipped = [...unreadable];
   const seen = new Set<string>();
   return {
     runs: runs.filter((r) => {
       const dup = seen.has(r.id);
       seen.add(r.id);
-      if (dup)
-        warnings.push(`skipped ${r.id}: a run of the same name is exported already (from another source folder)`);
+      if (dup) skipped.push(`${r.id}: a run of the same name is exported already (from another source folder)`);
       return !dup;
     }),
-    warnings,
+    skipped,
   };
+}
+
+/** An ING-VP level played on the puzzle's text: its player saw no frame, and every row here is a frame. */
+function textSetting(meta: RunMeta): IngvpSetting | undefined {
+  const setting = meta.config.setting;
+  if (originOf(meta) !== 'suite' || !(INGVP_SETTINGS as readonly unknown[]).includes(setting)) return undefined;
+  return settingSpec(setting as IngvpSetting).image ? undefined : (setting as IngvpSetting);
 }
 
 /** Why a run is not exported, or null when it is. */
 function leftOut(meta: RunMeta, f: ExportFilter): string | null {
   if (meta.status === 'failed') return `failed, not completed: ${meta.error ?? 'no error recorded'}`;
-  if (meta.status !== 'completed') return `${meta.status}, not completed`;
+  if (meta.status !== 'completed')
+    return listedStatus(meta) === 'crashed'
+      ? 'crashed, not completed (it says running, and the process that wrote it is gone)'
+      : `${meta.status}, not completed${meta.error ? `: ${meta.error}` : ''}`;
   if (meta.demo) return 'the demo';
-  if (meta.seats?.length) return 'a two-seat match (its score is a seat’s)';
+  const text = textSetting(meta);
+  if (text)
+    return `an ING-VP level in the ${text} setting: its player was shown the puzzle as text, not a frame, and every row of this dataset is a frame`;
   if (f.game !== undefined && titleOf(meta).id !== f.game) return `another title (${titleOf(meta).id})`;
-  if (f.player !== undefined && meta.agent !== f.player) return `another player (${meta.agent})`;
+  const seats = meta.seats ?? [];
+  if (f.player !== undefined && (seats.length ? !seats.some((x) => x.agent === f.player) : meta.agent !== f.player))
+    return `another player (${meta.agent})`;
   if (f.assisted !== undefined && !!meta.assisted !== f.assisted)
     return f.assisted ? 'not assisted' : 'assisted (a person took over)';
   if (f.minScore !== undefined || f.maxScore !== undefined) {
+    if (seats.length) return 'a two-seat match: each seat has its own score, and the run none to filter on';
     if (meta.mean === null) return 'no score';
     if (f.minScore !== undefined && meta.mean < f.minScore) return `score ${meta.mean} below ${f.minScore}`;
     if (f.maxScore !== undefined && meta.mean > f.maxScore) return `score ${meta.mean} above ${f.maxScore}`;
   }
   return null;
+}
+
+/** A row's fields in the card's column order: a row holds exactly the columns the card lists. */
+function inColumnOrder(file_name: string, row: DatasetRow): DatasetRow & { file_name: string } {
+  const fields = { file_name, ...row };
+  return Object.fromEntries(COLUMNS.map((c) => [c.name, fields[c.name]])) as unknown as typeof fields;
 }
 
 /** Which split an episode goes to: a stable hash of the seed, run and episode. */
@@ -188,8 +192,8 @@ async function exportWith(o: ExportOptions, redactor: TextRedactor | undefined):
     );
   writeFileAtomic(keyFile, key);
 
-  const { runs, warnings } = collect(o.sources);
-  const skipped: string[] = [];
+  const { runs, skipped } = collect(o.sources, out);
+  const warnings: string[] = [];
   const chosen = runs.filter((r) => {
     const why = leftOut(r.meta, o.filter);
     if (why) skipped.push(`${r.id}: ${why}`);
@@ -201,10 +205,12 @@ async function exportWith(o: ExportOptions, redactor: TextRedactor | undefined):
   let resumed = 0;
   const done: Part[] = [];
   for (const [i, r] of chosen.entries()) {
-    const partFile = path.join(parts, `${r.id}.json`);
+    const partFile = path.join(parts, `${encodeURIComponent(r.id)}.json`);
     if (existsSync(partFile)) {
       try {
-        done.push(JSON.parse(readFileSync(partFile, 'utf8')) as Part);
+        const part = JSON.parse(readFileSync(partFile, 'utf8')) as Part;
+        if (!ORIGINS.includes(part.origin)) throw new Error('a part from before rows had an origin');
+        done.push(part);
         resumed++;
         o.onProgress?.({ done: i + 1, total: chosen.length, run: r.id, rows: done.at(-1)!.rows.length, skipped: true });
         continue;
@@ -212,7 +218,12 @@ async function exportWith(o: ExportOptions, redactor: TextRedactor | undefined):
         // A part that cannot be read is made again.
       }
     }
-    const part = await exportRun(r.id, r.dir, r.meta, out, o, redactor);
+    const part = await exportRun(r, out, o, redactor);
+    if ('unreadable' in part) {
+      skipped.push(part.unreadable);
+      o.onProgress?.({ done: i + 1, total: chosen.length, run: r.id, rows: 0, skipped: false });
+      continue;
+    }
     writeFileAtomic(partFile, JSON.stringify(part));
     done.push(part);
     o.onProgress?.({ done: i + 1, total: chosen.length, run: r.id, rows: part.rows.length, skipped: false });
@@ -230,10 +241,15 @@ async function exportWith(o: ExportOptions, redactor: TextRedactor | undefined):
   }
   const withoutFrame = done.reduce((n, p) => n + p.withoutFrame, 0);
   warnings.push(...done.flatMap((p) => p.warnings ?? []));
+  const origins = Object.fromEntries(ORIGINS.map((k) => [k, done.filter((p) => p.origin === k).length])) as Record<
+    Origin,
+    number
+  >;
   const summary: ExportSummary = {
     out: '.',
     format: o.format,
     runs: done.length,
+    origins,
     resumed,
     rows,
     withoutFrame,
@@ -258,40 +274,37 @@ async function exportWith(o: ExportOptions, redactor: TextRedactor | undefined):
 
 /** One run's images into its episodes' splits, and its rows. */
 async function exportRun(
-  id: string,
-  dir: string,
-  meta: RunMeta,
+  { id, dir, meta }: FoundRun,
   out: string,
   o: ExportOptions,
   redactor: TextRedactor | undefined,
-): Promise<Part> {
+): Promise<Part | { unreadable: string }> {
+  const origin = originOf(meta);
   let source: ReturnType<typeof rowsOf>;
   try {
-    source = rowsOf(dir, meta);
+    source = rowsOf(id, dir, meta);
   } catch (err) {
-    return {
-      run: id,
-      rows: [],
-      withoutFrame: 0,
-      warnings: [runWarning(id, dir, `not exported: ${(err as Error).message}`)],
-    };
+    return { unreadable: `${id}: its steps cannot be read: ${withoutPath((err as Error).message, dir)}` };
   }
   const { withoutFrame, problems } = source;
   // An invalid episode (no model answers) teaches nothing: its rows stay out (listed in `skipped`).
   const invalid = new Set(meta.episodes.filter((e) => e.invalid !== undefined).map((e) => e.episode));
-  const rows = source.rows.filter((r) => !invalid.has(r.row.episode));
+  // A match chosen by --player: the rows of that player's seat(s).
+  const rows = source.rows.filter(
+    (r) => !invalid.has(r.row.episode) && (o.filter.player === undefined || r.row.player === o.filter.player),
+  );
   const made: Part['rows'] = [];
   for (const split of ['train', 'validation'] as const)
     rmSync(path.join(out, split, 'images', id), { recursive: true, force: true });
-  for (const { row, frame } of rows) {
+  for (const { row, frame, image } of rows) {
     const split = splitOf(id, row.episode, o.validation, o.seed);
-    const file_name = `images/${id}/${row.episode}-${row.step}${path.extname(frame) || '.jpg'}`;
+    const file_name = `images/${id}/${image}${path.extname(frame) || '.jpg'}`;
     const dest = path.join(out, split, file_name);
     mkdirSync(path.dirname(dest), { recursive: true });
     if (redactor) writeFileSync(dest, await redactor.redact(readFileSync(frame)));
     else copyFileSync(frame, dest);
-    made.push({ file_name, ...row, split });
+    made.push({ ...inColumnOrder(file_name, row), split });
   }
   const warnings = problems.map((p) => runWarning(id, dir, `skipped ${p}`));
-  return { run: id, rows: made, withoutFrame, ...(warnings.length ? { warnings } : {}) };
+  return { run: id, origin, rows: made, withoutFrame, ...(warnings.length ? { warnings } : {}) };
 }

@@ -1,20 +1,25 @@
 /**
  * One row of a training dataset per decision: the frame the player saw and what it did. An agent
- * run gives a row per recorded step that kept its frame; a person's session a row per input event
- * (in the agent's action schema), with the last frame captured before it. Only what a dataset
- * may hold goes in: no settings (an endpoint, a key), and of a person only the pseudonym and the
- * consent the session recorded.
+ * run (an ING-VP suite's level run too) gives a row per recorded step that kept its frame; a
+ * two-seat match a row per seat that acted in a step, each with that seat's player, actions and
+ * score; a person's session a row per input event (in the agent's action schema), with the last
+ * frame captured before it. Only what a dataset may hold goes in: no settings (an endpoint, a
+ * key), and of a person only the pseudonym and the consent the session recorded.
  */
 import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { readRun, type RunMeta } from '../store/run-store.ts';
+import { z } from 'zod';
+import { readRun, type RunMeta, type StepRecord } from '../store/run-store.ts';
+import { firstIssue } from '../store/json-rows.ts';
 import { readSession } from '../store/session-files.ts';
 import { titleOf } from '../store/run-title.ts';
 import { resolveRunFile } from '../store/run-files.ts';
+import { originOf, type Origin } from './walk.ts';
 
 /** A row before its split and image path are known. */
 export interface DatasetRow {
   run_id: string;
+  /** What the run is: a plain `run`, a person's `session`, an ING-VP `suite` level, an `arena` match (two seats). */
+  origin: Origin;
   episode: number;
   step: number;
   /** The title's id (a built-in game, a profile, or `window:<title>`) and name. */
@@ -24,8 +29,14 @@ export interface DatasetRow {
   actor: 'agent' | 'human';
   /** The run had a takeover (session/takeover.ts). */
   assisted: boolean;
-  /** The player as the leaderboard names it: `vlm`, `mcp:claude-code`, `human-expert`, … */
+  /** The player as the leaderboard names it: `vlm`, `mcp:claude-code`, `human-expert`, … (a match: the seat's). */
   player: string;
+  /** A two-seat match: the seat that decided (0 is player 1), its name in the game, and the other seat's player. */
+  seat: number | null;
+  seat_name: string | null;
+  other_player: string | null;
+  /** An ING-VP suite's level run: the level (its setting is in `action_space`, `ingvp:<setting>`). */
+  level: number | null;
   model: string | null;
   action_space: string;
   /** The actions as JSON text (each `{"action_type", "parameters"}` or a semantic move). */
@@ -49,10 +60,11 @@ export interface DatasetRow {
   height: number | null;
 }
 
-/** A row and the frame file it shows (absolute path in the run folder). */
+/** A row, the frame file it shows (absolute path in the run folder), and its image's name in the dataset (no extension). */
 export interface SourceRow {
   row: DatasetRow;
   frame: string;
+  image: string;
 }
 
 /**
@@ -65,13 +77,24 @@ export interface RunRows {
   problems: string[];
 }
 
-export function rowsOf(dir: string, meta: RunMeta): RunRows {
-  return meta.kind === 'human' ? sessionRows(dir, meta) : runRows(dir, meta);
+/** The rows of the run folder `dir`, named `id` in the dataset (its path under the source folder). */
+export function rowsOf(id: string, dir: string, meta: RunMeta): RunRows {
+  return meta.kind === 'human' ? sessionRows(id, dir, meta) : runRows(id, dir, meta);
 }
 
-function common(meta: RunMeta) {
+function common(id: string, meta: RunMeta) {
   const title = titleOf(meta);
-  return { game: title.id, title: title.name, model: meta.model, action_space: meta.action_space };
+  const level = meta.config.level;
+  const origin = originOf(meta);
+  return {
+    run_id: id,
+    origin,
+    game: title.id,
+    title: title.name,
+    model: meta.model,
+    action_space: meta.action_space,
+    level: origin === 'suite' && typeof level === 'number' ? level : null,
+  };
 }
 
 function episodeOf(meta: RunMeta, episode: number) {
@@ -89,44 +112,99 @@ function frameFile(dir: string, rel: string | null | undefined): string | undefi
   }
 }
 
-function runRows(dir: string, meta: RunMeta): RunRows {
+/** One seat's part of a two-seat step, as seated-session.ts records it in the step's `seats`. */
+const SeatTurnSchema = z.looseObject({
+  seat: z.number().int().min(0).max(1),
+  agent: z.string(),
+  reasoning: z.string(),
+  actions: z.array(z.unknown()),
+  outcomes: z.array(z.unknown()).optional(),
+});
+
+function runRows(id: string, dir: string, meta: RunMeta): RunRows {
   const { steps, problems } = readRun(dir);
   const rows: SourceRow[] = [];
   let withoutFrame = 0;
+  const base = common(id, meta);
+  const seated = !!meta.seats?.length;
   for (const s of steps) {
     const frame = frameFile(dir, s.frame);
+    const turns = seated ? seatTurns(s, problems) : [];
     if (!frame) {
-      withoutFrame++;
+      withoutFrame += seated ? turns.length : 1;
       continue;
     }
-    rows.push({
-      frame,
-      row: {
-        run_id: path.basename(dir),
-        episode: s.episode,
-        step: s.step,
-        ...common(meta),
-        actor: s.actor === 'human' ? 'human' : 'agent',
-        assisted: !!meta.assisted,
-        player: meta.agent,
-        actions: JSON.stringify(s.actions),
-        reasoning: s.reasoning ?? '',
-        outcomes: JSON.stringify(s.outcomes ?? []),
-        step_score: typeof s.score === 'number' ? s.score : null,
-        ...episodeOf(meta, s.episode),
-        participant: null,
-        role: null,
-        consent: null,
-        t_capture: s.t_capture,
-        width: s.frame_size?.width ?? null,
-        height: s.frame_size?.height ?? null,
-      },
-    });
+    const shared = {
+      ...base,
+      episode: s.episode,
+      step: s.step,
+      assisted: !!meta.assisted,
+      ...episodeOf(meta, s.episode),
+      participant: null,
+      role: null,
+      consent: null,
+      t_capture: s.t_capture,
+      width: s.frame_size?.width ?? null,
+      height: s.frame_size?.height ?? null,
+    };
+    if (!seated) {
+      rows.push({
+        frame,
+        image: `${s.episode}-${s.step}`,
+        row: {
+          ...shared,
+          actor: s.actor === 'human' ? 'human' : 'agent',
+          player: meta.agent,
+          seat: null,
+          seat_name: null,
+          other_player: null,
+          actions: JSON.stringify(s.actions),
+          reasoning: s.reasoning ?? '',
+          outcomes: JSON.stringify(s.outcomes ?? []),
+          step_score: typeof s.score === 'number' ? s.score : null,
+        },
+      });
+      continue;
+    }
+    // A match: a row per seat that decided on this frame, with that seat's part and score.
+    const episode = meta.episodes.find((e) => e.episode === s.episode);
+    const stepScores = Array.isArray(s.seat_scores) ? (s.seat_scores as unknown[]) : [];
+    for (const t of turns) {
+      const seat = meta.seats!.find((x) => x.seat === t.seat);
+      const other = meta.seats!.find((x) => x.seat !== t.seat);
+      const stepScore = stepScores[t.seat];
+      rows.push({
+        frame,
+        image: `${s.episode}-${s.step}-seat${t.seat}`,
+        row: {
+          ...shared,
+          actor: t.agent === 'human' ? 'human' : 'agent',
+          player: t.agent,
+          model: seat?.model ?? null,
+          seat: t.seat,
+          seat_name: seat?.name ?? null,
+          other_player: other?.agent ?? null,
+          actions: JSON.stringify(t.actions),
+          reasoning: t.reasoning,
+          outcomes: JSON.stringify(t.outcomes ?? []),
+          step_score: typeof stepScore === 'number' ? stepScore : null,
+          episode_score: episode?.seat_scores?.[t.seat] ?? null,
+        },
+      });
+    }
   }
   return { rows, withoutFrame, problems };
 }
 
-function sessionRows(dir: string, meta: RunMeta): RunRows {
+/** A two-seat step's seats that decided; one that cannot be read is a problem named by step. */
+function seatTurns(s: StepRecord, problems: string[]): z.output<typeof SeatTurnSchema>[] {
+  const seats = z.array(SeatTurnSchema).safeParse(s.seats);
+  if (seats.success) return seats.data;
+  problems.push(`steps.jsonl: episode ${s.episode} step ${s.step}: seats ${firstIssue(seats.error)}`);
+  return [];
+}
+
+function sessionRows(id: string, dir: string, meta: RunMeta): RunRows {
   const { session, frames, events, problems } = readSession(dir);
   const ordered = [...frames].sort((a, b) => a.t - b.t);
   const rows: SourceRow[] = [];
@@ -142,14 +220,17 @@ function sessionRows(dir: string, meta: RunMeta): RunRows {
     }
     rows.push({
       frame,
+      image: `0-${i}`,
       row: {
-        run_id: path.basename(dir),
+        ...common(id, meta),
         episode: 0,
         step: i,
-        ...common(meta),
         actor: 'human',
         assisted: false,
         player: meta.agent,
+        seat: null,
+        seat_name: null,
+        other_player: null,
         actions: JSON.stringify([{ action_type: ev.action_type, parameters: ev.parameters }]),
         reasoning: '',
         outcomes: '[]',

@@ -13,6 +13,7 @@ import { CodedError, isModelAgent, type ErrorCode } from '../domain.ts';
 import { namedAsWords, sayFields, type FieldNamer, type RunSpec } from '../run-spec.ts';
 import { textPattern } from '../util/text-pattern.ts';
 import { log } from '../util/log.ts';
+import { TERMINAL_DISPLAY_ADVICE } from './display-advice.ts';
 import { agentKind, type CheckedRun } from './front-door.ts';
 
 /** The longest the endpoint checks may take together; the local checks take milliseconds. */
@@ -111,7 +112,7 @@ export function noDisplayText(err: unknown): string {
   const display = process.env.DISPLAY;
   const said = display ? `the X display ${display} cannot be opened` : 'no X display: DISPLAY is not set';
   const why = (err as Error).message;
-  return `${said}${said.includes(why) ? '' : ` (${why})`}: start an X server (e.g. \`Xvfb :99 &\`) and set DISPLAY to it`;
+  return `${said}${said.includes(why) ? '' : ` (${why})`}: ${TERMINAL_DISPLAY_ADVICE}`;
 }
 
 /**

@@ -151,8 +151,11 @@ export class TargetView {
   }
 
   /**
-   * Gives the target keyboard focus unless it has it. Raising a minimized window would undo
-   * what a person just did, so a minimized one is left alone: returns false.
+   * Raises the target over what covers it, giving it keyboard focus, unless it has the focus or
+   * nothing covers it: a capture sees an uncovered window as it is, and input that needs the
+   * focus takes it just before it is sent (readyForInput). So a person who clicked another
+   * window beside the game keeps it in front while the agent looks. Raising a minimized window
+   * would undo what a person just did, so a minimized one is left alone: returns false.
    * (With command-line X tools a minimize in the few ms between the look and the raise can
    * still be undone; the window usually has focus already, and then nothing is raised.)
    * `quietMs`: how long the game must hold still once it repainted what was covered.
@@ -165,7 +168,9 @@ export class TargetView {
     // A window over the game leaves its pixels in the part it covered until the game repaints
     // that part (no compositor): follow what the game draws from before the raise, and capture
     // once it has repainted (cover-repaint.ts; a loaded machine took hundreds of ms).
-    const covered = !!(await windowsOver(wm, win, win.bounds).catch(() => undefined))?.length;
+    const over = await windowsOver(wm, win, win.bounds).catch(() => undefined);
+    if (over?.length === 0) return true; // known to be uncovered
+    const covered = !!over?.length;
     const repaint = covered ? new CoverRepaint(wm) : undefined;
     repaint?.covered(id);
     try {

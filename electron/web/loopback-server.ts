@@ -4,6 +4,10 @@
  * socket demand the session token (query `token=` or `Authorization: Bearer`); static files
  * of the renderer are public. A browser we open gets the token through a one-time launch
  * code (`/launch/<code>` → redirect to `/#token=…`), so it never sits on a command line.
+ * A request without the token gets 401 with `WWW-Authenticate: Bearer` naming the
+ * protected-resource metadata (RFC 6750, RFC 9728, as MCP's authorization spec asks), which
+ * says the token comes from the person, not from an authorization server: clients then ask
+ * for it instead of starting OAuth.
  * Nothing a client sends can throw out of a handler: bad requests get a 4xx, and the server
  * keeps serving.
  */
@@ -79,15 +83,61 @@ function secretEquals(expected: string, given: string | null | undefined): boole
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function reply(res: http.ServerResponse, status: number, body: string, type = 'text/plain; charset=utf-8') {
+function reply(
+  res: http.ServerResponse,
+  status: number,
+  body: string,
+  type = 'text/plain; charset=utf-8',
+  headers: Record<string, string> = {},
+) {
   if (res.headersSent) return void res.destroy();
-  res.writeHead(status, { ...COMMON_HEADERS, 'content-type': type }).end(body);
+  res.writeHead(status, { ...COMMON_HEADERS, ...headers, 'content-type': type }).end(body);
 }
 
 /** Refuses an upgrade on the raw socket with a plain HTTP answer. */
-function refuseUpgrade(socket: Duplex, status: number, reason: string) {
-  if (socket.writable) socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+function refuseUpgrade(socket: Duplex, status: number, reason: string, headers: Record<string, string> = {}) {
+  const lines = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`);
+  if (socket.writable)
+    socket.end(`HTTP/1.1 ${status} ${reason}\r\n${lines.join('')}Connection: close\r\nContent-Length: 0\r\n\r\n`);
   else socket.destroy();
+}
+
+/** Where the protected-resource metadata lives (RFC 9728 §3); a resource's path may follow it. */
+export const RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
+
+/**
+ * The `WWW-Authenticate` of a 401 (RFC 6750 §3): the metadata's address, and `invalid_token`
+ * only when a token was given (a request with none gets no error code).
+ */
+export function bearerChallenge(origin: string, tokenGiven: boolean): string {
+  const error = tokenGiven ? `, error="invalid_token", error_description="not this server's token"` : '';
+  return `Bearer realm="gamepilot", resource_metadata="${origin}${RESOURCE_METADATA_PATH}"${error}`;
+}
+
+/** How to authorize here, in words: the token the person was given, never OAuth. */
+const TOKEN_ADVICE =
+  'send the token that `gamepilot mcp --http` (or `gamepilot web`) printed (the token= of its URL) as `Authorization: Bearer <token>`';
+
+/**
+ * The endpoints a client that starts OAuth anyway falls back to when no authorization server is
+ * named (MCP authorization spec 2025-03-26, kept by the SDK and the Inspector): they answer
+ * with an OAuth error saying there is no OAuth here, so the client shows that, not a bare 404.
+ */
+const OAUTH_FALLBACK_PATHS = new Set(['/register', '/authorize', '/token']);
+const NO_OAUTH = { error: 'invalid_request', error_description: `Gamepilot has no OAuth: ${TOKEN_ADVICE}` };
+
+/**
+ * The protected-resource metadata (RFC 9728 §2) of `resource`: bearer tokens in the header and
+ * no authorization server, since the token is the one `gamepilot mcp --http` or `gamepilot web`
+ * printed, not one OAuth hands out.
+ */
+export function resourceMetadata(resource: string) {
+  return {
+    resource,
+    bearer_methods_supported: ['header'],
+    resource_name: 'Gamepilot',
+    description: `No OAuth and no authorization server: ${TOKEN_ADVICE}.`,
+  };
 }
 
 export async function startWebShell(core: GamepilotCore, opts: WebShellOptions): Promise<WebShell> {
@@ -119,15 +169,28 @@ export async function startWebShell(core: GamepilotCore, opts: WebShellOptions):
     } catch {
       return reply(res, 400, 'bad request target');
     }
+    const origin = `http://${req.headers.host!.toLowerCase()}`;
+    if (url.pathname === RESOURCE_METADATA_PATH || url.pathname.startsWith(`${RESOURCE_METADATA_PATH}/`)) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, 'method not allowed');
+      const resourcePath = url.pathname.slice(RESOURCE_METADATA_PATH.length);
+      if (resourcePath && !resourcePath.startsWith('/api/')) return reply(res, 404, 'not found');
+      return reply(res, 200, JSON.stringify(resourceMetadata(`${origin}${resourcePath || '/'}`)), 'application/json');
+    }
     if (url.pathname.startsWith('/api/')) {
-      if (!secretEquals(token, given(req, url)))
-        return reply(res, 401, '{"error":"token required"}', 'application/json');
+      const presented = given(req, url);
+      if (!secretEquals(token, presented)) {
+        const body = { error: presented ? 'invalid_token' : 'token required', error_description: TOKEN_ADVICE };
+        return reply(res, 401, JSON.stringify(body), 'application/json', {
+          'www-authenticate': bearerChallenge(origin, !!presented),
+        });
+      }
       if (url.pathname === '/api/health')
         return reply(res, 200, JSON.stringify(await core.handle('health', {})), 'application/json');
       const route = opts.routes && Object.hasOwn(opts.routes, url.pathname) ? opts.routes[url.pathname] : undefined;
       if (route) return route(req, res);
       return reply(res, 404, '{"error":"not found"}', 'application/json');
     }
+    if (OAUTH_FALLBACK_PATHS.has(url.pathname)) return reply(res, 400, JSON.stringify(NO_OAUTH), 'application/json');
     if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, 'method not allowed');
     const launch = /^\/launch\/([\w-]{1,64})$/.exec(url.pathname);
     if (launch) {
@@ -182,7 +245,11 @@ export async function startWebShell(core: GamepilotCore, opts: WebShellOptions):
       if (refused) return refuseUpgrade(socket, refused[0], 'Forbidden');
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       if (url.pathname !== '/api/ws') return refuseUpgrade(socket, 404, 'Not Found');
-      if (!secretEquals(token, given(req, url))) return refuseUpgrade(socket, 401, 'Unauthorized');
+      const presented = given(req, url);
+      if (!secretEquals(token, presented))
+        return refuseUpgrade(socket, 401, 'Unauthorized', {
+          'WWW-Authenticate': bearerChallenge(`http://${req.headers.host!.toLowerCase()}`, !!presented),
+        });
       wss.handleUpgrade(req, socket, head, (ws) => serveSocket(core, ws, log));
     } catch (err) {
       log(`web shell: upgrade failed: ${(err as Error).message}`);

@@ -16,6 +16,7 @@ import { startStopHotkey } from '../input/hook-stop-hotkey.ts';
 import { bindHotkeys } from '../api/hotkey-bindings.ts';
 import { recoverCrashLeftovers } from '../safety/recovery.ts';
 import { appVersion, resources } from '../util/resources.ts';
+import type { ViewLauncher } from '../session/targets.ts';
 
 function newestFile(file: string): number {
   if (!existsSync(file)) return 0;
@@ -51,6 +52,8 @@ export interface WebShellOptions {
   configDir: string;
   demo: boolean;
   log: (s: string) => void;
+  /** How built-in games' windows open (`--open`: beside the UI window, ui-layout.ts); default: launchViewWindow. */
+  launchView?: ViewLauncher;
   /** More API routes for the server, built over the shell's core (the MCP endpoint). */
   routes?: (core: GamepilotCore) => Record<string, ApiRoute>;
 }
@@ -70,6 +73,7 @@ export async function runWebShell(
     exportDir: path.join(os.homedir(), 'Gamepilot exports'),
     shell: 'web',
     version: appVersion(),
+    ...(opts.launchView ? { launchView: opts.launchView } : {}),
   });
   const shell = await startWebShell(core, {
     ...(opts.port !== undefined ? { port: opts.port } : {}),

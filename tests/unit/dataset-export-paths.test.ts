@@ -1,8 +1,8 @@
 /**
  * What an export writes names runs, never absolute paths (a home folder names its user): the
- * dataset's export.json, card and rows hold no path of the machine, and every warning about a
- * broken run — a damaged run.json, an unreadable steps.jsonl line, a run whose steps cannot be
- * read at all — names that run, and the export goes on with the rest.
+ * dataset's export.json, card and rows hold no path of the machine; a warning about an
+ * unreadable steps.jsonl line names its run, and a broken run — a damaged run.json, a run whose
+ * steps cannot be read at all — is in `skipped` with its reason; the export goes on with the rest.
  */
 import {
   appendFileSync,
@@ -87,19 +87,23 @@ describe('an export', () => {
       seed: 0,
     });
     // The good run and the torn one (its readable steps) are exported; the others are not.
-    expect(summary.runs).toBe(3);
+    expect(summary.runs).toBe(2);
     expect(summary.rows.train).toBe(2 + 2);
     const id = (s: RunStore) => path.basename(s.dir);
-    expect(summary.warnings).toEqual(
+    expect(summary.warnings).toEqual([
+      expect.stringMatching(new RegExp(`^run ${id(torn)}: skipped steps\\.jsonl:3: `)),
+    ]);
+    expect(summary.skipped).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(new RegExp(`^run ${id(torn)}: skipped steps\\.jsonl:3: `)),
-        expect.stringMatching(new RegExp(`^run ${id(linked)}: not exported: `)),
-        expect.stringMatching(new RegExp(`^skipped ${id(damaged)}/run\\.json is not valid JSON`)),
-        expect.stringMatching(new RegExp(`^run ${id(single)}: skipped: run\\.json is not a valid run`)),
+        expect.stringMatching(
+          new RegExp(`^${id(linked)}: its steps cannot be read: steps\\.jsonl in \\. is a symbolic link`),
+        ),
+        expect.stringMatching(new RegExp(`^${id(damaged)}: run\\.json is not valid JSON`)),
+        expect.stringMatching(new RegExp(`^${id(single)}: run\\.json is not a valid run`)),
       ]),
     );
-    expect(summary.warnings).toHaveLength(4);
-    for (const w of summary.warnings) expect(w).not.toContain(tmp);
+    expect(summary.skipped).toHaveLength(3);
+    for (const w of [...summary.warnings, ...summary.skipped]) expect(w).not.toContain(tmp);
     expect(summary.out).toBe(out); // the caller is told where; the dataset does not say
     expect(good.dir).toContain(tmp);
 
@@ -108,5 +112,32 @@ describe('an export', () => {
     expect(written).not.toContain(tmp);
     expect(written).not.toContain(tmpdir());
     expect(JSON.parse(readFileSync(path.join(out, 'export.json'), 'utf8')).out).toBe('.');
+  });
+
+  it('finds runs at any depth, a sweep’s work folders too, and names each left out by its path', async () => {
+    const root = path.join(tmp, 'deep');
+    const work = path.join(root, 'sweep-a', '.sweep', 'work', 'job-1');
+    mkdirSync(work, { recursive: true });
+    const stopped = randomRun(work);
+    stopped.close('stopped', 'stopped by a person');
+    const deep = await makeRun(path.join(root, 'sweep-a'));
+    const out = path.join(root, 'dataset');
+    const summary = await exportDataset({
+      sources: [root],
+      out,
+      format: 'hf-imagefolder',
+      filter: {},
+      validation: 0,
+      seed: 0,
+    });
+    expect(summary.runs).toBe(1);
+    const rows = readFileSync(path.join(out, 'train', 'metadata.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(new Set(rows.map((r) => r.run_id))).toEqual(new Set([`sweep-a/${path.basename(deep.dir)}`]));
+    expect(summary.skipped).toEqual([
+      `sweep-a/.sweep/work/job-1/${path.basename(stopped.dir)}: stopped, not completed: stopped by a person`,
+    ]);
   });
 });

@@ -151,6 +151,21 @@ describe('the built Electron app', () => {
     expect(readFileSync(path.join(app.configDir, 'gamepilot.log'), 'utf8')).toMatch(/"msg":"app quit"/);
   });
 
+  it('on a 1280×800 screen: the control window narrows so the demo’s game window opens beside it, not over it', {
+    timeout: 60_000,
+  }, async () => {
+    const app = launch({ env: { FAKE_ELECTRON_SCREEN: '1280x800' } });
+    const load = await waitFor(app, (r) => r.api === 'win.loadFile');
+    const control = app.calls('BrowserWindow').find((w) => w.id === load.id)!;
+    const game = await waitFor(app, (r) => r.api === 'BrowserWindow' && r.id !== control.id);
+    const workArea = { x: 0, y: 32, width: 1280, height: 800 - 32 };
+    const geometry = JSON.stringify({ control: control.bounds, game: game.bounds });
+    expect(control.bounds.width, geometry).toBeLessThan(1280);
+    expect(inside(control.bounds, workArea), geometry).toBe(true);
+    expect(inside(game.bounds, workArea), geometry).toBe(true);
+    expect(overlaps(game.bounds, control.bounds), geometry).toBe(false);
+  });
+
   it('packaged (the bundle inside resources/app.asar, as Forge lays it out): the renderer, preload and profiles come from inside the archive', {
     timeout: 60_000,
   }, async () => {

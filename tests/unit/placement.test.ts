@@ -6,11 +6,12 @@ import { describe, expect, it } from 'vitest';
 import {
   controlWindowBounds,
   GAP,
+  MIN_CONTROL_WIDTH,
   outerSize,
   placeBeside,
   type Rect,
   type Size,
-} from '../../electron/app/placement.ts';
+} from '../../electron/util/placement.ts';
 
 const overlaps = (a: Rect, b: Rect) =>
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
@@ -108,5 +109,35 @@ describe('controlWindowBounds', () => {
       width: 1280,
       height: 720,
     });
+  });
+});
+
+describe('controlWindowBounds with room for a game', () => {
+  const preferred = { width: 1360, height: 880 };
+  const game = { width: 522, height: 665 }; // 2048's 520×640 content in openbox's frame
+
+  it('narrows the control window so the game fits beside it on the common laptop and desktop screens', () => {
+    for (const [w, h] of [
+      [1280, 800],
+      [1366, 768],
+      [1920, 1080],
+    ] as const) {
+      const work = { x: 0, y: 0, width: w, height: h };
+      const control = controlWindowBounds(work, preferred, game);
+      expect(control.width).toBeGreaterThanOrEqual(MIN_CONTROL_WIDTH);
+      const at = { ...placeBeside(control, game, work), ...game };
+      expect(overlaps(at, control), `${w}×${h}`).toBe(false);
+      expect(inside(at, work), `${w}×${h}`).toBe(true);
+      expect(inside(control, work), `${w}×${h}`).toBe(true);
+    }
+  });
+
+  it('keeps its preferred size where the game fits anyway, and its minimum width where nothing would', () => {
+    const wide = { x: 0, y: 0, width: 2560, height: 1440 };
+    expect(controlWindowBounds(wide, preferred, game)).toEqual({ x: 0, y: 0, ...preferred });
+    const small = { x: 0, y: 0, width: 1024, height: 768 };
+    expect(controlWindowBounds(small, preferred, game).width).toBe(MIN_CONTROL_WIDTH);
+    const tiny = { x: 0, y: 0, width: 640, height: 480 };
+    expect(controlWindowBounds(tiny, preferred, game).width).toBe(640); // never wider than the screen
   });
 });

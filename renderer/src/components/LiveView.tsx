@@ -79,9 +79,16 @@ export function LiveView({
           </div>
         )}
         <div className="counters" data-testid="counters">
-          <span>
-            episode <b>{run ? run.episode + 1 : '–'}</b>/{run?.episodes ?? '–'}
-          </span>
+          {run?.demo ? (
+            // The demo plays on until a model is configured: its episode budget is no promise.
+            <span data-testid="demo-counter">
+              demo · game <b>{run.episode + 1}</b>
+            </span>
+          ) : (
+            <span>
+              episode <b>{run ? run.episode + 1 : '–'}</b>/{run?.episodes ?? '–'}
+            </span>
+          )}
           <span
             title={
               run?.takeover?.takeovers
@@ -90,7 +97,7 @@ export function LiveView({
             }
           >
             step <b data-testid="step-counter">{run ? run.step + 1 : '–'}</b>
-            {run?.takeover?.takeovers ? ' (with a person’s)' : `/${run?.maxSteps ?? '–'}`}
+            {run?.takeover?.takeovers ? ' (with a person’s)' : run?.demo ? '' : `/${run?.maxSteps ?? '–'}`}
           </span>
           {seats ? (
             seats.map((s) => (

@@ -1,8 +1,8 @@
 /**
- * Where the app opens a built-in game's window: beside the control window, not over it. Plain
- * geometry (no `electron` import, so tests check it as it is); the app feeds it the control
- * window's bounds and the work area (the display minus task bars and panels) from `screen`.
- * Rectangles are in screen coordinates (DIP), as Electron's getBounds() and workArea give them.
+ * Where a shell opens a built-in game's window: beside the control window, not over it. Plain
+ * geometry, shared by the Electron app (which feeds it the control window's bounds and the work
+ * area from `screen`) and the web shell's browser windows (the root window's size, and the frame
+ * the window manager put around the control window). Rectangles are in screen coordinates.
  */
 
 export interface Rect {
@@ -58,16 +58,32 @@ export function outerSize(content: Size, anchorOuter: Rect, anchorContent: Rect)
   };
 }
 
+/** The control window's size when the screen has room for it (the app's window, the web shell's browser window). */
+export const CONTROL_WINDOW_SIZE: Size = { width: 1360, height: 880 };
+
+/**
+ * The narrowest the control window is made to leave room for a game beside it: the tab bar
+ * still fits on one row and the live frame beside its side pane (748 px at 1280×800:
+ * test-artifacts/ui/start-1280x800.png).
+ */
+export const MIN_CONTROL_WIDTH = 720;
+
 /**
  * Where the control window opens: the work area's top-left corner (not centred), at its
  * preferred size or the work area's, whichever is smaller — so the rest of the screen, on its
  * right, is free for the game's window (a 1920-wide screen leaves 560 px beside a 1360-wide one).
+ * With `room` (a game window's outer size), it is made narrower, down to MIN_CONTROL_WIDTH, so
+ * that a window of that size fits beside it: 1280- and 1366-wide screens, where the preferred
+ * width would leave no room and the game would open over it. The game keeps its own size: its
+ * view is drawn at fixed pixel sizes, and a smaller window would cut the board off.
  */
-export function controlWindowBounds(workArea: Rect, preferred: Size): Rect {
+export function controlWindowBounds(workArea: Rect, preferred: Size, room?: Size): Rect {
+  const beside = room ? workArea.width - room.width - GAP : workArea.width;
+  const width = Math.min(preferred.width, workArea.width, Math.max(beside, MIN_CONTROL_WIDTH));
   return {
     x: workArea.x,
     y: workArea.y,
-    width: Math.min(preferred.width, workArea.width),
+    width,
     height: Math.min(preferred.height, workArea.height),
   };
 }
