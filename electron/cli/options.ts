@@ -7,6 +7,7 @@
 import type { EventEmitter } from 'node:events';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { textPattern } from '../util/text-pattern.ts';
+import { specOption } from './spec-option.ts';
 
 /** A mistake in how a command was called (not a failure while it ran): exit code 2 with its usage. */
 export class UsageError extends Error {}
@@ -125,10 +126,8 @@ export function judgeModelOptions(
 ): Command {
   return cmd
     .addOption(new Option('--model <name>', what).env('GAMEPILOT_MODEL').makeOptionMandatory(o.mandatory))
-    .addOption(new Option('--base-url <url>', 'an OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)'))
-    .addOption(
-      new Option('--api-key <key>', 'API key (default: OPENAI_API_KEY); never written to run files or the log'),
-    );
+    .addOption(specOption('baseUrl')) // the same declaration as run's: one endpoint, one key, under one name
+    .addOption(specOption('apiKey'));
 }
 
 /** `--runs-dir <dir>`: the runs folder, under this one name on every command that reads or writes runs. */
