@@ -73,6 +73,15 @@ function windowFacts(w: { id: string; title: string; pid: number }): WindowFacts
   return { id: w.id, title: w.title, process: executableOf(w.pid), own: w.pid === process.pid };
 }
 
+/**
+ * An action written as an object (`{"action_type": "PRESS", "parameters": {"key": "left"}}`,
+ * `{"action": "shoot", "angle": 35}`): its fields' values typed, so the schema says what it
+ * takes (strict clients flag an untyped value as accepting anything); actions/parse.ts checks it.
+ */
+const ACTION_SCALARS = [z.string().max(500), z.number(), z.boolean(), z.null()] as const;
+const ACTION_FIELD = z.union([...ACTION_SCALARS, z.array(z.union(ACTION_SCALARS)).max(20)]);
+const ACTION_OBJECT = z.record(z.string(), z.union([...ACTION_FIELD.options, z.record(z.string(), ACTION_FIELD)]));
+
 const text = (t: string): CallToolResult => ({ content: [{ type: 'text', text: t }] });
 const json = (v: unknown): CallToolResult => text(JSON.stringify(v, null, 2));
 const refusal = (message: string): CallToolResult => ({ content: [{ type: 'text', text: message }], isError: true });
@@ -266,7 +275,7 @@ export function createMcpServer(host: McpHost, connectionOf: string | (() => str
         'Carries out your actions for the screenshot observe gave, then returns the outcome of each (done, refused and why, or dropped). GUI actions: [{"action_type":"PRESS","parameters":{"key":"left"}}]; semantic moves: [{"action":"left"}] or ["left"]. Refused keys are not pressed.',
       inputSchema: {
         actions: z
-          .array(z.union([z.string().max(500), z.record(z.string(), z.unknown())]))
+          .array(z.union([z.string().max(500), ACTION_OBJECT]))
           .min(1)
           .max(20)
           .describe('the actions, in the run’s action space, as the instructions describe'),
