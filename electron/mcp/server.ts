@@ -5,6 +5,7 @@
  * no paths: a target is a built-in game's id or a window's id, a profile is an id from the
  * catalog, and the resources read only the play's own run folder.
  */
+import { localXDisplays, withMcpDisplayAdvice } from '../session/display-advice.ts';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -91,7 +92,9 @@ function tool<A>(fn: (args: A, signal: AbortSignal) => Promise<CallToolResult>) 
   return async (args: A, extra: { signal: AbortSignal }): Promise<CallToolResult> => {
     try {
       return await fn(args, extra.signal);
-    } catch (err) {
+    } catch (caught) {
+      // A client starts the server without the desktop's environment: say which `env` entry it lacks.
+      const err = process.platform === 'linux' ? withMcpDisplayAdvice(caught, localXDisplays()) : caught;
       const code = err instanceof CodedError ? `${err.code}: ` : '';
       return refusal(`${code}${(err as Error).message}`);
     }
