@@ -98,6 +98,16 @@ export interface Decision {
   calls?: RoleCallRecord[];
   /** The memory agent's summary, retrieved and saved memories (steps.jsonl's `memory`). */
   memory?: MemoryStepRecord;
+  /**
+   * The player ended the episode at this observation instead of answering it (an MCP client's
+   * `end_episode`): no step is recorded, and the episode is scored as it stands.
+   */
+  endsEpisode?: true;
+  /**
+   * The observation was taken back before the player answered it (the run stopping, a person
+   * taking over): a remote player that never answered made no step.
+   */
+  withdrawn?: true;
 }
 
 export interface Agent {

@@ -26,6 +26,14 @@ interface Pending extends Turn {
   settle(d: Decision): void;
 }
 
+/** The decision for a turn taken back before the client answered it (a stop, a takeover). */
+const TAKEN_BACK: Decision = {
+  reasoning: '',
+  actions: [],
+  withdrawn: true,
+  error: 'the observation was taken back before the MCP client answered it',
+};
+
 /** The longest reasoning text a remote side may attach to a step (it is kept in steps.jsonl). */
 export const MAX_REMOTE_REASONING = 20_000;
 
@@ -43,14 +51,14 @@ export class RemoteAgent implements Agent {
   constructor(readonly name: string) {}
 
   decide(obs: Observation, ctx: DecideContext): Promise<Decision> {
-    if (ctx.signal.aborted || this.ended) return Promise.reject(new Error('the run is stopping'));
-    return new Promise<Decision>((resolve, reject) => {
+    if (ctx.signal.aborted || this.ended) return Promise.resolve({ ...TAKEN_BACK });
+    return new Promise<Decision>((resolve) => {
       const onAbort = () => {
         if (this.pending?.obs === obs) {
           this.pending = undefined;
           this.withdrawn = true;
         }
-        reject(new Error('the run is stopping'));
+        resolve({ ...TAKEN_BACK });
       };
       ctx.signal.addEventListener('abort', onAbort, { once: true });
       const turn: Pending = {
@@ -119,6 +127,17 @@ export class RemoteAgent implements Agent {
     // Shown live as the step's reasoning, as a model's streamed answer is.
     if (reasoning) ctx.onToken?.(reasoning, 'answer');
     pending.settle({ reasoning, actions: parsed.actions });
+  }
+
+  /**
+   * Ends the episode at the waiting turn instead of answering it: the turn makes no step, and
+   * the episode is scored as the game stands now.
+   */
+  endEpisode(turn: Turn): void {
+    const pending = this.pending;
+    if (!pending || pending !== turn) throw new CodedError('bad-input', 'that observation is no longer waiting');
+    this.pending = undefined;
+    pending.settle({ reasoning: '', actions: [], endsEpisode: true });
   }
 
   /** The run is over: nothing waits any more. */

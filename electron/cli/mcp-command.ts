@@ -18,8 +18,7 @@ import { createMcpServer, McpHost } from '../mcp/server.ts';
 import { mcpHttp } from '../mcp/http.ts';
 import { WindowConsent } from '../mcp/consent.ts';
 import { appVersion, cliCommand } from '../util/resources.ts';
-import { localXDisplays, mcpDisplayAdvice, withMcpDisplayAdvice } from '../session/display-advice.ts';
-import type { GamepilotCore } from '../api/core.ts';
+import { localXDisplays, mcpDisplayAdvice } from '../session/display-advice.ts';
 import { clientConfig, MCP_IDLE_TIMEOUT_S, serverLaunch } from './mcp-client-config.ts';
 import { log } from '../util/log.ts';
 import { io } from './io.ts';
@@ -70,28 +69,6 @@ function printConfig(o: McpFlags & { printConfig: NonNullable<McpFlags['printCon
   return 0;
 }
 
-/**
- * The core as the MCP tools see it: an error from the missing display names the `env` entry a
- * client's configuration needs. Every call the tools make goes through it.
- */
-function withDisplayAdvice(core: GamepilotCore, displays: string[]): GamepilotCore {
-  const explain = (err: unknown) => withMcpDisplayAdvice(err, displays);
-  return new Proxy(core, {
-    get(target, key) {
-      const value: unknown = Reflect.get(target, key, target);
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        try {
-          const result: unknown = value.apply(target, args);
-          return result instanceof Promise ? result.catch((err: unknown) => Promise.reject(explain(err))) : result;
-        } catch (err) {
-          throw explain(err);
-        }
-      };
-    },
-  });
-}
-
 export async function mcpCommand(o: McpFlags): Promise<number> {
   if (o.printConfig) return printConfig({ ...o, printConfig: o.printConfig });
   const displays = process.platform === 'linux' ? localXDisplays() : [];
@@ -110,7 +87,7 @@ export async function mcpCommand(o: McpFlags): Promise<number> {
         ...(o.windows ? { windows: o.windows } : {}),
         ask: (q, signal) => c.askConsent(q, signal),
       });
-      host = new McpHost(noDisplay ? withDisplayAdvice(c, displays) : c, {
+      host = new McpHost(c, {
         idleMs: o.idleTimeout * 1000,
         log: io.log,
         version: appVersion(),

@@ -19,6 +19,21 @@ import { RUN_SPEC_FIELDS } from '../run-spec.ts';
 import { tryLock, type FileLock } from '../util/file-lock.ts';
 import { defaultConfigDir } from '../util/paths.ts';
 
+/** An episode as a finished play reports it: run.json's figures. */
+export interface EpisodeEnd {
+  episode: number;
+  score: number | null;
+  steps: number;
+  end: string;
+}
+
+const episodeEnd = (e: EpisodeEnd): EpisodeEnd => ({
+  episode: e.episode,
+  score: e.score ?? null,
+  steps: e.steps,
+  end: String(e.end),
+});
+
 /** What a finished play left: its run folder and how it scored (run.json's own figures). */
 export interface PlayResult {
   runId: string;
@@ -26,7 +41,7 @@ export interface PlayResult {
   status: string;
   /** Mean episode score (0–100), as run.json has it; null when no episode scored. */
   score: number | null;
-  episodes: { episode: number; score: number | null; steps: number; end: string }[];
+  episodes: EpisodeEnd[];
   /** Why the play ended: Gamepilot's reason when it ended it (idle client, closed connection, stop), else the run's own. */
   endedBecause: string;
 }
@@ -124,6 +139,8 @@ export class McpPlay {
   /** The last step the run recorded. */
   lastStep: StepEventData | undefined;
   private readonly steps = new Map<string, (s: StepEventData | null) => void>();
+  /** Waiters for an episode's summary, by episode index. */
+  private readonly episodeEnds = new Map<number, (e: EpisodeEnd) => void>();
   private pausedWaiters: (() => void)[] = [];
   private endedBecause: string | null = null;
   private lastSeen = Date.now();
@@ -153,6 +170,10 @@ export class McpPlay {
         const key = `${e.data.episode}:${e.data.step}`;
         this.steps.get(key)?.(e.data);
         this.steps.delete(key);
+      }
+      if (e.type === 'episode' && e.runId === this.runId) {
+        this.episodeEnds.get(e.episode)?.(episodeEnd(e));
+        this.episodeEnds.delete(e.episode);
       }
       if (e.type === 'state' && e.state.status === 'paused') for (const w of this.pausedWaiters.splice(0)) w();
       if (e.type === 'state' && e.state.run?.id !== this.runId && e.state.status === 'idle' && !this.over) {
@@ -270,6 +291,28 @@ export class McpPlay {
     }
   }
 
+  /**
+   * Ends the episode at the waiting observation (the next one, when none waits yet) without a
+   * step for it, and resolves with the episode as run.json records it — scored as the game
+   * stood — once the run is ready for the next episode's actions or over. Null when the run
+   * ended before an observation came.
+   */
+  async endEpisode(signal: AbortSignal): Promise<{ episode: EpisodeEnd | null; over: boolean } | null> {
+    const turn = await this.agent.waitTurn(signal);
+    if (!turn) return null;
+    const index = turn.obs.episode;
+    const summary = new Promise<EpisodeEnd>((resolve) => this.episodeEnds.set(index, resolve));
+    try {
+      this.agent.endEpisode(turn);
+    } catch (err) {
+      this.episodeEnds.delete(index);
+      throw err;
+    }
+    const episode = await Promise.race([summary, this.done.then(() => null)]);
+    const next = await Promise.race([this.agent.waitTurn(signal), this.done.then(() => null)]);
+    return { episode, over: next === null && this.over };
+  }
+
   /** Resolves once the run is paused (at once if it is): a paused run takes no next step. */
   private whenPaused(): { promise: Promise<void>; cancel: () => void } {
     if (this.core.state().status === 'paused') return { promise: Promise.resolve(), cancel: () => {} };
@@ -335,12 +378,7 @@ export class McpPlay {
       runDir: this.runDir,
       status: meta?.status ?? 'unknown',
       score: meta?.mean ?? null,
-      episodes: (meta?.episodes ?? []).map((e) => ({
-        episode: e.episode,
-        score: e.score ?? null,
-        steps: e.steps,
-        end: String(e.end),
-      })),
+      episodes: (meta?.episodes ?? []).map(episodeEnd),
       endedBecause: this.endedBecause ?? endReason(meta),
     };
   }

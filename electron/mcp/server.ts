@@ -5,6 +5,7 @@
  * no paths: a target is a built-in game's id or a window's id, a profile is an id from the
  * catalog, and the resources read only the play's own run folder.
  */
+import { localXDisplays, withMcpDisplayAdvice } from '../session/display-advice.ts';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -73,6 +74,15 @@ function windowFacts(w: { id: string; title: string; pid: number }): WindowFacts
   return { id: w.id, title: w.title, process: executableOf(w.pid), own: w.pid === process.pid };
 }
 
+/**
+ * An action written as an object (`{"action_type": "PRESS", "parameters": {"key": "left"}}`,
+ * `{"action": "shoot", "angle": 35}`): its fields' values typed, so the schema says what it
+ * takes (strict clients flag an untyped value as accepting anything); actions/parse.ts checks it.
+ */
+const ACTION_SCALARS = [z.string().max(500), z.number(), z.boolean(), z.null()] as const;
+const ACTION_FIELD = z.union([...ACTION_SCALARS, z.array(z.union(ACTION_SCALARS)).max(20)]);
+const ACTION_OBJECT = z.record(z.string(), z.union([...ACTION_FIELD.options, z.record(z.string(), ACTION_FIELD)]));
+
 const text = (t: string): CallToolResult => ({ content: [{ type: 'text', text: t }] });
 const json = (v: unknown): CallToolResult => text(JSON.stringify(v, null, 2));
 const refusal = (message: string): CallToolResult => ({ content: [{ type: 'text', text: message }], isError: true });
@@ -82,7 +92,9 @@ function tool<A>(fn: (args: A, signal: AbortSignal) => Promise<CallToolResult>) 
   return async (args: A, extra: { signal: AbortSignal }): Promise<CallToolResult> => {
     try {
       return await fn(args, extra.signal);
-    } catch (err) {
+    } catch (caught) {
+      // A client starts the server without the desktop's environment: say which `env` entry it lacks.
+      const err = process.platform === 'linux' ? withMcpDisplayAdvice(caught, localXDisplays()) : caught;
       const code = err instanceof CodedError ? `${err.code}: ` : '';
       return refusal(`${code}${(err as Error).message}`);
     }
@@ -98,7 +110,8 @@ export function createMcpServer(host: McpHost, connectionOf: string | (() => str
       instructions:
         'Gamepilot lets you play a real game window. Call list_targets, then start_session on a game or window; ' +
         'then repeat observe (a screenshot and the state) and act (your actions and, optionally, your reasoning) ' +
-        'until the run ends, and end_session for the run folder and score.',
+        'until the run ends; end_episode when you judge an episode over (it is scored as it stands), and ' +
+        'end_session for the run folder and score (a run ended there before its episodes are is stopped, not scored).',
     },
   );
   const { core } = host;
@@ -266,7 +279,7 @@ export function createMcpServer(host: McpHost, connectionOf: string | (() => str
         'Carries out your actions for the screenshot observe gave, then returns the outcome of each (done, refused and why, or dropped). GUI actions: [{"action_type":"PRESS","parameters":{"key":"left"}}]; semantic moves: [{"action":"left"}] or ["left"]. Refused keys are not pressed.',
       inputSchema: {
         actions: z
-          .array(z.union([z.string().max(500), z.record(z.string(), z.unknown())]))
+          .array(z.union([z.string().max(500), ACTION_OBJECT]))
           .min(1)
           .max(20)
           .describe('the actions, in the run’s action space, as the instructions describe'),
@@ -329,11 +342,34 @@ export function createMcpServer(host: McpHost, connectionOf: string | (() => str
     );
 
   server.registerTool(
+    'end_episode',
+    {
+      title: 'End the episode',
+      description:
+        'Ends the episode you are playing instead of acting on the waiting screenshot: it makes no step, and the episode is scored as the game stands now, as at any episode end, recorded as ended_by_player. Returns the episode (score, steps, end); then observe for the next episode, or, after the last, the run’s result: a run whose every episode ended (by the game, its step limit or end_episode) is completed and counts in the tables.',
+      inputSchema: {},
+    },
+    tool(async (_a, signal) => {
+      const play = ownPlay();
+      return play.call(async () => {
+        if (!play.agent.current && core.state().status === 'paused')
+          return text('The run is paused: call resume (or resume it in the app), then end_episode.');
+        const r = await play.endEpisode(signal);
+        if (!r) return json({ ended: await play.finished });
+        return json({
+          episode: r.episode,
+          ...(r.over ? { ended: await play.finished } : { next: 'observe: the next episode has begun' }),
+        });
+      });
+    }),
+  );
+
+  server.registerTool(
     'end_session',
     {
       title: 'End the session',
       description:
-        'Ends the run (held keys released, a frozen game thawed) and returns its run folder and score. A run that ended by itself returns the same.',
+        'Ends the run (held keys released, a frozen game thawed) and returns its run folder and score. A run it ends before its episodes ended is stopped: its ended episodes keep their scores, but it is not pooled in tables (use end_episode to have an episode scored). A run that ended by itself returns the same. The observation you did not act on is not recorded as a step.',
       inputSchema: {},
     },
     tool(async () => {

@@ -62,7 +62,9 @@ export type EndReason =
   | 'stopped'
   | 'disk_budget'
   /** The cost cap (`budgetUsd`): the next model call could pass it. */
-  | 'budget';
+  | 'budget'
+  /** The player ended it (an MCP client's `end_episode`); scored as the game stood then. */
+  | 'ended_by_player';
 
 /** A step as it happens, for the live view: the frame the model is about to see. */
 export interface FrameEvent {
@@ -235,7 +237,18 @@ export interface Acted {
   ticksActed: number | null;
 }
 
-export interface StepResult {
+/**
+ * A step the player did not answer, so not recorded, and how its episode ends: the player
+ * ended it there, or the run stopped first.
+ */
+export interface UnansweredStep {
+  unanswered: Extract<EndReason, 'ended_by_player' | 'stopped'>;
+}
+
+/** What a step came to: recorded, or not (its player did not answer). */
+export type StepResult = RecordedStep | UnansweredStep;
+
+export interface RecordedStep {
   rec: StepRecord;
   terminal?: string;
   refused: boolean;

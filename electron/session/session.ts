@@ -43,7 +43,7 @@ import type {
   StepResult,
   StepTrace,
 } from './session-types.ts';
-import { isUnusable, observationOf, previousStep, scoreSummary } from './step-outcomes.ts';
+import { dropStep, isUnusable, observationOf, previousStep, scoreSummary, unansweredStep } from './step-outcomes.ts';
 import { agentStepRecord, frameEvent, frameHead } from './step-record.ts';
 import { TargetView } from './target-view.ts';
 import { SettleWait } from './settle-wait.ts';
@@ -329,7 +329,9 @@ export class Session extends EventEmitter<SessionEvents> {
       }
       agentSteps++;
       const started = now();
-      const { rec, terminal, refused, unusable } = await this.step(e, s, seen);
+      const r = await this.step(e, s, seen);
+      if ('unanswered' in r) return { steps: s, end: r.unanswered };
+      const { rec, terminal, refused, unusable } = r;
       this.stepBytes = Math.max(this.stepBytes, this.deps.store.bytesWritten - written);
       if (this.deps.scorer?.dueAfter(s) && this.lastFrame && !this.abort.signal.aborted)
         await this.deps.scorer.read(this.lastFrame, s, this.abort.signal);
@@ -381,17 +383,15 @@ export class Session extends EventEmitter<SessionEvents> {
     return this.view.locate(this.gate, { raise: () => !this.takeover.open, quietMs: this.config.settleQuietMs });
   }
 
-  /**
-   * One step, stage by stage: locate (done by `locate()` before this), freeze, capture,
-   * encode, decide, act, settle, record. Each stage adds to the step's trace; `record`
-   * assembles the step's record from it in one place.
-   */
+  /** One step, stage by stage (locate is done before), each adding to its trace; an unanswered one is no step. */
   protected async step(episode: number, step: number, seen: SeenTarget): Promise<StepResult> {
     const trace = this.beginStep(episode, step, seen);
     const clock = await this.freeze(trace);
     const shot = await this.capture(trace, clock);
     const seenFrame = await this.encode(trace, shot);
     const choice = await this.decide(trace, seenFrame, clock);
+    const unanswered = unansweredStep(choice.decision, this.takeover.open, this.abort.signal.aborted);
+    if (unanswered) return dropStep(unanswered, seenFrame, this.deps.store, this.worldClock);
     const acted = await this.act(trace, choice, seenFrame, clock);
     await this.settle(trace, choice, acted, clock);
     return this.record(trace, clock, shot, seenFrame, choice, acted);

@@ -1,16 +1,18 @@
 /**
  * What a step shows the agent, and what its actions came to in the terms the loop records and
  * the next prompt reports: whether the step was usable, how many inputs a built-in view should
- * report, what LCRT charged, and the step as the next observation sees it.
+ * report, what LCRT charged, and the step as the next observation sees it; and a step its
+ * player did not answer, which is not recorded.
  */
 import { describeAction, toWire, type Action, type GuiAction } from '../actions/schema.ts';
 import type { Decision, Observation, PreviousStep } from '../agents/agent-types.ts';
 import type { ActionOutcome } from '../input/executor.ts';
-import type { EpisodeSummary } from '../store/run-store.ts';
+import type { EpisodeSummary, RunStore } from '../store/run-store.ts';
 import { round2 } from '../domain.ts';
 import { mean, std } from '../util/time.ts';
-import type { SeenFrame, StepTrace } from './session-types.ts';
+import type { SeenFrame, StepTrace, UnansweredStep } from './session-types.ts';
 import type { Target } from './targets.ts';
+import type { WorldClock } from './world-clock.ts';
 
 /** What the agent is shown at a step: the frame and how it maps to the window, a built-in's state, and the last step. */
 export function observationOf(
@@ -39,6 +41,30 @@ export function observationOf(
 export function isUnusable(actions: number, errors: number, outcomes: ActionOutcome[]): boolean {
   if (actions === 0) return errors > 0;
   return outcomes.some((o) => !o.ok) && !outcomes.some((o) => o.ok && o.action !== 'WAIT');
+}
+
+/**
+ * A step its player did not answer, so no step is recorded: the player ended the episode at
+ * this observation, or the run stopped before it answered. A person who took over meanwhile
+ * has the step recorded as taken back, as for any agent.
+ */
+export function unansweredStep(d: Decision, takeover: boolean, stopping: boolean): UnansweredStep | undefined {
+  if (takeover) return undefined;
+  if (d.endsEpisode) return { unanswered: 'ended_by_player' };
+  if (d.withdrawn && stopping) return { unanswered: 'stopped' };
+  return undefined;
+}
+
+/** A step that is not recorded: its frame is not kept, and a frozen world runs for what comes next. */
+export async function dropStep(
+  unanswered: UnansweredStep,
+  seen: SeenFrame,
+  store: RunStore,
+  clock: WorldClock,
+): Promise<UnansweredStep> {
+  if (seen.file) store.discardFrame(seen.file);
+  await clock.thaw();
+  return unanswered;
 }
 
 /** How many input messages a built-in view reports for the GUI actions that ran and succeeded. */

@@ -10,6 +10,7 @@ import {
   closeSync,
   fstatSync,
   fsyncSync,
+  lstatSync,
   ftruncateSync,
   mkdirSync,
   openSync,
@@ -488,6 +489,17 @@ export class RunStore {
    */
   writeEvidenceFrame(episode: number, what: 'end' | 'reset-failed', data: Buffer, ext: 'jpg' | 'png'): string {
     return this.writeFrameFile(`frames/e${String(episode).padStart(3, '0')}-${what}.${ext}`, data);
+  }
+
+  /** Removes a frame written for a step that was never recorded (its player did not answer it). */
+  discardFrame(rel: string) {
+    const file = path.join(this.dir, rel);
+    try {
+      this.framesBytes -= lstatSync(file).size;
+      rmSync(file, { force: true });
+    } catch {
+      // already gone: nothing to take back
+    }
   }
 
   private writeFrameFile(rel: string, data: Buffer): string {

@@ -16,11 +16,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { runCli, spawnCli } from '../helpers/cli.ts';
+import { ROOT, runCli, spawnCli } from '../helpers/cli.ts';
 import { localXDisplays } from '../../electron/session/display-advice.ts';
 
 /** The Inspector version the tests run (the newest published when this was written). */
-const INSPECTOR = '@modelcontextprotocol/inspector@2.12.0';
+/** The Inspector's CLI: a pinned devDependency (package.json), as tests/e2e/mcp-inspector.test.ts runs it. */
+const INSPECTOR = path.join(ROOT, 'node_modules', '.bin', 'mcp-inspector');
 
 const tmp = () => mkdtempSync(path.join(tmpdir(), 'gp-mcp-connect-'));
 type ToolResult = { content: { type: string; text?: string; data?: string }[]; isError?: boolean };
@@ -131,19 +132,19 @@ describe('the MCP Inspector over HTTP', () => {
   let token: string;
   const inspectorEnv = {
     ...process.env,
-    // npx's own `#!/usr/bin/env node` must find this Node (the Inspector needs 22.19 or newer).
+    // The Inspector's `#!/usr/bin/env node` must find this Node (it needs 22.19 or newer).
     PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`,
     MCP_CATALOG_PATH: path.join(tmp(), 'mcp.json'),
     MCP_INSPECTOR_SECRET_STORE: 'memory',
   };
-  /** `npx <inspector> --cli …`: its exit code and output. */
+  /** `mcp-inspector --cli …`: its exit code and output. */
   const inspector = (args: string[], viaTerminal = false) =>
     new Promise<{ code: number; out: string }>((resolve) => {
-      const npx = ['npx', '-y', INSPECTOR, '--cli', ...args];
+      const cli = [INSPECTOR, '--cli', ...args];
       // `script` gives it a terminal, as a person at one has: the case where it would start OAuth.
       const [file, argv] = viaTerminal
-        ? ['script', ['-qec', npx.map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(' '), '/dev/null']]
-        : [npx[0]!, npx.slice(1)];
+        ? ['script', ['-qec', cli.map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(' '), '/dev/null']]
+        : [cli[0]!, cli.slice(1)];
       execFile(file, argv, { env: inspectorEnv, timeout: 90_000 }, (err, stdout, stderr) =>
         resolve({ code: typeof err?.code === 'number' ? err.code : err ? -1 : 0, out: `${stdout}\n${stderr}` }),
       );

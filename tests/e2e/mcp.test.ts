@@ -70,6 +70,7 @@ async function play2048(transport: Transport, clientName: string): Promise<strin
         'set_latency',
         'pause',
         'resume',
+        'end_episode',
         'end_session',
       ]),
     );
@@ -222,7 +223,10 @@ describe('two MCP clients on one server', () => {
       expect(textOf(await call(a, 'observe'))).toMatch(/Latency mode: stop; the game is running while you think/);
       await call(a, 'act', { actions: [{ action_type: 'PRESS', parameters: { key: 'up' } }] });
       expect(textOf(await call(a, 'observe'))).toMatch(/Latency mode: stop; the game is frozen until you act/);
-      expect(jsonOf(await call(a, 'end_session'))).toMatchObject({ status: 'stopped', runId: started.runId });
+      const ended = jsonOf(await call(a, 'end_session'));
+      expect(ended).toMatchObject({ status: 'stopped', runId: started.runId });
+      // The observation no act answered when the client ended the session is no step.
+      expect(readRun(ended.runDir).steps.map((s) => s.step)).toEqual([0, 1, 2, 3]);
       expect(jsonOf(await call(b, 'start_session', { game: '2048', max_steps: 5 }))).toMatchObject({
         player: 'mcp:client-b',
       });

@@ -56,6 +56,16 @@ describe('RemoteAgent', () => {
     await expect(decided).resolves.toMatchObject({ actions: [{ kind: 'semantic', move: 'left' }] });
   });
 
+  it('ends the episode at the waiting turn instead of answering it, once', async () => {
+    const agent = new RemoteAgent('mcp:test');
+    const decided = agent.decide(frameObservation(), { actionSpace: 'gui', signal: new AbortController().signal });
+    const turn = (await agent.waitTurn(new AbortController().signal))!;
+    agent.endEpisode(turn);
+    await expect(decided).resolves.toEqual({ reasoning: '', actions: [], endsEpisode: true });
+    expect(agent.current).toBeUndefined();
+    expect(() => agent.endEpisode(turn)).toThrow(/no longer waiting/);
+  });
+
   it('a turn taken back before the client answered (a person took over) is said so until it observes again', async () => {
     const agent = new RemoteAgent('mcp:test');
     const step = new AbortController();
@@ -64,7 +74,7 @@ describe('RemoteAgent', () => {
     agent.observed();
     expect(agent.answerWithdrawn).toBe(false);
     step.abort(); // the person takes the controls
-    await expect(decided).rejects.toThrow();
+    await expect(decided).resolves.toMatchObject({ actions: [], withdrawn: true });
     expect(agent.answerWithdrawn).toBe(true);
     const next = agent.decide(frameObservation(4), { actionSpace: 'gui', signal: new AbortController().signal });
     expect(agent.answerWithdrawn).toBe(true); // a new turn waits, but the client has not seen it
@@ -74,12 +84,15 @@ describe('RemoteAgent', () => {
     await expect(next).resolves.toMatchObject({ actions: [{ type: 'WAIT' }] });
   });
 
-  it('a stop ends the decision and every wait at once', async () => {
+  it('a stop ends the decision, as taken back with no actions, and every wait at once', async () => {
     const agent = new RemoteAgent('mcp:test');
     const abort = new AbortController();
     const decided = agent.decide(frameObservation(), { actionSpace: 'gui', signal: abort.signal });
     abort.abort();
-    await expect(decided).rejects.toThrow(/stopping/);
+    await expect(decided).resolves.toMatchObject({ actions: [], withdrawn: true });
+    await expect(agent.decide(frameObservation(), { actionSpace: 'gui', signal: abort.signal })).resolves.toMatchObject(
+      { withdrawn: true },
+    );
     const waiting = agent.waitTurn(new AbortController().signal);
     agent.end();
     await expect(waiting).resolves.toBeNull();
