@@ -221,7 +221,7 @@ export async function runSoakBench(opts: {
     '--episodes',
     String(MAX_EPISODES), // more than any soak plays (30 min: under 100): episodes restart as they end
     ...(opts.keepFrames ? ['--keep-frames', opts.keepFrames] : []),
-    '--out',
+    '--runs-dir',
     out,
     '--json',
     '--quiet',

@@ -14,7 +14,8 @@ export interface TargetFlags {
 
 /** `gamepilot run`'s options: the RunSpec's fields (run-spec.ts), and where and how it reports. */
 export type RunFlags = RunSpec & {
-  out: string;
+  /** The runs folder (--runs-dir). */
+  runsDir: string;
   json?: boolean;
   quiet?: boolean;
   /** Check the flags and print every model role's limits; open nothing. */
@@ -39,7 +40,7 @@ export interface RecordFlags extends TargetFlags {
   seed: number;
   stage?: string;
   windowSize?: { width: number; height: number };
-  out: string;
+  runsDir: string;
   json?: boolean;
   quiet?: boolean;
 }
@@ -54,7 +55,7 @@ export type IdcFlags = Pick<
     rollbackDrop: number;
     heldOut?: number;
     judgeTries: number;
-    out: string;
+    runsDir: string;
     json?: boolean;
   };
 
@@ -65,9 +66,10 @@ export type ArenaFlags = Pick<
 > &
   Required<Pick<RunSpec, 'game' | 'latency'>> & {
     agents: string[];
-    trials?: number;
+    /** Episodes of each match (default: half the game's trials). */
+    episodes?: number;
     mixed?: boolean;
-    out: string;
+    runsDir: string;
     name?: string;
     json?: boolean;
   };
@@ -130,7 +132,9 @@ export interface SuiteFlags extends Pick<RunSpec, 'priceIn' | 'priceOut' | 'budg
   levels: string;
   seed: number;
   thinking?: boolean;
-  out: string;
+  runsDir: string;
+  /** The suite folder (default: <runsDir>/ingvp). */
+  out?: string;
   json?: boolean;
   quiet?: boolean;
 }
@@ -142,6 +146,8 @@ export interface LeaderboardFlags {
 }
 
 export interface ExportFlags {
+  /** The runs folder exported when no source is given. */
+  runsDir: string;
   out: string;
   format: 'hf-imagefolder';
   game?: string;
@@ -150,13 +156,14 @@ export interface ExportFlags {
   maxScore?: number;
   assisted?: 'yes' | 'no';
   validation: number;
-  seed: number;
+  /** Draws which episodes land in validation. */
+  splitSeed: number;
   redactText?: string;
   json?: boolean;
 }
 
 export interface ReportFlags {
-  runs: string;
+  runsDir: string;
   out: string;
   json?: string;
   csv?: string;
@@ -164,7 +171,9 @@ export interface ReportFlags {
 
 export interface SweepFlags {
   workers: number;
-  out: string;
+  runsDir: string;
+  /** Check the file and count its jobs; run and queue nothing. */
+  dryRun?: boolean;
   json?: boolean;
   budgetUsd?: number;
   queue?: string;
@@ -178,7 +187,7 @@ export interface WorkerFlags {
   queue: string;
   queueName: string;
   displays: number;
-  out: string;
+  runsDir: string;
   storage?: string;
   maxJobs?: number;
   json?: boolean;
@@ -187,7 +196,8 @@ export interface WorkerFlags {
 
 export interface Actions {
   windows(o: { json?: boolean }): Promise<number> | number;
-  games(o: { json?: boolean }): Promise<number> | number;
+  /** `playedBy`: each game's id → the commands that play it (program.ts reads them from the declaration). */
+  games(o: { json?: boolean }, playedBy: ReadonlyMap<string, string[]>): Promise<number> | number;
   run(o: RunFlags): Promise<number>;
   bench(o: BenchFlags): Promise<number>;
   record(o: RecordFlags): Promise<number>;

@@ -22,7 +22,7 @@ export async function exportCommand(sources: string[], o: ExportFlags): Promise<
       ...(o.assisted !== undefined ? { assisted: o.assisted === 'yes' } : {}),
     },
     validation: o.validation,
-    seed: o.seed,
+    seed: o.splitSeed,
     ...(o.redactText !== undefined ? { redactText: o.redactText } : {}),
     onProgress: (p) =>
       io.progress(

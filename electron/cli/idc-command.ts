@@ -32,7 +32,7 @@ export function idcOptionsFrom(o: IdcFlags): Omit<IdcOptions, 'log'> {
     ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}),
     seed: o.seed,
     heldOutEpisodes: o.heldOut ?? o.episodes,
-    outDir: o.out,
+    outDir: o.runsDir,
     player: { model: o.model, ...common, ...(price ? { price } : {}) },
     reflector: { model: o.reflectorModel ?? o.model, ...common },
     meter: meterFor(o, o.model),

@@ -1,7 +1,7 @@
 /** The small commands: windows, games, leaderboard, video, bench. */
 import path from 'node:path';
 import { createWindowManager } from '../../native/index.ts';
-import { BUILTIN_GAMES } from '../../games/index.ts';
+import { BUILTIN_GAMES, TWO_SEAT_GAMES } from '../../games/index.ts';
 import { exportVideo } from '../recording/video.ts';
 import { formatLeaderboard, leaderboard } from '../store/leaderboard.ts';
 import { leftOutLines } from '../store/run-quality.ts';
@@ -10,9 +10,26 @@ import { io } from './io.ts';
 import { formatStartupBench, runStartupBench } from './bench-startup.ts';
 import type { BenchFlags, LeaderboardFlags } from './command-flags.ts';
 import { UsageError } from './options.ts';
+import { noDisplayText } from '../session/preflight.ts';
 
+/**
+ * The windows on this desktop. None is said on stderr (stdout stays the list): exit 0 when the
+ * display has no windows, 1 when there is no display to list (Linux: DISPLAY unset or not opening).
+ */
 export async function windowsCommand(o: { json?: boolean }): Promise<number> {
-  const list = await createWindowManager().list();
+  const wm = createWindowManager();
+  let list: Awaited<ReturnType<typeof wm.list>>;
+  try {
+    list = await wm.list();
+  } catch (err) {
+    if (!wm.platform.startsWith('linux')) throw err;
+    io.log(`gamepilot windows: no windows to list: ${noDisplayText(err)}`);
+    return 1;
+  }
+  if (!list.length)
+    io.progress(
+      `no windows: ${process.env.DISPLAY ? `the X display ${process.env.DISPLAY}` : 'this desktop'} has no top-level windows open`,
+    );
   if (o.json) io.out(JSON.stringify(list));
   else
     for (const w of list)
@@ -22,20 +39,24 @@ export async function windowsCommand(o: { json?: boolean }): Promise<number> {
   return 0;
 }
 
-export function gamesCommand(o: { json?: boolean }): number {
-  const games = Object.values(BUILTIN_GAMES).map((g) => ({
+/** Every built-in game, one seat or two, with the commands that play it. */
+export function gamesCommand(o: { json?: boolean }, playedBy: ReadonlyMap<string, string[]>): number {
+  const games = [...Object.values(BUILTIN_GAMES), ...Object.values(TWO_SEAT_GAMES)].map((g) => ({
     id: g.id,
     title: g.title,
+    seats: g.seats ? 2 : 1,
+    ...(g.seats ? { mode: g.seats.mode } : {}),
     max_steps: g.defaultMaxSteps,
     trials: g.trials,
     max_moves_per_step: g.maxActionsPerStep ?? null,
     spaces: ['gui', 'semantic'],
+    commands: playedBy.get(g.id) ?? [],
   }));
   if (o.json) io.out(JSON.stringify(games));
   else
     for (const g of games)
       io.out(
-        `${g.id.padEnd(12)} ${g.title} (max steps ${g.max_steps}, ${g.trials} trials${g.max_moves_per_step ? `, ${g.max_moves_per_step} move a step` : ''})`,
+        `${g.id.padEnd(14)} ${g.title} (${g.seats === 2 ? `2 seats, ${g.mode === 'pvp' ? 'PvP' : 'co-op'}` : '1 seat'}, max steps ${g.max_steps}, ${g.trials} trials${g.max_moves_per_step ? `, ${g.max_moves_per_step} move a step` : ''}); played by ${g.commands.join(', ')}`,
       );
   return 0;
 }

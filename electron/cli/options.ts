@@ -4,8 +4,10 @@
  * commander turns a bad value into "option '--x <n>' argument 'y' is invalid. Allowed: …",
  * printed with the command's usage (exit code 2, see main.ts).
  */
+import type { EventEmitter } from 'node:events';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { textPattern } from '../util/text-pattern.ts';
+import { specOption } from './spec-option.ts';
 
 /** A mistake in how a command was called (not a failure while it ran): exit code 2 with its usage. */
 export class UsageError extends Error {}
@@ -124,8 +126,28 @@ export function judgeModelOptions(
 ): Command {
   return cmd
     .addOption(new Option('--model <name>', what).env('GAMEPILOT_MODEL').makeOptionMandatory(o.mandatory))
-    .addOption(new Option('--base-url <url>', 'an OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)'))
-    .addOption(
-      new Option('--api-key <key>', 'API key (default: OPENAI_API_KEY); never written to run files or the log'),
-    );
+    .addOption(specOption('baseUrl')) // the same declaration as run's: one endpoint, one key, under one name
+    .addOption(specOption('apiKey'));
+}
+
+/** `--runs-dir <dir>`: the runs folder, under this one name on every command that reads or writes runs. */
+export function runsDirOption(description = 'the runs folder'): Option {
+  return new Option('--runs-dir <dir>', description).default('runs');
+}
+
+/**
+ * Adds `current` to `cmd` and keeps `oldFlags`, its former name, working: hidden from --help, it
+ * says once on stderr that it was renamed and then sets `current` exactly as `current` would
+ * (same parser, same checks).
+ */
+export function renamedOption(cmd: Command, current: Option, oldFlags: string): Command {
+  const old = new Option(oldFlags, `former name of ${current.long}`).hideHelp();
+  cmd.addOption(current).addOption(old);
+  cmd.on(`option:${old.name()}`, (value: string) => {
+    cmd.configureOutput().writeErr?.(`note: ${old.long} is now ${current.long}\n`);
+    cmd.setOptionValue(old.attributeName(), undefined);
+    // commander's own handler for `current` (a Command is an EventEmitter; its typings do not say so).
+    (cmd as unknown as EventEmitter).emit(`option:${current.name()}`, value);
+  });
+  return cmd;
 }

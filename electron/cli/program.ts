@@ -29,9 +29,12 @@ import {
   profileOption,
   jsonFlag,
   judgeModelOptions,
+  renamedOption,
+  runsDirOption,
   UsageError,
 } from './options.ts';
 import { profileCommands } from './profile-program.ts';
+import { commandsPlaying } from './games-played.ts';
 import { textPattern } from '../util/text-pattern.ts';
 import { MCP_CLIENTS, MCP_IDLE_TIMEOUT_S } from './mcp-client-config.ts';
 import type {
@@ -61,7 +64,9 @@ import type {
 export const GAME_IDS = Object.keys(BUILTIN_GAMES);
 
 const quietFlag = () => new Option('--quiet', 'no progress lines on stderr');
-const outDir = (what: string) => new Option('--out <dir>', `folder for ${what}`).default('runs');
+/** `--runs-dir`, the runs folder, which these commands called `--out` before (still accepted). */
+const runsDirWasOut = (cmd: Command, description?: string) =>
+  renamedOption(cmd, runsDirOption(description), '--out <dir>');
 
 function targetOptions(cmd: Command, games: readonly string[] = GAME_IDS): Command {
   return cmd
@@ -156,9 +161,9 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
 
   program
     .command('games')
-    .description('list built-in games')
+    .description('list every built-in game (the two-seat ones too) with its seats and the commands that play it')
     .addOption(jsonFlag())
-    .action(act((o: { json?: boolean }) => actions.games(o)));
+    .action(act((o: { json?: boolean }) => actions.games(o, commandsPlaying(program))));
 
   const run = program
     .command('run')
@@ -169,7 +174,10 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     );
   targetOptions(run, [...GAME_IDS, ...Object.keys(TWO_SEAT_GAMES)]);
   addSpecOptions(run, ['agent']).addOption(specOption('seats', { parse: commaList }));
-  addSpecOptions(run, ['actionSpace', 'episodes', 'maxSteps', 'seed', 'level']).addOption(outDir('run folders'));
+  runsDirWasOut(
+    addSpecOptions(run, ['actionSpace', 'episodes', 'maxSteps', 'seed', 'level']),
+    'the runs folder: each run writes its folder in it',
+  );
   addSpecOptions(run, ['keepFrames', 'maxRunMb', 'minFreeMb']);
   modelOptions(run).addOption(specOption('allowKeys', { parse: allowedKeys }));
   addSpecOptions(run, [
@@ -316,15 +324,15 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
         '--tutorial <source>',
         "the tutorial the rookie watched (the agents' --tutorial: a video, a folder of frames, a run or session folder); recorded with the session",
       ),
-    )
-    .addOption(outDir('session folders, beside agent runs'))
+    );
+  runsDirWasOut(record, 'the runs folder: the session folder goes in it, beside agent runs')
     .addOption(jsonFlag())
     .addOption(quietFlag())
     .action(act((o: RecordFlags) => actions.record(o)));
 
   idcCommand(program).action(act((o: IdcFlags) => actions.idc(o)));
 
-  program
+  const arena = program
     .command('arena')
     .description(
       "two-seat games (OmniGameArena): every pairwise matchup of the agents, both sides; PvP's player-1 win-rate matrix, co-op's team scores",
@@ -335,9 +343,6 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
         .argParser(commaList)
         .makeOptionMandatory(),
     )
-    .addOption(
-      intOption('--trials <n>', "episodes of each match (default: half the game's trials)", { min: 1, max: 1000 }),
-    )
     .addOption(new Option('--mixed', 'co-op: pair different agents too, not only each with a copy of itself'))
     .addOption(specOption('maxSteps', { description: "steps per episode (default: the game's own)" }))
     .addOption(specOption('seed'))
@@ -346,12 +351,17 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .addOption(specOption('baseUrl'))
     .addOption(specOption('apiKey'))
     .addOption(specOption('capture'))
-    .addOption(specOption('imageSize'))
-    .addOption(outDir('the folder the arena folder goes in'))
+    .addOption(specOption('imageSize'));
+  renamedOption(
+    arena,
+    intOption('--episodes <n>', "episodes of each match (default: half the game's trials)", { min: 1, max: 1000 }),
+    '--trials <n>',
+  );
+  runsDirWasOut(arena, 'the runs folder: the arena folder goes in it')
     .addOption(
       patternOption(
         '--name <name>',
-        'the arena folder (<out>/arena-<name>); the same name and settings resume it (default: game and agents)',
+        'the arena folder (<runs-dir>/arena-<name>); the same name and settings resume it (default: game and agents)',
         /^[\w.-]{1,80}$/,
         'letters, digits, dot, dash or underscore',
       ),
@@ -386,16 +396,17 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
       'scores pooled per title (a built-in game, a window’s profile, or an unprofiled window) × player × VR × action space × latency, with no-effect and invalid-action rates (completed runs only; failed runs and invalid episodes listed apart, never pooled)',
     )
     .addOption(new Option('--game <id>', 'only this title: a game or profile id, or window:<title>'))
-    .addOption(new Option('--runs-dir <dir>', 'the runs folder').default('runs'))
+    .addOption(runsDirOption())
     .addOption(jsonFlag())
     .action(act((o: LeaderboardFlags) => actions.leaderboard(o)));
 
-  program
+  const exportCmd = program
     .command('export')
     .description(
       'runs and human sessions as a training dataset (Hugging Face imagefolder: images, metadata.jsonl per split, a dataset card); resumable',
     )
-    .argument('<sources...>', 'run or session folders, or folders holding them (e.g. runs)')
+    .argument('[sources...]', 'run or session folders, or folders holding them (default: the --runs-dir folder)')
+    .addOption(runsDirOption())
     .requiredOption('--out <dir>', 'the dataset folder (an export there with the same options resumes)')
     .addOption(
       new Option('--format <format>', 'the dataset layout').choices(['hf-imagefolder']).default('hf-imagefolder'),
@@ -425,26 +436,35 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
         max: 0.9,
       }).default(0.1),
     )
-    .addOption(intOption('--seed <n>', 'which episodes land in validation', { min: 0, max: 2 ** 31 - 1 }).default(0))
     .addOption(
       new Option(
         '--redact-text <regex>',
         'blur text matching this pattern (OCR, case-insensitive) in every frame, e.g. names in a chat',
       ),
     )
-    .addOption(jsonFlag())
-    .action(act((sources: string[], o: ExportFlags) => actions.export(sources, o)));
+    .addOption(jsonFlag());
+  // Not --seed: that is the seed of the games played; this one only draws the split.
+  renamedOption(
+    exportCmd,
+    intOption('--split-seed <n>', 'which episodes land in validation', { min: 0, max: 2 ** 31 - 1 }).default(0),
+    '--seed <n>',
+  ).action(
+    act((sources: string[], o: ExportFlags, cmd: Command) => {
+      if (sources.length && cmd.getOptionValueSource('runsDir') === 'cli')
+        throw new UsageError('give run folders or --runs-dir, not both');
+      return actions.export(sources.length ? sources : [o.runsDir], o);
+    }),
+  );
 
-  program
+  const report = program
     .command('report')
     .description(
       'one self-contained HTML page of tables and charts from a runs folder, and the same data as JSON and CSV',
     )
-    .addOption(new Option('--runs <dir>', 'the runs folder').default('runs'))
     .addOption(new Option('--out <file>', 'the HTML page').default('report.html'))
     .addOption(new Option('--json <file>', 'also write the report data as JSON'))
-    .addOption(new Option('--csv <dir>', 'also write one CSV file a table into this folder'))
-    .action(act((o: ReportFlags) => actions.report(o)));
+    .addOption(new Option('--csv <dir>', 'also write one CSV file a table into this folder'));
+  renamedOption(report, runsDirOption(), '--runs <dir>').action(act((o: ReportFlags) => actions.report(o)));
 
   program
     .command('video')
@@ -505,14 +525,13 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
       /^[A-Za-z0-9_-]{1,64}$/,
       'letters, digits, - and _',
     ).default('gamepilot');
-  program
+  const sweep = program
     .command('sweep')
     .description('run a matrix of jobs (sweep file: games × agents × models × … × trials), each an ordinary run')
     .argument('<file>', 'the sweep file (YAML)')
     .addOption(
       intOption('--workers <n>', 'parallel workers, each on its own private display', { min: 1, max: 64 }).default(2),
     )
-    .addOption(new Option('--out <dir>', 'folder for run folders (finished jobs there are not rerun)').default('runs'))
     .addOption(
       specOption('budgetUsd', {
         description:
@@ -529,9 +548,15 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
       }).default(DEFAULT_JOB_LIMIT),
     )
     .addOption(new Option('--json', 'progress as JSON lines on stdout; the last line is the summary'))
-    .action(act((file: string, o: SweepFlags) => actions.sweep(file, o)));
+    .addOption(
+      new Option('--dry-run', 'check the sweep file and print the jobs it makes, then exit: nothing runs or is queued'),
+    );
+  runsDirWasOut(
+    sweep,
+    'the runs folder: each job writes its run folder in it (finished jobs there are not rerun)',
+  ).action(act((file: string, o: SweepFlags) => actions.sweep(file, o)));
 
-  program
+  const worker = program
     .command('worker')
     .description("take sweep jobs from a Redis queue and run them, each on one of this worker's private displays")
     .requiredOption('--queue <url>', 'the Redis queue (redis://host:port)')
@@ -539,7 +564,6 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .addOption(
       intOption('--displays <n>', 'jobs at once, each on its own private display', { min: 1, max: 64 }).default(1),
     )
-    .addOption(new Option('--out <dir>', 'local folder for runs in progress').default('runs'))
     .addOption(
       new Option(
         '--storage <dir|s3://bucket/prefix>',
@@ -548,8 +572,10 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     )
     .addOption(intOption('--max-jobs <n>', 'exit after this many jobs (refused ones count)', { min: 1 }))
     .addOption(allowEndpointOption("a queued job's base_url"))
-    .addOption(new Option('--json', 'events as JSON lines on stdout'))
-    .action(act((o: WorkerFlags) => actions.worker(o)));
+    .addOption(new Option('--json', 'events as JSON lines on stdout'));
+  runsDirWasOut(worker, 'the local runs folder: runs in progress (and finished ones without --storage)').action(
+    act((o: WorkerFlags) => actions.worker(o)),
+  );
 
   return program;
 }
@@ -631,7 +657,7 @@ function milestonesCommands(program: Command, act: Act, actions: Actions) {
   m.command('agreement')
     .description('judged vs human-labelled milestone scores per game: mean judged, mean human, percentage difference')
     .argument('[runs...]', 'run or session folders (default: every run in --runs-dir)')
-    .addOption(new Option('--runs-dir <dir>', 'the runs folder').default('runs'))
+    .addOption(runsDirOption())
     .addOption(jsonFlag())
     .action(act((runs: string[], o: MilestonesAgreementFlags) => actions.milestonesAgreement(runs, o)));
 }
@@ -681,9 +707,11 @@ export function suiteCommand(parent: Command): Command {
         'let the model think before its JSON answer (the paper asks for the answer only; the tables mark such rows)',
       ),
     )
+    .addOption(runsDirOption())
     .addOption(
       new Option('--out <dir>', 'the suite folder (suite.json, table.json, runs/); give it again to resume').default(
-        'runs/ingvp',
+        undefined,
+        '<runs-dir>/ingvp',
       ),
     )
     .addOption(jsonFlag())
@@ -718,7 +746,7 @@ export function idcCommand(parent: Command): Command {
     .addOption(specOption('reflectorModel', { description: 'the reflecting and judging model (default: --model)' }))
     .addOption(specOption('preflight'));
   costCapOptions(cmd, "the whole IDC (every round's runs, the reflector and the judge)", 'a price for each model');
-  return cmd
+  cmd
     .addOption(
       specOption('maxWords', { description: 'longest skill, in words', default: { value: IDC_DEFAULTS.maxWords } }),
     )
@@ -741,8 +769,8 @@ export function idcCommand(parent: Command): Command {
       }),
     )
     .addOption(specOption('stopIntervalMs', { default: { value: IDC_DEFAULTS.stopIntervalMs } }))
-    .addOption(outDir('the IDC folder'))
     .addOption(jsonFlag());
+  return runsDirWasOut(cmd, "the runs folder: the IDC folder (its rounds' runs) goes in it");
 }
 
 /** The model's price and the cost cap of a command that runs many runs under one cap. */
@@ -761,7 +789,7 @@ function costCapOptions(cmd: Command, whole: string, needs: string): Command {
 function loopbackShellOptions(): Option[] {
   return [
     intOption('--port <port>', 'port to listen on (default: a free one)', { min: 0, max: 65535 }),
-    new Option('--runs-dir <dir>', 'the runs folder').default('runs'),
+    runsDirOption(),
     new Option(
       '--config-dir <dir>',
       'where settings.json lives (default: GAMEPILOT_CONFIG_DIR, else the per-user config folder)',

@@ -53,7 +53,7 @@ export async function enqueueSweep(sweep: Sweep, o: SweepFlags, emit: (e: SweepE
       if (o.json) io.out(JSON.stringify({ type: 'enqueued', sweep: sweep.name, total: sweep.jobs.length, ...r }));
       return 0;
     }
-    const summary = await follow(queue, sweep, path.resolve(o.out), emit, signal);
+    const summary = await follow(queue, sweep, path.resolve(o.runsDir), emit, signal);
     return summary.failed || summary.completed < summary.total ? 1 : 0;
   } finally {
     dispose();
@@ -62,14 +62,14 @@ export async function enqueueSweep(sweep: Sweep, o: SweepFlags, emit: (e: SweepE
 }
 
 export async function runQueueWorker(o: WorkerFlags, emit: (e: SweepEvent) => void): Promise<number> {
-  const storage = openStorage(o.storage ?? o.out);
+  const storage = openStorage(o.storage ?? o.runsDir);
   const { signal, dispose } = stopSignal();
   try {
     const n = await runWorker({
       url: checkUrl(o.queue),
       queueName: o.queueName,
       displays: o.displays,
-      out: o.out,
+      out: o.runsDir,
       storage,
       ...(o.maxJobs !== undefined ? { maxJobs: o.maxJobs } : {}),
       ...(o.allowEndpoint ? { allowEndpoints: o.allowEndpoint } : {}),

@@ -41,7 +41,7 @@ export async function recordCommand(o: RecordFlags): Promise<number> {
         consent: o.consent,
       },
       { ...DEFAULT_RECORDER, fps: o.fps, ...(o.duration !== undefined ? { durationS: o.duration } : {}) },
-      o.out, // beside agent runs: the Runs tab, the leaderboard and `video` read it
+      o.runsDir, // beside agent runs: the Runs tab, the leaderboard and `video` read it
     );
     const stop = () => recorder.stop();
     process.on('SIGINT', stop);

@@ -42,7 +42,10 @@ function leafCommands(program: Command): Command[] {
 /** One markdown table per command: option, what it takes, default. */
 export function optionReference(program: Command): string {
   const sections = leafCommands(program).map((cmd) => {
-    const rows = cmd.options.map((o) => `| ${code(o.flags)} | ${cell(whatText(o))} | ${defaultText(o)} |`);
+    // A former name (hidden from --help) is left out: the reference shows each option once, under its name.
+    const rows = cmd.options
+      .filter((o) => !o.hidden)
+      .map((o) => `| ${code(o.flags)} | ${cell(whatText(o))} | ${defaultText(o)} |`);
     const args = cmd.registeredArguments.map(
       (a) => `| ${code(a.required ? `<${a.name()}>` : `[${a.name()}]`)} | ${cell(a.description)} | |`,
     );

@@ -11,9 +11,9 @@ import { io } from './io.ts';
 import type { ReportFlags } from './command-flags.ts';
 
 export function reportCommand(o: ReportFlags): number {
-  const runs = path.resolve(o.runs);
+  const runs = path.resolve(o.runsDir);
   if (!existsSync(runs) || !statSync(runs).isDirectory())
-    throw new CodedError('not-found', `no runs folder ${runs} (give one with --runs DIR)`);
+    throw new CodedError('not-found', `no runs folder ${runs} (give one with --runs-dir DIR)`);
   const view = reportView(buildReport(runs));
   for (const w of view.data.warnings) io.log(`warning: ${w}`);
   const out = path.resolve(o.out);

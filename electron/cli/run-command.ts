@@ -41,7 +41,7 @@ export function targetFrom(o: TargetFlags): Pick<RunSpec, 'game' | 'window' | 'w
 
 /** The run spec the flags give; a rule between them is a usage error naming the flags. */
 export function specFrom(o: RunFlags): RunSpec {
-  const { out: _out, json: _json, quiet: _quiet, dryRun: _dryRun, ...given } = o;
+  const { runsDir: _runsDir, json: _json, quiet: _quiet, dryRun: _dryRun, ...given } = o;
   const spec = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
   return usage(() => parseRunSpec(spec));
 }
@@ -50,7 +50,7 @@ export function specFrom(o: RunFlags): RunSpec {
 export function runFrom(o: RunFlags, place: Omit<RunPlace, 'outDir'> = {}): ReadyRun {
   const spec = specFrom(o);
   addSecret(spec.apiKey);
-  return usage(() => readyRun(spec, { outDir: o.out, ...place }));
+  return usage(() => readyRun(spec, { outDir: o.runsDir, ...place }));
 }
 
 /**

@@ -101,12 +101,13 @@ export async function suiteCommand(name: string, o: SuiteFlags): Promise<number>
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const uptime = performance.now();
+  const suiteDir = o.out ?? path.join(o.runsDir, 'ingvp');
   try {
     const r = await runSuite({
       games,
       settings,
       levels,
-      out: o.out,
+      out: suiteDir,
       player,
       capturer: createCapturer('auto'),
       openView: (g) => BuiltinTarget.open(g.def, wm),
@@ -116,7 +117,7 @@ export async function suiteCommand(name: string, o: SuiteFlags): Promise<number>
         if (o.quiet) return;
         if (!p.last && !p.current)
           io.progress(
-            `ING-VP suite: ${p.total} levels (${games.length} games × ${settings.length} settings × ${levels.length} levels)${p.resumed ? `, ${p.resumed} already done (resumed)` : ''}; folder ${path.resolve(o.out)}`,
+            `ING-VP suite: ${p.total} levels (${games.length} games × ${settings.length} settings × ${levels.length} levels)${p.resumed ? `, ${p.resumed} already done (resumed)` : ''}; folder ${path.resolve(suiteDir)}`,
           );
         const line = progressLine(p);
         if (line) io.progress(line);

@@ -65,6 +65,7 @@ export async function sweepCommand(file: string, o: SweepFlags): Promise<number>
   // The user's own profiles count, as they do for `run`: their ids are games of the sweep.
   const sweep = loadSweepFile(file, loadCatalog({ configDir: defaultConfigDir() }), o.jobLimit);
   const budgetUsd = o.budgetUsd ?? sweep.spec.budget_usd;
+  if (o.dryRun) return dryRun(sweep, o.json);
   if (o.queue) {
     const { enqueueSweep } = await import('./queue-command.ts');
     return enqueueSweep(sweep, o, printer(o.json));
@@ -75,7 +76,7 @@ export async function sweepCommand(file: string, o: SweepFlags): Promise<number>
   try {
     const summary = await runLocalSweep({
       sweep,
-      out: o.out,
+      out: o.runsDir,
       workers: o.workers,
       ...(endpoint ? { env: { OPENAI_BASE_URL: endpoint } } : {}),
       ...(budgetUsd !== undefined ? { budgetUsd } : {}),
@@ -91,4 +92,12 @@ export async function sweepCommand(file: string, o: SweepFlags): Promise<number>
 export async function workerCommand(o: WorkerFlags): Promise<number> {
   const { runQueueWorker } = await import('./queue-command.ts');
   return runQueueWorker(o, printer(o.json));
+}
+
+/** What `--dry-run` prints: the file checked and expanded, its jobs counted; nothing is run or queued. */
+function dryRun(sweep: Sweep, json?: boolean): number {
+  const models = sweep.jobs.filter((j) => cellUsesModel(j.cell)).length;
+  if (json) io.out(JSON.stringify({ type: 'dry-run', sweep: sweep.name, jobs: sweep.jobs.length, model_jobs: models }));
+  else io.out(`sweep ${sweep.name}: ${sweep.jobs.length} job(s), ${models} of them ask a model; nothing was run`);
+  return 0;
 }

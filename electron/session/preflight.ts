@@ -103,13 +103,16 @@ async function displayCheck(c: CheckContext) {
     await c.wm.list();
     return undefined;
   } catch (err) {
-    const display = process.env.DISPLAY;
-    return new PreflightError(
-      'display',
-      `${display ? `the X display ${display} cannot be opened` : 'no X display: DISPLAY is not set'} (${(err as Error).message}): ${TERMINAL_DISPLAY_ADVICE}`,
-      'bad-input',
-    );
+    return new PreflightError('display', noDisplayText(err), 'bad-input');
   }
+}
+
+/** Why the X display could not be used (DISPLAY unset, or set to one that does not open), and what to do. */
+export function noDisplayText(err: unknown): string {
+  const display = process.env.DISPLAY;
+  const said = display ? `the X display ${display} cannot be opened` : 'no X display: DISPLAY is not set';
+  const why = (err as Error).message;
+  return `${said}${said.includes(why) ? '' : ` (${why})`}: ${TERMINAL_DISPLAY_ADVICE}`;
 }
 
 /**

@@ -218,7 +218,7 @@ async function attempt(job: SweepJob, ctx: JobContext): Promise<AttemptResult> {
       target = ['--window-id', found, '--profile', entry.profile.id];
     }
     const cap = ctx.budgetUsd !== undefined ? ['--budget-usd', String(ctx.budgetUsd)] : [];
-    const args = ['run', ...target, ...runArgs(job.cell, spec), ...cap, '--out', dir, '--json', '--quiet'];
+    const args = ['run', ...target, ...runArgs(job.cell, spec), ...cap, '--runs-dir', dir, '--json', '--quiet'];
     const { code, signal, stdout, stderrTail } = await runChild(args, env, path.join(dir, 'run.log'), ctx.signal);
     const runDir = findRunDir(dir);
     if (!runDir)

@@ -207,7 +207,7 @@ describe('sweeps under chaos', () => {
   it('the reference: the same sweep without chaos', async () => {
     const out = path.join(tmp, 'reference');
     const t0 = Date.now();
-    const r = await runCli(['sweep', file, '--out', out, '--workers', '2'], { timeoutMs: 600_000 });
+    const r = await runCli(['sweep', file, '--runs-dir', out, '--workers', '2'], { timeoutMs: 600_000 });
     referenceMs = Date.now() - t0;
     expect(r.code, r.stderr).toBe(0);
     reference = checkRuns(out);
@@ -231,7 +231,8 @@ describe('sweeps under chaos', () => {
       return killRun(driver, out, e, kill.signal);
     });
     await untilFinished(
-      () => (sweep = follow(['sweep', file, '--out', out, '--workers', '2', '--json'], (e) => driver.feed(e, null))),
+      () =>
+        (sweep = follow(['sweep', file, '--runs-dir', out, '--workers', '2', '--json'], (e) => driver.feed(e, null))),
       Date.now() + safetyNetMs(plan.length),
       'the local sweep did not finish',
     );
@@ -278,7 +279,7 @@ describe('sweeps under chaos', () => {
     );
     const worker = (slot: number) => {
       const w: Follow = follow(
-        ['worker', ...q, '--out', path.join(tmp, `w${n++}`), '--storage', shared, '--json'],
+        ['worker', ...q, '--runs-dir', path.join(tmp, `w${n++}`), '--storage', shared, '--json'],
         (e) => {
           if (e.type === 'worker') displays.add(e.display);
           driver.feed(e, w);
@@ -293,7 +294,7 @@ describe('sweeps under chaos', () => {
     worker(0);
     worker(1);
     const summary = await untilFinished(
-      () => (watch = follow(['sweep', file, ...q, '--wait', '--out', shared, '--json'])),
+      () => (watch = follow(['sweep', file, ...q, '--wait', '--runs-dir', shared, '--json'])),
       Date.now() + safetyNetMs(plan.length),
       'the queued sweep did not finish',
       async () => {

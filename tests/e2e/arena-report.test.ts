@@ -37,11 +37,11 @@ beforeAll(async () => {
       'tictactoe-pvp',
       '--agents',
       AGENTS.join(','),
-      '--trials',
+      '--episodes',
       '1',
       '--name',
       'duel',
-      '--out',
+      '--runs-dir',
       runs,
     ],
     { timeoutMs: 240_000 },
@@ -57,12 +57,12 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** `gamepilot report --runs <dir>`: its JSON data and CSV folder. */
+/** `gamepilot report --runs-dir <dir>`: its JSON data and CSV folder. */
 async function report(dir: string, name: string) {
   const out = mkdtempSync(path.join(tmpdir(), `gp-arena-${name}-`));
   const r = await runCli([
     'report',
-    '--runs',
+    '--runs-dir',
     dir,
     '--out',
     path.join(out, 'report.html'),

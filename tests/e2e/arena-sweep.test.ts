@@ -26,7 +26,7 @@ describe('two seats through `gamepilot run`', () => {
   it('plays one match of a two-seat game with --seats; run.json says who sat where and which match it is', async () => {
     const out = path.join(tmp, 'run');
     const r = await runCli(
-      ['run', '--game', 'tictactoe-pvp', '--seats', 'solver,random', '--episodes', '1', '--out', out, '--json'],
+      ['run', '--game', 'tictactoe-pvp', '--seats', 'solver,random', '--episodes', '1', '--runs-dir', out, '--json'],
       { timeoutMs: 90_000 },
     );
     expect(r.code, r.stderr).toBe(0);
@@ -50,7 +50,7 @@ describe('an arena as a sweep', () => {
     const file = path.join(tmp, 'duel.yaml');
     writeFileSync(file, 'arena:\n  game: tictactoe-pvp\n  agents: [solver, random]\n  trials: 1\n');
     const out = path.join(tmp, 'sweep');
-    const swept = await runCli(['sweep', file, '--out', out, '--workers', '1', '--json'], { timeoutMs: 180_000 });
+    const swept = await runCli(['sweep', file, '--runs-dir', out, '--workers', '1', '--json'], { timeoutMs: 180_000 });
     expect(swept.code, swept.stderr).toBe(0);
     const end = swept.stdout
       .trim()
@@ -64,7 +64,7 @@ describe('an arena as a sweep', () => {
     expect(metas.every((m) => m.job?.sweep === 'duel' && m.seats?.length === 2)).toBe(true);
 
     const played = await runCli(
-      ['arena', '--game', 'tictactoe-pvp', '--agents', 'solver,random', '--trials', '1', '--out', tmp, '--json'],
+      ['arena', '--game', 'tictactoe-pvp', '--agents', 'solver,random', '--episodes', '1', '--runs-dir', tmp, '--json'],
       { timeoutMs: 180_000 },
     );
     expect(played.code, played.stderr).toBe(0);
@@ -88,10 +88,13 @@ describe('an arena as a sweep', () => {
     expect(JSON.parse(enq.stdout)).toMatchObject({ total: 2, added: 2 });
     const shared = path.join(tmp, 'shared');
     const [worker, wait] = await Promise.all([
-      runCli(['worker', '--queue', redis.url, '--out', path.join(tmp, 'w'), '--storage', shared, '--max-jobs', '2'], {
-        timeoutMs: 180_000,
-      }),
-      runCli(['sweep', file, '--queue', redis.url, '--wait', '--out', shared, '--json'], { timeoutMs: 180_000 }),
+      runCli(
+        ['worker', '--queue', redis.url, '--runs-dir', path.join(tmp, 'w'), '--storage', shared, '--max-jobs', '2'],
+        {
+          timeoutMs: 180_000,
+        },
+      ),
+      runCli(['sweep', file, '--queue', redis.url, '--wait', '--runs-dir', shared, '--json'], { timeoutMs: 180_000 }),
     ]);
     expect(worker.code, worker.stderr).toBe(0);
     expect(wait.code, wait.stderr).toBe(0);

@@ -48,7 +48,7 @@ afterAll(async () => {
 });
 
 const arena = (args: string[], out: string, timeoutMs = 240_000) =>
-  runCli(['arena', ...args, '--base-url', server.baseURL, '--out', out, '--json'], { timeoutMs });
+  runCli(['arena', ...args, '--base-url', server.baseURL, '--runs-dir', out, '--json'], { timeoutMs });
 
 /** Every step's clicks in a run, with the cell the view says each hit. */
 function learnCells(runDir: string) {
@@ -74,7 +74,7 @@ describe('two seats in one world', () => {
     const out = mkdtempSync(path.join(tmpdir(), 'gp-arena-ttt-'));
     // A solver match first: its clicks and the cells the view reports map the board.
     const calib = await arena(
-      ['--game', 'tictactoe-pvp', '--agents', 'solver,random', '--trials', '1', '--name', 'calib'],
+      ['--game', 'tictactoe-pvp', '--agents', 'solver,random', '--episodes', '1', '--name', 'calib'],
       out,
     );
     expect(calib.code, calib.stderr).toBe(0);
@@ -97,7 +97,7 @@ describe('two seats in one world', () => {
           });
       }
 
-    const r = await arena(['--game', 'tictactoe-pvp', '--agents', 'vlm:model-a,vlm:model-b', '--trials', '1'], out);
+    const r = await arena(['--game', 'tictactoe-pvp', '--agents', 'vlm:model-a,vlm:model-b', '--episodes', '1'], out);
     expect(r.code, r.stderr).toBe(0);
     const res = json(r);
     expect(res.played).toHaveLength(2); // a as X against b, and b as X against a
@@ -135,7 +135,7 @@ describe('two seats in one world', () => {
       'tictactoe-pvp',
       '--agents',
       'solver,random,vlm:model-c',
-      '--trials',
+      '--episodes',
       '2',
       '--action-space',
       'semantic',
@@ -147,7 +147,7 @@ describe('two seats in one world', () => {
     // A process killed outright cannot close its game windows: as a supervisor would
     // (electron/games/window-groups.ts), the test has them listed and ends them after the kill.
     const windowGroups = path.join(out, 'window-groups');
-    const child = spawnCli(['arena', ...args, '--base-url', server.baseURL, '--out', out], {
+    const child = spawnCli(['arena', ...args, '--base-url', server.baseURL, '--runs-dir', out], {
       GAMEPILOT_WINDOW_GROUPS: windowGroups,
     });
     const completed = () =>
@@ -200,7 +200,15 @@ describe('two seats in one world', () => {
 
     // `gamepilot report` over the folder holding the arena: arena.json's matrix, each cell the same run.
     const reportJson = path.join(out, 'report.json');
-    const rep = await runCli(['report', '--runs', out, '--out', path.join(out, 'report.html'), '--json', reportJson]);
+    const rep = await runCli([
+      'report',
+      '--runs-dir',
+      out,
+      '--out',
+      path.join(out, 'report.html'),
+      '--json',
+      reportJson,
+    ]);
     expect(rep.code, rep.stderr).toBe(0);
     const saved = JSON.parse(readFileSync(path.join(dir, 'arena.json'), 'utf8')).result;
     const [reported] = JSON.parse(readFileSync(reportJson, 'utf8')).arenas;
@@ -220,7 +228,7 @@ describe('two seats in one world', () => {
           'light-cycles',
           '--agents',
           'vlm:fast,vlm:slow',
-          '--trials',
+          '--episodes',
           '1',
           '--max-steps',
           '2',
@@ -254,7 +262,7 @@ describe('two seats in one world', () => {
 
   it('co-op: two copies of the solver open the gate and both get out — team score 100', async () => {
     const out = mkdtempSync(path.join(tmpdir(), 'gp-arena-coop-'));
-    const r = await arena(['--game', 'switches', '--agents', 'solver', '--trials', '1'], out);
+    const r = await arena(['--game', 'switches', '--agents', 'solver', '--episodes', '1'], out);
     expect(r.code, r.stderr).toBe(0);
     const res = json(r);
     expect(res.mode).toBe('coop');

@@ -59,7 +59,7 @@ describe('the effect of every step', () => {
         '7',
         '--effect-warn-after',
         '5',
-        '--out',
+        '--runs-dir',
         out,
         '--json',
       ]);
@@ -90,7 +90,18 @@ describe('the effect of every step', () => {
 
   it('a built-in played by its solver changes the game on at least 90 % of steps, with effect_ms', async () => {
     const out = tmp('gp-effect-solver-');
-    const r = await runCli(['run', '--game', '2048', '--agent', 'solver', '--max-steps', '30', '--out', out, '--json']);
+    const r = await runCli([
+      'run',
+      '--game',
+      '2048',
+      '--agent',
+      'solver',
+      '--max-steps',
+      '30',
+      '--runs-dir',
+      out,
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const steps = stepsOf(json(r).run_dir);
     const changed = steps.filter((s) => s.effect === 'changed');
@@ -119,7 +130,7 @@ describe('the effect of every step', () => {
       '1',
       '--max-steps',
       '2',
-      '--out',
+      '--runs-dir',
       out,
       '--json',
     ]);

@@ -67,7 +67,7 @@ describe('gnome-2048 played by the random baseline with the shipped end detector
       '300',
       '--keep-frames',
       'all',
-      '--out',
+      '--runs-dir',
       tmp('gp-2048-end-'),
       '--json',
     ]);

@@ -62,7 +62,7 @@ const randomRun = (out: string, more: string[]) =>
     '20',
     '--keep-frames',
     'all',
-    '--out',
+    '--runs-dir',
     out,
     '--json',
     ...more,

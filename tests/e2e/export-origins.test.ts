@@ -89,12 +89,24 @@ beforeAll(async () => {
   );
   expect(suite.code, suite.stderr).toBe(0);
   const arena = await runCli(
-    ['arena', '--game', 'tictactoe-pvp', '--agents', 'solver,random', '--trials', '1', '--name', 'duel', '--out', runs],
+    [
+      'arena',
+      '--game',
+      'tictactoe-pvp',
+      '--agents',
+      'solver,random',
+      '--episodes',
+      '1',
+      '--name',
+      'duel',
+      '--runs-dir',
+      runs,
+    ],
     { env },
   );
   expect(arena.code, arena.stderr).toBe(0);
   const plain = await runCli(
-    ['run', '--game', '2048', '--agent', 'random', '--episodes', '1', '--max-steps', '3', '--out', runs, '--json'],
+    ['run', '--game', '2048', '--agent', 'random', '--episodes', '1', '--max-steps', '3', '--runs-dir', runs, '--json'],
     { env },
   );
   expect(plain.code, plain.stderr).toBe(0);

@@ -36,7 +36,7 @@ async function recordSession(): Promise<string> {
     '5',
     '--fps',
     '5',
-    '--out',
+    '--runs-dir',
     runs,
     '--json',
   ]);
@@ -65,7 +65,7 @@ async function assistedRun(): Promise<string> {
     '--pace-ms',
     '700',
     '--take-over-on-input',
-    '--out',
+    '--runs-dir',
     runs,
     '--json',
   ]);
@@ -120,7 +120,7 @@ beforeAll(async () => {
     '3',
     '--max-steps',
     '6',
-    '--out',
+    '--runs-dir',
     runs,
     '--json',
   ]);
@@ -136,7 +136,7 @@ beforeAll(async () => {
     '1',
     '--max-steps',
     '5',
-    '--out',
+    '--runs-dir',
     runs,
     '--json',
   ]);

@@ -58,7 +58,7 @@ describe('gamepilot run --window (third-party game)', () => {
       ...testModelArgs(server.baseURL),
       '--max-steps',
       '6',
-      '--out',
+      '--runs-dir',
       out,
       '--json',
     ]);
@@ -103,7 +103,7 @@ describe('gamepilot run --window (third-party game)', () => {
       '^No Such Game$',
       '--max-steps',
       '1',
-      '--out',
+      '--runs-dir',
       mkdtempSync(path.join(tmpdir(), 'gp-ext-')),
     ]);
     expect(r.code).toBe(1);
@@ -133,7 +133,7 @@ describe('gamepilot run --window (third-party game)', () => {
         moves.baseURL,
         '--max-steps',
         '4',
-        '--out',
+        '--runs-dir',
         mkdtempSync(path.join(tmpdir(), 'gp-ext-')),
         '--json',
       ]);
@@ -171,7 +171,7 @@ describe('gamepilot run --window (third-party game)', () => {
         srv.baseURL,
         '--max-steps',
         '6',
-        '--out',
+        '--runs-dir',
         mkdtempSync(path.join(tmpdir(), 'gp-ext-')),
         '--json',
       ]);
@@ -203,7 +203,7 @@ describe('gamepilot run --window (third-party game)', () => {
         'random',
         '--max-steps',
         '2',
-        '--out',
+        '--runs-dir',
         runs,
         '--json',
       ];

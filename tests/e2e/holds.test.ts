@@ -150,7 +150,7 @@ async function holdRun(server: FakeOpenAI, win: WindowInfo, key: string, thinkMs
       'stop',
       '--stop-interval-ms',
       '300',
-      '--out',
+      '--runs-dir',
       tmp(),
       '--json',
       ...extraArgs,

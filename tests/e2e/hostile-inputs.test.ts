@@ -30,7 +30,9 @@ describe('a sweep over profiles whose launch tries shell syntax', () => {
     const file = path.join(tmp, 'hostile.yaml');
     writeFileSync(file, `games: [${Object.keys(launches).join(', ')}]\nagents: [random]\nretries: 0\n`);
     const out = path.join(tmp, 'runs');
-    const child = spawnCli(['sweep', file, '--out', out, '--workers', '1', '--json'], { GAMEPILOT_CONFIG_DIR: config });
+    const child = spawnCli(['sweep', file, '--runs-dir', out, '--workers', '1', '--json'], {
+      GAMEPILOT_CONFIG_DIR: config,
+    });
     const lines: { at: number; e: any }[] = [];
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr += d));

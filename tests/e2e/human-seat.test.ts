@@ -38,7 +38,7 @@ describe('a person in a seat', () => {
     const child = spawnCli([
       'run',
       ...['--game', 'switches', '--seats', 'human,solver', '--episodes', '1', '--max-steps', '40'],
-      ...['--latency', 'normal', '--out', tmp, '--json'],
+      ...['--latency', 'normal', '--runs-dir', tmp, '--json'],
     ]);
     let stderr = '';
     let stdout = '';

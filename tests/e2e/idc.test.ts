@@ -72,7 +72,7 @@ function scripted(opts: { tools: boolean; semantic?: boolean }) {
 /** `gamepilot idc` with these flags against the test server, into `out` (a fresh folder by default). */
 function runIdc(server: FakeOpenAI, flags: string[], out?: string, timeoutMs = 120_000) {
   const dir = out ?? mkdtempSync(path.join(tmpdir(), 'gp-idc-'));
-  return runCli(['idc', ...flags, '--model', 'test-vlm', '--base-url', server.baseURL, '--out', dir, '--json'], {
+  return runCli(['idc', ...flags, '--model', 'test-vlm', '--base-url', server.baseURL, '--runs-dir', dir, '--json'], {
     timeoutMs,
   });
 }

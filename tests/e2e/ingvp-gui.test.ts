@@ -31,7 +31,7 @@ describe('gamepilot run --game <ING-VP game> --level N --action-space gui', () =
           'solver',
           '--action-space',
           'gui',
-          '--out',
+          '--runs-dir',
           tmp(),
           '--json',
         ],
@@ -55,7 +55,7 @@ describe('gamepilot run --game <ING-VP game> --level N --action-space gui', () =
   );
 
   it('--level is for ING-VP games only', async () => {
-    const r = await runCli(['run', '--game', 'maze', '--level', '3', '--agent', 'solver', '--out', tmp()], {
+    const r = await runCli(['run', '--game', 'maze', '--level', '3', '--agent', 'solver', '--runs-dir', tmp()], {
       env: { GAMEPILOT_CONFIG_DIR: tmp() },
     });
     expect(r.code).toBe(2);

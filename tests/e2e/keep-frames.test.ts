@@ -52,7 +52,7 @@ async function play(extra: string[]): Promise<Played> {
     String(STEPS),
     '--episodes',
     '1',
-    '--out',
+    '--runs-dir',
     runsDir,
     '--json',
     '--quiet',
@@ -186,7 +186,7 @@ describe('gamepilot run --keep-frames', () => {
         ...testModelArgs('http://127.0.0.1:9/v1'),
         '--max-steps',
         String(STEPS),
-        '--out',
+        '--runs-dir',
         out,
         ...extra,
       ]);
@@ -197,7 +197,7 @@ describe('gamepilot run --keep-frames', () => {
       expect(r.stderr).toMatch(/Usage: gamepilot run/);
       expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
     }
-    const bad = await runCli(['run', '--game', '2048', '--keep-frames', 'every:0', '--out', out]);
+    const bad = await runCli(['run', '--game', '2048', '--keep-frames', 'every:0', '--runs-dir', out]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/Allowed: all, every:N \(N ≥ 1\), changed or none/);
   });

@@ -51,7 +51,7 @@ describe('a sweep file run from the command line', () => {
   it('does not send the key to its own base_url unless --allow-endpoint names it', async () => {
     const file = sweepFile('foreign', `base_url: ${capture.baseURL}\n`);
     const out = path.join(tmp, 'cli-runs');
-    const refused = await runCli(['sweep', file, '--out', out, '--workers', '1'], { env: env() });
+    const refused = await runCli(['sweep', file, '--runs-dir', out, '--workers', '1'], { env: env() });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`${file}: base_url asks to send the API key to ${capture.baseURL}`);
     expect(refused.stderr).toContain(`--allow-endpoint ${capture.baseURL}`);
@@ -59,10 +59,13 @@ describe('a sweep file run from the command line', () => {
     expect(readdirSync(tmp)).not.toContain('cli-runs'); // nothing ran, nothing was written
 
     // The holder says yes: now, and only now, the key goes there.
-    const allowed = await runCli(['sweep', file, '--out', out, '--workers', '1', '--allow-endpoint', capture.baseURL], {
-      env: env(),
-      timeoutMs: 180_000,
-    });
+    const allowed = await runCli(
+      ['sweep', file, '--runs-dir', out, '--workers', '1', '--allow-endpoint', capture.baseURL],
+      {
+        env: env(),
+        timeoutMs: 180_000,
+      },
+    );
     expect(allowed.code, allowed.stderr).toBe(0);
     expect(seen(capture).length).toBeGreaterThan(0);
     expect(seen(capture).every((a) => a === `Bearer ${KEY}`)).toBe(true);
@@ -97,7 +100,7 @@ describe('jobs pushed into the queue by whoever can write to Redis', () => {
     await add('not-a-job', { hello: 'world' });
     const work = path.join(tmp, 'worker');
     mkdirSync(work);
-    const w = await runCli(['worker', '--queue', redis.url, '--out', work, '--max-jobs', '3', '--json'], {
+    const w = await runCli(['worker', '--queue', redis.url, '--runs-dir', work, '--max-jobs', '3', '--json'], {
       env: env(),
       timeoutMs: 120_000,
     });

@@ -184,7 +184,7 @@ describe('an external animated window in stop mode', () => {
         '300',
         '--max-steps',
         '3',
-        '--out',
+        '--runs-dir',
         tmp(),
         '--json',
       ],
@@ -219,7 +219,7 @@ describe('an external animated window in stop mode', () => {
         'stop',
         '--max-steps',
         '5',
-        '--out',
+        '--runs-dir',
         tmp(),
         ...args,
       ],
@@ -256,7 +256,7 @@ describe('an external animated window in stop mode', () => {
     await whileFrozen([], { GAMEPILOT_CONFIG_DIR: config }, (c) => c.kill('SIGKILL'));
     expect(processState(win.window.pid)).toBe('T'); // nothing could run in the killed process
     const r = await runCli(
-      ['run', '--game', 'tictactoe', '--agent', 'random', '--max-steps', '1', '--out', tmp(), '--quiet'],
+      ['run', '--game', 'tictactoe', '--agent', 'random', '--max-steps', '1', '--runs-dir', tmp(), '--quiet'],
       { env: { GAMEPILOT_CONFIG_DIR: config } },
     );
     expect(r.stderr).toMatch(/resumed process\(es\) \d+/);
@@ -301,7 +301,7 @@ describe('an external animated window in stop mode', () => {
         '300',
         '--max-steps',
         '1',
-        '--out',
+        '--runs-dir',
         tmp(),
         '--json',
       ],
@@ -319,7 +319,7 @@ describe('an external animated window in stop mode', () => {
         await sleep(50);
       }
       b = await runCli(
-        ['run', '--game', 'tictactoe', '--agent', 'random', '--max-steps', '1', '--out', tmp(), '--quiet'],
+        ['run', '--game', 'tictactoe', '--agent', 'random', '--max-steps', '1', '--runs-dir', tmp(), '--quiet'],
         { env: { GAMEPILOT_CONFIG_DIR: config } },
       );
       stateAfterB = processState(win.window.pid);

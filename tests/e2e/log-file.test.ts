@@ -56,7 +56,7 @@ describe('the log file', () => {
         '1',
         '--max-steps',
         '2',
-        '--out',
+        '--runs-dir',
         tmp(),
         '--json',
       ],

@@ -48,7 +48,7 @@ describe('gamepilot run --game maze', () => {
         'gui',
         '--episodes',
         '3',
-        '--out',
+        '--runs-dir',
         tmp(),
         '--json',
       ],
@@ -82,7 +82,7 @@ describe('gamepilot run --game maze', () => {
   it('GameVerse’s random baseline: 10 trials of 20 arrow presses, scored by the distance left', {
     timeout: 200_000,
   }, async () => {
-    const r = await runCli(['run', '--game', 'maze', '--agent', 'random', '--out', tmp(), '--json', '--quiet'], {
+    const r = await runCli(['run', '--game', 'maze', '--agent', 'random', '--runs-dir', tmp(), '--json', '--quiet'], {
       env: env(),
       timeoutMs: 190_000,
     });
@@ -140,7 +140,7 @@ describe('a model plays the maze', () => {
         '1',
         '--max-steps',
         '4',
-        '--out',
+        '--runs-dir',
         tmp(),
         '--json',
         '--quiet',

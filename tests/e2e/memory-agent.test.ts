@@ -72,7 +72,7 @@ function memoryRun(cfg: string, out: string, extra: string[]) {
       '0',
       '--embedding-model',
       'test-embed',
-      '--out',
+      '--runs-dir',
       out,
       '--json',
       ...extra,

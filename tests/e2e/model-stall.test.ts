@@ -57,7 +57,7 @@ const reflectingRun = (out: string) => [
   'self-f',
   '--reflect-after',
   'every',
-  '--out',
+  '--runs-dir',
   out,
 ];
 
@@ -136,7 +136,7 @@ describe('a stalled role ends within its limit', () => {
           '1',
           '--max-steps',
           '2',
-          '--out',
+          '--runs-dir',
           out,
           '--json',
         ],
@@ -174,7 +174,7 @@ describe('a screen-scored profile on a real window (sgt-fifteen)', () => {
           ...model(),
           '--max-steps',
           '1',
-          '--out',
+          '--runs-dir',
           out,
           '--json',
         ],

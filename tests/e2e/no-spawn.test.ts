@@ -50,7 +50,7 @@ describe('a traced 30-step run on a real window', () => {
       process.execPath,
       BIN,
       ...['run', '--window', '^GNOME 2048$', '--agent', 'vlm', '--model', 'test-vlm'],
-      ...['--base-url', server.baseURL, '--max-steps', String(STEPS), '--out', out, '--json', '--quiet'],
+      ...['--base-url', server.baseURL, '--max-steps', String(STEPS), '--runs-dir', out, '--json', '--quiet'],
     ];
     const child = spawn('strace', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

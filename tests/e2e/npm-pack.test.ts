@@ -221,7 +221,7 @@ describe('installed from the tarball into an empty folder', () => {
 
   it('npx gamepilot run --game maze --agent solver plays in a real window and writes a scored run', async () => {
     const runs = dir('runs');
-    const r = await gamepilot(['run', '--game', 'maze', '--agent', 'solver', '--out', runs, '--json']);
+    const r = await gamepilot(['run', '--game', 'maze', '--agent', 'solver', '--runs-dir', runs, '--json']);
     expect(r.code, show(r)).toBe(0);
     const res = JSON.parse(r.stdout) as {
       run_dir: string;

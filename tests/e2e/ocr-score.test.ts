@@ -70,7 +70,7 @@ describe('a score read by OCR off a real game window', () => {
         server.baseURL,
         '--max-steps',
         String(STEPS),
-        '--out',
+        '--runs-dir',
         dir,
         '--json',
         '--quiet',

@@ -105,7 +105,7 @@ describe('pre-flight on `gamepilot run`', () => {
   it('refuses an endpoint on a closed port before any window opens', async () => {
     const r = await tracedRun('closed', [
       ...vlm('test-vlm', `http://127.0.0.1:${closedPort}/v1`),
-      '--out',
+      '--runs-dir',
       out('closed'),
     ]);
     expectRefused(
@@ -116,7 +116,7 @@ describe('pre-flight on `gamepilot run`', () => {
   });
 
   it('refuses a hosted endpoint without a key, naming it, with no connection made', async () => {
-    const r = await tracedRun('hosted', [...vlm('gpt-4o', 'https://api.openai.com/v1'), '--out', out('hosted')]);
+    const r = await tracedRun('hosted', [...vlm('gpt-4o', 'https://api.openai.com/v1'), '--runs-dir', out('hosted')]);
     expectRefused(
       r,
       out('hosted'),
@@ -127,7 +127,7 @@ describe('pre-flight on `gamepilot run`', () => {
 
   it('refuses a model the endpoint does not list and will not serve, naming the ones it does', async () => {
     server.refuseUnlisted = true; // as OpenAI does; llama-server serves any name (the unit test)
-    const r = await tracedRun('unlisted', [...vlm('other-vlm', server.baseURL), '--out', out('unlisted')]).finally(
+    const r = await tracedRun('unlisted', [...vlm('other-vlm', server.baseURL), '--runs-dir', out('unlisted')]).finally(
       () => (server.refuseUnlisted = false),
     );
     expectRefused(
@@ -144,7 +144,7 @@ describe('pre-flight on `gamepilot run`', () => {
     const dir = out('skipped');
     const r = await runCli([
       ...['run', ...vlm('test-vlm', `http://127.0.0.1:${closedPort}/v1`), '--no-preflight'],
-      ...['--max-steps', '1', '--episodes', '1', '--max-retries', '0', '--out', dir],
+      ...['--max-steps', '1', '--episodes', '1', '--max-retries', '0', '--runs-dir', dir],
     ]);
     expect(r.stderr).not.toMatch(/pre-flight/);
     expect(r.stderr).toMatch(/run folder: /);

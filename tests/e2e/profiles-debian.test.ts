@@ -86,7 +86,7 @@ describe('a user-written profile on a real Debian game (sgt-fifteen)', () => {
       ...model(),
       '--max-steps',
       '3',
-      '--out',
+      '--runs-dir',
       out,
       '--json',
     ]);
@@ -151,7 +151,7 @@ describe('a user-written profile on a real Debian game (sgt-fifteen)', () => {
     const text = shipped.replace('  trials: 1', '  trials: 0');
     writeFileSync(file, text);
     const out = tmp('gp-prof-run-');
-    const r = await runCli(['run', '--window', '^Fifteen$', '--profile', file, ...model(), '--out', out]);
+    const r = await runCli(['run', '--window', '^Fifteen$', '--profile', file, ...model(), '--runs-dir', out]);
     expect(r.code).toBe(2);
     const line = text.split('\n').indexOf('  trials: 0') + 1;
     expect(r.stderr).toContain(`--profile: profile ${file}:${line}: episode.trials:`);
@@ -170,7 +170,7 @@ describe('matching a window to a profile', () => {
       ...model(),
       '--max-steps',
       '1',
-      '--out',
+      '--runs-dir',
       tmp('gp-prof-run-'),
       '--json',
     ]);
@@ -193,7 +193,7 @@ describe('matching a window to a profile', () => {
       ...model(),
       '--max-steps',
       '1',
-      '--out',
+      '--runs-dir',
       tmp('gp-prof-run-'),
       '--json',
     ]);
@@ -230,7 +230,7 @@ describe('matching a window to a profile', () => {
       '100',
       '--settle-ms',
       '20',
-      '--out',
+      '--runs-dir',
       tmp('gp-prof-random-'),
       '--json',
     ]);
@@ -249,7 +249,7 @@ describe('matching a window to a profile', () => {
     const shipped = readFileSync(path.join(ROOT, 'games', 'sgt-mines', 'profile.yaml'), 'utf8');
     writeFileSync(path.join(config, 'profiles', 'my-mines.yaml'), shipped.replace('id: sgt-mines', 'id: my-mines'));
     const out = tmp('gp-prof-run-');
-    const r = await runCli(['run', '--window', '^Mines$', ...model(), '--max-steps', '1', '--out', out], {
+    const r = await runCli(['run', '--window', '^Mines$', ...model(), '--max-steps', '1', '--runs-dir', out], {
       env: { GAMEPILOT_CONFIG_DIR: config },
     });
     expect(r.code).toBe(1);
@@ -261,7 +261,19 @@ describe('matching a window to a profile', () => {
     // Choosing one runs.
     resetServer([answer('look', [{ action_type: 'WAIT', parameters: { duration: 0.1 } }])]);
     const chosen = await runCli(
-      ['run', '--window', '^Mines$', '--profile', 'my-mines', ...model(), '--max-steps', '1', '--out', out, '--json'],
+      [
+        'run',
+        '--window',
+        '^Mines$',
+        '--profile',
+        'my-mines',
+        ...model(),
+        '--max-steps',
+        '1',
+        '--runs-dir',
+        out,
+        '--json',
+      ],
       {
         env: { GAMEPILOT_CONFIG_DIR: config },
       },
@@ -309,7 +321,17 @@ describe('gamepilot profiles and profile new', () => {
     // lines, before a run folder is made or a key is sent.
     expect(r.stderr).toMatch(/a run refuses it until you fill in setup\.start \(line \d+\), prompt\.task \(line \d+\)/);
     const runs = tmp('gp-starter-runs-');
-    const refused = await runCli(['run', '--window', '^Mines$', '--profile', file, '--agent', 'random', '--out', runs]);
+    const refused = await runCli([
+      'run',
+      '--window',
+      '^Mines$',
+      '--profile',
+      file,
+      '--agent',
+      'random',
+      '--runs-dir',
+      runs,
+    ]);
     expect(refused.code, refused.stderr).toBe(2);
     expect(refused.stderr).toContain(
       `the profile "mines" (${file}) still has placeholders to fill in: setup.start (line`,

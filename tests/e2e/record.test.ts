@@ -38,7 +38,7 @@ describe('gamepilot record', () => {
         '30',
         '--window-size',
         '1280x720',
-        '--out',
+        '--runs-dir',
         out,
         '--json',
         '--quiet',
@@ -267,7 +267,7 @@ describe('gamepilot record', () => {
       'p1',
       '--duration',
       '1',
-      '--out',
+      '--runs-dir',
       out,
     ]);
     expect(a.code).toBe(2);
@@ -284,7 +284,7 @@ describe('gamepilot record', () => {
       '--consent',
       '--duration',
       '1',
-      '--out',
+      '--runs-dir',
       out,
     ]);
     expect(b.code).toBe(2);
@@ -309,7 +309,7 @@ describe('gamepilot record', () => {
         '3',
         '--fps',
         '10',
-        '--out',
+        '--runs-dir',
         out,
         '--json',
         '--quiet',

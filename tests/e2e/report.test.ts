@@ -116,14 +116,14 @@ const record = (role: string, participant: string, stage: string) =>
     '5',
     '--stage',
     stage,
-    '--out',
+    '--runs-dir',
     runs,
     '--json',
     '--quiet',
   ]);
 
 async function makeRuns() {
-  const run = (args: string[]) => cli(['run', ...args, '--out', runs, '--json', '--quiet']);
+  const run = (args: string[]) => cli(['run', ...args, '--runs-dir', runs, '--json', '--quiet']);
   await run(['--game', 'tictactoe', '--agent', 'random', '--episodes', '3']);
   await run(['--game', 'tictactoe', '--agent', 'solver', '--episodes', '2']);
   await run(['--game', '2048', '--agent', 'random', '--episodes', '2', '--max-steps', '6', '--latency', 'stop']);
@@ -162,7 +162,7 @@ async function makeRuns() {
       '--held-out',
       '1',
       ...model('idc-vlm').slice(2),
-      '--out',
+      '--runs-dir',
       runs,
       '--json',
     ],
@@ -299,7 +299,7 @@ describe('gamepilot report', () => {
     const html = path.join(out, 'report.html');
     const jsonFile = path.join(out, 'report.json');
     const csvDir = path.join(out, 'csv');
-    const r = await cli(['report', '--runs', runs, '--out', html, '--json', jsonFile, '--csv', csvDir]);
+    const r = await cli(['report', '--runs-dir', runs, '--out', html, '--json', jsonFile, '--csv', csvDir]);
     expect(r.stderr).toMatch(/warning: skipped .*damaged-run/);
     expect(r.stdout.split('\n')).toEqual(expect.arrayContaining([html, jsonFile, path.join(csvDir, 'gameverse.csv')]));
 
@@ -570,13 +570,13 @@ describe('gamepilot report', () => {
     const one = readdirSync(runs).find((n) => n.includes('tictactoe-solver'))!;
     cpSync(path.join(runs, one), path.join(few, one), { recursive: true });
     const html = path.join(out, 'few.html');
-    await cli(['report', '--runs', few, '--out', html]);
+    await cli(['report', '--runs-dir', few, '--out', html]);
     const text = readFileSync(html, 'utf8');
     for (const id of ['gains', 'ingvp', 'idc', 'latency', 'cost'])
       expect(text, id).toContain(`<p class="empty" data-empty="${id}">no runs of this kind</p>`);
     expect(text).toContain('id="table-gameverse"');
 
-    const missing = await runCli(['report', '--runs', path.join(few, 'nope'), '--out', path.join(out, 'x.html')]);
+    const missing = await runCli(['report', '--runs-dir', path.join(few, 'nope'), '--out', path.join(out, 'x.html')]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/no runs folder .*nope/);
     expect(existsSync(path.join(out, 'x.html'))).toBe(false);
@@ -619,7 +619,7 @@ describe('gamepilot report', () => {
     const html = path.join(out, 'quality.html');
     const jsonFile = path.join(out, 'quality.json');
     const csvDir = path.join(out, 'quality-csv');
-    const r = await cli(['report', '--runs', folder, '--out', html, '--json', jsonFile, '--csv', csvDir]);
+    const r = await cli(['report', '--runs-dir', folder, '--out', html, '--json', jsonFile, '--csv', csvDir]);
     expect(r.stderr).toMatch(
       /report: 2 run\(s\) counted, 1 left out \(1 failed\), 0 damaged; 1 invalid episode\(s\) not pooled/,
     );

@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 async function cliConfig(args: string[]): Promise<Record<string, unknown>> {
-  const r = await runCli(['run', '--game', '2048', ...args, '--out', runsDir, '--json', '--quiet']);
+  const r = await runCli(['run', '--game', '2048', ...args, '--runs-dir', runsDir, '--json', '--quiet']);
   expect(r.code, r.stderr).toBe(0);
   return readRun(json<{ run_dir: string }>(r).run_dir).meta.config;
 }

@@ -75,7 +75,7 @@ describe('the shipped semantic APIs on a stand-in window', () => {
       '--max-steps',
       '1',
       '--no-judge',
-      '--out',
+      '--runs-dir',
       out,
       '--json',
     ]);

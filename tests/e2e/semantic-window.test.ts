@@ -153,7 +153,7 @@ function playPattern(profile: string, out: string, extra: string[]) {
     'semantic',
     ...testModelArgs(server.baseURL),
     ...extra,
-    '--out',
+    '--runs-dir',
     out,
     '--json',
   ]);

@@ -89,7 +89,7 @@ describe('ending a run', () => {
       ...testModelArgs(server.baseURL),
       '--max-steps',
       '3',
-      '--out',
+      '--runs-dir',
       dir,
       '--json',
     ]);
@@ -115,7 +115,7 @@ describe('ending a run', () => {
       'random',
       '--max-steps',
       '5000',
-      '--out',
+      '--runs-dir',
       dir,
       '--quiet',
     ]);
@@ -214,7 +214,7 @@ describe('held keys and a crash', () => {
         stallServer.baseURL,
         '--max-steps',
         '3',
-        '--out',
+        '--runs-dir',
         out(),
         '--quiet',
       ],
@@ -232,7 +232,7 @@ describe('held keys and a crash', () => {
     const afterKill = heldInput().keys;
     expect(afterKill).toEqual(expect.arrayContaining([ctrl, shift])); // nothing could run in the killed process
     const next = await runCli(
-      ['run', '--game', 'tictactoe', '--agent', 'random', '--max-steps', '1', '--out', out(), '--quiet'],
+      ['run', '--game', 'tictactoe', '--agent', 'random', '--max-steps', '1', '--runs-dir', out(), '--quiet'],
       { env: { GAMEPILOT_CONFIG_DIR: config } },
     );
     const afterNext = heldInput();

@@ -122,7 +122,7 @@ describe('the stop hotkey in the web shell', () => {
           '1',
           '--max-steps',
           String(plans.length),
-          '--out',
+          '--runs-dir',
           path.join(tmp, 'cli-runs'),
           '--json',
         ],

@@ -42,7 +42,7 @@ describe('sweep limits', () => {
     const host = new URL(server.baseURL).host;
     const f = sweepFile('rpm.yaml', `trials: 2\nmax_steps: 14\nrate_limits:\n  "${host}": { rpm: 20 }\n`);
     const out = path.join(tmp, 'rpm');
-    const r = await runCli(['sweep', f, '--out', out, '--workers', '2'], {
+    const r = await runCli(['sweep', f, '--runs-dir', out, '--workers', '2'], {
       env: { OPENAI_API_KEY: 'sk-sweep-test', OPENAI_BASE_URL: server.baseURL },
       timeoutMs: 300_000,
     });
@@ -72,7 +72,7 @@ describe('sweep limits', () => {
     const f = sweepFile('budget.yaml', 'trials: 3\nmax_steps: 20\n');
     const out = path.join(tmp, 'budget');
     const before = server.requests.length;
-    const r = await runCli(['sweep', f, '--out', out, '--workers', '2', '--budget-usd', '0.02', '--json'], {
+    const r = await runCli(['sweep', f, '--runs-dir', out, '--workers', '2', '--budget-usd', '0.02', '--json'], {
       env: { OPENAI_API_KEY: 'sk-sweep-test', OPENAI_BASE_URL: server.baseURL },
       timeoutMs: 300_000,
     });
@@ -116,7 +116,7 @@ describe('a run under a cost cap', () => {
   it('stops before the call that could pass it: stopped, budget, its spend within the cap', async () => {
     const out = path.join(tmp, 'capped-run');
     const before = server.requests.length;
-    const cap = ['--budget-usd', '0.012', '--max-steps', '40', '--out', out];
+    const cap = ['--budget-usd', '0.012', '--max-steps', '40', '--runs-dir', out];
     const r = await runCli(['run', '--game', '2048', ...priced, '--base-url', server.baseURL, ...cap], {
       env: { OPENAI_API_KEY: 'sk-cap-test' },
       timeoutMs: 120_000,

@@ -27,7 +27,7 @@ interface Events {
 /** Runs the sweep with --json; `until` may end it early (SIGINT/SIGKILL) once it has seen enough. */
 function sweep(until?: { completions: number; signal: NodeJS.Signals }): Promise<Events> {
   return new Promise((resolve) => {
-    const child = spawnCli(['sweep', file, '--out', out, '--workers', '2', '--json']);
+    const child = spawnCli(['sweep', file, '--runs-dir', out, '--workers', '2', '--json']);
     const lines: any[] = [];
     let sent = false;
     onJsonLines(child.stdout!, (e) => {
@@ -123,7 +123,7 @@ describe('gamepilot sweep (local pool)', () => {
     writeFileSync(mines, 'games: [sgt-mines]\nagents: [random]\ntrials: 2\nmax_steps: 4\n');
     const dir = path.join(tmp, 'mines');
     const r = await new Promise<number | null>((resolve) => {
-      const c = spawnCli(['sweep', mines, '--out', dir, '--workers', '2']);
+      const c = spawnCli(['sweep', mines, '--runs-dir', dir, '--workers', '2']);
       c.stdout!.resume();
       c.stderr!.resume();
       c.on('exit', resolve);
@@ -145,7 +145,7 @@ describe('gamepilot sweep (local pool)', () => {
     const bad = path.join(tmp, 'bad.yaml');
     writeFileSync(bad, 'games: [2048]\nagents:\n  - random\n  - wizard\ntrials: 2\n');
     const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const c = spawnCli(['sweep', bad, '--out', path.join(tmp, 'never')]);
+      const c = spawnCli(['sweep', bad, '--runs-dir', path.join(tmp, 'never')]);
       let stderr = '';
       c.stderr!.on('data', (d) => (stderr += d));
       c.stdout!.resume();

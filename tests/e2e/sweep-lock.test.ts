@@ -22,7 +22,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('gamepilot sweep: the out-folder lock', () => {
   it('refuses a second sweep while the first lives; a SIGKILLed sweep’s lock is taken over', async () => {
-    const first = spawnCli(['sweep', long, '--out', out, '--workers', '1', '--json']);
+    const first = spawnCli(['sweep', long, '--runs-dir', out, '--workers', '1', '--json']);
     first.stderr!.resume();
     const exited = new Promise<NodeJS.Signals | null>((r) => first.on('exit', (_c, s) => r(s)));
     await new Promise<void>((resolve) =>
@@ -33,7 +33,7 @@ describe('gamepilot sweep: the out-folder lock', () => {
     const lock = path.join(out, '.sweep', 'lock.json');
     expect(JSON.parse(readFileSync(lock, 'utf8')).pid).toBe(first.pid);
 
-    const second = await runCli(['sweep', tiny, '--out', out, '--workers', '1', '--json'], { timeoutMs: 60_000 });
+    const second = await runCli(['sweep', tiny, '--runs-dir', out, '--workers', '1', '--json'], { timeoutMs: 60_000 });
     expect(second.code).not.toBe(0);
     expect(second.stderr).toContain(`another sweep (pid ${first.pid} on `);
 
@@ -41,7 +41,7 @@ describe('gamepilot sweep: the out-folder lock', () => {
     expect(await exited).toBe('SIGKILL');
     expect(existsSync(lock)).toBe(true); // left behind by the killed sweep
 
-    const third = await runCli(['sweep', tiny, '--out', out, '--workers', '1', '--json'], { timeoutMs: 180_000 });
+    const third = await runCli(['sweep', tiny, '--runs-dir', out, '--workers', '1', '--json'], { timeoutMs: 180_000 });
     expect(third.code, third.stderr).toBe(0);
     const end = third.stdout
       .trim()

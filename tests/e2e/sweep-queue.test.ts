@@ -60,7 +60,7 @@ describe('gamepilot sweep --queue with gamepilot workers (BullMQ, real Redis)', 
   it('two workers take jobs, a killed worker’s job is retried, Redis restarts, results match a local sweep', async () => {
     // The reference: the same matrix as a local sweep.
     const local = path.join(tmp, 'local');
-    const l = await runCli(['sweep', file, '--out', local, '--workers', '2'], { timeoutMs: 300_000 });
+    const l = await runCli(['sweep', file, '--runs-dir', local, '--workers', '2'], { timeoutMs: 300_000 });
     expect(l.code, l.stderr).toBe(0);
 
     redis = new RedisServer(await freePort(), path.join(tmp, 'redis'));
@@ -76,7 +76,7 @@ describe('gamepilot sweep --queue with gamepilot workers (BullMQ, real Redis)', 
     // arrive, so the killed job is surely unfinished, however fast or slow the machine.
     let killedJob: string | undefined;
     const a = follow(
-      ['worker', '--queue', redis.url, '--out', path.join(tmp, 'wa'), '--storage', shared, '--json'],
+      ['worker', '--queue', redis.url, '--runs-dir', path.join(tmp, 'wa'), '--storage', shared, '--json'],
       (e, child) => {
         if (e.type !== 'job-start' || killedJob !== undefined) return;
         if (a.events.filter((x) => x.type === 'job-start').length < 2) return;
@@ -84,8 +84,17 @@ describe('gamepilot sweep --queue with gamepilot workers (BullMQ, real Redis)', 
         child.kill('SIGKILL');
       },
     );
-    const b = follow(['worker', '--queue', redis.url, '--out', path.join(tmp, 'wb'), '--storage', shared, '--json']);
-    const watch = follow(['sweep', file, '--queue', redis.url, '--wait', '--out', shared, '--json']);
+    const b = follow([
+      'worker',
+      '--queue',
+      redis.url,
+      '--runs-dir',
+      path.join(tmp, 'wb'),
+      '--storage',
+      shared,
+      '--json',
+    ]);
+    const watch = follow(['sweep', file, '--queue', redis.url, '--wait', '--runs-dir', shared, '--json']);
 
     await Promise.race([a.exit, watch.exit]);
     expect(killedJob, 'worker A never started a second job').toBeDefined();
@@ -143,7 +152,7 @@ describe('gamepilot sweep --queue with gamepilot workers (BullMQ, real Redis)', 
     expect((await runCli(['sweep', grace, ...q])).code).toBe(0);
     let stoppedAt = 0;
     const first = follow(
-      ['worker', ...q, '--out', path.join(tmp, 'g1'), '--storage', path.join(tmp, 'gs'), '--json'],
+      ['worker', ...q, '--runs-dir', path.join(tmp, 'g1'), '--storage', path.join(tmp, 'gs'), '--json'],
       (e, child) => {
         if (e.type !== 'job-start' || stoppedAt) return;
         stoppedAt = Date.now();
@@ -156,7 +165,7 @@ describe('gamepilot sweep --queue with gamepilot workers (BullMQ, real Redis)', 
     const second = follow([
       'worker',
       ...q,
-      '--out',
+      '--runs-dir',
       path.join(tmp, 'g2'),
       '--storage',
       path.join(tmp, 'gs'),

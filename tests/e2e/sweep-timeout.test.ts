@@ -92,7 +92,7 @@ describe('sweep job timeout', () => {
     const out = path.join(tmp, 'runs');
     const t0 = Date.now();
     const child = spawnCli(
-      ['sweep', file, '--out', out, '--workers', '1', '--json', '--allow-endpoint', server.baseURL],
+      ['sweep', file, '--runs-dir', out, '--workers', '1', '--json', '--allow-endpoint', server.baseURL],
       { OPENAI_API_KEY: 'sk-timeout-test' },
     );
     const lines: any[] = [];

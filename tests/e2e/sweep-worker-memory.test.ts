@@ -47,7 +47,7 @@ describe('gamepilot worker memory', () => {
       redis.url,
       '--displays',
       '2',
-      '--out',
+      '--runs-dir',
       path.join(tmp, 'runs'),
       '--json',
     ]);

@@ -58,7 +58,7 @@ function runOnWindow(windowId: string, baseURL: string, steps: number, flags: st
     '--max-steps',
     String(steps),
     ...flags,
-    '--out',
+    '--runs-dir',
     runs,
     '--json',
   ]);
@@ -94,7 +94,7 @@ describe('taking over a run', () => {
       '--max-steps',
       '6',
       '--take-over-on-input',
-      '--out',
+      '--runs-dir',
       runs,
       '--json',
     ]);

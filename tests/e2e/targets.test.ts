@@ -50,7 +50,17 @@ describe('several windows with one title', () => {
     const a = await open(FIFTEEN, /^Fifteen/, { x: 100, y: 120 });
     const b = await open(FIFTEEN, /^Fifteen/, { x: 700, y: 160 });
 
-    const r = await runCli(['run', '--window', '^Fifteen', '--agent', 'random', '--max-steps', '1', '--out', out()]);
+    const r = await runCli([
+      'run',
+      '--window',
+      '^Fifteen',
+      '--agent',
+      'random',
+      '--max-steps',
+      '1',
+      '--runs-dir',
+      out(),
+    ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/2 windows match/);
     expect(r.stderr).toContain(a.id);
@@ -58,7 +68,17 @@ describe('several windows with one title', () => {
     expect(r.stderr).toMatch(/--window-id/);
 
     const server = await model(() => press());
-    const ok = await runCli(['run', '--window-id', b.id, ...vlm(server), '--max-steps', '2', '--out', out(), '--json']);
+    const ok = await runCli([
+      'run',
+      '--window-id',
+      b.id,
+      ...vlm(server),
+      '--max-steps',
+      '2',
+      '--runs-dir',
+      out(),
+      '--json',
+    ]);
     expect(ok.code, ok.stderr).toBe(0);
     const { meta, steps } = readRun(json(ok).run_dir);
     expect(meta.target).toMatchObject({ kind: 'window', window_id: b.id });
@@ -76,7 +96,7 @@ describe('several windows with one title', () => {
       'random',
       '--max-steps',
       '1',
-      '--out',
+      '--runs-dir',
       out(),
     ]);
     expect(r.code).toBe(1);
@@ -106,7 +126,7 @@ describe('several windows with one title', () => {
       '0',
       '--max-steps',
       '6',
-      '--out',
+      '--runs-dir',
       out(),
       '--json',
     ]);
@@ -203,7 +223,7 @@ describe('windows partly off the screen or larger than it (screen 1600×900)', (
         ...vlm(server),
         '--max-steps',
         '1',
-        '--out',
+        '--runs-dir',
         out(),
         '--json',
       ]);
@@ -250,7 +270,7 @@ describe('windows partly off the screen or larger than it (screen 1600×900)', (
       ...vlm(server),
       '--max-steps',
       '1',
-      '--out',
+      '--runs-dir',
       out(),
       '--json',
     ]);
@@ -292,7 +312,7 @@ describe('minimized windows', () => {
       ...vlm(server),
       '--max-steps',
       '2',
-      '--out',
+      '--runs-dir',
       out(),
       '--json',
     ]);
@@ -318,7 +338,17 @@ describe('minimized windows', () => {
       }
       return press();
     });
-    const r = await runCli(['run', '--window-id', a.id, ...vlm(server), '--max-steps', '4', '--out', out(), '--json']);
+    const r = await runCli([
+      'run',
+      '--window-id',
+      a.id,
+      ...vlm(server),
+      '--max-steps',
+      '4',
+      '--runs-dir',
+      out(),
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(json(r).status).toBe('completed');
     expect(r.stderr).toMatch(/"Fifteen" was minimized: the run is paused until the window is shown again/);

@@ -23,7 +23,7 @@ describe('gamepilot run --game tictactoe', () => {
       'gui',
       '--episodes',
       '2',
-      '--out',
+      '--runs-dir',
       out,
       '--json',
     ]);
@@ -56,7 +56,7 @@ describe('gamepilot run --game tictactoe', () => {
       '10',
       '--seed',
       '3',
-      '--out',
+      '--runs-dir',
       out,
       '--json',
       '--quiet',
@@ -71,18 +71,18 @@ describe('gamepilot run --game tictactoe', () => {
   it('gives a clear error for an unknown game or a bad option', async () => {
     const fresh = mkdtempSync(path.join(tmpdir(), 'gp-ttt-bad-'));
     // A bad value names the option and what it allows, shows the command's usage, and exits 2.
-    const a = await runCli(['run', '--game', 'chess', '--out', fresh]);
+    const a = await runCli(['run', '--game', 'chess', '--runs-dir', fresh]);
     expect(a.code).toBe(2);
     expect(a.stderr).toMatch(
       /option '--game <id>' argument 'chess' is invalid\. Allowed choices are 2048, tictactoe, snake/,
     );
     expect(a.stderr).toMatch(/Usage: gamepilot run/);
-    const b = await runCli(['run', '--game', '2048', '--episodes', 'many', '--out', fresh]);
+    const b = await runCli(['run', '--game', '2048', '--episodes', 'many', '--runs-dir', fresh]);
     expect(b.code).toBe(2);
     expect(b.stderr).toMatch(
       /option '--episodes <n>' argument 'many' is invalid\. Allowed: a whole number from 1 to 10000/,
     );
-    const c = await runCli(['run', '--game', '2048', '--agent', 'vlm', '--out', fresh]);
+    const c = await runCli(['run', '--game', '2048', '--agent', 'vlm', '--runs-dir', fresh]);
     expect(c.code).toBe(2);
     expect(c.stderr).toMatch(/needs a model/);
     expect(readdirSync(fresh)).toEqual([]); // refused before any window or run folder

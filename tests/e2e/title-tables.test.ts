@@ -74,7 +74,7 @@ const model = () => ['--model', 'test-vlm', '--base-url', server.baseURL];
 
 describe('window runs and sessions in the tables', () => {
   it('lists a milestone-scored run, a screen-scored run and an expert session on one window under their profiles', async () => {
-    const onWindow = ['--window-id', fifteen.window.id, '--out', runs, '--json', '--quiet'];
+    const onWindow = ['--window-id', fifteen.window.id, '--runs-dir', runs, '--json', '--quiet'];
     const milestone = json(
       await cli(['run', ...onWindow, '--profile', profileFile, '--agent', 'vlm', ...model(), '--max-steps', '3']),
     );
@@ -102,7 +102,19 @@ describe('window runs and sessions in the tables', () => {
     );
     await cli(['milestones', 'judge', session.session_dir, ...model(), '--json']);
     for (const game of ['tictactoe', '2048', 'maze', 'snake'])
-      await cli(['run', '--game', game, '--agent', 'random', '--episodes', '1', '--max-steps', '4', '--out', runs]);
+      await cli([
+        'run',
+        '--game',
+        game,
+        '--agent',
+        'random',
+        '--episodes',
+        '1',
+        '--max-steps',
+        '4',
+        '--runs-dir',
+        runs,
+      ]);
 
     const board = json(await cli(['leaderboard', '--runs-dir', runs, '--json'])) as Record<string, unknown>[];
     const quest = { game: 'fifteen-quest', kind: 'profile', category: 'nonrealtime-nonlinear', tier: 'hard' };
@@ -116,7 +128,7 @@ describe('window runs and sessions in the tables', () => {
 
     const html = path.join(runs, 'report.html');
     const jsonFile = path.join(runs, 'report.json');
-    await cli(['report', '--runs', runs, '--out', html, '--json', jsonFile]);
+    await cli(['report', '--runs-dir', runs, '--out', html, '--json', jsonFile]);
     const data = ReportDataSchema.parse(JSON.parse(readFileSync(jsonFile, 'utf8')));
     expect(data.gameverse.games.map((g) => g.id)).toEqual([...GAMEVERSE_TITLES, 'sgt-fifteen', 'fifteen-quest']); // others by category
     expect(data.gameverse.games.find((g) => g.id === 'fifteen-quest')).toMatchObject({

@@ -103,7 +103,7 @@ export class ChaosDriver<K extends string, S = unknown> {
 }
 
 /**
- * The pid of the `gamepilot run` process of `job`'s attempt `attempt`, found by its `--out`
+ * The pid of the `gamepilot run` process of `job`'s attempt `attempt`, found by its `--runs-dir`
  * folder (`<staging>/<job>/a<attempt>` under `under`); waits for it to start until `gone()`
  * says the attempt ended or `timeoutMs` passes, then answers null.
  */
@@ -121,8 +121,8 @@ export async function runProcessOf(
       if (!/^\d+$/.test(p)) continue;
       try {
         const argv = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0');
-        const out = argv[argv.indexOf('--out') + 1];
-        if (argv.includes('run') && argv.includes('--out') && out?.startsWith(under) && out.endsWith(tail))
+        const out = argv[argv.indexOf('--runs-dir') + 1];
+        if (argv.includes('run') && argv.includes('--runs-dir') && out?.startsWith(under) && out.endsWith(tail))
           return Number(p);
       } catch {
         // gone

@@ -23,10 +23,10 @@ export function testModelSpec(baseUrl: string): { agent: 'vlm'; model: string; b
 /** Runs `gamepilot …` as a user would, in its own process. */
 export function runCli(
   args: string[],
-  opts: { env?: Record<string, string>; timeoutMs?: number } = {},
+  opts: { env?: Record<string, string>; timeoutMs?: number; cwd?: string } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawnCli(args, opts.env);
+    const child = spawnCli(args, opts.env, opts.cwd);
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (d) => (stdout += d));
@@ -42,9 +42,9 @@ export function runCli(
   });
 }
 
-export function spawnCli(args: string[], env: Record<string, string> = {}): ChildProcess {
+export function spawnCli(args: string[], env: Record<string, string> = {}, cwd = ROOT): ChildProcess {
   return spawn(process.execPath, [BIN, ...args], {
-    cwd: ROOT,
+    cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -68,7 +68,7 @@ describe("a suite's cap", () => {
     settings: 'all',
     levels: '1',
     seed: 0,
-    out: 'x',
+    runsDir: 'x',
     preflight: true,
   } as const;
 

@@ -295,7 +295,7 @@ describe('idle limits and the longest wait', () => {
         '1',
         '--dry-run',
         '--json',
-        '--out',
+        '--runs-dir',
         out,
       ],
       { env: { GAMEPILOT_MODEL_LIMITS: 'reflector.timeoutMs=300000' } },

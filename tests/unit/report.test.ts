@@ -224,7 +224,7 @@ describe('the report', () => {
     const csv = reportCsv(data)['ingvp.csv']!.split('\r\n');
     expect(csv[0]).toBe('game,setting,player,label,model,levels,accuracy,completion,efficiency,efficiency_pooled');
     expect(csv).toContain('sokoban,multi-step-text,vlm,m,m,2,50,81.25,55,16.67');
-    // The suite folder itself as the runs folder (`gamepilot report --runs runs/ingvp`).
+    // The suite folder itself as the runs folder (`gamepilot report --runs-dir runs/ingvp`).
     const own = buildReport(path.join(root, 'ingvp'));
     expect(own.warnings).toEqual([]);
     expect(own.ingvp.map((r) => [r.game, r.label, r.levels])).toEqual([
