@@ -50,7 +50,8 @@ describe('Node version check', () => {
       JSON.stringify({ ...pkg, engines: { ...pkg.engines, node: '>=99.0' } }, null, 2),
     );
     for (const f of ['package-lock.json', '.npmrc']) copyFileSync(path.join(root, f), path.join(dir, f));
-    const r = await run('npm', ['install', '--no-audit', '--no-fund'], { cwd: dir });
+    // Its own log level: `npm run -s` passes `silent` down to an inner npm through npm_config_loglevel.
+    const r = await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=notice'], { cwd: dir });
     console.log(`npm install on an unsupported Node: exit ${r.code} after ${Math.round(r.ms)} ms`);
     expect(r.code).not.toBe(0);
     expect(r.out).toMatch(/EBADENGINE|Unsupported engine/);
