@@ -16,7 +16,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ROOT, runCli, spawnCli } from '../helpers/cli.ts';
+import { firstStdoutLine, ROOT, runCli, spawnCli } from '../helpers/cli.ts';
 import { localXDisplays } from '../../electron/session/display-advice.ts';
 
 /** The Inspector version the tests run (the newest published when this was written). */
@@ -55,20 +55,6 @@ async function connect(
     }, 50);
   });
   return { client, stderr: () => stderr, exited };
-}
-
-/** The first line `gamepilot mcp --http` prints: its endpoint with the token. */
-function firstLine(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stderr!.on('data', (d) => (err += d));
-    child.stdout!.on('data', (d) => {
-      out += d;
-      if (out.includes('\n')) resolve(out.split('\n')[0]!.trim());
-    });
-    child.on('exit', (c) => reject(new Error(`gamepilot mcp exited with ${c}: ${err}`)));
-  });
 }
 
 describe('the configuration --print-config prints, run as given', () => {
@@ -152,7 +138,7 @@ describe('the MCP Inspector over HTTP', () => {
 
   beforeAll(async () => {
     server = spawnCli(['mcp', '--http', '--runs-dir', tmp()]);
-    const url = new URL(await firstLine(server));
+    const url = new URL(await firstStdoutLine(server));
     token = url.searchParams.get('token')!;
     endpoint = `${url.origin}${url.pathname}`;
   });

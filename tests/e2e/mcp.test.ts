@@ -17,7 +17,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { BIN, json, ROOT, runCli, spawnCli } from '../helpers/cli.ts';
+import { BIN, firstStdoutLine, json, ROOT, runCli, spawnCli } from '../helpers/cli.ts';
 import { startWindow, stop } from '../helpers/windows.ts';
 import { heldInput, keycodeOf, releaseKeysyms } from '../helpers/xinput.ts';
 import { spawnTs } from '../helpers/ts-child.ts';
@@ -149,7 +149,7 @@ describe('gamepilot mcp on the built-in 2048', () => {
     const runs = tmp();
     const server = spawnCli(['mcp', '--http', '--runs-dir', runs]);
     try {
-      const url = await firstLine(server);
+      const url = await firstStdoutLine(server);
       const u = new URL(url);
       expect(u.pathname).toBe('/api/mcp');
       // Without the token (or with a foreign Origin) nothing is served.
@@ -182,7 +182,7 @@ describe('two MCP clients on one server', () => {
     const a = new Client({ name: 'client-a', version: '1.0.0' });
     const b = new Client({ name: 'client-b', version: '1.0.0' });
     try {
-      const url = new URL(await firstLine(server));
+      const url = new URL(await firstStdoutLine(server));
       await a.connect(new StreamableHTTPClientTransport(url));
       await b.connect(new StreamableHTTPClientTransport(url));
       const started = jsonOf(await call(a, 'start_session', { game: '2048', max_steps: 50 }));
@@ -251,7 +251,7 @@ describe('an HTTP client that vanishes', () => {
       let stderr = '';
       server.stderr!.on('data', (d) => (stderr += d));
       try {
-        const url = await firstLine(server);
+        const url = await firstStdoutLine(server);
         const helper = spawnTs('mcp-http-client.ts', [url, '2048', mode]);
         const report = JSON.parse(await helper.line(90_000)) as { runDir: string; outcomes?: unknown[] };
         if (mode === 'between')
@@ -311,7 +311,7 @@ describe('windows an MCP client may touch', () => {
     const client = new Client({ name: 'consent-client', version: '1.0.0' });
     const { browser, page } = await launchUiBrowser({ x: 0, width: 1360, height: 860 });
     try {
-      await client.connect(new StreamableHTTPClientTransport(new URL(await firstLine(server))));
+      await client.connect(new StreamableHTTPClientTransport(new URL(await firstStdoutLine(server))));
       await expect.poll(() => /Live view: (http\S+)/.exec(stderr)?.[1]).toBeTruthy();
       await page.goto(/Live view: (http\S+)/.exec(stderr)![1]!);
       await page.getByTestId('status').waitFor({ timeout: 30_000 });
@@ -389,20 +389,6 @@ describe('windows an MCP client may touch', () => {
     }
   });
 });
-
-/** The first stdout line of a child (`gamepilot mcp --http` prints its URL there). */
-function firstLine(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stderr!.on('data', (d) => (err += d));
-    child.stdout!.on('data', (d) => {
-      out += d;
-      if (out.includes('\n')) resolve(out.split('\n')[0]!.trim());
-    });
-    child.on('exit', (c) => reject(new Error(`gamepilot mcp exited with ${c}: ${err}`)));
-  });
-}
 
 describe('gamepilot mcp on a real third-party window (sgt-puzzles Fifteen, its shipped profile)', () => {
   let fifteen: { child: ChildProcess; window: WindowInfo };

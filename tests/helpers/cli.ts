@@ -88,3 +88,17 @@ export function watchCli(args: string[], env: Record<string, string> = {}): Watc
     },
   };
 }
+
+/** The first line a child prints on stdout (`gamepilot mcp --http` prints its URL there); rejects when it exits first. */
+export function firstStdoutLine(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stderr!.on('data', (d) => (err += d));
+    child.stdout!.on('data', (d) => {
+      out += d;
+      if (out.includes('\n')) resolve(out.split('\n')[0]!.trim());
+    });
+    child.on('exit', (c) => reject(new Error(`${child.spawnargs.join(' ')} exited with ${c}: ${err}`)));
+  });
+}
