@@ -56,7 +56,7 @@ export function gamesCommand(o: { json?: boolean }, playedBy: ReadonlyMap<string
   else
     for (const g of games)
       io.out(
-        `${g.id.padEnd(14)} ${g.title} (${g.seats === 2 ? `2 seats, ${g.mode === 'pvp' ? 'PvP' : 'co-op'}` : '1 seat'}, max steps ${g.max_steps}, ${g.trials} trials${g.max_moves_per_step ? `, ${g.max_moves_per_step} move a step` : ''}); played by ${g.commands.join(', ')}`,
+        `${g.id.padEnd(14)} ${g.title} (${g.seats === 2 ? `2 seats, ${g.mode === 'pvp' ? 'PvP' : 'co-op'}` : '1 seat'}, max steps ${g.max_steps}, ${g.trials} trial${g.trials === 1 ? '' : 's'}${g.max_moves_per_step ? `, ${g.max_moves_per_step} move a step` : ''}); played by ${g.commands.join(', ')}`,
       );
   return 0;
 }
