@@ -1,14 +1,38 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Four projects. `unit`: plain Node, no display — seconds (`npm run test:unit`). `e2e`: real
- * windows, input and Chromium on a private Xvfb display (`npm run test:e2e`). `chaos`: sweeps,
+ * Five projects. `unit`: plain Node, no display — seconds (`npm run test:unit`). `e2e`: real
+ * windows, input and Chromium on private Xvfb displays, and `e2e-alone`: the same for files that
+ * must have the machine to themselves (both: `npm run test:e2e`). `chaos`: sweeps,
  * workers and Redis killed and restarted at random (`npm run test:chaos`). `real-server`: the
  * CLI against a real third-party OpenAI-compatible server, llama.cpp's llama-server with a tiny
  * random-weight model (scripts/llama-server.sh, docs/testing-real-server.md); opt-in: it skips
- * unless GAMEPILOT_LLAMA_SERVER is set, as .ci/run does. `npm test` runs all four, the unit
- * files first; e2e, chaos and real-server files one at a time.
+ * unless GAMEPILOT_LLAMA_SERVER is set, as .ci/run does. `npm test` runs them all in that order:
+ * the unit files first, then e2e files two at a time (each on its own display), then e2e-alone,
+ * chaos and real-server files one at a time.
  */
+
+/**
+ * e2e files run this many at a time (GAMEPILOT_E2E_WORKERS, default 2: the CI machine's cores),
+ * each worker on its own private display (display-setup.ts); one at a time on a display a
+ * person gave (GAMEPILOT_TEST_DISPLAY), where they would share one screen and keyboard.
+ */
+const e2eWorkers = process.env.GAMEPILOT_TEST_DISPLAY ? 1 : Number(process.env.GAMEPILOT_E2E_WORKERS) || 2;
+
+/**
+ * e2e files whose subject is how the machine keeps time — a quiet time that ends a settle, a
+ * recorder's frame rate — run after the others, one at a time, so that the only load on the
+ * machine is their own (beside a second e2e file, Chromium stalled for over 150 ms and a
+ * settle took that for the end of the answer).
+ */
+export const E2E_ALONE = ['tests/e2e/settle.test.ts', 'tests/e2e/record.test.ts', 'tests/e2e/recorder-threads.test.ts'];
+
+const e2eGlobalSetup = [
+  'tests/helpers/config-setup.ts',
+  'tests/helpers/build-setup.ts',
+  'tests/helpers/display-setup.ts',
+];
+
 const common = {
   pool: 'forks' as const,
   testTimeout: 120_000,
@@ -39,13 +63,22 @@ export default defineConfig({
           ...common,
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
-          globalSetup: [
-            'tests/helpers/config-setup.ts',
-            'tests/helpers/build-setup.ts',
-            'tests/helpers/display-setup.ts',
-          ],
-          fileParallelism: false,
+          exclude: E2E_ALONE,
+          globalSetup: e2eGlobalSetup,
+          setupFiles: [...common.setupFiles, 'tests/helpers/display-worker-setup.ts'],
+          maxWorkers: e2eWorkers,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        test: {
+          ...common,
+          name: 'e2e-alone',
+          include: E2E_ALONE,
+          globalSetup: e2eGlobalSetup,
+          setupFiles: [...common.setupFiles, 'tests/helpers/display-worker-setup.ts'],
+          fileParallelism: false,
+          sequence: { groupOrder: 2 },
         },
       },
       {
@@ -56,7 +89,7 @@ export default defineConfig({
           include: ['tests/chaos/**/*.test.ts'],
           globalSetup: ['tests/helpers/config-setup.ts', 'tests/helpers/build-setup.ts'],
           fileParallelism: false,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 3 },
         },
       },
       {
@@ -69,9 +102,12 @@ export default defineConfig({
           globalSetup: process.env.GAMEPILOT_LLAMA_SERVER
             ? ['tests/helpers/config-setup.ts', 'tests/helpers/build-setup.ts', 'tests/helpers/display-setup.ts']
             : ['tests/helpers/config-setup.ts'],
+          setupFiles: process.env.GAMEPILOT_LLAMA_SERVER
+            ? [...common.setupFiles, 'tests/helpers/display-worker-setup.ts']
+            : common.setupFiles,
           testTimeout: 240_000,
           fileParallelism: false,
-          sequence: { groupOrder: 3 },
+          sequence: { groupOrder: 4 },
         },
       },
     ],

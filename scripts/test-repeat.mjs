@@ -22,8 +22,10 @@ if (!file || !Number.isInteger(runs) || runs < 1) {
   process.exit(2);
 }
 const rel = path.relative(root, path.resolve(file));
-// The vitest project is the folder under tests/ (unit, e2e, chaos, real-server).
+// The vitest project is the folder under tests/ (unit, e2e, chaos, real-server); a file of
+// tests/e2e is in e2e or e2e-alone (vitest.config.ts), and vitest runs it in the one that has it.
 const project = /^tests\/([^/]+)\//.exec(rel)?.[1];
+const projects = project === 'e2e' ? ['e2e', 'e2e-alone'] : [project];
 if (!project || !/\.test\.ts$/.test(rel)) {
   process.stderr.write(`test:repeat: ${file} is not a test file under tests/<project>/\n`);
   process.exit(2);
@@ -44,7 +46,7 @@ const vitest = path.join(root, 'node_modules', 'vitest', 'vitest.mjs');
 function once() {
   return new Promise((resolve) => {
     const t0 = Date.now();
-    const child = spawn(process.execPath, [vitest, 'run', '--project', project, rel], {
+    const child = spawn(process.execPath, [vitest, 'run', ...projects.flatMap((p) => ['--project', p]), rel], {
       cwd: root,
       env: { ...process.env, FORCE_COLOR: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],

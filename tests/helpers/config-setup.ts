@@ -13,6 +13,8 @@ export function setup() {
   if (process.env.GAMEPILOT_CONFIG_DIR) return;
   made = mkdtempSync(path.join(tmpdir(), 'gp-test-config-'));
   process.env.GAMEPILOT_CONFIG_DIR = made;
+  // Ours to divide: display-worker-setup.ts gives each worker of a display suite a folder in it.
+  process.env.GAMEPILOT_TEST_CONFIG_MADE = made;
 }
 
 export function teardown() {
