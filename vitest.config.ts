@@ -8,8 +8,8 @@ import { defineConfig } from 'vitest/config';
  * CLI against a real third-party OpenAI-compatible server, llama.cpp's llama-server with a tiny
  * random-weight model (scripts/llama-server.sh, docs/testing-real-server.md); opt-in: it skips
  * unless GAMEPILOT_LLAMA_SERVER is set, as .ci/run does. `npm test` runs them all in that order:
- * the unit files first, then e2e files two at a time (each on its own display), then e2e-alone,
- * chaos and real-server files one at a time.
+ * the unit files first, then e2e and chaos files two at a time (each e2e worker on its own
+ * display), then e2e-alone and real-server files one at a time.
  */
 
 /**
@@ -82,14 +82,15 @@ export default defineConfig({
         },
       },
       {
-        // Kills and restarts sweeps, workers and Redis; alone, after the others (npm run test:chaos).
+        // Kills and restarts sweeps, workers and Redis (npm run test:chaos): only what it started
+        // (its own mark), on its workers' own displays, so beside the e2e files, in their group.
         test: {
           ...common,
           name: 'chaos',
           include: ['tests/chaos/**/*.test.ts'],
           globalSetup: ['tests/helpers/config-setup.ts', 'tests/helpers/build-setup.ts'],
-          fileParallelism: false,
-          sequence: { groupOrder: 3 },
+          maxWorkers: e2eWorkers,
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -107,7 +108,7 @@ export default defineConfig({
             : common.setupFiles,
           testTimeout: 240_000,
           fileParallelism: false,
-          sequence: { groupOrder: 4 },
+          sequence: { groupOrder: 3 },
         },
       },
     ],
