@@ -293,6 +293,64 @@ export interface LeaderboardRow {
   invalid_rate: number | null;
   /** The row's runs that record `quality` (the rates cover these). */
   quality_runs: number;
+  /**
+   * Input-to-screen, model and harness times of the row's runs (domain.ts ModeTimingOf), pooled
+   * from their kept samples per latency mode the steps were played in: the row's own `latency`,
+   * and another only where a run was switched mid-run; empty when no run of the row records them.
+   */
+  timing: TimingByMode<ModeFigures>;
+  /** The row's runs that record `timing` (the figures cover these). */
+  timing_runs: number;
+}
+
+/** How many millisecond samples, and their p50 and p95 (nearest rank, as util/time.ts `percentile`; null with none). */
+export interface MsFigures {
+  n: number;
+  p50: number | null;
+  p95: number | null;
+}
+
+/**
+ * Millisecond samples as run.json keeps them (store/run-timing.ts): their figures, and how many
+ * samples took each value, ascending by value. A value is kept to the whole millisecond below
+ * 1 s and to three significant figures from 1 s on (10 ms steps to 9.99 s, 100 ms steps to
+ * 99.9 s, …), so the list holds at most 1,000 values plus 900 a decade above, whatever the run's
+ * length, and several runs pool exactly by adding their counts.
+ */
+export interface MsSamples extends MsFigures {
+  counts: [ms: number, samples: number][];
+}
+
+/**
+ * One latency mode's part of a run's agent steps (a person's steps during a takeover are not
+ * counted), or of a table row's runs:
+ * - `effect_ms`: input to screen — steps.jsonl `effect_ms`, from the first injected input to the
+ *   target window's first changed pixel (a built-in: its first draw after its state changed), of
+ *   the steps that measured one;
+ * - `model_ms`: `latency_ms.model` of the steps the model answered (none for a solver, a random
+ *   agent, or a model never reached);
+ * - `overhead_ms`: the harness's own part of a step, `latency_ms` locate + capture + encode + act
+ *   (the model's time and the wait after acting left out; act includes what the actions take
+ *   themselves: a WAIT, a held key, a drag, and under lcrt the world running for the model's
+ *   compute time).
+ */
+export interface ModeTimingOf<S extends MsFigures> {
+  /** The agent steps played in this mode. */
+  steps: number;
+  effect_ms: S;
+  model_ms: S;
+  overhead_ms: S;
+}
+export type ModeTiming = ModeTimingOf<MsSamples>;
+export type ModeFigures = ModeTimingOf<MsFigures>;
+/** Per latency mode the steps were played in (the Live view's switch changes it at the next step). */
+export type TimingByMode<T> = Partial<Record<LatencyMode, T>>;
+
+/** run.json `timing` (absent in runs made before it): the run's own latency mode, and its steps' samples per mode played. */
+export interface RunTiming {
+  /** The mode the run was started in (`config.latency`). */
+  latency_mode: LatencyMode;
+  by_mode: TimingByMode<ModeTiming>;
 }
 
 /** A run that ended `failed` (e.g. its model never answered): listed apart with its error, never pooled. */
@@ -476,6 +534,9 @@ export function round2(n: number): number {
 
 /** A pooled rate (0–1) as tables print it: a percentage to one place, or "n/a" for runs that do not record it. */
 export const rateText = (r: number | null) => (r === null ? 'n/a' : `${(r * 100).toFixed(1)} %`);
+/** "p50 / p95" of millisecond samples; "—" with none (a run made before they were kept, or nothing measured): never 0. */
+export const percentilesText = (f: MsFigures | null | undefined) =>
+  f && f.n > 0 && f.p50 !== null && f.p95 !== null ? `${f.p50} / ${f.p95}` : '—';
 
 /**
  * OmniGameArena's protocol: 10 reflection rounds × 5 episodes each (Fig. 5), played under PDQ —

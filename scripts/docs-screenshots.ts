@@ -38,7 +38,12 @@ export const DOC_SCREENSHOTS: DocScreenshot[] = [
     doc: 'docs/ui-live.png',
     artifact: 'test-artifacts/ui/06-paused.png',
     test: 'tests/e2e/web-shell-ui.test.ts',
-    shows: [...UI_FRAME, 'renderer/src/components/LiveView.tsx', 'renderer/src/components/LatencySwitch.tsx'],
+    shows: [
+      ...UI_FRAME,
+      'renderer/src/components/LiveView.tsx',
+      'renderer/src/components/LatencySwitch.tsx',
+      'renderer/src/components/RunTimingFigures.tsx',
+    ],
   },
   {
     doc: 'docs/ui-replay.png',

@@ -15,6 +15,7 @@ import type {
   MemoryStepRecord,
   MilestoneItem,
   MilestoneProgressView,
+  ModeFigures,
   RecordingResult,
   ReflectionMode,
   ReportChart,
@@ -24,6 +25,7 @@ import type {
   RunSummary,
   SuiteAgent,
   TakeoverTrigger,
+  TimingByMode,
   WorldState,
 } from '../domain.ts';
 import type { ProfileEdit, Settings, SWEEP_FORM_AGENTS, SweepFolder } from './contract.ts';
@@ -162,6 +164,8 @@ export interface LiveRun {
   tokens: { input: number; output: number };
   costUsd: number | null;
   latency: WorldState;
+  /** The agent's steps so far, per latency mode played: input to screen, the model's time and the harness's overhead (run.json `timing`'s figures). */
+  timing: TimingByMode<ModeFigures>;
   reflection: { mode: ReflectionMode; review: boolean; lessons: string; reflectorModel: string | null } | null;
   /** A memory agent run: its store and how it retrieves now (lexical: and why). */
   memory?: { scope: string; retrieval: RetrievalKind; note?: string; embeddingModel: string | null };
@@ -512,6 +516,8 @@ export interface StepEventData extends Partial<GameScoreFields> {
   /** A two-seat step: the seats that acted, and every seat's score after it. */
   seats?: SeatStepWire[];
   seat_scores?: number[];
+  /** The run's timing so far, this step included (LiveRun `timing`). */
+  timing?: TimingByMode<ModeFigures>;
 }
 
 export type CoreEvent =

@@ -5,7 +5,8 @@
  * the runs/ of a suite folder in it), IDC folders, latency pairs and cost per score point are
  * read from the same scan. A damaged run.json is skipped with a warning. Arena folders and
  * two-seat runs are reported apart (arenas.ts); failed runs and invalid episodes are listed
- * apart, never pooled (store/run-quality.ts).
+ * apart, never pooled (store/run-quality.ts). Every agent run's times (run.json `timing`) are
+ * listed run by run, per latency mode played.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -23,7 +24,8 @@ import { tableOf, type LevelRow } from '../ingvp/table.ts';
 import { INGVP_GAME_IDS } from '../../games/ingvp/games.ts';
 import type { ReportData } from './model.ts';
 import { readArenas, twoSeatRuns } from './arenas.ts';
-import { round2 } from '../domain.ts';
+import { LATENCY_MODES, round2 } from '../domain.ts';
+import { modeFigures, runLatencyMode } from '../store/run-timing.ts';
 import { failedRuns, invalidEpisodes, isCountedEpisode } from '../store/run-quality.ts';
 
 export interface ReportOptions {
@@ -65,7 +67,41 @@ export function buildReport(root: string, opts: ReportOptions = {}): ReportData 
     two_seat: twoSeatRuns(runs),
     failed: failedRuns(runs),
     invalid: invalidEpisodes(runs.filter((r) => isScoredRun(r.meta) || isIngvp(r.meta))),
+    run_timing: runTimingRows(runs),
   };
+}
+
+/**
+ * Every agent run (whatever its status), oldest first: a row per latency mode its steps were
+ * played in, or one row without figures for a run made before runs kept their times.
+ */
+function runTimingRows(runs: { id: string; meta: RunMeta }[]): ReportData['run_timing'] {
+  return runs
+    .filter((r) => r.meta.kind === 'agent')
+    .sort((a, b) => a.meta.created.localeCompare(b.meta.created) || a.id.localeCompare(b.id))
+    .flatMap(({ id, meta }): ReportData['run_timing'] => {
+      const run = {
+        run: id,
+        created: meta.created,
+        game: titleOf(meta).id,
+        player: meta.agent,
+        model: meta.model,
+        status: meta.status,
+        latency: runLatencyMode(meta.config),
+      };
+      if (!meta.timing)
+        return [{ ...run, mode: null, steps: null, effect_ms: null, model_ms: null, overhead_ms: null }];
+      const byMode = modeFigures(meta.timing.by_mode);
+      const rows = LATENCY_MODES.flatMap((mode) => {
+        const t = byMode[mode];
+        return t ? [{ ...run, mode, ...t }] : [];
+      });
+      const none = { n: 0, p50: null, p95: null };
+      // A run that ended before its first step: its own mode, nothing measured.
+      return rows.length
+        ? rows
+        : [{ ...run, mode: run.latency, steps: 0, effect_ms: none, model_ms: none, overhead_ms: none }];
+    });
 }
 
 /** Tokens and money per score point, per game × player × model, over the runs that called a model. */

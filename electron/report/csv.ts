@@ -306,5 +306,32 @@ export function reportCsv(d: ReportData): Record<string, string> {
         c.cost_per_point,
       ]),
     ),
+    // Empty cells where a run kept no times (made before it) or measured none: never 0.
+    'run-timing.csv': csv(
+      [
+        'run',
+        'created',
+        'game',
+        'player',
+        'model',
+        'status',
+        'latency',
+        'mode',
+        'steps',
+        ...(['effect', 'model', 'overhead'] as const).flatMap((k) => [`${k}_n`, `${k}_p50_ms`, `${k}_p95_ms`]),
+      ],
+      d.run_timing.map((r) => [
+        r.run,
+        r.created,
+        r.game,
+        r.player,
+        r.model,
+        r.status,
+        r.latency,
+        r.mode,
+        r.steps,
+        ...[r.effect_ms, r.model_ms, r.overhead_ms].flatMap((f) => [f?.n, f?.p50, f?.p95]),
+      ]),
+    ),
   };
 }

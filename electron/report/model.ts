@@ -252,6 +252,30 @@ export const TwoSeatRunSchema = z.object({
   mean: num.nullable(),
 });
 
+const figures = z.object({ n: z.number().int().nonnegative(), p50: num.nullable(), p95: num.nullable() });
+/**
+ * One run × latency mode its agent steps were played in (domain.ts ModeTimingOf): input to
+ * screen, the model's time and the harness's overhead, p50/p95 in ms over the run's steps. A run
+ * made before runs kept their times has one row, `mode` and the figures null.
+ */
+export const RunTimingRowSchema = z.object({
+  run: z.string(),
+  created: z.string(),
+  game: z.string(),
+  player: z.string(),
+  model: z.string().nullable(),
+  status: z.string(),
+  /** The mode the run was started in (`config.latency`). */
+  latency: z.string(),
+  /** The mode these steps were played in: the run's own, or another after a switch mid-run. */
+  mode: z.string().nullable(),
+  steps: z.number().int().nonnegative().nullable(),
+  effect_ms: figures.nullable(),
+  model_ms: figures.nullable(),
+  overhead_ms: figures.nullable(),
+});
+export type RunTimingRow = z.output<typeof RunTimingRowSchema>;
+
 /** A failed run (domain.ts FailedRun): listed apart with its error, never pooled. */
 export const FailedRunSchema = z.object({
   run: z.string(),
@@ -301,6 +325,8 @@ export const ReportDataSchema = z.object({
   /** What no table pools: failed runs with their errors, invalid episodes with their reasons. */
   failed: z.array(FailedRunSchema).default([]),
   invalid: z.array(InvalidEpisodeSchema).default([]),
+  /** Every agent run's input-to-screen, model and overhead times, per latency mode played (reports before issue 40 lack it). */
+  run_timing: z.array(RunTimingRowSchema).default([]),
 });
 export type ReportData = z.output<typeof ReportDataSchema>;
 

@@ -6,7 +6,7 @@
 import type { ReportChart, ReportTable } from '../domain.ts';
 import type { Player, ReportData, ReportView, Stat } from './model.ts';
 import { arenaReportTables } from './arena-view.ts';
-import { rateText } from '../domain.ts';
+import { percentilesText, rateText } from '../domain.ts';
 
 const CATEGORY_NAMES: Record<string, string> = {
   'markov-grid': 'Markov Grid',
@@ -356,6 +356,7 @@ export function reportTables(d: ReportData): ReportTable[] {
         empty: NO_RUNS,
       };
     })(),
+    runTimingTable(d),
     {
       id: 'cost',
       title: 'Cost and tokens per score point',
@@ -429,6 +430,40 @@ export function reportTables(d: ReportData): ReportTable[] {
     },
     ...arenaReportTables(d, NO_RUNS),
   ];
+}
+
+/** Each agent run's input-to-screen, model and overhead times, a row per latency mode its steps were played in. */
+function runTimingTable(d: ReportData): ReportTable {
+  return {
+    id: 'run-timing',
+    title: 'Input to screen, model and harness, run by run',
+    note: 'Every agent run, oldest first, a row per latency mode its steps were played in (the mode it was started in; another only after a switch mid-run), over the agent’s steps (not a person’s during a takeover): p50 / p95 in ms. Input → screen: from the step’s first injected input to the game window’s first changed pixel (a built-in: its first draw after its state changed), over the steps that measured one (measured). Model: the model’s time on the steps it answered (— for a solver or random agent, or a model never reached). Overhead: the harness’s own part of a step — locate + capture + encode + act (act includes what the actions take: a WAIT, a held key, and under lcrt the world running for the model’s compute time). — : a run made before Gamepilot kept these times, or nothing measured.',
+    columns: [
+      { key: 'run', label: 'Run' },
+      { key: 'game', label: 'Title' },
+      { key: 'player', label: 'Player' },
+      { key: 'status', label: 'Status' },
+      { key: 'latency', label: 'Latency' },
+      { key: 'steps', label: 'Steps' },
+      { key: 'to_screen', label: 'Input → screen p50 / p95 (ms)' },
+      { key: 'measured', label: 'Measured' },
+      { key: 'model', label: 'Model p50 / p95 (ms)' },
+      { key: 'overhead', label: 'Overhead p50 / p95 (ms)' },
+    ],
+    rows: d.run_timing.map((r) => ({
+      run: r.run,
+      game: r.game,
+      player: r.model ? `${r.model} (${r.player})` : r.player,
+      status: r.status,
+      latency: r.mode === null || r.mode === r.latency ? r.latency : `${r.mode} (switched from ${r.latency})`,
+      steps: r.steps ?? '—',
+      to_screen: percentilesText(r.effect_ms),
+      measured: r.effect_ms?.n ?? '—',
+      model: percentilesText(r.model_ms),
+      overhead: percentilesText(r.overhead_ms),
+    })),
+    empty: NO_RUNS,
+  };
 }
 
 /** Every score cell of the GameVerse rows (any action space) beside its runs' no-effect and invalid-action rates. */

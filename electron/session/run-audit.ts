@@ -1,13 +1,16 @@
 /**
  * What a run's record says about itself, from its agent steps as they are written: the quality
- * figures of run.json (`quality`), which episodes do not count (most steps had no model answer),
- * whether the model was ever reached, and a warning, with its checked causes, when a run of
- * steps in a row acted and changed nothing.
+ * figures of run.json (`quality`) and its times (`timing`, step-timing.ts), which episodes do not
+ * count (most steps had no model answer), whether the model was ever reached, and a warning,
+ * with its checked causes, when a run of steps in a row acted and changed nothing.
  */
 import type { WindowInfo, WindowManager } from '../../native/types.ts';
 import type { Profile } from '../profiles/profile-schema.ts';
+import type { LatencyMode, RunTiming } from '../domain.ts';
 import type { RoleUsage, RunQuality } from '../store/run-store.ts';
 import { rate } from '../store/run-quality.ts';
+import { TimingTally } from '../store/run-timing.ts';
+import { noteStepTiming } from './step-timing.ts';
 import type { SessionStepRecord } from './session-types.ts';
 import { keysPressed, noEffectCauses } from './no-effect-causes.ts';
 
@@ -36,6 +39,7 @@ export class RunAudit {
   /** The no-effect steps in a row so far, and the keys they pressed. */
   private streak: { steps: number; keys: string[] } = { steps: 0, keys: [] };
   private pending: Promise<void> = Promise.resolve();
+  private readonly times = new TimingTally();
 
   constructor(
     private readonly deps: { wm: WindowManager; profile?: Profile | undefined; label: string },
@@ -53,6 +57,7 @@ export class RunAudit {
     ep.steps++;
     if (answer === 'unanswered') ep.unanswered++;
     this.episodes.set(rec.episode, ep);
+    noteStepTiming(this.times, rec);
     const { invalid, chosen } = invalidIn(rec);
     this.invalid += invalid;
     this.chosen += chosen;
@@ -88,6 +93,11 @@ export class RunAudit {
       model_calls: roles.reduce((n, r) => n + r.calls, 0),
       model_call_failures: roles.reduce((n, r) => n + r.failed, 0),
     };
+  }
+
+  /** run.json's `timing`: the agent steps' times per latency mode, the run started in `mode`. */
+  timing(mode: LatencyMode): RunTiming {
+    return { latency_mode: mode, by_mode: this.times.byMode() };
   }
 
   /** Waits for a warning still being worked out. */

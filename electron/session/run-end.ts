@@ -1,13 +1,15 @@
 /**
  * The run's end: the work that must finish before run.json is final (the milestone judge adds
- * its scores to the episodes), then run.json closed with the episodes, their mean and the run's
- * quality. A run that asked its model and never got an answer ends failed, whatever it scored.
+ * its scores to the episodes), then run.json closed with the episodes, their mean, the run's
+ * quality and its times. A run that asked its model and never got an answer ends failed,
+ * whatever it scored.
  */
 import type { RunStatus } from '../domain.ts';
 import type { EpisodeSummary, RunMeta, RunStore } from '../store/run-store.ts';
 import type { RunAudit } from './run-audit.ts';
 import type { RunFinisher, SessionResult } from './session-types.ts';
 import { scoreSummary } from './step-outcomes.ts';
+import { runLatencyMode } from '../store/run-timing.ts';
 
 export async function closeRun(
   store: RunStore,
@@ -33,7 +35,11 @@ export async function closeRun(
       status = 'failed';
       error = 'the model never answered: every model call of every step failed (see model-calls.jsonl)';
     }
-    patch = { ...patch, quality: audit.quality(store.meta.model_usage) };
+    patch = {
+      ...patch,
+      quality: audit.quality(store.meta.model_usage),
+      timing: audit.timing(runLatencyMode(store.meta.config)),
+    };
   }
   store.close(status, error, { episodes, ...scoreSummary(episodes), ...patch }); // never throws, even on a full disk
   return { runDir: store.dir, status, episodes, ...scoreSummary(episodes), ...(error ? { error } : {}) };

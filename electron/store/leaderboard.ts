@@ -22,12 +22,28 @@
  * What is left out is said, not dropped (store/run-quality.ts): failed runs with their errors,
  * invalid episodes with their reasons (and counted in their row); each row carries its runs'
  * pooled no-effect and invalid-action rates and the spread of its runs' means.
+ *
+ * Each row also carries its runs' input-to-screen, model and harness times (store/run-timing.ts),
+ * pooled from their kept samples. Rows are already split by the run's latency mode, so a row's
+ * figures are those of its own mode; a run switched to another mode mid-run (the Live view's
+ * switch) gives those steps to that mode's figures within the row, never to its own mode's, and
+ * the text table names them under it. A researcher comparing stop with normal reads two rows.
  */
 import { scanRuns } from './run-library.ts';
 import type { RunMeta } from './run-store.ts';
 import { mean, std } from '../util/time.ts';
 import { titleOf } from './run-title.ts';
-import { rateText, round2, type FailedRun, type InvalidEpisode, type LeaderboardRow } from '../domain.ts';
+import {
+  LATENCY_MODES,
+  percentilesText,
+  rateText,
+  round2,
+  type FailedRun,
+  type InvalidEpisode,
+  type LeaderboardRow,
+  type ModeFigures,
+} from '../domain.ts';
+import { TimingTally } from './run-timing.ts';
 import {
   addQuality,
   failedRuns,
@@ -102,7 +118,9 @@ type PooledFields =
   | 'invalid_episodes'
   | 'no_effect_rate'
   | 'invalid_rate'
-  | 'quality_runs';
+  | 'quality_runs'
+  | 'timing'
+  | 'timing_runs';
 
 /** The leaderboard of runs already read (the report reads the folder once for all its tables). */
 export function leaderboardRows(metas: RunMeta[]): LeaderboardRow[] {
@@ -116,6 +134,7 @@ export function leaderboardRows(metas: RunMeta[]): LeaderboardRow[] {
       scores: number[];
       invalid: number;
       quality: QualitySums;
+      timing: TimingTally;
     }
   >();
   for (const meta of metas) {
@@ -152,14 +171,18 @@ export function leaderboardRows(metas: RunMeta[]): LeaderboardRow[] {
         scores: [] as number[],
         invalid: 0,
         quality: noQuality(),
+        timing: new TimingTally(),
       };
       groups.set(key, g);
       if (invalid) {
         g.invalid++;
         continue;
       }
-      // A run's quality figures go once into each row it adds episodes to.
-      if (!g.runs.has(meta.id)) addQuality(g.quality, meta.quality);
+      // A run's quality figures and times go once into each row it adds episodes to.
+      if (!g.runs.has(meta.id)) {
+        addQuality(g.quality, meta.quality);
+        g.timing.addRun(meta.timing);
+      }
       g.runs.set(meta.id, [...(g.runs.get(meta.id) ?? []), score]);
       if (title.profile_hash) g.hashes.add(title.profile_hash);
       g.scores.push(score);
@@ -168,7 +191,7 @@ export function leaderboardRows(metas: RunMeta[]): LeaderboardRow[] {
   // A row of invalid episodes only has no score: its episodes are in the list of those left out.
   const rows: LeaderboardRow[] = [...groups.values()]
     .filter((g) => g.scores.length)
-    .map(({ row, runs: r, hashes, scores, invalid, quality }) => ({
+    .map(({ row, runs: r, hashes, scores, invalid, quality, timing }) => ({
       ...row,
       profile_versions: hashes.size,
       runs: r.size,
@@ -179,6 +202,8 @@ export function leaderboardRows(metas: RunMeta[]): LeaderboardRow[] {
       runs_std: runsSpread([...r.values()]),
       invalid_episodes: invalid,
       ...pooledRates(quality),
+      timing: timing.figures(),
+      timing_runs: timing.runs,
     }));
   // Ranked by the player's best cell in each game; a player's VR = No row comes before its Yes rows, as in the papers' tables.
   const player = (r: LeaderboardRow) =>
@@ -212,6 +237,9 @@ export function formatLeaderboard(rows: LeaderboardRow[]): string {
     'best',
     'no effect',
     'invalid acts',
+    'to screen ms p50 / p95 (n)',
+    'model ms p50 / p95',
+    'overhead ms p50 / p95',
   ];
   const body = rows.map((r) => [
     titleText(r),
@@ -226,10 +254,36 @@ export function formatLeaderboard(rows: LeaderboardRow[]): string {
     String(r.best),
     rateText(r.no_effect_rate),
     rateText(r.invalid_rate),
+    ...timingCells(r.timing[r.latency as keyof LeaderboardRow['timing']]),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
-  return [line(head), line(widths.map((w) => '─'.repeat(w))), ...body.map(line)].join('\n');
+  return [line(head), line(widths.map((w) => '─'.repeat(w))), ...body.map(line), ...switchedLines(rows)].join('\n');
+}
+
+/** A mode's input-to-screen (with how many steps measured it), model and overhead cells; "—" where none. */
+export function timingCells(t: ModeFigures | undefined): [string, string, string] {
+  const effect = percentilesText(t?.effect_ms);
+  return [
+    effect === '—' ? effect : `${effect} (${t!.effect_ms.n})`,
+    percentilesText(t?.model_ms),
+    percentilesText(t?.overhead_ms),
+  ];
+}
+
+/** Under the table: the times of steps a row's runs played in another mode after a switch mid-run. */
+function switchedLines(rows: LeaderboardRow[]): string[] {
+  const lines = rows.flatMap((r) =>
+    LATENCY_MODES.flatMap((mode) => {
+      const t = r.timing[mode];
+      if (mode === r.latency || !t) return [];
+      const [effect, model, overhead] = timingCells(t);
+      return [
+        `  ${titleText(r)}, ${playerText(r)}${r.model ? ` (${r.model})` : ''}, ${r.latency} row: ${t.steps} steps played in ${mode} after a switch — to screen ${effect}, model ${model}, overhead ${overhead} ms`,
+      ];
+    }),
+  );
+  return lines.length ? ['', 'switched mid-run (times of those steps, not in the row’s own columns):', ...lines] : [];
 }
 
 /** A player as tables print it: an assisted row says so. */

@@ -4,7 +4,7 @@
  * `frames/`. A crash loses at most the step in flight; readers skip a torn last line. A full
  * disk ends the run as failed with a message naming the folder, and leaves no partial file.
  */
-import type { GameScoreFields, TakeoverSpan } from '../domain.ts';
+import type { GameScoreFields, RunTiming, TakeoverSpan } from '../domain.ts';
 import {
   appendFileSync,
   closeSync,
@@ -37,6 +37,7 @@ import {
 import { parseJsonFile, readJsonLines } from './json-rows.ts';
 import { derivedTitle, type RunTitle } from './run-title.ts';
 import { readRunConfig } from '../run-spec.ts';
+import { RunTimingSchema } from './run-timing.ts';
 
 export const STEP_EFFECTS = ['changed', 'none', 'unknown'] as const;
 export type StepEffect = (typeof STEP_EFFECTS)[number];
@@ -175,6 +176,8 @@ export interface RunMeta {
   human_ms?: number;
   /** What the steps did and how the model answered (absent in runs made before it). */
   quality?: RunQuality;
+  /** Input-to-screen, model and harness times of the agent's steps, per latency mode (absent in runs made before it). */
+  timing?: RunTiming;
 }
 
 /** One seat of a two-seat run: its name in the game, and its agent. */
@@ -295,6 +298,7 @@ export const RunMetaSchema = z.looseObject({
       invalid_actions: num.int().nonnegative(),
     })
     .optional(),
+  timing: RunTimingSchema.optional(),
   owner: z.looseObject({ pid: num, started: num, host: z.string() }).optional(),
   demo: z.boolean().optional(),
   reflection: z

@@ -176,6 +176,7 @@ function reduce(s: LiveState, a: Action): LiveState {
         tokens: { input: r.tokens.input + (d.tokens?.input ?? 0), output: r.tokens.output + (d.tokens?.output ?? 0) },
         costUsd: typeof d.cost_usd === 'number' ? (r.costUsd ?? 0) + d.cost_usd : r.costUsd,
         ...(d.seat_scores ? { seatScores: d.seat_scores } : {}),
+        ...(d.timing ? { timing: d.timing } : {}),
       }));
       const seatTurns = d.seats
         ? { ...s.seatTurns, ...Object.fromEntries(d.seats.map((t) => [t.seat, { ...t, episode: d.episode }])) }

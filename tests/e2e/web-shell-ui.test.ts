@@ -76,6 +76,69 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30
   }
 }
 
+/** Nearest-rank percentile at the tables' resolution (whole ms below 1 s, three significant figures above); "—" with none. */
+function percentiles(values: number[]): string {
+  if (!values.length) return '—';
+  const s = [...values].sort((a, b) => a - b);
+  const at = (p: number) => {
+    const v = s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
+    return Math.round(v) < 1000 ? Math.round(v) : Number(v.toPrecision(3));
+  };
+  return `${at(50)} / ${at(95)}`;
+}
+
+/** The run's times per latency mode, computed from its steps.jsonl as the Live view should show them. */
+function timingFromSteps(runDir: string): Record<string, string[]> {
+  const steps = readFileSync(path.join(runDir, 'steps.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .filter((st) => st.actor !== 'human');
+  const modes = [...new Set(steps.map((st) => st.latency_mode as string))].sort();
+  return Object.fromEntries(
+    modes.map((mode) => {
+      const mine = steps.filter((st) => st.latency_mode === mode);
+      const effect = mine.filter((st) => typeof st.effect_ms === 'number').map((st) => st.effect_ms);
+      const l = (st: { latency_ms: Record<string, number> }) => st.latency_ms;
+      const answered = mine.filter((st) => (st.model_calls ?? []).some((c: { ok: boolean }) => c.ok));
+      return [
+        mode,
+        [
+          String(mine.length),
+          percentiles(effect),
+          `${effect.length} measured`,
+          percentiles(answered.map((st) => l(st).model!)),
+          percentiles(mine.map((st) => l(st).locate! + l(st).capture! + l(st).encode! + l(st).act!)),
+        ],
+      ];
+    }),
+  );
+}
+
+/** The run's times per latency mode as the Live view shows them. */
+function timingShown(page: Page): Promise<Record<string, string[]>> {
+  return page.$$eval('[data-testid^="run-timing-"]', (lines) =>
+    Object.fromEntries(
+      lines
+        .map((line) => {
+          const text = line.textContent ?? '';
+          const cell = (key: string) => line.querySelector(`[data-key="${key}"]`)?.textContent ?? '';
+          return [
+            line.getAttribute('data-testid')!.replace('run-timing-', ''),
+            [
+              /(\d+) steps?/.exec(text)?.[1] ?? '',
+              cell('to-screen'),
+              /(\d+) measured/.exec(text)?.[0] ?? '',
+              cell('model'),
+              cell('overhead'),
+            ],
+          ] as [string, string[]];
+        })
+        .sort((a, b) => a[0].localeCompare(b[0])),
+    ),
+  );
+}
+
 /** A screen's own shell and page, opened in its beforeAll and closed in its afterAll. */
 type ShellOptions = NonNullable<Parameters<typeof startUiShell>[0]>;
 function screen(opts: ShellOptions | (() => ShellOptions) = {}) {
@@ -299,6 +362,16 @@ describe('live view', () => {
     const before = server.requests.length;
     await page.waitForTimeout(1500);
     expect(server.requests.length).toBe(before);
+    // The run's input-to-screen, model and overhead p50 / p95 so far: those of its steps.jsonl.
+    const runDir = (await ui.shell.api.request('state')).run!.dir;
+    await expect
+      .poll(async () => {
+        const [shown, want] = [await timingShown(page), timingFromSteps(runDir)];
+        return JSON.stringify(shown) === JSON.stringify(want) ? 'equal' : JSON.stringify({ shown, want });
+      })
+      .toBe('equal');
+    expect(Object.keys(await timingShown(page))).toEqual(['normal']);
+    expect((await timingShown(page)).normal![1]).toMatch(/^\d+ \/ \d+$/); // the built-in's moves showed on screen
     await ui.shot('06-paused');
     await page.keyboard.press('p'); // the keyboard shortcut resumes
     await expect.poll(ui.status).toBe('running');
@@ -315,6 +388,8 @@ describe('live view', () => {
       .toMatch(/step \d+: stop · world paused \d+ ms · drift 0 ticks/);
     await expect.poll(() => page.getByTestId('world-state').textContent(), { timeout: 10000 }).toBe('world frozen');
     await ui.shot('06b-latency-stop');
+    // The steps played in stop have figures of their own beside normal's.
+    await expect.poll(() => timingShown(page).then((t) => Object.keys(t))).toEqual(['normal', 'stop']);
     await page.getByTestId('latency-normal').click();
     await expect
       .poll(() => page.getByTestId('step-clock').textContent(), { timeout: 20000 })

@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'react';
 import type { LiveState } from '../useCore.ts';
 import { Overlay } from './Overlay.tsx';
 import { LatencyBar } from './LatencyBar.tsx';
+import { RunTimingFigures } from './RunTimingFigures.tsx';
 import { LatencySwitch } from './LatencySwitch.tsx';
 import { ReflectionPanel } from './ReflectionPanel.tsx';
 import { MemoryPanel } from './MemoryPanel.tsx';
@@ -117,6 +118,7 @@ export function LiveView({
           </span>
         </div>
         <LatencyBar latency={live.lastStep?.latency_ms} />
+        <RunTimingFigures timing={run?.timing} />
         {live.lastStep?.latency_mode && (
           <div className="muted step-clock" data-testid="step-clock">
             step {live.lastStep.step + 1}: {live.lastStep.latency_mode} · world paused{' '}
