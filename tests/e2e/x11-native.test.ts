@@ -163,21 +163,26 @@ describe('XShm capture', () => {
     expect([...shm.data.subarray(0, 3)]).toEqual([0x20, 0xa0, 0x40]);
   });
 
-  it('with reuseBuffers hands out two buffers in turn, each holding its own grab', async () => {
+  it('with reuseBuffers hands out two shared segments in turn, each holding its own grab, as a copy would', async () => {
     const bounds = (await xlib.get(w.window.id))!.bounds;
     const cap = new X11Capturer();
     const a = await cap.grab(bounds, { reuseBuffers: true });
     const b = await cap.grab(bounds, { reuseBuffers: true });
     const c = await cap.grab(bounds, { reuseBuffers: true });
-    expect(b.data).not.toBe(a.data);
-    expect(c.data).toBe(a.data); // the second next grab writes into the first one's buffer
+    expect(b.data.buffer).not.toBe(a.data.buffer);
+    expect(c.data.buffer).toBe(a.data.buffer); // the second next grab writes where the first one's pixels were
     const own = await cap.grab(bounds); // without the option: a buffer of its own
-    expect(own.data).not.toBe(a.data);
-    expect(own.data).not.toBe(b.data);
+    expect(own.data.buffer).not.toBe(a.data.buffer);
+    expect(own.data.buffer).not.toBe(b.data.buffer);
     expect(c.data.equals(own.data)).toBe(true);
-    const small = await cap.grab({ ...bounds, width: 101, height: 50 }, { reuseBuffers: true });
-    expect(small.data.length).toBe(101 * 50 * 4); // another size: a buffer of that size
-    expect(small.data).not.toBe(b.data);
+    expect(b.data.equals(own.data)).toBe(true); // the grab after it did not touch it
+    // Another size, scaled in the server, in the other segment: the same pixels as copied out.
+    const hint = { maxLongSide: 300 };
+    const small = await cap.grab(bounds, { ...hint, reuseBuffers: true });
+    expect(small.data.buffer).toBe(b.data.buffer);
+    expect(small.data.length).toBe(small.width * small.height * 4);
+    expect(small.data.equals((await cap.grab(bounds, hint)).data)).toBe(true);
+    expect(c.data.equals(own.data)).toBe(true);
   });
 
   it('scales in the server when the frame is sent smaller, keeping the geometry exact', async () => {
