@@ -3,7 +3,7 @@
  * to the same size and read into shared memory, encoded by the same JPEG encoder at the same
  * quality straight from those pixels, one key down and up into the same window — by the bare
  * primitives (native/x11/bare-step.ts), timed stage by stage in the loop shape of the harness's
- * own rounds (grab, encode, key), so that both meet the X server as it is after a key.
+ * own steps (grab, encode, key), so that both meet the X server as it is after a key.
  */
 import type { Rect } from '../../native/types.ts';
 import { BareX11Step, type BarePixels } from '../../native/x11/bare-step.ts';
@@ -22,12 +22,9 @@ export interface LimitSamples {
 
 export const limitSamples = (): LimitSamples => ({ grab: [], encode: [], key: [], total: [] });
 
-/** Iterations run before a round's are kept, as the harness's own rounds do. */
-const WARM_UP = 3;
-
 export class MachineLimit {
   private constructor(
-    private readonly step: BareX11Step,
+    private readonly bare: BareX11Step,
     private readonly quality: number,
   ) {}
 
@@ -43,26 +40,20 @@ export class MachineLimit {
     }
   }
 
-  /** `n` iterations (after a short warm-up), each one's stage times added to `into`. */
-  async measure(n: number, into: LimitSamples): Promise<void> {
-    for (let i = 0; i < n + WARM_UP; i++) {
-      const t0 = now();
-      const pixels = this.step.grab();
-      const t1 = now();
-      await this.encode(pixels);
-      const t2 = now();
-      this.step.key();
-      const t3 = now();
-      if (i < WARM_UP) continue;
-      into.grab.push(t1 - t0);
-      into.encode.push(t2 - t1);
-      into.key.push(t3 - t2);
-      into.total.push(t3 - t0);
-    }
+  /** One iteration: grab, encode, key, each timed (ms). */
+  async step(): Promise<{ grab: number; encode: number; key: number; total: number }> {
+    const t0 = now();
+    const pixels = this.bare.grab();
+    const t1 = now();
+    await this.encode(pixels);
+    const t2 = now();
+    this.bare.key();
+    const t3 = now();
+    return { grab: t1 - t0, encode: t2 - t1, key: t3 - t2, total: t3 - t0 };
   }
 
   close() {
-    this.step.close();
+    this.bare.close();
   }
 
   /** The encoder this thread selected (TurboJPEG straight from the pixels; sharp where none loads). */

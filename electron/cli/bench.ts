@@ -187,8 +187,10 @@ interface RoundDeps {
 }
 
 /**
- * Our stages, the machine's limit and, with a Python interpreter, the yardstick's, in three
- * alternating rounds, so that all of them see the same machine load.
+ * Our stages and, with a Python interpreter, the yardstick's, in three alternating rounds, so
+ * that both see the same machine load; within our rounds each iteration is followed by one of
+ * the machine's limit, so that the two meet the same load and the same X server (each one's
+ * grab comes after the other's key).
  */
 async function measureRounds(
   iterations: number,
@@ -205,13 +207,18 @@ async function measureRounds(
   const theirs: number[] = [];
   let reference: (ReferenceResult & { samples: number[] }) | undefined;
   let encoded = { width: 0, height: 0, encoder: '' };
-  const beside = [limit ? "the machine's limit" : '', deps.python ? 'bench/reference.py' : ''].filter(Boolean);
   log(
-    `bench: ${iterations} × (locate, capture ${region.width}×${region.height} → JPEG long side 1024 → one key)${beside.length ? `, alternating with ${beside.join(' and ')}` : ''}`,
+    `bench: ${iterations} × (locate, capture ${region.width}×${region.height} → JPEG long side 1024 → one key)${limit ? ", each followed by the machine's limit for it" : ''}${deps.python ? ', in rounds alternating with bench/reference.py' : ''}`,
   );
   for (let r = 0; r < rounds; r++) {
-    encoded = await measureOurs(share(r), region, deps, ours);
-    if (limit) await limit.measure(share(r), bare);
+    for (let i = 0; i < share(r) + WARM_UP; i++) {
+      const step = await ourStep(region, deps);
+      const bareStep = await limit?.step();
+      if (i < WARM_UP) continue;
+      for (const k of ['locate', 'capture', 'encode', 'input', 'total', 'bytes'] as const) ours[k].push(step[k]);
+      if (bareStep) for (const k of ['grab', 'encode', 'key', 'total'] as const) bare[k].push(bareStep[k]);
+      encoded = step.encoded;
+    }
     if (deps.python) {
       const ref = await runReference(deps.python, region, share(r));
       theirs.push(...ref.samples);
@@ -275,41 +282,35 @@ interface Samples {
   bytes: number[];
 }
 
+/** Iterations of each round run before its figures are kept. */
+const WARM_UP = 3;
+
 /**
- * What a step does but the model: locate the window as the session does (TargetView: the last
- * look unless the window's own events say it changed, raised unless it has the focus), capture
- * into the two buffers a step reuses, encode, one key.
+ * What a step does but the model, timed stage by stage: locate the window as the session does
+ * (TargetView: the last look unless the window's own events say it changed, raised unless it
+ * has the focus), capture as a step does (the two shared segments in turn), encode, one key.
  */
-async function measureOurs(
-  n: number,
-  region: Rect,
-  deps: RoundDeps,
-  into: Samples,
-): Promise<{ width: number; height: number; encoder: string }> {
-  const { input } = deps;
-  let encoded = { width: 0, height: 0, encoder: '' };
-  for (let i = 0; i < n + 3; i++) {
-    const t0 = now();
-    if (!(await deps.view.locate(deps.gate, { raise: () => true, quietMs: RAISE_QUIET_MS })))
-      throw new Error('the bench stopped');
-    const t1 = now();
-    const raw = await deps.capturer.grab(region, { maxLongSide: BENCH_ENCODE.imageSize, reuseBuffers: true });
-    const t2 = now();
-    const frame = await encodeFrame(raw, BENCH_ENCODE);
-    const t3 = now();
-    await input.keyDown('LeftShift');
-    await input.keyUp('LeftShift');
-    const t4 = now();
-    if (i < 3) continue; // warm-up
-    into.locate.push(t1 - t0);
-    into.capture.push(t2 - t1);
-    into.encode.push(t3 - t2);
-    into.input.push(t4 - t3);
-    into.total.push(t4 - t0);
-    into.bytes.push(frame.data.length);
-    encoded = { width: frame.width, height: frame.height, encoder: frameEncoder(raw, BENCH_ENCODE) };
-  }
-  return encoded;
+async function ourStep(region: Rect, deps: RoundDeps) {
+  const t0 = now();
+  if (!(await deps.view.locate(deps.gate, { raise: () => true, quietMs: RAISE_QUIET_MS })))
+    throw new Error('the bench stopped');
+  const t1 = now();
+  const raw = await deps.capturer.grab(region, { maxLongSide: BENCH_ENCODE.imageSize, reuseBuffers: true });
+  const t2 = now();
+  const frame = await encodeFrame(raw, BENCH_ENCODE);
+  const t3 = now();
+  await deps.input.keyDown('LeftShift');
+  await deps.input.keyUp('LeftShift');
+  const t4 = now();
+  return {
+    locate: t1 - t0,
+    capture: t2 - t1,
+    encode: t3 - t2,
+    input: t4 - t3,
+    total: t4 - t0,
+    bytes: frame.data.length,
+    encoded: { width: frame.width, height: frame.height, encoder: frameEncoder(raw, BENCH_ENCODE) },
+  };
 }
 
 /** How long the game must hold still after a raise uncovered it (the bench's window is never covered). */
