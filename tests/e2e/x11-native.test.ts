@@ -11,6 +11,8 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { X11Capturer } from '../../electron/capture/x11-capturer.ts';
@@ -21,7 +23,8 @@ import { createInputBackend } from '../../electron/input/input-backend.ts';
 import { createWindowManager, type WindowInfo } from '../../native/index.ts';
 import { XlibWindowManager } from '../../native/x11/windows.ts';
 import { X11ToolsWindowManager } from '../../native/x11-tools.ts';
-import { GetImageGrabber, ShmGrabber } from '../../native/x11/capture.ts';
+import { GetImageGrabber, ShmGrabber, ShmImage } from '../../native/x11/capture.ts';
+import { xConnection } from '../../native/x11/xlib.ts';
 import { X11InputBackend } from '../../native/x11-input.ts';
 import { jpegEncoder } from '../../native/jpeg.ts';
 import { PREBUILT_JPEG_NAME } from '../../native/jpeg-prebuilt.ts';
@@ -201,6 +204,36 @@ describe('XShm capture', () => {
     for (const [i, v] of mid.entries()) expect(Math.abs(v - [0x20, 0xa0, 0x40][i]!)).toBeLessThanOrEqual(4);
     const png = await encodeFrame(raw, { imageSize: 300, format: 'png', quality: 80 });
     expect(await pixelOf(png.data, Math.floor(png.width / 2), Math.floor(png.height / 2))).toEqual([0x20, 0xa0, 0x40]);
+  });
+
+  it('keeps a segment mapped while pixels in it are still viewed, even once the server let go of it', async () => {
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const mapped = () =>
+      readFileSync('/proc/self/maps', 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('SYSV')).length;
+    const collect = async () => {
+      for (let i = 0; i < 5; i++) {
+        gc();
+        await new Promise((r) => setTimeout(r, 20)); // finalizers run in a later task
+      }
+    };
+    const bounds = (await xlib.get(w.window.id))!.bounds;
+    await collect();
+    const before = mapped();
+    const held: { pixels?: Uint8Array } = {};
+    (() => {
+      const shm = new ShmImage(xConnection(), bounds.width * bounds.height * 4);
+      held.pixels = shm.read(xConnection().root, bounds).memory.subarray(0, 4);
+      shm.close(); // as when a segment is replaced by a larger one
+    })();
+    await collect();
+    expect(mapped()).toBe(before + 1);
+    expect([...held.pixels!.subarray(0, 3)]).toEqual([0x40, 0xa0, 0x20]); // BGRX of the window's colour
+    delete held.pixels;
+    await collect();
+    expect(mapped()).toBe(before);
   });
 
   it('refuses a region off the screen with a clear error', async () => {
