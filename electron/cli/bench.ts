@@ -2,10 +2,11 @@
  * `gamepilot bench`: what the harness costs per step, measured on this machine.
  * Stage figures, on built-in 2048 filling a 1280×800 region: locate the window as a step does,
  * capture it, encode it to a 1024-wide JPEG q80, press one key into it — everything a step does
- * but the model — alternating with the machine's limit for the same work (bench-limit.ts: the
- * bare primitives, nothing around them). `--compare` also alternates those rounds with the
- * Python yardstick (bench/reference.py) doing the same work on the same region, and prints the
- * ratios. Loop figure: steps per second on built-in 2048 with an agent that answers instantly.
+ * but the model — each iteration followed by the same work done by the machine's limit
+ * (bench-limit.ts: the bare primitives, nothing around them). `--compare` alternates rounds of
+ * those with the Python yardstick (bench/reference.py) doing the same work on the same region,
+ * and prints the ratios. Loop figure: steps per second on built-in 2048 with an agent that
+ * answers instantly.
  * `--record`: the human-baseline recorder's frame rate and dropped frames on built-in 2048.
  */
 import { spawn, spawnSync } from 'node:child_process';

@@ -3,7 +3,7 @@
  * packed RGB (the conversion from the server's 32-bit pixels is done while copying out, at
  * about the cost of the copy alone) or as the server's own 32-bit pixels.
  *
- * `ShmGrabber`: XShmGetImage into shared-memory segments sized to the screen, made once: the
+ * `ShmGrabber`: XShmGetImage into shared-memory segments sized to the screen, each made once: the
  * server writes the pixels straight into our memory, with no copy through the socket; a caller
  * that reuses (the session loop) gets them where the server wrote them, in two segments in turn.
  * `GetImageGrabber`: plain XGetImage (the pixels come through the socket), for displays where
