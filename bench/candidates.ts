@@ -20,7 +20,7 @@ import { GetImageGrabber, ShmGrabber } from '../native/x11/capture.ts';
 import { XlibWindowManager } from '../native/x11/windows.ts';
 import { X11ToolsWindowManager } from '../native/x11-tools.ts';
 import { X11InputBackend } from '../native/x11-input.ts';
-import { turboJpeg } from '../native/turbojpeg.ts';
+import { jpegEncoder } from '../native/jpeg.ts';
 
 const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 60;
 const region = { x: 0, y: 0, width: 1280, height: 800 };
@@ -67,8 +67,11 @@ try {
   await time('capture 1280×800', 'XGetImage via koffi, packed to RGB', () => plain.grab(region));
   await time('capture 1280×800', 'XShmGetImage via koffi, 32-bit copy', () => shm.grab(region, { layout: 'native' }));
   await time('capture 1280×800', 'XShmGetImage via koffi, packed to RGB', () => shm.grab(region));
-  await time('capture → 1024×640', 'XRender bilinear in the server + XShmGetImage, 32-bit copy', () =>
+  await time('capture → 1024×640', 'XRender bilinear in the server + XShmGetImage, copied into a new buffer', () =>
     shm.grab(region, { layout: 'native', size: small }),
+  );
+  await time('capture → 1024×640', 'XRender bilinear + XShmGetImage, left in the segment (two in turn)', () =>
+    shm.grab(region, { layout: 'native', size: small, reuse: true }),
   );
 
   const full = shm.grab(region, { layout: 'native' });
@@ -116,15 +119,18 @@ try {
       .jpeg(jpeg)
       .toBuffer(),
   );
-  const tj = turboJpeg();
+  const tj = jpegEncoder();
   if (tj)
-    await time('encode 1024×640 (scaled in the server) → JPEG q80', 'TurboJPEG via koffi, straight from BGRX', () =>
+    await time('encode 1024×640 (scaled in the server) → JPEG q80', `TurboJPEG (${tj.name}), straight from BGRX`, () =>
       tj.encode(scaled.data, small, 'bgrx', 80),
     );
 
   const tools = new X11ToolsWindowManager();
   await time('locate (window facts)', 'xwininfo + parse (a process a call)', () => tools.get(id), 20);
   await time('locate (window facts)', 'libX11 via koffi, one connection', () => wm.get(id));
+  await time('locate (window facts)', 'the last look, the window watch silent (one XSync)', () =>
+    target.locate({ reuse: true }),
+  );
   await time('locate (active window)', 'xdotool getactivewindow', () => tools.activeId(), 20);
   await time('locate (active window)', 'libX11 via koffi (_NET_ACTIVE_WINDOW)', () => wm.activeId());
 

@@ -20,8 +20,9 @@ export interface GrabOptions {
   maxLongSide?: number;
   /**
    * For one sequential caller (the session loop): the frame's pixels need to stay valid only
-   * until the second next grab with this option, so a backend may hand out the same two buffers
-   * in turn instead of a new one each time (X11 does; others ignore it).
+   * until the second next grab with this option, so a backend may hand out memory of its own in
+   * turn instead of a new buffer each time (X11 does: two shared-memory segments the server
+   * writes into, or two buffers; others ignore it).
    */
   reuseBuffers?: boolean;
 }

@@ -5,21 +5,15 @@ import { fitted } from './encode.ts';
 
 /**
  * X11 capture in-process: XShmGetImage over Gamepilot's own X connection (XGetImage where the
- * server refuses shared memory), handed on as the server's own 32-bit pixels (a plain copy: the
- * JPEG encoder reads them as they are); when the frame is to be sent smaller (`maxLongSide`),
- * the X server scales it first (XRender, bilinear). See docs/speed.md for the
- * candidates measured.
+ * server refuses shared memory), handed on as the server's own 32-bit pixels (the JPEG encoder
+ * reads them as they are): where the caller reuses (`reuseBuffers`, the session loop), straight
+ * from the shared memory the server wrote them into, else copied out. When the frame is to be
+ * sent smaller (`maxLongSide`), the X server scales it first (XRender, bilinear). See
+ * docs/speed.md for the candidates measured.
  */
 export class X11Capturer implements ScreenCapturer {
   readonly name = 'x11';
   private grabber: ScreenGrabber | undefined;
-  /**
-   * The two pixel buffers handed out in turn to grabs with `reuseBuffers`. A new buffer each
-   * grab (1.3 MB for 2048's window) is external memory to V8, freed only by a full GC when little
-   * else is allocated: a fast run (the solver) ran a mark-compact every ~15 steps for them.
-   */
-  private readonly buffers: (Buffer | undefined)[] = [undefined, undefined];
-  private turn = 0;
 
   /** x11-shm or x11-getimage, once the first grab chose. */
   get method() {
@@ -40,10 +34,7 @@ export class X11Capturer implements ScreenCapturer {
     const screen = await this.screenBounds();
     if (!withinScreen(region, screen)) throw offScreenError(region, screen);
     const size = opts.maxLongSide ? fitted(region, opts.maxLongSide) : undefined;
-    if (opts.reuseBuffers) this.turn ^= 1;
-    const into = opts.reuseBuffers ? this.buffers[this.turn] : undefined;
-    const px = this.g.grab(region, { layout: 'native', ...(size ? { size } : {}), ...(into ? { into } : {}) });
-    if (opts.reuseBuffers) this.buffers[this.turn] = px.data;
+    const px = this.g.grab(region, { layout: 'native', ...(size ? { size } : {}), reuse: !!opts.reuseBuffers });
     const scaled = px.width !== region.width || px.height !== region.height;
     return {
       data: px.data,

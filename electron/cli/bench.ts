@@ -1,10 +1,12 @@
 /**
  * `gamepilot bench`: what the harness costs per step, measured on this machine.
- * Stage figures, on built-in 2048 filling a 1280×800 region: locate the window, capture it,
- * encode it to a 1024-wide JPEG q80, press one key into it — everything a step does but the
- * model. `--compare` alternates those rounds with the Python yardstick (bench/reference.py)
- * doing the same work on the same region, and prints both and their ratio.
- * Loop figure: steps per second on built-in 2048 with an agent that answers instantly.
+ * Stage figures, on built-in 2048 filling a 1280×800 region: locate the window as a step does,
+ * capture it, encode it to a 1024-wide JPEG q80, press one key into it — everything a step does
+ * but the model — each iteration followed by the same work done by the machine's limit
+ * (bench-limit.ts: the bare primitives, nothing around them). `--compare` alternates rounds of
+ * those with the Python yardstick (bench/reference.py) doing the same work on the same region,
+ * and prints the ratios. Loop figure: steps per second on built-in 2048 with an agent that
+ * answers instantly.
  * `--record`: the human-baseline recorder's frame rate and dropped frames on built-in 2048.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -13,7 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { resources } from '../util/resources.ts';
 import { createCapturer } from '../capture/index.ts';
-import { encodeFrame, frameEncoder } from '../capture/encode.ts';
+import { encodeFrame, fitted, frameEncoder } from '../capture/encode.ts';
 import { jpegSelection } from '../../native/jpeg.ts';
 import { createInputBackend } from '../input/input-backend.ts';
 import { percentile, now } from '../util/time.ts';
@@ -21,6 +23,9 @@ import { createWindowManager, type InputBackend, type Rect, type WindowManager }
 import { getGame } from '../../games/index.ts';
 import { BuiltinTarget } from '../session/targets.ts';
 import { Session } from '../session/session.ts';
+import { TargetView } from '../session/target-view.ts';
+import { RunGate } from '../session/run-gate.ts';
+import { limitSamples, MachineLimit, type LimitSamples } from './bench-limit.ts';
 import { RunStore } from '../store/run-store.ts';
 import { SolverAgent } from '../agents/baselines.ts';
 import { Recorder, DEFAULT_RECORDER } from '../recording/recorder.ts';
@@ -60,6 +65,16 @@ export interface BenchResult {
   step_overhead_p50_ms: number;
   step_overhead_p95_ms: number;
   overhead_p50_ms: number;
+  /**
+   * The machine's limit for the same work, measured in the same run (bench-limit.ts): the bare
+   * grab (XRender scale + XShmGetImage), encode (the same encoder, same size and quality) and
+   * key, and their sum per iteration; absent where it cannot be measured (`limit_skipped` says why).
+   */
+  limit?: { grab_ms: Stat; encode_ms: Stat; key_ms: Stat; total_ms: Stat };
+  limit_p50_ms?: number;
+  /** overhead p50 / limit p50: how far the harness is from what the machine can do. */
+  overhead_to_limit?: number;
+  limit_skipped?: string;
   /** With --compare: the Python yardstick on the same region, and overhead / reference. */
   reference?: ReferenceResult;
   reference_p50_ms?: number;
@@ -97,11 +112,20 @@ export async function runBench(opts: {
   // A real game fills the captured region, so the encoder sees real content, not an empty desktop.
   const target = await BuiltinTarget.open(getGame('2048'), wm, region);
   const out = mkdtempSync(path.join(tmpdir(), 'gamepilot-bench-'));
+  const stop = new AbortController();
+  const limit = MachineLimit.open(region, fitted(region, BENCH_ENCODE.imageSize), BENCH_ENCODE.quality);
   try {
-    const id = (await target.locate()).id;
-    await wm.focus(id);
+    await wm.focus((await target.locate()).id);
     const input = createInputBackend();
-    const stages = await measureRounds(opts.iterations, region, { wm, capturer, input, id, python }, opts.log);
+    const warn = (m: string) => opts.log(`bench: ${m}`);
+    const view = new TargetView({ target, wm, capturer }, stop.signal, warn);
+    const gate = new RunGate(stop.signal, { status: () => {}, warn });
+    const stages = await measureRounds(
+      opts.iterations,
+      region,
+      { view, gate, wm, capturer, input, python, limit },
+      opts.log,
+    );
     opts.log(`bench: loop of ${opts.loopSteps} steps on built-in 2048 with an instant agent`);
     const store = RunStore.create(out, {
       kind: 'agent',
@@ -143,34 +167,61 @@ export async function runBench(opts: {
       },
     };
   } finally {
+    stop.abort();
+    if (limit instanceof MachineLimit) limit.close();
     await target.close();
     rmSync(out, { recursive: true, force: true });
   }
 }
 
+/** The encoding every round measures: a JPEG of long side 1024 at quality 80, as the yardstick makes. */
+const BENCH_ENCODE = { imageSize: 1024, format: 'jpeg', quality: 80 } as const;
+
+interface RoundDeps {
+  view: TargetView;
+  gate: RunGate;
+  wm: WindowManager;
+  capturer: ScreenCapturer;
+  input: InputBackend;
+  python: string | undefined;
+  limit: MachineLimit | { why: string };
+}
+
 /**
- * Our stages and, with a Python interpreter, the yardstick's, in alternating rounds (three, or
- * one without comparison), so that both see the same machine load.
+ * Our stages and, with a Python interpreter, the yardstick's, in three alternating rounds, so
+ * that both see the same machine load; within our rounds each iteration is followed by one of
+ * the machine's limit, so that the two meet the same load and the same X server (each one's
+ * grab comes after the other's key).
  */
 async function measureRounds(
   iterations: number,
   region: Rect,
-  deps: { wm: WindowManager; capturer: ScreenCapturer; input: InputBackend; id: string; python: string | undefined },
+  deps: RoundDeps,
   log: (s: string) => void,
 ): Promise<Omit<BenchResult, 'loop'>> {
-  const rounds = deps.python ? 3 : 1;
-  const per = Math.ceil(iterations / rounds);
+  const rounds = 3;
+  /** Round r's share of the iterations (the rounds add up to exactly `iterations`). */
+  const share = (r: number) => Math.floor((iterations * (r + 1)) / rounds) - Math.floor((iterations * r) / rounds);
   const ours: Samples = { locate: [], capture: [], encode: [], input: [], total: [], bytes: [] };
+  const bare = limitSamples();
+  const limit = deps.limit instanceof MachineLimit ? deps.limit : undefined;
   const theirs: number[] = [];
   let reference: (ReferenceResult & { samples: number[] }) | undefined;
   let encoded = { width: 0, height: 0, encoder: '' };
   log(
-    `bench: ${per * rounds} × (locate, capture ${region.width}×${region.height} → JPEG long side 1024 → one key)${deps.python ? ', alternating with bench/reference.py' : ''}`,
+    `bench: ${iterations} × (locate, capture ${region.width}×${region.height} → JPEG long side 1024 → one key)${limit ? ", each followed by the machine's limit for it" : ''}${deps.python ? ', in rounds alternating with bench/reference.py' : ''}`,
   );
   for (let r = 0; r < rounds; r++) {
-    encoded = await measureOurs(per, region, deps, ours);
+    for (let i = 0; i < share(r) + WARM_UP; i++) {
+      const step = await ourStep(region, deps);
+      const bareStep = await limit?.step();
+      if (i < WARM_UP) continue;
+      for (const k of ['locate', 'capture', 'encode', 'input', 'total', 'bytes'] as const) ours[k].push(step[k]);
+      if (bareStep) for (const k of ['grab', 'encode', 'key', 'total'] as const) bare[k].push(bareStep[k]);
+      encoded = step.encoded;
+    }
     if (deps.python) {
-      const ref = await runReference(deps.python, region, per);
+      const ref = await runReference(deps.python, region, share(r));
       theirs.push(...ref.samples);
       reference = mergeReference(reference, ref);
     }
@@ -194,6 +245,7 @@ async function measureRounds(
     step_overhead_p50_ms: overhead,
     step_overhead_p95_ms: round2(percentile(ours.total, 95)),
     overhead_p50_ms: overhead,
+    ...limitFields(limit ? bare : undefined, overhead, deps.limit),
   };
   if (reference) {
     const { samples, ...ref } = reference;
@@ -207,6 +259,21 @@ async function measureRounds(
   return result;
 }
 
+/** The limit's figures and overhead / limit, or why there are none. */
+function limitFields(
+  bare: LimitSamples | undefined,
+  overhead: number,
+  limit: RoundDeps['limit'],
+): Pick<BenchResult, 'limit' | 'limit_p50_ms' | 'overhead_to_limit' | 'limit_skipped'> {
+  if (!bare) return { limit_skipped: 'why' in limit ? limit.why : 'not measured' };
+  const total = stat(bare.total);
+  return {
+    limit: { grab_ms: stat(bare.grab), encode_ms: stat(bare.encode), key_ms: stat(bare.key), total_ms: total },
+    limit_p50_ms: total.p50,
+    overhead_to_limit: Math.round((overhead / total.p50) * 1000) / 1000,
+  };
+}
+
 interface Samples {
   locate: number[];
   capture: number[];
@@ -216,40 +283,39 @@ interface Samples {
   bytes: number[];
 }
 
-/** What a step does but the model: find the window (and whether it has focus), capture, encode, one key. */
-async function measureOurs(
-  n: number,
-  region: Rect,
-  deps: { wm: WindowManager; capturer: ScreenCapturer; input: InputBackend; id: string },
-  into: Samples,
-): Promise<{ width: number; height: number; encoder: string }> {
-  const { input } = deps;
-  const options = { imageSize: 1024, format: 'jpeg', quality: 80 } as const;
-  let encoded = { width: 0, height: 0, encoder: '' };
-  for (let i = 0; i < n + 3; i++) {
-    const t0 = now();
-    const win = await deps.wm.get(deps.id);
-    if (!win) throw new Error('the bench window closed');
-    if ((await deps.wm.activeId()) !== deps.id) await deps.wm.focus(deps.id);
-    const t1 = now();
-    const raw = await deps.capturer.grab(region, { maxLongSide: 1024 });
-    const t2 = now();
-    const frame = await encodeFrame(raw, options);
-    const t3 = now();
-    await input.keyDown('LeftShift');
-    await input.keyUp('LeftShift');
-    const t4 = now();
-    if (i < 3) continue; // warm-up
-    into.locate.push(t1 - t0);
-    into.capture.push(t2 - t1);
-    into.encode.push(t3 - t2);
-    into.input.push(t4 - t3);
-    into.total.push(t4 - t0);
-    into.bytes.push(frame.data.length);
-    encoded = { width: frame.width, height: frame.height, encoder: frameEncoder(raw, options) };
-  }
-  return encoded;
+/** Iterations of each round run before its figures are kept. */
+const WARM_UP = 3;
+
+/**
+ * What a step does but the model, timed stage by stage: locate the window as the session does
+ * (TargetView: the last look unless the window's own events say it changed, raised unless it
+ * has the focus), capture as a step does (the two shared segments in turn), encode, one key.
+ */
+async function ourStep(region: Rect, deps: RoundDeps) {
+  const t0 = now();
+  if (!(await deps.view.locate(deps.gate, { raise: () => true, quietMs: RAISE_QUIET_MS })))
+    throw new Error('the bench stopped');
+  const t1 = now();
+  const raw = await deps.capturer.grab(region, { maxLongSide: BENCH_ENCODE.imageSize, reuseBuffers: true });
+  const t2 = now();
+  const frame = await encodeFrame(raw, BENCH_ENCODE);
+  const t3 = now();
+  await deps.input.keyDown('LeftShift');
+  await deps.input.keyUp('LeftShift');
+  const t4 = now();
+  return {
+    locate: t1 - t0,
+    capture: t2 - t1,
+    encode: t3 - t2,
+    input: t4 - t3,
+    total: t4 - t0,
+    bytes: frame.data.length,
+    encoded: { width: frame.width, height: frame.height, encoder: frameEncoder(raw, BENCH_ENCODE) },
+  };
 }
+
+/** How long the game must hold still after a raise uncovered it (the bench's window is never covered). */
+const RAISE_QUIET_MS = 50;
 
 /** The first interpreter that has Pillow and python-xlib: the one given, python3, /usr/bin/python3. */
 function findPython(given: string | undefined): string {
@@ -332,6 +398,16 @@ export function formatBench(b: BenchResult): string {
     row('input', b.input_ms),
     `  overhead   p50 ${b.step_overhead_p50_ms} ms   p95 ${b.step_overhead_p95_ms} ms`,
   ];
+  if (b.limit)
+    lines.push(
+      `machine limit (the same work by the bare primitives: XRender scale + XShmGetImage, ${b.encoder} from the shared memory, one XTest key)`,
+      row('grab', b.limit.grab_ms),
+      row('encode', b.limit.encode_ms),
+      row('key', b.limit.key_ms),
+      `  total      p50 ${b.limit_p50_ms} ms   p95 ${b.limit.total_ms.p95} ms`,
+      `overhead / limit (p50): ${b.overhead_to_limit}`,
+    );
+  else lines.push(`machine limit: not measured (${b.limit_skipped})`);
   if (b.reference)
     lines.push(
       `python yardstick (${b.reference.command}; Pillow ${b.reference.tools.pillow}, python-xlib ${b.reference.tools['python-xlib']})`,

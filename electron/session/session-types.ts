@@ -91,8 +91,9 @@ export type SessionStepRecord = StepRecord & {
   drift_ticks?: number;
   act_ticks?: number;
   /**
-   * How many times the step asked the window system where its window is: 1 where a look can be
-   * reused until the window's own events say it changed (X11); absent where the target cannot count.
+   * How many times the step asked the window system where its window is: at most 1 where a look
+   * can be reused until the window's own events say it changed (X11; 0 while the window holds
+   * still); absent where the target cannot count.
    */
   window_lookups?: number;
   /**

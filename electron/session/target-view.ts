@@ -2,8 +2,8 @@
  * The target window as the loop sees it and prepares it: where it is and which part is on the
  * screen (or what hides it), a minimized window shown before the run, the window raised over
  * whatever covers it before a capture, and checked again — still shown, still where the frame
- * was taken — before input is sent. Each step looks once (Target.locate) and the rest reuse that
- * look until the window's own events say it changed.
+ * was taken — before input is sent. A step looks at most once (Target.locate), and only when the
+ * window's own events say it changed since the last look.
  */
 import type { GuiAction } from '../actions/schema.ts';
 import type { ScreenCapturer } from '../capture/capturer.ts';
@@ -42,12 +42,16 @@ export class TargetView {
     private readonly warn: (message: string) => void,
   ) {}
 
-  /** Where the target is and which part of it is on the screen (the step's one look at it). */
+  /**
+   * Where the target is and which part of it is on the screen (the step's one look at it): the
+   * last look again unless the window's own events say it changed since (Target.locate), so a
+   * window that holds still is not asked about at all.
+   */
   async look(): Promise<Look> {
     const { target, capturer } = this.deps;
     let win: WindowInfo;
     try {
-      win = await target.locate();
+      win = await target.locate({ reuse: true });
     } catch (err) {
       if (err instanceof TargetGoneError) throw err;
       throw new TargetGoneError(`cannot locate the target window: ${(err as Error).message}`);

@@ -76,6 +76,8 @@ export class WindowTarget implements Target {
   /** What the window system says of the window; null until first asked for, undefined where it cannot. */
   private watch: WindowWatch | undefined | null = null;
   private asked = 0;
+  /** Whether `current` is the answer of the last look (not after a look that failed: the next one asks again). */
+  private answered = true;
 
   private constructor(
     private readonly wm: WindowManager,
@@ -129,11 +131,13 @@ export class WindowTarget implements Target {
   async locate(o: { reuse?: boolean } = {}): Promise<WindowInfo> {
     // Asked every time, so that a plain look also starts the next reuse from now.
     const changed = this.windowWatch()?.changed() ?? true;
-    if (o.reuse && !changed) return this.current;
+    if (o.reuse && !changed && this.answered) return this.current;
     this.asked++;
+    this.answered = false;
     const fresh = await this.wm.get(this.current.id);
     if (!fresh) throw new TargetGoneError(`the target window "${this.current.title}" is gone (id ${this.current.id})`);
     this.current = fresh;
+    this.answered = true;
     return fresh;
   }
 

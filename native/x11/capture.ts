@@ -3,8 +3,9 @@
  * packed RGB (the conversion from the server's 32-bit pixels is done while copying out, at
  * about the cost of the copy alone) or as the server's own 32-bit pixels.
  *
- * `ShmGrabber`: XShmGetImage into one shared-memory segment sized to the screen, made once:
- * the server writes the pixels straight into our memory, with no copy through the socket.
+ * `ShmGrabber`: XShmGetImage into shared-memory segments sized to the screen, each made once: the
+ * server writes the pixels straight into our memory, with no copy through the socket; a caller
+ * that reuses (the session loop) gets them where the server wrote them, in two segments in turn.
  * `GetImageGrabber`: plain XGetImage (the pixels come through the socket), for displays where
  * shared memory is refused (a remote X server, another IPC namespace).
  * Both return tightly packed 32-bit pixels, BGRX in memory on the usual little-endian TrueColor
@@ -24,7 +25,7 @@ export interface Pixels {
   order: 'rgb' | 'bgrx' | 'rgbx';
 }
 
-/** `rgb`: 3 bytes a pixel, ready for an encoder; `native`: the server's 4 bytes a pixel, copied as they are. */
+/** `rgb`: 3 bytes a pixel, ready for an encoder; `native`: the server's 4 bytes a pixel, as they are. */
 export type PixelLayout = 'rgb' | 'native';
 
 export interface GrabOptions {
@@ -35,8 +36,14 @@ export interface GrabOptions {
    * region's own size (check `width` and `height` of the result).
    */
   size?: { width: number; height: number };
-  /** Copy the pixels into this buffer when it is exactly their size (else into a new one). */
-  into?: Buffer;
+  /**
+   * For one sequential caller (the session loop), with layout `native`: the pixels need to stay
+   * valid only until the second next grab with this option, so the grabber hands out memory of
+   * its own in turn instead of a new buffer each grab (a new 2.6 MB buffer cost 640 page faults,
+   * about 1 ms, and a full GC now and then to free): ShmGrabber the segment the server wrote
+   * into (no copy), GetImageGrabber one of two buffers.
+   */
+  reuse?: boolean;
 }
 
 export interface ScreenGrabber {
@@ -48,7 +55,7 @@ export interface ScreenGrabber {
 }
 
 /** Where to read a region from: the root window itself, or a server-scaled copy of it. */
-function sourceOf(
+export function sourceOf(
   c: XConnection,
   scaler: RenderScaler | undefined,
   region: Rect,
@@ -89,27 +96,55 @@ function pixelOrder(img: XImageHead): Pixels['order'] {
   throw new Error(`unsupported X visual masks: red ${img.red_mask.toString(16)}, blue ${img.blue_mask.toString(16)}`);
 }
 
-export class ShmGrabber implements ScreenGrabber {
-  readonly name = 'x11-shm';
-  private readonly c: XConnection;
+/**
+ * Unmaps a segment from this process once nothing in it can be read any more: its memory is an
+ * ArrayBuffer that frames may still view after the server let go of the segment, and reading
+ * an unmapped page would end the process, not throw.
+ */
+const unmapWhenUnread = new FinalizationRegistry<{ shmdt(addr: bigint): number; addr: bigint }>((s) => s.shmdt(s.addr));
+
+/**
+ * A shared-memory segment the X server writes images into (XShmGetImage: no copy through the
+ * socket), and the XImage header of the last size read, pointing into it. The segment grows
+ * when a size needs more; it is marked for removal at once, so it goes when both sides let go
+ * (this side once no view of it is left: unmapWhenUnread).
+ */
+export class ShmImage {
+  /** The XShmSegmentInfo Xlib reads (allocated here), and its address. */
+  private readonly infoMemory: unknown;
   private readonly info: bigint;
   private segment: { id: number; addr: bigint; size: number; memory: Uint8Array } | undefined;
-  /** The XImage header of the last region size (headers point into the segment). */
   private image: { ptr: bigint; width: number; height: number; head: XImageHead } | undefined;
-  private readonly scaler: RenderScaler | undefined;
 
-  constructor(connect: () => XConnection = xConnection) {
-    this.c = connect();
-    this.scaler = RenderScaler.create(this.c);
-    const { fn, types } = this.c.lib;
-    if (!fn.XShmQueryExtension(this.c.display)) throw new Error('the X server has no MIT-SHM extension');
-    this.info = koffi.address(koffi.alloc(types.ShmSegmentInfo, 1));
-    const size = rootSize(this.c);
-    this.attach(size.width * size.height * 4);
+  constructor(
+    private readonly c: XConnection,
+    bytes: number,
+  ) {
+    const { fn, types } = c.lib;
+    if (!fn.XShmQueryExtension(c.display)) throw new Error('the X server has no MIT-SHM extension');
+    this.infoMemory = koffi.alloc(types.ShmSegmentInfo, 1);
+    this.info = koffi.address(this.infoMemory);
+    this.attach(bytes);
   }
 
-  screenSize() {
-    return rootSize(this.c);
+  /**
+   * Reads `area` of `drawable` into the segment: the image's head (stride, channel masks) and
+   * the segment's bytes, which the next read overwrites (and which stay readable while viewed,
+   * even after the segment is replaced). Throws when the server refuses.
+   */
+  read(drawable: number, area: Rect): { head: XImageHead; memory: Uint8Array } {
+    const img = this.imageFor(area.width, area.height);
+    if (!this.c.lib.fn.XShmGetImage(this.c.display, drawable, img.ptr, area.x, area.y, X.AllPlanes))
+      throw new Error(
+        `XShmGetImage of ${area.width}×${area.height} at ${area.x},${area.y} failed (shared memory refused, or the region is off the screen)`,
+      );
+    return { head: img.head, memory: this.segment!.memory };
+  }
+
+  /** Detaches the segment from both sides; the object is not to be used again. */
+  close() {
+    this.detach();
+    koffi.free(this.infoMemory);
   }
 
   /** A segment of `size` bytes, attached to the server and marked for removal (it goes when both sides let go). */
@@ -127,16 +162,18 @@ export class ShmGrabber implements ScreenGrabber {
     fn.XShmAttach(this.c.display, this.info);
     fn.XSync(this.c.display, X.False); // the server has attached before the segment is marked for removal
     fn.shmctl(id, X.IPC_RMID, null);
-    this.segment = { id, addr, size, memory: new Uint8Array(koffi.view(addr, size)) };
+    const memory = koffi.view(addr, size);
+    unmapWhenUnread.register(memory, { shmdt: fn.shmdt, addr });
+    this.segment = { id, addr, size, memory: new Uint8Array(memory) };
   }
 
+  /** The server lets go of the segment now; this process once no view of its memory is left. */
   private detach() {
     if (!this.segment) return;
     const { fn } = this.c.lib;
     this.dropImage();
     fn.XShmDetach(this.c.display, this.info);
     fn.XSync(this.c.display, X.False);
-    fn.shmdt(this.segment.addr);
     this.segment = undefined;
   }
 
@@ -167,17 +204,56 @@ export class ShmGrabber implements ScreenGrabber {
     this.image = { ptr, width, height, head };
     return this.image;
   }
+}
+
+export class ShmGrabber implements ScreenGrabber {
+  readonly name = 'x11-shm';
+  private readonly c: XConnection;
+  private readonly scaler: RenderScaler | undefined;
+  /** The segment of grabs copied out, and the two handed out in turn to grabs with `reuse`, each made when first needed. */
+  private copied: ShmImage | undefined;
+  private readonly turns: (ShmImage | undefined)[] = [undefined, undefined];
+  private turn = 0;
+
+  constructor(connect: () => XConnection = xConnection) {
+    this.c = connect();
+    this.scaler = RenderScaler.create(this.c);
+    if (!this.c.lib.fn.XShmQueryExtension(this.c.display)) throw new Error('the X server has no MIT-SHM extension');
+  }
+
+  screenSize() {
+    return rootSize(this.c);
+  }
 
   grab(region: Rect, opts: GrabOptions = {}): Pixels {
     const { drawable, area } = sourceOf(this.c, this.scaler, region, opts.size);
-    const img = this.imageFor(area.width, area.height);
-    const { fn } = this.c.lib;
-    if (!fn.XShmGetImage(this.c.display, drawable, img.ptr, area.x, area.y, X.AllPlanes))
-      throw new Error(
-        `XShmGetImage of ${region.width}×${region.height} at ${region.x},${region.y} failed (shared memory refused, or the region is off the screen)`,
-      );
+    const layout = opts.layout ?? 'rgb';
+    const inPlace = opts.reuse && layout === 'native';
+    const { head, memory } = (inPlace ? this.nextTurn() : this.copyFrom()).read(drawable, area);
+    if (inPlace && head.bytes_per_line === area.width * 4) {
+      const data = Buffer.from(memory.buffer, memory.byteOffset, area.width * area.height * 4);
+      return { data, width: area.width, height: area.height, order: pixelOrder(head) };
+    }
     // Copied out: the next grab reuses the segment while this frame is still being encoded.
-    return copyOut(this.segment!.memory, img.head, area, opts.layout ?? 'rgb', opts.into);
+    return copyOut(memory, head, area, layout);
+  }
+
+  /** The segment of the grab after the last one with `reuse`. */
+  private nextTurn(): ShmImage {
+    this.turn ^= 1;
+    this.turns[this.turn] ??= this.segment();
+    return this.turns[this.turn]!;
+  }
+
+  private copyFrom(): ShmImage {
+    this.copied ??= this.segment();
+    return this.copied;
+  }
+
+  /** A segment the size of the screen (a larger grab makes it grow). */
+  private segment() {
+    const size = rootSize(this.c);
+    return new ShmImage(this.c, size.width * size.height * 4);
   }
 }
 
@@ -204,6 +280,9 @@ export class GetImageGrabber implements ScreenGrabber {
   readonly name = 'x11-getimage';
   private readonly c: XConnection;
   private readonly scaler: RenderScaler | undefined;
+  /** The two buffers handed out in turn to grabs with `reuse`. */
+  private readonly buffers: (Buffer | undefined)[] = [undefined, undefined];
+  private turn = 0;
 
   constructor(connect: () => XConnection = xConnection) {
     this.c = connect();
@@ -219,10 +298,15 @@ export class GetImageGrabber implements ScreenGrabber {
     const { drawable, area } = sourceOf(this.c, this.scaler, region, opts.size);
     const ptr = fn.XGetImage(this.c.display, drawable, area.x, area.y, area.width, area.height, X.AllPlanes, X.ZPixmap);
     if (!ptr) throw new Error(`XGetImage of ${region.width}×${region.height} at ${region.x},${region.y} failed`);
+    const layout = opts.layout ?? 'rgb';
+    const reuse = opts.reuse && layout === 'native';
+    if (reuse) this.turn ^= 1;
     try {
       const head = koffi.decode(ptr, types.XImageHead) as XImageHead;
       const memory = new Uint8Array(koffi.view(head.data!, head.bytes_per_line * area.height));
-      return copyOut(memory, head, area, opts.layout ?? 'rgb', opts.into);
+      const px = copyOut(memory, head, area, layout, reuse ? this.buffers[this.turn] : undefined);
+      if (reuse) this.buffers[this.turn] = px.data;
+      return px;
     } finally {
       fn.XDestroyImage(ptr);
     }

@@ -178,13 +178,25 @@ export class RenderScaler {
     return t.pixmap;
   }
 
+  /** Frees the server's pictures and pixmap; the scaler is not to be used again. */
+  close() {
+    const { c, r } = this;
+    this.dropTarget();
+    r.XRenderFreePicture(c.display, this.source);
+    c.lib.fn.XFlush(c.display);
+  }
+
+  private dropTarget() {
+    if (!this.target) return;
+    this.r.XRenderFreePicture(this.c.display, this.target.picture);
+    this.r.XFreePixmap(this.c.display, this.target.pixmap);
+    this.target = undefined;
+  }
+
   private targetOf(size: { width: number; height: number }) {
     if (this.target?.width === size.width && this.target.height === size.height) return this.target;
     const { c, r } = this;
-    if (this.target) {
-      r.XRenderFreePicture(c.display, this.target.picture);
-      r.XFreePixmap(c.display, this.target.pixmap);
-    }
+    this.dropTarget();
     const pixmap = r.XCreatePixmap(c.display, c.root, size.width, size.height, this.depth);
     const picture = r.XRenderCreatePicture(c.display, pixmap, this.format, 0, null);
     this.target = { ...size, pixmap, picture };

@@ -23,6 +23,9 @@ function windowNumber(id: string): number {
   return n;
 }
 
+/** The properties `info` reads of a window: a change of another one does not change what a look sees. */
+const LOOKED_AT = ['_NET_WM_NAME', 'WM_NAME', '_NET_WM_PID', '_NET_WM_STATE', '_NET_FRAME_EXTENTS'] as const;
+
 /** `_NET_WM_DESKTOP` of a window on every desktop (panels, docks): not a game window. */
 const ALL_DESKTOPS = 0xffffffff;
 
@@ -107,7 +110,7 @@ export class XlibWindowManager implements WindowManager {
   }
 
   watchWindow(id: string): WindowWatch {
-    return new XWindowWatch(windowNumber(id), this.c);
+    return new XWindowWatch(windowNumber(id), LOOKED_AT, this.c);
   }
 
   async stacking(): Promise<string[]> {

@@ -1,6 +1,7 @@
 /**
  * `gamepilot bench --json` prints every figure it promises (timing itself is not judged here
- * beyond generous bounds), `--compare` beside the Python yardstick on the same region, and the
+ * beyond generous bounds), the machine's limit measured in the same run consistent with itself
+ * and with the ratio to it, `--compare` beside the Python yardstick on the same region, and the
  * screenshot-desktop fallback captures the same window.
  */
 import { describe, expect, it } from 'vitest';
@@ -11,6 +12,24 @@ import { ScreenshotDesktopCapturer } from '../../electron/capture/screenshot-des
 import { NutCapturer } from '../../electron/capture/nut-capturer.ts';
 import { encodeFrame, SHARP_ENCODER } from '../../electron/capture/encode.ts';
 import { PREBUILT_JPEG_NAME } from '../../native/jpeg-prebuilt.ts';
+import type { BenchResult } from '../../electron/cli/bench.ts';
+
+/**
+ * The machine's limit of a bench result: every stage measured, each iteration's total the sum of
+ * its stages (so the total's median is at least each stage's, and at most the sum of their p95s:
+ * at most 5 % of iterations exceed each), and overhead / limit as the two p50s say.
+ */
+function expectLimit(b: BenchResult) {
+  expect(b.limit_skipped).toBeUndefined();
+  const { grab_ms: grab, encode_ms: encode, key_ms: key, total_ms: total } = b.limit!;
+  for (const s of [grab, encode, total]) expect(s.p50).toBeGreaterThan(0);
+  expect(key.p50).toBeGreaterThanOrEqual(0); // a key is a few µs: it may round to 0.00
+  for (const s of [grab, encode, key, total]) expect(s.p95).toBeGreaterThanOrEqual(s.p50);
+  expect(total.p50).toBeGreaterThanOrEqual(Math.max(grab.p50, encode.p50, key.p50));
+  expect(total.p50).toBeLessThanOrEqual(grab.p95 + encode.p95 + key.p95 + 0.02); // + the rounding to 0.01 ms
+  expect(b.limit_p50_ms).toBe(total.p50);
+  expect(b.overhead_to_limit).toBeCloseTo(b.overhead_p50_ms / b.limit_p50_ms!, 2);
+}
 
 describe('gamepilot bench', () => {
   it('reports per-stage p50/p95, step overhead and loop speed', async () => {
@@ -23,8 +42,11 @@ describe('gamepilot bench', () => {
       expect(b[k].p50).toBeGreaterThan(0);
       expect(b[k].p95).toBeGreaterThanOrEqual(b[k].p50);
     }
+    expect(b.locate_ms.p50).toBeGreaterThanOrEqual(0); // a window that holds still is not asked about: µs
     expect(b.step_overhead_p50_ms).toBeGreaterThan(0);
     expect(b.step_overhead_p50_ms).toBeLessThan(1000);
+    expect(b.iterations).toBe(10);
+    expectLimit(b);
     expect(b.loop.steps).toBe(10);
     expect(b.loop.steps_per_second).toBeGreaterThan(0.5);
     expect(b.backends).toEqual({ windows: 'linux-x11', capture: 'x11-shm', input: 'xtest' });
@@ -43,6 +65,9 @@ describe('gamepilot bench', () => {
     expect(text.code, text.stderr).toBe(0);
     const name = PREBUILT_JPEG_NAME.replace(/[()]/g, '\\$&');
     expect(text.stdout).toMatch(new RegExp(`^harness cost per step \\(.*, encoder ${name}\\)$`, 'm'));
+    expect(text.stdout).toMatch(new RegExp(`^machine limit \\(.*, ${name} from the shared memory, .*\\)$`, 'm'));
+    expect(text.stdout).toMatch(/^ {2}grab +p50 +[\d.]+ ms +p95 +[\d.]+ ms$/m);
+    expect(text.stdout).toMatch(/^overhead \/ limit \(p50\): [\d.]+$/m);
   });
 
   it('--compare runs bench/reference.py on the same region and gives the ratio', async () => {
@@ -56,6 +81,7 @@ describe('gamepilot bench', () => {
     expect(b.reference.tools).toMatchObject({ pillow: expect.any(String), 'python-xlib': expect.any(String) });
     for (const k of ['capture_ms', 'encode_ms', 'input_ms', 'total_ms']) expect(b.reference[k].p50).toBeGreaterThan(0);
     expect(b.iterations).toBe(9);
+    expectLimit(b); // measured in the same rounds as the yardstick
   });
 
   it('--compare says what it needs when the interpreter lacks Pillow or python-xlib', async () => {

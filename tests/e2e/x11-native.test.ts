@@ -11,6 +11,8 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { X11Capturer } from '../../electron/capture/x11-capturer.ts';
@@ -21,7 +23,8 @@ import { createInputBackend } from '../../electron/input/input-backend.ts';
 import { createWindowManager, type WindowInfo } from '../../native/index.ts';
 import { XlibWindowManager } from '../../native/x11/windows.ts';
 import { X11ToolsWindowManager } from '../../native/x11-tools.ts';
-import { GetImageGrabber, ShmGrabber } from '../../native/x11/capture.ts';
+import { GetImageGrabber, ShmGrabber, ShmImage } from '../../native/x11/capture.ts';
+import { xConnection } from '../../native/x11/xlib.ts';
 import { X11InputBackend } from '../../native/x11-input.ts';
 import { jpegEncoder } from '../../native/jpeg.ts';
 import { PREBUILT_JPEG_NAME } from '../../native/jpeg-prebuilt.ts';
@@ -163,21 +166,30 @@ describe('XShm capture', () => {
     expect([...shm.data.subarray(0, 3)]).toEqual([0x20, 0xa0, 0x40]);
   });
 
-  it('with reuseBuffers hands out two buffers in turn, each holding its own grab', async () => {
+  it('with reuseBuffers hands out two shared segments in turn, each holding its own grab, as a copy would', async () => {
     const bounds = (await xlib.get(w.window.id))!.bounds;
+    // Half the window and half what lies beside it: other pixels than the window's alone.
+    const beside = { ...bounds, x: bounds.x + Math.floor(bounds.width / 2) };
     const cap = new X11Capturer();
+    const copy = (region: typeof bounds, o: { maxLongSide?: number } = {}) => cap.grab(region, o);
     const a = await cap.grab(bounds, { reuseBuffers: true });
-    const b = await cap.grab(bounds, { reuseBuffers: true });
+    const b = await cap.grab(beside, { reuseBuffers: true });
     const c = await cap.grab(bounds, { reuseBuffers: true });
-    expect(b.data).not.toBe(a.data);
-    expect(c.data).toBe(a.data); // the second next grab writes into the first one's buffer
-    const own = await cap.grab(bounds); // without the option: a buffer of its own
-    expect(own.data).not.toBe(a.data);
-    expect(own.data).not.toBe(b.data);
+    expect(b.data.buffer).not.toBe(a.data.buffer);
+    expect(c.data.buffer).toBe(a.data.buffer); // the second next grab writes where the first one's pixels were
+    const own = await copy(bounds); // without the option: a buffer of its own
+    expect(own.data.buffer).not.toBe(a.data.buffer);
+    expect(own.data.buffer).not.toBe(b.data.buffer);
     expect(c.data.equals(own.data)).toBe(true);
-    const small = await cap.grab({ ...bounds, width: 101, height: 50 }, { reuseBuffers: true });
-    expect(small.data.length).toBe(101 * 50 * 4); // another size: a buffer of that size
-    expect(small.data).not.toBe(b.data);
+    const besideNow = (await copy(beside)).data;
+    expect(besideNow.equals(own.data)).toBe(false); // the two regions really differ…
+    expect(b.data.equals(besideNow)).toBe(true); // …and the grab after b's left it alone
+    // Another size, scaled in the server, in b's segment: the same pixels as copied out.
+    const small = await cap.grab(bounds, { maxLongSide: 300, reuseBuffers: true });
+    expect(small.data.buffer).toBe(b.data.buffer);
+    expect(small.data.length).toBe(small.width * small.height * 4);
+    expect(small.data.equals((await copy(bounds, { maxLongSide: 300 })).data)).toBe(true);
+    expect(c.data.equals(own.data)).toBe(true);
   });
 
   it('scales in the server when the frame is sent smaller, keeping the geometry exact', async () => {
@@ -192,6 +204,36 @@ describe('XShm capture', () => {
     for (const [i, v] of mid.entries()) expect(Math.abs(v - [0x20, 0xa0, 0x40][i]!)).toBeLessThanOrEqual(4);
     const png = await encodeFrame(raw, { imageSize: 300, format: 'png', quality: 80 });
     expect(await pixelOf(png.data, Math.floor(png.width / 2), Math.floor(png.height / 2))).toEqual([0x20, 0xa0, 0x40]);
+  });
+
+  it('keeps a segment mapped while pixels in it are still viewed, even once the server let go of it', async () => {
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const mapped = () =>
+      readFileSync('/proc/self/maps', 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('SYSV')).length;
+    const collect = async () => {
+      for (let i = 0; i < 5; i++) {
+        gc();
+        await new Promise((r) => setTimeout(r, 20)); // finalizers run in a later task
+      }
+    };
+    const bounds = (await xlib.get(w.window.id))!.bounds;
+    await collect();
+    const before = mapped();
+    const held: { pixels?: Uint8Array } = {};
+    (() => {
+      const shm = new ShmImage(xConnection(), bounds.width * bounds.height * 4);
+      held.pixels = shm.read(xConnection().root, bounds).memory.subarray(0, 4);
+      shm.close(); // as when a segment is replaced by a larger one
+    })();
+    await collect();
+    expect(mapped()).toBe(before + 1);
+    expect([...held.pixels!.subarray(0, 3)]).toEqual([0x40, 0xa0, 0x20]); // BGRX of the window's colour
+    delete held.pixels;
+    await collect();
+    expect(mapped()).toBe(before);
   });
 
   it('refuses a region off the screen with a clear error', async () => {
@@ -421,8 +463,13 @@ describe('the window watch', () => {
       await settled(id);
       await expect.poll(() => watch.changed(), EVENTS).toBe(false);
 
+      // Another client's change, done (xdotool waits for the server before it exits): known at
+      // once, as a fresh look would see it (the watch syncs with the server before it answers).
       xdo('set_window', '--name', 'Fifteen renamed', decimal(id));
-      await expect.poll(() => watch.changed(), EVENTS).toBe(true);
+      expect(watch.changed()).toBe(true);
+      // A property a look does not read says nothing new.
+      xdo('set_window', '--role', 'gp-role', decimal(id));
+      expect(watch.changed()).toBe(false);
 
       await stop(game.child);
       await expect.poll(() => xlib.get(id), EVENTS).toBeUndefined();
