@@ -20,12 +20,18 @@ import { defineConfig } from 'vitest/config';
 const e2eWorkers = process.env.GAMEPILOT_TEST_DISPLAY ? 1 : Number(process.env.GAMEPILOT_E2E_WORKERS) || 2;
 
 /**
- * e2e files whose subject is how the machine keeps time — a quiet time that ends a settle, a
- * recorder's frame rate — run after the others, one at a time, so that the only load on the
- * machine is their own (beside a second e2e file, Chromium stalled for over 150 ms and a
- * settle took that for the end of the answer).
+ * e2e files that need the machine to themselves run after the others, one at a time: those
+ * whose subject is how the machine keeps time — a quiet time that ends a settle, a recorder's
+ * frame rate (beside a second e2e file, Chromium stalled for over 150 ms and a settle took that
+ * for the end of the answer) — and the anti-cheat guard's, whose stand-in process every run on
+ * the machine sees.
  */
-export const E2E_ALONE = ['tests/e2e/settle.test.ts', 'tests/e2e/record.test.ts', 'tests/e2e/recorder-threads.test.ts'];
+export const E2E_ALONE = [
+  'tests/e2e/settle.test.ts',
+  'tests/e2e/record.test.ts',
+  'tests/e2e/recorder-threads.test.ts',
+  'tests/e2e/anticheat.test.ts',
+];
 
 const e2eGlobalSetup = [
   'tests/helpers/config-setup.ts',
