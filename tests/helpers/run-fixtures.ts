@@ -32,8 +32,9 @@ export function qualityFigures(steps: number, noEffect: number, invalid: number)
 }
 
 /**
- * A finished run folder of an agent on built-in 2048 (GUI, latency normal): its episodes'
- * scores (one seed each), its status and error, and any other run.json fields (e.g. `quality`).
+ * A finished run folder of an agent on built-in 2048 (GUI, latency normal unless given): its
+ * episodes' scores (one seed each), its status and error, and any other run.json fields (e.g.
+ * `quality`).
  */
 export function finishedRun(
   root: string,
@@ -43,6 +44,7 @@ export function finishedRun(
     scores: EpisodeFixture[];
     status?: RunStatus;
     error?: string;
+    latency?: string;
     patch?: Partial<RunMeta>;
   },
 ): RunStore {
@@ -53,7 +55,7 @@ export function finishedRun(
     agent: o.agent ?? 'vlm',
     model: o.model === undefined ? 'test-vlm' : o.model,
     action_space: 'gui',
-    config: { latency: 'normal' },
+    config: { latency: o.latency ?? 'normal' },
   });
   const episodes: EpisodeSummary[] = o.scores.map((e, episode) => ({
     episode,

@@ -14,23 +14,13 @@ import { keptMs, MAX_KEPT_VALUES, MsTally, TimingTally } from '../../electron/st
 import { noteStepTiming } from '../../electron/session/step-timing.ts';
 import type { SessionStepRecord } from '../../electron/session/session-types.ts';
 import { formatLeaderboard, leaderboard } from '../../electron/store/leaderboard.ts';
-import { RunStore, readRunMeta } from '../../electron/store/run-store.ts';
+import { readRunMeta } from '../../electron/store/run-store.ts';
 import { buildReport } from '../../electron/report/build.ts';
 import { reportTables } from '../../electron/report/view.ts';
 import { reportCsv } from '../../electron/report/csv.ts';
 import { percentile } from '../../electron/util/time.ts';
-
-/** A fixed sequence of pseudo-random numbers in [0, 1) (mulberry32), so every run of the test draws the same samples. */
-function draws(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRng } from '../../games/shared/rng.ts';
+import { finishedRun } from '../helpers/run-fixtures.ts';
 
 interface Step {
   effect: number | null;
@@ -43,7 +33,7 @@ interface Step {
 
 /** `n` steps drawn around the given centres (ms, two decimals as steps.jsonl writes them); some measure no effect, some get no model answer. */
 function stepsDrawn(seed: number, n: number, centre: { effect: number; model: number }): Step[] {
-  const r = draws(seed);
+  const r = seededRng(seed);
   const ms = (c: number) => Math.round(c * (0.3 + 1.4 * r()) * 100) / 100;
   return Array.from({ length: n }, () => ({
     effect: r() < 0.2 ? null : ms(centre.effect),
@@ -103,22 +93,8 @@ const figures = (f: { n: number; p50: number | null; p95: number | null } | unde
   f && { n: f.n, p50: f.p50, p95: f.p95 };
 
 function run(root: string, o: { agent?: string; model?: string | null; latency: LatencyMode; timing?: RunTiming }) {
-  const s = RunStore.create(root, {
-    kind: 'agent',
-    game: '2048',
-    target: { kind: 'builtin', label: '2048' },
-    agent: o.agent ?? 'vlm',
-    model: o.model === undefined ? 'test-vlm' : o.model,
-    action_space: 'gui',
-    config: { latency: o.latency },
-  });
-  s.close('completed', undefined, {
-    episodes: [{ episode: 0, seed: 0, score: 50, steps: 10, end: 'max_steps' }],
-    mean: 50,
-    std: 0,
-    ...(o.timing ? { timing: o.timing } : {}),
-  });
-  return s.meta.id;
+  const patch = o.timing ? { timing: o.timing } : {};
+  return finishedRun(root, { ...o, scores: [50], patch }).meta.id;
 }
 
 describe('kept samples', () => {
@@ -139,7 +115,7 @@ describe('kept samples', () => {
 
   it('stay bounded however long the run: a count per kept value, at most 1,000 + 900 a decade', () => {
     const sizes = [1_000, 200_000].map((n) => {
-      const r = draws(n);
+      const r = seededRng(n);
       const tally = new MsTally();
       // Anything from 0 to 100 s: every whole ms below 1 s, 10 ms steps to 10 s, 100 ms steps above.
       for (let i = 0; i < n; i++) tally.add(r() * 100_000);
