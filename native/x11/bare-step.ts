@@ -7,7 +7,7 @@
 import type { Rect } from '../types.ts';
 import { X, xConnection, type XConnection } from './xlib.ts';
 import { RenderScaler } from './render.ts';
-import { ShmImage, sourceOf } from './capture.ts';
+import { pixelOrder, ShmImage, sourceOf } from './capture.ts';
 
 const XK_Shift_L = 0xffe1;
 
@@ -45,7 +45,7 @@ export class BareX11Step {
   grab(): BarePixels {
     const { drawable, area } = sourceOf(this.c, this.scaler, this.region, this.size);
     const { head, memory } = this.shm.read(drawable, area);
-    const order = head.red_mask === 0xff ? 'rgbx' : 'bgrx';
+    const order = pixelOrder(head);
     const data = memory.subarray(0, head.bytes_per_line * area.height);
     return { data, width: area.width, height: area.height, order };
   }

@@ -86,7 +86,7 @@ export function rootSize(c: XConnection): { width: number; height: number } {
 }
 
 /** Channel order of a 32-bit ZPixmap image, or why it is not one we can hand on. */
-function pixelOrder(img: XImageHead): Pixels['order'] {
+export function pixelOrder(img: XImageHead): 'bgrx' | 'rgbx' {
   if (img.bits_per_pixel !== 32 || img.byte_order !== X.LSBFirst)
     throw new Error(
       `unsupported X visual: ${img.bits_per_pixel} bits per pixel, ${img.byte_order === X.LSBFirst ? 'LSB' : 'MSB'} first (need 32, LSB first)`,
