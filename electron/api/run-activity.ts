@@ -65,8 +65,6 @@ import {
 } from '../domain.ts';
 import { MemoryAgent } from '../agents/memory-agent.ts';
 import { checkFramesFor, reflectionReadsFrames } from '../store/frame-budget.ts';
-import { TimingTally } from '../store/run-timing.ts';
-import { noteStepTiming } from '../session/step-timing.ts';
 
 /** What a run needs from the core around it. */
 export interface RunContext {
@@ -421,8 +419,6 @@ export class RunActivity implements Activity {
   /** Forwards the session's events to the contract's event stream, keeping the live view's counters. */
   private relay() {
     const { session, run, ctx } = this;
-    // The same figures run.json's `timing` will hold, gathered from the same step records.
-    const times = new TimingTally();
     session.on('frame', (f) => {
       run.episode = f.episode;
       run.step = f.step;
@@ -443,8 +439,7 @@ export class RunActivity implements Activity {
       run.tokens.input += r.tokens?.input ?? 0;
       run.tokens.output += r.tokens?.output ?? 0;
       if (typeof r.cost_usd === 'number') run.costUsd = (run.costUsd ?? 0) + r.cost_usd;
-      noteStepTiming(times, r);
-      run.timing = times.figures();
+      run.timing = session.audit.timingFigures(); // what run.json's `timing` will hold, so far
       ctx.emit({ type: 'step', data: { ...this.stepData(r), timing: run.timing } });
     });
     session.on('memory', ({ episode, step, ...memory }) => {

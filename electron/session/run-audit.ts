@@ -6,7 +6,7 @@
  */
 import type { WindowInfo, WindowManager } from '../../native/types.ts';
 import type { Profile } from '../profiles/profile-schema.ts';
-import type { LatencyMode, RunTiming } from '../domain.ts';
+import type { LatencyMode, ModeFigures, RunTiming, TimingByMode } from '../domain.ts';
 import type { RoleUsage, RunQuality } from '../store/run-store.ts';
 import { rate } from '../store/run-quality.ts';
 import { TimingTally } from '../store/run-timing.ts';
@@ -93,6 +93,11 @@ export class RunAudit {
       model_calls: roles.reduce((n, r) => n + r.calls, 0),
       model_call_failures: roles.reduce((n, r) => n + r.failed, 0),
     };
+  }
+
+  /** The agent steps' times so far per latency mode, without their samples (what the Live view shows). */
+  timingFigures(): TimingByMode<ModeFigures> {
+    return this.times.figures();
   }
 
   /** run.json's `timing`: the agent steps' times per latency mode, the run started in `mode`. */

@@ -88,8 +88,8 @@ export class Session extends EventEmitter<SessionEvents> {
   readonly takeover: TakeoverDesk;
   /** Pause, resume and single steps, and the wait for a hidden window. */
   readonly gate: RunGate;
-  /** What the steps did and how the model answered: run.json's quality, invalid episodes, no-effect warnings. */
-  protected readonly audit: RunAudit;
+  /** What the steps did and how the model answered: run.json's quality and timing, invalid episodes, no-effect warnings. */
+  readonly audit: RunAudit;
   /** A profiled window's game end and reset (its profile's episode.end, episode.reset). */
   private readonly ends: EpisodeEnds | undefined;
 
