@@ -261,7 +261,9 @@ export const RUN_SPEC_FIELDS = {
     ),
   tutorial: text(4000)
     .optional()
-    .describe('a video (mp4/webm/mkv), a folder of frames, a run or session folder, or "solver"'),
+    .describe(
+      'a video (mp4/webm/mkv), a folder of frames, a run or session folder, "solver", or "title" (the title\'s declared tutorial, the one a rookie is offered)',
+    ),
   reflectAfter: z
     .enum(REFLECT_AFTER)
     .default('failed')
@@ -404,7 +406,7 @@ export const modelRule = (agent: string): string => `{agent} ${agent} needs a mo
 export const needsTutorial = (mode: string): boolean => mode === 'self-t' || mode === 'self';
 /** The rule for them, once: each way in says its fields its own way (sayFields). */
 export const tutorialRule = (mode: string): string =>
-  `{reflection} ${mode} needs {tutorial} (a video, a folder of frames, a run or session folder, or "solver")`;
+  `{reflection} ${mode} needs {tutorial} (a video, a folder of frames, a run or session folder, "solver" or "title")`;
 
 type SpecValues = z.output<z.ZodObject<typeof RUN_SPEC_FIELDS>>;
 

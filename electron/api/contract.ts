@@ -214,8 +214,8 @@ const startRunFields = z
     agent: F.agent.unwrap().optional(),
     /** The app always asks for a count; a request without one plays one episode. */
     episodes: F.episodes.unwrap().default(1),
-    /** "solver" (a demonstration by the game's solver) or the id of a run or session in the runs folder: never a path. */
-    tutorial: tutorialRef('"solver", ').optional(),
+    /** "solver" (a demonstration by the game's solver), "title" (the title's declared tutorial) or the id of a run or session in the runs folder: never a path. */
+    tutorial: tutorialRef('"solver", "title", ').optional(),
     /** Absent: the spec's default; given, it asks for the memory agent. */
     embeddingModel: F.embeddingModel.unwrap().optional(),
     /** Pause after each reflection so a person can edit the lessons before the retry (the app's own). */

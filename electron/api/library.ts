@@ -18,7 +18,13 @@ import { readArenas } from '../report/arenas.ts';
 import { arenaSummaryTables } from '../report/arena-view.ts';
 import { exportVideo } from '../recording/video.ts';
 import { CodedError } from '../domain.ts';
-import { listTutorialVideos, readTutorialChunk, TUTORIALS_DIR, tutorialFolder } from '../store/tutorials.ts';
+import {
+  declaredTutorial,
+  listTutorialVideos,
+  readTutorialChunk,
+  TUTORIALS_DIR,
+  tutorialFolder,
+} from '../store/tutorials.ts';
 
 export interface LibraryDeps {
   runsDir: string;
@@ -116,9 +122,9 @@ export function libraryHandlers(deps: LibraryDeps, warn: WarnRun = () => {}): Pi
       };
     },
     /**
-     * A rookie's tutorial: by default the title's newest tutorial video (the one agents reflect
-     * on), else its latest completed expert session (windows too, keyed as the tables key them);
-     * any video, or completed run or session, of the title can be chosen.
+     * A rookie's tutorial: by default the title's declared one (store/tutorials.ts), the very one
+     * `--tutorial title` gives agents (windows too, keyed as the tables key them); any video, or
+     * completed run or session, of the title can be chosen.
      */
     findTutorial: async (p) => {
       const videos = listTutorialVideos(deps.runsDir, p.title).map((v) => ({
@@ -133,7 +139,7 @@ export function libraryHandlers(deps: LibraryDeps, warn: WarnRun = () => {}): Pi
       const played = [...runs]
         .sort((a, b) => expert(a) - expert(b) || b.created.localeCompare(a.created))
         .map((r) => ({ id: r.id, kind: 'run' as const, agent: r.agent, created: r.created, mean: r.mean }));
-      const id = videos[0]?.id ?? runs.find((r) => r.agent === 'human-expert')?.id ?? null;
+      const id = declaredTutorial(deps.runsDir, p.title)?.id ?? null;
       return { id, folder: `${TUTORIALS_DIR}/${tutorialFolder(p.title)}`, candidates: [...videos, ...played] };
     },
     readTutorialVideo: async (p) => readTutorialChunk(deps.runsDir, p.id, p.offset),

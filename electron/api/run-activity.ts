@@ -41,7 +41,7 @@ import type { SessionEvents } from '../session/session-types.ts';
 import type { Target, ViewLauncher } from '../session/targets.ts';
 import type { ScreenCapturer } from '../capture/capturer.ts';
 import type { RunStore } from '../store/run-store.ts';
-import { tutorialSourcePath } from '../store/tutorials.ts';
+import { TITLE_TUTORIAL, tutorialSourcePath } from '../store/tutorials.ts';
 import { modelSpecFields, VlmAgent } from '../agents/vlm.ts';
 import type { Agent } from '../agents/agent-types.ts';
 import {
@@ -85,7 +85,11 @@ export interface RunContext {
   hotkeys: GamepilotHotkeys;
 }
 
-/** A reflection request over the contract: a tutorial is "solver" or a run id, never a path. */
+/** A contract's tutorial as a run's: "solver" and "title" as they are, an id as its path in the runs folder. */
+const tutorialFrom = (runsDir: string, ref: string) =>
+  ref === 'solver' || ref === TITLE_TUTORIAL ? ref : tutorialSourcePath(runsDir, ref);
+
+/** A reflection request over the contract: a tutorial is "solver", "title" or a run id, never a path. */
 function reflectionRequest(
   r: {
     mode: ReflectionMode;
@@ -99,8 +103,7 @@ function reflectionRequest(
 ): ReflectionRequest {
   const vlm = ctx.model();
   // Only the runs folder is ever read.
-  const tutorial =
-    r.tutorial === undefined || r.tutorial === 'solver' ? r.tutorial : tutorialSourcePath(ctx.runsDir, r.tutorial);
+  const tutorial = r.tutorial === undefined ? r.tutorial : tutorialFrom(ctx.runsDir, r.tutorial);
   const req: ReflectionRequest = {
     mode: r.mode,
     ...(tutorial ? { tutorial } : {}),
@@ -143,7 +146,7 @@ export function specFromRequest(req: StartRun, ctx: Pick<RunContext, 'model' | '
     ...settings,
     ...target,
     // Only the runs folder is ever read.
-    ...(tutorial ? { tutorial: tutorial === 'solver' ? tutorial : tutorialSourcePath(ctx.runsDir, tutorial) } : {}),
+    ...(tutorial ? { tutorial: tutorialFrom(ctx.runsDir, tutorial) } : {}),
     imageSize: ctx.imageSize,
     ...(vlm ? modelSpecFields(vlm) : {}),
   };

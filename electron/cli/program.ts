@@ -322,7 +322,7 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .addOption(
       new Option(
         '--tutorial <source>',
-        "the tutorial the rookie watched (the agents' --tutorial: a video, a folder of frames, a run or session folder); recorded with the session",
+        'the tutorial the rookie watched (the agents\' --tutorial: a video, a folder of frames, a run or session folder, or "title": the title\'s declared tutorial); recorded with the session and its hash',
       ),
     );
   runsDirWasOut(record, 'the runs folder: the session folder goes in it, beside agent runs')

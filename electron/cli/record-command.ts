@@ -12,9 +12,24 @@ import type { RecordFlags } from './command-flags.ts';
 import { describeProfile, targetFrom } from './run-command.ts';
 import { profileChoiceFrom } from './profile-command.ts';
 import { configuredHotkeys } from './configured-hotkeys.ts';
+import { declaredTutorialFile, TITLE_TUTORIAL } from '../store/tutorials.ts';
+import { derivedTitle } from '../store/run-title.ts';
+import { profileRecord } from '../session/profile-record.ts';
+import type { Target } from '../session/targets.ts';
+import type { ProfileEntry } from '../profiles/registry.ts';
 
-/** `--tutorial`: the same sources `run --tutorial` takes (a video, a frames folder, a run or session folder), checked to exist. */
-function tutorialSource(ref: string): string {
+/**
+ * `--tutorial`: the same sources `run --tutorial` takes (a video, a frames folder, a run or
+ * session folder, or "title": the title's declared tutorial), checked to exist.
+ */
+function tutorialSource(ref: string, runsDir: string, titleId: string): string {
+  if (ref === TITLE_TUTORIAL) {
+    try {
+      return declaredTutorialFile(runsDir, titleId);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+  }
   const file = path.resolve(ref);
   if (!existsSync(file))
     throw new UsageError(
@@ -22,6 +37,14 @@ function tutorialSource(ref: string): string {
     );
   return file;
 }
+
+/** The title the session will count under (the recorder's run.json records the same). */
+const titleOfTarget = (target: Target, profile: ProfileEntry | undefined) =>
+  derivedTitle({
+    game: target.game?.def.id ?? null,
+    target: { label: target.label },
+    ...(profile ? { profile: profileRecord(profile) } : {}),
+  });
 
 export async function recordCommand(o: RecordFlags): Promise<number> {
   const wm = createWindowManager();
@@ -37,7 +60,7 @@ export async function recordCommand(o: RecordFlags): Promise<number> {
         trial: o.trial,
         seed: o.seed,
         ...(o.stage ? { stage: o.stage } : {}),
-        ...(o.tutorial ? { tutorial: tutorialSource(o.tutorial) } : {}),
+        ...(o.tutorial ? { tutorial: tutorialSource(o.tutorial, o.runsDir, titleOfTarget(target, profile).id) } : {}),
         consent: o.consent,
       },
       { ...DEFAULT_RECORDER, fps: o.fps, ...(o.duration !== undefined ? { durationS: o.duration } : {}) },

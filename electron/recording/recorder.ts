@@ -21,6 +21,7 @@ import type { Target } from '../session/targets.ts';
 import { profileRecord } from '../session/profile-record.ts';
 import type { ProfileEntry } from '../profiles/registry.ts';
 import { RunStore, type StepRecord } from '../store/run-store.ts';
+import { tutorialSha256 } from '../store/tutorial-identity.ts';
 import { listenGlobalInput, keyNames } from '../input/global-hook.ts';
 import { InputTranslator, type RecordedEvent } from './input-translator.ts';
 import type { FrameDone } from './frame-pool.ts';
@@ -170,7 +171,7 @@ export class Recorder extends EventEmitter<RecorderEvents> {
         trial: info.trial,
         stage: this.stage,
         fps: opts.fps,
-        ...(info.tutorial ? { tutorial: info.tutorial } : {}),
+        ...(info.tutorial ? { tutorial: info.tutorial, tutorial_sha256: tutorialSha256(info.tutorial) } : {}),
         ...(game ? { seed: info.seed ?? 0, episode: episodeOfTrial(info.trial) } : {}),
       },
       stage: this.stage, // the leaderboard's human rows: rookie play-1 = VR No, play-2 = VR Yes; expert = —

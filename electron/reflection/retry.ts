@@ -15,6 +15,7 @@ import { Reflector, reflectorModelFor, type ReflectorSettings } from './reflecto
 import type { ReflectionRecord } from '../session/reflection-records.ts';
 import type { ReflectAfter, ReflectionMode } from '../domain.ts';
 import { runTrajectory, type SampleOptions, type Trajectory } from '../scoring/trajectory.ts';
+import { tutorialSha256 } from '../store/tutorial-identity.ts';
 
 export interface RetryOptions {
   mode: ReflectionMode;
@@ -34,6 +35,8 @@ export class ReflectAndRetry {
   /** Where the lessons now in the prompt came from (null: none yet). */
   private source: LessonSource | null = null;
   private readonly lessons: RunReflection['lessons'] = [];
+  /** The tutorial's hash, taken once (its file may be large): null when there is none or it cannot be read. */
+  private readonly tutorialSha256: string | null;
 
   constructor(
     readonly opts: RetryOptions,
@@ -42,6 +45,7 @@ export class ReflectAndRetry {
     private readonly tutorial: Trajectory | undefined,
   ) {
     this.reflector = new Reflector(opts.reflector);
+    this.tutorialSha256 = tutorial ? tutorialSha256(tutorial.source) : null;
   }
 
   /** Lessons edited by a person replace the reflector's before the next attempt. */
@@ -72,6 +76,7 @@ export class ReflectAndRetry {
       after: this.opts.after,
       success_score: this.opts.successScore,
       tutorial: this.tutorial?.source ?? null,
+      tutorial_sha256: this.tutorialSha256,
       frames: {
         fps: this.opts.sample.fps,
         max_side: this.opts.sample.maxSide,

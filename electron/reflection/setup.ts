@@ -2,6 +2,7 @@
  * Reflect-and-retry for a prepared session, shared by the CLI and the app: loads the tutorial
  * (a bad one is reported and the mode falls back to what still works), and hooks the loop in.
  */
+import path from 'node:path';
 import type { GameDefinition } from '../../games/types.ts';
 import type { Session } from '../session/session.ts';
 import { VlmAgent } from '../agents/vlm.ts';
@@ -11,6 +12,8 @@ import { ReflectAndRetry } from './retry.ts';
 import { loadTutorial, type Trajectory } from '../scoring/trajectory.ts';
 import { reflectionSample, type ReflectionSampling } from './sampling.ts';
 import { solverDemonstration } from './demonstration.ts';
+import { declaredTutorialFile, TITLE_TUTORIAL } from '../store/tutorials.ts';
+import { titleOf } from '../store/run-title.ts';
 import { checkFramesFor, framesStarved, reflectionReadsFrames } from '../store/frame-budget.ts';
 import { namedAsWords, needsTutorial, RunSpecError, sayFields, tutorialRule, type RunSpec } from '../run-spec.ts';
 import { frontDoor, type CheckedRun } from '../session/front-door.ts';
@@ -59,8 +62,14 @@ export async function attachReflection(
   let tutorialError: string | undefined;
   if (req.tutorial) {
     try {
-      // "solver": the built-in game's solver plays a demonstration first, and that run is the tutorial.
-      const source = req.tutorial === 'solver' ? await solverDemonstration(requireGame(game).id) : req.tutorial;
+      // "solver": the built-in game's solver plays a demonstration first, and that run is the tutorial;
+      // "title": the title's declared tutorial, the one a rookie is offered (store/tutorials.ts).
+      const source =
+        req.tutorial === 'solver'
+          ? await solverDemonstration(requireGame(game).id)
+          : req.tutorial === TITLE_TUTORIAL
+            ? declaredTutorialFile(path.dirname(session.store.dir), titleOf(session.store.meta).id)
+            : req.tutorial;
       tutorial = await loadTutorial(source, sample);
       log(`tutorial: ${tutorial.frames.length} of ${tutorial.available} frames from ${tutorial.source}`);
       for (const w of tutorial.warnings) log(`tutorial: skipped ${w}`);

@@ -24,6 +24,7 @@ import { tableOf, type LevelRow } from '../ingvp/table.ts';
 import { INGVP_GAME_IDS } from '../../games/ingvp/games.ts';
 import type { ReportData } from './model.ts';
 import { readArenas, twoSeatRuns } from './arenas.ts';
+import { tutorialWarnings } from './tutorial-check.ts';
 import { LATENCY_MODES, round2 } from '../domain.ts';
 import { modeFigures, runLatencyMode } from '../store/run-timing.ts';
 import { failedRuns, invalidEpisodes, isCountedEpisode } from '../store/run-quality.ts';
@@ -52,6 +53,7 @@ export function buildReport(root: string, opts: ReportOptions = {}): ReportData 
       warnings.push(
         `${g.title} (${g.id}): its runs followed ${g.profile_versions} versions of the profile (run.json's profile.hash differs); their scores are pooled in one column`,
       );
+  warnings.push(...tutorialWarnings(played));
   return {
     generated: (opts.now ?? new Date()).toISOString(),
     runs_dir: dir,

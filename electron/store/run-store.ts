@@ -252,6 +252,8 @@ export interface RunReflection {
   after?: 'failed' | 'every';
   success_score?: number;
   tutorial?: string | null;
+  /** The tutorial's sha256 (store/tutorial-identity.ts): rows "after the tutorial" are checked to rest on one. */
+  tutorial_sha256?: string | null;
   /** How the reflector's frames were chosen: rate, size, the token budget and the frames it allows. */
   frames?: Record<string, number | null>;
   /** --reflect-video: whether the frames went as one video (each call's input is in reflections.jsonl). */

@@ -4,11 +4,16 @@
  * `--tutorial` reflects on (GameVerse App. B). A title's folder is its title id (a built-in's or
  * a profile's); an unprofiled window's is `window-<its title, slugged>`. Only plain files inside
  * the runs folder are ever read, named by an id the contract checks (TUTORIAL_VIDEO_ID).
+ *
+ * A title's tutorial is declared in one place, `declaredTutorial`: the Record tab offers it to the
+ * rookie and `--tutorial title` gives it to an agent (run, record, the app), so both rest on one
+ * file; each run records the file's hash (store/tutorial-identity.ts) and the report warns when
+ * a title's Rookie-Yes and agent-Yes rows rest on different ones.
  */
 import { closeSync, existsSync, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { CodedError, TUTORIAL_VIDEO_ID, UNPROFILED_PREFIX } from '../domain.ts';
-import { runPath } from './run-library.ts';
+import { listRuns, runPath } from './run-library.ts';
 
 export const TUTORIALS_DIR = 'tutorials';
 const VIDEO_EXT = /\.(mp4|webm|mkv|mov)$/i;
@@ -109,4 +114,31 @@ export function readTutorialChunk(
 /** What a contract `tutorial` names, as a path: a run or session id (its folder) or a tutorial video id (its file). */
 export function tutorialSourcePath(runsDir: string, ref: string): string {
   return ref.startsWith(`${TUTORIALS_DIR}/`) ? tutorialVideoPath(runsDir, ref) : runPath(runsDir, ref);
+}
+
+/** `--tutorial title`: the title's declared tutorial (`declaredTutorial`), as the Record tab offers it to the rookie. */
+export const TITLE_TUTORIAL = 'title';
+
+/**
+ * A title's declared tutorial: its newest video in `<runs>/tutorials/<title folder>/`, else its
+ * latest completed human expert session; null when it has neither.
+ */
+export function declaredTutorial(runsDir: string, titleId: string): { id: string; file: string } | null {
+  const video = listTutorialVideos(runsDir, titleId)[0];
+  if (video) return { id: video.id, file: video.file };
+  const expert = listRuns(runsDir).runs.find(
+    (r) => r.title.id === titleId && r.status === 'completed' && r.agent === 'human-expert',
+  );
+  return expert ? { id: expert.id, file: runPath(runsDir, expert.id) } : null;
+}
+
+/** The file `--tutorial title` stands for, or an error naming the folder where the title's tutorial goes. */
+export function declaredTutorialFile(runsDir: string, titleId: string): string {
+  const found = declaredTutorial(runsDir, titleId);
+  if (!found)
+    throw new CodedError(
+      'not-found',
+      `--tutorial title: "${titleId}" has no tutorial: put a video in ${path.join(runsDir, TUTORIALS_DIR, tutorialFolder(titleId))} or record a human expert session of it`,
+    );
+  return found.file;
 }

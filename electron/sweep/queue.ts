@@ -7,6 +7,7 @@
  * pauses both sides (ioredis reconnects with backoff); a job whose run already sits complete in
  * storage is never run again, so nothing is lost or counted twice.
  */
+import { TITLE_TUTORIAL } from '../store/tutorials.ts';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
@@ -213,12 +214,13 @@ export function checkJobData(data: unknown): QueueJobData {
 
 /**
  * Why a queued job may not run on this worker, if so. Job data comes from whoever can write to
- * Redis: it names no file here (a tutorial other than "solver"), and it sends the worker's key
+ * Redis: it names no file here (a tutorial other than "solver" or "title", the title's declared
+ * tutorial in the worker's own runs folder), and it sends the worker's key
  * only to the worker's own endpoint (OPENAI_BASE_URL) or one the worker allowed.
  */
 export function jobRefusal(job: SweepJob, settings: RunSettings, allowed: readonly string[]): string | undefined {
-  if (settings.tutorial !== undefined && settings.tutorial !== 'solver')
-    return `the job names a file on this worker (tutorial "${settings.tutorial}"): queued jobs take only "solver"; nothing was run`;
+  if (settings.tutorial !== undefined && settings.tutorial !== 'solver' && settings.tutorial !== TITLE_TUTORIAL)
+    return `the job names a file on this worker (tutorial "${settings.tutorial}"): queued jobs take only "solver" or "title"; nothing was run`;
   if (!cellUsesModel(job.cell)) return undefined;
   try {
     allowedEndpoint(

@@ -198,7 +198,7 @@ describe('run files cannot point outside their run folder', () => {
 });
 
 describe('tutorials over the contract', () => {
-  it('are "solver", a run id or a tutorial video id of the runs folder; a file path is refused before anything opens', async () => {
+  it('are "solver", "title", a run id or a tutorial video id of the runs folder; a file path is refused before anything opens', async () => {
     const c = makeCore({}, path.join(tmp, 'config-tutorial'));
     await c.handle('saveSettings', {
       settings: { provider: 'custom', baseUrl: 'http://127.0.0.1:9/v1', model: 'test-vlm' },
@@ -208,7 +208,7 @@ describe('tutorials over the contract', () => {
       c.handle('startRun', { target: { game: '2048' }, agent: 'vlm', reflection: 'self-t', tutorial });
     for (const tutorial of ['/etc/passwd', '/home/user/secret.mp4', '../runs', 'runs/x', '-version']) {
       await expect(start(tutorial), tutorial).rejects.toThrow(
-        /startRun: tutorial must be "solver", the id of a run or session in the runs folder, or of a video in its tutorials folder/,
+        /startRun: tutorial must be "solver", "title", the id of a run or session in the runs folder, or of a video in its tutorials folder/,
       );
     }
     await expect(start('no-such-run')).rejects.toThrow(/no run "no-such-run"/);
