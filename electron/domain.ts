@@ -403,6 +403,8 @@ export interface MatrixCell {
   p1_wins: number;
   p2_wins: number;
   draws: number;
+  /** Of the draws, games the harness's step or time limit ended before the game decided them (`LIMIT_ENDS`). */
+  limit_draws: number;
   /** Player 1's wins / games; null before any game. */
   p1_win_rate: number | null;
   /** The run folder the cell was counted from; null before its match completed. */
@@ -416,6 +418,8 @@ export interface Standing {
   wins: number;
   losses: number;
   draws: number;
+  /** Of the draws, those ended by the harness's step or time limit. */
+  limit_draws: number;
   win_rate: number | null;
 }
 

@@ -46,6 +46,14 @@ export interface ArenaTables {
   teams?: TeamScore[];
 }
 
+/**
+ * How an episode ends when the harness's limit, not the game, ended it (session.ts): a two-seat
+ * game left undecided there counts as a draw, and the tables say how many draws were so.
+ */
+export const LIMIT_ENDS: readonly string[] = ['max_steps', 'max_time'];
+const decidedByLimit = (e: { winner?: number | null; end: string }) =>
+  e.winner !== 0 && e.winner !== 1 && LIMIT_ENDS.includes(e.end);
+
 export const matchId = (p1: string, p2: string) => `${p1}__${p2}`.replace(/[^\w.-]+/g, '_');
 
 /** Episodes of each match by default: half the game's trials, at least 1 (both sides together make its count). */
@@ -146,18 +154,23 @@ export function runsTables(runsDir: string, spec: ArenaSpec): ArenaTables & { mi
         p1_wins: p1,
         p2_wins: p2,
         draws: e.length - p1 - p2,
+        limit_draws: e.filter(decidedByLimit).length,
         p1_win_rate: e.length ? round2(p1 / e.length) : null,
         run: runs.get(matchId(a, b))?.dir ?? null,
       };
     }),
   );
   const standings = spec.agents.map((a, i): Standing => {
-    let [games, wins, losses] = [0, 0, 0];
+    let [games, wins, losses, limitDraws] = [0, 0, 0, 0];
     spec.agents.forEach((_b, j) => {
-      const asP1 = matrix[i]![j];
-      const asP2 = matrix[j]![i];
-      if (asP1) [games, wins, losses] = [games + asP1.games, wins + asP1.p1_wins, losses + asP1.p2_wins];
-      if (asP2) [games, wins, losses] = [games + asP2.games, wins + asP2.p2_wins, losses + asP2.p1_wins];
+      for (const [cell, won, lost] of [
+        [matrix[i]![j], 'p1_wins', 'p2_wins'],
+        [matrix[j]![i], 'p2_wins', 'p1_wins'],
+      ] as const) {
+        if (!cell) continue;
+        [games, wins, losses] = [games + cell.games, wins + cell[won], losses + cell[lost]];
+        limitDraws += cell.limit_draws;
+      }
     });
     return {
       agent: a,
@@ -165,6 +178,7 @@ export function runsTables(runsDir: string, spec: ArenaSpec): ArenaTables & { mi
       wins,
       losses,
       draws: games - wins - losses,
+      limit_draws: limitDraws,
       win_rate: games ? round2(wins / games) : null,
     };
   });

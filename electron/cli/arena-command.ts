@@ -72,10 +72,11 @@ export function arenaText(r: ArenaResult): string {
     lines.push(`${''.padEnd(w)}  ${r.agents.map((a) => a.padStart(w)).join('  ')}`);
     for (const [i, row] of r.matrix.entries())
       lines.push(
-        `${r.agents[i]!.padEnd(w)}  ${row.map((c) => (c ? `${pct(c.p1_win_rate)} (${c.draws}d)` : '—').padStart(w)).join('  ')}`,
+        `${r.agents[i]!.padEnd(w)}  ${row.map((c) => (c ? `${pct(c.p1_win_rate)} (${c.draws}d${c.limit_draws ? `, ${c.limit_draws} by limit` : ''})` : '—').padStart(w)).join('  ')}`,
       );
-    lines.push('standings: agent, win rate, wins-losses-draws');
-    for (const s of r.standings) lines.push(`  ${s.agent}: ${pct(s.win_rate)}  ${s.wins}-${s.losses}-${s.draws}`);
+    lines.push('standings: agent, win rate, wins-losses-draws (draws by step limit)');
+    for (const s of r.standings)
+      lines.push(`  ${s.agent}: ${pct(s.win_rate)}  ${s.wins}-${s.losses}-${s.draws} (${s.limit_draws} by limit)`);
   }
   for (const t of r.teams ?? [])
     lines.push(`  ${t.p1} + ${t.p2}: team score ${t.mean ?? '—'} over ${t.episodes} episode(s)`);

@@ -9,12 +9,17 @@ import type { ReportData } from './model.ts';
 const pct = (n: number | null) => (n === null ? '–' : `${Math.round(n * 100)}%`);
 const slug = (id: string) => id.replace(/[^\w.-]+/g, '_');
 
-/** A matrix cell as text: player 1's win rate (wins–draws–losses, games). */
+/** A matrix cell as text: player 1's win rate (wins–draws–losses, games; draws the step limit made). */
 export function matrixCellText(c: MatrixCell | null): string {
   if (!c) return 'not played (no self-play)';
   if (!c.games) return 'no games yet';
-  return `${pct(c.p1_win_rate)} (${c.p1_wins}–${c.draws}–${c.p2_wins}, ${c.games})`;
+  const limit = c.limit_draws ? `; ${c.limit_draws} by step limit` : '';
+  return `${pct(c.p1_win_rate)} (${c.p1_wins}–${c.draws}–${c.p2_wins}, ${c.games}${limit})`;
 }
+
+/** How draws count, said under every PvP table (docs/fidelity.md says the same). */
+const DRAWS_NOTE =
+  'A draw is neither a win nor a loss; a game the step or time limit ended before it was decided counts as a draw, and those are counted apart (“by step limit”).';
 
 /** Where an arena was played: its game, mode and settings. */
 const arenaTitle = (a: ArenaSummary) => `Arena ${a.id}: ${a.game} (${a.mode === 'pvp' ? 'PvP' : 'co-op'})`;
@@ -27,7 +32,7 @@ function matrixTable(a: ArenaSummary): ReportTable {
   return {
     id: `arena-matrix-${slug(a.id)}`,
     title: `${arenaTitle(a)}: player-1 win rate`,
-    note: `Rows: player 1; columns: player 2. Each cell: player 1's win rate (wins–draws–losses, games), ${a.trials} trial(s) a match, ${a.latency} latency, ${a.actionSpace} actions; shaded by the rate, and naming the run it was counted from. The diagonal is not played.${missingNote(a)}`,
+    note: `Rows: player 1; columns: player 2. Each cell: player 1's win rate (wins–draws–losses, games), ${a.trials} trial(s) a match, ${a.latency} latency, ${a.actionSpace} actions; shaded by the rate, and naming the run it was counted from. The diagonal is not played. ${DRAWS_NOTE}${missingNote(a)}`,
     columns: [
       { key: 'p1', label: 'Player 1 \\ Player 2' },
       ...a.agents.map((agent, j) => ({ key: key(j), label: agent })),
@@ -49,13 +54,14 @@ function standingsTable(a: ArenaSummary): ReportTable {
   return {
     id: `arena-standings-${slug(a.id)}`,
     title: `${arenaTitle(a)}: standings`,
-    note: 'Each agent over both seats: win rate = wins / games; a draw is neither a win nor a loss.',
+    note: `Each agent over both seats: win rate = wins / games. ${DRAWS_NOTE}`,
     columns: [
       { key: 'agent', label: 'Agent' },
       { key: 'games', label: 'Games' },
       { key: 'wins', label: 'Wins' },
       { key: 'losses', label: 'Losses' },
       { key: 'draws', label: 'Draws' },
+      { key: 'limit_draws', label: 'Draws by step limit' },
       { key: 'win_rate', label: 'Win rate' },
     ],
     rows: (a.standings ?? []).map((s) => ({ ...s, win_rate: pct(s.win_rate) })),

@@ -233,21 +233,45 @@ export function reportCsv(d: ReportData): Record<string, string> {
       ),
     ),
     'arena-matrix.csv': csv(
-      ['arena', 'game', 'p1', 'p2', 'games', 'p1_wins', 'p2_wins', 'draws', 'p1_win_rate', 'run'],
+      ['arena', 'game', 'p1', 'p2', 'games', 'p1_wins', 'p2_wins', 'draws', 'limit_draws', 'p1_win_rate', 'run'],
       d.arenas.flatMap((a) =>
         (a.matrix ?? []).flatMap((row, i) =>
           row.flatMap((c, j) =>
             c
-              ? [[a.id, a.game, a.agents[i], a.agents[j], c.games, c.p1_wins, c.p2_wins, c.draws, c.p1_win_rate, c.run]]
+              ? [
+                  [
+                    a.id,
+                    a.game,
+                    a.agents[i],
+                    a.agents[j],
+                    c.games,
+                    c.p1_wins,
+                    c.p2_wins,
+                    c.draws,
+                    c.limit_draws,
+                    c.p1_win_rate,
+                    c.run,
+                  ],
+                ]
               : [],
           ),
         ),
       ),
     ),
     'arena-standings.csv': csv(
-      ['arena', 'game', 'agent', 'games', 'wins', 'losses', 'draws', 'win_rate'],
+      ['arena', 'game', 'agent', 'games', 'wins', 'losses', 'draws', 'limit_draws', 'win_rate'],
       d.arenas.flatMap((a) =>
-        (a.standings ?? []).map((s) => [a.id, a.game, s.agent, s.games, s.wins, s.losses, s.draws, s.win_rate]),
+        (a.standings ?? []).map((s) => [
+          a.id,
+          a.game,
+          s.agent,
+          s.games,
+          s.wins,
+          s.losses,
+          s.draws,
+          s.limit_draws,
+          s.win_rate,
+        ]),
       ),
     ),
     'arena-teams.csv': csv(

@@ -203,6 +203,7 @@ export const ArenaSchema = z.object({
             p1_wins: count,
             p2_wins: count,
             draws: count,
+            limit_draws: count,
             p1_win_rate: num.nullable(),
             run: z.string().nullable(),
           })
@@ -218,6 +219,7 @@ export const ArenaSchema = z.object({
         wins: count,
         losses: count,
         draws: count,
+        limit_draws: count,
         win_rate: num.nullable(),
       }),
     )

@@ -22,11 +22,11 @@ let arenaDir: string;
 let saved: ArenaResult;
 let browser: Browser;
 
-/** A cell as the report writes it: player 1's rate (wins–draws–losses, games). */
+/** A cell as the report writes it: player 1's rate (wins–draws–losses, games; draws the step limit made). */
 const cellText = (c: NonNullable<NonNullable<ArenaResult['matrix']>[number][number]> | null) =>
   c === null
     ? 'not played (no self-play)'
-    : `${Math.round((c.p1_win_rate ?? 0) * 100)}% (${c.p1_wins}–${c.draws}–${c.p2_wins}, ${c.games})`;
+    : `${Math.round((c.p1_win_rate ?? 0) * 100)}% (${c.p1_wins}–${c.draws}–${c.p2_wins}, ${c.games}${c.limit_draws ? `; ${c.limit_draws} by step limit` : ''})`;
 
 beforeAll(async () => {
   runs = mkdtempSync(path.join(tmpdir(), 'gp-arena-report-'));
@@ -116,6 +116,7 @@ describe('an arena in the report and the Runs tab', () => {
                   c.p1_wins,
                   c.p2_wins,
                   c.draws,
+                  c.limit_draws,
                   c.p1_win_rate,
                   path.relative(runs, c.run!),
                 ].join(','),

@@ -39,7 +39,7 @@ function matchRun(
   game: string,
   p1: string,
   p2: string,
-  episodes: { winner?: number | null; score: number }[],
+  episodes: { winner?: number | null; score: number; end?: string }[],
   status: 'completed' | 'failed' = 'completed',
   inArena = true,
 ): string {
@@ -62,17 +62,19 @@ function matchRun(
     seed: i,
     score: e.score,
     steps: 3,
-    end: 'game_over',
+    end: e.end ?? 'game_over',
     ...(e.winner !== undefined ? { winner: e.winner, seat_scores: [e.score, 100 - e.score] } : {}),
   }));
   store.close(status, undefined, { episodes: eps, mean: eps.reduce((a, e) => a + (e.score ?? 0), 0) / eps.length });
   return path.basename(store.dir);
 }
 
-type Outcome = { winner: number | null; score: number };
+type Outcome = { winner?: number | null; score: number; end?: string };
 const win: Outcome = { winner: 0, score: 100 };
 const loss: Outcome = { winner: 1, score: 0 };
 const draw: Outcome = { winner: null, score: 50 };
+/** The step limit ended the game before it was decided: no winner, counted as a draw, and said so. */
+const limitDraw: Outcome = { score: 50, end: 'max_steps' };
 
 describe('arenas in the report', () => {
   const root = mkdtempSync(path.join(tmpdir(), 'gp-arena-report-'));
@@ -84,7 +86,7 @@ describe('arenas in the report', () => {
     'solver|vlm:m': [win, draw],
     'random|solver': [loss, draw],
     'random|vlm:m': [win, loss],
-    'vlm:m|solver': [draw, draw],
+    'vlm:m|solver': [draw, limitDraw],
   };
   const ids = new Map<string, string>();
   for (const [pair, eps] of Object.entries(played)) {
@@ -122,7 +124,7 @@ describe('arenas in the report', () => {
       AGENTS.map((p2) => {
         if (p1 === p2) return null;
         const eps = played[`${p1}|${p2}`];
-        if (!eps) return { games: 0, p1_wins: 0, p2_wins: 0, draws: 0, p1_win_rate: null, run: null };
+        if (!eps) return { games: 0, p1_wins: 0, p2_wins: 0, draws: 0, limit_draws: 0, p1_win_rate: null, run: null };
         const w = eps.filter((e) => e === win).length;
         const l = eps.filter((e) => e === loss).length;
         return {
@@ -130,6 +132,7 @@ describe('arenas in the report', () => {
           p1_wins: w,
           p2_wins: l,
           draws: eps.length - w - l,
+          limit_draws: eps.filter((e) => e === limitDraw).length,
           p1_win_rate: w / eps.length,
           run: `arena-ttt/runs/${ids.get(`${p1}|${p2}`)}`,
         };
@@ -143,6 +146,7 @@ describe('arenas in the report', () => {
       wins: 4,
       losses: 0,
       draws: 4,
+      limit_draws: 1,
       win_rate: 0.5,
     });
     expect(data.arenas[0]!.teams).toEqual([
@@ -157,14 +161,21 @@ describe('arenas in the report', () => {
     expect(m.rows).toEqual([
       { p1: 'solver', 'p2:0': 'not played (no self-play)', 'p2:1': '100% (2–0–0, 2)', 'p2:2': '50% (1–1–0, 2)' },
       { p1: 'random', 'p2:0': '0% (0–1–1, 2)', 'p2:1': 'not played (no self-play)', 'p2:2': '50% (1–0–1, 2)' },
-      { p1: 'vlm:m', 'p2:0': '0% (0–2–0, 2)', 'p2:1': 'no games yet', 'p2:2': 'not played (no self-play)' },
+      {
+        p1: 'vlm:m',
+        'p2:0': '0% (0–2–0, 2; 1 by step limit)',
+        'p2:1': 'no games yet',
+        'p2:2': 'not played (no self-play)',
+      },
     ]);
     expect(m.heat![0]!['p2:1']).toEqual({ value: 1, run: `arena-ttt/runs/${ids.get('solver|random')}` });
     expect(m.heat![0]!['p2:0']).toEqual({ value: null, run: null });
-    expect(tables.get('arena-standings-arena-ttt')!.rows.map((r) => [r.agent, r.win_rate, r.draws])).toEqual([
-      ['solver', '50%', 4],
-      ['random', '17%', 1],
-      ['vlm:m', '17%', 3],
+    expect(
+      tables.get('arena-standings-arena-ttt')!.rows.map((r) => [r.agent, r.win_rate, r.draws, r.limit_draws]),
+    ).toEqual([
+      ['solver', '50%', 4, 1],
+      ['random', '17%', 1, 0],
+      ['vlm:m', '17%', 3, 1],
     ]);
     expect(tables.get('arena-teams-arena-switches')!.rows).toEqual([
       { p1: 'solver', p2: 'solver', episodes: 2, mean: '80.0', run: `arena-switches/runs/${coopRun}` },
@@ -183,8 +194,11 @@ describe('arenas in the report', () => {
     expect(cell('p2:0', 0)).toBe('<td data-key="p2:0" class="heat not-played">not played (no self-play)</td>');
 
     const csv = reportCsv(data)['arena-matrix.csv']!.trim().split('\r\n');
-    expect(csv[0]).toBe('arena,game,p1,p2,games,p1_wins,p2_wins,draws,p1_win_rate,run');
-    expect(csv).toContain(`arena-ttt,tictactoe-pvp,solver,vlm:m,2,1,0,1,0.5,arena-ttt/runs/${ids.get('solver|vlm:m')}`);
+    expect(csv[0]).toBe('arena,game,p1,p2,games,p1_wins,p2_wins,draws,limit_draws,p1_win_rate,run');
+    expect(csv).toContain(
+      `arena-ttt,tictactoe-pvp,solver,vlm:m,2,1,0,1,0,0.5,arena-ttt/runs/${ids.get('solver|vlm:m')}`,
+    );
+    expect(csv).toContain(`arena-ttt,tictactoe-pvp,vlm:m,solver,2,0,0,2,1,0,arena-ttt/runs/${ids.get('vlm:m|solver')}`);
     expect(csv).toHaveLength(1 + 6);
   });
 
