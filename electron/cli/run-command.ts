@@ -1,8 +1,17 @@
 /** `gamepilot run`: an agent plays a built-in game or a window; every step is recorded. */
-import { prepareRun, type RunPlace } from '../session/compose.ts';
+import { MCP_AGENT_REFUSAL, prepareRun, type RunPlace } from '../session/compose.ts';
+import { agentKind } from '../session/front-door.ts';
 import type { ReflectionRecord } from '../session/reflection-records.ts';
 import { attachReflection, readyRun, type ReadyRun, type ReflectionRequest } from '../reflection/setup.ts';
-import { namedAsFlags, parseRunSpec, RunSpecError, seatLabel, type RunSpec, type SeatSpec } from '../run-spec.ts';
+import {
+  namedAsFlags,
+  parseRunSpec,
+  RunSpecError,
+  sayFields,
+  seatLabel,
+  type RunSpec,
+  type SeatSpec,
+} from '../run-spec.ts';
 import { runCallLimits } from '../session/call-limits.ts';
 import { formatSeconds } from '../agents/model-call-error.ts';
 import { prepareSeatedRun } from '../session/seated-compose.ts';
@@ -50,7 +59,10 @@ export function specFrom(o: RunFlags): RunSpec {
 export function runFrom(o: RunFlags, place: Omit<RunPlace, 'outDir'> = {}): ReadyRun {
   const spec = specFrom(o);
   addSecret(spec.apiKey);
-  return usage(() => readyRun(spec, { outDir: o.runsDir, ...place }));
+  const run = usage(() => readyRun(spec, { outDir: o.runsDir, ...place }));
+  // Its player is a client of `gamepilot mcp`: a usage error like any flag that cannot work here.
+  if (!run.seats && agentKind(run.spec) === 'mcp') throw new UsageError(sayFields(MCP_AGENT_REFUSAL, namedAsFlags));
+  return run;
 }
 
 /**

@@ -134,18 +134,16 @@ export interface AgentChoice {
   memory?: Partial<MemoryAgentSettings>;
 }
 
+/** Why a run cannot play `mcp` itself: its player is the client, handed to the session by the MCP shell (mcp/play.ts). */
+export const MCP_AGENT_REFUSAL = '{agent} mcp is an MCP client: connect one to `gamepilot mcp` and call start_session';
+
 /** The agent a spec asks for (`model`: the zero-shot one; the profile may change it once the target is known). */
 export function agentFor(
   s: RunSpec,
   place: Pick<RunPlace, 'configDir' | 'meter'>,
   kind: AgentKind | 'mcp' = agentKind(s),
 ): Agent {
-  // Its player is the client, handed to the session by the MCP shell (mcp/play.ts).
-  if (kind === 'mcp')
-    throw new CodedError(
-      'bad-input',
-      sayFields('{agent} mcp is an MCP client: connect one to `gamepilot mcp` and call start_session', namedAsWords),
-    );
+  if (kind === 'mcp') throw new CodedError('bad-input', sayFields(MCP_AGENT_REFUSAL, namedAsWords));
   const meter = meterOf(s, place);
   return makeAgent({
     agent: kind,

@@ -192,6 +192,7 @@ describe('mistakes in a call exit 2 with the command’s usage', () => {
         /--action-space semantic on a window plays its profile's moves: do not turn --profile off/,
       ],
       [['run', '--game', '2048', '--agent', 'vlm'], /--agent vlm needs a model/],
+      [['run', '--game', '2048', '--agent', 'mcp'], /--agent mcp is an MCP client: connect one to `gamepilot mcp`/],
     ] as const) {
       const saved = process.env.GAMEPILOT_MODEL;
       delete process.env.GAMEPILOT_MODEL;
