@@ -97,6 +97,7 @@ function reflectionOptions(cmd: Command): Command {
     'reflectContext',
     'reflectMaxFrames',
     'reflectMaxSide',
+    'reflectDetail',
     'reflectVideo',
   ]);
 }

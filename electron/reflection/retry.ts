@@ -14,7 +14,8 @@ import type { VlmAgent } from '../agents/vlm.ts';
 import { Reflector, reflectorModelFor, type ReflectorSettings } from './reflector.ts';
 import type { ReflectionRecord } from '../session/reflection-records.ts';
 import type { ReflectAfter, ReflectionMode } from '../domain.ts';
-import { runTrajectory, type SampleOptions, type Trajectory } from '../scoring/trajectory.ts';
+import { runTrajectory, type Trajectory } from '../scoring/trajectory.ts';
+import { loadSampling, type ReflectionSample } from './sampling.ts';
 
 export interface RetryOptions {
   mode: ReflectionMode;
@@ -22,8 +23,10 @@ export interface RetryOptions {
   /** An episode scoring below this failed. */
   successScore: number;
   /** The frames of each reflection call; `budget` says how the count was chosen (sampling.ts). */
-  sample: SampleOptions & { budget?: Record<string, number | null> };
+  sample: ReflectionSample;
   reflector: ReflectorSettings;
+  /** Who chose the reflector's video mode (run.json's reflection.video_source). */
+  videoSource?: RunReflection['video_source'];
 }
 
 export class ReflectAndRetry {
@@ -41,7 +44,11 @@ export class ReflectAndRetry {
     private readonly game: GameDefinition | undefined,
     private readonly tutorial: Trajectory | undefined,
   ) {
-    this.reflector = new Reflector(opts.reflector);
+    this.reflector = new Reflector(this.reflectorSettings());
+  }
+
+  private reflectorSettings(): ReflectorSettings {
+    return { ...this.opts.reflector, sample: this.opts.sample };
   }
 
   /** Lessons edited by a person replace the reflector's before the next attempt. */
@@ -60,7 +67,7 @@ export class ReflectAndRetry {
     this.opts.mode = mode;
     if (model !== this.opts.reflector.model) {
       this.opts.reflector = { ...this.opts.reflector, model };
-      this.reflector = new Reflector(this.opts.reflector);
+      this.reflector = new Reflector(this.reflectorSettings());
     }
   }
 
@@ -75,10 +82,10 @@ export class ReflectAndRetry {
       frames: {
         fps: this.opts.sample.fps,
         max_side: this.opts.sample.maxSide,
-        max_frames: this.opts.sample.maxFrames,
         ...this.opts.sample.budget,
       },
       video: this.opts.reflector.video ?? 'off',
+      ...(this.opts.videoSource ? { video_source: this.opts.videoSource } : {}),
       lessons: [...this.lessons],
     };
   }
@@ -104,7 +111,13 @@ export class ReflectAndRetry {
     const rec: ReflectionRecord = { after_episode: e.episode };
     try {
       const needsFailure = this.opts.mode !== 'self-t';
-      const failure = needsFailure ? await runTrajectory(session.store.dir, this.opts.sample, e.episode) : undefined;
+      const failure = needsFailure
+        ? await runTrajectory(
+            session.store.dir,
+            loadSampling(this.opts.sample, this.opts.reflector.video ?? 'off'),
+            e.episode,
+          )
+        : undefined;
       const lesson = await this.reflector.reflect(
         this.opts.mode,
         this.game,
