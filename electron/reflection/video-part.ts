@@ -18,6 +18,8 @@ import { thinEvenly, type SampledFrame, type Trajectory } from '../scoring/traje
  */
 export const MAX_VIDEO_BYTES = 20 * 1024 * 1024;
 
+const size = (bytes: number) => (bytes >= 100_000 ? `${(bytes / 1e6).toFixed(1)} MB` : `${bytes} bytes`);
+
 /** Encodings tried before a trajectory too large even when thinned is given up. */
 const FIT_TRIES = 5;
 
@@ -73,7 +75,7 @@ export async function trajectoryVideo(
     const fit = Math.floor((frames.length * maxBytes * 0.9) / mp4.length);
     if (tries >= FIT_TRIES || fit < 2)
       throw new Error(
-        `the reflection video is ${(mp4.length / 1e6).toFixed(1)} MB with ${frames.length} frames, above the ${(maxBytes / 1e6).toFixed(1)} MB sent`,
+        `the reflection video is ${size(mp4.length)} with ${frames.length} frames, above the ${size(maxBytes)} sent`,
       );
     frames = thinEvenly(t.frames, Math.min(fit, frames.length - 1));
   }
