@@ -23,7 +23,7 @@ import { wireSession } from '../session/compose.ts';
 import { parseRunSpec, type RunSpec } from '../run-spec.ts';
 import { boundWords, Reflector } from './reflector.ts';
 import { explore, NoToolCallingError, NOTEBOOK_CHARS } from './explorer.ts';
-import { DEFAULT_REFLECTION_SAMPLING, reflectionSample } from './sampling.ts';
+import { DEFAULT_REFLECTION_SAMPLING, reflectionSample, reflectorFacts } from './sampling.ts';
 import { runTrajectory } from '../scoring/trajectory.ts';
 import { proposeSkill, type SkillValidation } from './idc-propose.ts';
 import { checkSkill } from './skill-check.ts';
@@ -282,7 +282,13 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
           const staged = await new Reflector({ ...reflector, maxWords: o.maxWords }).reflect(
             'self-f',
             def,
-            { failure: await runTrajectory(played.dir, reflectionSample(DEFAULT_REFLECTION_SAMPLING), 0) },
+            {
+              failure: await runTrajectory(
+                played.dir,
+                reflectionSample(DEFAULT_REFLECTION_SAMPLING, await reflectorFacts(reflector, true)),
+                0,
+              ),
+            },
             o.signal,
           );
           round.diagnosis = staged.diagnosis || staged.text;
