@@ -530,6 +530,23 @@ export const RECORDED_FIELDS = [
   'maxRunMb',
 ] as const satisfies readonly RunSpecField[];
 /** Recorded for model agents only. */
+/** Reflect-and-retry's settings, in the order the CLI lists them. */
+export const REFLECTION_FIELDS = [
+  'reflection',
+  'tutorial',
+  'reflectAfter',
+  'successScore',
+  'reflectorModel',
+  'reflectorBaseUrl',
+  'maxWords',
+  'reflectFps',
+  'reflectContext',
+  'reflectMaxFrames',
+  'reflectMaxSide',
+  'reflectDetail',
+  'reflectVideo',
+] as const satisfies readonly RunSpecField[];
+
 export const RECORDED_MODEL_FIELDS = [
   'baseUrl',
   'prompt',
