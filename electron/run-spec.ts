@@ -274,17 +274,25 @@ export const RUN_SPEC_FIELDS = {
   maxWords: int(10, 2000).default(150).describe('longest lessons, in words'),
   reflectFps: num(0.01, 60).default(1).describe('frames per second of play the reflector sees'),
   reflectContext: int(1000, 10_000_000)
-    .default(32_000)
-    .describe("tokens of the reflector's context its frames may use: frames are thinned evenly only to fit it"),
+    .optional()
+    .describe(
+      "tokens of the reflector's context its frames may use, thinned evenly only to fit (default: the model's, as its provider reports or known models list, else 32000)",
+    ),
   reflectMaxFrames: int(1, 10_000)
     .optional()
     .describe('at most this many frames per reflection call, below what the budget allows (default: no cap)'),
   reflectMaxSide: int(64, 4096).default(768).describe("longest side of the reflector's frames"),
+  reflectDetail: z
+    .enum(IMAGE_DETAILS)
+    .default('low')
+    .describe(
+      "the detail the reflector's frames are sent at (OpenAI's low: 85 tokens a frame on GPT-4o; high, or auto counted as high: by tiles)",
+    ),
   reflectVideo: z
     .enum(REFLECT_VIDEO)
-    .default('off')
+    .optional()
     .describe(
-      'send the reflector its frames as one MP4 (a video_url part, as vLLM serves for Qwen-VL): on, auto (frames where the provider refuses it) or off',
+      'send the reflector the trajectory at --reflect-fps as one MP4 (a video_url part, as vLLM serves for Qwen-VL): on, auto (frames where the provider refuses it) or off (default: auto for models known to take video, else off)',
     ),
   memoryScope: plainName
     .optional()
@@ -367,6 +375,7 @@ export const RUN_SPEC_HELP: Partial<Record<RunSpecField, { arg?: string; default
   reflectContext: { arg: '<tokens>' },
   reflectMaxFrames: { arg: '<n>' },
   reflectMaxSide: { arg: '<px>' },
+  reflectDetail: { arg: '<detail>' },
   reflectVideo: { arg: '<mode>' },
   memoryScope: { arg: '<name>' },
   embeddingModel: { arg: '<name>' },
@@ -523,6 +532,23 @@ export const RECORDED_FIELDS = [
   'maxRunMb',
 ] as const satisfies readonly RunSpecField[];
 /** Recorded for model agents only. */
+/** Reflect-and-retry's settings, in the order the CLI lists them. */
+export const REFLECTION_FIELDS = [
+  'reflection',
+  'tutorial',
+  'reflectAfter',
+  'successScore',
+  'reflectorModel',
+  'reflectorBaseUrl',
+  'maxWords',
+  'reflectFps',
+  'reflectContext',
+  'reflectMaxFrames',
+  'reflectMaxSide',
+  'reflectDetail',
+  'reflectVideo',
+] as const satisfies readonly RunSpecField[];
+
 export const RECORDED_MODEL_FIELDS = [
   'baseUrl',
   'prompt',

@@ -112,7 +112,7 @@ function reflectionRequest(
     sample: DEFAULT_REFLECTION_SAMPLING,
     reflector: {
       maxWords: r.maxWords,
-      video: r.video ?? 'off',
+      ...(r.video ? { video: r.video } : {}),
       ...(r.reflectorModel ? { model: r.reflectorModel } : {}),
       ...(vlm.baseUrl ? { baseUrl: vlm.baseUrl } : {}),
       ...(vlm.apiKey ? { apiKey: vlm.apiKey } : {}),

@@ -14,7 +14,7 @@ import { DEFAULT_RECORDER } from '../recording/recorder.ts';
 import { defaultConfigDir } from '../util/paths.ts';
 import { appVersion } from '../util/resources.ts';
 import { KeyPolicy } from '../input/key-policy.ts';
-import { RECORDED_MODEL_FIELDS, RUN_SPEC_FIELD_NAMES, type RunSpecField } from '../run-spec.ts';
+import { RECORDED_MODEL_FIELDS, REFLECTION_FIELDS, RUN_SPEC_FIELD_NAMES, type RunSpecField } from '../run-spec.ts';
 import { specOption } from './spec-option.ts';
 import {
   checkedOption,
@@ -85,20 +85,7 @@ function modelOptions(cmd: Command): Command {
 }
 
 function reflectionOptions(cmd: Command): Command {
-  return addSpecOptions(cmd, [
-    'reflection',
-    'tutorial',
-    'reflectAfter',
-    'successScore',
-    'reflectorModel',
-    'reflectorBaseUrl',
-    'maxWords',
-    'reflectFps',
-    'reflectContext',
-    'reflectMaxFrames',
-    'reflectMaxSide',
-    'reflectVideo',
-  ]);
+  return addSpecOptions(cmd, [...REFLECTION_FIELDS]);
 }
 
 function memoryOptions(cmd: Command): Command {

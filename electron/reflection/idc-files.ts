@@ -19,6 +19,14 @@ const judge = z.looseObject({
   reasons: z.array(z.string()),
 });
 
+/** A check of a proposed skill (validate_skill, or the harness before judging). */
+const validation = z.looseObject({
+  skill: z.string(),
+  ok: z.boolean(),
+  problems: z.array(z.string()),
+  by: z.literal('harness').optional(),
+});
+
 const IdcRoundSchema = z.looseObject({
   round,
   run_dir: z.string(),
@@ -31,6 +39,8 @@ const IdcRoundSchema = z.looseObject({
   reflector_mode: z.enum(['tools', 'staged (no tool calling)']).optional(),
   tool_calls: num.optional(),
   judge: judge.optional(),
+  validations: z.array(validation).optional(),
+  proposer_note: z.string().optional(),
   error: z.string().optional(),
 });
 
@@ -81,6 +91,7 @@ export const SkillRowSchema = z.looseObject({
   rollback_to_round: round.optional(),
   diagnosis: z.string().optional(),
   judge: judge.optional(),
+  validations: z.array(validation).optional(),
   reflector_mode: z.string().optional(),
 });
 export type SkillRow = z.output<typeof SkillRowSchema>;

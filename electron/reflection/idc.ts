@@ -4,8 +4,9 @@
  * skill is proposed from it and checked by an independent judge (up to 5 tries), and the next
  * round plays with it. The best skill is cached; a round that falls sharply below the best
  * rolls back to it. Finally, as OmniGameArena's transfer test (its Table 5), the best skill and
- * no skill are both played on each of the game's designed variants (games/<id>: `variants`; a
- * game without any gets one split of unseen seeds), and the gain of the skill on each is kept.
+ * no skill are both played on fresh seeds of the game itself (the origin split: a replay, not
+ * the best round's own mean, which is the largest of the rounds' means) and on each of the
+ * game's designed variants (games/<id>: `variants`), and the gain of the skill on each is kept.
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { writeFileAtomic } from '../util/atomic-file.ts';
@@ -22,8 +23,10 @@ import { wireSession } from '../session/compose.ts';
 import { parseRunSpec, type RunSpec } from '../run-spec.ts';
 import { boundWords, Reflector } from './reflector.ts';
 import { explore, NoToolCallingError, NOTEBOOK_CHARS } from './explorer.ts';
-import { DEFAULT_REFLECTION_SAMPLING, reflectionSample } from './sampling.ts';
+import { DEFAULT_REFLECTION_SAMPLING, reflectionSample, reflectorFacts } from './sampling.ts';
 import { runTrajectory } from '../scoring/trajectory.ts';
+import { proposeSkill, type SkillValidation } from './idc-propose.ts';
+import { checkSkill } from './skill-check.ts';
 import { mean } from '../util/time.ts';
 import type { LatencySettings } from '../latency/clock-policy.ts';
 import { IDC_DEFAULTS, round2, type ActionSpace } from '../domain.ts';
@@ -76,12 +79,16 @@ export interface IdcRound {
   reflector_mode?: 'tools' | 'staged (no tool calling)';
   tool_calls?: number;
   judge?: { tries: number; accepted: boolean; reasons: string[] };
+  /** Every check of a proposed skill: the proposer's validate_skill calls, and the harness's refusals before judging (`by`). */
+  validations?: SkillValidation[];
+  /** Why the proposer had no validate_skill tool (the endpoint refused tool calling). */
+  proposer_note?: string;
   error?: string;
 }
 
 /** One held-out split: the no-skill baseline and the best skill on it, and the skill's gain. */
 export interface IdcTransferSplit {
-  /** The variant's id, or "unseen-seeds" for a game that declares no variants. */
+  /** The variant's id, or "origin": the game itself on seeds the rounds never saw. */
   variant: string;
   description: string;
   seed: number;
@@ -114,6 +121,8 @@ export interface IdcResult {
 
 /** The seed held-out splits are played on: far from the rounds' own. */
 export const HELD_OUT_SEED_OFFSET = 10_000;
+/** The held-out split of the game itself (OmniGameArena's Table 5 "origin" row), replayed like the variants. */
+export const ORIGIN_SPLIT = 'origin';
 function skillSection(raw: string, maxWords: number): string {
   const m = /#{1,6}\s*Skill\s*:?\s*\n([\s\S]*)/i.exec(raw);
   return boundWords((m?.[1] ?? raw).trim(), maxWords).text;
@@ -177,6 +186,7 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
         o.signal ? { signal: o.signal } : {},
       )
     ).text;
+  const check = (candidate: string) => checkSkill(candidate, def, o.actionSpace ?? 'gui', o.maxWords);
   const open = (game: GameDefinition) => BuiltinTarget.open(game, wm, o.launch ? { launch: o.launch } : {});
   let target = await open(def);
   const rounds: IdcRound[] = [];
@@ -272,36 +282,60 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
           const staged = await new Reflector({ ...reflector, maxWords: o.maxWords }).reflect(
             'self-f',
             def,
-            { failure: await runTrajectory(played.dir, reflectionSample(DEFAULT_REFLECTION_SAMPLING), 0) },
+            {
+              failure: await runTrajectory(
+                played.dir,
+                reflectionSample(DEFAULT_REFLECTION_SAMPLING, await reflectorFacts(reflector, true)),
+                0,
+              ),
+            },
             o.signal,
           );
           round.diagnosis = staged.diagnosis || staged.text;
           round.reflector_mode = 'staged (no tool calling)';
         }
-        // 2. Propose a skill, 3. have it judged independently (up to judgeTries), 4. finalise.
-        let candidate = skillSection(
-          await ask(
+        // 2. Propose a skill (validate_skill offered), 3. have it checked by the harness and
+        // judged independently (up to judgeTries), 4. finalise.
+        const validations: SkillValidation[] = [];
+        const propose = async (user: string) => {
+          const p = await proposeSkill(
             proposer,
             render('reflect-system', { game_title: def.title, rules: def.rules }),
-            render('idc-propose', {
-              game_title: def.title,
-              diagnosis: round.diagnosis || '(none)',
-              skill: skill || '(none yet)',
-              max_words: o.maxWords,
-            }),
-          ),
-          o.maxWords,
+            user,
+            check,
+            o.signal,
+          );
+          validations.push(...p.validations);
+          if (p.note) round.proposer_note = p.note;
+          return skillSection(p.text, o.maxWords);
+        };
+        let candidate = await propose(
+          render('idc-propose', {
+            game_title: def.title,
+            diagnosis: round.diagnosis || '(none)',
+            skill: skill || '(none yet)',
+            max_words: o.maxWords,
+          }),
         );
         const reasons: string[] = [];
         let accepted = false;
         for (let t = 0; t < o.judgeTries && candidate; t++) {
-          const verdict = judgement(
-            await ask(
-              judge,
-              'You are a strict, independent judge of game-playing skills.',
-              render('idc-judge', { game_title: def.title, diagnosis: round.diagnosis || '(none)', skill: candidate }),
-            ),
-          );
+          // What the harness can check is never left to the judge: a failing skill is rejected with its problems.
+          const checked = check(candidate);
+          if (!checked.ok) validations.push({ skill: candidate, ...checked, by: 'harness' });
+          const verdict = !checked.ok
+            ? { accept: false, reason: `the harness refused it: ${checked.problems.join('; ')}` }
+            : judgement(
+                await ask(
+                  judge,
+                  'You are a strict, independent judge of game-playing skills.',
+                  render('idc-judge', {
+                    game_title: def.title,
+                    diagnosis: round.diagnosis || '(none)',
+                    skill: candidate,
+                  }),
+                ),
+              );
           if (verdict.accept) {
             accepted = true;
             round.judge = { tries: t + 1, accepted, reasons };
@@ -315,13 +349,11 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
               reason: verdict.reason || '(no reason given)',
               max_words: o.maxWords,
             });
-            candidate = skillSection(
-              await ask(proposer, render('reflect-system', { game_title: def.title, rules: def.rules }), revise),
-              o.maxWords,
-            );
+            candidate = await propose(revise);
           }
         }
         round.judge ??= { tries: o.judgeTries, accepted, reasons };
+        round.validations = validations;
         if (accepted) skill = candidate;
         else o.log(`round ${r}: no skill passed the judge in ${o.judgeTries} tries; keeping the current one`);
       } catch (err) {
@@ -339,26 +371,33 @@ export async function runIdc(o: IdcOptions, wm: WindowManager): Promise<IdcResul
           skill,
           diagnosis: round.diagnosis,
           judge: round.judge,
+          validations: round.validations,
           reflector_mode: round.reflector_mode,
         })}\n`,
       );
       writeFileAtomic(path.join(dir, 'notebook.md'), notebook);
     }
 
-    // Held-out transfer: on each designed variant (unseen seeds too), no skill and the best skill.
+    // Held-out transfer: the game itself on fresh seeds (the origin split), then each designed
+    // variant, each played with no skill and with the best skill.
     const heldSeed = o.seed + HELD_OUT_SEED_OFFSET;
-    const variants = def.variants?.length
-      ? def.variants.map((v) => ({ id: v.id, description: v.description, game: variantOf(def, v.id) }))
-      : [{ id: 'unseen-seeds', description: 'the game itself on seeds the rounds never saw', game: def }];
+    const variants = [
+      { id: ORIGIN_SPLIT, description: 'the game itself on seeds the rounds never saw', game: def },
+      ...(def.variants ?? []).map((v) => ({ id: v.id, description: v.description, game: variantOf(def, v.id) })),
+    ];
     const splits: IdcTransferSplit[] = [];
+    let playing = def;
     for (const v of variants) {
       if (halted()) break;
-      await target.close();
-      target = await open(v.game);
+      if (v.game !== playing) {
+        await target.close();
+        target = await open(v.game);
+        playing = v.game;
+      }
       o.log(
         `held-out ${v.id}: no skill, then the best skill (round ${best.round}), ${o.heldOutEpisodes} episode(s) each`,
       );
-      const variant = v.id === 'unseen-seeds' ? undefined : v.id;
+      const variant = v.id === ORIGIN_SPLIT ? undefined : v.id;
       const baseline = await play(`held-out ${v.id} baseline`, '', heldSeed, o.heldOutEpisodes, variant);
       const skilled = await play(`held-out ${v.id}`, best.skill, heldSeed, o.heldOutEpisodes, variant);
       if (o.meter?.refusal) break;

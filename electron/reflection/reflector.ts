@@ -13,6 +13,8 @@ import type { Trajectory } from '../scoring/trajectory.ts';
 import type { ReflectionMode, ReflectVideo } from '../domain.ts';
 import type { Lesson, LessonInput } from '../session/reflection-records.ts';
 import { isInputRefusal, trajectoryVideo } from './video-part.ts';
+import type { ReflectionSample } from './sampling.ts';
+import { thinEvenly } from '../scoring/trajectory.ts';
 
 /**
  * The model that reflects, checked against the mode: `other` is another model's reflection
@@ -44,6 +46,11 @@ export interface ReflectorSettings extends RoleEndpoint {
   maxRetries?: number;
   /** Native video input (video-part.ts); default off: frames. */
   video?: ReflectVideo;
+  /**
+   * The frame budget of each call (sampling.ts): trajectories come at the sampling rate, and
+   * images are thinned to its count; a video takes them all. Default: the frames as given, low detail.
+   */
+  sample?: Pick<ReflectionSample, 'maxFrames' | 'detail' | 'budget'>;
 }
 
 /**
@@ -162,16 +169,17 @@ export class Reflector {
   }
 
   /**
-   * One reflection call on a trajectory, as a video where asked (video-part.ts) or as frames;
-   * in mode auto a video that cannot be made or that the provider refuses goes as frames, noted.
+   * One reflection call on a trajectory: as a video of all its frames where asked
+   * (video-part.ts), or as images thinned to the budget; in mode auto a video that cannot be
+   * made or that the provider refuses goes as images, noted.
    */
   private async ask(system: string, text: string, t: Trajectory): Promise<{ text: string; input: LessonInput }> {
-    const input: LessonInput = { source: t.source, frames: t.frames.map((f) => f.at) };
+    const input: LessonInput = { source: t.source, frames: [] };
     const mode = this.s.video ?? 'off';
     if (mode !== 'off') {
       let video: Awaited<ReturnType<typeof trajectoryVideo>> | undefined;
       try {
-        video = await trajectoryVideo(t);
+        video = await trajectoryVideo(t, this.signal ? { signal: this.signal } : {});
       } catch (err) {
         if (mode === 'on') throw new Error(`reflection call failed: ${(err as Error).message}`);
         input.video_note = (err as Error).message;
@@ -179,10 +187,20 @@ export class Reflector {
       if (video) {
         // The SDK's types know image parts only; OpenAI-compatible servers such as vLLM take this one.
         const part = { type: 'video_url', video_url: { url: video.dataUrl } } as unknown as ChatCompletionContentPart;
-        const timing = `The video shows ${video.frames} frames of play, at t = ${input.frames.join(', ')} s.`;
+        const timing = `The video shows ${video.frames} frames of play, ${video.seconds} s at ${Number(video.fps.toFixed(2))} frames a second.`;
         try {
           const answer = await this.call(system, [{ type: 'text', text: `${text}\n\n${timing}` }, part]);
-          return { text: answer, input: { ...input, input: 'video', video_bytes: video.bytes } };
+          return {
+            text: answer,
+            input: {
+              ...input,
+              frames: video.times,
+              input: 'video',
+              video_bytes: video.bytes,
+              video_seconds: video.seconds,
+              ...(video.thinned_from !== undefined ? { video_thinned_from: video.thinned_from } : {}),
+            },
+          };
         } catch (err) {
           if (mode === 'on' || !isInputRefusal(err))
             throw new Error(`reflection call failed: ${describeApiError(err)}`);
@@ -190,14 +208,23 @@ export class Reflector {
         }
       }
     }
+    const sample = this.s.sample;
+    const frames = sample ? thinEvenly(t.frames, sample.maxFrames) : t.frames;
+    const detail = sample?.detail ?? 'low';
     const content: ChatCompletionContentPart[] = [{ type: 'text', text }];
-    for (const f of t.frames)
+    for (const f of frames)
       content.push(
         { type: 'text', text: `t = ${f.at} s` },
-        { type: 'image_url', image_url: { url: f.dataUrl, detail: 'low' } },
+        { type: 'image_url', image_url: { url: f.dataUrl, detail } },
       );
+    const sent: LessonInput = {
+      ...input,
+      frames: frames.map((f) => f.at),
+      input: 'frames',
+      ...(sample ? { budget: sample.budget } : {}),
+    };
     try {
-      return { text: await this.call(system, content), input: { ...input, input: 'frames' } };
+      return { text: await this.call(system, content), input: sent };
     } catch (err) {
       throw new Error(`reflection call failed: ${describeApiError(err)}`);
     }

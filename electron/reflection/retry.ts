@@ -14,7 +14,8 @@ import type { VlmAgent } from '../agents/vlm.ts';
 import { Reflector, reflectorModelFor, type ReflectorSettings } from './reflector.ts';
 import type { ReflectionRecord } from '../session/reflection-records.ts';
 import type { ReflectAfter, ReflectionMode } from '../domain.ts';
-import { runTrajectory, type SampleOptions, type Trajectory } from '../scoring/trajectory.ts';
+import { runTrajectory, type Trajectory } from '../scoring/trajectory.ts';
+import { loadSampling, type ReflectionSample } from './sampling.ts';
 import { tutorialSha256 } from '../store/tutorial-identity.ts';
 
 export interface RetryOptions {
@@ -23,8 +24,10 @@ export interface RetryOptions {
   /** An episode scoring below this failed. */
   successScore: number;
   /** The frames of each reflection call; `budget` says how the count was chosen (sampling.ts). */
-  sample: SampleOptions & { budget?: Record<string, number | null> };
+  sample: ReflectionSample;
   reflector: ReflectorSettings;
+  /** Who chose the reflector's video mode (run.json's reflection.video_source). */
+  videoSource?: RunReflection['video_source'];
 }
 
 export class ReflectAndRetry {
@@ -44,8 +47,12 @@ export class ReflectAndRetry {
     private readonly game: GameDefinition | undefined,
     private readonly tutorial: Trajectory | undefined,
   ) {
-    this.reflector = new Reflector(opts.reflector);
+    this.reflector = new Reflector(this.reflectorSettings());
     this.tutorialSha256 = tutorial ? tutorialSha256(tutorial.source) : null;
+  }
+
+  private reflectorSettings(): ReflectorSettings {
+    return { ...this.opts.reflector, sample: this.opts.sample };
   }
 
   /** Lessons edited by a person replace the reflector's before the next attempt. */
@@ -64,7 +71,7 @@ export class ReflectAndRetry {
     this.opts.mode = mode;
     if (model !== this.opts.reflector.model) {
       this.opts.reflector = { ...this.opts.reflector, model };
-      this.reflector = new Reflector(this.opts.reflector);
+      this.reflector = new Reflector(this.reflectorSettings());
     }
   }
 
@@ -80,10 +87,10 @@ export class ReflectAndRetry {
       frames: {
         fps: this.opts.sample.fps,
         max_side: this.opts.sample.maxSide,
-        max_frames: this.opts.sample.maxFrames,
         ...this.opts.sample.budget,
       },
       video: this.opts.reflector.video ?? 'off',
+      ...(this.opts.videoSource ? { video_source: this.opts.videoSource } : {}),
       lessons: [...this.lessons],
     };
   }
@@ -109,7 +116,13 @@ export class ReflectAndRetry {
     const rec: ReflectionRecord = { after_episode: e.episode };
     try {
       const needsFailure = this.opts.mode !== 'self-t';
-      const failure = needsFailure ? await runTrajectory(session.store.dir, this.opts.sample, e.episode) : undefined;
+      const failure = needsFailure
+        ? await runTrajectory(
+            session.store.dir,
+            loadSampling(this.opts.sample, this.opts.reflector.video ?? 'off'),
+            e.episode,
+          )
+        : undefined;
       const lesson = await this.reflector.reflect(
         this.opts.mode,
         this.game,

@@ -10,7 +10,7 @@ import { reflectorModelFor, type ReflectorSettings } from './reflector.ts';
 import type { ReflectAfter, ReflectionMode } from '../domain.ts';
 import { ReflectAndRetry } from './retry.ts';
 import { loadTutorial, type Trajectory } from '../scoring/trajectory.ts';
-import { reflectionSample, type ReflectionSampling } from './sampling.ts';
+import { loadSampling, reflectionSample, reflectorFacts, type ReflectionSampling } from './sampling.ts';
 import { solverDemonstration } from './demonstration.ts';
 import { declaredTutorialFile, TITLE_TUTORIAL } from '../store/tutorials.ts';
 import { titleOf } from '../store/run-title.ts';
@@ -57,7 +57,23 @@ export async function attachReflection(
   if (reflectionReadsFrames(req.mode))
     checkFramesFor(`reflection ${req.mode}`, session.config.keepFrames, session.config.maxSteps);
   let mode = req.mode;
-  const sample = reflectionSample(req.sample);
+  const vlm = session.agent;
+  const reflectorModel = reflectorModelFor(mode, vlm.model, req.reflector.model);
+  const facts = await reflectorFacts(
+    {
+      model: reflectorModel,
+      ...(req.reflector.baseUrl ? { baseUrl: req.reflector.baseUrl } : {}),
+      ...(req.reflector.apiKey ? { apiKey: req.reflector.apiKey } : {}),
+    },
+    req.sample.contextTokens === undefined,
+  );
+  const sample = reflectionSample(req.sample, facts);
+  // Unset: auto for a model known to take video (GameVerse sends those the video), else images.
+  const video = req.reflector.video ?? (facts.video ? 'auto' : 'off');
+  const videoSource = req.reflector.video ? 'flag' : facts.video ? 'known-model' : 'default';
+  log(
+    `reflection budget: ${sample.budget.context_tokens} tokens of context (${sample.budget.context_source}), ${sample.budget.tokens_per_frame} a frame: up to ${sample.maxFrames} frames; video ${video}`,
+  );
   let tutorial: Trajectory | undefined;
   let tutorialError: string | undefined;
   if (req.tutorial) {
@@ -70,7 +86,7 @@ export async function attachReflection(
           : req.tutorial === TITLE_TUTORIAL
             ? declaredTutorialFile(path.dirname(session.store.dir), titleOf(session.store.meta).id)
             : req.tutorial;
-      tutorial = await loadTutorial(source, sample);
+      tutorial = await loadTutorial(source, loadSampling(sample, video));
       log(`tutorial: ${tutorial.frames.length} of ${tutorial.available} frames from ${tutorial.source}`);
       for (const w of tutorial.warnings) log(`tutorial: skipped ${w}`);
     } catch (err) {
@@ -80,16 +96,17 @@ export async function attachReflection(
       mode = fallback;
     }
   }
-  const vlm = session.agent;
   const loop = new ReflectAndRetry(
     {
       mode,
       after: req.after,
       successScore: req.successScore,
       sample,
+      videoSource,
       reflector: {
         ...req.reflector,
-        model: reflectorModelFor(mode, vlm.model, req.reflector.model),
+        video,
+        model: reflectorModel,
         onCall: (rec) => session.store.recordModelCall(rec),
         ...(vlm.meter ? { meter: vlm.meter } : {}),
       },
@@ -136,12 +153,13 @@ export function reflectionFromSpec(s: RunSpec, model: string | undefined): Refle
     sample: {
       fps: s.reflectFps,
       maxSide: s.reflectMaxSide,
-      contextTokens: s.reflectContext,
+      detail: s.reflectDetail,
+      ...(s.reflectContext !== undefined ? { contextTokens: s.reflectContext } : {}),
       ...(s.reflectMaxFrames !== undefined ? { maxFrames: s.reflectMaxFrames } : {}),
     },
     reflector: {
       maxWords: s.maxWords,
-      video: s.reflectVideo,
+      ...(s.reflectVideo ? { video: s.reflectVideo } : {}),
       ...(s.reflectorModel ? { model: s.reflectorModel } : {}),
       ...(baseUrl ? { baseUrl } : {}),
       ...(s.apiKey ? { apiKey: s.apiKey } : {}),

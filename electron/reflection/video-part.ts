@@ -1,24 +1,39 @@
 /**
  * Native video input for video-capable reflectors (GameVerse gives such models the video, not
- * frames): the sampled frames of a trajectory encoded as one H.264 MP4 and sent as a
- * `video_url` content part, the shape vLLM serves for Qwen-VL. Encoding the sampled frames
- * (not the source file) keeps both inputs identical in content and bounded in size.
+ * frames): the trajectory's frames at the sampling rate (not the fewer frames an image budget
+ * allows) encoded as one H.264 MP4 and sent as a `video_url` content part, the shape vLLM
+ * serves for Qwen-VL. Encoding the sampled frames (not the source file) keeps the rate and size
+ * known; a video above the provider's size limit is thinned evenly until it fits, and says so.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ffmpegMissingHint } from '../util/ffmpeg.ts';
-import type { Trajectory } from '../scoring/trajectory.ts';
+import { thinEvenly, type SampledFrame, type Trajectory } from '../scoring/trajectory.ts';
 
-/** Larger videos are not sent (providers cap request bodies well below this). */
+/**
+ * The largest video sent (providers cap request bodies: Gemini's inline data is 20 MB a
+ * request); a longer trajectory is thinned to fit.
+ */
 export const MAX_VIDEO_BYTES = 20 * 1024 * 1024;
+
+const size = (bytes: number) => (bytes >= 100_000 ? `${(bytes / 1e6).toFixed(1)} MB` : `${bytes} bytes`);
+
+/** Encodings tried before a trajectory too large even when thinned is given up. */
+const FIT_TRIES = 5;
 
 export interface VideoPart {
   dataUrl: string;
   bytes: number;
+  /** The frames in the video and their times (s). */
   frames: number;
+  times: number[];
   fps: number;
+  /** Seconds of play the video spans. */
+  seconds: number;
+  /** How many frames the trajectory had when some were dropped to fit the size limit. */
+  thinned_from?: number;
 }
 
 /**
@@ -32,15 +47,48 @@ export function videoRate(times: number[]): number {
   return Math.min(30, Math.max(1 / 60, (times.length - 1) / span));
 }
 
-/** Encodes the trajectory's frames as an MP4 data URL; throws with the reason (ffmpeg missing, too large). */
-export async function trajectoryVideo(t: Trajectory, signal?: AbortSignal): Promise<VideoPart> {
+/**
+ * Encodes the trajectory's frames as an MP4 data URL, thinned evenly only as far as `maxBytes`
+ * needs; throws with the reason (ffmpeg missing, too large even thinned).
+ */
+export async function trajectoryVideo(
+  t: Trajectory,
+  opts: { maxBytes?: number; signal?: AbortSignal } = {},
+): Promise<VideoPart> {
+  const maxBytes = opts.maxBytes ?? MAX_VIDEO_BYTES;
+  let frames = t.frames;
+  for (let tries = 1; ; tries++) {
+    const mp4 = await encode(frames, opts.signal);
+    if (mp4.length <= maxBytes) {
+      const times = frames.map((f) => f.at);
+      return {
+        dataUrl: `data:video/mp4;base64,${mp4.toString('base64')}`,
+        bytes: mp4.length,
+        frames: frames.length,
+        times,
+        fps: videoRate(times),
+        seconds: Math.round(((times.at(-1) ?? 0) - (times[0] ?? 0)) * 10) / 10,
+        ...(frames.length < t.frames.length ? { thinned_from: t.frames.length } : {}),
+      };
+    }
+    // Bytes grow about with the frame count: aim a tenth below the limit.
+    const fit = Math.floor((frames.length * maxBytes * 0.9) / mp4.length);
+    if (tries >= FIT_TRIES || fit < 2)
+      throw new Error(
+        `the reflection video is ${size(mp4.length)} with ${frames.length} frames, above the ${size(maxBytes)} sent`,
+      );
+    frames = thinEvenly(t.frames, Math.min(fit, frames.length - 1));
+  }
+}
+
+async function encode(frames: SampledFrame[], signal?: AbortSignal): Promise<Buffer> {
   const dir = mkdtempSync(path.join(tmpdir(), 'gamepilot-reflect-video-'));
   try {
-    t.frames.forEach((f, i) => {
+    frames.forEach((f, i) => {
       const jpeg = Buffer.from(f.dataUrl.slice(f.dataUrl.indexOf(',') + 1), 'base64');
       writeFileSync(path.join(dir, `f${String(i).padStart(5, '0')}.jpg`), jpeg);
     });
-    const fps = videoRate(t.frames.map((f) => f.at));
+    const fps = videoRate(frames.map((f) => f.at));
     const out = path.join(dir, 'trajectory.mp4');
     await new Promise<void>((resolve, reject) => {
       execFile(
@@ -74,17 +122,7 @@ export async function trajectoryVideo(t: Trajectory, signal?: AbortSignal): Prom
         },
       );
     });
-    const mp4 = readFileSync(out);
-    if (mp4.length > MAX_VIDEO_BYTES)
-      throw new Error(
-        `the reflection video is ${(mp4.length / 1e6).toFixed(1)} MB, above the ${MAX_VIDEO_BYTES / 1e6} MB sent`,
-      );
-    return {
-      dataUrl: `data:video/mp4;base64,${mp4.toString('base64')}`,
-      bytes: mp4.length,
-      frames: t.frames.length,
-      fps,
-    };
+    return readFileSync(out);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

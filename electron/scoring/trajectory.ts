@@ -53,9 +53,14 @@ export function sampleTimes<T extends { t: number }>(items: T[], fps: number, ma
   const gap = 1000 / fps;
   const spaced: T[] = [];
   for (const it of items) if (!spaced.length || it.t - spaced.at(-1)!.t >= gap - 1) spaced.push(it);
-  if (spaced.length <= maxFrames) return spaced;
-  if (maxFrames === 1) return [spaced.at(-1)!];
-  return Array.from({ length: maxFrames }, (_, i) => spaced[Math.round((i * (spaced.length - 1)) / (maxFrames - 1))]!);
+  return thinEvenly(spaced, maxFrames);
+}
+
+/** At most `max` of `items`, evenly spread, first and last kept (one: the last). */
+export function thinEvenly<T>(items: T[], max: number): T[] {
+  if (items.length <= max) return items;
+  if (max === 1) return [items.at(-1)!];
+  return Array.from({ length: max }, (_, i) => items[Math.round((i * (items.length - 1)) / (max - 1))]!);
 }
 
 /** A frame file as a JPEG data URL, its long side at most `maxSide`. */

@@ -254,10 +254,12 @@ export interface RunReflection {
   tutorial?: string | null;
   /** The tutorial's sha256 (store/tutorial-identity.ts): rows "after the tutorial" are checked to rest on one. */
   tutorial_sha256?: string | null;
-  /** How the reflector's frames were chosen: rate, size, the token budget and the frames it allows. */
-  frames?: Record<string, number | null>;
+  /** How the reflector's frames were chosen: rate, size, the token budget (and its source) and the frames it allows. */
+  frames?: Record<string, number | string | null>;
   /** --reflect-video: whether the frames went as one video (each call's input is in reflections.jsonl). */
   video?: ReflectVideo;
+  /** Who chose `video`: the flag, or the default for the reflector model (auto for models known to take video). */
+  video_source?: 'flag' | 'known-model' | 'default';
   /** Episodes played with lessons in the prompt, and where those lessons came from. */
   lessons: { episode: number; source: LessonSource }[];
 }

@@ -22,8 +22,13 @@ function scripted(opts: { tools: boolean; semantic?: boolean }) {
   const plays = new Map<string, number>();
   return (body: any): ScriptedReply => {
     const system = String(body.messages[0].content);
-    const user = JSON.stringify(body.messages.at(-1).content);
-    if (body.tools) {
+    const user = JSON.stringify(body.messages.findLast((m: any) => m.role === 'user').content);
+    // The proposer with validate_skill: it checks a draft that presses a system key first, then answers.
+    if (body.tools?.some((t: any) => t.function.name === 'validate_skill')) {
+      if (!opts.tools) return { status: 400 };
+      if (!body.messages.some((m: any) => m.role === 'tool'))
+        return { toolCalls: [{ name: 'validate_skill', arguments: { skill: 'Press alt+f4 to restart.' } }] };
+    } else if (body.tools) {
       if (!opts.tools) return { status: 400 };
       const turn = body.messages.filter((m: any) => m.role === 'tool').length;
       const script = [
@@ -112,13 +117,25 @@ describe('gamepilot idc', () => {
       judge: { tries: 2, accepted: true, reasons: [expect.stringMatching(/memorises/)] },
     });
     expect(rounds[0].tool_calls).toBeGreaterThanOrEqual(6);
+    // validate_skill: the proposer's check of its draft came back with the harness's verdict, recorded.
+    expect(rounds[0].validations[0]).toEqual({
+      skill: 'Press alt+f4 to restart.',
+      ok: false,
+      problems: [expect.stringMatching(/alt\+F4 is a system combination/)],
+    });
+    const told = server.requests.find((q) =>
+      q.body.messages.some((m: any) => m.role === 'tool' && m.content.includes('alt+F4')),
+    );
+    expect(told).toBeTruthy();
     // OmniGameArena's reference line and gaps.
     expect(res.r0).toBeCloseTo(0.08);
     expect(res.gain_vs_r0).toBeCloseTo(0.02);
     expect(res.best_vs_final).toBeCloseTo(0.1 - res.curve[3]);
-    // Transfer: 2048's three designed variants, each played with no skill and with the best skill.
+    // Transfer: the game itself on fresh seeds (the origin row, replayed, not the best round's own
+    // mean) and 2048's three designed variants, each played with no skill and with the best skill.
     expect(res.transfer.episodes).toBe(1);
     expect(res.transfer.splits.map((s: { variant: string }) => s.variant)).toEqual([
+      'origin',
       'heavy-fours',
       'double-spawn',
       'crowded-start',
@@ -137,6 +154,8 @@ describe('gamepilot idc', () => {
       .filter((m) => String(m.config.idc).startsWith('held-out'));
     expect(held.map((m) => [m.config.idc, m.config.variant, m.config.skill === res.best_skill]).sort()).toEqual(
       [
+        ['held-out origin', undefined, true],
+        ['held-out origin baseline', undefined, false],
         ['held-out crowded-start', 'crowded-start', true],
         ['held-out crowded-start baseline', 'crowded-start', false],
         ['held-out double-spawn', 'double-spawn', true],
@@ -145,6 +164,16 @@ describe('gamepilot idc', () => {
         ['held-out heavy-fours baseline', 'heavy-fours', false],
       ].sort(),
     );
+    // The origin row is a measurement of the same shape: its own runs' scores, on the held-out seed.
+    const origin = res.transfer.splits[0];
+    for (const [label, side] of [
+      ['held-out origin baseline', origin.baseline],
+      ['held-out origin', origin.best],
+    ] as const) {
+      const run = held.find((m) => m.config.idc === label)!;
+      expect(run.config.seed).toBe(10000);
+      expect(side.scores).toEqual(run.episodes.map((e: { score: number | null }) => e.score ?? 0));
+    }
     const rulesSeen = server.requests.map((q) => String(q.body.messages[0].content));
     expect(rulesSeen.some((t) => t.includes('Variant — after every move that changes the board, two new tiles'))).toBe(
       true,
@@ -188,6 +217,7 @@ describe('gamepilot idc', () => {
     const onDisk = readIdc(res.run_dir); // idc.json and skills.jsonl through their schemas
     expect(onDisk.result.curve).toEqual(res.curve);
     expect(onDisk.problems).toEqual([]);
+    expect(onDisk.skills[0]!.validations).toEqual(rounds[0].validations);
     expect(onDisk.skills.map((k) => k.after_round)).toEqual(
       res.rounds.slice(0, -1).map((r: { round: number }) => r.round),
     );
@@ -244,6 +274,10 @@ describe('gamepilot idc', () => {
     expect(res.rounds[0]).toMatchObject({
       reflector_mode: 'staged (no tool calling)',
       diagnosis: expect.stringMatching(/STAGED-DIAG/),
+      // The proposer, too, goes on without validate_skill, and the round says why.
+      proposer_note: expect.stringMatching(/refused tool calling \(HTTP 400\)/),
+      validations: [],
+      judge: { accepted: true },
     });
     expect(r.stderr).toMatch(/refused tool calling.*staged reflection without tools/);
   });

@@ -109,16 +109,20 @@ describe('reflect-and-retry', () => {
       after: 'every',
       success_score: 100,
       tutorial: null,
-      // 1 fps, thinned only to fit 32 000 tokens of context at 792 tokens a 768-px frame: 35.
+      // 1 fps, thinned only to fit 32 000 tokens of context (a model the table does not know, whose
+      // server reports no context) at 792 tokens a 768-px frame: 35.
       frames: {
         fps: 1,
         max_side: 768,
         max_frames: 35,
         context_tokens: 32_000,
+        context_source: 'default',
+        detail: 'low',
         tokens_per_frame: 792,
         max_frames_asked: null,
       },
       video: 'off',
+      video_source: 'default',
       lessons: [
         { episode: 1, source: 'self-f' },
         { episode: 2, source: 'self-f' },
@@ -243,7 +247,8 @@ describe('reflect-and-retry', () => {
         .split('\n')
         .map((l) => JSON.parse(l));
 
-    // on: one video_url part, no images; the MP4 holds exactly the sampled frames at their size.
+    // on: one video_url part, no images; the MP4 holds the tutorial at the sampling rate (1 fps: 10
+    // frames, not the 6 images --reflect-max-frames allows) at the frames' size.
     server.requests.length = 0;
     const on = await runCli(videoArgs('on'));
     expect(on.code, on.stderr).toBe(0);
@@ -260,14 +265,14 @@ describe('reflect-and-retry', () => {
       }),
     ).streams[0];
     expect(probe.codec_name).toBe('h264');
-    expect(Number(probe.nb_read_frames)).toBe(6);
+    expect(Number(probe.nb_read_frames)).toBe(10);
     expect(Math.max(probe.width, probe.height)).toBeLessThanOrEqual(200);
     const [rec] = records(json(on).run_dir);
     expect(rec.lesson.provenance.tutorial).toMatchObject({ input: 'video', video_bytes: expect.any(Number) });
-    expect(rec.lesson.provenance.tutorial.frames).toHaveLength(6);
+    expect(rec.lesson.provenance.tutorial.frames).toHaveLength(10);
     expect(rec.lesson.text).toContain('LESSON-42');
     const meta = JSON.parse(readFileSync(path.join(json(on).run_dir, 'run.json'), 'utf8'));
-    expect(meta.reflection.video).toBe('on');
+    expect(meta.reflection).toMatchObject({ video: 'on', video_source: 'flag' });
 
     // A provider that refuses video parts: auto sends the frames instead and says why; on records the error.
     const saved = reflectorReply;

@@ -47,6 +47,8 @@ export class FakeOpenAI {
   models: string[];
   /** Refuse (404, as OpenAI does) a chat or embeddings request for a model `models` does not list. */
   refuseUnlisted = false;
+  /** Extra fields of a model's /models entry, e.g. `{ max_model_len: 32768 }` as vLLM reports its context. */
+  modelFields: Record<string, Record<string, unknown>> = {};
 
   constructor(
     private responder: Responder,
@@ -98,9 +100,12 @@ export class FakeOpenAI {
     if (this.networkMs) await new Promise((r) => setTimeout(r, this.networkMs));
     if (req.method === 'GET' && req.url?.endsWith('/models')) {
       this.modelListings.push({ body: null, headers: req.headers, at: Date.now() });
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ object: 'list', data: this.models.map((id) => ({ id, object: 'model' })) }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          object: 'list',
+          data: this.models.map((id) => ({ id, object: 'model', ...this.modelFields[id] })),
+        }),
+      );
       return;
     }
     const chunks: Buffer[] = [];

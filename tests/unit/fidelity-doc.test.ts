@@ -12,6 +12,7 @@ import { buildProgram } from '../../electron/cli/program.ts';
 import type { Actions } from '../../electron/cli/command-flags.ts';
 import { promptText } from '../../electron/ingvp/players.ts';
 import {
+  DEFAULT_CONTEXT_TOKENS,
   DEFAULT_REFLECTION_SAMPLING,
   frameTokens,
   REFLECTION_TEXT_TOKENS,
@@ -55,7 +56,7 @@ describe('docs/fidelity.md against the code', () => {
 
   it('the reflector’s frame budget and video cap are the defaults the page gives', () => {
     const [, context, text] = grab(doc, /default ([\d ]+) tokens, ([\d ]+) of them kept for text/);
-    expect(num(context!)).toBe(DEFAULT_REFLECTION_SAMPLING.contextTokens);
+    expect(num(context!)).toBe(DEFAULT_CONTEXT_TOKENS);
     expect(num(text!)).toBe(REFLECTION_TEXT_TOKENS);
     const [, perFrame, side, frames] = grab(reflectionDoc, /(\d+) tokens at (\d+) px,\s+so (\d+) frames/);
     expect(Number(side)).toBe(DEFAULT_REFLECTION_SAMPLING.maxSide);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI } from '../helpers/fake-openai.ts';
 import { boundWords, lessonLines, Reflector } from '../../electron/reflection/reflector.ts';
 import { frameTokens, reflectionSample } from '../../electron/reflection/sampling.ts';
+import { imageTokens, knownModel, reportedContext } from '../../electron/agents/model-context.ts';
 import { FAILED_RUN } from '../helpers/agent-fixtures.ts';
 import { g2048 } from '../../games/g2048/index.ts';
 
@@ -65,6 +66,69 @@ describe("the reflector's frame budget", () => {
       Math.floor(124_000 / frameTokens(384)),
     );
     expect(reflectionSample({ fps: 1, maxSide: 768, contextTokens: 32_000, maxFrames: 16 }).maxFrames).toBe(16);
-    expect(s.budget).toEqual({ context_tokens: 32_000, tokens_per_frame: perFrame, max_frames_asked: null });
+    expect(s.budget).toEqual({
+      context_tokens: 32_000,
+      context_source: 'flag',
+      detail: 'low',
+      tokens_per_frame: perFrame,
+      max_frames: 35,
+      max_frames_asked: null,
+    });
+  });
+
+  it("takes the model's context: the flag over the provider's figure over the table, else 32 000", () => {
+    const side = { fps: 1, maxSide: 768 };
+    // GPT-4o: 128 000 tokens (OpenAI's model page), 85 a low-detail frame + an 8-token label.
+    const gpt = knownModel('openai/gpt-4o-2024-08-06')!;
+    const fromTable = reflectionSample(side, {
+      contextTokens: gpt.contextTokens,
+      contextSource: 'known-model',
+      images: gpt.images,
+    });
+    expect(fromTable.budget).toMatchObject({
+      context_tokens: 128_000,
+      context_source: 'known-model',
+      tokens_per_frame: 93,
+    });
+    expect(fromTable.maxFrames).toBe(Math.floor((128_000 - 4_000) / 93));
+    // High detail: a 768-px square is 2 × 2 tiles of 512 px, 170 tokens each, on an 85 base.
+    expect(
+      reflectionSample(
+        { ...side, detail: 'high' },
+        { contextSource: 'known-model', contextTokens: 128_000, images: 'openai-tiles' },
+      ).budget.tokens_per_frame,
+    ).toBe(85 + 4 * 170 + 8);
+    // A provider's figure beats the table; the flag beats both.
+    expect(
+      reflectionSample(side, { contextTokens: 8_192, contextSource: 'provider', images: gpt.images }).budget,
+    ).toMatchObject({ context_tokens: 8_192, context_source: 'provider' });
+    expect(
+      reflectionSample({ ...side, contextTokens: 20_000 }, { contextTokens: 8_192, contextSource: 'provider' }).budget,
+    ).toMatchObject({ context_tokens: 20_000, context_source: 'flag' });
+    expect(reflectionSample(side).budget).toMatchObject({
+      context_tokens: 32_000,
+      context_source: 'default',
+      tokens_per_frame: 792,
+    });
+  });
+
+  it('knows the context and video of the models it lists, and reads what providers report', () => {
+    expect(knownModel('gpt-4o-mini')).toMatchObject({
+      contextTokens: 128_000,
+      images: 'openai-mini-tiles',
+      video: false,
+    });
+    expect(knownModel('Qwen/Qwen2.5-VL-7B-Instruct')).toMatchObject({ contextTokens: 32_768, video: true });
+    expect(knownModel('qwen3-vl-8b-instruct')).toMatchObject({ contextTokens: 262_144, video: true });
+    expect(knownModel('google/gemini-2.5-flash')).toMatchObject({ video: true });
+    expect(knownModel('gpt-4.1-mini')).toBeUndefined();
+    expect(knownModel('test-vlm')).toBeUndefined();
+    expect(imageTokens('openai-mini-tiles', 768, 'low')).toBe(2_833);
+    expect(imageTokens('gemini', 768, 'low')).toBe(258);
+    expect(imageTokens('qwen3-vl', 768, 'low')).toBe(24 * 24);
+    expect(reportedContext({ id: 'q', max_model_len: 32_768 })).toBe(32_768); // vLLM
+    expect(reportedContext({ id: 'q', context_length: 131_072 })).toBe(131_072); // OpenRouter
+    expect(reportedContext({ id: 'q', meta: { n_ctx: 4_096, n_ctx_train: 40_960 } })).toBe(4_096); // llama-server
+    expect(reportedContext({ id: 'q' })).toBeUndefined();
   });
 });

@@ -340,7 +340,6 @@ describe('one bound per setting, everywhere', () => {
       imageSize: DEFAULT_SESSION.imageSize,
       reflectFps: DEFAULT_REFLECTION_SAMPLING.fps,
       reflectMaxSide: DEFAULT_REFLECTION_SAMPLING.maxSide,
-      reflectContext: DEFAULT_REFLECTION_SAMPLING.contextTokens,
     });
     expect(RUN_SPEC_FIELDS.stopIntervalMs.description).toBeTruthy();
     expect(flagOf('maxRunMb')).toBe('--max-run-mb');
