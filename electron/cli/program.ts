@@ -696,11 +696,17 @@ export function suiteCommand(parent: Command): Command {
     .addOption(
       new Option(
         '--settings <list>',
-        'all, or comma-separated: one-step-image, one-step-text, multi-step-image, multi-step-text, multi-step-image-history, multi-step-text-history',
+        "all (the six), or comma-separated: one-step-image, one-step-text, multi-step-image, multi-step-text, multi-step-image-history, multi-step-text-history, and §4.3's best-of-10, forced-planning",
       ).default('all'),
     )
     .addOption(new Option('--levels <ranges>', 'levels to play, e.g. 1-50, 7 or 1-5,9').default('1-50'))
-    .addOption(specOption('seed', { description: 'seed of the random agent' }))
+    .addOption(
+      new Option(
+        '--maze-steps <list>',
+        "the maze-length study (Fig. 4): also play the maze's levels with the start this many moves from the destination, e.g. 4,12,16",
+      ),
+    )
+    .addOption(specOption('seed', { description: "seed of the random agent and of the maze-length study's starts" }))
     .addOption(
       new Option(
         '--thinking',
