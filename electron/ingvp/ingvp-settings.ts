@@ -64,6 +64,9 @@ export function parseSettings(v: string): SuiteSetting[] {
   return INGVP_SUITE_SETTINGS.filter((s) => asked.includes(s));
 }
 
+/** What `--settings` takes. */
+export const SETTINGS_HELP = `all (the six), or comma-separated: ${INGVP_SETTINGS.join(', ')}, and §4.3's ${INGVP_ANALYSIS_SETTINGS.join(', ')}`;
+
 /** `1-50`, `3`, `1-5,9` → sorted level numbers within 1…count. */
 export function parseLevels(v: string, count = 50): number[] {
   const out = new Set<number>();
