@@ -99,9 +99,12 @@ export class RandomPlayer implements Player {
   async answer(turn: Turn): Promise<Answer> {
     const rng = this.rng(turn.key);
     const space = turn.spec.actionSpace();
-    const plan = Array.from({ length: RANDOM_PLAN_LENGTH }, () => randomOf(rng, space));
-    if (turn.setting.oneStep) return { raw: JSON.stringify({ output: turn.spec.formatPlan(plan) }) };
-    return turn.setting.forcedPlan ? planned(turn, plan, plan[0]!) : planned(turn, [], randomOf(rng, space));
+    // A plan is drawn only where one is answered: the six settings draw what they always drew.
+    const plan = () => Array.from({ length: RANDOM_PLAN_LENGTH }, () => randomOf(rng, space));
+    if (turn.setting.oneStep) return { raw: JSON.stringify({ output: turn.spec.formatPlan(plan()) }) };
+    if (!turn.setting.forcedPlan) return planned(turn, [], randomOf(rng, space));
+    const moves = plan();
+    return planned(turn, moves, moves[0]!);
   }
 }
 
