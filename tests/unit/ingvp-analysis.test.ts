@@ -13,7 +13,7 @@ import {
   settingSpec,
   type SuiteSetting,
 } from '../../electron/ingvp/ingvp-settings.ts';
-import type { Answer, Player, Turn } from '../../electron/ingvp/players.ts';
+import { RandomPlayer, RANDOM_PLAN_LENGTH, type Answer, type Player, type Turn } from '../../electron/ingvp/players.ts';
 import { tableOf, type LevelRow } from '../../electron/ingvp/table.ts';
 import { ingvpMazeSpec } from '../../games/ingvp-maze/index.ts';
 import { lengthStudyLevel, lengthStudySpec } from '../../games/ingvp-maze/length-study.ts';
@@ -124,6 +124,27 @@ describe('Forced Planning', () => {
       moves: null,
       error: 'not a plan in this game’s format',
     });
+  });
+});
+
+describe('the random player in §4.3’s settings', () => {
+  it('draws one move per multi-step answer, as before: only Forced Planning answers draw a plan', async () => {
+    const read = async (setting: SuiteSetting, answers: number) => {
+      const player = new RandomPlayer(3);
+      const out: unknown[] = [];
+      for (let i = 0; i < answers; i++) {
+        const raw = (await player.answer({ ...turnOf(setting), key: 'same' })).raw;
+        out.push((extractOutput(raw) as { value: unknown }).value);
+      }
+      return out;
+    };
+    const plan = (await read('one-step-text', 1))[0] as string;
+    expect((await read('multi-step-text', RANDOM_PLAN_LENGTH)).join('')).toBe(plan);
+    // Forced Planning: the plan is the same eight draws, and the move its first.
+    const player = new RandomPlayer(3);
+    const raw = (await player.answer({ ...turnOf('forced-planning'), key: 'same' })).raw;
+    expect(extractPlan(raw)).toEqual({ ok: true, value: plan });
+    expect(extractOutput(raw)).toEqual({ ok: true, value: plan[0] });
   });
 });
 
