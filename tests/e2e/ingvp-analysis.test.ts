@@ -5,18 +5,19 @@
  * - Best of 10: each step's ten answers are real calls; the server logs what it sent, and each
  *   step's record must hold those ten answers, the move read from each, whether it changes the
  *   state, and the majority move played. Forced Planning: the plan sent is the plan recorded,
- *   with whether the move followed it and whether it solves. Cost: every call priced.
+ *   with whether the move followed it and whether it solves. Cost: every call priced. Ctrl+C
+ *   while the ten calls are held at the server ends them all: the CLI exits at once.
  * - The maze-length study: the levels the model is shown are the suite's mazes with the start
  *   the asked number of moves from the destination, and a model that sees only 8 moves ahead
  *   solves the short ones, not the long ones; the Fig. 4 table says so.
  * - The solver plays both settings to 100 %.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, type ScriptedReply } from '../helpers/fake-openai.ts';
-import { json, runCli, testModelArgs } from '../helpers/cli.ts';
+import { json, runCli, spawnCli, testModelArgs } from '../helpers/cli.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 import { IngvpMazePuzzle, ingvpMazeSpec } from '../../games/ingvp-maze/index.ts';
 import { lengthStudyLevel } from '../../games/ingvp-maze/length-study.ts';
@@ -302,6 +303,52 @@ describe('gamepilot suite ingvp: §4.3 settings and the maze-length study', () =
       expect(res.table.rows['ingvp-maze'][setting].levels).toBe(2);
     }
     expect(Object.keys(res.table.rows)).toEqual(['ingvp-maze', 'all']);
+  });
+
+  it('Ctrl+C during a Best-of-10 step ends all ten calls at once: the level is dropped, nothing waits for the model', async () => {
+    const out = tmp();
+    const HOLD_MS = 120_000;
+    server.setResponder(() => ({ text: '{"output": "L"}', delayMs: HOLD_MS }));
+    const before = server.requests.length;
+    const child = spawnCli(
+      [
+        'suite',
+        'ingvp',
+        ...testModelArgs(server.baseURL),
+        '--api-key',
+        'k',
+        '--games',
+        'maze',
+        '--settings',
+        'best-of-10',
+        '--levels',
+        '1',
+        '--out',
+        out,
+        '--json',
+      ],
+      env(),
+    );
+    let stderr = '';
+    child.stderr!.on('data', (d) => {
+      stderr += String(d);
+    });
+    const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
+      child.once('exit', (code) => resolve({ code, at: Date.now() })),
+    );
+    // All ten of the first step's calls are at the server, held.
+    const deadline = Date.now() + 60_000;
+    while (server.requests.length - before < 10 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(server.requests.length - before, stderr).toBe(10);
+    const sent = Date.now();
+    child.kill('SIGINT');
+    const { code, at } = await exited;
+    expect(code, stderr).toBe(1);
+    expect(at - sent).toBeLessThan(HOLD_MS / 4);
+    expect(server.requests.length - before).toBe(10);
+    const [runId] = readdirSync(path.join(out, 'runs'));
+    expect(readRun(path.join(out, 'runs', runId!)).meta.status).toBe('stopped');
+    expect(JSON.parse(readFileSync(path.join(out, 'suite.json'), 'utf8')).results).toEqual({});
   });
 
   it('the solver plays both §4.3 settings to 100 %: ten samples a step, every plan followed and solving', async () => {
