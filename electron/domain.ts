@@ -46,6 +46,17 @@ export const INGVP_SETTINGS = [
 ] as const;
 export type IngvpSetting = (typeof INGVP_SETTINGS)[number];
 
+/**
+ * ING-VP §4.3's two adjustments of the multi-step output, played as settings of their own:
+ * step-wise Best of N (N = 10) and Forced Planning. Not among `all` (the paper's Table 1).
+ */
+export const INGVP_ANALYSIS_SETTINGS = ['best-of-10', 'forced-planning'] as const;
+export type IngvpAnalysisSetting = (typeof INGVP_ANALYSIS_SETTINGS)[number];
+
+/** Every setting the suite plays: the six, then §4.3's two. */
+export const INGVP_SUITE_SETTINGS = [...INGVP_SETTINGS, ...INGVP_ANALYSIS_SETTINGS] as const;
+export type SuiteSetting = (typeof INGVP_SUITE_SETTINGS)[number];
+
 /** What one ING-VP level scored, from engine state: the level run's metrics the suite and the ING-VP tab show. */
 export interface LevelScore {
   solved: boolean;

@@ -26,7 +26,7 @@ import { CodedError, type IngvpSetting } from '../domain.ts';
 import { INGVP_GAMES, INGVP_GAME_IDS, ingvpGame } from '../../games/ingvp/games.ts';
 import { INGVP_SETTINGS, parseLevels } from '../ingvp/ingvp-settings.ts';
 import { RandomPlayer, SolverPlayer, VlmPlayer, type Player } from '../ingvp/players.ts';
-import { readSuiteFile, runSuite, type LevelResult } from '../ingvp/suite.ts';
+import { readSuiteFile, runSuite, type LevelResult as AnyLevelResult } from '../ingvp/suite.ts';
 import { tableOf } from '../ingvp/table.ts';
 import { preflight, suitePlan } from '../session/preflight.ts';
 
@@ -66,6 +66,9 @@ function playerOf(p: ParamsOut<'startSuite'>, ctx: SuiteContext): Player {
   if (p.agent === 'random') return new RandomPlayer(p.seed);
   return new VlmPlayer({ ...DEFAULT_VLM, ...ctx.model(), thinking: p.thinking });
 }
+
+/** The tab plays the six settings only (a suite folder may hold §4.3's too; they are not read here). */
+type LevelResult = AnyLevelResult<IngvpSetting>;
 
 const wireResult = (r: LevelResult): SuiteLevelResult => ({
   game: r.game,
@@ -219,7 +222,7 @@ export class SuiteActivity implements Activity {
     for (const game of games)
       for (const setting of settings)
         for (const level of levels) {
-          const r = prior?.results[keyOf({ game, setting, level })];
+          const r = prior?.results[keyOf({ game, setting, level })] as LevelResult | undefined;
           if (r) results.set(keyOf(r), r);
         }
     return new SuiteActivity({ ...p, settings }, games, levels, player, results, ctx);

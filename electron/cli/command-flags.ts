@@ -130,6 +130,8 @@ export interface SuiteFlags extends Pick<RunSpec, 'priceIn' | 'priceOut' | 'budg
   games?: string;
   settings: string;
   levels: string;
+  /** The maze-length study's lengths, e.g. "4,12,16". */
+  mazeSteps?: string;
   seed: number;
   thinking?: boolean;
   runsDir: string;

@@ -60,6 +60,7 @@ import type {
   Done,
   Act,
 } from './command-flags.ts';
+import { SETTINGS_HELP } from '../ingvp/ingvp-settings.ts';
 
 export const GAME_IDS = Object.keys(BUILTIN_GAMES);
 
@@ -680,14 +681,10 @@ export function suiteCommand(parent: Command): Command {
         'comma-separated: sokoban, maze (= ingvp-maze), queens, sudoku, hanoi, fifteen',
       ).default(undefined, 'all six'),
     )
-    .addOption(
-      new Option(
-        '--settings <list>',
-        'all, or comma-separated: one-step-image, one-step-text, multi-step-image, multi-step-text, multi-step-image-history, multi-step-text-history',
-      ).default('all'),
-    )
+    .addOption(new Option('--settings <list>', SETTINGS_HELP).default('all'))
     .addOption(new Option('--levels <ranges>', 'levels to play, e.g. 1-50, 7 or 1-5,9').default('1-50'))
-    .addOption(specOption('seed', { description: 'seed of the random agent' }))
+    .addOption(new Option('--maze-steps <list>', 'also the maze at these solution lengths (Fig. 4), e.g. 4,12,16'))
+    .addOption(specOption('seed', { description: "seed of the random agent and of the maze-length study's starts" }))
     .addOption(
       new Option(
         '--thinking',

@@ -12,7 +12,7 @@ import { DEFAULT_VLM } from '../agents/vlm.ts';
 import { addSecret } from '../util/log.ts';
 import { INGVP_GAME_IDS } from '../../games/ingvp/games.ts';
 import { RandomPlayer, SolverPlayer, VlmPlayer, type Player } from '../ingvp/players.ts';
-import { parseLevels, parseSettings } from '../ingvp/ingvp-settings.ts';
+import { parseLevels, parseMazeSteps, parseSettings } from '../ingvp/ingvp-settings.ts';
 import { formatTable } from '../ingvp/table.ts';
 import { runSuite, type SuiteProgress } from '../ingvp/suite.ts';
 import { io } from './io.ts';
@@ -85,6 +85,7 @@ export async function suiteCommand(name: string, o: SuiteFlags): Promise<number>
   const games = suiteGames(o.games);
   const settings = parsed(() => parseSettings(o.settings));
   const levels = parsed(() => parseLevels(o.levels));
+  const mazeSteps = o.mazeSteps === undefined ? [] : parsed(() => parseMazeSteps(o.mazeSteps!));
   const meter = meterFor(o, o.model);
   const player = playerFrom(o, meter);
   const wm = createWindowManager();
@@ -107,6 +108,8 @@ export async function suiteCommand(name: string, o: SuiteFlags): Promise<number>
       games,
       settings,
       levels,
+      mazeSteps,
+      mazeSeed: o.seed,
       out: suiteDir,
       player,
       capturer: createCapturer('auto'),
@@ -117,7 +120,7 @@ export async function suiteCommand(name: string, o: SuiteFlags): Promise<number>
         if (o.quiet) return;
         if (!p.last && !p.current)
           io.progress(
-            `ING-VP suite: ${p.total} levels (${games.length} games × ${settings.length} settings × ${levels.length} levels)${p.resumed ? `, ${p.resumed} already done (resumed)` : ''}; folder ${path.resolve(suiteDir)}`,
+            `ING-VP suite: ${p.total} levels (${games.length} games${mazeSteps.length ? ` and the maze at ${mazeSteps.join(', ')} moves` : ''} × ${settings.length} settings × ${levels.length} levels)${p.resumed ? `, ${p.resumed} already done (resumed)` : ''}; folder ${path.resolve(suiteDir)}`,
           );
         const line = progressLine(p);
         if (line) io.progress(line);

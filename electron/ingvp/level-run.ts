@@ -13,7 +13,8 @@ import { PuzzleInstance } from '../../games/ingvp/definition.ts';
 import { completionDegree, type Puzzle } from '../../games/ingvp/puzzle.ts';
 import type { IngvpGame } from '../../games/ingvp/games.ts';
 import { extractOutput } from './answer.ts';
-import type { HistoryLine, Player, Turn } from './players.ts';
+import { bestOf, readPlan, type PlanCheck, type Sample } from './answer-checks.ts';
+import type { Answer, HistoryLine, Player, Turn } from './players.ts';
 import { INGVP_STEP_LIMIT, type SettingSpec } from './ingvp-settings.ts';
 import { round2, type LevelScore } from '../domain.ts';
 
@@ -28,6 +29,12 @@ export interface LevelMetrics extends LevelScore {
   unparsable: number;
   /** One-step moves past the step limit, or after the level was solved: not played. */
   dropped: number;
+  /** Best of N: model answers drawn in all (N a step). */
+  samples?: number;
+  /** Forced Planning: answers whose plan could be read, whose move was the plan's first, and whose plan solves from its state. */
+  plans?: number;
+  plans_followed?: number;
+  plans_solving?: number;
 }
 
 /** One action and what it did, as the step record keeps it. */
@@ -104,6 +111,14 @@ export async function playLevel(
     steps: 0,
     unparsable: 0,
     dropped: 0,
+    ...(setting.samples > 1 ? { samples: 0 } : {}),
+    ...(setting.forcedPlan ? { plans: 0, plans_followed: 0, plans_solving: 0 } : {}),
+  };
+  /** The state after the latest step, rebuilt on a fresh engine: what the harness checks answers against. */
+  const replica = (): Puzzle => {
+    const p = spec.load(spec.levels[level - 1] as never);
+    for (const mv of paths.at(-1)!) p.apply(mv);
+    return p;
   };
   const apply = (move: string): boolean => {
     const before = puzzle.key();
@@ -131,8 +146,15 @@ export async function playLevel(
       key: `${spec.id}/${setting.id}/${level}`,
     };
     const tAsk = performance.now();
-    const answer = await player.answer(turn, signal);
+    let answer: Answer;
+    let samples: Sample[] | undefined;
+    if (setting.samples > 1) {
+      const best = await bestOf(player, turn, setting.samples, signal, replica);
+      ({ answer, samples } = best);
+      m.samples! += samples.length;
+    } else answer = await player.answer(turn, signal);
     const tAnswer = performance.now();
+    const plan: PlanCheck | undefined = setting.forcedPlan ? readPlan(spec, answer.raw, replica()) : undefined;
     m.steps++;
     const outcomes: Outcome[] = [];
     const read = extractOutput(answer.raw);
@@ -175,6 +197,13 @@ export async function playLevel(
             : prior,
       );
     }
+    if (plan) {
+      const played = outcomes[0] && !outcomes[0].error ? outcomes[0].action : undefined;
+      plan.followed = plan.moves && played !== undefined ? plan.moves[0] === played : null;
+      if (plan.moves) m.plans!++;
+      if (plan.followed) m.plans_followed!++;
+      if (plan.solves) m.plans_solving!++;
+    }
     if (!read.ok) output = '(no output)';
     m.actions += outcomes.length;
     m.changed += outcomes.filter((o) => o.changed).length;
@@ -205,6 +234,8 @@ export async function playLevel(
       score: completionDegree(spec, puzzle),
       game_state: { ...puzzle.snapshot(), solved, key: puzzle.key() },
       ...(setting.oneStep && m.dropped ? { dropped_actions: m.dropped } : {}),
+      ...(samples ? { samples } : {}),
+      ...(plan ? { plan } : {}),
       ...(answer.prompt ? { prompt: answer.prompt } : {}),
     });
     deps.onStep?.({

@@ -37,6 +37,8 @@ export interface Turn {
   undo: boolean;
   /** Identifies the level and setting (seeds the random player). */
   key: string;
+  /** Which of the step's Best-of-N answers this is (0-based; absent when one answer is drawn). */
+  sample?: number;
 }
 
 export interface Answer {
@@ -65,8 +67,8 @@ export class SolverPlayer implements Player {
 
   async answer(turn: Turn): Promise<Answer> {
     const plan = turn.puzzle.solution();
-    const output = turn.setting.oneStep ? turn.spec.formatPlan(plan) : turn.spec.formatStep(plan[0] ?? '');
-    return { raw: JSON.stringify({ output }) };
+    if (turn.setting.oneStep) return { raw: JSON.stringify({ output: turn.spec.formatPlan(plan) }) };
+    return planned(turn, plan, plan[0] ?? '');
   }
 }
 
@@ -97,11 +99,21 @@ export class RandomPlayer implements Player {
   async answer(turn: Turn): Promise<Answer> {
     const rng = this.rng(turn.key);
     const space = turn.spec.actionSpace();
-    const output = turn.setting.oneStep
-      ? turn.spec.formatPlan(Array.from({ length: RANDOM_PLAN_LENGTH }, () => randomOf(rng, space)))
-      : turn.spec.formatStep(randomOf(rng, space));
-    return { raw: JSON.stringify({ output }) };
+    // A plan is drawn only where one is answered: the six settings draw what they always drew.
+    const plan = () => Array.from({ length: RANDOM_PLAN_LENGTH }, () => randomOf(rng, space));
+    if (turn.setting.oneStep) return { raw: JSON.stringify({ output: turn.spec.formatPlan(plan()) }) };
+    if (!turn.setting.forcedPlan) return planned(turn, [], randomOf(rng, space));
+    const moves = plan();
+    return planned(turn, moves, moves[0]!);
   }
+}
+
+/** A baseline's multi-step answer: the move, after its whole plan in the Forced Planning setting. */
+function planned(turn: Turn, plan: string[], move: string): Answer {
+  const output = JSON.stringify({ output: turn.spec.formatStep(move) });
+  return {
+    raw: turn.setting.forcedPlan ? `${JSON.stringify({ plan: turn.spec.formatPlan(plan) })}\n${output}` : output,
+  };
 }
 
 const template = (name: string) => loadTemplate(path.join(promptsDir(), 'ingvp', `${name}.md`));
@@ -122,14 +134,24 @@ export function promptText(turn: Turn, thinking = false): { system: string; user
     legend: setting.image ? p.imageLegend : p.textLegend,
     answer: setting.oneStep
       ? `Answer with the whole plan in JSON: ${p.planFormat}`
-      : `Answer with one move in JSON: ${p.stepFormat}`,
-    reply: filled(thinking ? 'reply-thinking' : 'reply-answer-only', {}),
+      : setting.forcedPlan
+        ? `Answer with your whole plan from the current state in JSON, then one move in JSON: ${p.stepFormat}`
+        : `Answer with one move in JSON: ${p.stepFormat}`,
+    reply: filled(thinking ? 'reply-thinking' : setting.forcedPlan ? 'reply-plan' : 'reply-answer-only', {}),
   });
   const state = setting.image ? filled('image-state', {}) : filled('text-state', { text: turn.puzzle.text() });
   const parts = [
     setting.oneStep
       ? filled('one-step', { state, format: p.planFormat })
-      : filled('multi-step', { state, step: turn.step, format: p.stepFormat }),
+      : setting.forcedPlan
+        ? filled('forced-planning', {
+            state,
+            step: turn.step,
+            // The one-step format, keyed "plan" so the plan and the move are two objects.
+            plan_format: p.planFormat.replaceAll('{"output":', '{"plan":'),
+            format: p.stepFormat,
+          })
+        : filled('multi-step', { state, step: turn.step, format: p.stepFormat }),
   ];
   if (setting.history)
     parts.push(

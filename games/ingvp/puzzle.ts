@@ -47,8 +47,11 @@ export interface PuzzlePrompt {
 
 /** Completion degree: per game, from the final state (docs/fidelity.md, "ING-VP"). */
 export type CompletionRule =
-  /** 100 − 100/8 per remaining optimal step (the authors' code: 12.5), floored at 0. */
-  | { kind: 'steps' }
+  /**
+   * 100 − 100/8 per remaining optimal step (the authors' code: 12.5), floored at 0; `per`: the
+   * steps that cost all 100 instead of 8 (the maze-length study's longer levels).
+   */
+  | { kind: 'steps'; per?: number }
   /** 100 − 100/7 per queen still missing (the authors' code: 14.3). */
   | { kind: 'queens' }
   /** 100 − 10 per cell that differs from the solution. */
@@ -85,6 +88,9 @@ export function completionDegree(spec: Pick<PuzzleSpec, 'completion'>, puzzle: P
 /** What is still missing (0 once solved) and the rule that prices it. */
 export function completionScoring(spec: Pick<PuzzleSpec, 'completion'>, puzzle: Puzzle): GameScoring {
   const c = COMPLETION[spec.completion.kind];
+  const per = spec.completion.kind === 'steps' ? spec.completion.per : undefined;
+  if (per !== undefined && c.rule.kind === 'shortfall')
+    return { rule: { ...c.rule, per }, value: puzzle.solved() ? 0 : puzzle.remaining(per) };
   return { rule: c.rule, value: puzzle.solved() ? 0 : puzzle.remaining(c.bound) };
 }
 
