@@ -192,7 +192,8 @@ export function TargetPicker({
   const [tutorial, setTutorial] = useState('');
   const [reflectorModel, setReflectorModel] = useState('');
   const [review, setReview] = useState(false);
-  const [reflectVideo, setReflectVideo] = useState<ReflectVideo>('off');
+  /** '': as the reflector model takes it (video for the models known to, else frames; run-spec's default). */
+  const [reflectVideo, setReflectVideo] = useState<ReflectVideo | ''>('');
   const [memoryScope, setMemoryScope] = useState('');
   const [embeddingModel, setEmbeddingModel] = useState('');
   const [profile, setProfile] = useState<ProfileSummary | null>(null);
@@ -243,7 +244,7 @@ export function TargetPicker({
           ? {
               reflection,
               review,
-              reflectVideo,
+              ...(reflectVideo ? { reflectVideo } : {}),
               ...(tutorial ? { tutorial } : {}),
               ...(reflection === 'other' && reflectorModel ? { reflectorModel } : {}),
             }
@@ -387,9 +388,10 @@ export function TargetPicker({
               Reflector input{' '}
               <select
                 value={reflectVideo}
-                onChange={(e) => setReflectVideo(e.target.value as ReflectVideo)}
+                onChange={(e) => setReflectVideo(e.target.value as ReflectVideo | '')}
                 data-testid="reflect-video"
               >
+                <option value="">as the reflector model takes it (video for Qwen-VL, Gemini)</option>
                 <option value="off">frames</option>
                 <option value="auto">video where the provider takes it, else frames</option>
                 <option value="on">video (video_url)</option>
