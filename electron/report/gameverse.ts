@@ -175,7 +175,8 @@ const OWN_LESSONS = ['self', 'self-f', 'self-t'];
  */
 export function notRankedReason(p: Player, rows: readonly Player[]): string | null {
   if (p.assisted) return 'assisted: a person took the controls';
-  if (p.latency !== RANKED_LATENCY) return `${p.protocol || p.latency}: the paper’s table is played in ${RANKED_LATENCY}`;
+  if (p.latency !== RANKED_LATENCY)
+    return `${p.protocol || p.latency}: the paper’s table is played in ${RANKED_LATENCY}`;
   if (p.vr !== 'Yes' || p.baseline === 'human-rookie') return null;
   if (!OWN_LESSONS.includes(p.lessons ?? '')) return `lessons ${p.lessons ?? '?'}: not the model’s own reflection`;
   const own = rows

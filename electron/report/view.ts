@@ -675,7 +675,8 @@ export function reportCharts(d: ReportData): ReportChart[] {
       config: meanStdBars(
         title,
         d.latency.map(
-          (l) => `${l.game} · ${l.label}${l.vr === 'No' ? '' : ` · VR ${vrText(l)}`}${l.reference ? ` · vs ${l.reference}` : ''}`,
+          (l) =>
+            `${l.game} · ${l.label}${l.vr === 'No' ? '' : ` · VR ${vrText(l)}`}${l.reference ? ` · vs ${l.reference}` : ''}`,
         ),
         modes.map((m) => ({
           label: m,

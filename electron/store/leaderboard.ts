@@ -73,13 +73,14 @@ export interface EpisodeCell {
 }
 
 /**
- * Each trial of a run with the VR cell it belongs to: every scored episode, and every episode
- * whose score could not be read (as 0, flagged); empty when the run is no play.
+ * Each trial of a run with the VR cell it belongs to: every scored or invalid episode, and every
+ * episode whose score could not be read (as 0, flagged); empty when the run is no play.
  */
 export function episodeCells(meta: RunMeta): EpisodeCell[] {
+  // An invalid episode is counted in its row whatever the game said, and never pooled.
   const counted = meta.episodes.flatMap((e) =>
-    typeof e.score === 'number'
-      ? [{ e, score: e.score, unreadable: false }]
+    typeof e.score === 'number' || e.invalid !== undefined
+      ? [{ e, score: e.score ?? 0, unreadable: false }]
       : isUnreadableEpisode(e, meta)
         ? [{ e, score: 0, unreadable: true }]
         : [],
