@@ -433,7 +433,10 @@ export interface Standing {
 export interface TeamScore {
   p1: string;
   p2: string;
+  /** Every counted episode, the unreadable ones included. */
   episodes: number;
+  /** Episodes whose team score could not be read: in `episodes` and in the mean as 0. */
+  unreadable: number;
   mean: number | null;
   run: string | null;
 }

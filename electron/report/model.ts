@@ -254,6 +254,8 @@ export const ArenaSchema = z.object({
         p1: z.string(),
         p2: z.string(),
         episodes: count,
+        /** Episodes whose team score could not be read, scored 0 (absent before issue 41). */
+        unreadable: count.default(0),
         mean: num.nullable(),
         run: z.string().nullable(),
       }),

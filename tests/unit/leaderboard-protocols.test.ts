@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runsTables, type ArenaSpec } from '../../electron/arena/tables.ts';
 import { buildReport } from '../../electron/report/build.ts';
 import { reportTables } from '../../electron/report/view.ts';
 import { formatLeaderboard, leaderboard } from '../../electron/store/leaderboard.ts';
@@ -178,5 +179,31 @@ describe('every trial counts', () => {
     expect(t3.rows[0]!['window:Angry Birds']).toBe(
       '30.0 ± 35.2 (6); 2 runs ± 10.6; 1 invalid; 3 of 6 trials unreadable, scored 0',
     );
+  });
+
+  it('scores a co-op team’s unreadable episode 0 in the arena’s team table, and says so', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'gp-unreadable-coop-'));
+    const spec: ArenaSpec = {
+      game: '2048',
+      mode: 'coop',
+      agents: ['solver'],
+      trials: 3,
+      mixed: false,
+      latency: 'normal',
+      action_space: 'gui',
+      max_steps: null,
+      seed: 0,
+    };
+    played(
+      root,
+      { latency: 'normal' },
+      [
+        { score: 60, raw_score: 6 },
+        { score: null, raw_score: null },
+        { score: null, invalid: 'no answer' },
+      ],
+      { agent: 'solver vs solver', model: null, arena: { match: 'solver__solver', p1: 'solver', p2: 'solver' } },
+    );
+    expect(runsTables(root, spec).teams).toEqual([expect.objectContaining({ episodes: 2, unreadable: 1, mean: 30 })]);
   });
 });
