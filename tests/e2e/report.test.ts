@@ -646,6 +646,7 @@ describe('gamepilot report', () => {
           no_effect_rate: 0.4,
           invalid_rate: 0.02,
           quality_runs: 2,
+          unreadable: 0,
         },
       ],
     ]);
@@ -658,7 +659,7 @@ describe('gamepilot report', () => {
     expect(page).toContain(error);
     expect(page).toContain(reason);
     expect(readFileSync(path.join(csvDir, 'gameverse.csv'), 'utf8')).toMatch(
-      /,50,20,3,2,[\d.]+,21\.21,1,0\.4,0\.02,2\r\n/,
+      /,50,20,3,2,[\d.]+,21\.21,1,0\.4,0\.02,2,normal,0,\r\n/,
     );
     expect(readFileSync(path.join(csvDir, 'failed.csv'), 'utf8')).toContain(error);
     expect(readFileSync(path.join(csvDir, 'invalid.csv'), 'utf8')).toContain(
