@@ -4,7 +4,7 @@
  * - Table 3: title × player in the GUI space, GameVerse's fifteen titles first in the paper's
  *   order (empty columns included), then every other title played (a user's profile, an
  *   unprofiled window) by category and tier; the Random / Human Expert / Human Rookie rows first;
- *   the Avg Rank column, over the paper's rank pool only (rankPool); the other rows beside it,
+ *   the Avg Rank column, over the paper's rank pool only (notRankedReason); the other rows beside it,
  *   not ranked, each with the reason.
  * - the assisted rows (a person took the controls) in a table of their own: in none of the others.
  * - Table 4: GUI beside semantic for each title played in the semantic space.

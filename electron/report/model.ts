@@ -76,7 +76,7 @@ export const GameverseRowSchema = PlayerSchema.extend({
    */
   avg_rank: num.nullable(),
   /**
-   * Why the row is not in the rank pool (report/gameverse.ts rankPool: the paper's table ranks one
+   * Why the row is not in the rank pool (report/gameverse.ts notRankedReason: the paper's table ranks one
    * row per player × VR, in normal latency, unassisted, VR = Yes from the model's own reflection);
    * null for a row in it (absent in reports before issue 41).
    */
