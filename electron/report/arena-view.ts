@@ -101,7 +101,11 @@ function twoSeatTable(runs: ReportData['two_seat'], empty: string): ReportTable 
       { key: 'draws', label: 'Draws' },
       { key: 'mean', label: 'Mean score' },
     ],
-    rows: runs.map((r) => ({ ...r, seats: r.seats.join(', ') })),
+    rows: runs.map((r) => ({
+      ...r,
+      seats: r.seats.join(', '),
+      episodes: unreadableText({ unreadable: r.unreadable, episodes: r.episodes }) ?? r.episodes,
+    })),
     empty,
   };
 }

@@ -276,8 +276,10 @@ export const TwoSeatRunSchema = z.object({
   p1_wins: count.nullable(),
   p2_wins: count.nullable(),
   draws: count.nullable(),
-  /** The mean episode score (co-op: the team score). */
+  /** The mean episode score (co-op: the team score), an unreadable one as 0. */
   mean: num.nullable(),
+  /** Episodes whose score could not be read: in the mean as 0 (absent before issue 41). */
+  unreadable: count.default(0),
 });
 
 const figures = z.object({ n: z.number().int().nonnegative(), p50: num.nullable(), p95: num.nullable() });

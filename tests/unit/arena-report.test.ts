@@ -209,6 +209,7 @@ describe('arenas in the report', () => {
         p2_wins: 0,
         draws: 0,
         mean: 100,
+        unreadable: 0,
       },
     ]);
     expect(data.runs).toMatchObject({ counted: 1, left_out: 1 });

@@ -206,4 +206,30 @@ describe('every trial counts', () => {
     );
     expect(runsTables(root, spec).teams).toEqual([expect.objectContaining({ episodes: 2, unreadable: 1, mean: 30 })]);
   });
+
+  it('scores a two-seat co-op run’s unreadable episode 0 in the report’s two-seat table, and says so', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'gp-unreadable-two-seat-'));
+    const seats = [
+      { seat: 0, name: 'A', agent: 'solver', model: null },
+      { seat: 1, name: 'B', agent: 'solver', model: null },
+    ];
+    played(
+      root,
+      { latency: 'normal' },
+      [
+        { score: 60, raw_score: 6 },
+        { score: null, raw_score: null },
+      ],
+      {
+        agent: 'solver vs solver',
+        model: null,
+        seats,
+        mean: 60,
+      },
+    );
+    const data = buildReport(root);
+    expect(data.two_seat).toEqual([expect.objectContaining({ episodes: 2, unreadable: 1, mean: 30 })]);
+    const table = reportTables(data).find((t) => t.id === 'two-seat')!;
+    expect(table.rows[0]!.episodes).toBe('1 of 2 trials unreadable, scored 0');
+  });
 });
