@@ -287,8 +287,18 @@ export interface LeaderboardRow {
   lessons: string | null;
   actionSpace: string;
   latency: string;
+  /**
+   * The protocol the row's runs played under (store/run-protocol.ts): the mode and every setting
+   * that changes it, e.g. "stop 2000 ms, freeze engine" or "normal". Rows never pool two protocols.
+   */
+  protocol: string;
+  /** The protocol family: how the world is frozen (engine, process, pause key …); modes compare within one. */
+  freeze: string;
   runs: number;
+  /** Every counted trial, the unreadable ones included. */
   episodes: number;
+  /** Trials whose score could not be read: in `episodes` and in the mean, each as 0. */
+  unreadable: number;
   mean: number;
   std: number;
   best: number;
@@ -438,7 +448,10 @@ export interface Standing {
 export interface TeamScore {
   p1: string;
   p2: string;
+  /** Every counted episode, the unreadable ones included. */
   episodes: number;
+  /** Episodes whose team score could not be read: in `episodes` and in the mean as 0. */
+  unreadable: number;
   mean: number | null;
   run: string | null;
 }
@@ -547,6 +560,9 @@ export function round2(n: number): number {
   return Math.round(n * 100) / 100;
 }
 
+/** "2 of 10 trials unreadable, scored 0" (store/run-quality.ts isUnreadableEpisode), or null when every score was read. */
+export const unreadableText = (r: { unreadable: number; episodes: number }): string | null =>
+  r.unreadable ? `${r.unreadable} of ${r.episodes} trials unreadable, scored 0` : null;
 /** A pooled rate (0–1) as tables print it: a percentage to one place, or "n/a" for runs that do not record it. */
 export const rateText = (r: number | null) => (r === null ? 'n/a' : `${(r * 100).toFixed(1)} %`);
 /** "p50 / p95" of millisecond samples; "—" with none (a run made before they were kept, or nothing measured): never 0. */

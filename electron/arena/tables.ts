@@ -1,7 +1,8 @@
 /**
  * An arena folder's tables, computed from its run folders alone: `arena.json`'s spec says which
  * matches are played, each completed run in `runs/` (its run.json's `arena.match`) fills its
- * cell with its valid episodes (a failed run fills none; invalid episodes count nowhere), and
+ * cell with its valid episodes (a failed run fills none; invalid episodes count nowhere; a co-op
+ * episode whose score could not be read counts as 0, said), and
  * the cell names that run. `gamepilot arena`, the report and the Runs tab all read
  * an arena through here.
  */
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { CodedError, LATENCY_MODES, round2, type MatrixCell, type Standing, type TeamScore } from '../domain.ts';
 import { parseRunMeta, type RunMeta } from '../store/run-store.ts';
+import { isUnreadableEpisode } from '../store/run-quality.ts';
 import { readFormerNames } from '../util/former-names.ts';
 
 export const ARENA_FILE = 'arena.json';
@@ -42,7 +44,7 @@ export interface ArenaTables {
   matrix?: (MatrixCell | null)[][];
   /** PvP: each agent's wins, losses, draws over both seats, and win rate (wins / games). */
   standings?: Standing[];
-  /** Co-op: each pair's mean team score (0–100) over its episodes. */
+  /** Co-op: each pair's mean team score (0–100) over its episodes, an unreadable one as 0. */
   teams?: TeamScore[];
 }
 
@@ -130,13 +132,15 @@ export function runsTables(runsDir: string, spec: ArenaSpec): ArenaTables & { mi
     return {
       missing,
       teams: matches.map((m) => {
-        const scores = eps(m.id)
-          .map((e) => e.score)
-          .filter((s): s is number => s !== null);
+        const meta = runs.get(m.id)?.meta;
+        // A team score that could not be read counts as 0, and the pair says how many.
+        const unreadable = meta ? eps(m.id).filter((e) => isUnreadableEpisode(e, meta)).length : 0;
+        const scores = [...eps(m.id).flatMap((e) => (e.score === null ? [] : [e.score])), ...Array(unreadable).fill(0)];
         return {
           p1: m.p1,
           p2: m.p2,
           episodes: scores.length,
+          unreadable,
           mean: scores.length ? round2(scores.reduce((a, b) => a + b, 0) / scores.length) : null,
           run: runs.get(m.id)?.dir ?? null,
         };

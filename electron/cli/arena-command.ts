@@ -79,6 +79,8 @@ export function arenaText(r: ArenaResult): string {
       lines.push(`  ${s.agent}: ${pct(s.win_rate)}  ${s.wins}-${s.losses}-${s.draws} (${s.limit_draws} by limit)`);
   }
   for (const t of r.teams ?? [])
-    lines.push(`  ${t.p1} + ${t.p2}: team score ${t.mean ?? '—'} over ${t.episodes} episode(s)`);
+    lines.push(
+      `  ${t.p1} + ${t.p2}: team score ${t.mean ?? '—'} over ${t.episodes} episode(s)${t.unreadable ? ` (${t.unreadable} unreadable, scored 0)` : ''}`,
+    );
   return lines.join('\n');
 }

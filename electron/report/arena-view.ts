@@ -4,6 +4,7 @@
  * then the two-seat runs found outside any arena.
  */
 import type { ArenaSummary, HeatCell, MatrixCell, ReportTable } from '../domain.ts';
+import { unreadableText } from '../domain.ts';
 import type { ReportData } from './model.ts';
 
 const pct = (n: number | null) => (n === null ? '–' : `${Math.round(n * 100)}%`);
@@ -81,7 +82,11 @@ function teamsTable(a: ArenaSummary): ReportTable {
       { key: 'mean', label: 'Team score' },
       { key: 'run', label: 'Run' },
     ],
-    rows: (a.teams ?? []).map((t) => ({ ...t, mean: t.mean === null ? null : t.mean.toFixed(1) })),
+    rows: (a.teams ?? []).map((t) => ({
+      ...t,
+      episodes: unreadableText(t) ?? t.episodes,
+      mean: t.mean === null ? null : t.mean.toFixed(1),
+    })),
     empty: 'no pairs',
   };
 }
@@ -102,7 +107,11 @@ function twoSeatTable(runs: ReportData['two_seat'], empty: string): ReportTable 
       { key: 'draws', label: 'Draws' },
       { key: 'mean', label: 'Mean score' },
     ],
-    rows: runs.map((r) => ({ ...r, seats: r.seats.join(', ') })),
+    rows: runs.map((r) => ({
+      ...r,
+      seats: r.seats.join(', '),
+      episodes: unreadableText({ unreadable: r.unreadable, episodes: r.episodes }) ?? r.episodes,
+    })),
     empty,
   };
 }

@@ -9,6 +9,7 @@ import { ARENA_FILE, arenaTables, isArenaFolder, readArenaSpec } from '../arena/
 import { round2, type ArenaSummary } from '../domain.ts';
 import { mean } from '../util/time.ts';
 import type { RunMeta } from '../store/run-store.ts';
+import { isUnreadableEpisode } from '../store/run-quality.ts';
 import type { ReportData } from './model.ts';
 
 /** The folder itself when it is an arena, and every arena folder directly in it. */
@@ -65,7 +66,12 @@ export function twoSeatRuns(runs: { id: string; meta: RunMeta }[]): ReportData['
     .filter((r) => r.meta.seats?.length)
     .map(({ id, meta }) => {
       const e = meta.episodes.filter((x) => x.invalid === undefined);
-      const scores = e.flatMap((x) => (typeof x.score === 'number' ? [x.score] : []));
+      // A score that could not be read counts as 0 in the mean (store/run-quality.ts).
+      const unreadable = e.filter((x) => isUnreadableEpisode(x, meta)).length;
+      const scores = [
+        ...e.flatMap((x) => (typeof x.score === 'number' ? [x.score] : [])),
+        ...Array(unreadable).fill(0),
+      ];
       const decided = e.some((x) => x.winner !== undefined);
       const p1 = e.filter((x) => x.winner === 0).length;
       const p2 = e.filter((x) => x.winner === 1).length;
@@ -78,7 +84,9 @@ export function twoSeatRuns(runs: { id: string; meta: RunMeta }[]): ReportData['
         p1_wins: decided ? p1 : null,
         p2_wins: decided ? p2 : null,
         draws: decided ? e.length - p1 - p2 : null,
-        mean: e.length === meta.episodes.length ? meta.mean : scores.length ? round2(mean(scores)) : null,
+        mean:
+          e.length === meta.episodes.length && !unreadable ? meta.mean : scores.length ? round2(mean(scores)) : null,
+        unreadable,
       };
     })
     .sort((a, b) => a.run.localeCompare(b.run));

@@ -33,53 +33,68 @@ function groupCsv(group: string, rows: ReportData['gameverse']['by_tier']): stri
   );
 }
 
+/**
+ * Table 3's rows, or the assisted ones (the same shape): a line a title × player cell. Columns
+ * added after issue 37 come last (protocol, unreadable, not_ranked), so older readers keep theirs.
+ */
+function tableThreeCsv(rows: ReportData['gameverse']['rows'], d: ReportData): string {
+  const games = new Map(d.gameverse.games.map((g) => [g.id, g]));
+  return csv(
+    [
+      'game',
+      'title',
+      'kind',
+      'category',
+      'tier',
+      ...WHO,
+      'mean',
+      'std',
+      'n',
+      'runs',
+      'avg_rank',
+      'runs_std',
+      'invalid_episodes',
+      'no_effect_rate',
+      'invalid_rate',
+      'quality_runs',
+      'protocol',
+      'unreadable',
+      'not_ranked',
+    ],
+    rows.flatMap((r) =>
+      Object.entries(r.cells).map(([game, s]) => {
+        const g = games.get(game);
+        return [
+          game,
+          g?.title,
+          g?.kind,
+          g?.category,
+          g?.tier,
+          ...whoCells(r),
+          s.mean,
+          s.std,
+          s.n,
+          s.runs,
+          r.avg_rank,
+          s.runs_std,
+          s.invalid,
+          s.no_effect_rate,
+          s.invalid_rate,
+          s.quality_runs,
+          r.protocol,
+          s.unreadable,
+          r.not_ranked,
+        ];
+      }),
+    ),
+  );
+}
+
 /** File name → CSV text. */
 export function reportCsv(d: ReportData): Record<string, string> {
-  const games = new Map(d.gameverse.games.map((g) => [g.id, g]));
   return {
-    'gameverse.csv': csv(
-      [
-        'game',
-        'title',
-        'kind',
-        'category',
-        'tier',
-        ...WHO,
-        'mean',
-        'std',
-        'n',
-        'runs',
-        'avg_rank',
-        'runs_std',
-        'invalid_episodes',
-        'no_effect_rate',
-        'invalid_rate',
-        'quality_runs',
-      ],
-      d.gameverse.rows.flatMap((r) =>
-        Object.entries(r.cells).map(([game, s]) => {
-          const g = games.get(game);
-          return [
-            game,
-            g?.title,
-            g?.kind,
-            g?.category,
-            g?.tier,
-            ...whoCells(r),
-            s.mean,
-            s.std,
-            s.n,
-            s.runs,
-            r.avg_rank,
-            s.runs_std,
-            s.invalid,
-            s.no_effect_rate,
-            s.invalid_rate,
-            s.quality_runs,
-          ];
-        }),
-      ),
-    ),
+    'gameverse.csv': tableThreeCsv(d.gameverse.rows, d),
+    'assisted.csv': tableThreeCsv(d.gameverse.assisted, d),
     'paired.csv': csv(
       ['game', 'player', 'label', 'model', 'vr', 'lessons', 'latency', 'space', 'mean', 'std', 'n', 'runs'],
       d.gameverse.paired.rows.flatMap((r) =>
@@ -213,7 +228,7 @@ export function reportCsv(d: ReportData): Record<string, string> {
       ),
     ),
     'latency.csv': csv(
-      ['game', ...WHO, 'mean', 'std', 'n', 'runs', 'change_vs_stop'],
+      ['game', ...WHO, 'mean', 'std', 'n', 'runs', 'change_vs_stop', 'protocol', 'freeze', 'reference'],
       d.latency.flatMap((l) =>
         l.modes.map((m) => [
           l.game,
@@ -229,6 +244,9 @@ export function reportCsv(d: ReportData): Record<string, string> {
           m.n,
           m.runs,
           m.change_vs_stop,
+          m.protocol,
+          l.freeze,
+          l.reference,
         ]),
       ),
     ),

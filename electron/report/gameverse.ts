@@ -4,10 +4,12 @@
  * - Table 3: title × player in the GUI space, GameVerse's fifteen titles first in the paper's
  *   order (empty columns included), then every other title played (a user's profile, an
  *   unprofiled window) by category and tier; the Random / Human Expert / Human Rookie rows first;
- *   the Avg Rank column.
+ *   the Avg Rank column, over the paper's rank pool only (notRankedReason); the other rows beside it,
+ *   not ranked, each with the reason.
+ * - the assisted rows (a person took the controls) in a table of their own: in none of the others.
  * - Table 4: GUI beside semantic for each title played in the semantic space.
  * - Table 5: one row per model × reflection mode in the semantic space, with the mean of its titles.
- * - the latency comparison, with each mode's change against stop.
+ * - the latency comparison, within one protocol family, with each mode's change against its stop.
  * Titles are keyed as store/run-title.ts keys them; categories and tiers come from the runs'
  * profile records, else the shipped profiles.
  */
@@ -63,13 +65,14 @@ export function playerOf(r: LeaderboardRow): Player {
     lessons: r.lessons,
     actionSpace: r.actionSpace,
     latency: r.latency,
+    protocol: r.protocol,
     label: r.assisted ? `${label} (assisted)` : label,
     baseline: r.assisted ? null : baseline,
   };
 }
 
 export const playerKey = (p: Omit<Player, 'label' | 'baseline'>) =>
-  [p.player, p.model ?? '', p.assisted ? 'assisted' : '', p.vr, p.lessons ?? '', p.actionSpace, p.latency].join('|');
+  [p.player, p.model ?? '', p.assisted ? 'assisted' : '', p.vr, p.lessons ?? '', p.actionSpace, p.protocol].join('|');
 const statOf = (r: LeaderboardRow): Stat => ({
   mean: r.mean,
   std: r.std,
@@ -80,6 +83,7 @@ const statOf = (r: LeaderboardRow): Stat => ({
   no_effect_rate: r.no_effect_rate,
   invalid_rate: r.invalid_rate,
   quality_runs: r.quality_runs,
+  unreadable: r.unreadable,
 });
 
 /** Random, the human expert and the rookie first (as in GameVerse's Tab. 3), then agents by name; VR = No before Yes. */
@@ -91,6 +95,7 @@ function comparePlayers(a: Player, b: Player): number {
     a.label.localeCompare(b.label) ||
     a.actionSpace.localeCompare(b.actionSpace) ||
     a.latency.localeCompare(b.latency) ||
+    a.protocol.localeCompare(b.protocol) ||
     vr[a.vr] - vr[b.vr] ||
     (a.lessons ?? '').localeCompare(b.lessons ?? '')
   );
@@ -152,6 +157,36 @@ export function averageRanks(
   return ranks.map((r) => (r.length ? round2(mean(r)) : null));
 }
 
+/**
+ * The latency mode of the paper's Table 3: it does not say, but its Snake cells equal the 10 s
+ * column of its Tab. 20, which is normal (docs/fidelity.md); normal is also every profile's default.
+ */
+export const RANKED_LATENCY = 'normal';
+/** A model's own reflection (failures, tutorial, both), the one Table 3's VR = Yes row ranks: both first. */
+const OWN_LESSONS = ['self', 'self-f', 'self-t'];
+
+/**
+ * Why a row is not in GameVerse's rank pool, or null when it is: the paper ranks one row per
+ * player × VR — played in normal latency, unassisted, and for a model's VR = Yes with lessons from
+ * its own reflection (Self; Self-F or Self-T when it has no Self row). Random, the expert and the
+ * rookie are in it, as in the paper. Every other row (the latency study, Table 5's Other / Edited /
+ * Given, a person's takeover) is shown, not ranked: it would be a second row of the same player
+ * and push everyone else's rank down.
+ */
+export function notRankedReason(p: Player, rows: readonly Player[]): string | null {
+  if (p.assisted) return 'assisted: a person took the controls';
+  if (p.latency !== RANKED_LATENCY)
+    return `${p.protocol || p.latency}: the paper’s table is played in ${RANKED_LATENCY}`;
+  if (p.vr !== 'Yes' || p.baseline === 'human-rookie') return null;
+  if (!OWN_LESSONS.includes(p.lessons ?? '')) return `lessons ${p.lessons ?? '?'}: not the model’s own reflection`;
+  const own = rows
+    .filter((o) => o.vr === 'Yes' && playerKey({ ...o, lessons: null }) === playerKey({ ...p, lessons: null }))
+    .map((o) => o.lessons ?? '')
+    .filter((l) => OWN_LESSONS.includes(l))
+    .sort((a, b) => OWN_LESSONS.indexOf(a) - OWN_LESSONS.indexOf(b));
+  return own[0] === p.lessons ? null : `lessons ${p.lessons}: the model’s ${own[0]} row is ranked`;
+}
+
 /** GameVerse's reflection modes as Table 5 names them. */
 function reflectionMode(p: Pick<Player, 'vr' | 'lessons'>): string {
   if (p.vr !== 'Yes') return 'No';
@@ -168,21 +203,29 @@ function reflectionMode(p: Pick<Player, 'vr' | 'lessons'>): string {
 
 export function gameverseTables(board: LeaderboardRow[], catalog: ProfileCatalog): ReportData['gameverse'] {
   const games = titles(board, catalog);
-  const byKey = new Map<string, Omit<GameverseRow, 'avg_rank'>>();
+  const byKey = new Map<string, Omit<GameverseRow, 'avg_rank' | 'not_ranked'>>();
   for (const r of board) {
     const p = playerOf(r);
     const row = byKey.get(playerKey(p)) ?? { ...p, cells: {} };
     row.cells[r.game] = statOf(r);
     byKey.set(playerKey(p), row);
   }
-  const unranked = [...byKey.values()].sort(comparePlayers);
+  const all = [...byKey.values()].sort(comparePlayers);
   const ids = games.map((g) => g.id);
+  const reasons = new Map(all.map((r) => [r, notRankedReason(r, all)]));
   const rankOf = new Map<object, number | null>();
-  for (const space of new Set(unranked.map((r) => r.actionSpace))) {
-    const same = unranked.filter((r) => r.actionSpace === space);
-    for (const [i, rank] of averageRanks(same, ids).entries()) rankOf.set(same[i]!, rank);
+  for (const space of new Set(all.map((r) => r.actionSpace))) {
+    const pool = all.filter((r) => r.actionSpace === space && reasons.get(r) === null);
+    for (const [i, rank] of averageRanks(pool, ids).entries()) rankOf.set(pool[i]!, rank);
   }
-  const rows: GameverseRow[] = unranked.map((r) => ({ ...r, avg_rank: rankOf.get(r) ?? null }));
+  const ranked = (r: (typeof all)[number]): GameverseRow => ({
+    ...r,
+    avg_rank: rankOf.get(r) ?? null,
+    not_ranked: reasons.get(r) ?? null,
+  });
+  // An assisted row is in no table but its own.
+  const rows = all.filter((r) => !r.assisted).map(ranked);
+  const assisted = all.filter((r) => r.assisted).map(ranked);
 
   const gains: ReportData['gameverse']['gains'] = [];
   for (const yes of rows.filter((r) => r.vr === 'Yes')) {
@@ -192,13 +235,13 @@ export function gameverseTables(board: LeaderboardRow[], catalog: ProfileCatalog
       const y = yes.cells[g.id];
       const n = no.cells[g.id];
       if (!y || !n) continue;
-      const { vr: _vr, cells: _cells, avg_rank: _rank, ...who } = yes;
+      const { vr: _vr, cells: _cells, avg_rank: _rank, not_ranked: _why, ...who } = yes;
       gains.push({ ...who, game: g.id, no: n, yes: y, gain: round2(y.mean - n.mean) });
     }
   }
 
   const grouped = (field: 'category' | 'tier', order: readonly string[]) =>
-    rows.flatMap(({ cells, avg_rank: _rank, ...p }) =>
+    rows.flatMap(({ cells, avg_rank: _rank, not_ranked: _why, ...p }) =>
       order.flatMap((group) => {
         const means = games.filter((g) => g[field] === group && cells[g.id]).map((g) => cells[g.id]!.mean);
         return means.length ? [{ ...p, group, mean: round2(mean(means)), games: means.length }] : [];
@@ -212,6 +255,7 @@ export function gameverseTables(board: LeaderboardRow[], catalog: ProfileCatalog
     by_tier: grouped('tier', TIERS),
     paired: pairedTable(rows, ids),
     reflection: reflectionTable(rows, ids),
+    assisted,
   };
 }
 
@@ -223,7 +267,7 @@ function pairedTable(rows: GameverseRow[], order: string[]): ReportData['gamever
     if (r.actionSpace !== 'gui' && r.actionSpace !== 'semantic') continue;
     if (!games.some((g) => r.cells[g])) continue;
     const key = playerKey({ ...r, actionSpace: '' });
-    const { actionSpace: _s, cells, avg_rank: _rank, ...who } = r;
+    const { actionSpace: _s, cells, avg_rank: _rank, not_ranked: _why, ...who } = r;
     const row = byWho.get(key) ?? { ...who, cells: {} };
     for (const g of games) {
       if (!cells[g]) continue;
@@ -248,6 +292,7 @@ function reflectionTable(rows: GameverseRow[], order: string[]): ReportData['gam
       model: r.model,
       label: r.label,
       latency: r.latency,
+      protocol: r.protocol,
       mode: reflectionMode(r),
       cells: Object.fromEntries(games.flatMap((g) => (r.cells[g] ? [[g, r.cells[g]!]] : []))),
       mean: round2(mean(means)),
@@ -257,36 +302,56 @@ function reflectionTable(rows: GameverseRow[], order: string[]): ReportData['gam
   out.sort(
     (a, b) =>
       a.label.localeCompare(b.label) ||
-      a.latency.localeCompare(b.latency) ||
+      a.protocol.localeCompare(b.protocol) ||
       orderIn(modes, a.mode) - orderIn(modes, b.mode),
   );
   return { games, rows: out };
 }
 
-/** The same title and player under two or more latency modes, each with its change against stop. */
+/**
+ * The same title and player under two or more protocols, unassisted, in protocol families: the
+ * rows that freeze the world the same way (normal, which freezes nothing, in every family), each
+ * family with at most one stop protocol as the reference its modes' changes are against. A family
+ * with two stop protocols (OmniGameArena's PDQ, stop 0 ms, and GameVerse's Stop, 2000 ms) is two
+ * comparisons, one per stop: a change against stop never mixes them.
+ */
 export function latencyComparisons(board: LeaderboardRow[]): ReportData['latency'] {
-  const groups = new Map<string, { row: LeaderboardRow; modes: LeaderboardRow[] }>();
+  const groups = new Map<string, LeaderboardRow[]>();
   for (const r of board) {
-    const key = [r.game, playerKey({ ...playerOf(r), latency: '' })].join('|');
-    const g = groups.get(key) ?? { row: r, modes: [] };
-    g.modes.push(r);
-    groups.set(key, g);
+    if (r.assisted) continue;
+    const key = [r.game, playerKey({ ...playerOf(r), latency: '', protocol: '' })].join('|');
+    groups.set(key, [...(groups.get(key) ?? []), r]);
   }
-  return [...groups.values()]
-    .filter((g) => g.modes.length > 1)
-    .map(({ row, modes }) => {
-      const { latency: _l, ...p } = playerOf(row);
-      const stop = modes.find((m) => m.latency === 'stop');
-      return {
-        ...p,
-        game: row.game,
-        modes: modes
-          .sort((a, b) => orderIn(LATENCY_ORDER, a.latency) - orderIn(LATENCY_ORDER, b.latency))
-          .map((m) => ({
-            latency: m.latency,
-            ...statOf(m),
-            change_vs_stop: stop && m !== stop ? round2(m.mean - stop.mean) : null,
-          })),
-      };
-    });
+  const out: ReportData['latency'] = [];
+  for (const rows of groups.values()) {
+    const freezes = [...new Set(rows.filter((r) => r.latency !== 'normal').map((r) => r.freeze))];
+    for (const freeze of freezes) {
+      const family = rows.filter((r) => r.latency === 'normal' || r.freeze === freeze);
+      const stops = family.filter((r) => r.latency === 'stop');
+      for (const stop of stops.length ? stops : [null]) {
+        const modes = family.filter((r) => r.latency !== 'stop' || r === stop);
+        if (modes.length < 2) continue;
+        const { latency: _l, protocol: _p, ...p } = playerOf(rows[0]!);
+        out.push({
+          ...p,
+          game: rows[0]!.game,
+          freeze,
+          reference: stop?.protocol ?? null,
+          modes: modes
+            .sort(
+              (a, b) =>
+                orderIn(LATENCY_ORDER, a.latency) - orderIn(LATENCY_ORDER, b.latency) ||
+                a.protocol.localeCompare(b.protocol),
+            )
+            .map((m) => ({
+              latency: m.latency,
+              protocol: m.protocol,
+              ...statOf(m),
+              change_vs_stop: stop && m !== stop ? round2(m.mean - stop.mean) : null,
+            })),
+        });
+      }
+    }
+  }
+  return out;
 }

@@ -24,6 +24,8 @@ export const StatSchema = z.object({
   no_effect_rate: rate,
   invalid_rate: rate,
   quality_runs: z.number().int().nonnegative().default(0),
+  /** Trials whose score could not be read: in `n` and in the mean as 0 (reports before issue 41 lack it). */
+  unreadable: z.number().int().nonnegative().default(0),
 });
 export type Stat = z.output<typeof StatSchema>;
 
@@ -40,6 +42,11 @@ export const PlayerSchema = z.object({
   lessons: z.string().nullable(),
   actionSpace: z.string(),
   latency: z.string(),
+  /**
+   * The protocol its runs played under (store/run-protocol.ts): the mode with its interval or
+   * buffer and the freeze method, e.g. "stop 2000 ms, freeze engine" (empty in reports before issue 41).
+   */
+  protocol: z.string().default(''),
   /** The row's name in tables: Random, Human Rookie, Human Expert, the model, or the agent. */
   label: z.string(),
   baseline: z.enum(BASELINES).nullable(),
@@ -63,10 +70,17 @@ export const GameverseRowSchema = PlayerSchema.extend({
   /** One cell per title the row played, keyed by title id. */
   cells: z.record(z.string(), StatSchema),
   /**
-   * GameVerse's Avg Rank: in each title, the rows of the same action space ranked by mean (1 =
-   * best; tied means share the mean of their positions), averaged over the titles the row played.
+   * GameVerse's Avg Rank: in each title, the rows of the rank pool of the same action space
+   * ranked by mean (1 = best; tied means share the mean of their positions), averaged over the
+   * titles the row played; null for a row outside the pool.
    */
   avg_rank: num.nullable(),
+  /**
+   * Why the row is not in the rank pool (report/gameverse.ts notRankedReason: the paper's table ranks one
+   * row per player × VR, in normal latency, unassisted, VR = Yes from the model's own reflection);
+   * null for a row in it (absent in reports before issue 41).
+   */
+  not_ranked: z.string().nullable().default(null),
 });
 
 /** Table 4's shape: one row per player × VR, a GUI and a semantic cell per title. */
@@ -80,6 +94,8 @@ export const ReflectionRowSchema = z.object({
   model: z.string().nullable(),
   label: z.string(),
   latency: z.string(),
+  /** As PlayerSchema's: the mode with its settings (empty in reports before issue 41). */
+  protocol: z.string().default(''),
   /** No, Self-F, Self-T, Self, Other (and Edited / Given for lessons a person wrote or gave). */
   mode: z.string(),
   cells: z.record(z.string(), StatSchema),
@@ -148,10 +164,20 @@ export const IdcCurveSchema = z.object({
   ),
 });
 
-export const LatencyComparisonSchema = PlayerSchema.omit({ latency: true }).extend({
+/**
+ * One protocol family of a title and player (report/gameverse.ts latencyComparisons): its modes
+ * under one freeze method, normal included, with at most one stop protocol, the reference.
+ */
+export const LatencyComparisonSchema = PlayerSchema.omit({ latency: true, protocol: true }).extend({
   game: z.string(),
-  /** Each mode's score, and its change against stop (points; null for stop itself or when stop was not played). */
-  modes: z.array(StatSchema.extend({ latency: z.string(), change_vs_stop: num.nullable() })),
+  /** The family: the freeze method its frozen modes share (absent in reports before issue 41). */
+  freeze: z.string().nullable().default(null),
+  /** The stop protocol the changes are against ("stop 2000 ms, freeze engine"); null with no stop played. */
+  reference: z.string().nullable().default(null),
+  /** Each protocol's score, and its change against the reference (points; null for the reference itself or without one). */
+  modes: z.array(
+    StatSchema.extend({ latency: z.string(), protocol: z.string().default(''), change_vs_stop: num.nullable() }),
+  ),
 });
 
 /**
@@ -230,6 +256,8 @@ export const ArenaSchema = z.object({
         p1: z.string(),
         p2: z.string(),
         episodes: count,
+        /** Episodes whose team score could not be read, scored 0 (absent before issue 41). */
+        unreadable: count.default(0),
         mean: num.nullable(),
         run: z.string().nullable(),
       }),
@@ -250,8 +278,10 @@ export const TwoSeatRunSchema = z.object({
   p1_wins: count.nullable(),
   p2_wins: count.nullable(),
   draws: count.nullable(),
-  /** The mean episode score (co-op: the team score). */
+  /** The mean episode score (co-op: the team score), an unreadable one as 0. */
   mean: num.nullable(),
+  /** Episodes whose score could not be read: in the mean as 0 (absent before issue 41). */
+  unreadable: count.default(0),
 });
 
 const figures = z.object({ n: z.number().int().nonnegative(), p50: num.nullable(), p95: num.nullable() });
@@ -315,6 +345,8 @@ export const ReportDataSchema = z.object({
     paired: z.object({ games: z.array(z.string()), rows: z.array(PairedRowSchema) }),
     /** Table 5: reflection modes in the semantic space. */
     reflection: z.object({ games: z.array(z.string()), rows: z.array(ReflectionRowSchema) }),
+    /** Rows of runs in which a person took the controls: in no other table, no rank pool (absent before issue 41). */
+    assisted: z.array(GameverseRowSchema).default([]),
   }),
   ingvp: z.array(IngvpRowSchema),
   ingvp_main: z.array(IngvpMainRowSchema),

@@ -6,7 +6,7 @@
 import type { ReportChart, ReportTable } from '../domain.ts';
 import type { Player, ReportData, ReportView, Stat } from './model.ts';
 import { arenaReportTables } from './arena-view.ts';
-import { percentilesText, rateText } from '../domain.ts';
+import { percentilesText, rateText, unreadableText } from '../domain.ts';
 
 const CATEGORY_NAMES: Record<string, string> = {
   'markov-grid': 'Markov Grid',
@@ -25,22 +25,29 @@ const fix = (n: number) => n.toFixed(1);
 const fix2 = (n: number) => n.toFixed(2);
 /**
  * A cell: mean ± std over trials (trials); where runs were pooled, the spread over those reruns
- * (the std of their means, and how many); and the invalid episodes left out of it.
+ * (the std of their means, and how many); the invalid episodes left out of it; and the trials in
+ * it whose score could not be read, scored 0.
  */
-export const statText = (s: Stat) =>
-  `${fix(s.mean)} ± ${fix(s.std)} (${s.n})${s.runs_std === null ? '' : `; ${s.runs} runs ± ${fix(s.runs_std)}`}${s.invalid ? `; ${s.invalid} invalid` : ''}`;
+export const statText = (s: Stat) => {
+  const unreadable = unreadableText({ unreadable: s.unreadable, episodes: s.n });
+  return `${fix(s.mean)} ± ${fix(s.std)} (${s.n})${s.runs_std === null ? '' : `; ${s.runs} runs ± ${fix(s.runs_std)}`}${s.invalid ? `; ${s.invalid} invalid` : ''}${unreadable ? `; ${unreadable}` : ''}`;
+};
 const vrText = (p: Pick<Player, 'vr' | 'lessons'>) => (p.vr === 'Yes' && p.lessons ? `Yes (${p.lessons})` : p.vr);
+/** A row's protocol (store/run-protocol.ts); a report made before it names the mode only. */
+const protocolText = (p: Pick<Player, 'protocol' | 'latency'>) => p.protocol || p.latency;
 const who = (p: Player): Record<string, string | number | null> => ({
   player: p.label,
   vr: vrText(p),
   space: p.actionSpace,
   latency: p.latency,
+  protocol: protocolText(p),
 });
 const WHO_COLUMNS = [
   { key: 'player', label: 'Player' },
   { key: 'vr', label: 'VR' },
   { key: 'space', label: 'Action space' },
   { key: 'latency', label: 'Latency' },
+  { key: 'protocol', label: 'Protocol' },
 ];
 
 export function reportView(data: ReportData): ReportView {
@@ -94,7 +101,7 @@ export function reportTables(d: ReportData): ReportTable[] {
   ) => {
     const byPlayer = new Map<string, Record<string, string | number | null>>();
     for (const r of rows) {
-      const key = [r.label, r.vr, r.lessons, r.actionSpace, r.latency].join('|');
+      const key = [r.label, r.vr, r.lessons, r.actionSpace, r.protocol].join('|');
       const row = byPlayer.get(key) ?? who(r);
       row[r.group] = `${fix(r.mean)} (${r.games})`;
       byPlayer.set(key, row);
@@ -113,20 +120,36 @@ export function reportTables(d: ReportData): ReportTable[] {
     {
       id: 'gameverse',
       title: 'GameVerse Table 3: title × player, GUI actions',
-      note: 'Mean ± sample std over trials on 0–100 (trials in brackets), completed runs only; where a cell pools several runs (reruns, seeds), the spread of their means follows (“3 runs ± 4.1”), and invalid episodes left out are counted (“2 invalid”). GameVerse’s fifteen titles in the paper’s order, then the other titles played (a window’s profile; an unprofiled window apart, under its window title); grouped by cognitive category, tier under each title. VR = Yes: played with lessons from reflection (a rookie: after the tutorial); — : a human expert. Avg Rank: in each title the rows are ranked by mean (1 = best, ties share the mean of their places), averaged over the titles a row played.',
-      groups: categoryGroups(WHO_COLUMNS.length, gv.games, 1, 1),
+      note: 'Mean ± sample std over trials on 0–100 (trials in brackets), completed runs only; where a cell pools several runs (reruns, seeds), the spread of their means follows (“3 runs ± 4.1”), invalid episodes left out are counted (“2 invalid”), and trials whose score could not be read count as 0 and are said (“2 of 10 trials unreadable, scored 0”). GameVerse’s fifteen titles in the paper’s order, then the other titles played (a window’s profile; an unprofiled window apart, under its window title); grouped by cognitive category, tier under each title. VR = Yes: played with lessons from reflection (a rookie: after the tutorial); — : a human expert. Protocol: the latency mode with its interval or buffer and how the world is frozen; rows never pool two protocols. Avg Rank: in each title the rows of the rank pool are ranked by mean (1 = best, ties share the mean of their places), averaged over the titles a row played. The pool is the paper’s: one row per player × VR, in normal latency, and for a model’s VR = Yes its own reflection (Self; else Self-F or Self-T), with Random and the people; every other row (the latency study, lessons of another model or a person) is shown, not ranked, with the reason. Runs in which a person took the controls are in the Assisted table only.',
+      groups: categoryGroups(WHO_COLUMNS.length, gv.games, 1, 2),
       columns: [
         ...WHO_COLUMNS,
         ...gv.games.map((g) => ({ key: g.id, label: titleLabel(g) })),
         { key: 'avg_rank', label: 'Avg Rank' },
+        { key: 'not_ranked', label: 'Not ranked because' },
       ],
       rows: gui.map((r) => ({
         ...who(r),
         ...Object.fromEntries(gv.games.map((g) => [g.id, r.cells[g.id] ? statText(r.cells[g.id]!) : null])),
-        avg_rank: r.avg_rank === null ? null : fix(r.avg_rank),
+        avg_rank: r.avg_rank !== null ? fix(r.avg_rank) : r.not_ranked ? 'not ranked' : null,
+        not_ranked: r.not_ranked,
       })),
       empty: NO_RUNS,
     },
+    (() => {
+      const played = gv.games.filter((g) => gv.assisted.some((r) => r.cells[g.id]));
+      return {
+        id: 'assisted',
+        title: 'Assisted (a person took the controls)',
+        note: 'Runs in which a person took over from the agent (a takeover), any action space: the same cells as Table 3, in no other table, no rank pool, no comparison.',
+        columns: [...WHO_COLUMNS, ...played.map((g) => ({ key: g.id, label: titleLabel(g) }))],
+        rows: gv.assisted.map((r) => ({
+          ...who(r),
+          ...Object.fromEntries(played.map((g) => [g.id, r.cells[g.id] ? statText(r.cells[g.id]!) : null])),
+        })),
+        empty: NO_RUNS,
+      };
+    })(),
     {
       id: 'paired',
       title: 'GameVerse Table 4: GUI vs semantic actions',
@@ -135,7 +158,7 @@ export function reportTables(d: ReportData): ReportTable[] {
       columns: [
         { key: 'player', label: 'Player' },
         { key: 'vr', label: 'VR' },
-        { key: 'latency', label: 'Latency' },
+        { key: 'latency', label: 'Protocol' },
         ...paired.flatMap((g) => [
           { key: `${g.id}:gui`, label: `${g.title} GUI` },
           { key: `${g.id}:semantic`, label: `${g.title} Semantic` },
@@ -144,7 +167,7 @@ export function reportTables(d: ReportData): ReportTable[] {
       rows: gv.paired.rows.map((r) => ({
         player: r.label,
         vr: vrText(r),
-        latency: r.latency,
+        latency: protocolText(r),
         ...Object.fromEntries(
           paired.flatMap((g) => {
             const c = r.cells[g.id];
@@ -164,14 +187,14 @@ export function reportTables(d: ReportData): ReportTable[] {
       columns: [
         { key: 'player', label: 'Model' },
         { key: 'mode', label: 'VR' },
-        { key: 'latency', label: 'Latency' },
+        { key: 'latency', label: 'Protocol' },
         ...reflected.map((g) => ({ key: g.id, label: g.title })),
         { key: 'avg', label: 'Avg' },
       ],
       rows: gv.reflection.rows.map((r) => ({
         player: r.label,
         mode: r.mode,
-        latency: r.latency,
+        latency: protocolText(r),
         ...Object.fromEntries(reflected.map((g) => [g.id, r.cells[g.id] ? statText(r.cells[g.id]!) : null])),
         avg: r.titles < reflected.length ? `${fix(r.mean)} (${r.titles})` : fix(r.mean),
       })),
@@ -186,7 +209,7 @@ export function reportTables(d: ReportData): ReportTable[] {
         { key: 'player', label: 'Player' },
         { key: 'lessons', label: 'Lessons' },
         { key: 'space', label: 'Action space' },
-        { key: 'latency', label: 'Latency' },
+        { key: 'latency', label: 'Protocol' },
         { key: 'no', label: 'VR = No' },
         { key: 'yes', label: 'VR = Yes' },
         { key: 'gain', label: 'Gain' },
@@ -196,7 +219,7 @@ export function reportTables(d: ReportData): ReportTable[] {
         player: g.label,
         lessons: g.lessons,
         space: g.actionSpace,
-        latency: g.latency,
+        latency: protocolText(g),
         no: statText(g.no),
         yes: statText(g.yes),
         gain: signed(g.gain),
@@ -324,21 +347,26 @@ export function reportTables(d: ReportData): ReportTable[] {
       empty: NO_RUNS,
     },
     (() => {
-      const modes = ['stop', 'slow', 'normal', 'lcrt'].filter((m) =>
-        d.latency.some((l) => l.modes.some((x) => x.latency === m)),
+      const order = ['stop', 'slow', 'normal', 'lcrt'];
+      const seen = new Map<string, string>();
+      for (const l of d.latency) for (const m of l.modes) seen.set(m.protocol || m.latency, m.latency);
+      const protocols = [...seen.keys()].sort(
+        (a, b) => order.indexOf(seen.get(a)!) - order.indexOf(seen.get(b)!) || a.localeCompare(b),
       );
+      const frozenAt = (p: string) => seen.get(p) === 'stop';
       return {
         id: 'latency',
         title: 'Latency modes',
-        note: 'The same title and player under different latency modes: mean ± std (trials), and the change against stop in points.',
+        note: 'The same title and player under different protocols — a latency mode with its interval or buffer and how the world is frozen — in families: the modes that freeze the world the same way (normal, which freezes nothing, in each), each with one stop protocol at most, the reference. Mean ± std (trials), and each protocol’s change against the reference in points. Two stop protocols (OmniGameArena’s PDQ, stop 0 ms, and GameVerse’s Stop, 2000 ms) are two families, never one.',
         columns: [
           { key: 'game', label: 'Game' },
           { key: 'player', label: 'Player' },
           { key: 'vr', label: 'VR' },
           { key: 'space', label: 'Action space' },
-          ...modes.flatMap((m) => [
-            { key: m, label: m },
-            ...(m === 'stop' || !modes.includes('stop') ? [] : [{ key: `${m}:change`, label: `${m} − stop` }]),
+          { key: 'reference', label: 'Against' },
+          ...protocols.flatMap((p) => [
+            { key: p, label: p },
+            ...(frozenAt(p) ? [] : [{ key: `${p}:change`, label: `${p} − stop` }]),
           ]),
         ],
         rows: d.latency.map((l) => ({
@@ -346,10 +374,11 @@ export function reportTables(d: ReportData): ReportTable[] {
           player: l.label,
           vr: vrText(l),
           space: l.actionSpace,
+          reference: l.reference,
           ...Object.fromEntries(
             l.modes.flatMap((m) => [
-              [m.latency, statText(m)],
-              ...(m.change_vs_stop === null ? [] : [[`${m.latency}:change`, signed(m.change_vs_stop)]]),
+              [m.protocol || m.latency, statText(m)],
+              ...(m.change_vs_stop === null ? [] : [[`${m.protocol || m.latency}:change`, signed(m.change_vs_stop)]]),
             ]),
           ),
         })),
@@ -484,7 +513,7 @@ function qualityTable(d: ReportData): ReportTable {
       { key: 'quality_runs', label: 'Quality runs' },
     ],
     rows: gv.games.flatMap((g) =>
-      gv.rows.flatMap((r) => {
+      [...gv.rows, ...gv.assisted].flatMap((r) => {
         const c = r.cells[g.id];
         return c
           ? [
@@ -568,7 +597,9 @@ export function reportCharts(d: ReportData): ReportChart[] {
         title,
         played.map((g) => g.title),
         gv.rows.map((r) => ({
-          label: [r.label, r.vr === '—' ? '' : `VR ${vrText(r)}`, r.actionSpace, r.latency].filter(Boolean).join(' · '),
+          label: [r.label, r.vr === '—' ? '' : `VR ${vrText(r)}`, r.actionSpace, protocolText(r)]
+            .filter(Boolean)
+            .join(' · '),
           stats: played.map((g) => r.cells[g.id]),
         })),
         100,
@@ -635,16 +666,22 @@ export function reportCharts(d: ReportData): ReportChart[] {
     });
   }
   if (d.latency.length) {
-    const modes = [...new Set(d.latency.flatMap((l) => l.modes.map((m) => m.latency)))];
-    const title = 'Mean ± std per latency mode';
+    const modes = [...new Set(d.latency.flatMap((l) => l.modes.map((m) => m.protocol || m.latency)))];
+    const title = 'Mean ± std per latency protocol';
     charts.push({
       id: 'latency-bars',
       title,
       section: 'latency',
       config: meanStdBars(
         title,
-        d.latency.map((l) => `${l.game} · ${l.label}${l.vr === 'No' ? '' : ` · VR ${vrText(l)}`}`),
-        modes.map((m) => ({ label: m, stats: d.latency.map((l) => l.modes.find((x) => x.latency === m)) })),
+        d.latency.map(
+          (l) =>
+            `${l.game} · ${l.label}${l.vr === 'No' ? '' : ` · VR ${vrText(l)}`}${l.reference ? ` · vs ${l.reference}` : ''}`,
+        ),
+        modes.map((m) => ({
+          label: m,
+          stats: d.latency.map((l) => l.modes.find((x) => (x.protocol || x.latency) === m)),
+        })),
       ),
     });
   }

@@ -1,7 +1,9 @@
 /**
  * Scores across runs, for tables in a paper: episodes pooled per title (store/run-title.ts: a
  * built-in game, a window's profile, or an unprofiled window by its title) × player (agent, model,
- * human role) × VR × action space × latency mode, with mean, sample std and counts. Only
+ * human role) × VR × action space × protocol (store/run-protocol.ts: the latency mode with its
+ * interval or buffer and the freeze method, so a PDQ run — stop, 0 ms — never shares GameVerse's
+ * Stop cell — stop, 2000 ms), with mean, sample std and counts. Only
  * completed runs count: not stopped, failed or crashed ones, not the web shell's demo, not
  * the rounds of an Improvement Dynamics Curve (a curve is its own measurement), and not the
  * level runs of a suite such as ING-VP (scored by the suite's own metrics: accuracy, completion,
@@ -20,11 +22,12 @@
  * rows of their own, marked so, and are never pooled with the agent's unassisted play.
  *
  * What is left out is said, not dropped (store/run-quality.ts): failed runs with their errors,
- * invalid episodes with their reasons (and counted in their row); each row carries its runs'
+ * invalid episodes with their reasons (and counted in their row). A trial whose score could not
+ * be read is not left out: it counts as 0 in its row's mean, and the row says how many; each row carries its runs'
  * pooled no-effect and invalid-action rates and the spread of its runs' means.
  *
  * Each row also carries its runs' input-to-screen, model and harness times (store/run-timing.ts),
- * pooled from their kept samples. Rows are already split by the run's latency mode, so a row's
+ * pooled from their kept samples. Rows are already split by the run's protocol, so a row's
  * figures are those of its own mode; a run switched to another mode mid-run (the Live view's
  * switch) gives those steps to that mode's figures within the row, never to its own mode's, and
  * the text table names them under it. A researcher comparing stop with normal reads two rows.
@@ -42,12 +45,15 @@ import {
   type InvalidEpisode,
   type LeaderboardRow,
   type ModeFigures,
+  unreadableText,
 } from '../domain.ts';
 import { TimingTally } from './run-timing.ts';
+import { protocolOf } from './run-protocol.ts';
 import {
   addQuality,
   failedRuns,
   invalidEpisodes,
+  isUnreadableEpisode,
   noQuality,
   pooledRates,
   runsSpread,
@@ -56,25 +62,47 @@ import {
 
 type Cell = Pick<LeaderboardRow, 'vr' | 'lessons'>;
 
+/** One trial of a run as tables count it: its score (an unreadable one as 0), its VR cell, and its flags. */
+export interface EpisodeCell {
+  score: number;
+  cell: Cell;
+  /** Marked invalid: only counted in its row, never pooled. */
+  invalid: boolean;
+  /** Its score could not be read (store/run-quality.ts): pooled as 0, and counted. */
+  unreadable: boolean;
+}
+
 /**
- * Each scored episode of a run with the VR cell it belongs to, and whether it is marked invalid
- * (then only counted in its row, never pooled); empty when the run is no play.
+ * Each trial of a run with the VR cell it belongs to: every scored or invalid episode, and every
+ * episode whose score could not be read (as 0, flagged); empty when the run is no play.
  */
-export function episodeCells(meta: RunMeta): { score: number; cell: Cell; invalid: boolean }[] {
-  const scored = meta.episodes.filter((e): e is typeof e & { score: number } => typeof e.score === 'number');
-  const of = (e: (typeof scored)[number], cell: Cell) => ({ score: e.score, cell, invalid: e.invalid !== undefined });
+export function episodeCells(meta: RunMeta): EpisodeCell[] {
+  // An invalid episode is counted in its row whatever the game said, and never pooled.
+  const counted = meta.episodes.flatMap((e) =>
+    typeof e.score === 'number' || e.invalid !== undefined
+      ? [{ e, score: e.score ?? 0, unreadable: false }]
+      : isUnreadableEpisode(e, meta)
+        ? [{ e, score: 0, unreadable: true }]
+        : [],
+  );
+  const of = (x: (typeof counted)[number], cell: Cell): EpisodeCell => ({
+    score: x.score,
+    cell,
+    invalid: x.e.invalid !== undefined,
+    unreadable: x.unreadable,
+  });
   if (meta.kind === 'human') {
     const role = meta.config.role ?? meta.agent.replace(/^human-/, '');
     const stage = String(meta.stage ?? meta.config.stage ?? '');
-    if (role === 'expert') return scored.map((e) => of(e, { vr: '—', lessons: null }));
+    if (role === 'expert') return counted.map((x) => of(x, { vr: '—', lessons: null }));
     if (stage === 'tutorial') return [];
     const cell: Cell = stage === 'play-2' ? { vr: 'Yes', lessons: 'tutorial' } : { vr: 'No', lessons: null };
-    return scored.map((e) => of(e, cell));
+    return counted.map((x) => of(x, cell));
   }
   const taught = new Map((meta.reflection?.lessons ?? []).map((l) => [l.episode, l.source]));
-  return scored.map((e) => {
-    const source = taught.get(e.episode);
-    return of(e, source ? { vr: 'Yes', lessons: source } : { vr: 'No', lessons: null });
+  return counted.map((x) => {
+    const source = taught.get(x.e.episode);
+    return of(x, source ? { vr: 'Yes', lessons: source } : { vr: 'No', lessons: null });
   });
 }
 
@@ -112,6 +140,7 @@ type PooledFields =
   | 'std'
   | 'best'
   | 'episodes'
+  | 'unreadable'
   | 'runs'
   | 'profile_versions'
   | 'runs_std'
@@ -133,6 +162,7 @@ export function leaderboardRows(metas: RunMeta[]): LeaderboardRow[] {
       hashes: Set<string>;
       scores: number[];
       invalid: number;
+      unreadable: number;
       quality: QualitySums;
       timing: TimingTally;
     }
@@ -140,8 +170,8 @@ export function leaderboardRows(metas: RunMeta[]): LeaderboardRow[] {
   for (const meta of metas) {
     if (!isScoredRun(meta)) continue;
     const title = titleOf(meta);
-    const latency = String(meta.config.latency ?? 'normal');
-    for (const { score, cell, invalid } of episodeCells(meta)) {
+    const { latency, protocol, freeze } = protocolOf(meta);
+    for (const { score, cell, invalid, unreadable } of episodeCells(meta)) {
       const key = [
         title.id,
         meta.agent,
@@ -150,7 +180,7 @@ export function leaderboardRows(metas: RunMeta[]): LeaderboardRow[] {
         cell.vr,
         cell.lessons ?? '',
         meta.action_space,
-        latency,
+        protocol,
       ].join('|');
       const g = groups.get(key) ?? {
         row: {
@@ -165,11 +195,14 @@ export function leaderboardRows(metas: RunMeta[]): LeaderboardRow[] {
           ...cell,
           actionSpace: meta.action_space,
           latency,
+          protocol,
+          freeze,
         },
         runs: new Map(),
         hashes: new Set<string>(),
         scores: [] as number[],
         invalid: 0,
+        unreadable: 0,
         quality: noQuality(),
         timing: new TimingTally(),
       };
@@ -186,16 +219,18 @@ export function leaderboardRows(metas: RunMeta[]): LeaderboardRow[] {
       g.runs.set(meta.id, [...(g.runs.get(meta.id) ?? []), score]);
       if (title.profile_hash) g.hashes.add(title.profile_hash);
       g.scores.push(score);
+      if (unreadable) g.unreadable++;
     }
   }
   // A row of invalid episodes only has no score: its episodes are in the list of those left out.
   const rows: LeaderboardRow[] = [...groups.values()]
     .filter((g) => g.scores.length)
-    .map(({ row, runs: r, hashes, scores, invalid, quality, timing }) => ({
+    .map(({ row, runs: r, hashes, scores, invalid, unreadable, quality, timing }) => ({
       ...row,
       profile_versions: hashes.size,
       runs: r.size,
       episodes: scores.length,
+      unreadable,
       mean: round2(mean(scores)),
       std: round2(std(scores)),
       best: round2(Math.max(...scores)),
@@ -207,7 +242,7 @@ export function leaderboardRows(metas: RunMeta[]): LeaderboardRow[] {
     }));
   // Ranked by the player's best cell in each game; a player's VR = No row comes before its Yes rows, as in the papers' tables.
   const player = (r: LeaderboardRow) =>
-    [r.game, r.player, r.model ?? '', r.assisted ? 'assisted' : '', r.actionSpace, r.latency].join('|');
+    [r.game, r.player, r.model ?? '', r.assisted ? 'assisted' : '', r.actionSpace, r.protocol].join('|');
   const top = new Map<string, number>();
   for (const r of rows) top.set(player(r), Math.max(top.get(player(r)) ?? Number.NEGATIVE_INFINITY, r.mean));
   const vrOrder = { No: 0, Yes: 1, '—': 2 };
@@ -222,15 +257,31 @@ export function leaderboardRows(metas: RunMeta[]): LeaderboardRow[] {
   return rows;
 }
 
+/**
+ * The leaderboard as text: the unassisted rows, then the assisted ones (a person took the
+ * controls) in a table of their own, never among the agents' own play; under them the times of
+ * steps played after a switch mid-run, and the rows with unreadable trials.
+ */
 export function formatLeaderboard(rows: LeaderboardRow[]): string {
   if (!rows.length) return 'no scored runs yet';
+  const own = rows.filter((r) => !r.assisted);
+  const assisted = rows.filter((r) => r.assisted);
+  return [
+    ...(own.length ? [leaderboardTable(own)] : []),
+    ...(assisted.length ? ['', 'Assisted (a person took the controls):', leaderboardTable(assisted)] : []),
+    ...switchedLines(rows),
+    ...unreadableLines(rows),
+  ].join('\n');
+}
+
+function leaderboardTable(rows: LeaderboardRow[]): string {
   const head = [
     'title',
     'player',
     'model',
     'VR',
     'space',
-    'latency',
+    'protocol',
     'runs',
     'episodes',
     'mean ± std',
@@ -247,9 +298,9 @@ export function formatLeaderboard(rows: LeaderboardRow[]): string {
     r.model ?? '–',
     r.vr === 'Yes' && r.lessons ? `Yes (${r.lessons})` : r.vr,
     r.actionSpace,
-    r.latency,
+    r.protocol,
     r.runs_std === null ? String(r.runs) : `${r.runs} (± ${r.runs_std})`,
-    r.invalid_episodes ? `${r.episodes} (${r.invalid_episodes} invalid)` : String(r.episodes),
+    episodesText(r),
     `${r.mean} ± ${r.std}`,
     String(r.best),
     rateText(r.no_effect_rate),
@@ -258,7 +309,25 @@ export function formatLeaderboard(rows: LeaderboardRow[]): string {
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
-  return [line(head), line(widths.map((w) => '─'.repeat(w))), ...body.map(line), ...switchedLines(rows)].join('\n');
+  return [line(head), line(widths.map((w) => '─'.repeat(w))), ...body.map(line)].join('\n');
+}
+
+/** A row's trials: with the invalid ones left out of it, and the unreadable ones scored 0 in it. */
+function episodesText(r: LeaderboardRow): string {
+  const notes = [
+    ...(r.unreadable ? [`${r.unreadable} unreadable`] : []),
+    ...(r.invalid_episodes ? [`${r.invalid_episodes} invalid`] : []),
+  ];
+  return notes.length ? `${r.episodes} (${notes.join(', ')})` : String(r.episodes);
+}
+
+/** Under the table: each row with unreadable trials, how many of its trials, scored 0. */
+function unreadableLines(rows: LeaderboardRow[]): string[] {
+  const lines = rows.flatMap((r) => {
+    const text = unreadableText(r);
+    return text ? [`  ${titleText(r)}, ${playerText(r)}${r.model ? ` (${r.model})` : ''}, ${r.protocol}: ${text}`] : [];
+  });
+  return lines.length ? ['', 'unreadable scores (counted as 0 in the mean):', ...lines] : [];
 }
 
 /** A mode's input-to-screen (with how many steps measured it), model and overhead cells; "—" where none. */
@@ -279,7 +348,7 @@ function switchedLines(rows: LeaderboardRow[]): string[] {
       if (mode === r.latency || !t) return [];
       const [effect, model, overhead] = timingCells(t);
       return [
-        `  ${titleText(r)}, ${playerText(r)}${r.model ? ` (${r.model})` : ''}, ${r.latency} row: ${t.steps} steps played in ${mode} after a switch — to screen ${effect}, model ${model}, overhead ${overhead} ms`,
+        `  ${titleText(r)}, ${playerText(r)}${r.model ? ` (${r.model})` : ''}, ${r.protocol} row: ${t.steps} steps played in ${mode} after a switch — to screen ${effect}, model ${model}, overhead ${overhead} ms`,
       ];
     }),
   );

@@ -14,6 +14,21 @@ import { titleOf } from './run-title.ts';
 export const isCountedEpisode = (e: EpisodeSummary): e is EpisodeSummary & { score: number } =>
   typeof e.score === 'number' && e.invalid === undefined;
 
+/**
+ * A trial whose score could not be read (a screen reading or a milestone judging that gave
+ * nothing) in a run that was scored: it counts as 0, flagged — never dropped, or a run that read
+ * few of its scores would look better than one that read them all (the paper's Random is 0.0
+ * where it scored nothing). Not an invalid episode (the model never answered: a harness failure,
+ * listed apart), and not an episode of a run nothing scored (no scorer, or judging not done yet).
+ */
+export function isUnreadableEpisode(e: EpisodeSummary, meta: RunMeta): boolean {
+  return e.score === null && e.invalid === undefined && wasScored(meta);
+}
+
+/** Some score was read or judged in the run: a judged milestone record, a screen reading, or a score. */
+const wasScored = (meta: RunMeta) =>
+  meta.milestones !== undefined || meta.episodes.some((e) => typeof e.score === 'number' || e.raw_score !== undefined);
+
 export const isFailedRun = (meta: RunMeta) => meta.status === 'failed';
 
 /** The sums a row's rates are made of, over the runs that record `quality`. */

@@ -266,7 +266,9 @@ describe('two seats in one world', () => {
     expect(r.code, r.stderr).toBe(0);
     const res = json(r);
     expect(res.mode).toBe('coop');
-    expect(res.teams).toEqual([{ p1: 'solver', p2: 'solver', episodes: 1, mean: 100, run: expect.any(String) }]);
+    expect(res.teams).toEqual([
+      { p1: 'solver', p2: 'solver', episodes: 1, unreadable: 0, mean: 100, run: expect.any(String) },
+    ]);
     const { meta } = readRun(res.teams[0].run);
     expect(meta.episodes[0]).toMatchObject({ score: 100, seat_scores: [100, 100] });
   });

@@ -374,13 +374,22 @@ describe('gamepilot report', () => {
       expectStat(row![c.game], c.scores, `${c.label} VR ${c.vr} ${c.game}`);
     }
     expect(gameverse.map((x) => x.player).slice(0, 4)).toEqual(['Random', 'Random', 'Human Expert', 'Human Rookie']);
-    // Avg Rank: the JSON's rank of each row, to one place, in the page's last column.
+    // Avg Rank: the JSON's rank of each row in the pool, to one place; a row outside it (the
+    // random agent's stop run) is shown not ranked, with the reason.
     for (const [i, row] of gameverse.entries()) {
-      const rank = data.gameverse.rows.filter((r) => r.actionSpace === 'gui')[i]!.avg_rank!;
+      const json = data.gameverse.rows.filter((r) => r.actionSpace === 'gui')[i]!;
+      if (json.not_ranked !== null) {
+        expect([json.avg_rank, row.avg_rank, row.not_ranked]).toEqual([null, 'not ranked', json.not_ranked]);
+        continue;
+      }
+      const rank = json.avg_rank!;
       expect(rank).toBeGreaterThanOrEqual(1);
       expect(rank).toBeLessThanOrEqual(gameverse.length);
       expect(row.avg_rank).toBe(rank.toFixed(1));
     }
+    expect(gameverse.filter((x) => x.avg_rank === 'not ranked').map((x) => [x.player, x.protocol])).toEqual([
+      ['Random', 'stop 2000 ms, freeze engine'],
+    ]);
     expect(gameverse.filter((x) => x.player === EVIL_MODEL)).toHaveLength(2);
 
     // VR gain: the model's Yes mean minus its No mean in 2048.
@@ -414,7 +423,7 @@ describe('gamepilot report', () => {
     const pair = latency.find((x) => x.game === '2048' && x.player === 'Random')!;
     for (const mode of ['stop', 'normal'])
       expectStat(
-        pair[mode],
+        pair[mode === 'stop' ? 'stop 2000 ms, freeze engine' : mode],
         cells.find((c) => c.game === '2048' && c.label === 'Random' && c.latency === mode)!.scores,
         `latency ${mode}`,
       );
@@ -545,7 +554,7 @@ describe('gamepilot report', () => {
     // The CSV files hold the same numbers, one row a cell.
     const csv = readFileSync(path.join(csvDir, 'gameverse.csv'), 'utf8').trim().split('\r\n');
     expect(csv[0]).toBe(
-      'game,title,kind,category,tier,player,label,model,vr,lessons,space,latency,mean,std,n,runs,avg_rank,runs_std,invalid_episodes,no_effect_rate,invalid_rate,quality_runs',
+      'game,title,kind,category,tier,player,label,model,vr,lessons,space,latency,mean,std,n,runs,avg_rank,runs_std,invalid_episodes,no_effect_rate,invalid_rate,quality_runs,protocol,unreadable,not_ranked',
     );
     expect(csv).toHaveLength(1 + cells.length);
     const solverLine = csv.find((l) => l.startsWith('tictactoe,Tic-Tac-Toe,builtin,markov-grid,easy,solver,'))!;
@@ -637,6 +646,7 @@ describe('gamepilot report', () => {
           no_effect_rate: 0.4,
           invalid_rate: 0.02,
           quality_runs: 2,
+          unreadable: 0,
         },
       ],
     ]);
@@ -649,7 +659,7 @@ describe('gamepilot report', () => {
     expect(page).toContain(error);
     expect(page).toContain(reason);
     expect(readFileSync(path.join(csvDir, 'gameverse.csv'), 'utf8')).toMatch(
-      /,50,20,3,2,[\d.]+,21\.21,1,0\.4,0\.02,2\r\n/,
+      /,50,20,3,2,[\d.]+,21\.21,1,0\.4,0\.02,2,normal,0,\r\n/,
     );
     expect(readFileSync(path.join(csvDir, 'failed.csv'), 'utf8')).toContain(error);
     expect(readFileSync(path.join(csvDir, 'invalid.csv'), 'utf8')).toContain(

@@ -159,8 +159,14 @@ describe('window runs and sessions in the tables', () => {
       const header = await page.$$eval('#table-gameverse thead tr:last-child th', (ths) =>
         ths.map((th) => th.textContent),
       );
-      expect(header.slice(4, 7)).toEqual(['Tic-Tac-Toe (Easy)', 'Baba Is You (Medium)', '2048 (Hard)']);
-      expect(header.slice(-3)).toEqual(['Fifteen (sgt-puzzles) (Medium)', 'Fifteen (sgt-puzzles) (Hard)', 'Avg Rank']);
+      // Player, VR, action space, latency, protocol; then the titles; then Avg Rank and why a row is not ranked.
+      expect(header.slice(5, 8)).toEqual(['Tic-Tac-Toe (Easy)', 'Baba Is You (Medium)', '2048 (Hard)']);
+      expect(header.slice(-4)).toEqual([
+        'Fifteen (sgt-puzzles) (Medium)',
+        'Fifteen (sgt-puzzles) (Hard)',
+        'Avg Rank',
+        'Not ranked because',
+      ]);
       const groups = await page.$$eval('#table-gameverse thead tr.groups th', (ths) => ths.map((th) => th.textContent));
       expect(groups).toEqual(
         expect.arrayContaining(['Markov Grid', 'Non-Real-time Non-linear', 'Real-time Non-linear']),

@@ -150,7 +150,7 @@ describe('arenas in the report', () => {
       win_rate: 0.5,
     });
     expect(data.arenas[0]!.teams).toEqual([
-      { p1: 'solver', p2: 'solver', episodes: 2, mean: 80, run: `arena-switches/runs/${coopRun}` },
+      { p1: 'solver', p2: 'solver', episodes: 2, unreadable: 0, mean: 80, run: `arena-switches/runs/${coopRun}` },
     ]);
   });
 
@@ -178,7 +178,14 @@ describe('arenas in the report', () => {
       ['vlm:m', '17%', 3, 1],
     ]);
     expect(tables.get('arena-teams-arena-switches')!.rows).toEqual([
-      { p1: 'solver', p2: 'solver', episodes: 2, mean: '80.0', run: `arena-switches/runs/${coopRun}` },
+      {
+        p1: 'solver',
+        p2: 'solver',
+        episodes: 2,
+        unreadable: 0,
+        mean: '80.0',
+        run: `arena-switches/runs/${coopRun}`,
+      },
     ]);
 
     const html = reportHtml(reportView(data));
@@ -216,6 +223,7 @@ describe('arenas in the report', () => {
         p2_wins: 0,
         draws: 0,
         mean: 100,
+        unreadable: 0,
       },
     ]);
     expect(data.runs).toMatchObject({ counted: 1, left_out: 1 });

@@ -53,7 +53,7 @@ describe('the report', () => {
     });
     const csv = reportCsv(buildReport(root))['gameverse.csv']!.split('\r\n');
     expect(csv[1]).toBe(
-      `tictactoe,Tic-Tac-Toe,builtin,markov-grid,easy,vlm,"'=HYPERLINK(""http://x"",""y""), z","'=HYPERLINK(""http://x"",""y""), z",No,,gui,normal,50,14.14,2,1,1,,0,,,0`,
+      `tictactoe,Tic-Tac-Toe,builtin,markov-grid,easy,vlm,"'=HYPERLINK(""http://x"",""y""), z","'=HYPERLINK(""http://x"",""y""), z",No,,gui,normal,50,14.14,2,1,1,,0,,,0,normal,0,`,
     );
   });
 
@@ -62,15 +62,16 @@ describe('the report', () => {
     const episodes = (score: number) => [{ episode: 0, seed: 0, score, steps: 1, end: 'game_over' }];
     run(root, 'own', { episodes: episodes(20) });
     run(root, 'helped', { episodes: episodes(90), assisted: true, takeovers: [], human_steps: 3, human_ms: 900 });
-    const rows = buildReport(root).gameverse.rows.map((r) => [r.label, r.assisted, r.cells.tictactoe?.mean]);
-    expect(rows).toEqual(
-      expect.arrayContaining([
-        ['m', false, 20],
-        ['m (assisted)', true, 90],
-      ]),
-    );
-    expect(rows).toHaveLength(2);
-    expect(reportCsv(buildReport(root))['gameverse.csv']).toMatch(/m \(assisted\)/);
+    const { gameverse } = buildReport(root);
+    const cells = (rows: typeof gameverse.rows) => rows.map((r) => [r.label, r.assisted, r.cells.tictactoe?.mean]);
+    // Table 3 and its rank pool hold the agent's own play; the assisted row is in its own table only.
+    expect(cells(gameverse.rows)).toEqual([['m', false, 20]]);
+    expect(gameverse.rows[0]!.avg_rank).toBe(1);
+    expect(cells(gameverse.assisted)).toEqual([['m (assisted)', true, 90]]);
+    expect(gameverse.assisted[0]).toMatchObject({ avg_rank: null, not_ranked: 'assisted: a person took the controls' });
+    const csv = reportCsv(buildReport(root));
+    expect(csv['gameverse.csv']).not.toMatch(/assisted/);
+    expect(csv['assisted.csv']).toMatch(/m \(assisted\)/);
   });
 
   it('keys a window title by its action space: Table 4 pairs its GUI and semantic cells, Table 5 lists the semantic one', () => {
@@ -128,6 +129,7 @@ describe('the report', () => {
       .filter((t) => !t.rows.length)
       .map((t) => t.id);
     expect(empty).toEqual([
+      'assisted',
       'paired',
       'reflection',
       'gains',

@@ -87,6 +87,7 @@ describe('the record’s quality in the tables', () => {
       no_effect_rate: 0.25,
       invalid_rate: 0.01,
       quality_runs: 2,
+      unreadable: 0,
     });
     expect(d.runs).toMatchObject({ counted: 3, left_out: 1 });
     // Cost per point over the counted episodes' points only.
@@ -116,9 +117,11 @@ describe('the record’s quality in the tables', () => {
 
     const csv = reportCsv(d);
     const gv = csv['gameverse.csv']!.trim().split('\r\n');
-    expect(gv[0]).toMatch(/,runs,avg_rank,runs_std,invalid_episodes,no_effect_rate,invalid_rate,quality_runs$/);
-    expect(gv.find((l) => l.includes(',vlm,'))).toMatch(/,60,20,3,2,[\d.]+,21\.21,1,0\.25,0\.01,2$/);
-    expect(gv.find((l) => l.includes(',random,'))).toMatch(/,12,2\.83,2,1,[\d.]+,,0,,,0$/);
+    expect(gv[0]).toMatch(
+      /,runs,avg_rank,runs_std,invalid_episodes,no_effect_rate,invalid_rate,quality_runs,protocol,unreadable,not_ranked$/,
+    );
+    expect(gv.find((l) => l.includes(',vlm,'))).toMatch(/,60,20,3,2,[\d.]+,21\.21,1,0\.25,0\.01,2,normal,0,$/);
+    expect(gv.find((l) => l.includes(',random,'))).toMatch(/,12,2\.83,2,1,[\d.]+,,0,,,0,normal,0,$/);
     expect(csv['failed.csv']).toContain(`${f.failed},`);
     expect(csv['failed.csv']).toContain(NEVER);
     expect(csv['invalid.csv']).toContain(`${f.b},2048,vlm,test-vlm,1,20,${NO_ANSWER}`);

@@ -194,9 +194,11 @@ describe("the papers' table shapes", () => {
       'vr',
       'space',
       'latency',
+      'protocol',
       ...GAMEVERSE_TITLES,
       'sgt-fifteen',
       'avg_rank',
+      'not_ranked',
     ]);
     expect(t3.groups!.map((g) => g.label)).toEqual([
       '',
@@ -219,19 +221,20 @@ describe("the papers' table shapes", () => {
       ['Random', 'No', 'normal', '25.0 ± 7.1 (2)', null],
       ['m', 'No', 'normal', '60.0 ± 0.0 (1)', '80.0 ± 0.0 (1)'],
       ['m', 'Yes (self-f)', 'normal', null, '90.0 ± 0.0 (1)'],
-      ['m', 'No', 'stop', null, '70.0 ± 0.0 (1)'],
+      ['m', 'No', 'stop 2000 ms, freeze engine', null, '70.0 ± 0.0 (1)'],
     ]);
     const t5 = tables.get('reflection')!;
     expect(t5.rows.map((r) => [r.player, r.mode, r.latency, r.tictactoe, r.avg])).toEqual([
       ['m', 'No', 'normal', '80.0 ± 0.0 (1)', '80.0'],
       ['m', 'Self-F', 'normal', '90.0 ± 0.0 (1)', '90.0'],
-      ['m', 'No', 'stop', '70.0 ± 0.0 (1)', '70.0'],
+      ['m', 'No', 'stop 2000 ms, freeze engine', '70.0 ± 0.0 (1)', '70.0'],
     ]);
     const latency = tables.get('latency')!;
     expect(latency.rows).toEqual([
       expect.objectContaining({
         game: 'tictactoe',
-        stop: '70.0 ± 0.0 (1)',
+        reference: 'stop 2000 ms, freeze engine',
+        'stop 2000 ms, freeze engine': '70.0 ± 0.0 (1)',
         normal: '80.0 ± 0.0 (1)',
         'normal:change': '+10.0',
       }),

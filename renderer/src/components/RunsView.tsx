@@ -8,7 +8,6 @@ import type {
   Results,
   RunSummary,
 } from '../../../electron/api/contract.ts';
-import { rateText } from '../../../electron/api/contract.ts';
 import { MilestoneChecklist } from './MilestoneChecklist.tsx';
 import { LiveScoreText } from './LiveScore.tsx';
 import { Overlay } from './Overlay.tsx';
@@ -16,6 +15,7 @@ import { stepOverlay } from './seats.ts';
 import { LatencyBar } from './LatencyBar.tsx';
 import { MemoryPanel, type MemoryInfo } from './MemoryPanel.tsx';
 import { ReportPanel } from './ReportPanel.tsx';
+import { LeaderboardTable } from './LeaderboardTable.tsx';
 import { ArenaPanel } from './ArenaTable.tsx';
 import { ErrorList } from './StepLists.tsx';
 import type { MemoryStepRecord } from '../../../electron/api/contract.ts';
@@ -183,67 +183,16 @@ export function RunsView({
           </table>
         </>
       )}
-      {board.length > 0 && (
+      {board.some((r) => !r.assisted) && (
         <>
           <h2>Scores</h2>
-          <table className="run-table leaderboard" data-testid="leaderboard">
-            <thead>
-              <tr>
-                <th>Title</th>
-                <th>Player</th>
-                <th>Model</th>
-                <th>VR</th>
-                <th>Mode</th>
-                <th>Latency</th>
-                <th>Runs</th>
-                <th>Episodes</th>
-                <th>Mean ± std</th>
-                <th>Best</th>
-                <th title="steps that changed nothing in the game window, over the runs' steps">No effect</th>
-                <th title="steps with invalid actions (unparseable or refused), over the runs' steps">
-                  Invalid actions
-                </th>
-                <th></th>
-              </tr>
-            </thead>
-            <tbody>
-              {board.map((r) => {
-                const top = Math.max(...board.filter((b) => b.game === r.game).map((b) => b.mean), 1e-9);
-                return (
-                  <tr
-                    key={[r.game, r.player, r.model, r.assisted, r.vr, r.lessons, r.actionSpace, r.latency].join('|')}
-                  >
-                    <td title={r.game}>
-                      {r.title}
-                      {r.kind === 'unprofiled' ? ' (unprofiled window)' : ''}
-                      {r.profile_versions > 1 ? ` [${r.profile_versions} profile versions]` : ''}
-                    </td>
-                    <td>{r.assisted ? `${r.player} (assisted)` : r.player}</td>
-                    <td>{r.model ?? '–'}</td>
-                    <td>{r.vr === 'Yes' && r.lessons ? `Yes (${r.lessons})` : r.vr}</td>
-                    <td>{r.actionSpace}</td>
-                    <td>{r.latency}</td>
-                    <td title={r.runs_std === null ? undefined : 'the spread (std) of the runs’ own means'}>
-                      {r.runs_std === null ? r.runs : `${r.runs} (± ${r.runs_std})`}
-                    </td>
-                    <td>
-                      {r.episodes}
-                      {r.invalid_episodes > 0 && <span className="bad"> ({r.invalid_episodes} invalid)</span>}
-                    </td>
-                    <td>
-                      {r.mean} ± {r.std}
-                    </td>
-                    <td>{r.best}</td>
-                    <td data-key="no_effect">{rateText(r.no_effect_rate)}</td>
-                    <td data-key="invalid_rate">{rateText(r.invalid_rate)}</td>
-                    <td style={{ width: 160 }}>
-                      <div className="score-bar" style={{ width: `${(r.mean / top) * 100}%` }} />
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <LeaderboardTable rows={board.filter((r) => !r.assisted)} testId="leaderboard" />
+        </>
+      )}
+      {board.some((r) => r.assisted) && (
+        <>
+          <h3>Assisted (a person took the controls)</h3>
+          <LeaderboardTable rows={board.filter((r) => r.assisted)} testId="leaderboard-assisted" />
         </>
       )}
       {(notPooled.failed.length > 0 || notPooled.invalid.length > 0) && (
