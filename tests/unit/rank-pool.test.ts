@@ -53,6 +53,8 @@ const MODELS = [
 ];
 
 let runs = 0;
+/** The one tutorial the rookies watched and the agents reflected on (store/tutorial-identity.ts), so the report has nothing to warn of. */
+const TUTORIAL = { tutorial: '/tutorials/walkthrough.mp4', tutorial_sha256: 'a'.repeat(64) };
 /** One completed run of a title: two trials of `score`, with lessons on both when `lessons` is given. */
 function played(
   root: string,
@@ -75,7 +77,11 @@ function played(
       agent: who.agent,
       model: who.model ?? null,
       action_space: 'gui',
-      config: { latency: who.latency ?? 'normal', ...(human ? { role: who.agent.slice(6) } : {}) },
+      config: {
+        latency: who.latency ?? 'normal',
+        ...(human ? { role: who.agent.slice(6) } : {}),
+        ...(who.stage === 'play-2' ? TUTORIAL : {}),
+      },
       ...(who.stage ? { stage: who.stage } : {}),
       ...(who.lessons
         ? {
@@ -83,6 +89,7 @@ function played(
               // Lessons a person edited or gave are taken on in a run of any mode.
               mode: ['edited', 'given'].includes(who.lessons) ? 'self' : who.lessons,
               reflector_model: who.model,
+              ...TUTORIAL,
               lessons: [0, 1].map((episode) => ({ episode, source: who.lessons })),
             },
           }
