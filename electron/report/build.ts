@@ -20,6 +20,7 @@ import { gameverseTables, latencyComparisons } from './gameverse.ts';
 import { readIdc } from '../reflection/idc-files.ts';
 import { mean } from '../util/time.ts';
 import { INGVP_SETTINGS } from '../ingvp/ingvp-settings.ts';
+import { INGVP_SUITE_SETTINGS } from '../domain.ts';
 import { tableOf, type LevelRow } from '../ingvp/table.ts';
 import { INGVP_GAME_IDS } from '../../games/ingvp/games.ts';
 import type { ReportData } from './model.ts';
@@ -62,6 +63,7 @@ export function buildReport(root: string, opts: ReportOptions = {}): ReportData 
     gameverse,
     ingvp: ingvp.rows,
     ingvp_main: ingvpMain(ingvp.rows),
+    ingvp_maze_study: ingvp.mazeStudy,
     idc: idcCurves(dir, warnings),
     latency: latencyComparisons(board),
     cost: costRows(played),
@@ -149,8 +151,10 @@ const percent = z.number().finite().min(0).max(100);
 const count = z.number().int().nonnegative();
 const IngvpLevelSchema = z.looseObject({
   game: z.string().min(1),
-  setting: z.enum(INGVP_SETTINGS),
+  setting: z.enum(INGVP_SUITE_SETTINGS),
   level: z.number().int().positive(),
+  /** A maze-length study level (Fig. 4): its shortest solution's length. */
+  maze_steps: z.number().int().positive().optional(),
   solved: z.boolean(),
   completion: percent,
   efficiency: percent,
@@ -177,9 +181,13 @@ const ingvpRank = (agent: string) => (agent === 'random' ? 0 : agent === 'solver
 /**
  * The paper's table per player (agent and model): each game × setting cell over that player's
  * level runs, with the suite's own aggregation (accuracy = % solved, completion and efficiency =
- * means over levels), and an "all" row per setting over every game, as the suite's table.json.
+ * means over levels), and an "all" row per setting over every game, as the suite's table.json;
+ * §4.3's settings are cells like the six. Maze-length study levels (Fig. 4) are rows of their own.
  */
-function ingvpTable(metas: RunMeta[], warnings: string[]): { rows: ReportData['ingvp']; counted: number } {
+function ingvpTable(
+  metas: RunMeta[],
+  warnings: string[],
+): { rows: ReportData['ingvp']; mazeStudy: ReportData['ingvp_maze_study']; counted: number } {
   const players = new Map<string, { agent: string; model: string | null; thinking: boolean; levels: LevelRow[] }>();
   let counted = 0;
   for (const m of metas) {
@@ -209,33 +217,43 @@ function ingvpTable(metas: RunMeta[], warnings: string[]): { rows: ReportData['i
         ? INGVP_GAME_IDS.indexOf(g)
         : INGVP_GAME_IDS.length;
   const rows: ReportData['ingvp'] = [];
+  const mazeStudy: ReportData['ingvp_maze_study'] = [];
   for (const { agent, model, thinking, levels } of players.values()) {
-    const games = [...new Set(levels.map((l) => l.game))].sort(
+    const games = [...new Set(levels.filter((l) => l.maze_steps === undefined).map((l) => l.game))].sort(
       (a, b) => gameOrder(a) - gameOrder(b) || a.localeCompare(b),
     );
-    const settings = INGVP_SETTINGS.filter((s) => levels.some((l) => l.setting === s));
-    const table = tableOf(levels, settings, games);
+    const settings = INGVP_SUITE_SETTINGS.filter((s) => levels.some((l) => l.setting === s));
+    const lengths = [...new Set(levels.flatMap((l) => (l.maze_steps === undefined ? [] : [l.maze_steps])))].sort(
+      (a, b) => a - b,
+    );
+    const table = tableOf(levels, settings, games, lengths);
+    const label = ingvpLabel(agent, model, thinking);
     for (const [game, cells] of Object.entries(table.rows))
       for (const setting of settings) {
         const cell = cells[setting];
-        if (cell)
-          rows.push({ game, setting, player: agent, model, label: ingvpLabel(agent, model, thinking), ...cell });
+        if (cell) rows.push({ game, setting, player: agent, model, label, ...cell });
+      }
+    for (const length of table.maze_study?.lengths ?? [])
+      for (const setting of settings) {
+        const cell = table.maze_study!.rows[String(length)]?.[setting];
+        if (cell) mazeStudy.push({ moves: String(length), setting, player: agent, model, label, ...cell });
       }
   }
   rows.sort(
     (a, b) =>
       gameOrder(a.game) - gameOrder(b.game) ||
       a.game.localeCompare(b.game) ||
-      orderIn(INGVP_SETTINGS, a.setting) - orderIn(INGVP_SETTINGS, b.setting) ||
+      orderIn(INGVP_SUITE_SETTINGS, a.setting) - orderIn(INGVP_SUITE_SETTINGS, b.setting) ||
       ingvpRank(a.player) - ingvpRank(b.player) ||
       a.label.localeCompare(b.label),
   );
-  return { rows, counted };
+  return { rows, mazeStudy, counted };
 }
 
 /**
  * ING-VP's Table 1: per player, one row per metric over every game pooled (the suite's "all"
- * cells), a cell per setting, and Overall = the mean over the settings played (six in the paper).
+ * cells), a cell per setting, and Overall = the mean over the six settings played (§4.3's are
+ * cells beside them, never in Overall).
  */
 function ingvpMain(rows: ReportData['ingvp']): ReportData['ingvp_main'] {
   const out: ReportData['ingvp_main'] = [];
@@ -245,7 +263,7 @@ function ingvpMain(rows: ReportData['ingvp']): ReportData['ingvp_main'] {
     const mine = pooled.filter((r) => r.label === p.label);
     for (const metric of ['accuracy', 'completion', 'efficiency'] as const) {
       const cells = Object.fromEntries(mine.map((r) => [r.setting, r[metric]]));
-      const values = Object.values(cells);
+      const values = mine.filter((r) => orderIn(INGVP_SETTINGS, r.setting) >= 0).map((r) => r[metric]);
       out.push({
         player: p.player,
         model: p.model,

@@ -204,6 +204,20 @@ export function reportCsv(d: ReportData): Record<string, string> {
         r.efficiency_pooled,
       ]),
     ),
+    'ingvp-maze-study.csv': csv(
+      ['moves', 'setting', 'player', 'label', 'model', 'levels', 'accuracy', 'completion', 'efficiency'],
+      d.ingvp_maze_study.map((r) => [
+        r.moves,
+        r.setting,
+        r.player,
+        r.label,
+        r.model,
+        r.levels,
+        r.accuracy,
+        r.completion,
+        r.efficiency,
+      ]),
+    ),
     'idc.csv': csv(
       ['curve', 'game', 'model', 'round', 'mean', 'best_round', 'r0', 'gain_vs_r0', 'best_vs_final'],
       d.idc.flatMap((c) =>

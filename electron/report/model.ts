@@ -184,6 +184,9 @@ export const LatencyComparisonSchema = PlayerSchema.omit({ latency: true, protoc
  * ING-VP's Table 1 shape: one row per player × metric over every game pooled, a cell per
  * setting, and Overall = the mean of the six settings (over those played, `settings` of them).
  */
+/** Fig. 4's maze-length study: one length ("original": the suite's own 4–8-move mazes) × setting × player. */
+export const IngvpMazeStudyRowSchema = IngvpRowSchema.omit({ game: true }).extend({ moves: z.string() });
+
 export const IngvpMainRowSchema = z.object({
   player: z.string(),
   model: z.string().nullable(),
@@ -350,6 +353,8 @@ export const ReportDataSchema = z.object({
   }),
   ingvp: z.array(IngvpRowSchema),
   ingvp_main: z.array(IngvpMainRowSchema),
+  /** ING-VP's Fig. 4: maze-length study levels per length × setting × player (absent before it existed). */
+  ingvp_maze_study: z.array(IngvpMazeStudyRowSchema).default([]),
   idc: z.array(IdcCurveSchema),
   latency: z.array(LatencyComparisonSchema),
   cost: z.array(CostRowSchema),

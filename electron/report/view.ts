@@ -77,7 +77,11 @@ const INGVP_MODALITIES = [
   { label: 'Image-text', settings: ['multi-step-image', 'multi-step-image-history', 'one-step-image'] },
   { label: 'Text-only', settings: ['multi-step-text', 'multi-step-text-history', 'one-step-text'] },
 ];
+/** ING-VP §4.3's two settings: columns beside the six, never in Overall. */
+const INGVP_ANALYSIS = { label: '§4.3 (not in Overall)', settings: ['best-of-10', 'forced-planning'] };
 const INGVP_SETTING_NAMES: Record<string, string> = {
+  'best-of-10': 'Best of 10',
+  'forced-planning': 'Forced Planning',
   'multi-step-image': 'Multi-step w/o history',
   'multi-step-image-history': 'Multi-step w/ history',
   'one-step-image': 'One-step',
@@ -88,6 +92,10 @@ const INGVP_SETTING_NAMES: Record<string, string> = {
 const METRIC_NAMES = { accuracy: 'Acc.', completion: 'Comp.', efficiency: 'Eff.' } as const;
 
 export function reportTables(d: ReportData): ReportTable[] {
+  const analysed = INGVP_ANALYSIS.settings.filter((s) => d.ingvp_main.some((r) => r.cells[s] !== undefined));
+  const mainGroups = analysed.length
+    ? [...INGVP_MODALITIES, { ...INGVP_ANALYSIS, settings: analysed }]
+    : INGVP_MODALITIES;
   const gv = d.gameverse;
   const gui = gv.rows.filter((r) => r.actionSpace === 'gui');
   const byId = new Map(gv.games.map((g) => [g.id, g]));
@@ -231,30 +239,51 @@ export function reportTables(d: ReportData): ReportTable[] {
     {
       id: 'ingvp-main',
       title: 'ING-VP Table 1: player × metric over every game',
-      note: 'Over each player’s level runs of every game, in %: Acc. = levels solved, Comp. = mean completion degree, Eff. = mean over levels of changed / all actions. Overall = the mean of the six settings (of those played, in brackets, when fewer).',
+      note: `Over each player’s level runs of every game, in %: Acc. = levels solved, Comp. = mean completion degree, Eff. = mean over levels of changed / all actions. Overall = the mean of the six settings (of those played, in brackets, when fewer).${analysed.length ? ' §4.3’s Best of 10 and Forced Planning (multi-step, text, no history) are columns beside them, not part of Overall.' : ''}`,
       groups: [
         { label: '', span: 2 },
-        ...INGVP_MODALITIES.map((m) => ({ label: m.label, span: m.settings.length })),
+        ...mainGroups.map((m) => ({ label: m.label, span: m.settings.length })),
         { label: '', span: 1 },
       ],
       columns: [
         { key: 'player', label: 'Model' },
         { key: 'metric', label: 'Metric' },
-        ...INGVP_MODALITIES.flatMap((m) => m.settings.map((s) => ({ key: s, label: INGVP_SETTING_NAMES[s]! }))),
+        ...mainGroups.flatMap((m) => m.settings.map((s) => ({ key: s, label: INGVP_SETTING_NAMES[s]! }))),
         { key: 'overall', label: 'Overall' },
       ],
       rows: d.ingvp_main.map((r) => ({
         player: r.label,
         metric: METRIC_NAMES[r.metric],
         ...Object.fromEntries(
-          INGVP_MODALITIES.flatMap((m) => m.settings).map((s) => [
-            s,
-            r.cells[s] === undefined ? null : fix2(r.cells[s]!),
-          ]),
+          mainGroups.flatMap((m) => m.settings).map((s) => [s, r.cells[s] === undefined ? null : fix2(r.cells[s]!)]),
         ),
         overall: r.settings < 6 ? `${fix2(r.overall)} (${r.settings})` : fix2(r.overall),
       })),
       empty: NO_RUNS,
+    },
+    {
+      id: 'ingvp-maze-study',
+      title: 'ING-VP Fig. 4: the maze by solution length',
+      note: 'The maze-length study (`suite ingvp --maze-steps`): each maze level with its start moved to exactly that many moves from the target, walls and target kept; “original” = the suite’s own 4–8-move mazes. In %, per setting and player.',
+      columns: [
+        { key: 'moves', label: 'Moves' },
+        { key: 'setting', label: 'Setting' },
+        { key: 'player', label: 'Player' },
+        { key: 'levels', label: 'Levels' },
+        { key: 'accuracy', label: 'Accuracy' },
+        { key: 'completion', label: 'Completion' },
+        { key: 'efficiency', label: 'Efficiency' },
+      ],
+      rows: d.ingvp_maze_study.map((r) => ({
+        moves: r.moves,
+        setting: r.setting,
+        player: r.label,
+        levels: r.levels,
+        accuracy: fix2(r.accuracy),
+        completion: fix2(r.completion),
+        efficiency: fix2(r.efficiency),
+      })),
+      empty: 'no maze-length study in this folder',
     },
     {
       id: 'ingvp',

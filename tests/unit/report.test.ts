@@ -134,6 +134,7 @@ describe('the report', () => {
       'reflection',
       'gains',
       'ingvp-main',
+      'ingvp-maze-study',
       'ingvp',
       'idc',
       'idc-transfer',
@@ -234,5 +235,75 @@ describe('the report', () => {
       ['hanoi', 'm', 1],
       ['all', 'm', 3],
     ]);
+  });
+
+  it("shows ING-VP §4.3's settings beside the six, out of Overall, and the maze-length study apart", () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'gp-report-ingvp43-'));
+    const level = (id: string, m: Record<string, unknown>) =>
+      run(root, id, {
+        game: m.game,
+        agent: 'vlm',
+        model: 'm',
+        target: { kind: 'builtin', label: String(m.game) },
+        action_space: `ingvp:${m.setting}`,
+        config: { suite: 'ingvp', setting: m.setting, level: m.level, step_limit: 50 },
+        episodes: [{ episode: 0, seed: 0, score: m.completion, steps: 1, end: m.solved ? 'solved' : 'step_limit' }],
+        mean: m.completion,
+        std: 0,
+        ingvp: { suite: 'ingvp', steps: 1, unparsable: 0, dropped: 0, ...m },
+      });
+    const maze = (setting: string, solved: boolean, extra: Record<string, unknown> = {}) => ({
+      game: 'ingvp-maze',
+      setting,
+      level: 1,
+      solved,
+      completion: solved ? 100 : 0,
+      efficiency: solved ? 100 : 0,
+      actions: 8,
+      changed: solved ? 8 : 0,
+      ...extra,
+    });
+    level('a', maze('multi-step-text', true));
+    level('b', maze('best-of-10', false));
+    level('c', maze('forced-planning', true));
+    // Fig. 4's study levels: 4 moves solved, 12 not, each in multi-step text.
+    level('d', maze('multi-step-text', true, { game: 'ingvp-maze-4', maze_steps: 4 }));
+    level('e', maze('multi-step-text', false, { game: 'ingvp-maze-12', maze_steps: 12 }));
+
+    const data = buildReport(root);
+    expect(data.warnings).toEqual([]);
+    // The study levels are not game rows; §4.3's settings are cells like the six.
+    expect(data.ingvp.map((r) => [r.game, r.setting, r.levels, r.accuracy])).toEqual([
+      ['ingvp-maze', 'multi-step-text', 1, 100],
+      ['ingvp-maze', 'best-of-10', 1, 0],
+      ['ingvp-maze', 'forced-planning', 1, 100],
+      ['all', 'multi-step-text', 1, 100],
+      ['all', 'best-of-10', 1, 0],
+      ['all', 'forced-planning', 1, 100],
+    ]);
+    // Overall is over the six only: multi-step text alone here, whatever Best of 10 scored.
+    const acc = data.ingvp_main.find((r) => r.metric === 'accuracy')!;
+    expect(acc).toMatchObject({ overall: 100, settings: 1 });
+    expect(acc.cells).toEqual({ 'multi-step-text': 100, 'best-of-10': 0, 'forced-planning': 100 });
+    const tables = new Map(reportTables(data).map((t) => [t.id, t]));
+    const main = tables.get('ingvp-main')!;
+    expect(main.groups!.map((g) => g.label)).toEqual(['', 'Image-text', 'Text-only', '§4.3 (not in Overall)', '']);
+    expect(main.columns.slice(-3).map((c) => c.label)).toEqual(['Best of 10', 'Forced Planning', 'Overall']);
+    // "original": the suite's own maze levels, in every setting they were played in.
+    expect(data.ingvp_maze_study.map((r) => [r.moves, r.setting, r.levels, r.accuracy])).toEqual([
+      ['original', 'multi-step-text', 1, 100],
+      ['original', 'best-of-10', 1, 0],
+      ['original', 'forced-planning', 1, 100],
+      ['4', 'multi-step-text', 1, 100],
+      ['12', 'multi-step-text', 1, 0],
+    ]);
+    expect(tables.get('ingvp-maze-study')!.rows.map((r) => [r.moves, r.accuracy])).toEqual([
+      ['original', '100.00'],
+      ['original', '0.00'],
+      ['original', '100.00'],
+      ['4', '100.00'],
+      ['12', '0.00'],
+    ]);
+    expect(reportCsv(data)['ingvp-maze-study.csv']!.split('\r\n')[4]).toBe('4,multi-step-text,vlm,m,m,1,100,100,100');
   });
 });
