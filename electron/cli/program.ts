@@ -34,6 +34,7 @@ import {
   UsageError,
 } from './options.ts';
 import { profileCommands } from './profile-program.ts';
+import { errorsCommands } from './errors-program.ts';
 import { commandsPlaying } from './games-played.ts';
 import { textPattern } from '../util/text-pattern.ts';
 import { MCP_CLIENTS, MCP_IDLE_TIMEOUT_S } from './mcp-client-config.ts';
@@ -377,6 +378,8 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
   profileCommands(program, act, actions);
 
   milestonesCommands(program, act, actions);
+
+  errorsCommands(program, act, actions);
 
   program
     .command('leaderboard')
