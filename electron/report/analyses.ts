@@ -32,7 +32,7 @@ export const ErrorCountRowSchema = z.object({
   taxonomy: z.enum(TAXONOMY_NAMES as [Taxonomy, ...Taxonomy[]]),
   player: z.string(),
   model: z.string().nullable(),
-  /** GameVerse's category of the titles counted; null: every category of the model together. */
+  /** GameVerse's category of the titles counted (NO_CATEGORY: titles without one); null: every title of the model together. */
   category: z.string().nullable(),
   failed: count,
   /** Failed episodes the judge put in a class. */
@@ -88,8 +88,11 @@ export interface AnalysedRun {
   steps: () => StepRecord[];
 }
 
-export function analysesOf(runs: AnalysedRun[], warnings: string[]): Analyses {
-  return { ...errorTaxonomy(runs, warnings), action_budget: actionBudget(runs, warnings) };
+/** A title's category where its runs recorded none (the report's catalog of profiles). */
+export type CategoryOf = (titleId: string) => string | null;
+
+export function analysesOf(runs: AnalysedRun[], warnings: string[], categoryOf: CategoryOf = () => null): Analyses {
+  return { ...errorTaxonomy(runs, warnings, categoryOf), action_budget: actionBudget(runs, warnings) };
 }
 
 /** The protocol a run was played under, as OmniGameArena names its two and GameVerse its three. */
@@ -104,7 +107,14 @@ export function protocolOf(config: Record<string, unknown>): string {
 
 // ─── Error taxonomy ─────────────────────────────────────────────────────────────────────────
 
-function errorTaxonomy(runs: AnalysedRun[], warnings: string[]): Pick<Analyses, 'errors' | 'error_agreement'> {
+/** The per-category row of a title with no category. */
+export const NO_CATEGORY = 'no category';
+
+function errorTaxonomy(
+  runs: AnalysedRun[],
+  warnings: string[],
+  categoryOf: CategoryOf,
+): Pick<Analyses, 'errors' | 'error_agreement'> {
   const rows = new Map<string, ErrorCountRow>();
   const pairs = new Map<string, { taxonomy: Taxonomy; judge_model: string; pairs: ClassPair[] }>();
   const rowFor = (taxonomy: Taxonomy, meta: RunMeta, category: string | null) => {
@@ -139,7 +149,9 @@ function errorTaxonomy(runs: AnalysedRun[], warnings: string[]): Pick<Analyses, 
       record = null;
     }
     const taxonomy = record?.taxonomy ?? taxonomyOf(meta);
-    const targets = [rowFor(taxonomy, meta, null), rowFor(taxonomy, meta, titleOf(meta).category)];
+    const title = titleOf(meta);
+    const category = title.category ?? categoryOf(title.id) ?? NO_CATEGORY;
+    const targets = [rowFor(taxonomy, meta, null), rowFor(taxonomy, meta, category)];
     for (const f of failed) {
       const verdict = record?.episodes.find((v) => v.episode === f.episode);
       for (const row of targets) {

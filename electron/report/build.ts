@@ -76,6 +76,7 @@ export function buildReport(root: string, opts: ReportOptions = {}): ReportData 
     analyses: analysesOf(
       runs.map((r) => ({ dir: r.dir, meta: r.meta, steps: () => readRun(r.dir).steps })),
       warnings,
+      (id) => gameverse.games.find((g) => g.id === id)?.category ?? null,
     ),
   };
 }
