@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { round2 } from '../domain.ts';
+import { recordKeyOf } from '../run-spec.ts';
 import { classAgreement, classPairs, readErrorLabels, type ClassPair } from '../scoring/error-labels.ts';
 import {
   TAXONOMY_NAMES,
@@ -95,12 +96,12 @@ export function analysesOf(runs: AnalysedRun[], warnings: string[], categoryOf: 
   return { ...errorTaxonomy(runs, warnings, categoryOf), action_budget: actionBudget(runs, warnings) };
 }
 
-/** The protocol a run was played under, as OmniGameArena names its two and GameVerse its three. */
+/** The protocol a run was played under (run.json's config), as OmniGameArena names its two and GameVerse its three. */
 export function protocolOf(config: Record<string, unknown>): string {
   const mode = runLatencyMode(config);
   if (mode === 'lcrt') return 'LCRT';
   if (mode !== 'stop') return mode;
-  const interval = config.stopIntervalMs;
+  const interval = config[recordKeyOf('stopIntervalMs')];
   if (interval === 0) return 'PDQ';
   return typeof interval === 'number' ? `stop ${interval} ms` : 'stop';
 }

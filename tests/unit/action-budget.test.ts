@@ -25,12 +25,15 @@ describe('the action budget', () => {
       { score: 30, steps: [{ sent: 1 }, { sent: 0, refused: 2 }] },
     ];
     const pdq2: EpisodeSpec[] = [{ score: 90, steps: [{ sent: 4 }, { sent: 4 }] }];
-    const lcrt: EpisodeSpec[] = [{ score: 20, steps: [{ sent: 1 }] }, { score: 10, steps: [{ sent: 1 }] }];
+    const lcrt: EpisodeSpec[] = [
+      { score: 20, steps: [{ sent: 1 }] },
+      { score: 10, steps: [{ sent: 1 }] },
+    ];
     const stop: EpisodeSpec[] = [{ score: 50, steps: [{ sent: 5 }] }];
-    await runWithSteps(root, { config: { latency: 'stop', stopIntervalMs: 0 }, episodes: pdq });
-    await runWithSteps(root, { config: { latency: 'stop', stopIntervalMs: 0 }, episodes: pdq2 });
+    await runWithSteps(root, { config: { latency: 'stop', stop_interval_ms: 0 }, episodes: pdq });
+    await runWithSteps(root, { config: { latency: 'stop', stop_interval_ms: 0 }, episodes: pdq2 });
     await runWithSteps(root, { config: { latency: 'lcrt' }, episodes: lcrt });
-    await runWithSteps(root, { config: { latency: 'stop', stopIntervalMs: 2000 }, episodes: stop });
+    await runWithSteps(root, { config: { latency: 'stop', stop_interval_ms: 2000 }, episodes: stop });
     // Neither counts: a person took over, and a run that failed.
     await runWithSteps(root, { config: { latency: 'lcrt' }, episodes: stop, patch: { assisted: true } });
     await runWithSteps(root, { config: { latency: 'lcrt' }, episodes: stop, status: 'failed' });
@@ -77,8 +80,8 @@ describe('the action budget', () => {
   });
 
   it('names the protocol from the latency mode and the stop interval', () => {
-    expect(protocolOf({ latency: 'stop', stopIntervalMs: 0 })).toBe('PDQ');
-    expect(protocolOf({ latency: 'stop', stopIntervalMs: 2000 })).toBe('stop 2000 ms');
+    expect(protocolOf({ latency: 'stop', stop_interval_ms: 0 })).toBe('PDQ');
+    expect(protocolOf({ latency: 'stop', stop_interval_ms: 2000 })).toBe('stop 2000 ms');
     expect(protocolOf({ latency: 'stop' })).toBe('stop');
     expect(protocolOf({ latency: 'lcrt' })).toBe('LCRT');
     expect(protocolOf({})).toBe('normal');

@@ -103,7 +103,12 @@ describe('the error judge', () => {
 
   it("keeps people's labels apart and measures agreement", async () => {
     const root = mkdtempSync(path.join(tmpdir(), 'gp-errors-labels-'));
-    const dir = await runWithSteps(root, { episodes: [{ score: 100, steps: [step(1)] }, { score: 20, steps: [step(1)] }] });
+    const dir = await runWithSteps(root, {
+      episodes: [
+        { score: 100, steps: [step(1)] },
+        { score: 20, steps: [step(1)] },
+      ],
+    });
     const { meta } = readRun(dir);
     expect(() => setErrorLabel(dir, meta, { episode: 0, class: 'perception' })).toThrow(/not a failed episode/);
     expect(() => setErrorLabel(dir, meta, { episode: 1, class: 'planning' })).toThrow(/not a class/);
