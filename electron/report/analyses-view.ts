@@ -5,7 +5,7 @@
  */
 import type { ReportChart, ReportTable } from '../domain.ts';
 import { TAXONOMIES, TAXONOMY_NAMES, classesOf, type Taxonomy } from '../scoring/error-taxonomy.ts';
-import type { ActionBudgetRow, Analyses, ErrorCountRow } from './analyses.ts';
+import { NO_CATEGORY, type ActionBudgetRow, type Analyses, type ErrorCountRow } from './analyses.ts';
 
 const TAXONOMY_TITLES: Record<Taxonomy, string> = {
   gameverse: 'Error taxonomy (GameVerse Fig. 7): failed episodes per class',
@@ -17,15 +17,21 @@ const playerLabel = (r: { player: string; model: string | null }) =>
   r.model ? (r.player === 'vlm' ? r.model : `${r.model} (${r.player})`) : r.player;
 const percent = (n: number | null) => (n === null ? null : `${n.toFixed(1)}%`);
 
-export function analysesTables(a: Analyses, empty: string): ReportTable[] {
+/** `categoryName`: a GameVerse category as the report's other tables name it. */
+export function analysesTables(a: Analyses, empty: string, categoryName: (id: string) => string): ReportTable[] {
   return [
-    ...TAXONOMY_NAMES.map((t) => errorTable(t, a.errors, empty)),
+    ...TAXONOMY_NAMES.map((t) => errorTable(t, a.errors, empty, categoryName)),
     agreementTable(a, empty),
     budgetTable(a, empty),
   ];
 }
 
-function errorTable(taxonomy: Taxonomy, all: ErrorCountRow[], empty: string): ReportTable {
+function errorTable(
+  taxonomy: Taxonomy,
+  all: ErrorCountRow[],
+  empty: string,
+  categoryName: (id: string) => string,
+): ReportTable {
   const rows = all.filter((r) => r.taxonomy === taxonomy);
   const classes = classesOf(taxonomy);
   return {
@@ -42,7 +48,7 @@ function errorTable(taxonomy: Taxonomy, all: ErrorCountRow[], empty: string): Re
     ],
     rows: rows.map((r) => ({
       player: playerLabel(r),
-      category: r.category ?? 'all',
+      category: r.category === null ? 'all' : r.category === NO_CATEGORY ? NO_CATEGORY : categoryName(r.category),
       failed: r.failed,
       ...Object.fromEntries(classes.map((c) => [c, `${r.counts[c] ?? 0} (${(r.shares[c] ?? 0).toFixed(1)}%)`])),
       unclassified: r.unclassified,

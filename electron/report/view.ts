@@ -493,7 +493,7 @@ export function reportTables(d: ReportData): ReportTable[] {
       empty: NO_RUNS,
     },
     ...arenaReportTables(d, NO_RUNS),
-    ...analysesTables(d.analyses, NO_RUNS),
+    ...analysesTables(d.analyses, NO_RUNS, catOf),
   ];
 }
 
