@@ -58,6 +58,7 @@ export const MODEL_ROLES = [
   'screen-reader',
   'milestone-extract',
   'milestone-judge',
+  'error-judge',
   'test-connection',
 ] as const;
 export type ModelRole = (typeof MODEL_ROLES)[number];
@@ -107,6 +108,7 @@ export const ROLE_LIMITS: Readonly<Record<ModelRole, CallLimits>> = {
   // No retries: every request counts against the judge's budget of calls (json-ask.ts).
   'milestone-extract': { ...PLAYER, maxTokens: 2048, maxRetries: 0, maxAnswerBytes: 4 * MIB },
   'milestone-judge': { ...PLAYER, maxTokens: 1024, maxRetries: 0, maxAnswerBytes: 4 * MIB },
+  'error-judge': { ...PLAYER, maxTokens: 1024, maxRetries: 0, maxAnswerBytes: 4 * MIB },
   'test-connection': { ...PLAYER, timeoutMs: 10_000, idleTimeoutMs: 10_000, maxRetries: 0, maxAnswerBytes: 4 * MIB },
 };
 

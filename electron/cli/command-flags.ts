@@ -220,6 +220,8 @@ export interface Actions {
   milestonesJudge(run: string, o: MilestonesJudgeFlags): Promise<number>;
   milestonesLabel(run: string, o: MilestonesLabelFlags): Promise<number> | number;
   milestonesAgreement(runs: string[], o: MilestonesAgreementFlags): Promise<number> | number;
+  errorsJudge(runs: string[], o: ErrorsJudgeFlags): Promise<number>;
+  errorsLabel(run: string, o: ErrorsLabelFlags): Promise<number> | number;
   suite(name: string, o: SuiteFlags): Promise<number>;
   sweep(file: string, o: SweepFlags): Promise<number>;
   worker(o: WorkerFlags): Promise<number>;
@@ -258,6 +260,21 @@ export interface MilestonesLabelFlags {
 
 export interface MilestonesAgreementFlags {
   runsDir: string;
+  json?: boolean;
+}
+
+export interface ErrorsJudgeFlags extends JudgeModelFlags {
+  runsDir: string;
+  maxSteps: number;
+  maxFrames: number;
+  maxSide: number;
+  again?: boolean;
+  json?: boolean;
+}
+
+export interface ErrorsLabelFlags {
+  episode: number;
+  class: string;
   json?: boolean;
 }
 

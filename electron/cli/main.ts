@@ -50,11 +50,13 @@ const ACTIONS: Actions = {
   milestonesJudge: later(async () => (await import('./milestones-command.ts')).milestonesJudgeCommand),
   milestonesLabel: later(async () => (await import('./milestones-command.ts')).milestonesLabelCommand),
   milestonesAgreement: later(async () => (await import('./milestones-command.ts')).milestonesAgreementCommand),
+  errorsJudge: later(async () => (await import('./errors-command.ts')).errorsJudgeCommand),
+  errorsLabel: later(async () => (await import('./errors-command.ts')).errorsLabelCommand),
   suite: later(async () => (await import('./suite-command.ts')).suiteCommand),
   sweep: later(async () => (await import('./sweep-command.ts')).sweepCommand),
   worker: later(async () => (await import('./sweep-command.ts')).workerCommand),
 };
-const COMMANDS = new Set([...Object.keys(ACTIONS), 'profile', 'memory', 'milestones']);
+const COMMANDS = new Set([...Object.keys(ACTIONS), 'profile', 'memory', 'milestones', 'errors']);
 
 /** Keys given on the command line, so the log never shows them (the logger scrubs registered secrets). */
 function registerArgvSecrets(argv: string[]) {

@@ -12,7 +12,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { scanRuns, scanRunsAndSuites } from '../store/run-library.ts';
-import type { RunMeta } from '../store/run-store.ts';
+import { readRun, type RunMeta } from '../store/run-store.ts';
 import { isScoredRun, leaderboardRows } from '../store/leaderboard.ts';
 import { titleOf } from '../store/run-title.ts';
 import { loadCatalog, type ProfileCatalog } from '../profiles/registry.ts';
@@ -29,6 +29,7 @@ import { tutorialWarnings } from './tutorial-check.ts';
 import { LATENCY_MODES, round2 } from '../domain.ts';
 import { modeFigures, runLatencyMode } from '../store/run-timing.ts';
 import { failedRuns, invalidEpisodes, isCountedEpisode } from '../store/run-quality.ts';
+import { analysesOf } from './analyses.ts';
 
 export interface ReportOptions {
   /** Profiles for games whose runs do not name their category and tier (default: the shipped ones). */
@@ -72,6 +73,11 @@ export function buildReport(root: string, opts: ReportOptions = {}): ReportData 
     failed: failedRuns(runs),
     invalid: invalidEpisodes(runs.filter((r) => isScoredRun(r.meta) || isIngvp(r.meta))),
     run_timing: runTimingRows(runs),
+    analyses: analysesOf(
+      runs.map((r) => ({ dir: r.dir, meta: r.meta, steps: () => readRun(r.dir).steps })),
+      warnings,
+      (id) => gameverse.games.find((g) => g.id === id)?.category ?? null,
+    ),
   };
 }
 

@@ -4,6 +4,7 @@
  * would run as a formula (=, +, -, @ first) are prefixed with an apostrophe.
  */
 import type { Player, ReportData } from './model.ts';
+import { analysesCsv } from './analyses-view.ts';
 
 type Cell = string | number | boolean | null | undefined;
 
@@ -389,5 +390,6 @@ export function reportCsv(d: ReportData): Record<string, string> {
         ...[r.effect_ms, r.model_ms, r.overhead_ms].flatMap((f) => [f?.n, f?.p50, f?.p95]),
       ]),
     ),
+    ...Object.fromEntries(Object.entries(analysesCsv(d.analyses)).map(([file, t]) => [file, csv(t.header, t.rows)])),
   };
 }

@@ -3,6 +3,7 @@
  * the Runs tab shows. One zod schema, so a report file read back is checked the same way.
  */
 import { z } from 'zod';
+import { AnalysesSchema, NO_ANALYSES } from './analyses.ts';
 import type { ReportChart, ReportTable } from '../domain.ts';
 
 const num = z.number().finite();
@@ -366,6 +367,8 @@ export const ReportDataSchema = z.object({
   invalid: z.array(InvalidEpisodeSchema).default([]),
   /** Every agent run's input-to-screen, model and overhead times, per latency mode played (reports before issue 40 lack it). */
   run_timing: z.array(RunTimingRowSchema).default([]),
+  /** The papers' analyses: error taxonomy, action budget (reports before issue 41 lack them). */
+  analyses: AnalysesSchema.default(NO_ANALYSES),
 });
 export type ReportData = z.output<typeof ReportDataSchema>;
 

@@ -6,6 +6,7 @@
 import type { ReportChart, ReportTable } from '../domain.ts';
 import type { Player, ReportData, ReportView, Stat } from './model.ts';
 import { arenaReportTables } from './arena-view.ts';
+import { analysesCharts, analysesTables } from './analyses-view.ts';
 import { percentilesText, rateText, unreadableText } from '../domain.ts';
 
 const CATEGORY_NAMES: Record<string, string> = {
@@ -492,6 +493,7 @@ export function reportTables(d: ReportData): ReportTable[] {
       empty: NO_RUNS,
     },
     ...arenaReportTables(d, NO_RUNS),
+    ...analysesTables(d.analyses, NO_RUNS, catOf),
   ];
 }
 
@@ -719,5 +721,6 @@ export function reportCharts(d: ReportData): ReportChart[] {
       ),
     });
   }
+  charts.push(...analysesCharts(d.analyses));
   return charts;
 }

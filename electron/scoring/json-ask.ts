@@ -39,7 +39,7 @@ export class JsonAsker {
   /** The roles' retries are off (model-endpoint.ts): every request counts against a budget of calls. */
   constructor(
     readonly settings: JudgeModel,
-    role: Extract<ModelRole, 'milestone-judge' | 'milestone-extract'>,
+    role: Extract<ModelRole, 'milestone-judge' | 'milestone-extract' | 'error-judge'>,
   ) {
     this.caller = callerFor(settings, role);
   }

@@ -65,6 +65,7 @@ const COMMANDS = [
   'profile',
   'memory',
   'milestones',
+  'errors',
   'suite',
   'sweep',
   'worker',

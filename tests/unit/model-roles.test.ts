@@ -67,7 +67,11 @@ const settle = async (p: Promise<unknown>) => {
 };
 
 /** The milestone extractor and judge: one JSON object asked through json-ask.ts. */
-async function askJson(role: 'milestone-extract' | 'milestone-judge', signal: AbortSignal, calls: RoleCallRecord[]) {
+async function askJson(
+  role: 'milestone-extract' | 'milestone-judge' | 'error-judge',
+  signal: AbortSignal,
+  calls: RoleCallRecord[],
+) {
   const r = await new JsonAsker(endpoint(calls), role).ask(
     [{ type: 'text', text: role }],
     z.object({}),
@@ -153,6 +157,7 @@ const ROLES: Record<ModelRole, RoleRun> = {
   },
   'milestone-extract': (signal, calls) => askJson('milestone-extract', signal, calls),
   'milestone-judge': (signal, calls) => askJson('milestone-judge', signal, calls),
+  'error-judge': (signal, calls) => askJson('error-judge', signal, calls),
   'test-connection': (signal, calls) =>
     settle(
       new ModelCaller({ model: 'test-vlm', baseUrl: server.baseURL, apiKey: 'k' }, 'test-connection', {

@@ -143,6 +143,8 @@ describe('the report', () => {
       'failed',
       'invalid',
       'arenas',
+      'errors-ingvp',
+      'error-agreement',
     ]);
   });
 
