@@ -85,7 +85,7 @@ function agreementTable(a: Analyses, empty: string): ReportTable {
 
 /** PDQ, LCRT, then the other protocols played, by name. */
 function protocolsOf(rows: ActionBudgetRow[]): string[] {
-  const rank = (p: string) => (p === 'PDQ' ? 0 : p === 'LCRT' ? 1 : 2);
+  const rank = (p: string) => (p.startsWith('PDQ') ? 0 : p.startsWith('LCRT') ? 1 : 2);
   return [...new Set(rows.map((r) => r.protocol))].sort((x, y) => rank(x) - rank(y) || x.localeCompare(y));
 }
 

@@ -9,7 +9,6 @@
  */
 import { z } from 'zod';
 import { round2 } from '../domain.ts';
-import { recordKeyOf } from '../run-spec.ts';
 import { classAgreement, classPairs, readErrorLabels, type ClassPair } from '../scoring/error-labels.ts';
 import {
   TAXONOMY_NAMES,
@@ -23,8 +22,8 @@ import {
 import { isScoredRun } from '../store/leaderboard.ts';
 import { isCountedEpisode } from '../store/run-quality.ts';
 import type { RunMeta, StepRecord } from '../store/run-store.ts';
-import { runLatencyMode } from '../store/run-timing.ts';
 import { titleOf } from '../store/run-title.ts';
+import { protocolLabel, protocolOf } from '../store/run-protocol.ts';
 
 const count = z.number().int().nonnegative();
 const num = z.number().finite();
@@ -62,7 +61,7 @@ export const ActionBudgetRowSchema = z.object({
   game: z.string(),
   player: z.string(),
   model: z.string().nullable(),
-  /** PDQ, LCRT, or the latency mode (a stop with another interval names it). */
+  /** PDQ, LCRT, or the run's protocol (store/run-protocol.ts `protocolLabel`). */
   protocol: z.string(),
   runs: count,
   episodes: count,
@@ -94,16 +93,6 @@ export type CategoryOf = (titleId: string) => string | null;
 
 export function analysesOf(runs: AnalysedRun[], warnings: string[], categoryOf: CategoryOf = () => null): Analyses {
   return { ...errorTaxonomy(runs, warnings, categoryOf), action_budget: actionBudget(runs, warnings) };
-}
-
-/** The protocol a run was played under (run.json's config), as OmniGameArena names its two and GameVerse its three. */
-export function protocolOf(config: Record<string, unknown>): string {
-  const mode = runLatencyMode(config);
-  if (mode === 'lcrt') return 'LCRT';
-  if (mode !== 'stop') return mode;
-  const interval = config[recordKeyOf('stopIntervalMs')];
-  if (interval === 0) return 'PDQ';
-  return typeof interval === 'number' ? `stop ${interval} ms` : 'stop';
 }
 
 // ─── Error taxonomy ─────────────────────────────────────────────────────────────────────────
@@ -218,7 +207,7 @@ function actionBudget(runs: AnalysedRun[], warnings: string[]): ActionBudgetRow[
       warnings.push(`action budget: left out ${dir}: ${(err as Error).message}`);
       continue;
     }
-    const protocol = protocolOf(meta.config);
+    const protocol = protocolLabel(protocolOf(meta));
     const key = [titleOf(meta).id, meta.agent, meta.model ?? '', protocol].join('|');
     const g = groups.get(key) ?? { meta, protocol, runs: 0, episodes: 0, actions: 0, steps: 0, score: 0 };
     g.runs++;
@@ -231,7 +220,7 @@ function actionBudget(runs: AnalysedRun[], warnings: string[]): ActionBudgetRow[
     }
     groups.set(key, g);
   }
-  const order = (p: string) => (p === 'PDQ' ? 0 : p === 'LCRT' ? 1 : 2);
+  const order = (p: string) => (p.startsWith('PDQ') ? 0 : p.startsWith('LCRT') ? 1 : 2);
   return [...groups.values()]
     .map((g) => ({
       game: titleOf(g.meta).id,

@@ -42,3 +42,14 @@ export function protocolOf(meta: RunMeta): RunProtocol {
         : '';
   return { latency, protocol: latency === 'normal' ? 'normal' : `${latency}${setting}, freeze ${freeze}`, freeze };
 }
+
+/**
+ * The papers' name for a protocol where one fits — OmniGameArena's PDQ (stop with no interval)
+ * and LCRT, the freeze method added when it is not a built-in's engine — else the protocol itself.
+ */
+export function protocolLabel(p: RunProtocol): string {
+  const freeze = p.freeze === 'engine' ? '' : `, freeze ${p.freeze}`;
+  if (p.latency === 'stop' && p.protocol.startsWith('stop 0 ms,')) return `PDQ${freeze}`;
+  if (p.latency === 'lcrt') return `LCRT${freeze}`;
+  return p.protocol;
+}

@@ -10,7 +10,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runWithSteps, type EpisodeSpec } from '../helpers/analysis-runs.ts';
 import { buildReport } from '../../electron/report/build.ts';
-import { protocolOf } from '../../electron/report/analyses.ts';
+import { protocolLabel, protocolOf } from '../../electron/store/run-protocol.ts';
+import type { RunMeta } from '../../electron/store/run-store.ts';
 import { reportTables } from '../../electron/report/view.ts';
 import { reportCsv } from '../../electron/report/csv.ts';
 
@@ -40,7 +41,7 @@ describe('the action budget', () => {
 
     const data = buildReport(root);
     const rows = data.analyses.action_budget;
-    expect(rows.map((r) => r.protocol)).toEqual(['PDQ', 'LCRT', 'stop 2000 ms']);
+    expect(rows.map((r) => r.protocol)).toEqual(['PDQ', 'LCRT', 'stop 2000 ms, freeze engine']);
     const both = [...pdq, ...pdq2];
     expect(rows[0]).toMatchObject({
       game: '2048',
@@ -68,10 +69,10 @@ describe('the action budget', () => {
         player: 'test-vlm',
         'actions:PDQ': `${rows[0]!.actions_per_episode.toFixed(1)} (3)`,
         'actions:LCRT': '1.0 (2)',
-        'actions:stop 2000 ms': '5.0 (1)',
+        'actions:stop 2000 ms, freeze engine': '5.0 (1)',
         'score:PDQ': rows[0]!.score_per_action!.toFixed(4),
         'score:LCRT': '15.0000',
-        'score:stop 2000 ms': '10.0000',
+        'score:stop 2000 ms, freeze engine': '10.0000',
       },
     ]);
     const csv = reportCsv(data)['action-budget.csv']!.trim().split('\r\n');
@@ -79,11 +80,15 @@ describe('the action budget', () => {
     expect(csv[2]).toBe('2048,vlm,test-vlm,LCRT,1,2,1,1,15,15');
   });
 
-  it('names the protocol from the latency mode and the stop interval', () => {
-    expect(protocolOf({ latency: 'stop', stop_interval_ms: 0 })).toBe('PDQ');
-    expect(protocolOf({ latency: 'stop', stop_interval_ms: 2000 })).toBe('stop 2000 ms');
-    expect(protocolOf({ latency: 'stop' })).toBe('stop');
-    expect(protocolOf({ latency: 'lcrt' })).toBe('LCRT');
-    expect(protocolOf({})).toBe('normal');
+  it('names the protocol as the papers do where one fits: PDQ, LCRT, else the run protocol', () => {
+    const meta = (config: Record<string, unknown>, kind = 'builtin') =>
+      ({ target: { kind, label: 'x' }, config }) as unknown as RunMeta;
+    const label = (config: Record<string, unknown>, kind?: string) => protocolLabel(protocolOf(meta(config, kind)));
+    expect(label({ latency: 'stop', stop_interval_ms: 0 })).toBe('PDQ');
+    expect(label({ latency: 'stop', stop_interval_ms: 0 }, 'window')).toBe('PDQ, freeze process');
+    expect(label({ latency: 'stop', stop_interval_ms: 2000 })).toBe('stop 2000 ms, freeze engine');
+    expect(label({ latency: 'stop' })).toBe('stop 2000 ms, freeze engine'); // the default interval
+    expect(label({ latency: 'lcrt' })).toBe('LCRT');
+    expect(label({})).toBe('normal');
   });
 });
