@@ -30,6 +30,7 @@ import { LATENCY_MODES, round2 } from '../domain.ts';
 import { modeFigures, runLatencyMode } from '../store/run-timing.ts';
 import { failedRuns, invalidEpisodes, isCountedEpisode } from '../store/run-quality.ts';
 import { analysesOf } from './analyses.ts';
+import { latencyKinds } from './latency-kinds.ts';
 
 export interface ReportOptions {
   /** Profiles for games whose runs do not name their category and tier (default: the shipped ones). */
@@ -67,6 +68,7 @@ export function buildReport(root: string, opts: ReportOptions = {}): ReportData 
     ingvp_maze_study: ingvp.mazeStudy,
     idc: idcCurves(dir, warnings),
     latency: latencyComparisons(board),
+    latency_kinds: latencyKinds(board),
     cost: costRows(played),
     arenas: existsSync(dir) ? readArenas(dir, warnings) : [],
     two_seat: twoSeatRuns(runs),

@@ -242,6 +242,20 @@ export function reportCsv(d: ReportData): Record<string, string> {
         ]),
       ),
     ),
+    'latency-kinds.csv': csv(
+      ['game', 'action_space', 'kind', 'models', 'protocol', 'mean', 'models_with_cell'],
+      d.latency_kinds.rows.flatMap((r) =>
+        Object.entries(r.cells).map(([p, c]) => [
+          r.game,
+          r.actionSpace,
+          r.kind,
+          r.models.join(' '),
+          p,
+          c.mean,
+          c.models,
+        ]),
+      ),
+    ),
     'latency.csv': csv(
       ['game', ...WHO, 'mean', 'std', 'n', 'runs', 'change_vs_stop', 'protocol', 'freeze', 'reference'],
       d.latency.flatMap((l) =>

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { AnalysesSchema, NO_ANALYSES } from './analyses.ts';
+import { LatencyKindsSchema, NO_LATENCY_KINDS } from './latency-kinds.ts';
 import type { ReportChart, ReportTable } from '../domain.ts';
 
 const num = z.number().finite();
@@ -369,6 +370,8 @@ export const ReportDataSchema = z.object({
   run_timing: z.array(RunTimingRowSchema).default([]),
   /** The papers' analyses: error taxonomy, action budget (reports before issue 41 lack them). */
   analyses: AnalysesSchema.default(NO_ANALYSES),
+  /** GameVerse's Fig. 5: reasoning vs reactive models under each latency protocol (reports before issue 41 lack it). */
+  latency_kinds: LatencyKindsSchema.default(NO_LATENCY_KINDS),
 });
 export type ReportData = z.output<typeof ReportDataSchema>;
 

@@ -420,6 +420,7 @@ export function reportTables(d: ReportData): ReportTable[] {
         empty: NO_RUNS,
       };
     })(),
+    latencyKindsTable(d),
     runTimingTable(d),
     {
       id: 'cost',
@@ -723,4 +724,29 @@ export function reportCharts(d: ReportData): ReportChart[] {
   }
   charts.push(...analysesCharts(d.analyses));
   return charts;
+}
+
+/** GameVerse's Fig. 5 as a table: per title, the reasoning and the reactive models' mean under each protocol. */
+function latencyKindsTable(d: ReportData): ReportTable {
+  const k = d.latency_kinds;
+  return {
+    id: 'latency-kinds',
+    title: 'Reasoning vs reactive models under latency (GameVerse Fig. 5)',
+    note: `Per title and action space, the mean of the models’ means of each kind under each protocol (models with a cell there in brackets): reasoning models think before they answer (Gemini-2.5-Pro, Seed-1.8 in the paper), reactive ones answer at once (GPT-4o, Qwen3-VL-8B); agents/model-kind.ts names the rest. Unassisted VR = No rows, titles played under more than one protocol.${k.unknown.length ? ` Of no known kind, left out: ${k.unknown.join(', ')}.` : ''}`,
+    columns: [
+      { key: 'game', label: 'Game' },
+      { key: 'space', label: 'Action space' },
+      { key: 'kind', label: 'Models' },
+      { key: 'models', label: 'Averaged' },
+      ...k.protocols.map((p) => ({ key: p, label: p })),
+    ],
+    rows: k.rows.map((r) => ({
+      game: r.game,
+      space: r.actionSpace,
+      kind: r.kind === 'reasoning' ? 'Reasoning' : 'Reactive',
+      models: r.models.join(', '),
+      ...Object.fromEntries(Object.entries(r.cells).map(([p, c]) => [p, `${fix(c.mean)} (${c.models})`])),
+    })),
+    empty: NO_RUNS,
+  };
 }

@@ -139,6 +139,7 @@ describe('the report', () => {
       'idc',
       'idc-transfer',
       'latency',
+      'latency-kinds',
       'cost',
       'failed',
       'invalid',
