@@ -92,6 +92,19 @@ function tableThreeCsv(rows: ReportData['gameverse']['rows'], d: ReportData): st
 }
 
 /** File name → CSV text. */
+/** An ING-VP cell's setting, player and metrics, in the game table's CSV and the maze study's alike. */
+const INGVP_CSV_FIELDS = ['setting', 'player', 'label', 'model', 'levels', 'accuracy', 'completion', 'efficiency'];
+const ingvpCsvCells = (r: Omit<ReportData['ingvp_maze_study'][number], 'moves'>) => [
+  r.setting,
+  r.player,
+  r.label,
+  r.model,
+  r.levels,
+  r.accuracy,
+  r.completion,
+  r.efficiency,
+];
+
 export function reportCsv(d: ReportData): Record<string, string> {
   return {
     'gameverse.csv': tableThreeCsv(d.gameverse.rows, d),
@@ -180,44 +193,12 @@ export function reportCsv(d: ReportData): Record<string, string> {
     'categories.csv': groupCsv('category', d.gameverse.by_category),
     'tiers.csv': groupCsv('tier', d.gameverse.by_tier),
     'ingvp.csv': csv(
-      [
-        'game',
-        'setting',
-        'player',
-        'label',
-        'model',
-        'levels',
-        'accuracy',
-        'completion',
-        'efficiency',
-        'efficiency_pooled',
-      ],
-      d.ingvp.map((r) => [
-        r.game,
-        r.setting,
-        r.player,
-        r.label,
-        r.model,
-        r.levels,
-        r.accuracy,
-        r.completion,
-        r.efficiency,
-        r.efficiency_pooled,
-      ]),
+      ['game', ...INGVP_CSV_FIELDS, 'efficiency_pooled'],
+      d.ingvp.map((r) => [r.game, ...ingvpCsvCells(r), r.efficiency_pooled]),
     ),
     'ingvp-maze-study.csv': csv(
-      ['moves', 'setting', 'player', 'label', 'model', 'levels', 'accuracy', 'completion', 'efficiency'],
-      d.ingvp_maze_study.map((r) => [
-        r.moves,
-        r.setting,
-        r.player,
-        r.label,
-        r.model,
-        r.levels,
-        r.accuracy,
-        r.completion,
-        r.efficiency,
-      ]),
+      ['moves', ...INGVP_CSV_FIELDS],
+      d.ingvp_maze_study.map((r) => [r.moves, ...ingvpCsvCells(r)]),
     ),
     'idc.csv': csv(
       ['curve', 'game', 'model', 'round', 'mean', 'best_round', 'r0', 'gain_vs_r0', 'best_vs_final'],

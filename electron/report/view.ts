@@ -90,6 +90,23 @@ const INGVP_SETTING_NAMES: Record<string, string> = {
   'multi-step-text-history': 'Multi-step w/ history',
   'one-step-text': 'One-step',
 };
+/** An ING-VP cell's setting, player and metrics: the game table's and the maze study's alike. */
+const INGVP_CELL_COLUMNS = [
+  { key: 'setting', label: 'Setting' },
+  { key: 'player', label: 'Player' },
+  { key: 'levels', label: 'Levels' },
+  { key: 'accuracy', label: 'Accuracy' },
+  { key: 'completion', label: 'Completion' },
+  { key: 'efficiency', label: 'Efficiency' },
+];
+const ingvpCells = (r: Omit<ReportData['ingvp_maze_study'][number], 'moves'>) => ({
+  setting: r.setting,
+  player: r.label,
+  levels: r.levels,
+  accuracy: fix2(r.accuracy),
+  completion: fix2(r.completion),
+  efficiency: fix2(r.efficiency),
+});
 const METRIC_NAMES = { accuracy: 'Acc.', completion: 'Comp.', efficiency: 'Eff.' } as const;
 
 export function reportTables(d: ReportData): ReportTable[] {
@@ -266,24 +283,8 @@ export function reportTables(d: ReportData): ReportTable[] {
       id: 'ingvp-maze-study',
       title: 'ING-VP Fig. 4: the maze by solution length',
       note: 'The maze-length study (`suite ingvp --maze-steps`): each maze level with its start moved to exactly that many moves from the target, walls and target kept; “original” = the suite’s own 4–8-move mazes. In %, per setting and player.',
-      columns: [
-        { key: 'moves', label: 'Moves' },
-        { key: 'setting', label: 'Setting' },
-        { key: 'player', label: 'Player' },
-        { key: 'levels', label: 'Levels' },
-        { key: 'accuracy', label: 'Accuracy' },
-        { key: 'completion', label: 'Completion' },
-        { key: 'efficiency', label: 'Efficiency' },
-      ],
-      rows: d.ingvp_maze_study.map((r) => ({
-        moves: r.moves,
-        setting: r.setting,
-        player: r.label,
-        levels: r.levels,
-        accuracy: fix2(r.accuracy),
-        completion: fix2(r.completion),
-        efficiency: fix2(r.efficiency),
-      })),
+      columns: [{ key: 'moves', label: 'Moves' }, ...INGVP_CELL_COLUMNS],
+      rows: d.ingvp_maze_study.map((r) => ({ moves: r.moves, ...ingvpCells(r) })),
       empty: 'no maze-length study in this folder',
     },
     {
@@ -292,22 +293,12 @@ export function reportTables(d: ReportData): ReportTable[] {
       note: 'Over each player’s level runs, in %: accuracy = levels solved, completion = mean completion degree, efficiency = mean over levels of changed / all actions (the paper’s formula; pooled = all changed / all actions, the authors’ code). “all” pools every game.',
       columns: [
         { key: 'game', label: 'Game' },
-        { key: 'setting', label: 'Setting' },
-        { key: 'player', label: 'Player' },
-        { key: 'levels', label: 'Levels' },
-        { key: 'accuracy', label: 'Accuracy' },
-        { key: 'completion', label: 'Completion' },
-        { key: 'efficiency', label: 'Efficiency' },
+        ...INGVP_CELL_COLUMNS,
         { key: 'efficiency_pooled', label: 'Efficiency (pooled)' },
       ],
       rows: d.ingvp.map((r) => ({
         game: r.game,
-        setting: r.setting,
-        player: r.label,
-        levels: r.levels,
-        accuracy: fix2(r.accuracy),
-        completion: fix2(r.completion),
-        efficiency: fix2(r.efficiency),
+        ...ingvpCells(r),
         efficiency_pooled: fix2(r.efficiency_pooled),
       })),
       empty: NO_RUNS,
