@@ -4,11 +4,11 @@
  * and played by Debian's Chromium with its real length and size; the second play records that
  * file as the tutorial watched. A video id that tries to leave the runs folder is refused.
  */
-import { execFileSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { testVideo } from '../helpers/test-video.ts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.ts';
@@ -31,19 +31,7 @@ beforeAll(async () => {
   mkdirSync(folder, { recursive: true });
   // 6 s at 320×240, H.264 as walkthroughs usually come; over 4 MiB would take two chunks, so it is kept small
   // and the chunking is checked over the API below with a larger one.
-  execFileSync('ffmpeg', [
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc=duration=6:size=320x240:rate=25',
-    '-c:v',
-    'libx264',
-    '-pix_fmt',
-    'yuv420p',
-    path.join(folder, 'walkthrough.mp4'),
-  ]);
+  testVideo(path.join(folder, 'walkthrough.mp4'), { seconds: 6 });
   // A symlink to a file outside the runs folder is never offered.
   writeFileSync(path.join(tmp, 'secret.mp4'), 'not for the page');
   symlinkSync(path.join(tmp, 'secret.mp4'), path.join(folder, 'linked.mp4'));

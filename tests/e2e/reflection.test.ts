@@ -10,6 +10,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
+import { testVideo } from '../helpers/test-video.ts';
 import { json, runCli, testModelArgs } from '../helpers/cli.ts';
 import { loadTutorial } from '../../electron/scoring/trajectory.ts';
 import { boundWords } from '../../electron/reflection/reflector.ts';
@@ -27,18 +28,7 @@ beforeAll(async () => {
     (body) => ({ text: isReflection(body) ? reflectorReply : PLAY }),
     ['test-vlm', 'judge-vlm'],
   ).start();
-  video = path.join(tmp(), 'tutorial.mp4');
-  execFileSync('ffmpeg', [
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc=duration=10:size=640x360:rate=30',
-    '-pix_fmt',
-    'yuv420p',
-    video,
-  ]);
+  video = testVideo(path.join(tmp(), 'tutorial.mp4'), { seconds: 10, size: '640x360', fps: 30 });
 });
 afterAll(() => server.close());
 

@@ -4,7 +4,6 @@
  * records its sha256, and the report warns once a title's Rookie and agent VR = Yes rows rest on
  * different files. Real CLI, real recording of built-in 2048, the test server as the model.
  */
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI, answer } from '../helpers/fake-openai.ts';
 import { json, runCli, testModelArgs } from '../helpers/cli.ts';
+import { testVideo } from '../helpers/test-video.ts';
 import { readRun } from '../../electron/store/run-store.ts';
 
 const isReflection = (body: any) => String(body.messages[0].content).includes('You review gameplay');
@@ -23,17 +23,7 @@ const sha256 = (file: string) => createHash('sha256').update(readFileSync(file))
 
 function video(name: string, pattern: string, mtime: Date): string {
   const file = path.join(folder(), name);
-  execFileSync('ffmpeg', [
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    `${pattern}=duration=3:size=320x240:rate=10`,
-    '-pix_fmt',
-    'yuv420p',
-    file,
-  ]);
+  testVideo(file, { source: pattern, seconds: 3, fps: 10 });
   utimesSync(file, mtime, mtime); // the declared tutorial is the newest: the test sets which
   return file;
 }

@@ -33,6 +33,21 @@ function run(root: string, id: string, extra: Record<string, unknown>) {
   );
 }
 
+/** An ING-VP level run as `gamepilot suite ingvp` writes it: its metrics `m` in the `ingvp` block. */
+const ingvpLevel = (dir: string, id: string, agent: string, model: string | null, m: Record<string, unknown>) =>
+  run(dir, id, {
+    game: m.game,
+    agent,
+    model,
+    target: { kind: 'builtin', label: String(m.game) },
+    action_space: `ingvp:${m.setting}`,
+    config: { suite: 'ingvp', setting: m.setting, level: m.level, step_limit: 50 },
+    episodes: [{ episode: 0, seed: 0, score: m.completion, steps: 1, end: m.solved ? 'solved' : 'step_limit' }],
+    mean: m.completion,
+    std: 0,
+    ingvp: { suite: 'ingvp', steps: 1, unparsable: 0, dropped: 0, ...m },
+  });
+
 describe('the report', () => {
   it('inlines JSON that cannot end its script element and reads back the same', () => {
     const value = { model: '</script><script>alert(1)</script> & <!-- \u2028\u2029', n: [1, -2.5] };
@@ -151,19 +166,7 @@ describe('the report', () => {
 
   it('reads ING-VP level runs from the suite folders in the runs folder, one level deep, and none through a symlink', () => {
     const root = mkdtempSync(path.join(tmpdir(), 'gp-report-unit-'));
-    const level = (dir: string, id: string, agent: string, model: string | null, m: Record<string, unknown>) =>
-      run(dir, id, {
-        game: m.game,
-        agent,
-        model,
-        target: { kind: 'builtin', label: String(m.game) },
-        action_space: `ingvp:${m.setting}`,
-        config: { suite: 'ingvp', setting: m.setting, level: m.level, step_limit: 50 },
-        episodes: [{ episode: 0, seed: 0, score: m.completion, steps: 1, end: m.solved ? 'solved' : 'step_limit' }],
-        mean: m.completion,
-        std: 0,
-        ingvp: { suite: 'ingvp', steps: 1, unparsable: 0, dropped: 0, ...m },
-      });
+    const level = ingvpLevel;
     const suite = (dir: string) => {
       mkdirSync(dir, { recursive: true });
       writeFileSync(path.join(dir, 'suite.json'), '{"suite": "ingvp", "agent": "vlm", "model": "m", "results": {}}');
@@ -242,19 +245,7 @@ describe('the report', () => {
 
   it("shows ING-VP §4.3's settings beside the six, out of Overall, and the maze-length study apart", () => {
     const root = mkdtempSync(path.join(tmpdir(), 'gp-report-ingvp43-'));
-    const level = (id: string, m: Record<string, unknown>) =>
-      run(root, id, {
-        game: m.game,
-        agent: 'vlm',
-        model: 'm',
-        target: { kind: 'builtin', label: String(m.game) },
-        action_space: `ingvp:${m.setting}`,
-        config: { suite: 'ingvp', setting: m.setting, level: m.level, step_limit: 50 },
-        episodes: [{ episode: 0, seed: 0, score: m.completion, steps: 1, end: m.solved ? 'solved' : 'step_limit' }],
-        mean: m.completion,
-        std: 0,
-        ingvp: { suite: 'ingvp', steps: 1, unparsable: 0, dropped: 0, ...m },
-      });
+    const level = (id: string, m: Record<string, unknown>) => ingvpLevel(root, id, 'vlm', 'm', m);
     const maze = (setting: string, solved: boolean, extra: Record<string, unknown> = {}) => ({
       game: 'ingvp-maze',
       setting,
