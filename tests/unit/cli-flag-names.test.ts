@@ -62,6 +62,7 @@ const RUNS_COMMANDS: Record<string, string[]> = {
   web: ['web'],
   mcp: ['mcp'],
   'milestones agreement': ['milestones', 'agreement'],
+  'errors judge': ['errors', 'judge', '--model', 'm'],
 };
 
 interface Call {
