@@ -99,6 +99,7 @@ describe('reflect-and-retry', () => {
       after: 'every',
       success_score: 100,
       tutorial: null,
+      tutorial_sha256: null,
       // 1 fps, thinned only to fit 32 000 tokens of context (a model the table does not know, whose
       // server reports no context) at 792 tokens a 768-px frame: 35.
       frames: {

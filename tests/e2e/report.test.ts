@@ -31,12 +31,10 @@ const TABLES = [
   'categories',
   'tiers',
   'ingvp-main',
-  'ingvp-maze-study',
   'ingvp',
   'idc',
   'idc-transfer',
   'latency',
-  'latency-kinds',
   'cost',
 ];
 const EVIL_MODEL = 'evil-vlm</script><script>alert(1)</script>';
