@@ -88,10 +88,18 @@ export function reportedContext(entry: unknown): number | undefined {
 /** How long the provider's model list may take before the budget goes on without its figure. */
 const LISTING_MS = 5_000;
 
-/** The context the endpoint reports for `model` in its model list, if it reports one. */
-export async function providerContext(caller: ModelCaller, model: string): Promise<number | undefined> {
+/**
+ * The context the endpoint reports for `model` in its model list, if it reports one; a stop
+ * (`signal`) or a list slower than LISTING_MS ends the wait with none.
+ */
+export async function providerContext(
+  caller: ModelCaller,
+  model: string,
+  signal?: AbortSignal,
+): Promise<number | undefined> {
+  const limit = AbortSignal.timeout(LISTING_MS);
   try {
-    for await (const m of caller.openai.models.list({ signal: AbortSignal.timeout(LISTING_MS) }))
+    for await (const m of caller.openai.models.list({ signal: signal ? AbortSignal.any([signal, limit]) : limit }))
       if (m.id === model) return reportedContext(m);
   } catch {
     // An endpoint without a model list, or one that is slow: the table or the default decides.

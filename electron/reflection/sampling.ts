@@ -109,9 +109,10 @@ export function loadSampling(sample: ReflectionSample, video: ReflectVideo): Sam
 export async function reflectorFacts(
   e: RoleEndpoint,
   askProvider: boolean,
+  signal?: AbortSignal,
 ): Promise<ReflectorFacts & { video: boolean }> {
   const known = knownModel(e.model);
-  const reported = askProvider ? await providerContext(callerFor(e, 'reflector'), e.model) : undefined;
+  const reported = askProvider ? await providerContext(callerFor(e, 'reflector'), e.model, signal) : undefined;
   const context: Pick<ReflectorFacts, 'contextTokens' | 'contextSource'> =
     reported !== undefined
       ? { contextTokens: reported, contextSource: 'provider' }

@@ -66,6 +66,7 @@ export async function attachReflection(
       ...(req.reflector.apiKey ? { apiKey: req.reflector.apiKey } : {}),
     },
     req.sample.contextTokens === undefined,
+    session.stopSignal,
   );
   const sample = reflectionSample(req.sample, facts);
   // Unset: auto for a model known to take video (GameVerse sends those the video), else images.

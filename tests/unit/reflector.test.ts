@@ -2,10 +2,12 @@
  * The reflector against the local test server: lessons come back one per line, most important
  * first, and a budget keeps whole lessons from the top instead of gluing lines together.
  */
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI } from '../helpers/fake-openai.ts';
 import { boundWords, lessonLines, Reflector } from '../../electron/reflection/reflector.ts';
-import { frameTokens, reflectionSample } from '../../electron/reflection/sampling.ts';
+import { frameTokens, reflectionSample, reflectorFacts } from '../../electron/reflection/sampling.ts';
 import { imageTokens, knownModel, reportedContext } from '../../electron/agents/model-context.ts';
 import { FAILED_RUN } from '../helpers/agent-fixtures.ts';
 import { g2048 } from '../../games/g2048/index.ts';
@@ -130,5 +132,31 @@ describe("the reflector's frame budget", () => {
     expect(reportedContext({ id: 'q', context_length: 131_072 })).toBe(131_072); // OpenRouter
     expect(reportedContext({ id: 'q', meta: { n_ctx: 4_096, n_ctx_train: 40_960 } })).toBe(4_096); // llama-server
     expect(reportedContext({ id: 'q' })).toBeUndefined();
+  });
+});
+
+describe("the provider's model list, asked for the reflector's context", () => {
+  it('is waited for no longer than a stop: a list that never answers ends with none', async () => {
+    // An endpoint that takes the request and never answers it.
+    const held: ServerResponse[] = [];
+    const server = createServer((_req, res) => void held.push(res));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const stop = new AbortController();
+      const asked = reflectorFacts(
+        { model: 'served-model', baseUrl: `http://127.0.0.1:${port}/v1` },
+        true,
+        stop.signal,
+      );
+      await expect.poll(() => held.length).toBe(1);
+      const t0 = Date.now();
+      stop.abort();
+      expect(await asked).toEqual({ contextSource: 'default', video: false });
+      expect(Date.now() - t0).toBeLessThan(2_000); // the list's own limit is 5 s
+    } finally {
+      for (const res of held) res.destroy();
+      server.close();
+    }
   });
 });
