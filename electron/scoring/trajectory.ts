@@ -5,7 +5,7 @@
  * may take is reflection/sampling.ts.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadSharp } from '../util/sharp.ts';
@@ -156,46 +156,51 @@ async function folderTrajectory(dir: string, opts: SampleOptions): Promise<Traje
   );
 }
 
-/** A video decoded with ffmpeg at the sampling rate into a temporary folder. */
+/** A video decoded with ffmpeg at the sampling rate into a temporary folder, removed once read. */
 async function videoTrajectory(file: string, opts: SampleOptions): Promise<Trajectory> {
   const out = mkdtempSync(path.join(tmpdir(), 'gamepilot-tutorial-'));
-  await new Promise<void>((resolve, reject) => {
-    execFile(
-      'ffmpeg',
-      [
-        '-v',
-        'error',
-        '-i',
-        file,
-        '-vf',
-        `fps=${opts.fps},scale='min(${opts.maxSide},iw)':-2`,
-        '-q:v',
-        '4',
-        path.join(out, 'f%05d.jpg'),
-      ],
-      { timeout: 300_000 },
-      (err, _o, stderr) => {
-        if (!err) return resolve();
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT')
-          return reject(new Error(`ffmpeg is not installed: ${ffmpegMissingHint()}`));
-        reject(
-          new Error(
-            `cannot decode the tutorial video ${file}: ${String(stderr).trim().split('\n').at(-1) || err.message}`,
-          ),
-        );
-      },
+  try {
+    await new Promise<void>((resolve, reject) => {
+      execFile(
+        'ffmpeg',
+        [
+          '-v',
+          'error',
+          '-i',
+          file,
+          '-vf',
+          `fps=${opts.fps},scale='min(${opts.maxSide},iw)':-2`,
+          '-q:v',
+          '4',
+          path.join(out, 'f%05d.jpg'),
+        ],
+        { timeout: 300_000 },
+        (err, _o, stderr) => {
+          if (!err) return resolve();
+          if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+            return reject(new Error(`ffmpeg is not installed: ${ffmpegMissingHint()}`));
+          reject(
+            new Error(
+              `cannot decode the tutorial video ${file}: ${String(stderr).trim().split('\n').at(-1) || err.message}`,
+            ),
+          );
+        },
+      );
+    });
+    const images = readdirSync(out)
+      .filter((f) => f.endsWith('.jpg'))
+      .sort();
+    if (!images.length) throw new Error(`the tutorial video ${file} has no frames`);
+    return await build(
+      'video',
+      file,
+      images.map((f, i) => ({ file: path.join(out, f), t: (i * 1000) / opts.fps })),
+      { ...opts, fps: opts.fps },
     );
-  });
-  const images = readdirSync(out)
-    .filter((f) => f.endsWith('.jpg'))
-    .sort();
-  if (!images.length) throw new Error(`the tutorial video ${file} has no frames`);
-  return build(
-    'video',
-    file,
-    images.map((f, i) => ({ file: path.join(out, f), t: (i * 1000) / opts.fps })),
-    { ...opts, fps: opts.fps },
-  );
+  } finally {
+    // The frames are read into the trajectory (data URLs); the decoded files are not needed after.
+    rmSync(out, { recursive: true, force: true });
+  }
 }
 
 /** A tutorial from any of: a video file, a folder of frames, or a run/session folder. */
