@@ -54,7 +54,9 @@ export async function proposeSkill(
   ];
   const validations: SkillValidation[] = [];
   const ctx = signal ? { signal } : {};
-  for (;;) {
+  // Rounds are bounded as checks are: a model that keeps calling tools (any tool) gets an answer each
+  // time, and after MAX_SKILL_CHECKS rounds its last checked draft, or its own text, is the proposal.
+  for (let round = 1; ; round++) {
     let r: Awaited<ReturnType<ModelCaller['chat']>>;
     try {
       r = await caller.chat({ messages, tools: [VALIDATE_SKILL_TOOL] }, ctx);
@@ -64,27 +66,37 @@ export async function proposeSkill(
       const plain = await caller.chat({ messages, stream: false }, ctx);
       return { text: plain.text, validations, note: `the endpoint refused tool calling (HTTP ${status})` };
     }
-    const calls = (r.message?.tool_calls ?? []).filter(
-      (c) => c.type === 'function' && c.function.name === VALIDATE_SKILL,
-    );
+    const calls = (r.message?.tool_calls ?? []).filter((c) => c.type === 'function');
     if (!calls.length) return { text: r.message?.content ?? r.text, validations };
     messages.push({ role: 'assistant', content: r.message?.content ?? null, tool_calls: calls });
     for (const call of calls) {
       if (call.type !== 'function') continue;
-      let skill = '';
-      try {
-        skill = String((JSON.parse(call.function.arguments || '{}') as { skill?: unknown }).skill ?? '');
-      } catch {
-        /* an unreadable argument is checked as an empty skill */
-      }
-      const result = { skill, ...check(skill) };
-      validations.push(result);
+      // Only validate_skill is offered: another name is told so, and checks nothing.
+      const result =
+        call.function.name === VALIDATE_SKILL
+          ? checked(call.function.arguments)
+          : { ok: false, problems: [`no tool "${call.function.name}": only ${VALIDATE_SKILL} is offered`] };
       messages.push({
         role: 'tool',
         tool_call_id: call.id,
         content: JSON.stringify({ ok: result.ok, problems: result.problems }),
       });
     }
-    if (validations.length >= MAX_SKILL_CHECKS) return { text: `### Skill\n${validations.at(-1)!.skill}`, validations };
+    if (validations.length >= MAX_SKILL_CHECKS || round >= MAX_SKILL_CHECKS) {
+      const last = validations.at(-1);
+      return { text: last ? `### Skill\n${last.skill}` : (r.message?.content ?? ''), validations };
+    }
+  }
+
+  function checked(args: string): SkillValidation {
+    let skill = '';
+    try {
+      skill = String((JSON.parse(args || '{}') as { skill?: unknown }).skill ?? '');
+    } catch {
+      /* an unreadable argument is checked as an empty skill */
+    }
+    const result = { skill, ...check(skill) };
+    validations.push(result);
+    return result;
   }
 }

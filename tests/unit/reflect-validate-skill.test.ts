@@ -92,6 +92,27 @@ describe('validate_skill offered to the proposer', () => {
     expect(server.requests).toHaveLength(MAX_SKILL_CHECKS);
   });
 
+  it('tells a model that calls a tool it was not offered so, and takes its answer after', async () => {
+    server.requests.length = 0;
+    respond = (body) =>
+      toolResults(body).length
+        ? { text: '### Skill\nAlternate `down` and `left`.' }
+        : { toolCalls: [{ name: 'commit_diagnosis', arguments: { diagnosis: 'x' } }] };
+    const p = await proposeSkill(caller(), 'system', 'Write an improved skill', check);
+    expect(p).toEqual({ text: '### Skill\nAlternate `down` and `left`.', validations: [] });
+    expect(toolResults(server.requests[1]!.body)).toEqual([
+      { ok: false, problems: ['no tool "commit_diagnosis": only validate_skill is offered'] },
+    ]);
+    // One that never stops calling it is bounded like checks are.
+    server.requests.length = 0;
+    respond = () => ({ toolCalls: [{ name: 'commit_diagnosis', arguments: {} }] });
+    expect(await proposeSkill(caller(), 'system', 'Write an improved skill', check)).toEqual({
+      text: '',
+      validations: [],
+    });
+    expect(server.requests).toHaveLength(MAX_SKILL_CHECKS);
+  });
+
   it('works with a model that ignores the tool, and with an endpoint that refuses tools', async () => {
     respond = () => ({ text: '### Skill\nKeep a corner.' });
     expect(await proposeSkill(caller(), 's', 'u', check)).toEqual({
