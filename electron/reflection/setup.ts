@@ -87,7 +87,7 @@ export async function attachReflection(
           : req.tutorial === TITLE_TUTORIAL
             ? declaredTutorialFile(path.dirname(session.store.dir), titleOf(session.store.meta).id)
             : req.tutorial;
-      tutorial = await loadTutorial(source, loadSampling(sample, video));
+      tutorial = await loadTutorial(source, loadSampling(sample, video), session.stopSignal);
       log(`tutorial: ${tutorial.frames.length} of ${tutorial.available} frames from ${tutorial.source}`);
       for (const w of tutorial.warnings) log(`tutorial: skipped ${w}`);
     } catch (err) {

@@ -157,7 +157,7 @@ async function folderTrajectory(dir: string, opts: SampleOptions): Promise<Traje
 }
 
 /** A video decoded with ffmpeg at the sampling rate into a temporary folder, removed once read. */
-async function videoTrajectory(file: string, opts: SampleOptions): Promise<Trajectory> {
+async function videoTrajectory(file: string, opts: SampleOptions, signal?: AbortSignal): Promise<Trajectory> {
   const out = mkdtempSync(path.join(tmpdir(), 'gamepilot-tutorial-'));
   try {
     await new Promise<void>((resolve, reject) => {
@@ -174,9 +174,10 @@ async function videoTrajectory(file: string, opts: SampleOptions): Promise<Traje
           '4',
           path.join(out, 'f%05d.jpg'),
         ],
-        { timeout: 300_000 },
+        { timeout: 300_000, ...(signal ? { signal } : {}) },
         (err, _o, stderr) => {
           if (!err) return resolve();
+          if (signal?.aborted) return reject(new Error(`decoding the tutorial video ${file} was stopped`));
           if ((err as NodeJS.ErrnoException).code === 'ENOENT')
             return reject(new Error(`ffmpeg is not installed: ${ffmpegMissingHint()}`));
           reject(
@@ -203,8 +204,8 @@ async function videoTrajectory(file: string, opts: SampleOptions): Promise<Traje
   }
 }
 
-/** A tutorial from any of: a video file, a folder of frames, or a run/session folder. */
-export async function loadTutorial(given: string, opts: SampleOptions): Promise<Trajectory> {
+/** A tutorial from any of: a video file, a folder of frames, or a run/session folder; a stop (`signal`) ends a video's decoding. */
+export async function loadTutorial(given: string, opts: SampleOptions, signal?: AbortSignal): Promise<Trajectory> {
   const source = path.resolve(given); // absolute: a name like "-version" never reaches ffmpeg as an option
   if (!existsSync(source)) throw new Error(`tutorial not found: ${given}`);
   if (statSync(source).isDirectory()) {
@@ -214,5 +215,5 @@ export async function loadTutorial(given: string, opts: SampleOptions): Promise<
     throw new Error(
       `tutorial ${source}: expected a video (mp4, webm, mkv), a folder of frames, or a run/session folder`,
     );
-  return videoTrajectory(source, opts);
+  return videoTrajectory(source, opts, signal);
 }

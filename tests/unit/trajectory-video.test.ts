@@ -34,4 +34,13 @@ describe('a tutorial video', () => {
     await expect(loadTutorial(bad, { fps: 1, maxSide: 128, maxFrames: 10 })).rejects.toThrow(/cannot decode/);
     expect(leftovers()).toEqual([]);
   });
+
+  it('stops decoding on a stop, and leaves nothing behind', async () => {
+    const video = testVideo(path.join(mkdtempSync(path.join(tmpdir(), 'gp-traj-')), 'long.mp4'), { seconds: 60 });
+    const stop = new AbortController();
+    const loading = loadTutorial(video, { fps: 25, maxSide: 1280, maxFrames: 10 }, stop.signal);
+    stop.abort();
+    await expect(loading).rejects.toThrow(/was stopped/);
+    expect(leftovers()).toEqual([]);
+  });
 });
