@@ -173,4 +173,14 @@ describe('queue job data', () => {
     // Its model seat is a model job: a key goes only to an allowed endpoint.
     expect(jobRefusal(back.job, back.settings, [])).toMatch(/base_url/);
   });
+
+  it('runs a queued job whose tutorial is "solver" or "title", and refuses one naming a file', () => {
+    const s = parseSweep('games: [2048]\nagents: [solver]\n', 'q.yaml');
+    const job = s.jobs[0]!;
+    expect(jobRefusal(job, { tutorial: 'solver' }, [])).toBeUndefined();
+    expect(jobRefusal(job, { tutorial: 'title' }, [])).toBeUndefined(); // the worker's own runs folder
+    expect(jobRefusal(job, { tutorial: '/home/user/walkthrough.mp4' }, [])).toMatch(
+      /names a file on this worker \(tutorial "\/home\/user\/walkthrough.mp4"\): queued jobs take only "solver" or "title"/,
+    );
+  });
 });
