@@ -37,8 +37,8 @@ export interface ExtractedMilestone {
   description: string;
   /** Seconds into the walkthrough. */
   t: number;
-  /** The evidence frame's file (absolute, until saved beside the profile). */
-  frame: string;
+  /** The evidence frame, as the model was shown it (a video's decoded frames are gone once read). */
+  frame: Buffer;
 }
 
 export interface Extraction {
@@ -118,7 +118,8 @@ export async function extractMilestones(
           continue;
         }
         const nearest = chunk.reduce((a, b) => (Math.abs(b.at - m.t) < Math.abs(a.at - m.t) ? b : a));
-        out.milestones.push({ name: m.name, description: m.description, t: m.t, frame: nearest.source });
+        const image = Buffer.from(nearest.dataUrl.slice(nearest.dataUrl.indexOf(',') + 1), 'base64');
+        out.milestones.push({ name: m.name, description: m.description, t: m.t, frame: image });
       }
     }
     onChunk(k + 1, chunks.length, out.milestones.length);

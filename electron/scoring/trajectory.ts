@@ -27,6 +27,7 @@ export interface SampleOptions {
 export interface SampledFrame {
   /** Seconds from the start of the trajectory. */
   at: number;
+  /** The file it was read from, for the record: a video's decoded frames are removed once read, so use `dataUrl`. */
   source: string;
   dataUrl: string;
 }
