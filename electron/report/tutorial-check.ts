@@ -5,7 +5,7 @@
  * whose hash was never recorded, is named in the report's warnings.
  */
 import type { RunMeta } from '../store/run-store.ts';
-import { isScoredRun } from '../store/leaderboard.ts';
+import { episodeCells, isScoredRun } from '../store/leaderboard.ts';
 import { titleOf } from '../store/run-title.ts';
 
 interface Taught {
@@ -16,21 +16,20 @@ interface Taught {
 
 const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
 
-/** The tutorial a counted run's VR = Yes rows rest on, if it has such rows. */
+/** Where the lessons of a VR = Yes row came from a tutorial: a rookie after watching it, an agent reflecting on it. */
+const FROM_TUTORIAL: readonly (string | null)[] = ['tutorial', 'self-t', 'self'];
+
+/** The tutorial a counted run's VR = Yes rows rest on, if it has such rows (the leaderboard's own cells). */
 function taughtBy(meta: RunMeta): Taught | null {
-  if (meta.kind === 'human') {
-    const role = meta.config.role ?? meta.agent.replace(/^human-/, '');
-    const stage = String(meta.stage ?? meta.config.stage ?? '');
-    if (role !== 'rookie' || stage !== 'play-2') return null;
+  if (!episodeCells(meta).some(({ cell }) => cell.vr === 'Yes' && FROM_TUTORIAL.includes(cell.lessons))) return null;
+  if (meta.kind === 'human')
     return {
       who: 'rookie',
       sha256: str(meta.config.tutorial_sha256),
       file: str(meta.config.tutorial) ?? '(not recorded)',
     };
-  }
   const r = meta.reflection;
-  if (!r?.lessons.some((l) => l.source === 'self-t' || l.source === 'self')) return null;
-  return { who: 'agent', sha256: str(r.tutorial_sha256), file: str(r.tutorial) ?? '(not recorded)' };
+  return { who: 'agent', sha256: str(r?.tutorial_sha256), file: str(r?.tutorial) ?? '(not recorded)' };
 }
 
 const short = (t: Taught) => (t.sha256 ? `${t.sha256.slice(0, 12)} (${t.file})` : `unknown (${t.file})`);
