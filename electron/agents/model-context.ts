@@ -36,8 +36,11 @@ export const KNOWN_MODELS: readonly KnownModel[] = [
   { match: /^qwen3-vl/, contextTokens: 262_144, images: 'qwen3-vl', video: true },
 ];
 
+/** A model's name as the tables match it: its last path part, lower case (`openai/GPT-4o` → `gpt-4o`). */
+export const modelId = (name: string) => name.trim().toLowerCase().split('/').at(-1) ?? '';
+
 export function knownModel(name: string): KnownModel | undefined {
-  const id = name.trim().toLowerCase().split('/').at(-1) ?? '';
+  const id = modelId(name);
   return KNOWN_MODELS.find((m) => m.match.test(id));
 }
 

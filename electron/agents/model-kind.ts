@@ -8,6 +8,8 @@
  * Claude (extended thinking is off unless asked) and Qwen2.5-VL answer at once. A model no entry
  * matches is of neither kind, and the report says so rather than guessing.
  */
+import { modelId } from './model-context.ts';
+
 export type ModelKind = 'reasoning' | 'reactive';
 
 const KINDS: readonly { match: RegExp; kind: ModelKind }[] = [
@@ -25,6 +27,6 @@ const KINDS: readonly { match: RegExp; kind: ModelKind }[] = [
 
 /** The kind of a model by its name (the last path part, lower case: `openai/gpt-4o` → `gpt-4o`), if known. */
 export function modelKind(name: string): ModelKind | undefined {
-  const id = name.trim().toLowerCase().split('/').at(-1) ?? '';
+  const id = modelId(name);
   return KINDS.find((k) => k.match.test(id))?.kind;
 }
