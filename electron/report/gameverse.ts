@@ -13,7 +13,7 @@
  * Titles are keyed as store/run-title.ts keys them; categories and tiers come from the runs'
  * profile records, else the shipped profiles.
  */
-import { round2, type LeaderboardRow } from '../domain.ts';
+import { LATENCY_MODES, round2, type LeaderboardRow } from '../domain.ts';
 import type { ProfileCatalog } from '../profiles/registry.ts';
 import { CATEGORIES, TIERS } from '../profiles/profile-schema.ts';
 import { mean } from '../util/time.ts';
@@ -37,7 +37,6 @@ export const GAMEVERSE_TITLES = [
   'genshin-impact',
   'red-dead-redemption-2',
 ] as const;
-const LATENCY_ORDER = ['stop', 'slow', 'normal', 'lcrt'];
 const orderIn = (list: readonly string[], v: string | null) => (v === null ? list.length : list.indexOf(v));
 
 export function playerOf(r: LeaderboardRow): Player {
@@ -340,7 +339,7 @@ export function latencyComparisons(board: LeaderboardRow[]): ReportData['latency
           modes: modes
             .sort(
               (a, b) =>
-                orderIn(LATENCY_ORDER, a.latency) - orderIn(LATENCY_ORDER, b.latency) ||
+                orderIn(LATENCY_MODES, a.latency) - orderIn(LATENCY_MODES, b.latency) ||
                 a.protocol.localeCompare(b.protocol),
             )
             .map((m) => ({

@@ -6,7 +6,7 @@
  * VR = No rows of model players; a model of no known kind is named apart, never put in a group.
  */
 import { z } from 'zod';
-import { round2, type LeaderboardRow } from '../domain.ts';
+import { LATENCY_MODES, round2, type LeaderboardRow } from '../domain.ts';
 import { modelKind } from '../agents/model-kind.ts';
 import { mean } from '../util/time.ts';
 
@@ -30,8 +30,6 @@ export const LatencyKindsSchema = z.object({
 });
 export type LatencyKinds = z.output<typeof LatencyKindsSchema>;
 export const NO_LATENCY_KINDS: LatencyKinds = { rows: [], protocols: [], unknown: [] };
-
-const MODE_ORDER = ['stop', 'slow', 'normal', 'lcrt'];
 
 export function latencyKinds(board: LeaderboardRow[]): LatencyKinds {
   const rows = board.filter((r) => r.model !== null && !r.assisted && r.vr === 'No' && r.player !== 'random');
@@ -73,12 +71,14 @@ export function latencyKinds(board: LeaderboardRow[]): LatencyKinds {
       (a, b) =>
         a.game.localeCompare(b.game) || a.actionSpace.localeCompare(b.actionSpace) || a.kind.localeCompare(b.kind),
     );
-  const protocols = [...new Set(out.flatMap((r) => Object.keys(r.cells)))].sort((a, b) => {
-    const rank = (p: string) => {
-      const i = MODE_ORDER.indexOf(p.split(/[ ,]/)[0]!);
-      return i < 0 ? MODE_ORDER.length : i;
-    };
-    return rank(a) - rank(b) || a.localeCompare(b);
-  });
+  // Each protocol's mode, as its rows give it: the figure's order is the modes'.
+  const modeOf = new Map(rows.map((r) => [r.protocol, r.latency]));
+  const rank = (p: string) => {
+    const i = (LATENCY_MODES as readonly string[]).indexOf(modeOf.get(p) ?? '');
+    return i < 0 ? LATENCY_MODES.length : i;
+  };
+  const protocols = [...new Set(out.flatMap((r) => Object.keys(r.cells)))].sort(
+    (a, b) => rank(a) - rank(b) || a.localeCompare(b),
+  );
   return { rows: out, protocols, unknown };
 }

@@ -7,7 +7,7 @@ import type { ReportChart, ReportTable } from '../domain.ts';
 import type { Player, ReportData, ReportView, Stat } from './model.ts';
 import { arenaReportTables } from './arena-view.ts';
 import { analysesCharts, analysesTables } from './analyses-view.ts';
-import { percentilesText, rateText, unreadableText } from '../domain.ts';
+import { LATENCY_MODES, percentilesText, rateText, unreadableText } from '../domain.ts';
 
 const CATEGORY_NAMES: Record<string, string> = {
   'markov-grid': 'Markov Grid',
@@ -373,7 +373,7 @@ export function reportTables(d: ReportData): ReportTable[] {
       empty: NO_RUNS,
     },
     (() => {
-      const order = ['stop', 'slow', 'normal', 'lcrt'];
+      const order: readonly string[] = LATENCY_MODES;
       const seen = new Map<string, string>();
       for (const l of d.latency) for (const m of l.modes) seen.set(m.protocol || m.latency, m.latency);
       const protocols = [...seen.keys()].sort(
