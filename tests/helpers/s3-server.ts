@@ -1,0 +1,100 @@
+/**
+ * A real S3-compatible server for tests (tests/helpers/s3-server-main.ts: s3rver, SigV4 checked)
+ * on a loopback port, in its own process: started, killed like a crash (SIGKILL) and started
+ * again on the same port and folder, as a storage server that went away and came back.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { ROOT } from './cli.ts';
+import { onJsonLines } from './json-lines.ts';
+import { freePort } from './redis.ts';
+
+/** One line of the server's log: an answered request, or the request it holds. */
+export interface S3Event {
+  req?: string;
+  path?: string;
+  status?: number;
+  held?: string;
+}
+
+export const S3_ACCESS_KEY = 'S3RVER';
+export const S3_SECRET = 'S3RVER';
+
+export class S3Server {
+  private proc: ChildProcess | undefined;
+  private port = 0;
+  /** Every request answered (or held), across restarts, in order. */
+  readonly events: S3Event[] = [];
+
+  constructor(
+    readonly dir: string,
+    readonly bucket: string,
+  ) {}
+
+  get endpoint(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** The environment a Gamepilot process reads the bucket's endpoint and credentials from. */
+  env(secret = S3_SECRET): Record<string, string> {
+    return {
+      AWS_ENDPOINT_URL: this.endpoint,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: S3_ACCESS_KEY,
+      AWS_SECRET_ACCESS_KEY: secret,
+    };
+  }
+
+  /** Starts (or starts again, same port and data); `hold`: a "METHOD /path" pattern whose first request is never answered. */
+  async start(opts: { hold?: string } = {}): Promise<void> {
+    if (!this.port) this.port = await freePort();
+    const args = ['--dir', this.dir, '--bucket', this.bucket, '--port', String(this.port)];
+    if (opts.hold) args.push('--hold', opts.hold);
+    const proc = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(ROOT, 'tests', 'helpers', 's3-server-main.ts'), ...args],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    this.proc = proc;
+    let stderr = '';
+    proc.stderr!.on('data', (d) => (stderr += d));
+    await new Promise<void>((resolve, reject) => {
+      onJsonLines(proc.stdout!, (e) => {
+        if (typeof e.port === 'number') resolve();
+        else this.events.push(e);
+      });
+      proc.once('exit', (code) => reject(new Error(`the S3 server exited (${code}) before listening: ${stderr}`)));
+    });
+  }
+
+  /** Waits until a logged event satisfies `pred` (failing after `ms`); returns it. */
+  async waitFor(pred: (e: S3Event) => boolean, ms = 120_000): Promise<S3Event> {
+    const until = Date.now() + ms;
+    for (;;) {
+      const hit = this.events.find(pred);
+      if (hit) return hit;
+      if (Date.now() > until) throw new Error(`the S3 server saw no such request in ${ms} ms`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  /** Ends the server with `signal` (SIGKILL: a crash mid-request). */
+  async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    const p = this.proc;
+    if (!p || p.exitCode !== null || p.signalCode !== null) return;
+    const exited = new Promise((r) => p.once('exit', r));
+    p.kill(signal);
+    await exited;
+  }
+
+  /** Object keys PUT with success, in the order the server finished them (multipart parts and completions left out). */
+  putKeys(): string[] {
+    const prefix = `/${this.bucket}/`;
+    return this.events
+      .filter((e) => e.req === 'PUT' && e.status === 200 && e.path?.startsWith(prefix))
+      .map((e) => decodeURIComponent(e.path!.slice(prefix.length)));
+  }
+}
