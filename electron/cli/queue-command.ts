@@ -62,9 +62,10 @@ export async function enqueueSweep(sweep: Sweep, o: SweepFlags, emit: (e: SweepE
 }
 
 export async function runQueueWorker(o: WorkerFlags, emit: (e: SweepEvent) => void): Promise<number> {
-  const storage = openStorage(o.storage ?? o.runsDir);
   const { signal, dispose } = stopSignal();
   try {
+    // Before Redis and the displays: a worker that could not store its runs takes no job.
+    const storage = await openStorage(o.storage ?? o.runsDir, signal);
     const n = await runWorker({
       url: checkUrl(o.queue),
       queueName: o.queueName,

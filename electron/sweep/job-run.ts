@@ -42,6 +42,24 @@ export interface JobOutcome {
   error?: string;
   /** The run stopped at its share of the sweep's budget (budget-share.ts): not retried, and no new job starts. */
   stopped_by?: 'budget';
+  /** Where the job's time went outside play, and what storing it moved (storage.ts storedTiming). */
+  timing?: JobTiming;
+}
+
+/**
+ * A job's time outside play, in seconds, and its storage. `queued_s`: enqueued → taken by a
+ * worker (queued sweeps; the enqueuing and the working machine's clocks); `run_s`: the run
+ * process, start-up and play; `store_s`: the run ended → its folder and record stored.
+ */
+export interface JobTiming {
+  queued_s?: number;
+  run_s?: number;
+  store_s: number;
+  files: number;
+  bytes: number;
+  /** A bucket: the time its uploads took (store_s less the record and the checks), and requests tried again. */
+  upload_s?: number;
+  retries?: number;
 }
 
 const score = z.number().min(0).max(100);
@@ -68,6 +86,17 @@ export const JobOutcomeSchema = z.object({
   worker: z.object({ host: z.string(), pid: z.number(), display: z.string().nullable() }),
   error: z.string().optional(),
   stopped_by: z.literal('budget').optional(),
+  timing: z
+    .object({
+      queued_s: z.number().optional(),
+      run_s: z.number().nonnegative().optional(),
+      store_s: z.number().nonnegative(),
+      files: count,
+      bytes: count,
+      upload_s: z.number().nonnegative().optional(),
+      retries: count.optional(),
+    })
+    .optional(),
 });
 
 /** The outcome in `v`, or why it is not one. */

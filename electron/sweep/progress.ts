@@ -2,7 +2,7 @@
  * A sweep's progress: jobs done of total, failures, cost so far, ETA. The same events go to
  * the terminal (one line each) and, with --json, out as JSON lines; the last is the summary.
  */
-import type { JobOutcome } from './job-run.ts';
+import type { JobOutcome, JobTiming } from './job-run.ts';
 import type { Sweep, SweepJob } from './spec.ts';
 
 export type JobEventStatus = 'completed' | 'retry' | 'failed' | 'skipped' | 'interrupted';
@@ -23,6 +23,8 @@ export type SweepEvent =
       error?: string;
       /** Queue workers: the worker process's resident memory after the job (MB). */
       rss_mb?: number;
+      /** Time outside play and what storing the run moved. */
+      timing?: JobTiming;
     }
   | ProgressEvent
   | { type: 'end'; summary: SweepSummary };
@@ -47,6 +49,7 @@ export function jobEndEvent(
     mean: o?.mean ?? null,
     cost_usd: o?.cost_usd ?? null,
     ...(o?.error ? { error: o.error } : {}),
+    ...(o?.timing && status === 'completed' ? { timing: o.timing } : {}),
   };
 }
 
@@ -77,13 +80,63 @@ export interface SweepSummary {
   budget_reached: boolean;
   stopped: boolean;
   wall_s: number;
+  /** Over the completed jobs that recorded it (outsidePlay). */
+  outside_play: OutsidePlay | null;
   jobs: {
     id: string;
     status: 'completed' | 'failed' | 'skipped';
     run_id: string | null;
     mean: number | null;
     error?: string;
+    timing?: JobTiming;
   }[];
+}
+
+/** Median and largest of a set of seconds. */
+export interface Spread {
+  median: number;
+  max: number;
+}
+
+/**
+ * A sweep's time outside play: per job, enqueued → started (queued sweeps) and run ended →
+ * stored; what went to storage, and its throughput (bytes over the uploads' own time).
+ */
+export interface OutsidePlay {
+  jobs: number;
+  queued_s: Spread | null;
+  store_s: Spread;
+  bytes: number;
+  files: number;
+  upload_s: number | null;
+  upload_mb_s: number | null;
+  retries: number;
+}
+
+function spread(xs: number[]): Spread | null {
+  if (!xs.length) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  const median = s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+  return { median: Math.round(median * 1000) / 1000, max: s.at(-1)! };
+}
+
+export function outsidePlay(timings: JobTiming[]): OutsidePlay | null {
+  if (!timings.length) return null;
+  const sum = (f: (t: JobTiming) => number | undefined) => timings.reduce((a, t) => a + (f(t) ?? 0), 0);
+  const uploads = timings.filter((t) => t.upload_s !== undefined);
+  const uploadS = uploads.reduce((a, t) => a + t.upload_s!, 0);
+  const uploadBytes = uploads.reduce((a, t) => a + t.bytes, 0);
+  return {
+    jobs: timings.length,
+    queued_s: spread(timings.flatMap((t) => (t.queued_s !== undefined ? [t.queued_s] : []))),
+    store_s: spread(timings.map((t) => t.store_s))!,
+    bytes: sum((t) => t.bytes),
+    files: sum((t) => t.files),
+    upload_s: uploads.length ? Math.round(uploadS * 1000) / 1000 : null,
+    upload_mb_s: uploads.length && uploadS > 0 ? Math.round((uploadBytes / 1e6 / uploadS) * 100) / 100 : null,
+    retries: sum((t) => t.retries),
+  };
 }
 
 export class Progress {
@@ -120,7 +173,13 @@ export class Progress {
   completed(o: JobOutcome) {
     this.doneNow++;
     this.cost += o.cost_usd ?? 0;
-    this.jobs.set(o.job_id, { id: o.job_id, status: 'completed', run_id: o.run_id, mean: o.mean });
+    this.jobs.set(o.job_id, {
+      id: o.job_id,
+      status: 'completed',
+      run_id: o.run_id,
+      mean: o.mean,
+      ...(o.timing ? { timing: o.timing } : {}),
+    });
   }
   /** A failed attempt that will be retried: its spending still counts. */
   spent(o: JobOutcome) {
@@ -216,6 +275,7 @@ export class Progress {
       budget_reached: this.budgetReached(),
       stopped,
       wall_s: Math.round((Date.now() - this.started) / 100) / 10,
+      outside_play: outsidePlay(jobs.flatMap((j) => (j.timing ? [j.timing] : []))),
       jobs,
     };
   }
@@ -242,12 +302,30 @@ export function formatEvent(e: SweepEvent): string | undefined {
     case 'job-start':
       return undefined;
     case 'job-end':
-      return `  ${e.status.padEnd(11)} ${e.job} (attempt ${e.attempt}, worker ${e.worker})${e.mean !== null ? `  mean ${e.mean}` : ''}${e.error ? `  — ${e.error}` : ''}`;
+      return `  ${e.status.padEnd(11)} ${e.job} (attempt ${e.attempt}, worker ${e.worker})${e.mean !== null ? `  mean ${e.mean}` : ''}${e.timing ? `  ${formatTiming(e.timing)}` : ''}${e.error ? `  — ${e.error}` : ''}`;
     case 'progress':
       return `[${e.done}/${e.total}] failed ${e.failed}, running ${e.running}, cost $${e.cost_usd.toFixed(4)}${e.budget_usd !== null ? ` of $${e.budget_usd}` : ''}, elapsed ${duration(e.elapsed_s)}, ETA ${duration(e.eta_s)}`;
     case 'end': {
       const s = e.summary;
-      return `sweep ${s.sweep} ${s.stopped ? 'stopped' : 'done'}: ${s.completed}/${s.total} completed (${s.resumed} from before), ${s.failed} failed, ${s.skipped} not run${s.budget_reached ? ' (budget reached)' : ''}; cost $${s.cost_usd.toFixed(4)}${s.budget_usd !== null ? ` of $${s.budget_usd}` : ''}; ${s.wall_s} s`;
+      const line = `sweep ${s.sweep} ${s.stopped ? 'stopped' : 'done'}: ${s.completed}/${s.total} completed (${s.resumed} from before), ${s.failed} failed, ${s.skipped} not run${s.budget_reached ? ' (budget reached)' : ''}; cost $${s.cost_usd.toFixed(4)}${s.budget_usd !== null ? ` of $${s.budget_usd}` : ''}; ${s.wall_s} s`;
+      return s.outside_play ? `${line}\n${formatOutsidePlay(s.outside_play)}` : line;
     }
   }
+}
+
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(bytes < 1e6 ? 2 : 1)} MB`;
+
+/** `queued 1.2 s, stored 3.4 MB in 0.5 s (2 retries)` */
+function formatTiming(t: JobTiming): string {
+  const queued = t.queued_s !== undefined ? `queued ${t.queued_s.toFixed(1)} s, ` : '';
+  return `${queued}stored ${mb(t.bytes)} in ${t.store_s.toFixed(1)} s${t.retries ? ` (${t.retries} retried)` : ''}`;
+}
+
+function formatOutsidePlay(o: OutsidePlay): string {
+  const queued = o.queued_s ? `queued median ${o.queued_s.median} s (max ${o.queued_s.max} s), ` : '';
+  const upload =
+    o.upload_mb_s !== null
+      ? `; uploads ${o.upload_s} s, ${o.upload_mb_s} MB/s${o.retries ? `, ${o.retries} requests retried` : ''}`
+      : '';
+  return `time outside play, ${o.jobs} job(s): ${queued}storing median ${o.store_s.median} s (max ${o.store_s.max} s); stored ${mb(o.bytes)} in ${o.files} files${upload}`;
 }

@@ -237,6 +237,9 @@ export function jobRefusal(job: SweepJob, settings: RunSettings, allowed: readon
   return undefined;
 }
 
+/** Timing before anything is stored (storage.ts storedTiming fills these in). */
+const ZERO_MOVED = { store_s: 0, files: 0, bytes: 0 };
+
 /** The worker process's resident memory (MB), reported with each job so its growth can be watched. */
 function rssMb(): number {
   return Math.round(process.memoryUsage.rss() / 1e5) / 10;
@@ -333,7 +336,12 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
         }
       }
       opts.emit({ type: 'job-start', job: sweepJob.id, attempt, worker: slot.n, display: slot.d.display });
-      const { outcome, runDir, freshDisplay } = await runJobAttempt(sweepJob, {
+      const startedMs = Date.now();
+      const {
+        outcome: played,
+        runDir,
+        freshDisplay,
+      } = await runJobAttempt(sweepJob, {
         spec: settings,
         display: slot.d.display,
         stagingDir: staging,
@@ -343,6 +351,11 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
         rateLimits,
         ...(share !== undefined ? { budgetUsd: share } : {}),
       });
+      // job.timestamp is the enqueuing machine's clock, startedMs this one's: across hosts they may differ.
+      const outcome: JobOutcome = {
+        ...played,
+        timing: { queued_s: (startedMs - job.timestamp) / 1000, run_s: (Date.now() - startedMs) / 1000, ...ZERO_MOVED },
+      };
       // A job killed on its display (timed out) may have left keys held there: the next one gets a new display.
       if (freshDisplay) await slot.d.close();
       if (outcome.cost_usd) await connection.incrbyfloat(costKey(sweepJob.sweep), outcome.cost_usd);

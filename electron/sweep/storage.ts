@@ -5,12 +5,22 @@
  * outcome). The outcome is written last, after the whole run folder: a job counts as done only
  * when its run is there, and a retried job whose outcome exists is not run again.
  */
-import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 import { scanRuns } from '../store/run-library.ts';
-import { parseOutcome, type JobOutcome } from './job-run.ts';
+import { parseOutcome, type JobOutcome, type JobTiming } from './job-run.ts';
 
 export interface RunStorage {
   /** Where it is, for messages. */
@@ -22,6 +32,32 @@ export interface RunStorage {
 }
 
 const JOBS = '.jobs';
+
+const seconds = (ms: number) => Math.round(ms) / 1000;
+
+/**
+ * The outcome's timing (queued_s, run_s set by whoever ran it) with what storing it took, from
+ * `startedMs` (the store began, right after the run ended) to now.
+ */
+export function storedTiming(
+  outcome: JobOutcome,
+  startedMs: number,
+  moved: { files: number; bytes: number; upload_s?: number; retries?: number },
+): JobTiming {
+  const { upload_s, ...rest } = moved;
+  return {
+    ...outcome.timing,
+    store_s: seconds(Date.now() - startedMs),
+    ...rest,
+    ...(upload_s !== undefined ? { upload_s: seconds(upload_s * 1000) } : {}),
+  };
+}
+
+/** Files and bytes of a run folder (what storing it moves). */
+export function folderSize(runDir: string): { files: number; bytes: number } {
+  const files = runFiles(runDir);
+  return { files: files.length, bytes: files.reduce((a, f) => a + statSync(path.join(runDir, f)).size, 0) };
+}
 
 /** A job id as it may appear in a key or file name (ids come from spec.ts; this guards hand-made ones). */
 function safeId(id: string): string {
@@ -53,10 +89,12 @@ export class DirStorage implements RunStorage {
   }
 
   async put(runDir: string, outcome: JobOutcome): Promise<JobOutcome> {
+    const t0 = Date.now();
     const prior = await this.finished(outcome.job_id);
     if (prior) return prior; // another worker stored it first: keep one run per job
     const id = path.basename(runDir);
     const dest = path.join(this.where, id);
+    const moved = folderSize(runDir);
     if (!existsSync(dest)) {
       // Into a hidden folder first, then renamed: a reader never sees half a run.
       const incoming = path.join(this.where, `.incoming-${id}-${randomBytes(3).toString('hex')}`);
@@ -68,7 +106,7 @@ export class DirStorage implements RunStorage {
       }
       renameSync(incoming, dest);
     }
-    const stored = { ...outcome, run_id: id };
+    const stored = { ...outcome, run_id: id, timing: storedTiming(outcome, t0, moved) };
     writeFileAtomic(path.join(this.where, JOBS, `${safeId(outcome.job_id)}.json`), JSON.stringify(stored, null, 2));
     return stored;
   }
