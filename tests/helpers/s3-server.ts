@@ -50,9 +50,17 @@ export class S3Server {
     if (!this.port) this.port = await freePort();
     const args = ['--dir', this.dir, '--bucket', this.bucket, '--port', String(this.port)];
     if (opts.hold) args.push('--hold', opts.hold);
+    // s3rver's continuation tokens (a listing longer than a page) are DES-encrypted, which
+    // OpenSSL 3 keeps in its legacy provider: without it every truncated listing answers 500.
     const proc = spawn(
       process.execPath,
-      ['--import', 'tsx', path.join(ROOT, 'tests', 'helpers', 's3-server-main.ts'), ...args],
+      [
+        '--openssl-legacy-provider',
+        '--import',
+        'tsx',
+        path.join(ROOT, 'tests', 'helpers', 's3-server-main.ts'),
+        ...args,
+      ],
       {
         cwd: ROOT,
         stdio: ['ignore', 'pipe', 'pipe'],
