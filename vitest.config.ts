@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
  * Five projects. `unit`: plain Node, no display — seconds (`npm run test:unit`). `e2e`: real
  * windows, input and Chromium on private Xvfb displays, and `e2e-alone`: the same for files that
  * must have the machine to themselves (both: `npm run test:e2e`). `chaos`: sweeps,
- * workers and Redis killed and restarted at random (`npm run test:chaos`). `real-server`: the
+ * workers, Redis and the storage server killed and restarted at random (`npm run test:chaos`). `real-server`: the
  * CLI against a real third-party OpenAI-compatible server, llama.cpp's llama-server with a tiny
  * random-weight model (scripts/llama-server.sh, docs/testing-real-server.md); opt-in: it skips
  * unless GAMEPILOT_LLAMA_SERVER is set, as .ci/run does. `npm test` runs them all in that order:
@@ -88,7 +88,7 @@ export default defineConfig({
         },
       },
       {
-        // Kills and restarts sweeps, workers and Redis (npm run test:chaos): only what it started
+        // Kills and restarts sweeps, workers, Redis and the S3 server (npm run test:chaos): only what it started
         // (its own mark), on its workers' own displays, so beside the e2e files, in their group.
         test: {
           ...common,

@@ -325,7 +325,7 @@ function formatOutsidePlay(o: OutsidePlay): string {
   const queued = o.queued_s ? `queued median ${o.queued_s.median} s (max ${o.queued_s.max} s), ` : '';
   const upload =
     o.upload_mb_s !== null
-      ? `; uploads ${o.upload_s} s, ${o.upload_mb_s} MB/s${o.retries ? `, ${o.retries} requests retried` : ''}`
+      ? `; uploads ${o.upload_s} s, ${o.upload_mb_s} MB/s${o.retries ? `, ${o.retries} request(s) retried` : ''}`
       : '';
   return `time outside play, ${o.jobs} job(s): ${queued}storing median ${o.store_s.median} s (max ${o.store_s.max} s); stored ${mb(o.bytes)} in ${o.files} files${upload}`;
 }

@@ -1,12 +1,13 @@
 /**
  * Chaos (`npm run test:chaos`, also part of `npm test`): a local sweep and a queued sweep on a
- * real Redis run while a driver kills the jobs' run processes, the sweep process, the workers,
- * the queue follower and Redis itself (SIGKILL and SIGTERM), and starts again whatever it
- * killed. The kills follow a plan drawn from a fixed seed and are made at points of the
+ * real Redis, storing to an S3-compatible bucket (s3rver), run while a driver kills the jobs' run
+ * processes, the sweep process, the workers, the queue follower, Redis and the storage server
+ * (SIGKILL and SIGTERM), and starts again whatever it killed. The kills follow a plan drawn from a fixed seed and are made at points of the
  * sweep's own progress — a job started, a job's result stored — not at moments on the clock,
  * so a fast and a slow machine see the same number and kinds of kills (tests/helpers/
  * chaos-driver.ts); the time limit is only a safety net, scaled to the reference sweep's time.
- * At the end every job has exactly one completed run folder, no run folder is torn (run.json
+ * At the end every job has exactly one completed run folder (the bucket's, downloaded by the
+ * test's own reader), no run folder is torn (run.json
  * and steps.jsonl parse, totals match the steps), no Xvfb outlives its owner and no key is held
  * on any display still up, no process is left stopped (SIGSTOP'd), and each job's scores equal
  * those of the same sweep run without chaos.
@@ -22,6 +23,7 @@ import { ChaosDriver, planKills, runProcessOf } from '../helpers/chaos-driver.ts
 import { runCli, spawnCli } from '../helpers/cli.ts';
 import { onJsonLines } from '../helpers/json-lines.ts';
 import { freePort, RedisServer } from '../helpers/redis.ts';
+import { downloadBucket, S3Server } from '../helpers/s3-server.ts';
 
 const SEED = 20261202;
 const tmp = mkdtempSync(path.join(tmpdir(), 'gp-chaos-'));
@@ -34,6 +36,7 @@ writeFileSync(
 const JOBS = 12;
 const alive: ChildProcess[] = [];
 let redis: RedisServer | undefined;
+const s3 = new S3Server(path.join(tmp, 's3-data'), 'lab');
 /** Each chaos sweep's kills and its results against the chaos-free sweep's, for the summary line. */
 const summaries: string[] = [];
 let referenceMs = 0;
@@ -41,6 +44,7 @@ let referenceMs = 0;
 afterAll(async () => {
   for (const c of alive) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   await redis?.stop().catch(() => {});
+  await s3.kill().catch(() => {});
   if (process.env.GAMEPILOT_CHAOS_KEEP !== '1') rmSync(tmp, { recursive: true, force: true });
   process.stdout.write(`chaos: seed ${SEED}; ${summaries.join('; ') || 'no sweep compared'}\n`);
 });
@@ -242,11 +246,14 @@ describe('sweeps under chaos', () => {
     compareWithReference('local', checkRuns(out));
   }, 900_000);
 
-  it('a queued sweep survives workers, jobs, the follower and Redis being killed', async () => {
+  it('a queued sweep survives workers, jobs, the follower, Redis and the storage server being killed', async () => {
     redis = new RedisServer(await freePort(), path.join(tmp, 'redis'));
     await redis.start();
+    await s3.start();
+    Object.assign(process.env, s3.env()); // the workers' bucket credentials, inherited
     const q = ['--queue', redis.url, '--queue-name', 'chaos'];
     expect((await runCli(['sweep', file, ...q])).code).toBe(0);
+    const bucket = 's3://lab/chaos';
     const shared = path.join(tmp, 'shared');
     const displays = new Set<string>();
     const plan = planKills(random, [
@@ -255,6 +262,8 @@ describe('sweeps under chaos', () => {
       { kind: 'worker', on: 'job-end', n: 2 }, // its result stored, the queue not yet told
       { kind: 'follower', on: 'job-start', n: 2 },
       { kind: 'redis', on: 'job-start', n: 3 }, // while a worker holds the job's lock
+      { kind: 'storage', on: 'job-start', n: 1 }, // while another job may be uploading
+      { kind: 'storage', on: 'job-end', n: 2 }, // a job just stored, the next upload near
     ]);
     let finished = false;
     let n = 0;
@@ -271,15 +280,16 @@ describe('sweeps under chaos', () => {
           target.child.kill(kill.signal);
           return true;
         }
-        await redis!.kill(kill.signal);
+        const server = kill.kind === 'storage' ? s3 : redis!;
+        await server.kill(kill.signal);
         await sleep(500 + random() * 1500); // an outage of a seeded length
-        await redis!.start();
+        await server.start();
         return true;
       },
     );
     const worker = (slot: number) => {
       const w: Follow = follow(
-        ['worker', ...q, '--runs-dir', path.join(tmp, `w${n++}`), '--storage', shared, '--json'],
+        ['worker', ...q, '--runs-dir', path.join(tmp, `w${n++}`), '--storage', bucket, '--json'],
         (e) => {
           if (e.type === 'worker') displays.add(e.display);
           driver.feed(e, w);
@@ -304,10 +314,12 @@ describe('sweeps under chaos', () => {
     finished = true;
     if (driver.failure) throw driver.failure;
     record('queued', driver);
+    summaries.push(`queued: ${summary.outside_play?.retries ?? 0} storage requests retried`);
     expect(driver.count, `kills made before the sweep finished (${driver.describe()})`).toBe(plan.length);
     expect(summary).toMatchObject({ total: JOBS, completed: JOBS, failed: 0 });
     for (const w of workers) w.child.kill('SIGINT');
     await Promise.all(workers.map((w) => w.exit));
+    await downloadBucket(bucket, shared);
     compareWithReference('queued', checkRuns(shared));
 
     // Nothing left behind: no Xvfb of ours, no key down on a display still up, nothing stopped.

@@ -4,7 +4,10 @@
  * again on the same port and folder, as a storage server that went away and came back.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { keyOf, listObjects, openBucket } from '../../electron/store/bucket.ts';
 import { ROOT } from './cli.ts';
 import { onJsonLines } from './json-lines.ts';
 import { freePort } from './redis.ts';
@@ -105,4 +108,20 @@ export class S3Server {
       .filter((e) => e.req === 'PUT' && e.status === 200 && e.path?.startsWith(prefix))
       .map((e) => decodeURIComponent(e.path!.slice(prefix.length)));
   }
+}
+
+/**
+ * Every object under `url` written into `dir` as a folder (the test's own reader: what the
+ * bucket holds, whatever Gamepilot's readers make of it). Returns the number of objects.
+ */
+export async function downloadBucket(url: string, dir: string): Promise<number> {
+  const b = openBucket(url);
+  const all = await listObjects(b);
+  for (const o of all) {
+    const r = await b.client.send(new GetObjectCommand({ Bucket: b.bucket, Key: keyOf(b.prefix, o.key) }));
+    const file = path.join(dir, ...o.key.split('/'));
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, await r.Body!.transformToByteArray());
+  }
+  return all.length;
 }
