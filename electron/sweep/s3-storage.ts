@@ -31,6 +31,7 @@ import {
   listObjects,
   openBucket,
 } from '../store/bucket.ts';
+import { sleep } from '../util/time.ts';
 import { parseOutcome, type JobOutcome } from './job-run.ts';
 import { runFiles, storedTiming, type RunStorage } from './storage.ts';
 
@@ -200,10 +201,7 @@ export class S3Storage implements RunStorage {
         if (!isTransient(err) || Date.now() + wait > deadline)
           throw new Error(`${this.where}: ${what}: ${bucketProblem(this.bucket, err)}`);
         counter.retries++;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, wait);
-          this.signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-        });
+        await sleep(wait, this.signal); // a stop ends the wait; the next try says so
       }
     }
   }
