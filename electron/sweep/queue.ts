@@ -365,7 +365,15 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
         throw new UnrecoverableError(outcome.error ?? 'stopped by the budget');
       }
       if (outcome.status === 'completed' && runDir) {
-        const stored = await opts.storage.put(runDir, outcome); // stored before the queue job completes
+        let stored: JobOutcome;
+        try {
+          stored = await opts.storage.put(runDir, outcome); // stored before the queue job completes
+        } catch (err) {
+          if (!stop.signal.aborted) throw err;
+          // Stopped while storing (a bucket that was away): the job goes back without using up an attempt.
+          await job.moveToDelayed(Date.now(), token);
+          throw new DelayedError();
+        }
         rmSync(path.join(staging, sweepJob.id), { recursive: true, force: true });
         opts.emit({ ...jobEndEvent(sweepJob.id, 'completed', attempt, slot.n, stored), rss_mb: rssMb() });
         return stored;

@@ -248,3 +248,39 @@ describe('a queued sweep with two isolated workers and bucket storage', () => {
     }
   }, 60_000);
 });
+
+describe('a worker stopped while its bucket is away', () => {
+  it('ends at once and gives the job back without using up an attempt', async () => {
+    const stopUrl = 's3://lab/stop';
+    const one = path.join(tmp, 'one.yaml');
+    // retries: 0 — one attempt only: were the stop counted as a failure, the job would fail.
+    writeFileSync(one, 'name: one\ngames: [2048]\nagents: [random]\ntrials: 1\nmax_steps: 6\nretries: 0\n');
+    await s3.kill();
+    await s3.start({ hold: '^PUT /lab/stop/[^./][^/]*/steps\\.jsonl$' });
+    const seen = s3.events.length;
+    const first = await worker(hosts[0]!, 'one', stopUrl);
+    const done = sweepWait(one, 'one');
+    await s3.waitFor((e) => e.held !== undefined && s3.events.indexOf(e) >= seen, 200_000);
+    await s3.kill();
+    const t0 = Date.now();
+    first.child.kill('SIGINT');
+    expect(await first.exit, first.stderr()).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(20_000);
+    expect(first.events.some((e) => e.type === 'job-end')).toBe(false);
+
+    await s3.start();
+    // Nothing of the run counts as stored: files may be there, its run.json and job record are not.
+    const partial = await runsIn(stopUrl);
+    expect([...partial.values()].flat()).not.toContain('run.json');
+    expect((await objects(stopUrl)).filter((o) => o.key.startsWith('.jobs/'))).toEqual([]);
+    const second = await worker(hosts[1]!, 'one', stopUrl, ['--max-jobs', '1']);
+    const { code, summary } = await done;
+    expect(code).toBe(0);
+    expect(summary).toMatchObject({ total: 1, completed: 1, failed: 0 });
+    expect(await second.exit).toBe(0);
+    const complete = [...(await runsIn(stopUrl))].filter(([, files]) => files.includes('run.json'));
+    expect(complete).toHaveLength(1);
+    const meta = await objectJson(stopUrl, `${complete[0]![0]}/run.json`);
+    expect(meta.worker.pid).toBe(second.child.pid);
+  }, 300_000);
+});
