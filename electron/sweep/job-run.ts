@@ -49,7 +49,8 @@ export interface JobOutcome {
 /**
  * A job's time outside play, in seconds, and its storage. `queued_s`: enqueued → taken by a
  * worker (queued sweeps; the enqueuing and the working machine's clocks); `run_s`: the run
- * process, start-up and play; `store_s`: the run ended → its folder and record stored.
+ * process, start-up and play; `store_s`: the run ended → its folder stored and checked (the job
+ * record, which holds these figures, goes up right after).
  */
 export interface JobTiming {
   queued_s?: number;
@@ -57,7 +58,7 @@ export interface JobTiming {
   store_s: number;
   files: number;
   bytes: number;
-  /** A bucket: the time its uploads took (store_s less the record and the checks), and requests tried again. */
+  /** A bucket: the time its file transfers took (store_s less the checks), and requests tried again. */
   upload_s?: number;
   retries?: number;
 }

@@ -1,8 +1,8 @@
 /**
  * Run storage in an S3-compatible bucket (store/bucket.ts): `<prefix>/<run id>/<file>` and
- * `<prefix>/.jobs/<job id>.json`, the same layout as a folder. A run's files go up first, then
- * the bucket's own listing must show each of them at its local size, then `run.json`, then the
- * job record: a reader that sees run.json sees the whole run, and a job counts as stored only
+ * `<prefix>/.jobs/<job id>.json`, the same layout as a folder. A run's files go up first (four at
+ * a time), then the bucket's own listing must show each at its local size, then `run.json`, then
+ * the job record: a reader that sees run.json sees the whole run, and a job counts as stored only
  * once its record is there. Files above 16 MiB go up in 8 MiB parts.
  *
  * A storage server that goes away mid-upload is waited for: each request that fails for want
@@ -44,6 +44,8 @@ const MAX_PARTS = 10_000;
 /** How long one upload waits, in all, for a storage server that stopped answering. */
 export const STORE_PATIENCE_MS = 10 * 60_000;
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
+/** Files in flight at once: a run is mostly small frames, each a request's round trip. */
+const UPLOAD_LANES = 4;
 
 export function jobKey(prefix: string, jobId: string): string {
   return keyOf(prefix, '.jobs', `${jobId}.json`);
@@ -132,18 +134,35 @@ export class S3Storage implements RunStorage {
     const files = runFiles(runDir);
     const sizes = new Map(files.map((f) => [f, statSync(path.join(runDir, f)).size]));
     const counter = { retries: 0 };
-    const upload = async (file: string, key: string) =>
-      this.patiently(`uploading ${key}`, deadline, () => this.upload(path.join(runDir, file), key), counter);
+    let uploadMs = 0; // the transfers' wall time, retries included: the throughput's denominator
+    /** Uploads `list` over UPLOAD_LANES requests at once; the first failure stops the lanes taking more. */
+    const transfer = async (list: { file: string; key: string }[]) => {
+      const t = Date.now();
+      let next = 0;
+      let failed = false;
+      const lane = async () => {
+        while (!failed && next < list.length) {
+          const { file, key } = list[next++]!;
+          const local = path.join(runDir, file);
+          await this.patiently(`uploading ${key}`, deadline, () => this.upload(local, key), counter).catch((err) => {
+            failed = true;
+            throw err;
+          });
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(UPLOAD_LANES, list.length) }, lane));
+      uploadMs += Date.now() - t;
+    };
     const keys = runObjectKeys(this.bucket.prefix, runId, files);
-    for (const { file, key } of keys.filter((k) => k.file !== 'run.json')) await upload(file, key);
+    await transfer(keys.filter((k) => k.file !== 'run.json'));
     // Observed, not assumed: the bucket's listing must show every file at its size before run.json.
     const wrong = await this.patiently('listing the run', deadline, () => this.mismatches(runId, sizes), counter);
-    for (const file of wrong) await upload(file, keyOf(this.bucket.prefix, runId, file));
+    await transfer(wrong.map((file) => ({ file, key: keyOf(this.bucket.prefix, runId, file) })));
     const still = await this.patiently('listing the run', deadline, () => this.mismatches(runId, sizes), counter);
     if (still.length)
       throw new Error(`${this.where}: ${still[0]} of run ${runId} is not stored at its size after two uploads`);
-    for (const { file, key } of keys.filter((k) => k.file === 'run.json')) await upload(file, key);
-    const uploadS = (Date.now() - t0) / 1000;
+    await transfer(keys.filter((k) => k.file === 'run.json'));
+    const uploadS = uploadMs / 1000;
     const bytes = [...sizes.values()].reduce((a, b) => a + b, 0);
     const stored: JobOutcome = {
       ...outcome,
