@@ -15,8 +15,11 @@
  *
  * Usage: node --import tsx s3-server-main.ts --dir DIR --bucket NAME [--port N] [--hold REGEX]
  */
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, randomUUID } from 'node:crypto';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import http from 'node:http';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { SignatureV4 } from '@smithy/signature-v4';
 import S3rver from 's3rver';
@@ -99,12 +102,42 @@ async function badSignature(req: http.IncomingMessage): Promise<string | undefin
   return expected === signature ? undefined : 'signature mismatch';
 }
 
+interface Store {
+  getResourcePath(bucket: string, key: string, resource: string): string;
+  putMetadata(bucket: string, key: string, metadata: unknown, md5: string): Promise<void>;
+  putObject(o: { bucket: string; key: string; metadata: unknown; content: Buffer | Readable }): Promise<unknown>;
+}
+
+/**
+ * s3rver writes an object's bytes in place as they arrive and its metadata after, so a server
+ * killed mid-PUT leaves a torn object whose every listing then fails (500) — what S3 never
+ * shows: an object is there whole or not at all. Here each object is received whole, written
+ * beside the bucket, and moved into place with its object file last (s3rver lists by it).
+ */
+function makePutsAtomic(store: Store) {
+  const staging = '.incoming';
+  store.putObject = async (o) => {
+    const content = Buffer.isBuffer(o.content) ? o.content : Buffer.concat(await o.content.toArray());
+    const md5 = createHash('md5').update(content).digest('hex');
+    const tmpKey = randomUUID();
+    const at = (bucket: string, key: string, r: string) => store.getResourcePath(bucket, key, r);
+    await mkdir(path.dirname(at(staging, tmpKey, 'object')), { recursive: true });
+    await writeFile(at(staging, tmpKey, 'object'), content);
+    await store.putMetadata(staging, tmpKey, o.metadata, md5);
+    await mkdir(path.dirname(at(o.bucket, o.key, 'object')), { recursive: true });
+    for (const r of ['metadata.json', 'object.md5', 'object'])
+      await rename(at(staging, tmpKey, r), at(o.bucket, o.key, r));
+    return { size: content.length, md5 };
+  };
+}
+
 const s3 = new S3rver({
   silent: true,
   directory: values.dir!,
   configureBuckets: (values.bucket ?? []).map((name) => ({ name })),
 });
 await s3.configureBuckets();
+makePutsAtomic((s3 as unknown as { store: Store }).store);
 const handle = s3.callback();
 const hold = values.hold ? new RegExp(values.hold) : undefined;
 let held = false;
