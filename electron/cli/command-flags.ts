@@ -91,6 +91,9 @@ export interface BenchFlags {
   soak?: number;
   game?: string;
   keepFrames?: KeepFrames;
+  /** A bucket (s3://…) whose upload throughput is measured with the newest completed run of runsDir. */
+  storage?: string;
+  runsDir: string;
 }
 
 export interface WebFlags {

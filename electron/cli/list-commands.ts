@@ -93,6 +93,16 @@ export async function benchCommand(o: BenchFlags): Promise<number> {
   if (o.soak === undefined && (o.game !== undefined || o.keepFrames !== undefined))
     throw new UsageError('--game and --keep-frames go with --soak');
   if (o.soak !== undefined) return soakCommand(o.soak, o);
+  if (o.storage !== undefined) {
+    const { runStorageBench, formatStorageBench } = await import('./bench-storage.ts');
+    const result = await runStorageBench({
+      where: o.storage,
+      runsDir: o.runsDir,
+      log: o.json ? () => {} : io.progress,
+    });
+    io.out(o.json ? JSON.stringify(result) : formatStorageBench(result));
+    return 0;
+  }
   if (o.startup) {
     const result = await runStartupBench({ runs: o.runs, log: o.json ? () => {} : io.progress });
     io.out(o.json ? JSON.stringify(result) : formatStartupBench(result));

@@ -256,6 +256,13 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
         KEEP_FRAMES_ALLOWED,
       ),
     )
+    .addOption(
+      new Option(
+        '--storage <s3://bucket/prefix>',
+        'measure a bucket’s upload throughput instead: the newest completed run of --runs-dir stored three times as a queue worker stores it (endpoint and credentials from the environment), then removed',
+      ).conflicts(['record', 'compare', 'startup', 'soak']),
+    )
+    .addOption(runsDirOption('with --storage: the runs folder whose newest completed run is uploaded'))
     .action(act((o: BenchFlags) => actions.bench(o)));
 
   const record = program

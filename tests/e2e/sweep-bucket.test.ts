@@ -19,7 +19,7 @@ import { runCli, spawnCli } from '../helpers/cli.ts';
 import { type IsolatedHost, isolatedHost } from '../helpers/isolated-host.ts';
 import { onJsonLines } from '../helpers/json-lines.ts';
 import { freePort, RedisServer } from '../helpers/redis.ts';
-import { S3Server } from '../helpers/s3-server.ts';
+import { downloadBucket, S3Server } from '../helpers/s3-server.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'gp-bucket-'));
 const six = path.join(tmp, 'six.yaml');
@@ -170,6 +170,24 @@ describe('a queued sweep with two isolated workers and bucket storage', () => {
     for (const w of workers) w.child.kill('SIGINT');
     for (const w of workers) expect(await w.exit, w.stderr()).toBe(0);
   }, 400_000);
+
+  it('bench --storage measures the upload throughput with a real run, and leaves nothing behind', async () => {
+    const copy = path.join(tmp, 'downloaded');
+    await downloadBucket(url, copy);
+    const r = await runCli(['bench', '--storage', 's3://lab/bench', '--runs-dir', copy, '--json'], { env: s3.env() });
+    expect(r.code, r.stderr).toBe(0);
+    const result = JSON.parse(r.stdout);
+    const newest = readdirSync(copy)
+      .filter((n) => existsSync(path.join(copy, n, 'run.json')))
+      .map((n) => JSON.parse(readFileSync(path.join(copy, n, 'run.json'), 'utf8')))
+      .sort((a, b) => b.created.localeCompare(a.created))[0];
+    expect(result.run).toBe(newest.id);
+    expect(result.files).toBe((await runsIn(url)).get(newest.id)!.length);
+    expect(result.rounds).toHaveLength(3);
+    for (const round of result.rounds) expect(round.mb_s).toBeGreaterThan(0);
+    expect(await objects('s3://lab/bench')).toEqual([]);
+    process.stdout.write(`sweep-bucket bench: ${JSON.stringify(result)}\n`);
+  }, 120_000);
 
   it('a resumed sweep finds every job in the bucket and reruns nothing', async () => {
     const before = await objects(url);
