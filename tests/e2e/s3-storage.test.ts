@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listObjects } from '../../electron/store/bucket.ts';
 import type { JobOutcome } from '../../electron/sweep/job-run.ts';
 import { S3Storage } from '../../electron/sweep/s3-storage.ts';
+import { jobOutcome } from '../helpers/job-outcome.ts';
 import { S3_SECRET, S3Server } from '../helpers/s3-server.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'gp-s3-'));
@@ -32,25 +33,7 @@ function runFolder(id: string, bigBytes = 20_000_000): string {
 }
 
 function outcome(job: string): JobOutcome {
-  const worker = { host: 'h', pid: 1, display: null };
-  return {
-    job_id: job,
-    sweep: 's',
-    status: 'completed',
-    attempt: 1,
-    run_id: null,
-    mean: 1,
-    std: 0,
-    scores: [1],
-    steps: 1,
-    tokens_in: 0,
-    tokens_out: 0,
-    cost_usd: null,
-    started: '',
-    ended: '',
-    worker,
-    timing: { queued_s: 0.5, run_s: 2, store_s: 0, files: 0, bytes: 0 },
-  };
+  return jobOutcome(job, { timing: { queued_s: 0.5, run_s: 2, store_s: 0, files: 0, bytes: 0 } });
 }
 
 /** Index in the server's log of the last successful PUT of `key` (−1: never). */

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LocalRateLimiter, limitsFor } from '../../electron/sweep/rate-limit.ts';
 import { estimateTokens, providerOf, usageIn } from '../../electron/sweep/model-gate.ts';
+import { jobOutcome } from '../helpers/job-outcome.ts';
 import { jobKey, parseS3Url, runObjectKeys, uploadPlan, MULTIPART_THRESHOLD } from '../../electron/sweep/s3-storage.ts';
 import { DirStorage } from '../../electron/sweep/storage.ts';
 import type { JobOutcome } from '../../electron/sweep/job-run.ts';
@@ -65,23 +66,7 @@ describe('rate limits', () => {
 });
 
 function outcome(id: string, runId: string): JobOutcome {
-  return {
-    job_id: id,
-    sweep: 's',
-    status: 'completed',
-    attempt: 1,
-    run_id: runId,
-    mean: 1,
-    std: 0,
-    scores: [1],
-    steps: 1,
-    tokens_in: 0,
-    tokens_out: 0,
-    cost_usd: null,
-    started: '',
-    ended: '',
-    worker: { host: 'h', pid: 1, display: ':1' },
-  };
+  return jobOutcome(id, { run_id: runId, worker: { host: 'h', pid: 1, display: ':1' } });
 }
 
 describe('folder storage', () => {

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { JobTiming } from '../../electron/sweep/job-run.ts';
+import { jobOutcome } from '../helpers/job-outcome.ts';
 import { formatEvent, jobEndEvent, outsidePlay, type SweepSummary } from '../../electron/sweep/progress.ts';
 
 const t = (queued: number, store: number, bytes: number, upload?: number, retries = 0): JobTiming => ({
@@ -44,24 +45,7 @@ describe('time outside play', () => {
 
   it('is in the job lines and the end line', () => {
     const timing = t(1.24, 0.51, 3_400_000, 0.4, 1);
-    const end = jobEndEvent('j1', 'completed', 1, 2, {
-      job_id: 'j1',
-      sweep: 's',
-      status: 'completed',
-      attempt: 1,
-      run_id: 'r',
-      mean: 3,
-      std: 0,
-      scores: [3],
-      steps: 1,
-      tokens_in: 0,
-      tokens_out: 0,
-      cost_usd: null,
-      started: '',
-      ended: '',
-      worker: { host: '', pid: 0, display: null },
-      timing,
-    });
+    const end = jobEndEvent('j1', 'completed', 1, 2, jobOutcome('j1', { run_id: 'r', mean: 3, timing }));
     expect(end.timing).toEqual(timing);
     expect(formatEvent(end)).toContain('queued 1.2 s, stored 3.4 MB in 0.5 s (1 retried)');
 
