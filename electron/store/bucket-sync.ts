@@ -169,16 +169,21 @@ export async function syncBucket(b: Bucket, dir: string, opts: SyncOptions = {})
       opts.onProgress?.(structuredClone(progress));
     }),
     ...plan.jobs.filter((o) => fetch.has(o)).map(get),
-  ].map((t) =>
-    t.catch((err) => {
-      stop.abort(); // one failure ends the rest: the sync fails as a whole
-      throw err;
-    }),
-  );
+  ];
+  let failure: unknown;
   try {
-    await allOrFirstError(tasks);
+    await allOrFirstError(
+      tasks.map((t) =>
+        t.catch((err) => {
+          // One failure ends the rest (the sync fails as a whole) and is the one reported, not their aborts.
+          if (!signal.aborted) failure = err;
+          stop.abort();
+          throw err;
+        }),
+      ),
+    );
   } catch (err) {
-    if (!opts.signal?.aborted) throw err;
+    if (!opts.signal?.aborted) throw failure ?? err;
   } finally {
     saveManifest(root, manifest);
     try {
