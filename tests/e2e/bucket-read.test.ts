@@ -6,9 +6,10 @@
  * `leaderboard` and `export` given `--runs-dir s3://…` give what they give for a folder holding
  * the same runs, without reading the cut run; `gamepilot sync` prints progress, a second sync
  * GETs nothing and a deleted local file is fetched again, alone; a sync stopped (Ctrl+C) or
- * killed while a GET hangs resumes with exactly what was missing; a hostile server's keys
- * (`run/../../escape`) write nothing outside the folder; a wrong secret fails within 5 s naming
- * the bucket and the endpoint, never the secret.
+ * killed while a GET hangs resumes with exactly what was missing; a wrong secret fails within
+ * 5 s naming the bucket and the endpoint, never the secret. Against a server written here: a
+ * hostile one's keys (`run/../../escape`) write nothing outside the folder, and a connection
+ * dropped halfway through an object is tried again until the file lands whole.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -301,53 +302,102 @@ describe('gamepilot sync', () => {
     });
 });
 
-describe('a hostile bucket', () => {
-  let server: http.Server;
+/**
+ * An S3 endpoint written here, for what s3rver cannot be made to do: list keys no honest writer
+ * makes, or drop a connection halfway through an object. It serves `objects` (key → body) and
+ * lists them with `listed` keys; `misbehave` may take over a GET (its n-th for that key, from 1).
+ */
+async function fakeS3(
+  objects: Record<string, string>,
+  listed: string[] = Object.keys(objects),
+  misbehave: (key: string, n: number, res: http.ServerResponse) => boolean = () => false,
+) {
   const gets: string[] = [];
-  const BODY = '{"hostile": true}';
-  const KEYS = ['pre/r1/run.json', 'pre/r1/../../escape', 'pre/../up', 'pre/r1//abs', 'pre/r1/C:evil'];
-
-  beforeAll(async () => {
-    // An S3 endpoint that lists keys no honest writer makes and serves every object it is asked for.
-    server = http.createServer((req, res) => {
-      const url = new URL(req.url!, 'http://x');
-      if (req.method === 'GET' && url.searchParams.get('list-type') === '2') {
-        const contents = KEYS.map(
-          (k) =>
-            `<Contents><Key>${k}</Key><Size>${BODY.length}</Size><ETag>"${createHash('md5').update(BODY).digest('hex')}"</ETag></Contents>`,
-        ).join('');
-        res.setHeader('content-type', 'application/xml');
-        res.end(
-          `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>evil</Name><Prefix>pre/</Prefix><KeyCount>${KEYS.length}</KeyCount><IsTruncated>false</IsTruncated>${contents}</ListBucketResult>`,
-        );
-        return;
-      }
-      if (req.method === 'GET') gets.push(url.pathname);
-      res.setHeader('etag', `"${createHash('md5').update(BODY).digest('hex')}"`);
-      res.end(req.method === 'HEAD' ? undefined : BODY);
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const etag = (body: string) => `"${createHash('md5').update(body).digest('hex')}"`;
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url!, 'http://x');
+    if (req.method === 'GET' && url.searchParams.get('list-type') === '2') {
+      const contents = listed
+        .map((k) => {
+          const body = objects[k] ?? '';
+          return `<Contents><Key>${k}</Key><Size>${body.length}</Size><ETag>${etag(body)}</ETag></Contents>`;
+        })
+        .join('');
+      res.setHeader('content-type', 'application/xml');
+      res.end(
+        `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>b</Name><KeyCount>${listed.length}</KeyCount><IsTruncated>false</IsTruncated>${contents}</ListBucketResult>`,
+      );
+      return;
+    }
+    if (req.method === 'HEAD') return res.end();
+    const key = url.pathname.split('/').slice(2).join('/');
+    gets.push(key);
+    if (misbehave(key, gets.filter((g) => g === key).length, res)) return;
+    const body = objects[key] ?? '';
+    res.setHeader('etag', etag(body));
+    res.setHeader('content-length', body.length);
+    res.end(body);
   });
-  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    gets,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
 
-  it('refuses keys that would leave the folder, naming them, and writes nothing outside it', async () => {
-    const outside = mkdtempSync(path.join(root, 'hostile-'));
-    const dir = path.join(outside, 'a', 'b');
-    const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const r = await runCli(['sync', 's3://evil/pre', dir, '--json'], {
-      env: { ...env(), AWS_ENDPOINT_URL: endpoint },
+describe('servers that misbehave', () => {
+  it('a hostile bucket: keys that would leave the folder are refused, named, and nothing is written outside it', async () => {
+    const BODY = '{"hostile": true}';
+    const KEYS = ['pre/r1/run.json', 'pre/r1/../../escape', 'pre/../up', 'pre/r1//abs', 'pre/r1/C:evil'];
+    const server = await fakeS3(Object.fromEntries(KEYS.map((k) => [k, BODY])));
+    try {
+      const outside = mkdtempSync(path.join(root, 'hostile-'));
+      const dir = path.join(outside, 'a', 'b');
+      const r = await runCli(['sync', 's3://evil/pre', dir, '--json'], {
+        env: { ...env(), AWS_ENDPOINT_URL: server.endpoint },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(
+        json(r)
+          .refused.map((x: { key: string }) => x.key)
+          .sort(),
+      ).toEqual(
+        KEYS.slice(1)
+          .map((k) => k.slice('pre/'.length))
+          .sort(),
+      );
+      expect(r.stderr).toContain('refused object key "r1/../../escape"');
+      expect(server.gets).toEqual(['pre/r1/run.json']);
+      expect(filesUnder(outside).sort()).toEqual(['a/b/.bucket-sync.json', 'a/b/r1/run.json']);
+      expect(existsSync(path.join(root, 'escape')) || existsSync(path.join(outside, 'escape'))).toBe(false);
+      expect(statSync(path.join(dir, 'r1', 'run.json')).size).toBe(BODY.length);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a connection dropped halfway through an object: the GET is tried again and the file lands whole', async () => {
+    const steps = `${'{"step": 1}\n'.repeat(2000)}`;
+    const objects = { 'p/r1/steps.jsonl': steps, 'p/r1/run.json': '{"id": "r1"}' };
+    const server = await fakeS3(objects, undefined, (key, n, res) => {
+      if (key !== 'p/r1/steps.jsonl' || n > 1) return false;
+      res.setHeader('content-length', steps.length);
+      res.write(steps.slice(0, steps.length / 2), () => res.destroy());
+      return true;
     });
-    expect(r.code, r.stderr).toBe(0);
-    const summary = json(r);
-    expect(summary.refused.map((x: { key: string }) => x.key).sort()).toEqual(
-      KEYS.slice(1)
-        .map((k) => k.slice('pre/'.length))
-        .sort(),
-    );
-    expect(r.stderr).toContain('refused object key "r1/../../escape"');
-    expect(gets).toEqual(['/evil/pre/r1/run.json']);
-    expect(filesUnder(outside).sort()).toEqual(['a/b/.bucket-sync.json', 'a/b/r1/run.json']);
-    expect(existsSync(path.join(root, 'escape')) || existsSync(path.join(outside, 'escape'))).toBe(false);
-    expect(statSync(path.join(dir, 'r1', 'run.json')).size).toBe(BODY.length);
+    try {
+      const dir = path.join(root, 'dropped');
+      const r = await runCli(['sync', 's3://flaky/p', dir, '--json'], {
+        env: { ...env(), AWS_ENDPOINT_URL: server.endpoint },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(json(r)).toMatchObject({ runs: 1, fetched: 2 });
+      expect(server.gets).toEqual(['p/r1/steps.jsonl', 'p/r1/steps.jsonl', 'p/r1/run.json']);
+      expect(readFileSync(path.join(dir, 'r1', 'steps.jsonl'), 'utf8')).toBe(steps);
+      expect(readdirSync(dir).sort()).toEqual(['.bucket-sync.json', 'r1']);
+    } finally {
+      await server.close();
+    }
   });
 });
