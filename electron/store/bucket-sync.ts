@@ -10,6 +10,7 @@
  * one resumed after Ctrl+C or a kill, fetches only objects that are new, changed or missing here.
  */
 import {
+  createReadStream,
   createWriteStream,
   existsSync,
   mkdirSync,
@@ -125,7 +126,7 @@ export async function syncBucket(b: Bucket, dir: string, opts: SyncOptions = {})
 
   const fetch = new Set<BucketObject>();
   for (const o of wanted)
-    if (needsFetch(o, manifest, localSize(root, o.key)) && !adoptLocal(root, o, manifest)) fetch.add(o);
+    if (needsFetch(o, manifest, localSize(root, o.key)) && !(await adoptLocal(root, o, manifest))) fetch.add(o);
   // A run whose other files change gets its run.json again after them: until then it is not complete here.
   for (const files of plan.runs.values()) {
     const runJson = files.at(-1)!;
@@ -218,13 +219,12 @@ function localSize(root: string, key: string): number | undefined {
  * A local file the manifest does not know (a sync killed before it saved the manifest, or files
  * copied here by hand) that has the object's size and MD5 (a single-part ETag): taken as it is.
  */
-function adoptLocal(root: string, o: BucketObject, manifest: SyncManifest): boolean {
+async function adoptLocal(root: string, o: BucketObject, manifest: SyncManifest): Promise<boolean> {
   const md5 = md5OfEtag(o.etag);
   if (!md5 || manifest.files[o.key] || localSize(root, o.key) !== o.size) return false;
-  const hash = createHash('md5')
-    .update(readFileSync(localPathOf(root, o.key)))
-    .digest('hex');
-  if (hash !== md5) return false;
+  const hash = createHash('md5');
+  for await (const chunk of createReadStream(localPathOf(root, o.key))) hash.update(chunk as Buffer);
+  if (hash.digest('hex') !== md5) return false;
   manifest.files[o.key] = { size: o.size, etag: o.etag };
   return true;
 }
