@@ -168,10 +168,18 @@ export interface ExportFlags {
 }
 
 export interface ReportFlags {
+  /** A runs folder, or an s3:// location read through the cache. */
   runsDir: string;
   out: string;
   json?: string;
   csv?: string;
+}
+
+export interface SyncFlags {
+  /** GETs at once. */
+  parallel: number;
+  json?: boolean;
+  quiet?: boolean;
 }
 
 export interface SweepFlags {
@@ -211,6 +219,7 @@ export interface Actions {
   leaderboard(o: LeaderboardFlags): Promise<number> | number;
   report(o: ReportFlags): Promise<number> | number;
   export(sources: string[], o: ExportFlags): Promise<number>;
+  sync(from: string, dir: string, o: SyncFlags): Promise<number>;
   video(dir: string, o: { out?: string }): Promise<number>;
   web(o: WebFlags): Promise<number>;
   mcp(o: McpFlags): Promise<number>;

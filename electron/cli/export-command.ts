@@ -1,6 +1,7 @@
 /** `gamepilot export`: runs and sessions as a training dataset, with a progress line per run. */
 import { exportDataset, type ExportSummary } from '../dataset/export.ts';
 import { io } from './io.ts';
+import { localRunsDir } from './runs-source.ts';
 import type { ExportFlags } from './command-flags.ts';
 
 /** ` (1 run, 2 suite, 2 arena)`: the runs exported of each origin there is. */
@@ -10,8 +11,10 @@ function byOrigin(origins: ExportSummary['origins']): string {
 }
 
 export async function exportCommand(sources: string[], o: ExportFlags): Promise<number> {
+  const local: string[] = [];
+  for (const source of sources) local.push((await localRunsDir(source)).dir);
   const summary = await exportDataset({
-    sources,
+    sources: local,
     out: o.out,
     format: o.format,
     filter: {

@@ -66,8 +66,11 @@ export function gamesCommand(o: { json?: boolean }, playedBy: ReadonlyMap<string
  * episodes with their reasons); with --json the rows stay the whole of stdout and what was left
  * out goes to stderr.
  */
-export function leaderboardCommand(o: LeaderboardFlags): number {
-  const { rows, failed, invalid, warnings } = leaderboard(path.resolve(o.runsDir), o.game ? { game: o.game } : {});
+export async function leaderboardCommand(o: LeaderboardFlags): Promise<number> {
+  // Loaded here, not at the top: `gamepilot games` and `windows` share this module and need no S3 client.
+  const { localRunsDir } = await import('./runs-source.ts');
+  const { dir } = await localRunsDir(o.runsDir);
+  const { rows, failed, invalid, warnings } = leaderboard(dir, o.game ? { game: o.game } : {});
   for (const w of warnings) io.log(`warning: ${w}`);
   const apart = leftOutLines(failed, invalid);
   if (o.json) {

@@ -38,6 +38,7 @@ const ACTIONS: Actions = {
   leaderboard: later(async () => (await import('./list-commands.ts')).leaderboardCommand),
   export: later(async () => (await import('./export-command.ts')).exportCommand),
   report: later(async () => (await import('./report-command.ts')).reportCommand),
+  sync: later(async () => (await import('./sync-command.ts')).syncCommand),
   video: later(async () => (await import('./list-commands.ts')).videoCommand),
   web: later(async () => (await import('./web-command.ts')).webCommand),
   mcp: later(async () => (await import('./mcp-command.ts')).mcpCommand),

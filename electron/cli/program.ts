@@ -9,6 +9,7 @@ import { Command, Option, type OutputConfiguration } from 'commander';
 import { BUILTIN_GAMES, TWO_SEAT_GAMES } from '../../games/index.ts';
 import { IDC_DEFAULTS, KEEP_FRAMES_ALLOWED, KEEP_FRAMES_PATTERN, ROLES } from '../domain.ts';
 import { DEFAULT_JOB_LIMIT } from '../sweep/spec.ts';
+import { DEFAULT_PARALLEL } from '../store/bucket-sync-plan.ts';
 import { DEFAULT_RECORDER } from '../recording/recorder.ts';
 import { defaultConfigDir } from '../util/paths.ts';
 import { appVersion } from '../util/resources.ts';
@@ -50,6 +51,7 @@ import type {
   LeaderboardFlags,
   ExportFlags,
   ReportFlags,
+  SyncFlags,
   SweepFlags,
   WorkerFlags,
   Actions,
@@ -58,6 +60,10 @@ import type {
 import { SETTINGS_HELP } from '../ingvp/ingvp-settings.ts';
 
 export const GAME_IDS = Object.keys(BUILTIN_GAMES);
+
+/** `--runs-dir` of the commands that read runs: a folder, or a bucket read through a local cache. */
+const RUNS_OR_BUCKET =
+  'the runs folder, or s3://bucket/prefix (its complete runs, synced into a local cache first; endpoint and keys from env)';
 
 const quietFlag = () => new Option('--quiet', 'no progress lines on stderr');
 /** `--runs-dir`, the runs folder, which these commands called `--out` before (still accepted). */
@@ -388,7 +394,7 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
       'scores pooled per title (a built-in game, a window’s profile, or an unprofiled window) × player × VR × action space × latency, with no-effect and invalid-action rates (completed runs only; failed runs and invalid episodes listed apart, never pooled)',
     )
     .addOption(new Option('--game <id>', 'only this title: a game or profile id, or window:<title>'))
-    .addOption(runsDirOption())
+    .addOption(runsDirOption(RUNS_OR_BUCKET))
     .addOption(jsonFlag())
     .action(act((o: LeaderboardFlags) => actions.leaderboard(o)));
 
@@ -397,8 +403,11 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .description(
       'runs and human sessions as a training dataset (Hugging Face imagefolder: images, metadata.jsonl per split, a dataset card); resumable',
     )
-    .argument('[sources...]', 'run or session folders, or folders holding them (default: the --runs-dir folder)')
-    .addOption(runsDirOption())
+    .argument(
+      '[sources...]',
+      'run or session folders, folders holding them, or s3://bucket/prefix (default: the --runs-dir folder)',
+    )
+    .addOption(runsDirOption(RUNS_OR_BUCKET))
     .requiredOption('--out <dir>', 'the dataset folder (an export there with the same options resumes)')
     .addOption(
       new Option('--format <format>', 'the dataset layout').choices(['hf-imagefolder']).default('hf-imagefolder'),
@@ -456,7 +465,21 @@ export function buildProgram(actions: Actions, done: Done, output?: OutputConfig
     .addOption(new Option('--out <file>', 'the HTML page').default('report.html'))
     .addOption(new Option('--json <file>', 'also write the report data as JSON'))
     .addOption(new Option('--csv <dir>', 'also write one CSV file a table into this folder'));
-  renamedOption(report, runsDirOption(), '--runs <dir>').action(act((o: ReportFlags) => actions.report(o)));
+  renamedOption(report, runsDirOption(RUNS_OR_BUCKET), '--runs <dir>').action(
+    act((o: ReportFlags) => actions.report(o)),
+  );
+
+  program
+    .command('sync')
+    .description(
+      "download a bucket's complete runs (run.json uploaded) and job records into a folder; again, it fetches only what is new, changed or missing",
+    )
+    .argument('<from>', 's3://bucket/prefix (endpoint and keys from env, as for `gamepilot worker --storage`)')
+    .argument('<dir>', 'the local folder (a runs folder: report, leaderboard and export read it)')
+    .addOption(intOption('--parallel <n>', 'downloads at once', { min: 1, max: 32 }).default(DEFAULT_PARALLEL))
+    .addOption(jsonFlag())
+    .addOption(quietFlag())
+    .action(act((from: string, dir: string, o: SyncFlags) => actions.sync(from, dir, o)));
 
   program
     .command('video')

@@ -1,4 +1,4 @@
-/** `gamepilot report`: the runs folder (and its arena folders) as one self-contained HTML page, and the same data as JSON and CSV. */
+/** `gamepilot report`: the runs folder or bucket (and its arena folders) as one self-contained HTML page, and the same data as JSON and CSV. */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { buildReport } from '../report/build.ts';
@@ -8,13 +8,14 @@ import { reportView } from '../report/view.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 import { CodedError } from '../domain.ts';
 import { io } from './io.ts';
+import { localRunsDir } from './runs-source.ts';
 import type { ReportFlags } from './command-flags.ts';
 
-export function reportCommand(o: ReportFlags): number {
-  const runs = path.resolve(o.runsDir);
+export async function reportCommand(o: ReportFlags): Promise<number> {
+  const { dir: runs, where } = await localRunsDir(o.runsDir);
   if (!existsSync(runs) || !statSync(runs).isDirectory())
     throw new CodedError('not-found', `no runs folder ${runs} (give one with --runs-dir DIR)`);
-  const view = reportView(buildReport(runs));
+  const view = reportView({ ...buildReport(runs), runs_dir: where });
   for (const w of view.data.warnings) io.log(`warning: ${w}`);
   const out = path.resolve(o.out);
   mkdirSync(path.dirname(out), { recursive: true });

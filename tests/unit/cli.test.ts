@@ -58,6 +58,7 @@ const COMMANDS = [
   'leaderboard',
   'export',
   'report',
+  'sync',
   'video',
   'web',
   'mcp',
