@@ -4,7 +4,8 @@
  * each a host of its own (tests/helpers/isolated-host.ts: its own checkout copy, HOME, config,
  * temp and runs folders, displays, and an environment holding only PATH, the queue and the
  * bucket). The run folders reach the bucket run.json last; the sweep's summary gives each job's
- * time outside play and the upload throughput; a resumed sweep reruns nothing; the storage
+ * time outside play and the upload throughput; `gamepilot report` reads the bucket as it reads
+ * the same runs in a folder; a resumed sweep reruns nothing; the storage
  * server killed in the middle of an upload and started again loses nothing and stores nothing
  * twice; a worker with a wrong secret refuses to start.
  */
@@ -171,9 +172,28 @@ describe('a queued sweep with two isolated workers and bucket storage', () => {
     for (const w of workers) expect(await w.exit, w.stderr()).toBe(0);
   }, 400_000);
 
+  it('the report built from the bucket equals the report of the same runs in a folder', async () => {
+    const copy = path.join(tmp, 'downloaded');
+    expect(await downloadBucket(url, copy)).toBeGreaterThan(0); // the test's own reader
+    const env = { ...s3.env(), XDG_CACHE_HOME: path.join(tmp, 'cache') };
+    const report = async (from: string, name: string) => {
+      const json = path.join(tmp, `${name}.json`);
+      const r = await runCli(['report', '--runs-dir', from, '--out', path.join(tmp, `${name}.html`), '--json', json], {
+        env,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      const { generated: _g, runs_dir, ...rest } = JSON.parse(readFileSync(json, 'utf8'));
+      return { runs_dir, rest };
+    };
+    const fromBucket = await report(url, 'from-bucket');
+    const fromFolder = await report(copy, 'from-folder');
+    expect(fromBucket.runs_dir).toBe(url);
+    expect(fromBucket.rest.runs.counted).toBe(6);
+    expect(fromBucket.rest).toEqual(fromFolder.rest);
+  }, 120_000);
+
   it('bench --storage measures the upload throughput with a real run, and leaves nothing behind', async () => {
     const copy = path.join(tmp, 'downloaded');
-    await downloadBucket(url, copy);
     const r = await runCli(['bench', '--storage', 's3://lab/bench', '--runs-dir', copy, '--json'], { env: s3.env() });
     expect(r.code, r.stderr).toBe(0);
     const result = JSON.parse(r.stdout);
