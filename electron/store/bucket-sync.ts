@@ -25,10 +25,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { writeFileAtomic } from '../util/atomic-file.ts';
-import { type Bucket, type BucketObject, bucketProblem, isTransient, keyOf, listObjects } from './bucket.ts';
+import { allOrFirstError, semaphore } from '../util/concurrency.ts';
+import { type Bucket, type BucketObject, bucketProblem, keyOf, listObjects, retryTransient } from './bucket.ts';
 import {
   DEFAULT_PARALLEL,
   goneKeys,
@@ -199,12 +199,6 @@ export async function syncBucket(b: Bucket, dir: string, opts: SyncOptions = {})
   return summary;
 }
 
-/** Waits for every promise (none left running), then throws the first failure if any. */
-async function allOrFirstError(promises: Promise<unknown>[]): Promise<void> {
-  const failed = (await Promise.allSettled(promises)).find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (failed) throw failed.reason;
-}
-
 /** The size of the local copy of `key`, or undefined when there is none. */
 function localSize(root: string, key: string): number | undefined {
   try {
@@ -287,32 +281,16 @@ function unquoted(etag: string): string {
 
 /** Runs `fn`, trying again with doubling waits while it fails transiently; a final failure names the bucket. */
 async function withRetries<T>(b: Bucket, fn: () => Promise<T>, signal: AbortSignal, what: string): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (signal.aborted) throw err;
-      if (!isTransient(err) || attempt >= TRIES)
-        throw new Error(`cannot ${what === 'list' ? 'list' : `fetch ${what} of`} ${b.where}: ${bucketProblem(b, err)}`);
-      await sleep(FIRST_RETRY_MS * 2 ** (attempt - 1) * (0.5 + Math.random()), undefined, { signal });
-    }
+  try {
+    return await retryTransient(fn, {
+      signal,
+      waitMs: (n) => FIRST_RETRY_MS * 2 ** n * (0.5 + Math.random()),
+      giveUp: (n) => n + 1 >= TRIES,
+    });
+  } catch (err) {
+    if (signal.aborted) throw err;
+    throw new Error(`cannot ${what === 'list' ? 'list' : `fetch ${what} of`} ${b.where}: ${bucketProblem(b, err)}`);
   }
-}
-
-/** At most `n` of the functions given to it run at once. */
-function semaphore(n: number): <T>(fn: () => Promise<T>) => Promise<T> {
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  return async (fn) => {
-    if (running >= n) await new Promise<void>((r) => waiting.push(r));
-    running++;
-    try {
-      return await fn();
-    } finally {
-      running--;
-      waiting.shift()?.();
-    }
-  };
 }
 
 function readManifest(root: string, where: string): SyncManifest {

@@ -7,6 +7,7 @@
  * name the endpoint and the bucket, never a credential.
  */
 import { HeadBucketCommand, ListObjectsV2Command, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { sleep } from '../util/time.ts';
 
 export interface Bucket {
   client: S3Client;
@@ -78,6 +79,32 @@ export function isTransient(err: unknown): boolean {
   const status = httpStatus(err);
   if (status !== undefined && status !== 0) return status >= 500 || status === 429 || status === 408;
   return !(err instanceof S3ServiceException); // no HTTP answer: a network error
+}
+
+/**
+ * `step`, tried again after each transient failure (isTransient) following `waitMs(retry)`, until
+ * it succeeds or `giveUp(retry, wait)` says so; a stop (`signal`) ends a wait at once. Throws the
+ * last error as it came: the caller names what it was doing (bucketProblem).
+ */
+export async function retryTransient<T>(
+  step: () => Promise<T>,
+  opts: {
+    signal?: AbortSignal | undefined;
+    waitMs: (retry: number) => number;
+    giveUp: (retry: number, waitMs: number) => boolean;
+    onRetry?: () => void;
+  },
+): Promise<T> {
+  for (let retry = 0; ; retry++) {
+    try {
+      return await step();
+    } catch (err) {
+      const wait = opts.waitMs(retry);
+      if (opts.signal?.aborted || !isTransient(err) || opts.giveUp(retry, wait)) throw err;
+      opts.onRetry?.();
+      await sleep(wait, opts.signal);
+    }
+  }
 }
 
 /** One line on why the bucket could not be used, naming the endpoint and bucket (never a secret). */

@@ -26,12 +26,12 @@ import {
   bucketProblem,
   checkBucket,
   isNotFound,
-  isTransient,
   keyOf,
   listObjects,
   openBucket,
+  retryTransient,
 } from '../store/bucket.ts';
-import { sleep } from '../util/time.ts';
+import { allOrFirstError, semaphore } from '../util/concurrency.ts';
 import { parseOutcome, type JobOutcome } from './job-run.ts';
 import { runFiles, storedTiming, type RunStorage } from './storage.ts';
 
@@ -135,22 +135,23 @@ export class S3Storage implements RunStorage {
     const sizes = new Map(files.map((f) => [f, statSync(path.join(runDir, f)).size]));
     const counter = { retries: 0 };
     let uploadMs = 0; // the transfers' wall time, retries included: the throughput's denominator
-    /** Uploads `list` over UPLOAD_LANES requests at once; the first failure stops the lanes taking more. */
+    /** Uploads `list`, UPLOAD_LANES files at once; after a failure no new file starts, and it is thrown once all have ended. */
     const transfer = async (list: { file: string; key: string }[]) => {
       const t = Date.now();
-      let next = 0;
+      const lane = semaphore(UPLOAD_LANES);
       let failed = false;
-      const lane = async () => {
-        while (!failed && next < list.length) {
-          const { file, key } = list[next++]!;
-          const local = path.join(runDir, file);
-          await this.patiently(`uploading ${key}`, deadline, () => this.upload(local, key), counter).catch((err) => {
-            failed = true;
-            throw err;
-          });
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(UPLOAD_LANES, list.length) }, lane));
+      await allOrFirstError(
+        list.map(({ file, key }) =>
+          lane(async () => {
+            if (failed) return;
+            const local = path.join(runDir, file);
+            await this.patiently(`uploading ${key}`, deadline, () => this.upload(local, key), counter).catch((err) => {
+              failed = true;
+              throw err;
+            });
+          }),
+        ),
+      );
       uploadMs += Date.now() - t;
     };
     const keys = runObjectKeys(this.bucket.prefix, runId, files);
@@ -211,17 +212,16 @@ export class S3Storage implements RunStorage {
     step: () => Promise<T>,
     counter = { retries: 0 },
   ): Promise<T> {
-    for (let n = 0; ; n++) {
-      try {
-        return await step();
-      } catch (err) {
-        if (this.signal?.aborted) throw new Error(`${this.where}: stopped while ${what}`);
-        const wait = BACKOFF_MS[Math.min(n, BACKOFF_MS.length - 1)]!;
-        if (!isTransient(err) || Date.now() + wait > deadline)
-          throw new Error(`${this.where}: ${what}: ${bucketProblem(this.bucket, err)}`);
-        counter.retries++;
-        await sleep(wait, this.signal); // a stop ends the wait; the next try says so
-      }
+    try {
+      return await retryTransient(step, {
+        signal: this.signal,
+        waitMs: (n) => BACKOFF_MS[Math.min(n, BACKOFF_MS.length - 1)]!,
+        giveUp: (_, wait) => Date.now() + wait > deadline,
+        onRetry: () => counter.retries++,
+      });
+    } catch (err) {
+      if (this.signal?.aborted) throw new Error(`${this.where}: stopped while ${what}`);
+      throw new Error(`${this.where}: ${what}: ${bucketProblem(this.bucket, err)}`);
     }
   }
 

@@ -21,7 +21,7 @@ import { heldInput } from '../helpers/xinput.ts';
 import { seededRng } from '../../games/shared/rng.ts';
 import { ChaosDriver, planKills, runProcessOf } from '../helpers/chaos-driver.ts';
 import { runCli, spawnCli } from '../helpers/cli.ts';
-import { onJsonLines } from '../helpers/json-lines.ts';
+import { followJson, type JsonChild } from '../helpers/json-lines.ts';
 import { freePort, RedisServer } from '../helpers/redis.ts';
 import { downloadBucket, S3Server } from '../helpers/s3-server.ts';
 
@@ -61,25 +61,12 @@ const record = (sweep: string, driver: Pick<ChaosDriver<string>, 'count' | 'plan
  */
 const safetyNetMs = (kills: number) => Math.max(300_000, 4 * referenceMs + kills * 25_000);
 
-interface Follow {
-  child: ChildProcess;
-  events: any[];
-  exit: Promise<number | null>;
-  stderr: () => string;
-}
+type Follow = JsonChild;
 /** A child whose stdout is JSON lines, collected as they come and each shown to `onEvent`. */
 function follow(args: string[], onEvent: (e: any) => void = () => {}): Follow {
   const child = spawnCli(args);
   alive.push(child);
-  const events: any[] = [];
-  let stderr = '';
-  onJsonLines(child.stdout!, (e) => {
-    events.push(e);
-    onEvent(e);
-  });
-  child.stderr!.on('data', (d) => (stderr += d));
-  const exit = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  return { child, events, exit, stderr: () => stderr };
+  return followJson(child, onEvent);
 }
 const running = (c: ChildProcess) => c.exitCode === null && c.signalCode === null;
 

@@ -54,6 +54,16 @@ function filesUnder(dir: string, rel = ''): string[] {
   });
 }
 
+/** `dir` (a sync's folder) holds exactly the uploaded run files, byte for byte, and its manifest. */
+function expectSameFiles(dir: string) {
+  expect(
+    filesUnder(dir)
+      .filter((f) => f !== '.bucket-sync.json')
+      .sort(),
+  ).toEqual(uploadOrder().sort());
+  for (const f of uploadOrder()) expect(md5(path.join(dir, f)), f).toBe(md5(path.join(src, f)));
+}
+
 /** The run files as uploaded: every file of `src`, each run's run.json after its other files. */
 function uploadOrder(): string[] {
   const files = filesUnder(src);
@@ -220,12 +230,7 @@ describe('gamepilot sync', () => {
       refused: [],
     });
     expect(objectGets(before)).toEqual(uploadOrder().sort());
-    expect(
-      filesUnder(dir)
-        .filter((f) => f !== '.bucket-sync.json')
-        .sort(),
-    ).toEqual(uploadOrder().sort());
-    for (const f of uploadOrder()) expect(md5(path.join(dir, f)), f).toBe(md5(path.join(src, f)));
+    expectSameFiles(dir);
 
     const again = s3.events.length;
     const second = await runCli(['sync', FROM, dir, '--json'], { env: env() });
@@ -296,12 +301,7 @@ describe('gamepilot sync', () => {
       const resumed = await runCli(['sync', FROM, dir, '--json'], { env: env() });
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(objectGets(before)).toEqual([held, runJson].sort());
-      expect(
-        filesUnder(dir)
-          .filter((f) => f !== '.bucket-sync.json')
-          .sort(),
-      ).toEqual(uploadOrder().sort());
-      for (const f of uploadOrder()) expect(md5(path.join(dir, f)), f).toBe(md5(path.join(src, f)));
+      expectSameFiles(dir);
     });
 });
 

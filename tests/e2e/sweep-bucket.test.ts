@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listObjects, openBucket } from '../../electron/store/bucket.ts';
 import { runCli, spawnCli } from '../helpers/cli.ts';
 import { type IsolatedHost, isolatedHost } from '../helpers/isolated-host.ts';
-import { onJsonLines } from '../helpers/json-lines.ts';
+import { followJson, type JsonChild } from '../helpers/json-lines.ts';
 import { freePort, RedisServer } from '../helpers/redis.ts';
 import { downloadBucket, S3Server } from '../helpers/s3-server.ts';
 
@@ -31,27 +31,13 @@ let hosts: IsolatedHost[];
 const started: ChildProcess[] = [];
 const savedEnv = { ...process.env };
 
-interface Followed {
-  child: ChildProcess;
-  events: any[];
-  exit: Promise<number | null>;
-  stderr: () => string;
-}
-function followed(child: ChildProcess, onEvent: (e: any) => void = () => {}): Followed {
+function followed(child: ChildProcess, onEvent: (e: any) => void = () => {}): JsonChild {
   started.push(child);
-  const events: any[] = [];
-  let stderr = '';
-  onJsonLines(child.stdout!, (e) => {
-    events.push(e);
-    onEvent(e);
-  });
-  child.stderr!.on('data', (d) => (stderr += d));
-  const exit = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  return { child, events, exit, stderr: () => stderr };
+  return followJson(child, onEvent);
 }
 
 /** A worker on `host`, storing to `bucketUrl`; resolves once its display is up (ready to take jobs). */
-async function worker(host: IsolatedHost, queue: string, bucketUrl: string, extra: string[] = []): Promise<Followed> {
+async function worker(host: IsolatedHost, queue: string, bucketUrl: string, extra: string[] = []): Promise<JsonChild> {
   const args = ['worker', '--queue', redis.url, '--queue-name', queue, '--storage', bucketUrl];
   const w = followed(host.spawnCli([...args, '--runs-dir', host.runs, '--json', ...extra], s3.env()));
   await new Promise<void>((resolve, reject) => {
@@ -66,7 +52,7 @@ async function worker(host: IsolatedHost, queue: string, bucketUrl: string, extr
 }
 
 /** The sweep enqueued and followed from the test's own host, to its summary. */
-async function sweepWait(file: string, queue: string): Promise<{ code: number | null; summary: any; f: Followed }> {
+async function sweepWait(file: string, queue: string): Promise<{ code: number | null; summary: any; f: JsonChild }> {
   const enq = await runCli(['sweep', file, '--queue', redis.url, '--queue-name', queue]);
   expect(enq.code, enq.stderr).toBe(0);
   const f = followed(

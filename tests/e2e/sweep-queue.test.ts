@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, spawnCli } from '../helpers/cli.ts';
 import { freePort, RedisServer } from '../helpers/redis.ts';
-import { onJsonLines } from '../helpers/json-lines.ts';
+import { followJson } from '../helpers/json-lines.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'gp-queue-'));
 const file = path.join(tmp, 'pair.yaml');
@@ -34,15 +34,7 @@ afterAll(async () => {
 function follow(args: string[], onEvent: (e: any, child: ChildProcess) => void = () => {}) {
   const child = spawnCli(args);
   started.push(child);
-  const events: any[] = [];
-  let stderr = '';
-  onJsonLines(child.stdout!, (e) => {
-    events.push(e);
-    onEvent(e, child);
-  });
-  child.stderr!.on('data', (d) => (stderr += d));
-  const exit = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  return { child, events, exit, stderr: () => stderr };
+  return followJson(child, (e) => onEvent(e, child));
 }
 
 function outcomes(dir: string): Map<string, any> {
