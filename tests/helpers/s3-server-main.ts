@@ -4,7 +4,8 @@
  *
  * s3rver 3.7 accepts any SigV4 signature ("Signature version 4 calculation is unimplemented" in
  * its authentication middleware), so a wrong secret would pass. Here every request's signature
- * is checked first with the AWS SDK's own signer (@smithy/signature-v4) against the one account
+ * is checked first with the AWS SDK's own signer (@smithy/signature-v4, which @aws-sdk/client-s3
+ * depends on and the product ships) against the one account
  * s3rver knows (S3RVER / S3RVER), and a mismatch is answered 403 SignatureDoesNotMatch as S3
  * answers it.
  *

@@ -63,6 +63,8 @@ const RUNS_COMMANDS: Record<string, string[]> = {
   mcp: ['mcp'],
   'milestones agreement': ['milestones', 'agreement'],
   'errors judge': ['errors', 'judge', '--model', 'm'],
+  // bench --storage uploads the folder's newest completed run.
+  bench: ['bench'],
 };
 
 interface Call {
