@@ -135,7 +135,7 @@ export class S3Storage implements RunStorage {
     const sizes = new Map(files.map((f) => [f, statSync(path.join(runDir, f)).size]));
     const counter = { retries: 0 };
     let uploadMs = 0; // the transfers' wall time, retries included: the throughput's denominator
-    /** Uploads `list`, UPLOAD_LANES files at once; after a failure no new file starts, and it is thrown once all have ended. */
+    /** Uploads `list`, UPLOAD_LANES files at once; after a failure none starts, and it is thrown once all end. */
     const transfer = async (list: { file: string; key: string }[]) => {
       const t = Date.now();
       const lane = semaphore(UPLOAD_LANES);
@@ -158,10 +158,12 @@ export class S3Storage implements RunStorage {
     await transfer(keys.filter((k) => k.file !== 'run.json'));
     // Observed, not assumed: the bucket's listing must show every file at its size before run.json.
     const wrong = await this.patiently('listing the run', deadline, () => this.mismatches(runId, sizes), counter);
-    await transfer(wrong.map((file) => ({ file, key: keyOf(this.bucket.prefix, runId, file) })));
-    const still = await this.patiently('listing the run', deadline, () => this.mismatches(runId, sizes), counter);
-    if (still.length)
-      throw new Error(`${this.where}: ${still[0]} of run ${runId} is not stored at its size after two uploads`);
+    if (wrong.length) {
+      await transfer(wrong.map((file) => ({ file, key: keyOf(this.bucket.prefix, runId, file) })));
+      const still = await this.patiently('listing the run', deadline, () => this.mismatches(runId, sizes), counter);
+      if (still.length)
+        throw new Error(`${this.where}: ${still[0]} of run ${runId} is not stored at its size after two uploads`);
+    }
     await transfer(keys.filter((k) => k.file === 'run.json'));
     const uploadS = uploadMs / 1000;
     const bytes = [...sizes.values()].reduce((a, b) => a + b, 0);

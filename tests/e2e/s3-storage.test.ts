@@ -111,6 +111,25 @@ describe('S3 storage against a real S3-compatible server', () => {
     ).toBe(true);
   }, 120_000);
 
+  it('a file the bucket stored wrong is seen in its listing and sent again before run.json', async () => {
+    await s3.kill();
+    await s3.start({ corrupt: '^lab/p5/run-c/steps\\.jsonl$' });
+    const storage = S3Storage.fromUrl('s3://lab/p5');
+    const dir = runFolder('run-c', 10);
+    const seen = s3.events.length;
+    await storage.put(dir, outcome('job-c'));
+    expect(s3.events.slice(seen).some((e) => e.corrupted === 'lab/p5/run-c/steps.jsonl')).toBe(true);
+    const objects = new Map((await listObjects(storage.bucket, 'run-c/')).map((o) => [o.key, o.size]));
+    expect(objects.get('run-c/steps.jsonl')).toBe(readFileSync(path.join(dir, 'steps.jsonl')).length);
+    // Sent twice, the second time after the listing showed it wrong, and both before run.json.
+    const puts = s3.putKeys();
+    const steps = puts.map((k, i) => (k === 'p5/run-c/steps.jsonl' ? i : -1)).filter((i) => i >= 0);
+    expect(steps).toHaveLength(2);
+    expect(steps[1]).toBeLessThan(lastPut('p5/run-c/run.json'));
+    await s3.kill();
+    await s3.start();
+  }, 60_000);
+
   it('a stop while the server is away ends the upload at once, run.json never written', async () => {
     const stop = new AbortController();
     const storage = S3Storage.fromUrl('s3://lab/p3', stop.signal);

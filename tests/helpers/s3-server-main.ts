@@ -12,9 +12,11 @@
  * stdout, one JSON line each: `{"port":N}` once listening; `{"req":"PUT","path":"/b/k","status":200}`
  * for every answered request, in the order they ended; `{"held":"PUT /b/k"}` for a request that
  * matched `--hold REGEX` ("METHOD /path", first match only): it is never answered, so the test
- * can kill the server while an upload is under way.
+ * can kill the server while an upload is under way; `{"corrupted":"b/k"}` for the first object
+ * whose "bucket/key" matches `--corrupt REGEX`: stored with trailing bytes it was not sent (as
+ * servers that predate the SDK's aws-chunked uploads stored their framing) and answered 200.
  *
- * Usage: node --import tsx s3-server-main.ts --dir DIR --bucket NAME [--port N] [--hold REGEX]
+ * Usage: node --import tsx s3-server-main.ts --dir DIR --bucket NAME [--port N] [--hold REGEX] [--corrupt REGEX]
  */
 import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
@@ -31,6 +33,7 @@ const { values } = parseArgs({
     bucket: { type: 'string', multiple: true },
     port: { type: 'string', default: '0' },
     hold: { type: 'string' },
+    corrupt: { type: 'string' },
   },
 });
 const ACCOUNTS: Record<string, string> = { S3RVER: 'S3RVER' };
@@ -115,10 +118,16 @@ interface Store {
  * shows: an object is there whole or not at all. Here each object is received whole, written
  * beside the bucket, and moved into place with its object file last (s3rver lists by it).
  */
-function makePutsAtomic(store: Store) {
+function makePutsAtomic(store: Store, corrupt?: RegExp) {
   const staging = '.incoming';
+  let corrupted = false;
   store.putObject = async (o) => {
-    const content = Buffer.isBuffer(o.content) ? o.content : Buffer.concat(await o.content.toArray());
+    let content = Buffer.isBuffer(o.content) ? o.content : Buffer.concat(await o.content.toArray());
+    if (corrupt && !corrupted && corrupt.test(`${o.bucket}/${o.key}`)) {
+      corrupted = true; // stored with bytes it was not sent, answered 200 all the same
+      content = Buffer.concat([content, Buffer.from('\r\n0;chunk-signature=0\r\n\r\n')]);
+      say({ corrupted: `${o.bucket}/${o.key}` });
+    }
     const md5 = createHash('md5').update(content).digest('hex');
     const tmpKey = randomUUID();
     const at = (bucket: string, key: string, r: string) => store.getResourcePath(bucket, key, r);
@@ -138,7 +147,7 @@ const s3 = new S3rver({
   configureBuckets: (values.bucket ?? []).map((name) => ({ name })),
 });
 await s3.configureBuckets();
-makePutsAtomic((s3 as unknown as { store: Store }).store);
+makePutsAtomic((s3 as unknown as { store: Store }).store, values.corrupt ? new RegExp(values.corrupt) : undefined);
 const handle = s3.callback();
 const hold = values.hold ? new RegExp(values.hold) : undefined;
 let held = false;

@@ -18,6 +18,7 @@ export interface S3Event {
   path?: string;
   status?: number;
   held?: string;
+  corrupted?: string;
 }
 
 export const S3_ACCESS_KEY = 'S3RVER';
@@ -28,6 +29,7 @@ export class S3Server {
   private port = 0;
   /** Every request answered (or held), across restarts, in order. */
   readonly events: S3Event[] = [];
+  private readonly listeners: ((e: S3Event) => void)[] = [];
 
   constructor(
     readonly dir: string,
@@ -48,11 +50,16 @@ export class S3Server {
     };
   }
 
-  /** Starts (or starts again, same port and data); `hold`: a "METHOD /path" pattern whose first request is never answered. */
-  async start(opts: { hold?: string } = {}): Promise<void> {
+  /**
+   * Starts (or starts again, same port and data). `hold`: a "METHOD /path" pattern whose first
+   * request is never answered; `corrupt`: a "bucket/key" pattern whose first object is stored
+   * with bytes it was not sent.
+   */
+  async start(opts: { hold?: string; corrupt?: string } = {}): Promise<void> {
     if (!this.port) this.port = await freePort();
     const args = ['--dir', this.dir, '--bucket', this.bucket, '--port', String(this.port)];
     if (opts.hold) args.push('--hold', opts.hold);
+    if (opts.corrupt) args.push('--corrupt', opts.corrupt);
     // s3rver's continuation tokens (a listing longer than a page) are DES-encrypted, which
     // OpenSSL 3 keeps in its legacy provider: without it every truncated listing answers 500.
     const proc = spawn(
@@ -74,11 +81,17 @@ export class S3Server {
     proc.stderr!.on('data', (d) => (stderr += d));
     await new Promise<void>((resolve, reject) => {
       onJsonLines(proc.stdout!, (e) => {
-        if (typeof e.port === 'number') resolve();
-        else this.events.push(e);
+        if (typeof e.port === 'number') return resolve();
+        this.events.push(e);
+        for (const l of this.listeners) l(e);
       });
       proc.once('exit', (code) => reject(new Error(`the S3 server exited (${code}) before listening: ${stderr}`)));
     });
+  }
+
+  /** Calls `fn` with each request the server answers (or holds) from now on, across restarts. */
+  listen(fn: (e: S3Event) => void): void {
+    this.listeners.push(fn);
   }
 
   /** Waits until a logged event satisfies `pred` (failing after `ms`); returns it. */
