@@ -249,8 +249,8 @@ describe('sweeps under chaos', () => {
       { kind: 'worker', on: 'job-end', n: 2 }, // its result stored, the queue not yet told
       { kind: 'follower', on: 'job-start', n: 2 },
       { kind: 'redis', on: 'job-start', n: 3 }, // while a worker holds the job's lock
-      { kind: 'storage', on: 'job-start', n: 1 }, // while another job may be uploading
-      { kind: 'storage', on: 'job-end', n: 2 }, // a job just stored, the next upload near
+      { kind: 'storage', on: 'upload', n: 2 }, // a run's first file stored, the rest of it to come
+      { kind: 'storage', on: 'job-end', n: 1 }, // a job just stored, the next upload near
     ]);
     let finished = false;
     let n = 0;
@@ -290,6 +290,14 @@ describe('sweeps under chaos', () => {
     };
     worker(0);
     worker(1);
+    // A run's first file answered (not its run.json): the storage server dies in the middle of its upload.
+    const seenRuns = new Set<string>();
+    s3.listen((e) => {
+      const run = /^\/lab\/chaos\/([^./][^/]*)\/(?!run\.json$)/.exec(e.path ?? '')?.[1];
+      if (e.req !== 'PUT' || e.status !== 200 || !run || seenRuns.has(run)) return;
+      seenRuns.add(run);
+      driver.feed({ type: 'upload', job: run }, workers[0]!);
+    });
     const summary = await untilFinished(
       () => (watch = follow(['sweep', file, ...q, '--wait', '--runs-dir', shared, '--json'])),
       Date.now() + safetyNetMs(plan.length),

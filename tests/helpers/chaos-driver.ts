@@ -7,8 +7,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
 export type Signal = 'SIGKILL' | 'SIGTERM';
-/** The event a kill waits for: the next job started, or the next job's result stored. */
-export type Trigger = 'job-start' | 'job-end';
+/**
+ * The event a kill waits for: the next job started, the next job's result stored, or (from the
+ * storage server's log) a file of a run answered while the rest of its upload is still to come.
+ */
+export type Trigger = 'job-start' | 'job-end' | 'upload';
 
 export interface PlannedKill<K extends string> {
   kind: K;
