@@ -75,8 +75,15 @@ function uploadOrder(): string[] {
   ];
 }
 
+/** How many requests the server has answered, every one of them logged (S3Server.settled). */
+async function answered(): Promise<number> {
+  await s3.settled();
+  return s3.events.length;
+}
+
 /** Object keys (relative to the prefix) the server answered a GET for with success since event `from`. */
-function objectGets(from: number): string[] {
+async function objectGets(from: number): Promise<string[]> {
+  await s3.settled();
   const base = `/${BUCKET}/${PREFIX}/`;
   return s3.events
     .slice(from)
@@ -152,7 +159,7 @@ afterAll(async () => {
 
 describe('report, leaderboard and export from s3://', () => {
   it('report: the same data as from the folder, naming the bucket; the cut run is never read; a second report GETs nothing', async () => {
-    const before = s3.events.length;
+    const before = await answered();
     const fromBucket = await runCli(
       ['report', '--runs-dir', FROM, '--out', path.join(root, 'b.html'), '--json', path.join(root, 'b.json')],
       { env: env() },
@@ -161,7 +168,7 @@ describe('report, leaderboard and export from s3://', () => {
     expect(fromBucket.stderr).toMatch(
       new RegExp(`sync .* 3/3 runs, ${uploadOrder().length}/${uploadOrder().length} files`),
     );
-    expect(objectGets(before)).toEqual(uploadOrder().sort());
+    expect(await objectGets(before)).toEqual(uploadOrder().sort());
     const fromFolder = await runCli(
       ['report', '--runs-dir', src, '--out', path.join(root, 'f.html'), '--json', path.join(root, 'f.json')],
       { env: env() },
@@ -179,10 +186,10 @@ describe('report, leaderboard and export from s3://', () => {
     expect(JSON.stringify(b)).not.toContain(CUT);
     expect(s3.events.filter((e) => e.path?.includes(CUT) && e.req === 'GET')).toEqual([]);
 
-    const again = s3.events.length;
+    const again = await answered();
     const second = await runCli(['report', '--runs-dir', FROM, '--out', path.join(root, 'b2.html')], { env: env() });
     expect(second.code, second.stderr).toBe(0);
-    expect(objectGets(again)).toEqual([]);
+    expect(await objectGets(again)).toEqual([]);
   });
 
   it('leaderboard --json: the same rows as from the folder', async () => {
@@ -213,7 +220,7 @@ describe('report, leaderboard and export from s3://', () => {
 describe('gamepilot sync', () => {
   it('fetches the complete runs with progress, then nothing, then exactly a deleted file', async () => {
     const dir = path.join(root, 'synced');
-    const before = s3.events.length;
+    const before = await answered();
     const first = await runCli(['sync', FROM, dir, '--json'], { env: env() });
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toMatch(/sync [█░]{20} 0\/3 runs/);
@@ -229,23 +236,23 @@ describe('gamepilot sync', () => {
       stray: 1,
       refused: [],
     });
-    expect(objectGets(before)).toEqual(uploadOrder().sort());
+    expect(await objectGets(before)).toEqual(uploadOrder().sort());
     expectSameFiles(dir);
 
-    const again = s3.events.length;
+    const again = await answered();
     const second = await runCli(['sync', FROM, dir, '--json'], { env: env() });
     expect(second.code, second.stderr).toBe(0);
     expect(json(second)).toMatchObject({ fetched: 0, present: uploadOrder().length });
-    expect(objectGets(again)).toEqual([]);
+    expect(await objectGets(again)).toEqual([]);
 
     const frame = uploadOrder().find((f) => f.includes('/frames/'))!;
     rmSync(path.join(dir, frame));
-    const third = s3.events.length;
+    const third = await answered();
     const refetch = await runCli(['sync', FROM, dir, '--json'], { env: env() });
     expect(refetch.code, refetch.stderr).toBe(0);
     // The frame, and its run's run.json after it (a run is complete here only once its files are).
     const runJson = `${frame.split('/')[0]}/run.json`;
-    expect(objectGets(third)).toEqual([frame, runJson].sort());
+    expect(await objectGets(third)).toEqual([frame, runJson].sort());
     expect(md5(path.join(dir, frame))).toBe(md5(path.join(src, frame)));
   });
 
@@ -297,10 +304,10 @@ describe('gamepilot sync', () => {
       }
       await s3.kill();
       await s3.start();
-      const before = s3.events.length;
+      const before = await answered();
       const resumed = await runCli(['sync', FROM, dir, '--json'], { env: env() });
       expect(resumed.code, resumed.stderr).toBe(0);
-      expect(objectGets(before)).toEqual([held, runJson].sort());
+      expect(await objectGets(before)).toEqual([held, runJson].sort());
       expectSameFiles(dir);
     });
 });

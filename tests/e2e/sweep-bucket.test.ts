@@ -117,6 +117,7 @@ describe('a queued sweep with two isolated workers and bucket storage', () => {
     expect(summary).toMatchObject({ total: 6, completed: 6, failed: 0 });
 
     // Six run folders, each whole, each from the job it names, each stored once.
+    await s3.settled();
     const runs = await runsIn(url);
     expect(runs.size).toBe(6);
     const jobs = new Set<string>();
@@ -231,6 +232,7 @@ describe('a queued sweep with two isolated workers and bucket storage', () => {
     const { code, summary } = await done;
     expect(code).toBe(0);
     expect(summary).toMatchObject({ total: 2, completed: 2, failed: 0 });
+    await s3.settled();
     const runs = await runsIn(killUrl);
     expect(runs.size).toBe(2); // one run folder a job: the upload was retried, not the job
     for (const [run] of runs) {

@@ -30,6 +30,7 @@ export class S3Server {
   /** Every request answered (or held), across restarts, in order. */
   readonly events: S3Event[] = [];
   private readonly listeners: ((e: S3Event) => void)[] = [];
+  private markers = 0;
 
   constructor(
     readonly dir: string,
@@ -87,6 +88,17 @@ export class S3Server {
       });
       proc.once('exit', (code) => reject(new Error(`the S3 server exited (${code}) before listening: ${stderr}`)));
     });
+  }
+
+  /**
+   * Waits until every request answered so far is in `events`. A request's line is written when
+   * its answer is handed to the OS, so it can reach the test after the client has the answer; a
+   * marker request made now is answered after them, and its line comes after theirs.
+   */
+  async settled(): Promise<void> {
+    const marker = `/settled-marker-${++this.markers}`;
+    await fetch(`${this.endpoint}${marker}`).catch(() => {});
+    await this.waitFor((e) => e.path === marker, 10_000);
   }
 
   /** Calls `fn` with each request the server answers (or holds) from now on, across restarts. */
