@@ -47,8 +47,9 @@ export interface JobOutcome {
 }
 
 /**
- * A job's time outside play, in seconds, and its storage. `queued_s`: enqueued → taken by a
- * worker (queued sweeps; the enqueuing and the working machine's clocks); `run_s`: the run
+ * A job's time outside play, in seconds, and its storage. `queued_s`: enqueued → this attempt
+ * taken by a worker (queued sweeps; the enqueuing and the working machine's clocks; a retried
+ * job's includes its earlier attempts); `run_s`: the run
  * process, start-up and play; `store_s`: the run ended → its folder stored and checked (the job
  * record, which holds these figures, goes up right after).
  */
