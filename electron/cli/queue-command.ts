@@ -5,6 +5,7 @@ import type { Sweep } from '../sweep/spec.ts';
 import type { SweepEvent } from '../sweep/progress.ts';
 import { openStorage } from '../sweep/storage-open.ts';
 import { io } from './io.ts';
+import { stopOnSignal } from './stop-signal.ts';
 import { UsageError } from './options.ts';
 import type { SweepFlags, WorkerFlags } from './command-flags.ts';
 
@@ -22,20 +23,6 @@ function redisNotice(state: 'down' | 'up', detail?: string) {
   );
 }
 
-function stopSignal(): { signal: AbortSignal; dispose: () => void } {
-  const ctl = new AbortController();
-  const on = () => ctl.abort();
-  process.on('SIGINT', on);
-  process.on('SIGTERM', on);
-  return {
-    signal: ctl.signal,
-    dispose: () => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
-    },
-  };
-}
-
 export async function enqueueSweep(sweep: Sweep, o: SweepFlags, emit: (e: SweepEvent) => void): Promise<number> {
   // Workers run no job that names a file of theirs: refused here already, before anything is queued.
   if (sweep.spec.tutorial !== undefined && sweep.spec.tutorial !== 'solver')
@@ -43,7 +30,7 @@ export async function enqueueSweep(sweep: Sweep, o: SweepFlags, emit: (e: SweepE
       `${sweep.file}: tutorial: a queued sweep's tutorial must be "solver" (job data cannot name files on a worker)`,
     );
   const queue = openQueue(checkUrl(o.queue!), o.queueName, redisNotice);
-  const { signal, dispose } = stopSignal();
+  const { signal, dispose } = stopOnSignal();
   try {
     const r = await enqueue(queue, sweep, o.budgetUsd ?? sweep.spec.budget_usd);
     io.progress(
@@ -62,7 +49,7 @@ export async function enqueueSweep(sweep: Sweep, o: SweepFlags, emit: (e: SweepE
 }
 
 export async function runQueueWorker(o: WorkerFlags, emit: (e: SweepEvent) => void): Promise<number> {
-  const { signal, dispose } = stopSignal();
+  const { signal, dispose } = stopOnSignal();
   try {
     // Before Redis and the displays: a worker that could not store its runs takes no job.
     const storage = await openStorage(o.storage ?? o.runsDir, signal);

@@ -6,6 +6,7 @@ import { allowedEndpoint, EndpointRefused, envEndpoint } from '../util/endpoint.
 import { runLocalSweep } from '../sweep/pool.ts';
 import { formatEvent, type SweepEvent, type SweepSummary } from '../sweep/progress.ts';
 import { io } from './io.ts';
+import { stopOnSignal } from './stop-signal.ts';
 import { UsageError } from './options.ts';
 import type { SweepFlags, WorkerFlags } from './command-flags.ts';
 
@@ -16,24 +17,6 @@ function printer(json: boolean | undefined) {
       const line = formatEvent(e);
       if (line) io.progress(line);
     }
-  };
-}
-
-/** Ctrl+C / SIGTERM stop the sweep: running jobs stop (their runs end `stopped`), nothing new starts. */
-function stopOnSignal(): { signal: AbortSignal; dispose: () => void } {
-  const ctl = new AbortController();
-  const onSignal = () => {
-    if (!ctl.signal.aborted) io.log('stopping the sweep: running jobs stop, finished ones are kept');
-    ctl.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  return {
-    signal: ctl.signal,
-    dispose: () => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    },
   };
 }
 
@@ -72,7 +55,8 @@ export async function sweepCommand(file: string, o: SweepFlags): Promise<number>
   }
   const models = sweep.jobs.some((j) => cellUsesModel(j.cell));
   const endpoint = models ? localEndpoint(sweep, o) : undefined;
-  const { signal, dispose } = stopOnSignal();
+  // Ctrl+C / SIGTERM stop the sweep: running jobs stop (their runs end `stopped`), nothing new starts.
+  const { signal, dispose } = stopOnSignal('stopping the sweep: running jobs stop, finished ones are kept');
   try {
     const summary = await runLocalSweep({
       sweep,

@@ -1,6 +1,7 @@
 /** `gamepilot sync s3://bucket/prefix DIR`: a bucket's complete runs and job records into a folder, resumable. */
 import { isS3Url, openBucket } from '../store/bucket.ts';
 import { io } from './io.ts';
+import { stopOnSignal } from './stop-signal.ts';
 import { UsageError } from './options.ts';
 import { syncChecked, syncProgressLine, syncSummaryLine } from './runs-source.ts';
 import type { SyncFlags } from './command-flags.ts';
@@ -8,16 +9,10 @@ import type { SyncFlags } from './command-flags.ts';
 export async function syncCommand(from: string, dir: string, o: SyncFlags): Promise<number> {
   if (!isS3Url(from)) throw new UsageError(`sync reads a bucket: give s3://bucket/prefix, not "${from}"`);
   const b = openBucket(from);
-  const ctl = new AbortController();
-  const onSignal = () => {
-    if (!ctl.signal.aborted) io.log('stopping the sync: files in flight are dropped, the rest is kept');
-    ctl.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const { signal, dispose } = stopOnSignal('stopping the sync: files in flight are dropped, the rest is kept');
   try {
     const summary = await syncChecked(b, dir, {
-      signal: ctl.signal,
+      signal,
       parallel: o.parallel,
       ...(o.quiet ? {} : { onProgress: (p) => io.progress(syncProgressLine(p)) }),
     });
@@ -25,7 +20,6 @@ export async function syncCommand(from: string, dir: string, o: SyncFlags): Prom
     else io.out(syncSummaryLine(summary));
     return summary.stopped ? 1 : 0;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    dispose();
   }
 }

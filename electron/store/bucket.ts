@@ -135,6 +135,7 @@ export async function checkBucket(b: Bucket, timeoutMs = 4_000, signal?: AbortSi
       abortSignal,
     });
   } catch (err) {
+    if (signal?.aborted) throw new Error(`${b.where}: stopped while checking the bucket`);
     throw new Error(`cannot use ${b.where}: ${bucketProblem(b, limit.aborted ? { name: 'TimeoutError' } : err)}`);
   }
 }
