@@ -342,6 +342,36 @@ function readTotals(runDir: string): Partial<JobOutcome> {
 }
 
 /** The one run folder an attempt made. */
+/**
+ * A completed run of `job` an earlier attempt left in this worker's staging folder because its
+ * store did not finish (the worker was stopped while its bucket was away): to be stored instead
+ * of played again. The newest such attempt's, or undefined.
+ */
+export function stagedCompletedRun(stagingDir: string, job: SweepJob): AttemptResult | undefined {
+  const root = path.join(stagingDir, job.id);
+  if (!existsSync(root)) return undefined;
+  const attempts = readdirSync(root)
+    .filter((n) => /^a\d+$/.test(n))
+    .sort((a, b) => Number(b.slice(1)) - Number(a.slice(1)));
+  for (const a of attempts) {
+    const runDir = findRunDir(path.join(root, a));
+    if (!runDir) continue;
+    try {
+      const file = path.join(runDir, 'run.json');
+      const meta = parseRunMeta(readFileSync(file, 'utf8'), file);
+      if (meta.status !== 'completed' || meta.job?.id !== job.id) continue;
+      const worker = meta.worker ?? workerIdentity(null);
+      return {
+        outcome: { ...fromMeta(job, Number(a.slice(1)), meta.created, worker, meta), status: 'completed' },
+        runDir,
+      };
+    } catch {
+      // an unreadable run.json: not a run to store
+    }
+  }
+  return undefined;
+}
+
 export function findRunDir(dir: string): string | undefined {
   if (!existsSync(dir)) return undefined;
   for (const name of readdirSync(dir)) if (existsSync(path.join(dir, name, 'run.json'))) return path.join(dir, name);

@@ -14,7 +14,7 @@ import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullm
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { groupAlive, startPrivateDisplay, type PrivateDisplay } from './display.ts';
-import { emptyOutcome, parseOutcome, runJobAttempt, type JobOutcome } from './job-run.ts';
+import { emptyOutcome, parseOutcome, runJobAttempt, stagedCompletedRun, type JobOutcome } from './job-run.ts';
 import {
   cellUsesModel,
   RunSettingsSchema,
@@ -302,6 +302,22 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
     const slot = free.pop()!;
     const attempt = job.attemptsStarted || 1;
     let share: number | undefined;
+    /** Stores a completed run before the queue job completes; a stop while storing gives the job back. */
+    const store = async (outcome: JobOutcome, runDir: string): Promise<JobOutcome> => {
+      let stored: JobOutcome;
+      try {
+        stored = await opts.storage.put(runDir, outcome);
+      } catch (err) {
+        if (!stop.signal.aborted) throw err;
+        // Stopped while storing (a bucket that was away): back to the queue without using up an
+        // attempt; the run stays staged here, and this worker stores it when it takes the job again.
+        await job.moveToDelayed(Date.now(), token);
+        throw new DelayedError();
+      }
+      rmSync(path.join(staging, sweepJob.id), { recursive: true, force: true });
+      opts.emit({ ...jobEndEvent(sweepJob.id, 'completed', attempt, slot.n, stored), rss_mb: rssMb() });
+      return stored;
+    };
     try {
       if (!groupAlive(slot.d.pgid)) {
         // Its Xvfb died (it happens): a fresh display before the next job.
@@ -313,6 +329,12 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
       if (prior) {
         opts.emit({ ...jobEndEvent(sweepJob.id, 'completed', attempt, slot.n, prior), rss_mb: rssMb() });
         return prior; // a retried job whose run is already stored is not run again
+      }
+      // Played here before, its store cut short by a stop: stored now, not played again (its cost is counted).
+      const staged = stagedCompletedRun(staging, sweepJob);
+      if (staged?.runDir) {
+        const timing = { queued_s: (Date.now() - job.timestamp) / 1000, ...ZERO_MOVED };
+        return await store({ ...staged.outcome, timing }, staged.runDir);
       }
       if (budgetUsd !== undefined) {
         const [taken, held] = (await connection.eval(
@@ -364,20 +386,7 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
         opts.emit(jobEndEvent(sweepJob.id, 'skipped', attempt, slot.n, outcome));
         throw new UnrecoverableError(outcome.error ?? 'stopped by the budget');
       }
-      if (outcome.status === 'completed' && runDir) {
-        let stored: JobOutcome;
-        try {
-          stored = await opts.storage.put(runDir, outcome); // stored before the queue job completes
-        } catch (err) {
-          if (!stop.signal.aborted) throw err;
-          // Stopped while storing (a bucket that was away): the job goes back without using up an attempt.
-          await job.moveToDelayed(Date.now(), token);
-          throw new DelayedError();
-        }
-        rmSync(path.join(staging, sweepJob.id), { recursive: true, force: true });
-        opts.emit({ ...jobEndEvent(sweepJob.id, 'completed', attempt, slot.n, stored), rss_mb: rssMb() });
-        return stored;
-      }
+      if (outcome.status === 'completed' && runDir) return await store(outcome, runDir);
       if (stop.signal.aborted) {
         // This worker is shutting down: the job goes back to the queue without using up an attempt.
         await job.moveToDelayed(Date.now(), token);

@@ -276,7 +276,7 @@ describe('a queued sweep with two isolated workers and bucket storage', () => {
 });
 
 describe('a worker stopped while its bucket is away', () => {
-  it('ends at once and gives the job back without using up an attempt', async () => {
+  it('ends at once, gives the job back without using up an attempt, and stores the run it played when it takes the job again', async () => {
     const stopUrl = 's3://lab/stop';
     const one = path.join(tmp, 'one.yaml');
     // retries: 0 — one attempt only: were the stop counted as a failure, the job would fail.
@@ -286,7 +286,8 @@ describe('a worker stopped while its bucket is away', () => {
     const seen = s3.events.length;
     const first = await worker(hosts[0]!, 'one', stopUrl);
     const done = sweepWait(one, 'one');
-    await s3.waitFor((e) => e.held !== undefined && s3.events.indexOf(e) >= seen, 200_000);
+    const held = await s3.waitFor((e) => e.held !== undefined && s3.events.indexOf(e) >= seen, 200_000);
+    const playedRun = held.held!.split('/')[3]!;
     await s3.kill();
     const t0 = Date.now();
     first.child.kill('SIGINT');
@@ -299,14 +300,19 @@ describe('a worker stopped while its bucket is away', () => {
     const partial = await runsIn(stopUrl);
     expect([...partial.values()].flat()).not.toContain('run.json');
     expect((await objects(stopUrl)).filter((o) => o.key.startsWith('.jobs/'))).toEqual([]);
-    const second = await worker(hosts[1]!, 'one', stopUrl, ['--max-jobs', '1']);
+    // The same host takes the job again: the run it played is stored, not played again.
+    const again = await worker(hosts[0]!, 'one', stopUrl, ['--max-jobs', '1']);
     const { code, summary } = await done;
     expect(code).toBe(0);
     expect(summary).toMatchObject({ total: 1, completed: 1, failed: 0 });
-    expect(await second.exit).toBe(0);
-    const complete = [...(await runsIn(stopUrl))].filter(([, files]) => files.includes('run.json'));
-    expect(complete).toHaveLength(1);
-    const meta = await objectJson(stopUrl, `${complete[0]![0]}/run.json`);
-    expect(meta.worker.pid).toBe(second.child.pid);
+    expect(await again.exit).toBe(0);
+    expect(again.events.filter((e) => e.type === 'job-start')).toEqual([]);
+    await s3.settled();
+    const runs = await runsIn(stopUrl);
+    expect([...runs.keys()]).toEqual([playedRun]); // the cut upload completed, nothing left half-stored
+    expect(runs.get(playedRun)).toContain('run.json');
+    const meta = await objectJson(stopUrl, `${playedRun}/run.json`);
+    expect(meta.worker.pid).toBe(first.child.pid);
+    expect(readdirSync(path.join(hosts[0]!.runs, '.sweep', 'work'))).toEqual([]);
   }, 300_000);
 });
