@@ -111,6 +111,16 @@ async function untilFinished(
   }
 }
 
+/** A server down for a seeded 0.5–2 s (ended with `signal`), then started again on its port and data. */
+async function outage(
+  server: { kill(s: NodeJS.Signals): Promise<void>; start(): Promise<void> },
+  signal: NodeJS.Signals,
+) {
+  await server.kill(signal);
+  await sleep(500 + random() * 1500);
+  await server.start();
+}
+
 /** `f`'s exit code, or a failure naming `what` (with its stderr's tail) once `deadline` passes. */
 async function exitBefore(f: Follow, deadline: number, what: string): Promise<number | null> {
   let timer: NodeJS.Timeout | undefined;
@@ -249,6 +259,10 @@ describe('sweeps under chaos', () => {
       { kind: 'worker', on: 'job-end', n: 2 }, // its result stored, the queue not yet told
       { kind: 'follower', on: 'job-start', n: 2 },
       { kind: 'redis', on: 'job-start', n: 3 }, // while a worker holds the job's lock
+    ]);
+    // The storage server's kills run on a plan of their own: in the one sequence above, a kill
+    // waiting for an upload let job starts go by, and the last job-start kill once found none left.
+    const storagePlan = planKills(random, [
       { kind: 'storage', on: 'upload', n: 2 }, // a run's first file stored, the rest of it to come
       { kind: 'storage', on: 'job-end', n: 1 }, // a job just stored, the next upload near
     ]);
@@ -267,19 +281,21 @@ describe('sweeps under chaos', () => {
           target.child.kill(kill.signal);
           return true;
         }
-        const server = kill.kind === 'storage' ? s3 : redis!;
-        await server.kill(kill.signal);
-        await sleep(500 + random() * 1500); // an outage of a seeded length
-        await server.start();
+        await outage(redis!, kill.signal);
         return true;
       },
     );
+    const storageDriver = new ChaosDriver<'storage', Follow>(storagePlan, async (kill) => {
+      await outage(s3, kill.signal);
+      return true;
+    });
     const worker = (slot: number) => {
       const w: Follow = follow(
         ['worker', ...q, '--runs-dir', path.join(tmp, `w${n++}`), '--storage', bucket, '--json'],
         (e) => {
           if (e.type === 'worker') displays.add(e.display);
           driver.feed(e, w);
+          storageDriver.feed(e, w);
         },
       );
       workers[slot] = w;
@@ -296,7 +312,7 @@ describe('sweeps under chaos', () => {
       const run = /^\/lab\/chaos\/([^./][^/]*)\/(?!run\.json$)/.exec(e.path ?? '')?.[1];
       if (e.req !== 'PUT' || e.status !== 200 || !run || seenRuns.has(run)) return;
       seenRuns.add(run);
-      driver.feed({ type: 'upload', job: run }, workers[0]!);
+      storageDriver.feed({ type: 'upload', job: run }, workers[0]!);
     });
     const summary = await untilFinished(
       () => (watch = follow(['sweep', file, ...q, '--wait', '--runs-dir', shared, '--json'])),
@@ -308,9 +324,12 @@ describe('sweeps under chaos', () => {
     );
     finished = true;
     if (driver.failure) throw driver.failure;
+    if (storageDriver.failure) throw storageDriver.failure;
     record('queued', driver);
+    record('queued storage', storageDriver);
     summaries.push(`queued: ${summary.outside_play?.retries ?? 0} storage requests retried`);
     expect(driver.count, `kills made before the sweep finished (${driver.describe()})`).toBe(plan.length);
+    expect(storageDriver.count, `storage kills made (${storageDriver.describe()})`).toBe(storagePlan.length);
     expect(summary).toMatchObject({ total: JOBS, completed: JOBS, failed: 0 });
     for (const w of workers) w.child.kill('SIGINT');
     await Promise.all(workers.map((w) => w.exit));
