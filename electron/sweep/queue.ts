@@ -302,18 +302,18 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
     const slot = free.pop()!;
     const attempt = job.attemptsStarted || 1;
     let share: number | undefined;
-    /** Stores a completed run before the queue job completes; a stop while storing gives the job back. */
+    /**
+     * Stopped while waiting on storage (a bucket that was away): the job goes back to the queue
+     * without using up an attempt; a played run stays staged, stored when this worker takes it again.
+     */
+    const backIfStopped = async (err: unknown): Promise<never> => {
+      if (!stop.signal.aborted) throw err;
+      await job.moveToDelayed(Date.now(), token);
+      throw new DelayedError();
+    };
+    /** Stores a completed run before the queue job completes. */
     const store = async (outcome: JobOutcome, runDir: string): Promise<JobOutcome> => {
-      let stored: JobOutcome;
-      try {
-        stored = await opts.storage.put(runDir, outcome);
-      } catch (err) {
-        if (!stop.signal.aborted) throw err;
-        // Stopped while storing (a bucket that was away): back to the queue without using up an
-        // attempt; the run stays staged here, and this worker stores it when it takes the job again.
-        await job.moveToDelayed(Date.now(), token);
-        throw new DelayedError();
-      }
+      const stored = await opts.storage.put(runDir, outcome).catch(backIfStopped);
       rmSync(path.join(staging, sweepJob.id), { recursive: true, force: true });
       opts.emit({ ...jobEndEvent(sweepJob.id, 'completed', attempt, slot.n, stored), rss_mb: rssMb() });
       return stored;
@@ -325,7 +325,7 @@ export async function runWorker(opts: QueueWorkerOptions): Promise<number> {
         slot.d = await startPrivateDisplay({ ...(opts.displaySize ? { size: opts.displaySize } : {}) });
         opts.emit({ type: 'worker', worker: slot.n, display: slot.d.display, pid: process.pid });
       }
-      const prior = await opts.storage.finished(sweepJob.id);
+      const prior = await opts.storage.finished(sweepJob.id).catch(backIfStopped);
       if (prior) {
         opts.emit({ ...jobEndEvent(sweepJob.id, 'completed', attempt, slot.n, prior), rss_mb: rssMb() });
         return prior; // a retried job whose run is already stored is not run again

@@ -315,4 +315,29 @@ describe('a worker stopped while its bucket is away', () => {
     expect(meta.worker.pid).toBe(first.child.pid);
     expect(readdirSync(path.join(hosts[0]!.runs, '.sweep', 'work'))).toEqual([]);
   }, 300_000);
+
+  it('stopped while it waits on the bucket for a job’s record, it gives the job back too', async () => {
+    const waitUrl = 's3://lab/wait';
+    const one = path.join(tmp, 'wait.yaml');
+    writeFileSync(one, 'name: wait\ngames: [2048]\nagents: [random]\ntrials: 1\nmax_steps: 6\nretries: 0\n');
+    await s3.kill();
+    await s3.start({ hold: '^GET /lab/wait/\\.jobs/' }); // the record read before a job starts, never answered
+    const seen = s3.events.length;
+    const first = await worker(hosts[1]!, 'wait', waitUrl);
+    const done = sweepWait(one, 'wait');
+    await s3.waitFor((e) => e.held !== undefined && s3.events.indexOf(e) >= seen, 200_000);
+    const t0 = Date.now();
+    first.child.kill('SIGINT');
+    expect(await first.exit, first.stderr()).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(20_000);
+    expect(first.events.filter((e) => e.type === 'job-start' || e.type === 'job-end')).toEqual([]);
+
+    await s3.kill();
+    await s3.start();
+    const second = await worker(hosts[1]!, 'wait', waitUrl, ['--max-jobs', '1']);
+    const { code, summary } = await done;
+    expect(code).toBe(0);
+    expect(summary).toMatchObject({ total: 1, completed: 1, failed: 0 });
+    expect(await second.exit).toBe(0);
+  }, 300_000);
 });
