@@ -62,6 +62,22 @@ async function sweepWait(file: string, queue: string): Promise<{ code: number | 
   return { code, summary: f.events.at(-1)?.summary, f };
 }
 
+/**
+ * A sweep (`yaml`, queued as `queue`) worked by one worker on `host`, with the S3 server started
+ * again to hold the first request matching `hold` unanswered; resolves once that request is held.
+ */
+async function sweepWithHeldRequest(queue: string, yaml: string, host: IsolatedHost, bucketUrl: string, hold: string) {
+  const file = path.join(tmp, `${queue}.yaml`);
+  writeFileSync(file, yaml);
+  await s3.kill();
+  await s3.start({ hold });
+  const seen = s3.events.length;
+  const w = await worker(host, queue, bucketUrl);
+  const done = sweepWait(file, queue);
+  const held = await s3.waitFor((e) => e.held !== undefined && s3.events.indexOf(e) >= seen, 200_000);
+  return { w, done, held: held.held! };
+}
+
 /** The objects under a prefix, and the JSON of one of them. */
 const objects = async (url: string) => listObjects(openBucket(url));
 async function objectJson(url: string, key: string): Promise<any> {
@@ -212,21 +228,22 @@ describe('a queued sweep with two isolated workers and bucket storage', () => {
 
   it('the storage server killed mid-upload and restarted: every job stored once, complete', async () => {
     const killUrl = 's3://lab/kill';
-    const two = path.join(tmp, 'two.yaml');
-    writeFileSync(two, 'name: two\ngames: [2048]\nagents: [random]\ntrials: 2\nmax_steps: 6\n');
     // The first run's steps.jsonl is held unanswered; the server is killed with it in flight.
-    await s3.kill();
-    await s3.start({ hold: '^PUT /lab/kill/[^./][^/]*/steps\\.jsonl$' });
-    const seen = s3.events.length;
-    const w = await worker(hosts[0]!, 'two', killUrl);
-    const done = sweepWait(two, 'two');
-    const held = await s3.waitFor((e) => e.held !== undefined && s3.events.indexOf(e) >= seen, 200_000);
+    const { w, done, held } = await sweepWithHeldRequest(
+      'two',
+      'name: two\ngames: [2048]\nagents: [random]\ntrials: 2\nmax_steps: 6\n',
+      hosts[0]!,
+      killUrl,
+      '^PUT /lab/kill/[^./][^/]*/steps\\.jsonl$',
+    );
     await s3.kill();
     // While it is away the run waits on the worker, whole, and nothing of it is complete in the bucket.
-    const runId = held.held!.split('/')[3]!;
+    const runId = held.split('/')[3]!;
     const staged = readdirSync(path.join(hosts[0]!.runs, '.sweep', 'work'), { recursive: true }).map(String);
     expect(staged.some((p) => p.endsWith(`${runId}/run.json`))).toBe(true);
-    await new Promise((r) => setTimeout(r, 2000)); // an outage of two seconds
+    // The outage lasts until the worker has been refused enough times to have retried on its own:
+    // up to four uploads at once, each tried three times by the SDK before the storage tries again.
+    await s3.refuse(13);
     await s3.start();
 
     const { code, summary } = await done;
@@ -278,16 +295,19 @@ describe('a queued sweep with two isolated workers and bucket storage', () => {
 describe('a worker stopped while its bucket is away', () => {
   it('ends at once, gives the job back without using up an attempt, and stores the run it played when it takes the job again', async () => {
     const stopUrl = 's3://lab/stop';
-    const one = path.join(tmp, 'one.yaml');
     // retries: 0 — one attempt only: were the stop counted as a failure, the job would fail.
-    writeFileSync(one, 'name: one\ngames: [2048]\nagents: [random]\ntrials: 1\nmax_steps: 6\nretries: 0\n');
-    await s3.kill();
-    await s3.start({ hold: '^PUT /lab/stop/[^./][^/]*/steps\\.jsonl$' });
-    const seen = s3.events.length;
-    const first = await worker(hosts[0]!, 'one', stopUrl);
-    const done = sweepWait(one, 'one');
-    const held = await s3.waitFor((e) => e.held !== undefined && s3.events.indexOf(e) >= seen, 200_000);
-    const playedRun = held.held!.split('/')[3]!;
+    const {
+      w: first,
+      done,
+      held,
+    } = await sweepWithHeldRequest(
+      'one',
+      'name: one\ngames: [2048]\nagents: [random]\ntrials: 1\nmax_steps: 6\nretries: 0\n',
+      hosts[0]!,
+      stopUrl,
+      '^PUT /lab/stop/[^./][^/]*/steps\\.jsonl$',
+    );
+    const playedRun = held.split('/')[3]!;
     await s3.kill();
     const t0 = Date.now();
     first.child.kill('SIGINT');
@@ -318,14 +338,14 @@ describe('a worker stopped while its bucket is away', () => {
 
   it('stopped while it waits on the bucket for a job’s record, it gives the job back too', async () => {
     const waitUrl = 's3://lab/wait';
-    const one = path.join(tmp, 'wait.yaml');
-    writeFileSync(one, 'name: wait\ngames: [2048]\nagents: [random]\ntrials: 1\nmax_steps: 6\nretries: 0\n');
-    await s3.kill();
-    await s3.start({ hold: '^GET /lab/wait/\\.jobs/' }); // the record read before a job starts, never answered
-    const seen = s3.events.length;
-    const first = await worker(hosts[1]!, 'wait', waitUrl);
-    const done = sweepWait(one, 'wait');
-    await s3.waitFor((e) => e.held !== undefined && s3.events.indexOf(e) >= seen, 200_000);
+    // The record read before a job starts is held, never answered.
+    const { w: first, done } = await sweepWithHeldRequest(
+      'wait',
+      'name: wait\ngames: [2048]\nagents: [random]\ntrials: 1\nmax_steps: 6\nretries: 0\n',
+      hosts[1]!,
+      waitUrl,
+      '^GET /lab/wait/\\.jobs/',
+    );
     const t0 = Date.now();
     first.child.kill('SIGINT');
     expect(await first.exit, first.stderr()).toBe(0);

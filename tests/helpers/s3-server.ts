@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { keyOf, listObjects, openBucket } from '../../electron/store/bucket.ts';
@@ -114,6 +115,34 @@ export class S3Server {
       if (hit) return hit;
       if (Date.now() > until) throw new Error(`the S3 server saw no such request in ${ms} ms`);
       await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  /**
+   * While the server is down: resets each connection made to its port until `n` have come, then
+   * leaves the port closed again. An outage that lasts until clients have tried `n` times, so a
+   * test waits on their retries rather than on the clock.
+   */
+  async refuse(n: number, ms = 120_000): Promise<void> {
+    let count = 0;
+    let reached: () => void = () => {};
+    const enough = new Promise<void>((r) => (reached = r));
+    const door = net.createServer((socket) => {
+      socket.resetAndDestroy();
+      if (++count >= n) reached();
+    });
+    await new Promise<void>((resolve, reject) => door.once('error', reject).listen(this.port, '127.0.0.1', resolve));
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        enough,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`only ${count} of ${n} connections came in ${ms} ms`)), ms);
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+      await new Promise<void>((r) => door.close(() => r()));
     }
   }
 
