@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ffmpegMissingHint } from '../util/ffmpeg.ts';
-import { thinEvenly, type SampledFrame, type Trajectory } from '../scoring/trajectory.ts';
+import { frameBytes, thinEvenly, type SampledFrame, type Trajectory } from '../scoring/trajectory.ts';
 
 /**
  * The largest video sent (providers cap request bodies: Gemini's inline data is 20 MB a
@@ -85,8 +85,7 @@ async function encode(frames: SampledFrame[], signal?: AbortSignal): Promise<Buf
   const dir = mkdtempSync(path.join(tmpdir(), 'gamepilot-reflect-video-'));
   try {
     frames.forEach((f, i) => {
-      const jpeg = Buffer.from(f.dataUrl.slice(f.dataUrl.indexOf(',') + 1), 'base64');
-      writeFileSync(path.join(dir, `f${String(i).padStart(5, '0')}.jpg`), jpeg);
+      writeFileSync(path.join(dir, `f${String(i).padStart(5, '0')}.jpg`), frameBytes(f));
     });
     const fps = videoRate(frames.map((f) => f.at));
     const out = path.join(dir, 'trajectory.mp4');

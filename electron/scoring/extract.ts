@@ -16,7 +16,7 @@ import { CodedError } from '../domain.ts';
 import { parseProfile } from '../profiles/load.ts';
 import { userProfilesDir, type ProfileEntry } from '../profiles/registry.ts';
 import { ProfileSchema, type Profile } from '../profiles/profile-schema.ts';
-import { loadTutorial, type SampledFrame } from './trajectory.ts';
+import { frameBytes, loadTutorial, type SampledFrame } from './trajectory.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 import { JsonAsker, type AskRecord, type JudgeModel } from './json-ask.ts';
 
@@ -118,8 +118,7 @@ export async function extractMilestones(
           continue;
         }
         const nearest = chunk.reduce((a, b) => (Math.abs(b.at - m.t) < Math.abs(a.at - m.t) ? b : a));
-        const image = Buffer.from(nearest.dataUrl.slice(nearest.dataUrl.indexOf(',') + 1), 'base64');
-        out.milestones.push({ name: m.name, description: m.description, t: m.t, frame: image });
+        out.milestones.push({ name: m.name, description: m.description, t: m.t, frame: frameBytes(nearest) });
       }
     }
     onChunk(k + 1, chunks.length, out.milestones.length);

@@ -32,6 +32,11 @@ export interface SampledFrame {
   dataUrl: string;
 }
 
+/** A sampled frame's image bytes (its data URL decoded): what the model is shown of it. */
+export function frameBytes(f: SampledFrame): Buffer {
+  return Buffer.from(f.dataUrl.slice(f.dataUrl.indexOf(',') + 1), 'base64');
+}
+
 export interface Trajectory {
   kind: 'run' | 'session' | 'video' | 'frames';
   source: string;
