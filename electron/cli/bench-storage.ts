@@ -9,7 +9,8 @@ import { DeleteObjectsCommand } from '@aws-sdk/client-s3';
 import path from 'node:path';
 import { type Bucket, checkBucket, isS3Url, keyOf, listObjects, openBucket } from '../store/bucket.ts';
 import { scanRuns } from '../store/run-library.ts';
-import type { JobOutcome } from '../sweep/job-run.ts';
+import { emptyOutcome, type JobOutcome, workerIdentity } from '../sweep/job-run.ts';
+import { megabytesPerSecond } from '../sweep/progress.ts';
 import { S3Storage } from '../sweep/s3-storage.ts';
 import { folderSize } from '../sweep/storage.ts';
 import { percentile } from '../util/time.ts';
@@ -63,14 +64,17 @@ export async function runStorageBench(opts: {
     const sub = `.bench-${stamp}-${n}`;
     const at: Bucket = { ...bucket, prefix: keyOf(bucket.prefix, sub), where: `${bucket.where}/${sub}` };
     opts.log(`upload ${n} of ${ROUNDS}: ${path.basename(runDir)} (${size.files} files) to ${at.where}`);
-    const outcome = { job_id: `bench-${n}`, sweep: 'bench', status: 'completed' } as JobOutcome;
+    const outcome: JobOutcome = {
+      ...emptyOutcome({ id: `bench-${n}`, sweep: 'bench' }, 1, new Date().toISOString(), workerIdentity(null)),
+      status: 'completed',
+    };
     try {
       const { timing } = await new S3Storage(at, opts.signal).put(runDir, outcome);
       const t = timing!;
       rounds.push({
         upload_s: t.upload_s!,
         store_s: t.store_s,
-        mb_s: Math.round((t.bytes / 1e6 / t.upload_s!) * 100) / 100,
+        mb_s: megabytesPerSecond(t.bytes, t.upload_s!),
         files_s: Math.round(t.files / t.upload_s!),
         retries: t.retries ?? 0,
       });

@@ -36,7 +36,7 @@ export function bucketCacheDir(b: Bucket): string {
 
 /** Checks the bucket (a wrong secret or a missing bucket fails at once, naming both), then syncs; refused keys are warned about. */
 export async function syncChecked(b: Bucket, dir: string, opts: SyncOptions): Promise<SyncSummary> {
-  await checkBucket(b, 4_000, opts.signal);
+  await checkBucket(b, undefined, opts.signal);
   const summary = await syncBucket(b, dir, opts);
   for (const r of summary.refused) io.log(`warning: ${b.where}: refused object key "${r.key}": ${r.why}`);
   return summary;

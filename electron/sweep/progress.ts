@@ -113,6 +113,11 @@ export interface OutsidePlay {
   retries: number;
 }
 
+/** Bytes over seconds, in MB/s to a hundredth. */
+export function megabytesPerSecond(bytes: number, seconds: number): number {
+  return Math.round((bytes / 1e6 / seconds) * 100) / 100;
+}
+
 function spread(xs: number[]): Spread | null {
   if (!xs.length) return null;
   const s = [...xs].sort((a, b) => a - b);
@@ -134,7 +139,7 @@ export function outsidePlay(timings: JobTiming[]): OutsidePlay | null {
     bytes: sum((t) => t.bytes),
     files: sum((t) => t.files),
     upload_s: uploads.length ? Math.round(uploadS * 1000) / 1000 : null,
-    upload_mb_s: uploads.length && uploadS > 0 ? Math.round((uploadBytes / 1e6 / uploadS) * 100) / 100 : null,
+    upload_mb_s: uploads.length && uploadS > 0 ? megabytesPerSecond(uploadBytes, uploadS) : null,
     retries: sum((t) => t.retries),
   };
 }

@@ -35,8 +35,6 @@ import { allOrFirstError, semaphore } from '../util/concurrency.ts';
 import { parseOutcome, type JobOutcome } from './job-run.ts';
 import { runFiles, storedTiming, type RunStorage } from './storage.ts';
 
-export { parseS3Url } from '../store/bucket.ts';
-
 export const MULTIPART_THRESHOLD = 16 * 1024 * 1024;
 export const PART_SIZE = 8 * 1024 * 1024;
 /** S3 allows at most 10 000 parts: larger files get larger parts. */
@@ -165,12 +163,11 @@ export class S3Storage implements RunStorage {
         throw new Error(`${this.where}: ${still[0]} of run ${runId} is not stored at its size after two uploads`);
     }
     await transfer(keys.filter((k) => k.file === 'run.json'));
-    const uploadS = uploadMs / 1000;
     const bytes = [...sizes.values()].reduce((a, b) => a + b, 0);
     const stored: JobOutcome = {
       ...outcome,
       run_id: runId,
-      timing: storedTiming(outcome, t0, { files: files.length, bytes, upload_s: uploadS, retries: counter.retries }),
+      timing: storedTiming(outcome, t0, { files: files.length, bytes, uploadMs, retries: counter.retries }),
     };
     await this.patiently(
       'writing the job record',

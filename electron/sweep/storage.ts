@@ -42,14 +42,14 @@ const seconds = (ms: number) => Math.round(ms) / 1000;
 export function storedTiming(
   outcome: JobOutcome,
   startedMs: number,
-  moved: { files: number; bytes: number; upload_s?: number; retries?: number },
+  moved: { files: number; bytes: number; uploadMs?: number; retries?: number },
 ): JobTiming {
-  const { upload_s, ...rest } = moved;
+  const { uploadMs, ...rest } = moved;
   return {
     ...outcome.timing,
     store_s: seconds(Date.now() - startedMs),
     ...rest,
-    ...(upload_s !== undefined ? { upload_s: seconds(upload_s * 1000) } : {}),
+    ...(uploadMs !== undefined ? { upload_s: seconds(uploadMs) } : {}),
   };
 }
 
