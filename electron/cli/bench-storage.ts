@@ -7,7 +7,8 @@
  */
 import { DeleteObjectsCommand } from '@aws-sdk/client-s3';
 import path from 'node:path';
-import { type Bucket, checkBucket, isS3Url, keyOf, listObjects, openBucket } from '../store/bucket.ts';
+import { type Bucket, checkBucket, listObjects, openBucket } from '../store/bucket.ts';
+import { isS3Url, keyOf } from '../store/bucket-url.ts';
 import { scanRuns } from '../store/run-library.ts';
 import { emptyOutcome, type JobOutcome, workerIdentity } from '../sweep/job-run.ts';
 import { megabytesPerSecond } from '../sweep/progress.ts';

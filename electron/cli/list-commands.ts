@@ -7,6 +7,7 @@ import { formatLeaderboard, leaderboard } from '../store/leaderboard.ts';
 import { leftOutLines } from '../store/run-quality.ts';
 import { formatBench, formatRecordBench, runBench, runRecordBench } from './bench.ts';
 import { io } from './io.ts';
+import { localRunsDir } from './runs-source.ts';
 import { formatStartupBench, runStartupBench } from './bench-startup.ts';
 import type { BenchFlags, LeaderboardFlags } from './command-flags.ts';
 import { UsageError } from './options.ts';
@@ -67,8 +68,6 @@ export function gamesCommand(o: { json?: boolean }, playedBy: ReadonlyMap<string
  * out goes to stderr.
  */
 export async function leaderboardCommand(o: LeaderboardFlags): Promise<number> {
-  // Loaded here, not at the top: `gamepilot games` and `windows` share this module and need no S3 client.
-  const { localRunsDir } = await import('./runs-source.ts');
   const { dir } = await localRunsDir(o.runsDir);
   const { rows, failed, invalid, warnings } = leaderboard(dir, o.game ? { game: o.game } : {});
   for (const w of warnings) io.log(`warning: ${w}`);

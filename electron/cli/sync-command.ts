@@ -1,9 +1,10 @@
 /** `gamepilot sync s3://bucket/prefix DIR`: a bucket's complete runs and job records into a folder, resumable. */
-import { isS3Url, openBucket } from '../store/bucket.ts';
+import { openBucket } from '../store/bucket.ts';
+import { isS3Url } from '../store/bucket-url.ts';
 import { io } from './io.ts';
 import { stopOnSignal } from './stop-signal.ts';
 import { UsageError } from './options.ts';
-import { syncChecked, syncProgressLine, syncSummaryLine } from './runs-source.ts';
+import { syncChecked, syncProgressLine, syncSummaryLine } from './bucket-cache.ts';
 import type { SyncFlags } from './command-flags.ts';
 
 export async function syncCommand(from: string, dir: string, o: SyncFlags): Promise<number> {

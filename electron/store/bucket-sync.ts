@@ -28,7 +28,8 @@ import { pipeline } from 'node:stream/promises';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 import { allOrFirstError, semaphore } from '../util/concurrency.ts';
-import { type Bucket, type BucketObject, bucketProblem, keyOf, listObjects, retryTransient } from './bucket.ts';
+import { type Bucket, type BucketObject, bucketProblem, listObjects, retryTransient } from './bucket.ts';
+import { keyOf } from './bucket-url.ts';
 import {
   DEFAULT_PARALLEL,
   goneKeys,

@@ -8,6 +8,7 @@
  */
 import { HeadBucketCommand, ListObjectsV2Command, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { sleep } from '../util/time.ts';
+import { keyOf, parseS3Url } from './bucket-url.ts';
 
 export interface Bucket {
   client: S3Client;
@@ -18,23 +19,6 @@ export interface Bucket {
   endpoint: string;
   /** `s3://bucket/prefix`, for messages. */
   where: string;
-}
-
-export function isS3Url(where: string): boolean {
-  return where.startsWith('s3://');
-}
-
-export function parseS3Url(url: string): { bucket: string; prefix: string } {
-  const m = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(url);
-  if (!m) throw new Error(`not an S3 location: "${url}" (s3://bucket/prefix)`);
-  const prefix = (m[2] ?? '').replace(/^\/+|\/+$/g, '');
-  if (prefix.split('/').some((p) => p === '..' || p === '.')) throw new Error(`bad S3 prefix in "${url}"`);
-  return { bucket: m[1]!, prefix };
-}
-
-/** Joins key parts with '/', leaving out empty ones (an empty prefix). */
-export function keyOf(...parts: string[]): string {
-  return parts.filter(Boolean).join('/');
 }
 
 /** How long a request may wait for a connection, and for an answer, before it counts as failed. */

@@ -26,11 +26,11 @@ import {
   bucketProblem,
   checkBucket,
   isNotFound,
-  keyOf,
   listObjects,
   openBucket,
   retryTransient,
 } from '../store/bucket.ts';
+import { keyOf } from '../store/bucket-url.ts';
 import { allOrFirstError, semaphore } from '../util/concurrency.ts';
 import { parseOutcome, type JobOutcome } from './job-run.ts';
 import { runFiles, storedTiming, type RunStorage } from './storage.ts';

@@ -1,5 +1,5 @@
 /** `--storage DIR` or `--storage s3://bucket/prefix`. */
-import { isS3Url } from '../store/bucket.ts';
+import { isS3Url } from '../store/bucket-url.ts';
 import { DirStorage, type RunStorage } from './storage.ts';
 import { S3Storage } from './s3-storage.ts';
 

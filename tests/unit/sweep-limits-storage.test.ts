@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { LocalRateLimiter, limitsFor } from '../../electron/sweep/rate-limit.ts';
 import { estimateTokens, providerOf, usageIn } from '../../electron/sweep/model-gate.ts';
 import { jobOutcome } from '../helpers/job-outcome.ts';
-import { parseS3Url } from '../../electron/store/bucket.ts';
+import { parseS3Url } from '../../electron/store/bucket-url.ts';
 import { jobKey, runObjectKeys, uploadPlan, MULTIPART_THRESHOLD } from '../../electron/sweep/s3-storage.ts';
 import { DirStorage } from '../../electron/sweep/storage.ts';
 import type { JobOutcome } from '../../electron/sweep/job-run.ts';
